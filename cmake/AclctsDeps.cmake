@@ -1,0 +1,18 @@
+# Third-party libraries of the project: OpenMP, MPFR (+GMP), libyaml, cmocka, dl, m.
+find_package(OpenMP REQUIRED COMPONENTS C)
+find_package(PkgConfig REQUIRED)
+
+find_path(MPFR_INCLUDE_DIR mpfr.h REQUIRED)
+find_library(MPFR_LIBRARY mpfr REQUIRED)
+find_library(GMP_LIBRARY gmp REQUIRED)
+add_library(aclcts::mpfr INTERFACE IMPORTED)
+target_include_directories(aclcts::mpfr INTERFACE ${MPFR_INCLUDE_DIR})
+target_link_libraries(aclcts::mpfr INTERFACE ${MPFR_LIBRARY} ${GMP_LIBRARY})
+
+pkg_check_modules(YAML REQUIRED IMPORTED_TARGET yaml-0.1)
+add_library(aclcts::yaml ALIAS PkgConfig::YAML)
+
+pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
+add_library(aclcts::cmocka ALIAS PkgConfig::CMOCKA)
+
+find_library(M_LIBRARY m REQUIRED)

@@ -1,0 +1,125 @@
+/* One expanded conformance case: everything needed to generate data, call the device, ask the
+ * reference, and judge. Produced by suite_load + case_expand (from YAML), consumed by the
+ * runner, the checks and the reports. Plain data; the strings are owned by the case. */
+#ifndef ACLCTS_CONFORMANCE_CASE_H_
+#define ACLCTS_CONFORMANCE_CASE_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reference.h"
+
+#define CTS_MAX_DIMS 8
+#define CTS_MAX_TENSORS 5
+#define CTS_ID_MAX 256
+
+/* Where a value came from in a suite file (libyaml marks are 0-based; these are 1-based). */
+typedef struct {
+    const char *file;
+    int line, column;
+} cts_mark;
+
+typedef enum {
+    CTS_GEN_ONES, CTS_GEN_ZEROS, CTS_GEN_ARANGE, CTS_GEN_UNIFORM, CTS_GEN_NORMAL, CTS_GEN_INT,
+    CTS_GEN_SPECIAL, CTS_GEN_VALUES
+} cts_gen_kind;
+
+typedef struct {
+    cts_gen_kind kind;
+    double a, b;          /* uniform [a,b], normal (mean a, std b), int [a,b] */
+    double *values;       /* values: the list, repeated cyclically to fill */
+    size_t nvalues;
+} cts_datagen;
+
+/* Tensor slots. avg-pool: 0 grad_output, 1 self, 2 grad_input.
+ * grid sampler: 0 grad_output, 1 input, 2 grid, 3 input_grad, 4 grid_grad. */
+typedef struct {
+    const char *name;     /* "grad_output", "self", ... (static string) */
+    bool is_output;
+    bool null;            /* pass a NULL aclTensor* (null: [name]) */
+    int rank;
+    int64_t dims[CTS_MAX_DIMS];
+    bool has_strides;     /* custom strides (elements) instead of contiguous */
+    int64_t strides[CTS_MAX_DIMS];
+    int64_t offset;       /* storage offset in elements */
+    ref_dtype dtype;      /* normally the case dtype; `dtypes:` can override one tensor */
+    ref_format format;    /* NCHW/NCL for avg-pool, ND for the grid sampler unless overridden */
+    cts_datagen gen;      /* inputs only */
+} cts_tensor;
+
+typedef struct {
+    bool null;            /* pass a NULL aclIntArray* */
+    int len;
+    int64_t v[CTS_MAX_DIMS];
+} cts_int_array;
+
+typedef enum {
+    CTS_TOL_BOUND,              /* reference ref_bound per element (default) */
+    CTS_TOL_ULP,                /* |got - correctly rounded| <= ulps ULP */
+    CTS_TOL_ALLCLOSE,           /* |got - exact| <= atol + rtol*|exact| */
+    CTS_TOL_SHARE               /* Ascend "thousandth" family: share of elements within rel */
+} cts_tol_kind;
+
+typedef struct {
+    cts_tol_kind kind;
+    const char *name;           /* "bound", "ulp:2", "torch-default", "ascend-thousandth" ... */
+    double ulps;
+    double rtol, atol;
+    double rel, min_share, small_threshold; /* SHARE: rel err limit, share, small-value thr. */
+} cts_tolerance;
+
+typedef struct {
+    bool any;                   /* an expected value list was given for this output */
+    double *values;             /* cyclic; one value = every element equals it */
+    size_t nvalues;
+} cts_expected_values;
+
+typedef struct {
+    char id[CTS_ID_MAX];        /* suite.case[.key=value...].product: stable, filterable */
+    const char *suite;          /* suite name */
+    const char *name;           /* case name */
+    cts_mark mark;              /* where the case starts in its file */
+    ref_op op;
+    ref_dtype dtype;
+    ref_product product;
+    ref_spec spec;              /* which contract the expected status follows (default doc) */
+    uint64_t seed;              /* suite seed (data seeded by seed, case id, tensor name) */
+
+    int ntensors;
+    cts_tensor t[CTS_MAX_TENSORS];
+
+    /* avg-pool */
+    cts_int_array kernel_size, stride, padding;
+    bool ceil_mode, count_include_pad;
+    int64_t divisor_override;
+    int64_t cube_math_type;     /* passed as int8_t; values outside int8 are truncated */
+
+    /* grid sampler */
+    int64_t interpolation_mode, padding_mode;
+    bool align_corners;
+    bool output_mask_null;
+    int output_mask_len;
+    bool output_mask[CTS_MAX_DIMS];
+
+    /* expectation */
+    bool expect_status_model;   /* true: the reference status model decides */
+    int32_t expect_status;      /* otherwise this code */
+    cts_expected_values expect_values[CTS_MAX_TENSORS];
+    cts_tolerance tolerance;    /* resolved for this case's dtype and cubeMathType */
+    bool deterministic;         /* set ACL_OPT_DETERMINISTIC=1 and require bitwise repeats */
+    int repeat;                 /* runs for determinism/spread (>= 1; --repeat overrides) */
+    const char *waiver;         /* reason, or NULL */
+    int32_t waiver_status[4];   /* statuses the waiver accepts besides the expected one */
+    int nwaiver_status;
+    bool quick;                 /* member of the --quick subset */
+} cts_case;
+
+typedef struct {
+    cts_case *cases;
+    size_t ncases;
+} cts_case_list;
+
+void cts_case_list_free(cts_case_list *l);
+
+#endif

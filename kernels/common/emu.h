@@ -1,0 +1,178 @@
+/* Internals shared by the three emulated CANN libraries (never included outside kernels/).
+ *
+ * libascendcl (kernels/runtime) owns every piece of process state: the product profile, the
+ * determinism option, the recent error message, device allocations and fault switches.
+ * libnnopbase (kernels/nnopbase) owns tensors, arrays and executors.
+ * libopapi (kernels/avgpool2d_backward, kernels/grid_sampler2d_backward) owns the operators.
+ * The emu_* functions below are exported with default visibility from the library that owns them
+ * and are not part of the CANN interface. */
+#ifndef ACLCTS_KERNELS_EMU_H_
+#define ACLCTS_KERNELS_EMU_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+
+#define EMU_API __attribute__((visibility("default")))
+#define EMU_MAX_DIMS 8
+
+/* ---- product profiles (kernels/runtime/profile.c) ---- */
+
+/* The four product families of the documents' per-product rules. */
+typedef enum {
+    EMU_FAMILY_TRAINING_INFERENCE, /* ascend910 (Atlas training), ascend310p (Atlas inference) */
+    EMU_FAMILY_A2_A3,              /* ascend910b, ascend910_93 */
+    EMU_FAMILY_A2_INFER_310B,      /* ascend310b: Atlas 200I/500 A2, supports neither op */
+    EMU_FAMILY_950                 /* ascend950 */
+} emu_family;
+
+/* Where the vendor code differs from the documents (spec/facts.md §3), one named switch each;
+ * the default of every switch is the document's behaviour. */
+typedef enum { EMU_EMPTY_INVALID, EMU_EMPTY_SUCCESS } emu_empty_tensor_rule;
+typedef enum { EMU_NULL_MASK_NULLPTR, EMU_NULL_MASK_SUCCESS } emu_null_mask_rule;
+
+typedef struct {
+    const char *id;        /* ascend910b */
+    const char *soc_name;  /* what aclrtGetSocName reports: Ascend910B */
+    const char *product;   /* the documents' wording: Atlas A2 training/inference products */
+    emu_family family;
+    bool avgpool_supported;
+    bool grid_sampler_supported;
+    bool avgpool_bf16;           /* BF16 accepted by AvgPool2dBackward */
+    bool grid_bf16_double;       /* BF16 and DOUBLE accepted by GridSampler2DBackward */
+    bool divisor_range_checked;  /* divisorOverride must lie in [-255, 255] */
+    int hf32_bits;               /* HF32 significand width incl. hidden bit; default 11 */
+    /* switches (env ACLNN_EMU_EMPTY_TENSOR=success|invalid, ACLNN_EMU_NULL_MASK=success|nullptr,
+     * ACLNN_EMU_CUBE_MATH_CODE=161001|161002) */
+    emu_empty_tensor_rule empty_tensor;
+    emu_null_mask_rule null_output_mask;
+    aclnnStatus cube_math_type_code; /* status for cubeMathType outside 0..3 */
+} emu_profile;
+
+EMU_API const emu_profile *emu_profile_current(void);   /* never NULL */
+EMU_API const emu_profile *emu_profile_find(const char *id); /* NULL when unknown */
+
+/* ---- error messages (kernels/runtime/errmsg.c) ---- */
+
+/* Records the message aclGetRecentErrMsg returns (thread-local, printf-style). */
+EMU_API void emu_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+EMU_API void emu_clear_error(void);
+
+/* ---- context options (kernels/runtime/context.c) ---- */
+
+EMU_API bool emu_deterministic(void);      /* ACL_OPT_DETERMINISTIC == 1 and not faulted */
+/* ACLNN_EMU_SHUFFLE=<seed>: non-zero forces a seeded order change of non-deterministic
+ * scatter-adds on every call (the call counter is mixed in), 0 when unset. */
+EMU_API uint64_t emu_shuffle_seed(void);
+
+/* ---- device memory (kernels/runtime/memory.c) ---- */
+
+/* True when [p, p+bytes) lies inside one live aclrtMalloc allocation. */
+EMU_API bool emu_is_device_range(const void *p, size_t bytes);
+/* Number of live allocations whose guard zones were overwritten; each one is described by
+ * emu_set_error. */
+EMU_API int emu_check_guards(void);
+
+/* ---- fault injection (kernels/runtime/fault.c) ---- */
+
+typedef enum {
+    EMU_FAULT_STATUS,            /* success where an error is due; 161001/161002 swapped */
+    EMU_FAULT_SKIP_CHECK,        /* one documented validation skipped */
+    EMU_FAULT_WINDOW_OFF_BY_ONE, /* avg-pool window end one too far */
+    EMU_FAULT_ULP,               /* some outputs moved by N ULPs (ulp:N) */
+    EMU_FAULT_ROUND_TRUNCATE,    /* truncation instead of round-to-nearest-even */
+    EMU_FAULT_IGNORE_DETERMINISTIC,
+    EMU_FAULT_OOB_WRITE,         /* one element written past an output tensor's last byte */
+    EMU_FAULT_MUTATE_INPUT,      /* an input changed in device memory */
+    EMU_FAULT_CRASH,             /* SIGSEGV in the second phase */
+    EMU_FAULT_HANG,              /* the second phase never returns */
+    EMU_FAULT_LEAK,              /* the executor and a device buffer are never freed */
+    EMU_FAULT_COUNT
+} emu_fault;
+
+EMU_API bool emu_fault_on(emu_fault f);  /* from ACLNN_EMU_FAULT=name[,name...] */
+EMU_API int emu_fault_ulps(void);        /* N of ulp:N, 0 when off */
+EMU_API const char *emu_fault_name(emu_fault f);
+
+/* ---- tensors, arrays, executors (kernels/nnopbase) ---- */
+
+#define EMU_MAGIC_TENSOR 0x54454e53u   /* "TENS" */
+#define EMU_MAGIC_INTARRAY 0x494e5441u /* "INTA" */
+#define EMU_MAGIC_BOOLARRAY 0x424f4f4cu
+#define EMU_MAGIC_EXECUTOR 0x45584543u
+#define EMU_MAGIC_DEAD 0xdeaddeadu
+
+struct aclTensor {
+    uint32_t magic;
+    uint64_t ndim;
+    int64_t dims[EMU_MAX_DIMS];
+    int64_t strides[EMU_MAX_DIMS]; /* elements */
+    int64_t offset;                /* elements */
+    aclDataType dtype;
+    aclFormat format;
+    uint64_t storage_ndim;
+    int64_t storage_dims[EMU_MAX_DIMS];
+    void *data;                    /* base of storage (device memory) */
+};
+
+struct aclIntArray {
+    uint32_t magic;
+    uint64_t size;
+    int64_t *values;
+};
+
+struct aclBoolArray {
+    uint32_t magic;
+    uint64_t size;
+    bool *values;
+};
+
+/* An executor is single-use: the second phase runs it once and frees it. The operator's
+ * parameters live in `params` (owned, freed with the executor). */
+struct aclOpExecutor {
+    uint32_t magic;
+    const char *op_name;
+    uint64_t workspace_size;
+    aclnnStatus (*run)(struct aclOpExecutor *self, void *workspace);
+    void (*free_params)(void *params);
+    void *params;
+};
+
+EMU_API bool emu_tensor_valid(const aclTensor *t);
+EMU_API int64_t emu_tensor_numel(const aclTensor *t);
+EMU_API size_t emu_dtype_size(aclDataType dt); /* 0 for types without a fixed size */
+EMU_API const char *emu_dtype_name(aclDataType dt); /* "FLOAT16", "FLOAT", ... */
+EMU_API const char *emu_format_name(aclFormat f);
+/* Writes "[1, 16, 4, 4]" into buf. */
+EMU_API const char *emu_shape_str(const aclTensor *t, char *buf, size_t len);
+EMU_API aclOpExecutor *emu_executor_new(const char *op_name, uint64_t workspace_size,
+                                        aclnnStatus (*run)(aclOpExecutor *, void *),
+                                        void (*free_params)(void *), void *params);
+/* The common second phase: validates executor and workspace, runs, frees. */
+EMU_API aclnnStatus emu_executor_launch(const char *api, void *workspace, uint64_t workspace_size,
+                                        aclOpExecutor *executor, aclrtStream stream);
+
+/* Element access through view dims/strides/offset. Index is the row-major linear index over
+ * the view; values are converted to and from double exactly (every supported dtype fits). */
+EMU_API double emu_load(const aclTensor *t, int64_t linear_index);
+EMU_API void emu_store(const aclTensor *t, int64_t linear_index, double value);
+
+/* ---- number formats (kernels/common/fp.c, compiled into each library that needs it) ---- */
+
+/* Round-to-nearest-even with subnormals, infinities and NaN, in portable C. The truncate flag
+ * (fault round-truncate) rounds toward zero instead. */
+uint16_t emu_f32_to_f16(float x, bool truncate);
+float emu_f16_to_f32(uint16_t h);
+uint16_t emu_f32_to_bf16(float x, bool truncate);
+float emu_bf16_to_f32(uint16_t h);
+/* Rounds an FP32 value to `bits` significant bits (FP32 range): HF32 operands of the cube. */
+float emu_round_to_bits(float x, int bits);
+float emu_round_f16(float x);  /* x rounded through FP16 and back */
+float emu_round_bf16(float x);
+/* x moved by n ULPs of dtype (ulp fault). */
+double emu_nudge_ulps(double x, aclDataType dt, int n);
+
+#endif

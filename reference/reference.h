@@ -1,0 +1,223 @@
+/* aclcts reference: exact models of aclnnAvgPool2dBackward and aclnnGridSampler2DBackward, their
+ * per-element error bounds, and the expected-status model. Written from the operator documents
+ * and spec/facts.md alone; it never includes kernels/. No I/O, no global state beyond MPFR's
+ * per-thread exponent limits. All tensors here are contiguous, row-major, values as double
+ * (every supported dtype is exactly representable in double). */
+#ifndef ACLCTS_REFERENCE_H_
+#define ACLCTS_REFERENCE_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- vocabulary ---- */
+
+typedef enum { REF_OP_AVGPOOL2D_BACKWARD, REF_OP_GRID_SAMPLER2D_BACKWARD } ref_op;
+
+/* Numeric values equal the CANN aclDataType codes (facts §1) so a harness can pass them
+ * through; the reference defines them itself to stay independent of kernels/. */
+typedef enum {
+    REF_DT_FLOAT = 0, REF_DT_FLOAT16 = 1, REF_DT_INT8 = 2, REF_DT_INT32 = 3, REF_DT_UINT8 = 4,
+    REF_DT_INT16 = 6, REF_DT_UINT16 = 7, REF_DT_UINT32 = 8, REF_DT_INT64 = 9, REF_DT_UINT64 = 10,
+    REF_DT_DOUBLE = 11, REF_DT_BOOL = 12, REF_DT_STRING = 13, REF_DT_COMPLEX64 = 16,
+    REF_DT_COMPLEX128 = 17, REF_DT_BF16 = 27, REF_DT_UNDEFINED = -1
+} ref_dtype;
+
+/* Same for aclFormat. */
+typedef enum {
+    REF_FMT_UNDEFINED = -1, REF_FMT_NCHW = 0, REF_FMT_NHWC = 1, REF_FMT_ND = 2,
+    REF_FMT_NC1HWC0 = 3, REF_FMT_FRACTAL_Z = 4, REF_FMT_NCL = 47
+} ref_format;
+
+typedef enum {
+    REF_PRODUCT_ASCEND910,    /* Atlas training products */
+    REF_PRODUCT_ASCEND910B,   /* Atlas A2 training/inference products */
+    REF_PRODUCT_ASCEND910_93, /* Atlas A3 training/inference products */
+    REF_PRODUCT_ASCEND310P,   /* Atlas inference products */
+    REF_PRODUCT_ASCEND310B,   /* Atlas 200I/500 A2 inference products */
+    REF_PRODUCT_ASCEND950,    /* Ascend 950PR / 950DT */
+    REF_PRODUCT_COUNT
+} ref_product;
+
+const char *ref_product_id(ref_product p);           /* "ascend910b" */
+int ref_product_from_id(const char *id, ref_product *out); /* 0 ok, -1 unknown */
+const char *ref_dtype_name(ref_dtype dt);             /* "FLOAT16" ... */
+
+/* ---- rounding ---- */
+
+/* x (any double) correctly rounded to dtype (FLOAT16, BF16, FLOAT, DOUBLE): nearest-even,
+ * subnormals, overflow to infinity, NaN kept. Result returned as double. */
+double ref_round_to(double x, ref_dtype dt);
+/* Distance in ULPs of dtype between got and want (both representable in dtype); 0 when equal,
+ * INFINITY when exactly one is NaN or they are infinities of different sign. */
+double ref_ulp_distance(double got, double want, ref_dtype dt);
+/* Unit roundoff of a dtype (2^-11 FLOAT16, 2^-8 BF16, 2^-24 FLOAT, 2^-53 DOUBLE). */
+double ref_unit_roundoff(ref_dtype dt);
+
+/* ---- problems ---- */
+
+typedef struct {
+    int64_t n, c, h, w;      /* self / gradInput shape; n = 1 for 3-D (NCL: c, h, w) */
+    int64_t oh, ow;          /* gradOutput spatial shape */
+    int64_t kh, kw, sh, sw, ph, pw;
+    bool ceil_mode, count_include_pad;
+    int64_t divisor_override; /* 0 = none */
+} ref_avgpool_params;
+
+typedef enum { REF_INTERP_BILINEAR = 0, REF_INTERP_NEAREST = 1 } ref_interp;
+typedef enum { REF_PAD_ZEROS = 0, REF_PAD_BORDER = 1, REF_PAD_REFLECTION = 2 } ref_padding;
+
+typedef struct {
+    int64_t n, c, h_in, w_in, h_out, w_out;
+    ref_interp interpolation;
+    ref_padding padding;
+    bool align_corners;
+} ref_grid_params;
+
+/* How the device computes: decides the error bound (DESIGN "Checks and tolerances"). */
+typedef enum {
+    REF_PATH_VECTOR,   /* compute in FP32 (DOUBLE in double), round once to the output dtype */
+    REF_PATH_CUBE      /* operands rounded to `operand` dtype, products accumulated in FP32 */
+} ref_path_kind;
+
+typedef struct {
+    ref_path_kind kind;
+    ref_dtype operand;   /* CUBE: FLOAT16, BF16, FLOAT (kept) or REF_DT_UNDEFINED+HF32 below */
+    bool hf32;           /* CUBE: operands rounded to HF32 (hf32_bits significant bits) */
+    int hf32_bits;       /* default 11 (facts §5, derived) */
+    const char *name;    /* "vector-fp32", "cube-fp16", "cube-hf32", ... for reports */
+} ref_path;
+
+/* The computation path the documents and facts §3 imply for avg-pool on a product. */
+ref_path ref_avgpool_path(ref_product product, const ref_avgpool_params *p, ref_dtype dtype,
+                          int cube_math_type);
+/* Grid sampler: always vector (FP32, or double for DOUBLE). */
+ref_path ref_grid_path(ref_dtype dtype);
+
+/* ---- per-element answers ---- */
+
+enum {
+    REF_FLAG_AMBIGUOUS = 1u << 0, /* several legal values: see alternatives */
+    REF_FLAG_NONFINITE = 1u << 1  /* exact value is NaN or infinite (IEEE propagation) */
+};
+
+typedef struct {
+    double hi, lo;        /* exact value as a double-double (hi = exact rounded to nearest) */
+    double sum_abs;       /* Σ|terms| of the expanded sum, rounded up */
+    int64_t nterms;       /* term count */
+    int64_t nops;         /* longest chain of roundings a device needs for one term (bound) */
+    double coord_err;     /* grid sampler: |∂value/∂coordinate| · coordinate error scale, else 0 */
+} ref_value;
+
+/* One output tensor's answers. alt_first/alt_count index `alts` for ambiguous elements. */
+typedef struct {
+    int64_t numel;
+    ref_value *v;          /* numel */
+    uint8_t *flags;        /* numel */
+    int64_t *alt_first;    /* numel; -1 when none */
+    int32_t *alt_count;    /* numel */
+    ref_value *alts;       /* every legal value of ambiguous elements, primary included */
+    int64_t nalts;
+} ref_output;
+
+void ref_output_free(ref_output *o);
+
+typedef struct {
+    bool force_mpfr;       /* skip the double-double fast path (Ziv): for tests and benches */
+    int threads;           /* 0 = OpenMP default */
+    ref_path path;         /* the device's path; grid sampler coordinate errors depend on it */
+    /* statistics out */
+    int64_t fast_hits, mpfr_fallbacks;
+} ref_options;
+
+/* grad_output (n,c,oh,ow) → grad_input (n,c,h,w). 0 on success, -1 on bad parameters. */
+int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_output,
+                           ref_options *opt, ref_output *grad_input);
+
+/* grad_output (n,c,h_out,w_out), input (n,c,h_in,w_in), grid (n,h_out,w_out,2) →
+ * input_grad (n,c,h_in,w_in) and grid_grad (n,h_out,w_out,2). Either output may be NULL. */
+int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_output,
+                                const double *input, const double *grid, ref_options *opt,
+                                ref_output *input_grad, ref_output *grid_grad);
+
+/* The exact value of one element with MPFR at `prec` bits (mpfr_t passed as void* so this
+ * header does not need mpfr.h). which: 0 = grad_input / input_grad, 1 = grid_grad. */
+int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const double *grad_output,
+                                        int64_t index, void *mpfr_out);
+int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const double *grad_output,
+                                             const double *input, const double *grid, int which,
+                                             int64_t index, void *mpfr_out);
+
+/* ---- tolerance (DESIGN `bound` policy) ---- */
+
+/* |got − exact| allowed for one element: u_out·|exact| + γ(n, u_acc)·Σ|terms| + u_op·Σ|terms|
+ * (+ the coordinate term for the grid sampler). out_dtype is the output tensor's dtype. */
+double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v);
+
+/* ---- status model ---- */
+
+typedef enum {
+    REF_SPEC_DOC,        /* the documents */
+    REF_SPEC_VENDOR,     /* facts §3, current vendor code: cubeMathType out of range → 161002 */
+    REF_SPEC_VENDOR_OLD  /* facts §3, releases before 2026-01: cubeMathType out of range → 161001 */
+} ref_spec;
+
+const char *ref_spec_name(ref_spec s);
+int ref_spec_from_name(const char *name, ref_spec *out);
+
+#define REF_STATUS_SUCCESS 0
+#define REF_STATUS_NULLPTR 161001
+#define REF_STATUS_INVALID 161002
+
+#define REF_MAX_DIMS 8
+
+typedef struct {
+    bool present;             /* false: the pointer passed is NULL */
+    ref_dtype dtype;
+    ref_format format;
+    int rank;
+    int64_t dims[REF_MAX_DIMS];
+} ref_tensor_desc;
+
+typedef struct {
+    bool present;
+    int64_t len;
+    int64_t values[REF_MAX_DIMS]; /* first min(len, REF_MAX_DIMS) values */
+} ref_int_array_desc;
+
+typedef struct {
+    ref_op op;
+    ref_product product;
+    ref_spec spec;
+    /* avg-pool: t[0] gradOutput, t[1] self, t[2] gradInput.
+     * grid sampler: t[0] gradOutput, t[1] input, t[2] grid, t[3] inputGrad, t[4] gridGrad. */
+    ref_tensor_desc t[5];
+    /* avg-pool */
+    ref_int_array_desc kernel_size, stride, padding;
+    bool ceil_mode, count_include_pad;
+    int64_t divisor_override;
+    int64_t cube_math_type;   /* the int8_t passed, widened */
+    /* grid sampler */
+    int64_t interpolation_mode, padding_mode;
+    bool align_corners;
+    bool output_mask_present;
+    int64_t output_mask_len;
+    bool output_mask[REF_MAX_DIMS];
+} ref_status_query;
+
+typedef struct {
+    int32_t status;           /* 0, 161001, 161002 */
+    bool runs;                /* success and the second phase computes something */
+    char reason[256];         /* one sentence naming the argument and the rule */
+} ref_status;
+
+ref_status ref_expected_status(const ref_status_query *q);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

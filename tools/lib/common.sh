@@ -1,0 +1,40 @@
+# Shared by the tools/ entry points: dependency install and the build.
+# shellcheck shell=bash
+
+ACLCTS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# Debian packages the build and the tests need (tools may add their own with need_packages).
+ACLCTS_BUILD_PACKAGES=(cmake make gcc g++ pkg-config libmpfr-dev libgmp-dev libyaml-dev
+                       libcmocka-dev python3 python3-numpy)
+
+log() { printf 'aclcts: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 2; }
+
+# need_packages PKG...: installs with apt-get only what dpkg says is missing.
+need_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  ((${#missing[@]} == 0)) && return 0
+  log "installing missing Debian packages: ${missing[*]}"
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || die "need root or sudo to install: ${missing[*]} (apt-get install ${missing[*]})"
+    sudo=(sudo)
+  fi
+  command -v apt-get >/dev/null || die "apt-get not found; install these packages by hand: ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq >/dev/null 2>&1 || log "warning: apt-get update failed; trying the install anyway"
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || die "apt-get install failed for: ${missing[*]} (run it by hand to see why)"
+}
+
+# build PRESET: configure (once) and build with a CMake preset.
+build() {
+  local preset=${1:-default}
+  need_packages "${ACLCTS_BUILD_PACKAGES[@]}"
+  cd "$ACLCTS_ROOT" || die "cannot enter $ACLCTS_ROOT"
+  cmake --preset "$preset" >/dev/null || die "cmake configure failed (preset $preset)"
+  cmake --build --preset "$preset" -j "$(nproc)" >/dev/null \
+    || { cmake --build --preset "$preset" -j 1 2>&1 | tail -40; die "build failed (preset $preset)"; }
+}
