@@ -46,6 +46,7 @@ typedef enum {
 const char *ref_product_id(ref_product p);           /* "ascend910b" */
 int ref_product_from_id(const char *id, ref_product *out); /* 0 ok, -1 unknown */
 const char *ref_dtype_name(ref_dtype dt);             /* "FLOAT16" ... */
+const char *ref_format_name(ref_format f);            /* "NCHW" ... */
 
 /* ---- rounding ---- */
 
@@ -200,13 +201,20 @@ typedef struct {
     ref_int_array_desc kernel_size, stride, padding;
     bool ceil_mode, count_include_pad;
     int64_t divisor_override;
-    int64_t cube_math_type;   /* the int8_t passed, widened */
+    /* The cubeMathType argument as the caller wrote it, widened. The prototype takes int8_t, so
+     * the device sees (int8_t)value: the model reduces this modulo 256 into -128..127 (two's
+     * complement, as gcc converts) before any check; a harness that already holds the int8_t
+     * value passes it unchanged. */
+    int64_t cube_math_type;
     /* grid sampler */
     int64_t interpolation_mode, padding_mode;
     bool align_corners;
     bool output_mask_present;
     int64_t output_mask_len;
     bool output_mask[REF_MAX_DIMS];
+    /* Both ops: the first phase's out-pointers. Zero-initialised = passed (not NULL); NULL →
+     * 161001 before anything else (docs/contract.md, derived: a success must write them). */
+    bool workspace_size_null, executor_null;
 } ref_status_query;
 
 typedef struct {
@@ -215,6 +223,10 @@ typedef struct {
     char reason[256];         /* one sentence naming the argument and the rule */
 } ref_status;
 
+/* The status the first phase must return for q under q->spec, as a pure function of q. The
+ * checks and their order are docs/contract.md's (null pointers, product, dtypes, formats, ranks,
+ * parameter values, shapes, empty tensors, cubeMathType); the first failing check decides. An
+ * unknown op or product gives 161002; an unknown spec is read as REF_SPEC_DOC. */
 ref_status ref_expected_status(const ref_status_query *q);
 
 #ifdef __cplusplus

@@ -1,0 +1,249 @@
+/* Expected status of aclnnAvgPool2dBackwardGetWorkspaceSize: the error table of spec/000_*, its
+ * per-product dtype, divisorOverride and cubeMathType rules, facts §3 and §4, in the check order
+ * of docs/contract.md. Tensors: t[0] gradOutput, t[1] self, t[2] gradInput. */
+#include <stdio.h>
+
+#include "status_internal.h"
+
+static const char *const tensor_names[3] = {"gradOutput", "self", "gradInput"};
+
+static bool dtype_supported(ref_product p, ref_dtype dt)
+{
+    if (dt == REF_DT_FLOAT || dt == REF_DT_FLOAT16)
+        return true;
+    /* doc: "Atlas inference products, Atlas training products: ... do not support BFLOAT16" */
+    return dt == REF_DT_BF16 && (p == REF_PRODUCT_ASCEND910B || p == REF_PRODUCT_ASCEND910_93 ||
+                                 p == REF_PRODUCT_ASCEND950);
+}
+
+/* Floor division for a possibly negative numerator and a positive divisor. */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* Forward output size on one axis (facts §4, PyTorch pooling_output_shape). */
+static int64_t forward_size(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil_mode)
+{
+    int64_t out = floor_div(in + 2 * p - k + (ceil_mode ? s - 1 : 0), s) + 1;
+    if (ceil_mode && (out - 1) * s >= in + p)
+        out--;
+    return out;
+}
+
+/* The int8_t the device receives for the widened cubeMathType (reference.h). */
+static int64_t as_int8(int64_t v)
+{
+    int64_t low = (int64_t)((uint64_t)v & 0xffu);
+    return low >= 128 ? low - 256 : low;
+}
+
+/* Length and values of an int array; `what` names it, `min` is the least legal value. */
+static bool int_array_ok(const ref_int_array_desc *a, const char *what, int64_t min,
+                         bool empty_ok, ref_status *fail)
+{
+    if (a->len < (empty_ok ? 0 : 1) || a->len > 2) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "%s has length %lld but must have length %s", what,
+                                (long long)a->len, empty_ok ? "0, 1 or 2" : "1 or 2");
+        return false;
+    }
+    for (int64_t i = 0; i < a->len; i++) {
+        if (a->values[i] < min) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "%s[%lld] = %lld but must be %s",
+                                    what, (long long)i, (long long)a->values[i],
+                                    min > 0 ? "greater than 0" : "at least 0");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* (H, W) pair of a length-1 or -2 array: length 1 means H = W. */
+static void pair(const ref_int_array_desc *a, int64_t out[2])
+{
+    out[0] = a->values[0];
+    out[1] = a->len == 2 ? a->values[1] : a->values[0];
+}
+
+ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
+{
+    const ref_spec spec = ref_status_spec(q);
+    const ref_tensor_desc *t = q->t;
+    const ref_tensor_desc *self = &t[1];
+    ref_status fail;
+    char b1[200], b2[200];
+
+    /* 1. Null pointers: doc table row 161001 "gradOutput, self, kernelSize, padding, or
+     * gradInput"; stride NULL means stride = kernel (facts §3, contract). */
+    if (!t[0].present)
+        return ref_status_make(REF_STATUS_NULLPTR, false, "gradOutput is a null pointer");
+    if (!t[1].present)
+        return ref_status_make(REF_STATUS_NULLPTR, false, "self is a null pointer");
+    if (!q->kernel_size.present)
+        return ref_status_make(REF_STATUS_NULLPTR, false, "kernelSize is a null pointer");
+    if (!q->padding.present)
+        return ref_status_make(REF_STATUS_NULLPTR, false, "padding is a null pointer");
+    if (!t[2].present)
+        return ref_status_make(REF_STATUS_NULLPTR, false, "gradInput is a null pointer");
+
+    /* 2. Product: "Atlas 200I/500 A2 inference products ×" (facts §2: 161002). */
+    if ((int)q->product < 0 || q->product >= REF_PRODUCT_COUNT)
+        return ref_status_make(REF_STATUS_INVALID, false, "product %d is unknown",
+                               (int)q->product);
+    if (q->product == REF_PRODUCT_ASCEND310B)
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "aclnnAvgPool2dBackward is not supported on %s",
+                               ref_product_id(q->product));
+
+    /* 3. dtypes: support per product, then gradOutput and self equal to gradInput. */
+    for (int i = 0; i < 3; i++)
+        if (!dtype_supported(q->product, t[i].dtype))
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "%s dtype %s is not supported on %s", tensor_names[i],
+                                   ref_dtype_name(t[i].dtype), ref_product_id(q->product));
+    for (int i = 0; i < 2; i++)
+        if (t[i].dtype != t[2].dtype)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "%s dtype %s differs from gradInput dtype %s",
+                                   tensor_names[i], ref_dtype_name(t[i].dtype),
+                                   ref_dtype_name(t[2].dtype));
+
+    /* 4. Formats NCHW or NCL (not cross-checked with the rank: contract, derived). */
+    for (int i = 0; i < 3; i++)
+        if (t[i].format != REF_FMT_NCHW && t[i].format != REF_FMT_NCL)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "%s format %s is not NCHW or NCL", tensor_names[i],
+                                   ref_format_name(t[i].format));
+
+    /* 5. Ranks 3 or 4, all three equal. */
+    for (int i = 0; i < 3; i++)
+        if (t[i].rank != 3 && t[i].rank != 4)
+            return ref_status_make(REF_STATUS_INVALID, false, "%s has rank %d but must be 3 or 4",
+                                   tensor_names[i], t[i].rank);
+    for (int i = 0; i < 2; i++)
+        if (t[i].rank != t[2].rank)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "%s rank %d differs from gradInput rank %d", tensor_names[i],
+                                   t[i].rank, t[2].rank);
+
+    /* 6. Parameter values. kernelSize length 1 or 2, > 0; stride length 1 or 2 (doc) or 0..2
+     * with empty = kernel (vendor), > 0; padding length 1 or 2, >= 0; 2·pad <= kernel. */
+    if (!int_array_ok(&q->kernel_size, "kernelSize", 1, false, &fail))
+        return fail;
+    int64_t k[2], s[2], p[2];
+    pair(&q->kernel_size, k);
+    if (q->stride.present && !int_array_ok(&q->stride, "stride", 1, spec != REF_SPEC_DOC, &fail))
+        return fail;
+    if (q->stride.present && q->stride.len > 0)
+        pair(&q->stride, s);
+    else
+        s[0] = k[0], s[1] = k[1];
+    if (!int_array_ok(&q->padding, "padding", 0, false, &fail))
+        return fail;
+    pair(&q->padding, p);
+    for (int a = 0; a < 2; a++)
+        if (2 * p[a] > k[a])
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "padding %s = %lld exceeds half of kernelSize %s = %lld",
+                                   a ? "W" : "H", (long long)p[a], a ? "W" : "H",
+                                   (long long)k[a]);
+    /* "Atlas inference products and Atlas training products: The supported range is
+     * [-255, 255]"; "this check does not apply to Ascend 950PR/Ascend 950DT". */
+    if ((q->product == REF_PRODUCT_ASCEND910 || q->product == REF_PRODUCT_ASCEND310P) &&
+        (q->divisor_override < -255 || q->divisor_override > 255))
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "divisorOverride %lld is outside [-255, 255] on %s",
+                               (long long)q->divisor_override, ref_product_id(q->product));
+
+    /* 7. Shapes: no negative dim; self == gradInput; gradOutput = (N,) C, forward size. */
+    for (int i = 0; i < 3; i++) {
+        int ax = ref_status_negative_axis(&t[i]);
+        if (ax >= 0)
+            return ref_status_make(REF_STATUS_INVALID, false, "%s dim %d is negative (%lld)",
+                                   tensor_names[i], ax, (long long)t[i].dims[ax]);
+    }
+    if (!ref_status_same_shape(self, &t[2]))
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "self shape %s differs from gradInput shape %s",
+                               ref_status_shape_str(self, b1, sizeof b1),
+                               ref_status_shape_str(&t[2], b2, sizeof b2));
+    const int r = self->rank;
+    for (int i = 0; i < r - 2; i++)
+        if (t[0].dims[i] != self->dims[i])
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "gradOutput dim %d = %lld differs from self dim %d = %lld", i,
+                                   (long long)t[0].dims[i], i, (long long)self->dims[i]);
+    for (int a = 0; a < 2; a++) {
+        int64_t in = self->dims[r - 2 + a];
+        int64_t out = forward_size(in, k[a], s[a], p[a], q->ceil_mode);
+        if (out < 1)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "the forward output %s of self (%lld) is %lld, less than 1",
+                                   a ? "width" : "height", (long long)in, (long long)out);
+        if (t[0].dims[r - 2 + a] != out)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "gradOutput %s %lld differs from the forward output size %lld",
+                                   a ? "width" : "height", (long long)t[0].dims[r - 2 + a],
+                                   (long long)out);
+    }
+
+    /* 8. Empty tensors: doc "Empty tensors are not supported"; vendor success, no work. */
+    for (int i = 0; i < 3; i++) {
+        int ax = ref_status_zero_axis(&t[i]);
+        if (ax < 0)
+            continue;
+        if (spec == REF_SPEC_DOC)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "%s is empty (dim %d is 0) and empty tensors are not supported",
+                                   tensor_names[i], ax);
+        return ref_status_make(REF_STATUS_SUCCESS, false,
+                               "%s is empty (dim %d is 0): success with nothing to compute",
+                               tensor_names[i], ax);
+    }
+
+    /* 9. cubeMathType: range 0..3 (161001 under vendor-old), then the per-product rules of the
+     * document's enumeration (161002 in every spec). */
+    const int64_t cube = as_int8(q->cube_math_type);
+    if (cube < 0 || cube > 3)
+        return ref_status_make(spec == REF_SPEC_VENDOR_OLD ? REF_STATUS_NULLPTR
+                                                           : REF_STATUS_INVALID,
+                               false, "cubeMathType %lld is outside 0..3", (long long)cube);
+    const ref_dtype dt = self->dtype;
+    const bool global = k[0] == self->dims[r - 2] && k[1] == self->dims[r - 1] && p[0] == 0 &&
+                        p[1] == 0 && q->divisor_override == 0;
+    const char *prod = ref_product_id(q->product);
+    const char *where = q->product == REF_PRODUCT_ASCEND950 ? " in global pooling" : "";
+    switch (q->product) {
+    case REF_PRODUCT_ASCEND910:
+    case REF_PRODUCT_ASCEND310P:
+        /* "0: ... not supported when the input data type is FLOAT32"; "3: ... not supported" */
+        if (cube == 0 && dt == REF_DT_FLOAT)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "cubeMathType 0 (KEEP_DTYPE) is not supported with FLOAT on %s",
+                                   prod);
+        if (cube == 3)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "cubeMathType 3 (USE_HF32) is not supported on %s", prod);
+        break;
+    case REF_PRODUCT_ASCEND910B:
+    case REF_PRODUCT_ASCEND910_93:
+    case REF_PRODUCT_ASCEND950:
+        /* "2: ... not supported when the input data type is BFLOAT16"; "3: ... not supported
+         * for other input data types"; on 950 both "In globalPooling mode" only. */
+        if (q->product == REF_PRODUCT_ASCEND950 && !global)
+            break;
+        if (cube == 2 && dt == REF_DT_BF16)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "cubeMathType 2 (USE_FP16) is not supported with BF16 on %s%s",
+                                   prod, where);
+        if (cube == 3 && dt != REF_DT_FLOAT)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "cubeMathType 3 (USE_HF32) is not supported with %s on %s%s",
+                                   ref_dtype_name(dt), prod, where);
+        break;
+    default: break;
+    }
+    return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s", prod);
+}

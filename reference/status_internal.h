@@ -1,0 +1,24 @@
+/* Private to the status model (status*.c): the per-op models and the small helpers they share. */
+#ifndef ACLCTS_REFERENCE_STATUS_INTERNAL_H_
+#define ACLCTS_REFERENCE_STATUS_INTERNAL_H_
+
+#include "reference.h"
+
+/* A result with a printf-formatted reason sentence. */
+ref_status ref_status_make(int32_t status, bool runs, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+ref_status ref_status_avgpool2d_backward(const ref_status_query *q);
+ref_status ref_status_grid_sampler2d_backward(const ref_status_query *q);
+
+/* Index of the first negative dim of t, or -1. */
+int ref_status_negative_axis(const ref_tensor_desc *t);
+/* Index of the first zero dim of t, or -1. */
+int ref_status_zero_axis(const ref_tensor_desc *t);
+bool ref_status_same_shape(const ref_tensor_desc *a, const ref_tensor_desc *b);
+/* "[1,16,4,4]" into buf (size >= 8 * 21 + 3 covers REF_MAX_DIMS dims). */
+const char *ref_status_shape_str(const ref_tensor_desc *t, char *buf, size_t size);
+/* The spec whose rules apply: anything unknown is read as the documents. */
+ref_spec ref_status_spec(const ref_status_query *q);
+
+#endif
