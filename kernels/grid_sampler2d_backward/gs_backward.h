@@ -1,0 +1,55 @@
+/* Internals of the emulated aclnnGridSampler2DBackward (libopapi). */
+#ifndef ACLCTS_KERNELS_GS_BACKWARD_H_
+#define ACLCTS_KERNELS_GS_BACKWARD_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu.h"
+
+#define GS_API_NAME "aclnnGridSampler2DBackward"
+
+enum { GS_BILINEAR = 0, GS_NEAREST = 1 };
+enum { GS_ZEROS = 0, GS_BORDER = 1, GS_REFLECTION = 2 };
+
+/* Everything the second phase needs; the tensors are the caller's (alive until it runs). */
+typedef struct {
+    const aclTensor *grad_output, *input, *grid;
+    aclTensor *input_grad, *grid_grad;
+    int interpolation, padding;
+    bool align_corners;
+    bool want_dx, want_dgrid;  /* outputMask[0], outputMask[1] */
+    bool deterministic;        /* fixed-order kernel (decided in the first phase) */
+} gs_params;
+
+/* Shape of one problem on contiguous staging arrays (element counts, row-major):
+ * go [N][C][Ho][Wo], in [N][C][Hi][Wi], grid [N][Ho][Wo][2], dx like in, dgrid like grid. */
+typedef struct {
+    int64_t n, c, hi, wi, ho, wo;
+    int interpolation, padding;
+    bool align_corners;
+} gs_shape;
+
+/* Validates the first phase's arguments in the contract's order. Returns the (unfaulted) status;
+ * *nothing is set when the call succeeds with nothing to compute. Sets the error message. */
+aclnnStatus gs_validate(const aclTensor *grad_output, const aclTensor *input,
+                        const aclTensor *grid, int64_t interpolation, int64_t padding,
+                        const aclBoolArray *mask, const aclTensor *input_grad,
+                        const aclTensor *grid_grad, bool *nothing);
+
+/* The executor's run: stages data, runs the kernel, writes the selected outputs. */
+aclnnStatus gs_run_f32(const gs_params *params); /* FLOAT, FLOAT16, BF16 */
+aclnnStatus gs_run_f64(const gs_params *params); /* DOUBLE */
+
+/* Kernels on contiguous arrays (dx zeroed by the caller; either output may be NULL).
+ * det: fixed order, bitwise identical whatever the thread count. Otherwise points are processed
+ * in parallel with atomic adds into dx, in an order permuted by shuffle_seed when non-zero. */
+void gs_kernel_f32(const gs_shape *s, const float *go, const float *in, const float *grid,
+                   float *dx, float *dgrid, bool det, uint64_t shuffle_seed);
+void gs_kernel_f64(const gs_shape *s, const double *go, const double *in, const double *grid,
+                   double *dx, double *dgrid, bool det, uint64_t shuffle_seed);
+
+/* A pseudo-random permutation of 0..count-1 from seed (caller frees); NULL when out of memory. */
+int64_t *gs_permutation(int64_t count, uint64_t seed);
+
+#endif

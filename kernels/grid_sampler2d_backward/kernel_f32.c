@@ -1,0 +1,7 @@
+/* gs_kernel_f32: the kernel in FP32 (FLOAT, FLOAT16, BF16). */
+#define GS_T float
+#define GS_FN(name) name##_f32
+#define GS_FLOOR floorf
+#define GS_FMOD fmodf
+#define GS_NEARBYINT nearbyintf
+#include "kernel_impl.h"

@@ -1,0 +1,7 @@
+/* gs_kernel_f64: the kernel in double (DOUBLE). */
+#define GS_T double
+#define GS_FN(name) name##_f64
+#define GS_FLOOR floor
+#define GS_FMOD fmod
+#define GS_NEARBYINT nearbyint
+#include "kernel_impl.h"
