@@ -16,3 +16,4 @@ pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 add_library(aclcts::cmocka ALIAS PkgConfig::CMOCKA)
 
 find_library(M_LIBRARY m REQUIRED)
+find_package(Threads REQUIRED)

@@ -33,6 +33,7 @@ typedef enum {
  * the default of every switch is the document's behaviour. */
 typedef enum { EMU_EMPTY_INVALID, EMU_EMPTY_SUCCESS } emu_empty_tensor_rule;
 typedef enum { EMU_NULL_MASK_NULLPTR, EMU_NULL_MASK_SUCCESS } emu_null_mask_rule;
+typedef enum { EMU_EMPTY_STRIDE_INVALID, EMU_EMPTY_STRIDE_KERNEL } emu_empty_stride_rule;
 
 typedef struct {
     const char *id;        /* ascend910b */
@@ -50,6 +51,7 @@ typedef struct {
     emu_empty_tensor_rule empty_tensor;
     emu_null_mask_rule null_output_mask;
     aclnnStatus cube_math_type_code; /* status for cubeMathType outside 0..3 */
+    emu_empty_stride_rule empty_stride; /* ACLNN_EMU_EMPTY_STRIDE=invalid|kernel */
 } emu_profile;
 
 EMU_API const emu_profile *emu_profile_current(void);   /* never NULL */
@@ -64,6 +66,7 @@ EMU_API void emu_clear_error(void);
 /* ---- context options (kernels/runtime/context.c) ---- */
 
 EMU_API bool emu_deterministic(void);      /* ACL_OPT_DETERMINISTIC == 1 and not faulted */
+EMU_API bool emu_stream_valid(aclrtStream stream); /* NULL (default stream) or live */
 /* ACLNN_EMU_SHUFFLE=<seed>: non-zero forces a seeded order change of non-deterministic
  * scatter-adds on every call (the call counter is mixed in), 0 when unset. */
 EMU_API uint64_t emu_shuffle_seed(void);
@@ -139,6 +142,10 @@ struct aclOpExecutor {
     aclnnStatus (*run)(struct aclOpExecutor *self, void *workspace);
     void (*free_params)(void *params);
     void *params;
+    /* The tensors the run reads and writes (NULL entries allowed): the generic faults of
+     * emu_executor_launch (ulp, oob-write, mutate-input) act on them after the run. */
+    const aclTensor *inputs[4];
+    aclTensor *outputs[2];
 };
 
 EMU_API bool emu_tensor_valid(const aclTensor *t);
@@ -151,28 +158,39 @@ EMU_API const char *emu_shape_str(const aclTensor *t, char *buf, size_t len);
 EMU_API aclOpExecutor *emu_executor_new(const char *op_name, uint64_t workspace_size,
                                         aclnnStatus (*run)(aclOpExecutor *, void *),
                                         void (*free_params)(void *), void *params);
-/* The common second phase: validates executor and workspace, runs, frees. */
+/* The common second phase: validates executor, workspace and stream, runs, applies the
+ * generic faults (crash, hang, leak, ulp:N, oob-write, mutate-input), frees the executor. */
 EMU_API aclnnStatus emu_executor_launch(const char *api, void *workspace, uint64_t workspace_size,
                                         aclOpExecutor *executor, aclrtStream stream);
+
+/* First-phase status after the `status` fault: 161001 -> 161002, 161002 -> 0 (success with an
+ * executor that computes nothing); identity when the fault is off. Ops call it on every
+ * validation result. */
+EMU_API aclnnStatus emu_fault_status(aclnnStatus status);
 
 /* Element access through view dims/strides/offset. Index is the row-major linear index over
  * the view; values are converted to and from double exactly (every supported dtype fits). */
 EMU_API double emu_load(const aclTensor *t, int64_t linear_index);
 EMU_API void emu_store(const aclTensor *t, int64_t linear_index, double value);
+/* Address of an element of the view (row-major linear index). */
+EMU_API void *emu_element_ptr(const aclTensor *t, int64_t linear_index);
+/* True when the view is row-major contiguous (fast paths). */
+EMU_API bool emu_tensor_contiguous(const aclTensor *t);
 
-/* ---- number formats (kernels/common/fp.c, compiled into each library that needs it) ---- */
+/* ---- number formats (kernels/common/fp.c, built into libnnopbase and exported) ---- */
 
 /* Round-to-nearest-even with subnormals, infinities and NaN, in portable C. The truncate flag
- * (fault round-truncate) rounds toward zero instead. */
-uint16_t emu_f32_to_f16(float x, bool truncate);
-float emu_f16_to_f32(uint16_t h);
-uint16_t emu_f32_to_bf16(float x, bool truncate);
-float emu_bf16_to_f32(uint16_t h);
+ * (fault round-truncate) rounds toward zero instead; emu_store passes
+ * emu_fault_on(EMU_FAULT_ROUND_TRUNCATE), and so must an op's own fast store path. */
+EMU_API uint16_t emu_f32_to_f16(float x, bool truncate);
+EMU_API float emu_f16_to_f32(uint16_t h);
+EMU_API uint16_t emu_f32_to_bf16(float x, bool truncate);
+EMU_API float emu_bf16_to_f32(uint16_t h);
 /* Rounds an FP32 value to `bits` significant bits (FP32 range): HF32 operands of the cube. */
-float emu_round_to_bits(float x, int bits);
-float emu_round_f16(float x);  /* x rounded through FP16 and back */
-float emu_round_bf16(float x);
+EMU_API float emu_round_to_bits(float x, int bits);
+EMU_API float emu_round_f16(float x);  /* x rounded through FP16 and back */
+EMU_API float emu_round_bf16(float x);
 /* x moved by n ULPs of dtype (ulp fault). */
-double emu_nudge_ulps(double x, aclDataType dt, int n);
+EMU_API double emu_nudge_ulps(double x, aclDataType dt, int n);
 
 #endif

@@ -1,0 +1,175 @@
+/* aclInit/aclFinalize, the single emulated device, streams, and context options. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+#define STREAM_MAGIC 0x5354524du /* "STRM" */
+#define MAX_STREAMS 64
+
+typedef struct {
+    uint32_t magic;
+} emu_stream;
+
+static bool initialized;
+static int32_t device = -1;
+static int64_t deterministic;
+static uint64_t shuffle_seed;
+static atomic_uint_fast64_t shuffle_calls;
+static emu_stream *streams[MAX_STREAMS];
+
+bool emu_runtime_initialized(void) { return initialized; }
+
+aclError aclInit(const char *configPath)
+{
+    if (initialized) {
+        emu_set_error("aclInit: the runtime is already initialized (call aclFinalize first)");
+        return ACL_ERROR_REPEAT_INITIALIZE;
+    }
+    aclError rc = emu_profile_load(configPath);
+    if (rc == ACL_SUCCESS)
+        rc = emu_fault_load();
+    if (rc != ACL_SUCCESS)
+        return rc;
+    const char *s = getenv("ACLNN_EMU_SHUFFLE");
+    shuffle_seed = s && *s ? strtoull(s, NULL, 0) : 0;
+    deterministic = 0;
+    initialized = true;
+    return ACL_SUCCESS;
+}
+
+aclError aclFinalize(void)
+{
+    if (!initialized) {
+        emu_set_error("aclFinalize: the runtime is not initialized");
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    for (int i = 0; i < MAX_STREAMS; i++)
+        if (streams[i]) {
+            streams[i]->magic = 0;
+            free(streams[i]);
+            streams[i] = NULL;
+        }
+    initialized = false;
+    device = -1;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId)
+{
+    if (!initialized) {
+        emu_set_error("aclrtSetDevice: call aclInit first");
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    if (deviceId != 0) {
+        emu_set_error("aclrtSetDevice: deviceId %d does not exist (the emulated host has device 0)",
+                      (int)deviceId);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    device = deviceId;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId)
+{
+    if (deviceId != 0 || device != deviceId) {
+        emu_set_error("aclrtResetDevice: device %d is not set", (int)deviceId);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    device = -1;
+    return ACL_SUCCESS;
+}
+
+static int stream_slot(aclrtStream s)
+{
+    for (int i = 0; i < MAX_STREAMS; i++)
+        if (streams[i] && (void *)streams[i] == s)
+            return i;
+    return -1;
+}
+
+aclError aclrtCreateStream(aclrtStream *stream)
+{
+    if (!stream) {
+        emu_set_error("aclrtCreateStream: stream is a null pointer");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (device < 0) {
+        emu_set_error("aclrtCreateStream: no device is set (call aclrtSetDevice)");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    for (int i = 0; i < MAX_STREAMS; i++)
+        if (!streams[i]) {
+            streams[i] = calloc(1, sizeof(emu_stream));
+            if (!streams[i])
+                return ACL_ERROR_BAD_ALLOC;
+            streams[i]->magic = STREAM_MAGIC;
+            *stream = streams[i];
+            return ACL_SUCCESS;
+        }
+    emu_set_error("aclrtCreateStream: more than %d streams are live", MAX_STREAMS);
+    return ACL_ERROR_BAD_ALLOC;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream)
+{
+    int i = stream_slot(stream);
+    if (i < 0) {
+        emu_set_error("aclrtDestroyStream: %p is not a live stream", stream);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    free(streams[i]);
+    streams[i] = NULL;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+    /* Work runs synchronously at launch; the NULL (default) stream is valid. */
+    if (stream && stream_slot(stream) < 0) {
+        emu_set_error("aclrtSynchronizeStream: %p is not a live stream", stream);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    return ACL_SUCCESS;
+}
+
+bool emu_stream_valid(aclrtStream stream) { return !stream || stream_slot(stream) >= 0; }
+
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value)
+{
+    if (opt != ACL_OPT_DETERMINISTIC || (value != 0 && value != 1)) {
+        emu_set_error("aclrtCtxSetSysParamOpt: option %d value %lld is not supported "
+                      "(ACL_OPT_DETERMINISTIC takes 0 or 1)", (int)opt, (long long)value);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    deterministic = value;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value)
+{
+    if (opt != ACL_OPT_DETERMINISTIC || !value) {
+        emu_set_error("aclrtCtxGetSysParamOpt: option %d or the value pointer is invalid", (int)opt);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    *value = deterministic;
+    return ACL_SUCCESS;
+}
+
+bool emu_deterministic(void)
+{
+    return deterministic == 1 && !emu_fault_on(EMU_FAULT_IGNORE_DETERMINISTIC);
+}
+
+uint64_t emu_shuffle_seed(void)
+{
+    if (!shuffle_seed)
+        return 0;
+    /* SplitMix64 of seed + call count: a different order on every call. */
+    uint64_t z = shuffle_seed + 0x9e3779b97f4a7c15ull * (atomic_fetch_add(&shuffle_calls, 1) + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return z ? z : 1;
+}

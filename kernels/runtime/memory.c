@@ -1,0 +1,195 @@
+/* Device memory: host memory with guard zones on both sides, kept in a registry so that copies
+ * can be checked against allocation bounds and misuse (double free, foreign pointer, a copy
+ * larger than its destination) is reported instead of crashing. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+#define GUARD_BYTES 256
+#define GUARD_BYTE 0xa5
+#define ALIGNMENT 512 /* CANN device allocations are at least 512-byte aligned */
+#define RECENTLY_FREED 256
+
+typedef struct {
+    unsigned char *base; /* start of the guard before */
+    unsigned char *user;
+    size_t size;
+} allocation;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static allocation *live;
+static size_t nlive, cap;
+static void *freed[RECENTLY_FREED]; /* ring of recently freed pointers */
+static size_t freed_next;
+
+/* Index of the allocation containing [p, p+bytes), or -1. Caller holds the lock. */
+static long find(const void *p, size_t bytes)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < nlive; i++)
+        if (c >= live[i].user && c <= live[i].user + live[i].size &&
+            bytes <= (size_t)(live[i].user + live[i].size - c))
+            return (long)i;
+    return -1;
+}
+
+static bool guards_intact(const allocation *a)
+{
+    for (size_t i = 0; i < GUARD_BYTES; i++)
+        if (a->base[i] != GUARD_BYTE || a->user[a->size + i] != GUARD_BYTE)
+            return false;
+    return true;
+}
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    if (!devPtr) {
+        emu_set_error("aclrtMalloc: devPtr is a null pointer");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (size == 0 || size > ((size_t)1 << 40)) {
+        emu_set_error("aclrtMalloc: size %zu is invalid (must be 1 .. 2^40 bytes)", size);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY) {
+        emu_set_error("aclrtMalloc: policy %d is not an aclrtMemMallocPolicy", (int)policy);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!emu_runtime_initialized()) {
+        emu_set_error("aclrtMalloc: call aclInit and aclrtSetDevice first");
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    size_t total = ALIGNMENT + ((size + GUARD_BYTES + ALIGNMENT - 1) / ALIGNMENT) * ALIGNMENT;
+    unsigned char *base = aligned_alloc(ALIGNMENT, total);
+    if (!base) {
+        emu_set_error("aclrtMalloc: out of memory for %zu bytes", size);
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    allocation a = {base + ALIGNMENT - GUARD_BYTES, base + ALIGNMENT, size};
+    memset(a.base, GUARD_BYTE, GUARD_BYTES);
+    memset(a.user + size, GUARD_BYTE, GUARD_BYTES);
+    /* Fresh device memory is not zeroed on a real device; make that visible. */
+    memset(a.user, 0xcd, size);
+    pthread_mutex_lock(&lock);
+    if (nlive == cap) {
+        size_t ncap = cap ? 2 * cap : 64;
+        allocation *n = realloc(live, ncap * sizeof *n);
+        if (!n) {
+            pthread_mutex_unlock(&lock);
+            free(base);
+            return ACL_ERROR_BAD_ALLOC;
+        }
+        live = n, cap = ncap;
+    }
+    live[nlive++] = a;
+    for (size_t i = 0; i < RECENTLY_FREED; i++) /* reused address: not "recently freed" */
+        if (freed[i] == a.user)
+            freed[i] = NULL;
+    pthread_mutex_unlock(&lock);
+    *devPtr = a.user;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtFree(void *devPtr)
+{
+    if (!devPtr) {
+        emu_set_error("aclrtFree: devPtr is a null pointer");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    pthread_mutex_lock(&lock);
+    long i = -1;
+    for (size_t k = 0; k < nlive; k++)
+        if (live[k].user == devPtr)
+            i = (long)k;
+    if (i < 0) {
+        bool twice = false;
+        for (size_t k = 0; k < RECENTLY_FREED; k++)
+            twice |= freed[k] == devPtr;
+        pthread_mutex_unlock(&lock);
+        if (twice)
+            emu_set_error("aclrtFree: %p was already freed (double free)", devPtr);
+        else
+            emu_set_error("aclrtFree: %p was not returned by aclrtMalloc (foreign pointer)", devPtr);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    allocation a = live[i];
+    live[i] = live[--nlive];
+    freed[freed_next++ % RECENTLY_FREED] = devPtr;
+    pthread_mutex_unlock(&lock);
+    bool intact = guards_intact(&a);
+    free(a.base - (ALIGNMENT - GUARD_BYTES));
+    if (!intact) {
+        emu_set_error("aclrtFree: the guard zone of the %zu-byte allocation at %p was overwritten "
+                      "(out-of-bounds write)", a.size, devPtr);
+        return ACL_ERROR_RT_MEMORY_ADDRESS;
+    }
+    return ACL_SUCCESS;
+}
+
+bool emu_is_device_range(const void *p, size_t bytes)
+{
+    pthread_mutex_lock(&lock);
+    bool ok = find(p, bytes) >= 0;
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+int emu_check_guards(void)
+{
+    int bad = 0;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nlive; i++)
+        if (!guards_intact(&live[i])) {
+            bad++;
+            emu_set_error("guard zone of the %zu-byte allocation at %p was overwritten",
+                          live[i].size, (void *)live[i].user);
+        }
+    pthread_mutex_unlock(&lock);
+    return bad;
+}
+
+static const char *const KIND_NAMES[] = {"HOST_TO_HOST", "HOST_TO_DEVICE", "DEVICE_TO_HOST",
+                                         "DEVICE_TO_DEVICE"};
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                     aclrtMemcpyKind kind)
+{
+    if (!dst || !src) {
+        emu_set_error("aclrtMemcpy: %s is a null pointer", dst ? "src" : "dst");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE) {
+        emu_set_error("aclrtMemcpy: kind %d is not an aclrtMemcpyKind (0..3)", (int)kind);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (count > destMax) {
+        emu_set_error("aclrtMemcpy: count %zu exceeds destMax %zu", count, destMax);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (count == 0)
+        return ACL_SUCCESS;
+    bool dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    if (dst_dev && !emu_is_device_range(dst, count)) {
+        emu_set_error("aclrtMemcpy %s: dst [%p, +%zu) is not inside one device allocation",
+                      KIND_NAMES[kind], dst, count);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (src_dev && !emu_is_device_range(src, count)) {
+        emu_set_error("aclrtMemcpy %s: src [%p, +%zu) is not inside one device allocation",
+                      KIND_NAMES[kind], src, count);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!dst_dev && emu_is_device_range(dst, 1)) {
+        emu_set_error("aclrtMemcpy %s: dst %p is device memory", KIND_NAMES[kind], dst);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!src_dev && emu_is_device_range(src, 1)) {
+        emu_set_error("aclrtMemcpy %s: src %p is device memory", KIND_NAMES[kind], src);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    memmove(dst, src, count);
+    return ACL_SUCCESS;
+}

@@ -1,0 +1,156 @@
+/* The six product profiles of spec/facts.md §2 and the contract switches of docs/contract.md.
+ * The profile is chosen at aclInit from $ACLCTS_SOC (default ascend910b) or from an
+ * "aclcts_soc" entry in the aclInit config file, and stays fixed until aclFinalize. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+static const emu_profile PROFILES[] = {
+    {"ascend910", "Ascend910", "Atlas training products", EMU_FAMILY_TRAINING_INFERENCE,
+     true, true, false, false, true, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
+     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+    {"ascend910b", "Ascend910B", "Atlas A2 training/inference products", EMU_FAMILY_A2_A3,
+     true, true, true, true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
+     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+    {"ascend910_93", "Ascend910_93", "Atlas A3 training/inference products", EMU_FAMILY_A2_A3,
+     true, true, true, true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
+     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+    {"ascend310p", "Ascend310P", "Atlas inference products", EMU_FAMILY_TRAINING_INFERENCE,
+     true, false, false, false, true, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
+     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+    {"ascend310b", "Ascend310B", "Atlas 200I/500 A2 inference products",
+     EMU_FAMILY_A2_INFER_310B, false, false, false, false, false, 11, EMU_EMPTY_INVALID,
+     EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+    {"ascend950", "Ascend950", "Ascend 950PR/Ascend 950DT", EMU_FAMILY_950, true, true, true,
+     true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID,
+     EMU_EMPTY_STRIDE_INVALID},
+};
+
+static emu_profile current;
+static bool loaded;
+
+const emu_profile *emu_profile_find(const char *id)
+{
+    for (size_t i = 0; i < sizeof PROFILES / sizeof PROFILES[0]; i++)
+        if (id && strcmp(PROFILES[i].id, id) == 0)
+            return &PROFILES[i];
+    return NULL;
+}
+
+/* Value of `"aclcts_soc": "<id>"` in a JSON-ish config file, copied into buf; false if absent. */
+static bool config_soc(const char *path, char *buf, size_t len)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!f)
+        return false;
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *k = strstr(text, "\"aclcts_soc\"");
+    if (!k || !(k = strchr(k + 12, ':')) || !(k = strchr(k, '"')))
+        return false;
+    const char *end = strchr(k + 1, '"');
+    if (!end || (size_t)(end - k - 1) >= len)
+        return false;
+    memcpy(buf, k + 1, (size_t)(end - k - 1));
+    buf[end - k - 1] = '\0';
+    return true;
+}
+
+/* One switch: env var value must be one of the two names. */
+static bool read_switch(const char *var, const char *a, const char *b, int *out)
+{
+    const char *v = getenv(var);
+    if (!v || !*v)
+        return true;
+    if (strcmp(v, a) == 0)
+        *out = 0;
+    else if (strcmp(v, b) == 0)
+        *out = 1;
+    else {
+        emu_set_error("%s=%s is not valid: expected %s or %s", var, v, a, b);
+        return false;
+    }
+    return true;
+}
+
+static aclError apply_switches(emu_profile *p)
+{
+    const char *spec = getenv("ACLNN_EMU_SPEC");
+    if (spec && *spec) {
+        bool vendor = strcmp(spec, "vendor") == 0, old = strcmp(spec, "vendor-old") == 0;
+        if (!vendor && !old && strcmp(spec, "doc") != 0) {
+            emu_set_error("ACLNN_EMU_SPEC=%s is not valid: expected doc, vendor or vendor-old", spec);
+            return ACL_ERROR_INVALID_PARAM;
+        }
+        if (vendor || old) {
+            p->empty_tensor = EMU_EMPTY_SUCCESS;
+            p->null_output_mask = EMU_NULL_MASK_SUCCESS;
+            p->empty_stride = EMU_EMPTY_STRIDE_KERNEL;
+        }
+        if (old)
+            p->cube_math_type_code = ACLNN_ERR_PARAM_NULLPTR;
+    }
+    int v;
+    v = p->empty_tensor == EMU_EMPTY_SUCCESS;
+    if (!read_switch("ACLNN_EMU_EMPTY_TENSOR", "invalid", "success", &v))
+        return ACL_ERROR_INVALID_PARAM;
+    p->empty_tensor = v ? EMU_EMPTY_SUCCESS : EMU_EMPTY_INVALID;
+    v = p->null_output_mask == EMU_NULL_MASK_SUCCESS;
+    if (!read_switch("ACLNN_EMU_NULL_MASK", "nullptr", "success", &v))
+        return ACL_ERROR_INVALID_PARAM;
+    p->null_output_mask = v ? EMU_NULL_MASK_SUCCESS : EMU_NULL_MASK_NULLPTR;
+    v = p->empty_stride == EMU_EMPTY_STRIDE_KERNEL;
+    if (!read_switch("ACLNN_EMU_EMPTY_STRIDE", "invalid", "kernel", &v))
+        return ACL_ERROR_INVALID_PARAM;
+    p->empty_stride = v ? EMU_EMPTY_STRIDE_KERNEL : EMU_EMPTY_STRIDE_INVALID;
+    v = p->cube_math_type_code == ACLNN_ERR_PARAM_NULLPTR;
+    if (!read_switch("ACLNN_EMU_CUBE_MATH_CODE", "161002", "161001", &v))
+        return ACL_ERROR_INVALID_PARAM;
+    p->cube_math_type_code = v ? ACLNN_ERR_PARAM_NULLPTR : ACLNN_ERR_PARAM_INVALID;
+    const char *bits = getenv("ACLNN_EMU_HF32_BITS");
+    if (bits && *bits) {
+        int b = atoi(bits);
+        if (b < 2 || b > 24) {
+            emu_set_error("ACLNN_EMU_HF32_BITS=%s is not valid: expected 2..24", bits);
+            return ACL_ERROR_INVALID_PARAM;
+        }
+        p->hf32_bits = b;
+    }
+    return ACL_SUCCESS;
+}
+
+aclError emu_profile_load(const char *config_path)
+{
+    char id[64];
+    const char *env = getenv("ACLCTS_SOC");
+    if (config_soc(config_path, id, sizeof id))
+        env = id;
+    else if (!env || !*env)
+        env = "ascend910b";
+    const emu_profile *p = emu_profile_find(env);
+    if (!p) {
+        emu_set_error("ACLCTS_SOC=%s names no product profile: expected ascend910, ascend910b, "
+                      "ascend910_93, ascend310p, ascend310b or ascend950", env);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    emu_profile next = *p;
+    aclError rc = apply_switches(&next);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    current = next;
+    loaded = true;
+    return ACL_SUCCESS;
+}
+
+const emu_profile *emu_profile_current(void)
+{
+    if (!loaded && emu_profile_load(NULL) != ACL_SUCCESS)
+        current = *emu_profile_find("ascend910b"), loaded = true;
+    return &current;
+}
+
+const char *aclrtGetSocName(void) { return emu_profile_current()->soc_name; }

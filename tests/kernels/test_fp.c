@@ -1,0 +1,107 @@
+/* FP16/BF16/HF32 conversions of the emulated device. Expected bit patterns are hand-derived from
+ * the IEEE 754 binary16 layout (1|5|10, bias 15) and bfloat16 (1|8|7, bias 127). */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "emu.h"
+
+static void f16_exact_and_limits(void **state)
+{
+    (void)state;
+    assert_int_equal(emu_f32_to_f16(1.0f, false), 0x3c00);   /* 2^0: exp 15, mant 0 */
+    assert_int_equal(emu_f32_to_f16(-2.0f, false), 0xc000);
+    assert_int_equal(emu_f32_to_f16(65504.0f, false), 0x7bff); /* max finite */
+    assert_int_equal(emu_f32_to_f16(0x1p-14f, false), 0x0400); /* min normal */
+    assert_int_equal(emu_f32_to_f16(0x1p-24f, false), 0x0001); /* min subnormal */
+    assert_int_equal(emu_f32_to_f16(-0.0f, false), 0x8000);
+    assert_int_equal(emu_f32_to_f16(INFINITY, false), 0x7c00);
+    assert_true((emu_f32_to_f16(NAN, false) & 0x7fff) > 0x7c00);
+}
+
+static void f16_round_to_nearest_even(void **state)
+{
+    (void)state;
+    /* 1 + 2^-11 is halfway between 1 and 1 + 2^-10: ties to the even mantissa (0). */
+    assert_int_equal(emu_f32_to_f16(1.0f + 0x1p-11f, false), 0x3c00);
+    /* 1 + 3·2^-11 is halfway between 1+2^-10 (odd) and 1+2^-9 (even mantissa 2). */
+    assert_int_equal(emu_f32_to_f16(1.0f + 3 * 0x1p-11f, false), 0x3c02);
+    /* 65520 is halfway between 65504 and 2^16 (overflow): even side is 2^16 → infinity. */
+    assert_int_equal(emu_f32_to_f16(65520.0f, false), 0x7c00);
+    assert_int_equal(emu_f32_to_f16(65519.0f, false), 0x7bff);
+    /* 2^-25 is halfway between 0 and the min subnormal: ties to 0; 3·2^-25 → 2·2^-24. */
+    assert_int_equal(emu_f32_to_f16(0x1p-25f, false), 0x0000);
+    assert_int_equal(emu_f32_to_f16(3 * 0x1p-25f, false), 0x0002);
+    /* slightly above half rounds up */
+    assert_int_equal(emu_f32_to_f16(1.0f + 0x1p-11f + 0x1p-20f, false), 0x3c01);
+}
+
+static void f16_truncate_rounds_toward_zero(void **state)
+{
+    (void)state;
+    assert_int_equal(emu_f32_to_f16(1.0f + 0x1p-10f - 0x1p-20f, true), 0x3c00);
+    assert_int_equal(emu_f32_to_f16(-(1.0f + 0x1p-10f - 0x1p-20f), true), 0xbc00);
+    assert_int_equal(emu_f32_to_f16(1e6f, true), 0x7bff); /* no overflow toward zero */
+}
+
+static void f16_decode(void **state)
+{
+    (void)state;
+    assert_true(emu_f16_to_f32(0x3c00) == 1.0f);
+    assert_true(emu_f16_to_f32(0x0001) == 0x1p-24f);
+    assert_true(emu_f16_to_f32(0x7bff) == 65504.0f);
+    assert_true(isinf(emu_f16_to_f32(0xfc00)) && emu_f16_to_f32(0xfc00) < 0);
+    assert_true(isnan(emu_f16_to_f32(0x7e00)));
+    /* every finite pattern round-trips */
+    for (unsigned h = 0; h < 0x10000; h++)
+        if ((h & 0x7c00) != 0x7c00)
+            assert_int_equal(emu_f32_to_f16(emu_f16_to_f32((uint16_t)h), false), h);
+}
+
+static void bf16_round_and_subnormals(void **state)
+{
+    (void)state;
+    assert_int_equal(emu_f32_to_bf16(1.0f, false), 0x3f80);
+    /* 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties to even → 1. */
+    assert_int_equal(emu_f32_to_bf16(1.0f + 0x1p-8f, false), 0x3f80);
+    assert_int_equal(emu_f32_to_bf16(1.0f + 3 * 0x1p-8f, false), 0x3f82);
+    assert_int_equal(emu_f32_to_bf16(0x1p-133f, false), 0x0001); /* min subnormal 2^-133 */
+    assert_int_equal(emu_f32_to_bf16(3.3895314e38f, false), 0x7f7f); /* max finite */
+    assert_int_equal(emu_f32_to_bf16(3.4028235e38f, false), 0x7f80);  /* rounds to inf */
+    for (unsigned h = 0; h < 0x10000; h++)
+        if ((h & 0x7f80) != 0x7f80)
+            assert_int_equal(emu_f32_to_bf16(emu_bf16_to_f32((uint16_t)h), false), h);
+}
+
+static void hf32_keeps_requested_bits(void **state)
+{
+    (void)state;
+    /* 11 significant bits: 1 + 2^-10 is kept, 1 + 2^-11 ties to 1, 1 + 3·2^-11 → 1 + 2^-9. */
+    assert_true(emu_round_to_bits(1.0f + 0x1p-10f, 11) == 1.0f + 0x1p-10f);
+    assert_true(emu_round_to_bits(1.0f + 0x1p-11f, 11) == 1.0f);
+    assert_true(emu_round_to_bits(1.0f + 3 * 0x1p-11f, 11) == 1.0f + 0x1p-9f);
+    /* FP32 range is kept (no FP16 overflow): 1e30 stays finite. */
+    assert_true(isfinite(emu_round_to_bits(1e30f, 11)));
+}
+
+static void nudge_moves_by_ulps(void **state)
+{
+    (void)state;
+    assert_true(emu_nudge_ulps(1.0, ACL_FLOAT16, 2) == 1.0 + 2 * 0x1p-10);
+    assert_true(emu_nudge_ulps(1.0, ACL_BF16, 1) == 1.0 + 0x1p-7);
+    assert_true(emu_nudge_ulps(1.0, ACL_FLOAT, 3) == 1.0 + 3 * 0x1p-23);
+    assert_true(emu_nudge_ulps(-1.0, ACL_FLOAT16, 1) == -(1.0 + 0x1p-10));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(f16_exact_and_limits), cmocka_unit_test(f16_round_to_nearest_even),
+        cmocka_unit_test(f16_truncate_rounds_toward_zero), cmocka_unit_test(f16_decode),
+        cmocka_unit_test(bf16_round_and_subnormals), cmocka_unit_test(hf32_keeps_requested_bits),
+        cmocka_unit_test(nudge_moves_by_ulps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,205 @@
+/* The emulated runtime rejects misuse the way a real runtime does (issue 3 item 4): each case
+ * names the rule it checks; expected codes are the CANN values of facts.md §1 / acl_base.h. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "emu.h"
+#include "emu_test_util.h"
+
+static int setup(void **state)
+{
+    (void)state;
+    emu_test_init(NULL);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    emu_test_fini();
+    return 0;
+}
+
+static void expect_msg(const char *needle)
+{
+    const char *m = aclGetRecentErrMsg();
+    assert_non_null(m);
+    if (!strstr(m, needle))
+        fail_msg("message '%s' lacks '%s'", m, needle);
+}
+
+static void memcpy_count_over_dest_max_fails(void **state)
+{
+    (void)state;
+    void *dev;
+    char host[64] = {0};
+    assert_int_equal(aclrtMalloc(&dev, 32, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(dev, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("exceeds destMax");
+    /* destMax larger than the allocation: the copy would leave device memory. */
+    assert_int_equal(aclrtMemcpy(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("not inside one device allocation");
+    assert_int_equal(aclrtMemcpy(dev, 32, host, 32, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(dev), ACL_SUCCESS);
+}
+
+static void memcpy_unknown_kind_and_wrong_direction_fail(void **state)
+{
+    (void)state;
+    void *dev;
+    char host[16] = {0};
+    assert_int_equal(aclrtMalloc(&dev, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(dev, 16, host, 16, (aclrtMemcpyKind)7), ACL_ERROR_INVALID_PARAM);
+    expect_msg("kind 7");
+    /* HOST_TO_DEVICE with the device pointer as source. */
+    assert_int_equal(aclrtMemcpy(host, 16, dev, 16, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtMemcpy(NULL, 16, host, 16, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("dst is a null pointer");
+    assert_int_equal(aclrtFree(dev), ACL_SUCCESS);
+}
+
+static void free_twice_and_foreign_are_reported(void **state)
+{
+    (void)state;
+    void *dev;
+    int local;
+    assert_int_equal(aclrtMalloc(&dev, 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(dev), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(dev), ACL_ERROR_INVALID_PARAM);
+    expect_msg("double free");
+    assert_int_equal(aclrtFree(&local), ACL_ERROR_INVALID_PARAM);
+    expect_msg("foreign pointer");
+    assert_int_equal(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+static void guard_zone_damage_is_detected(void **state)
+{
+    (void)state;
+    void *dev;
+    assert_int_equal(aclrtMalloc(&dev, 40, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(emu_check_guards(), 0);
+    ((unsigned char *)dev)[40] = 0; /* one byte past the end */
+    assert_int_equal(emu_check_guards(), 1);
+    assert_int_equal(aclrtFree(dev), ACL_ERROR_RT_MEMORY_ADDRESS);
+    expect_msg("out-of-bounds write");
+    assert_int_equal(aclrtMalloc(&dev, 40, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ((unsigned char *)dev)[-1] = 0; /* one byte before the start */
+    assert_int_equal(aclrtFree(dev), ACL_ERROR_RT_MEMORY_ADDRESS);
+}
+
+static void malloc_rejects_bad_arguments(void **state)
+{
+    (void)state;
+    void *dev;
+    assert_int_equal(aclrtMalloc(NULL, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtMalloc(&dev, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtMalloc(&dev, 8, (aclrtMemMallocPolicy)9), ACL_ERROR_INVALID_PARAM);
+    expect_msg("policy 9");
+}
+
+static void init_twice_and_unknown_soc(void **state)
+{
+    (void)state;
+    assert_int_equal(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE);
+    emu_test_fini();
+    assert_int_equal(aclFinalize(), ACL_ERROR_UNINITIALIZE);
+    setenv("ACLCTS_SOC", "ascend123", 1);
+    assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
+    expect_msg("ascend123");
+    emu_test_init(NULL);
+}
+
+/* facts.md §2: profile id → SoC family reported by aclrtGetSocName. */
+static void soc_name_follows_profile(void **state)
+{
+    (void)state;
+    const char *ids[] = {"ascend910", "ascend910b", "ascend910_93", "ascend310p", "ascend310b",
+                         "ascend950"};
+    const char *socs[] = {"Ascend910", "Ascend910B", "Ascend910_93", "Ascend310P", "Ascend310B",
+                          "Ascend950"};
+    for (int i = 0; i < 6; i++) {
+        emu_test_init(ids[i]);
+        assert_string_equal(aclrtGetSocName(), socs[i]);
+    }
+    emu_test_init(NULL);
+    assert_string_equal(aclrtGetSocName(), "Ascend910B"); /* default profile */
+}
+
+static void deterministic_option_round_trips(void **state)
+{
+    (void)state;
+    int64_t v = -1;
+    assert_int_equal(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_SUCCESS);
+    assert_int_equal(v, 0); /* non-deterministic by default, as the documents say */
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_SUCCESS);
+    assert_int_equal(v, 1);
+    assert_true(emu_deterministic());
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 2), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0), ACL_SUCCESS);
+}
+
+static void handles_destroyed_twice_are_reported(void **state)
+{
+    (void)state;
+    int64_t dims[2] = {2, 3}, vals[2] = {1, 2};
+    bool mask[2] = {true, false};
+    aclTensor *t = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 2, NULL);
+    assert_non_null(t);
+    assert_int_equal(aclDestroyTensor(t), ACLNN_SUCCESS);
+    assert_int_equal(aclDestroyTensor(t), ACLNN_ERR_PARAM_INVALID);
+    assert_int_equal(aclDestroyTensor(NULL), ACLNN_ERR_PARAM_NULLPTR);
+    aclIntArray *a = aclCreateIntArray(vals, 2);
+    assert_int_equal(aclDestroyIntArray(a), ACLNN_SUCCESS);
+    assert_int_equal(aclDestroyIntArray(a), ACLNN_ERR_PARAM_INVALID);
+    aclBoolArray *b = aclCreateBoolArray(mask, 2);
+    /* a bool array is not an int array */
+    assert_int_equal(aclDestroyIntArray((const aclIntArray *)b), ACLNN_ERR_PARAM_INVALID);
+    assert_int_equal(aclDestroyBoolArray(b), ACLNN_SUCCESS);
+    assert_null(aclCreateIntArray(NULL, 3));
+    assert_null(aclCreateTensor(dims, 9, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 2, NULL));
+    expect_msg("at most 8");
+}
+
+static void second_phase_rejects_foreign_executor(void **state)
+{
+    (void)state;
+    aclOpExecutor *fake = (aclOpExecutor *)&state;
+    assert_int_equal(aclnnAvgPool2dBackward(NULL, 0, NULL, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    assert_int_equal(aclnnAvgPool2dBackward(NULL, 0, fake, NULL), ACLNN_ERR_PARAM_INVALID);
+    expect_msg("did not come from a first phase");
+}
+
+static void error_message_is_read_once(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_null(aclGetRecentErrMsg());
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(memcpy_count_over_dest_max_fails),
+        cmocka_unit_test(memcpy_unknown_kind_and_wrong_direction_fail),
+        cmocka_unit_test(free_twice_and_foreign_are_reported),
+        cmocka_unit_test(guard_zone_damage_is_detected),
+        cmocka_unit_test(malloc_rejects_bad_arguments),
+        cmocka_unit_test(init_twice_and_unknown_soc),
+        cmocka_unit_test(soc_name_follows_profile),
+        cmocka_unit_test(deterministic_option_round_trips),
+        cmocka_unit_test(handles_destroyed_twice_are_reported),
+        cmocka_unit_test(second_phase_rejects_foreign_executor),
+        cmocka_unit_test(error_message_is_read_once),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
