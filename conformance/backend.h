@@ -16,7 +16,7 @@ typedef struct {
     char dir[1024];          /* lib64 directory the libraries came from */
     char name[32];           /* "emu", "cann", "torch" */
     bool emulated;           /* product selectable per case with ACLCTS_SOC */
-    void *handles[3];
+    void *handles[4];        /* ascendcl, nnopbase, opapi (or opapi_nn + opapi_cv) */
     aclError (*aclInit)(const char *);
     aclError (*aclFinalize)(void);
     aclError (*aclrtSetDevice)(int32_t);

@@ -1,0 +1,61 @@
+/* Device tensors of one run: storage sized for the case's view (strides, offset) between two
+ * harness guard zones, a poison pattern everywhere the device should not write, and the host
+ * images of what was sent and what came back. Only aclrtMalloc/aclrtMemcpy are used, so the
+ * same checks hold on a real device. Private to run_case.c, checks and dump. */
+#ifndef ACLCTS_CONFORMANCE_RUN_TENSORS_H_
+#define ACLCTS_CONFORMANCE_RUN_TENSORS_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "case.h"
+
+/* ≥ 64 bytes asked; 512 keeps the tensor data as aligned as aclrtMalloc's own result. */
+#define CTS_GUARD_BYTES 512
+
+/* Bytes per element of a dtype (1 for BOOL/INT8/UINT8, 16 for COMPLEX128); 4 for unknown. */
+size_t cts_dtype_size(ref_dtype dt);
+/* x into one element of dt (little-endian host). Floats are rounded to dt first. */
+void cts_encode(ref_dtype dt, double x, void *dst);
+double cts_decode(ref_dtype dt, const void *src);
+/* The poison byte at position i of a buffer: position dependent so shifted copies show. */
+unsigned char cts_poison_byte(size_t i);
+
+typedef struct {
+    const cts_tensor *t;
+    int slot;
+    int64_t numel;          /* view elements (0 when a dim is <= 0) */
+    int64_t strides[CTS_MAX_DIMS];
+    int64_t storage;        /* storage elements the view spans, offset included */
+    size_t esize;
+    size_t bytes;           /* guard + storage + guard */
+    void *dev;              /* aclrtMalloc result; tensor data starts CTS_GUARD_BYTES later */
+    unsigned char *sent;    /* host image written before the call (poison + inputs) */
+    unsigned char *back;    /* host image read back after the call */
+    double *values;         /* logical row-major view values: inputs as the device saw them */
+    aclTensor *acl;
+} cts_dev_tensor;
+
+/* Host side: sizes, strides, the sent image (poison, then `values` at the view positions for
+ * inputs, reread so overlapping views give what the device really sees). values: numel doubles
+ * for inputs (ownership taken), NULL for outputs. 0 or -1 (out of memory). */
+int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values);
+/* Device side: aclrtMalloc, copy `sent`, aclCreateTensor (unless the case asks for NULL).
+ * 0, or -1 with a message in err. */
+int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
+/* Copy the device buffer into `back`. 0 or -1. */
+int cts_dev_tensor_download(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
+/* Storage element (from the data start) of logical element k. */
+int64_t cts_dev_tensor_pos(const cts_dev_tensor *d, int64_t k);
+/* Decode the view of `back` into out (numel doubles). */
+void cts_dev_tensor_read_back(const cts_dev_tensor *d, double *out);
+/* Destroy the aclTensor and free device memory (keeps host images). */
+void cts_dev_tensor_release(const cts_backend *b, cts_dev_tensor *d);
+void cts_dev_tensor_free(const cts_backend *b, cts_dev_tensor *d);
+
+/* "[0,3,1,2]": multi-index of logical element k of dims. */
+const char *cts_multi_index(int rank, const int64_t *dims, int64_t k, char *buf, size_t size);
+
+#endif

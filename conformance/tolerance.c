@@ -1,0 +1,110 @@
+/* Tolerance policies per element (tolerance.h). */
+#include "tolerance.h"
+
+#include <math.h>
+#include <string.h>
+
+cts_tolerance cts_tolerance_resolved(const cts_tolerance *t, ref_dtype dt)
+{
+    cts_tolerance r = *t;
+    const char *name = t->name ? t->name : "";
+    if (r.kind == CTS_TOL_ALLCLOSE && r.rtol == 0 && r.atol == 0 &&
+        strcmp(name, "torch-default") == 0) {
+        /* PyTorch assert_close defaults (facts §5). */
+        switch (dt) {
+        case REF_DT_FLOAT16: r.rtol = 1e-3; r.atol = 1e-5; break;
+        case REF_DT_BF16: r.rtol = 1.6e-2; r.atol = 1e-5; break;
+        case REF_DT_DOUBLE: r.rtol = 1e-7; r.atol = 1e-7; break;
+        default: r.rtol = 1.3e-6; r.atol = 1e-5; break;
+        }
+    }
+    if (r.kind == CTS_TOL_SHARE) {
+        if (r.rel == 0) r.rel = strcmp(name, "ascend-ten-thousandth") == 0 ? 1e-4 : 1e-3;
+        if (r.min_share == 0) r.min_share = 0.999;
+        if (r.small_threshold == 0) /* facts §5 */
+            r.small_threshold = dt == REF_DT_FLOAT16 ? 0x1p-10
+                              : dt == REF_DT_BF16    ? 0x1p-8
+                                                     : 0x1p-20;
+    }
+    return r;
+}
+
+double cts_correctly_rounded(const ref_value *v, ref_dtype dt)
+{
+    double r = ref_round_to(v->hi, dt);
+    if (dt == REF_DT_DOUBLE || v->lo == 0 || r == v->hi || !isfinite(r)) return r;
+    /* hi may sit exactly halfway between r and its other neighbour; the tail decides. */
+    double other = 2 * v->hi - r;
+    if (ref_round_to(other, dt) != other || fabs(v->hi - r) != fabs(other - v->hi)) return r;
+    bool toward_other = (other > v->hi) == (v->lo > 0);
+    return toward_other ? other : r;
+}
+
+static double ratio(double err, double limit)
+{
+    if (err == 0) return 0;
+    return limit > 0 ? err / limit : INFINITY;
+}
+
+/* Same non-finite class: both NaN, or the same infinity. */
+static bool same_class(double a, double b)
+{
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    return a == b;
+}
+
+cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
+                             double got, const ref_value *v)
+{
+    cts_elem_err e = {0};
+    e.exact = v->hi;
+    if (!isfinite(v->hi) || !isfinite(got)) {
+        double cr = cts_correctly_rounded(v, dt);
+        /* A finite exact value may legally round to infinity in a narrow dtype. */
+        e.ok = same_class(got, v->hi) || same_class(got, cr);
+        e.class_mismatch = !e.ok;
+        double inf = e.ok ? 0 : INFINITY;
+        e.ulp = e.bound_units = e.rel = e.policy_units = inf;
+        return e;
+    }
+    double err = fabs((got - v->hi) - v->lo);
+    double cr = cts_correctly_rounded(v, dt);
+    e.ulp = ref_ulp_distance(got, cr, dt);
+    e.bound_units = ratio(err, ref_bound(dt, path, v));
+    e.rel = ratio(err, fabs(v->hi));
+    switch (tol->kind) {
+    case CTS_TOL_ULP: e.policy_units = tol->ulps > 0 ? e.ulp / tol->ulps : (e.ulp > 0 ? INFINITY : 0); break;
+    case CTS_TOL_ALLCLOSE: e.policy_units = ratio(err, tol->atol + tol->rtol * fabs(v->hi)); break;
+    case CTS_TOL_SHARE:
+        /* Below the small-value threshold the error is measured against the threshold
+         * (absolute error), so the rule is continuous at the threshold. */
+        e.policy_units = ratio(err, tol->rel * fmax(fabs(v->hi), tol->small_threshold));
+        break;
+    default: e.policy_units = e.bound_units; break;
+    }
+    /* The correctly rounded value is legal under every policy. */
+    if (got == cr) e.policy_units = 0;
+    e.ok = e.policy_units <= 1;
+    return e;
+}
+
+/* Worse of two judgements for "best alternative" selection: failing, then larger units. */
+static bool better(const cts_elem_err *a, const cts_elem_err *b)
+{
+    if (a->ok != b->ok) return a->ok;
+    return a->policy_units < b->policy_units;
+}
+
+cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
+                               double got, const ref_output *out, int64_t k)
+{
+    cts_elem_err best = cts_judge_value(tol, dt, path, got, &out->v[k]);
+    bool ambiguous = out->flags && (out->flags[k] & REF_FLAG_AMBIGUOUS) && out->alt_first &&
+                     out->alt_first[k] >= 0;
+    if (!ambiguous) return best;
+    for (int32_t i = 0; i < out->alt_count[k]; i++) {
+        cts_elem_err e = cts_judge_value(tol, dt, path, got, &out->alts[out->alt_first[k] + i]);
+        if (better(&e, &best)) best = e;
+    }
+    return best;
+}
