@@ -16,18 +16,20 @@ static bool dtype_supported(ref_product p, ref_dtype dt)
                                  p == REF_PRODUCT_ASCEND950);
 }
 
-/* Floor division for a possibly negative numerator and a positive divisor. */
-static int64_t floor_div(int64_t a, int64_t b)
+/* Forward output size on one axis (facts §4, PyTorch pooling_output_shape), in 128-bit
+ * arithmetic so fuzzed extreme dims and parameters cannot overflow. */
+__extension__ typedef __int128 wide;
+
+static wide floor_div(wide a, wide b)
 {
-    int64_t q = a / b;
+    wide q = a / b;
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-/* Forward output size on one axis (facts §4, PyTorch pooling_output_shape). */
-static int64_t forward_size(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil_mode)
+static wide forward_size(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil_mode)
 {
-    int64_t out = floor_div(in + 2 * p - k + (ceil_mode ? s - 1 : 0), s) + 1;
-    if (ceil_mode && (out - 1) * s >= in + p)
+    wide out = floor_div((wide)in + 2 * (wide)p - k + (ceil_mode ? (wide)s - 1 : 0), s) + 1;
+    if (ceil_mode && (out - 1) * s >= (wide)in + p)
         out--;
     return out;
 }
@@ -144,7 +146,7 @@ ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
         return fail;
     pair(&q->padding, p);
     for (int a = 0; a < 2; a++)
-        if (2 * p[a] > k[a])
+        if (p[a] > k[a] / 2) /* 2·pad > kernel, without overflow (pad, kernel >= 0) */
             return ref_status_make(REF_STATUS_INVALID, false,
                                    "padding %s = %lld exceeds half of kernelSize %s = %lld",
                                    a ? "W" : "H", (long long)p[a], a ? "W" : "H",
@@ -177,7 +179,7 @@ ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
                                    (long long)t[0].dims[i], i, (long long)self->dims[i]);
     for (int a = 0; a < 2; a++) {
         int64_t in = self->dims[r - 2 + a];
-        int64_t out = forward_size(in, k[a], s[a], p[a], q->ceil_mode);
+        wide out = forward_size(in, k[a], s[a], p[a], q->ceil_mode);
         if (out < 1)
             return ref_status_make(REF_STATUS_INVALID, false,
                                    "the forward output %s of self (%lld) is %lld, less than 1",

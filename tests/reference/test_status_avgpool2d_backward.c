@@ -113,6 +113,11 @@ MUT(m_ceil_drop_ok, ARRAY(kernel_size, 2); ARRAY(stride, 2); ARRAY(padding, 1); 
     shapes(q, 1, 1, 1, 1))
 MUT(m_ceil_drop_bad, ARRAY(kernel_size, 2); ARRAY(stride, 2); ARRAY(padding, 1);
     q->ceil_mode = true; shapes(q, 1, 1, 2, 2))
+/* Extreme values (fuzz): k = s = 2^63-1, p = 2^62-1 (2p = k-1), ceil, 4x4: facts §4 gives
+ * floor((4 + 2^63-2 - (2^63-1) + 2^63-2) / (2^63-1)) + 1 = floor((2^63+1)/(2^63-1)) + 1 = 2, and
+ * (2-1)·s = 2^63-1 >= 4 + 2^62-1 drops it to 1. The sum overflows int64. */
+MUT(m_extreme_ok, ARRAY(kernel_size, INT64_MAX); ARRAY(stride, INT64_MAX);
+    ARRAY(padding, INT64_MAX / 2); q->ceil_mode = true; shapes(q, 4, 4, 1, 1))
 /* padding 1 = kernel 2 / 2 is allowed: floor((4+2-2)/2)+1 = 3. */
 MUT(m_pad_half, ARRAY(kernel_size, 2); ARRAY(stride, 2); ARRAY(padding, 1); shapes(q, 4, 4, 3, 3))
 
@@ -233,6 +238,8 @@ static const row rows[] = {
      ALL_S, OK, true, "valid"},
     {"ceil_drop_wrong_size", "facts §4 ceil rule gives 1, not 2", m_ceil_drop_bad, SUPPORTED,
      ALL_S, INV, false, "forward output size 1"},
+    {"extreme_params_no_overflow", "facts §4 size formula, hand-derived at 2^63-1",
+     m_extreme_ok, SUPPORTED, ALL_S, OK, true, "valid"},
     {"padding_half_kernel_valid", "000 'padding exceeds 1/2 of kernelSize' (equal is fine)",
      m_pad_half, SUPPORTED, ALL_S, OK, true, "valid"},
 
