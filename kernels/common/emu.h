@@ -78,6 +78,8 @@ EMU_API bool emu_is_device_range(const void *p, size_t bytes);
 /* Number of live allocations whose guard zones were overwritten; each one is described by
  * emu_set_error. */
 EMU_API int emu_check_guards(void);
+/* Bytes held by live aclrtMalloc allocations (leak checks). */
+EMU_API size_t emu_live_device_bytes(void);
 
 /* ---- fault injection (kernels/runtime/fault.c) ---- */
 

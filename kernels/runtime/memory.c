@@ -136,6 +136,16 @@ bool emu_is_device_range(const void *p, size_t bytes)
     return ok;
 }
 
+size_t emu_live_device_bytes(void)
+{
+    size_t total = 0;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nlive; i++)
+        total += live[i].size;
+    pthread_mutex_unlock(&lock);
+    return total;
+}
+
 int emu_check_guards(void)
 {
     int bad = 0;
