@@ -1,0 +1,136 @@
+/* Private interface of the emulated aclnnAvgPool2dBackward (never included outside this folder).
+ *
+ * The first phase (get_workspace_size.c) runs the checks of docs/contract.md in their order
+ * (check_*.c), resolves the geometry (geometry.c) and the numeric path (path.c), and stores
+ * everything the run needs in an avgpool_params owned by the executor. The run (run.c) picks
+ * the fixed-order gather kernel (gather.c) or the scatter-add kernel (scatter.c). */
+#ifndef ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
+#define ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
+
+#include "emu.h"
+
+/* The arguments of the first phase, as the caller passed them. */
+typedef struct {
+    const aclTensor *grad_output;
+    const aclTensor *self;
+    const aclIntArray *kernel_size;
+    const aclIntArray *stride;
+    const aclIntArray *padding;
+    bool ceil_mode;
+    bool count_include_pad;
+    int64_t divisor_override;
+    int8_t cube_math_type;
+    aclTensor *grad_input;
+} avgpool_args;
+
+/* The parameter arrays expanded to (H, W) pairs. */
+typedef struct {
+    int64_t kh, kw, sh, sw, ph, pw;
+} avgpool_window;
+
+typedef enum { AVGPOOL_PATH_VECTOR, AVGPOOL_PATH_CUBE } avgpool_path;
+
+/* Format of the cube operands (gradOutput and the weights 1/divisor). */
+typedef enum {
+    AVGPOOL_OPERAND_FP32,
+    AVGPOOL_OPERAND_FP16,
+    AVGPOOL_OPERAND_BF16,
+    AVGPOOL_OPERAND_HF32
+} avgpool_operand;
+
+/* Everything the run needs; the tensor views are copied so the executor owns them. */
+typedef struct {
+    aclTensor grad_output, self, grad_input;
+    int64_t planes;      /* product of the dims before H, W (N*C, or C for 3-D) */
+    int64_t lead;        /* number of those dims: 1 or 2 */
+    int64_t h, w, oh, ow;
+    avgpool_window win;
+    bool ceil_mode, count_include_pad;
+    int64_t divisor;     /* divisorOverride, 0 = none */
+    avgpool_path path;
+    avgpool_operand operand;
+    int hf32_bits;
+    bool deterministic;  /* read in the first phase, when the kernel is chosen */
+} avgpool_params;
+
+/* ---- checks (each returns 0 or the status of the first failing rule, message set) ---- */
+aclnnStatus avgpool_check_nulls(const avgpool_args *a);
+aclnnStatus avgpool_check_product(void);
+aclnnStatus avgpool_check_dtypes(const avgpool_args *a);
+aclnnStatus avgpool_check_formats_ranks(const avgpool_args *a);
+/* Also fills *win (stride defaults to the kernel). */
+aclnnStatus avgpool_check_params(const avgpool_args *a, avgpool_window *win);
+/* Also fills the geometry of *p. */
+aclnnStatus avgpool_check_shapes(const avgpool_args *a, const avgpool_window *win,
+                                 avgpool_params *p);
+/* True when any of the three tensors has a zero dim. */
+bool avgpool_any_empty(const avgpool_args *a);
+aclnnStatus avgpool_check_cube_math(const avgpool_args *a, const avgpool_window *win);
+
+/* ---- geometry (geometry.c) ---- */
+
+/* Forward output size of one axis (facts §4); -1 when the arithmetic overflows. */
+int64_t avgpool_output_size(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil_mode);
+/* kernel == (H, W) of self, padding 0, no divisorOverride. */
+bool avgpool_is_global(const avgpool_window *win, int64_t h, int64_t w, int64_t divisor);
+
+/* The windows of one axis: per output index its clipped window [start, end) and its length
+ * with padding (pool); per input index the outputs [lo, hi) whose windows contain it. */
+typedef struct {
+    int64_t n_in, n_out;
+    int64_t *start, *end, *pool;
+    int64_t *lo, *hi;
+} avgpool_axis;
+
+/* extra = 1 under the window-off-by-one fault. Returns false when out of memory. */
+bool avgpool_axis_init(avgpool_axis *ax, int64_t n_in, int64_t n_out, int64_t k, int64_t s,
+                       int64_t p, int64_t extra);
+void avgpool_axis_free(avgpool_axis *ax);
+
+/* ---- numerics (path.c) ---- */
+
+/* The path and cube operand format of docs/contract.md "Path". */
+void avgpool_choose_path(const avgpool_args *a, const avgpool_window *win, avgpool_params *p);
+/* Per output (oh, ow): the vector path's divisor, or the cube's rounded weight 1/divisor;
+ * 0 for an empty window. Returns NULL when out of memory. */
+float *avgpool_scales(const avgpool_params *p, const avgpool_axis *ah, const avgpool_axis *aw);
+/* One gradOutput value made into the term its output adds to each element of its window. */
+static inline float avgpool_term(const avgpool_params *p, float g, float scale)
+{
+    if (p->path == AVGPOOL_PATH_VECTOR) {
+        return g / scale;
+    }
+    switch (p->operand) {
+    case AVGPOOL_OPERAND_FP16:
+        return emu_round_f16(g) * scale;
+    case AVGPOOL_OPERAND_BF16:
+        return emu_round_bf16(g) * scale;
+    case AVGPOOL_OPERAND_HF32:
+        return emu_round_to_bits(g, p->hf32_bits) * scale;
+    case AVGPOOL_OPERAND_FP32:
+    default:
+        return g * scale;
+    }
+}
+
+/* ---- strided plane access (plane_io.c) ---- */
+
+/* Element offset of plane `plane` (flat index over the leading dims) of a rank-3/4 view. */
+int64_t avgpool_plane_offset(const aclTensor *t, int64_t plane);
+/* Loads row h of a plane into dst (n = view W), converting to FP32. */
+void avgpool_load_row(const aclTensor *t, int64_t plane_off, int64_t h, float *dst);
+/* Stores src into row h of a plane, rounding once to the tensor's dtype. */
+void avgpool_store_row(const aclTensor *t, int64_t plane_off, int64_t h, const float *src,
+                       bool truncate);
+/* Address of row h of a plane when it can be written as FP32 directly (FLOAT, unit W stride),
+ * else NULL. */
+float *avgpool_direct_row(const aclTensor *t, int64_t plane_off, int64_t h);
+
+/* ---- kernels ---- */
+aclnnStatus avgpool_run(aclOpExecutor *ex, void *workspace);
+aclnnStatus avgpool_gather(const avgpool_params *p, const avgpool_axis *ah,
+                           const avgpool_axis *aw, const float *scales);
+aclnnStatus avgpool_scatter(const avgpool_params *p, const avgpool_axis *ah,
+                            const avgpool_axis *aw, const float *scales, float *acc);
+
+#endif

@@ -1,0 +1,90 @@
+/* The numeric path of docs/contract.md "Path": vector (each term g/div in FP32) or cube
+ * (operands g and 1/div rounded to the operand format, products and sums in FP32). */
+#include <stdlib.h>
+
+#include "avgpool2d_backward.h"
+
+void avgpool_choose_path(const avgpool_args *a, const avgpool_window *win, avgpool_params *p)
+{
+    const emu_profile *prof = emu_profile_current();
+    bool global = avgpool_is_global(win, p->h, p->w, a->divisor_override);
+    bool cube;
+    switch (prof->family) {
+    case EMU_FAMILY_TRAINING_INFERENCE:
+        cube = !global;
+        break;
+    case EMU_FAMILY_A2_A3:
+        cube = !global && a->count_include_pad && !a->ceil_mode;
+        break;
+    case EMU_FAMILY_950:
+        cube = global;
+        break;
+    default:
+        cube = false;
+        break;
+    }
+    p->path = cube ? AVGPOOL_PATH_CUBE : AVGPOOL_PATH_VECTOR;
+    p->hf32_bits = prof->hf32_bits > 0 ? prof->hf32_bits : 11;
+    switch (a->self->dtype) {
+    case ACL_FLOAT16:
+        p->operand = AVGPOOL_OPERAND_FP16;
+        break;
+    case ACL_BF16:
+        p->operand = AVGPOOL_OPERAND_BF16;
+        break;
+    default:
+        switch (a->cube_math_type) {
+        case 1:
+            p->operand = prof->family == EMU_FAMILY_TRAINING_INFERENCE ? AVGPOOL_OPERAND_FP16
+                                                                       : AVGPOOL_OPERAND_HF32;
+            break;
+        case 2:
+            p->operand = AVGPOOL_OPERAND_FP16;
+            break;
+        case 3:
+            p->operand = AVGPOOL_OPERAND_HF32;
+            break;
+        default:
+            p->operand = AVGPOOL_OPERAND_FP32;
+            break;
+        }
+        break;
+    }
+}
+
+static float round_operand(const avgpool_params *p, float x)
+{
+    switch (p->operand) {
+    case AVGPOOL_OPERAND_FP16:
+        return emu_round_f16(x);
+    case AVGPOOL_OPERAND_BF16:
+        return emu_round_bf16(x);
+    case AVGPOOL_OPERAND_HF32:
+        return emu_round_to_bits(x, p->hf32_bits);
+    default:
+        return x;
+    }
+}
+
+float *avgpool_scales(const avgpool_params *p, const avgpool_axis *ah, const avgpool_axis *aw)
+{
+    float *s = malloc(sizeof(float) * (size_t)(p->oh * p->ow > 0 ? p->oh * p->ow : 1));
+    if (s == NULL) {
+        return NULL;
+    }
+    for (int64_t oh = 0; oh < p->oh; oh++) {
+        for (int64_t ow = 0; ow < p->ow; ow++) {
+            int64_t count = (ah->end[oh] - ah->start[oh]) * (aw->end[ow] - aw->start[ow]);
+            int64_t div = p->divisor != 0       ? p->divisor
+                          : p->count_include_pad ? ah->pool[oh] * aw->pool[ow]
+                                                 : count;
+            float v = 0.0f;
+            if (ah->end[oh] > ah->start[oh] && aw->end[ow] > aw->start[ow]) {
+                v = p->path == AVGPOOL_PATH_VECTOR ? (float)div
+                                                   : round_operand(p, 1.0f / (float)div);
+            }
+            s[oh * p->ow + ow] = v;
+        }
+    }
+    return s;
+}

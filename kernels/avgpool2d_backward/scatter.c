@@ -1,0 +1,92 @@
+/* The non-deterministic kernel, as the device runs it by default: every gradOutput element
+ * scatter-adds its term into an FP32 accumulator with atomic adds from OpenMP threads, so the
+ * order of the additions into one element (and its last bits) can change between runs. With
+ * ACLNN_EMU_SHUFFLE the elements are visited in a seeded random order, so the order changes
+ * even on one thread. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "avgpool2d_backward.h"
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Fisher-Yates permutation of [0, n) from the seed; NULL when out of memory. */
+static int64_t *permutation(int64_t n, uint64_t seed)
+{
+    int64_t *perm = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (perm == NULL) {
+        return NULL;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        perm[i] = i;
+    }
+    uint64_t state = seed;
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = (int64_t)(splitmix64(&state) % (uint64_t)(i + 1));
+        int64_t tmp = perm[i];
+        perm[i] = perm[j];
+        perm[j] = tmp;
+    }
+    return perm;
+}
+
+static float load_one(const aclTensor *t, int64_t plane_off, int64_t h, int64_t w)
+{
+    int64_t off = plane_off + h * t->strides[t->ndim - 2] + w * t->strides[t->ndim - 1];
+    switch (t->dtype) {
+    case ACL_FLOAT16:
+        return emu_f16_to_f32(((const uint16_t *)t->data)[off]);
+    case ACL_BF16:
+        return emu_bf16_to_f32(((const uint16_t *)t->data)[off]);
+    default:
+        return ((const float *)t->data)[off];
+    }
+}
+
+aclnnStatus avgpool_scatter(const avgpool_params *p, const avgpool_axis *ah,
+                            const avgpool_axis *aw, const float *scales, float *acc)
+{
+    const int64_t plane_in = p->h * p->w, plane_out = p->oh * p->ow;
+    const int64_t total = p->planes * plane_out;
+    uint64_t seed = emu_shuffle_seed();
+    int64_t *perm = NULL;
+    if (seed != 0 && (perm = permutation(total, seed)) == NULL) {
+        emu_set_error("aclnnAvgPool2dBackward: out of host memory for the shuffled order");
+        return ACLNN_ERR_INNER;
+    }
+    memset(acc, 0, sizeof(float) * (size_t)(p->planes * plane_in));
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < total; i++) {
+        int64_t idx = perm != NULL ? perm[i] : i;
+        int64_t plane = idx / plane_out, rem = idx % plane_out;
+        int64_t oh = rem / p->ow, ow = rem % p->ow;
+        if (ah->end[oh] <= ah->start[oh] || aw->end[ow] <= aw->start[ow]) {
+            continue; /* empty window */
+        }
+        float g = load_one(&p->grad_output, avgpool_plane_offset(&p->grad_output, plane), oh, ow);
+        float term = avgpool_term(p, g, scales[rem]);
+        float *base = acc + plane * plane_in;
+        for (int64_t h = ah->start[oh]; h < ah->end[oh]; h++) {
+            for (int64_t w = aw->start[ow]; w < aw->end[ow]; w++) {
+#pragma omp atomic
+                base[h * p->w + w] += term;
+            }
+        }
+    }
+    free(perm);
+    bool truncate = emu_fault_on(EMU_FAULT_ROUND_TRUNCATE);
+#pragma omp parallel for schedule(static)
+    for (int64_t plane = 0; plane < p->planes; plane++) {
+        int64_t off = avgpool_plane_offset(&p->grad_input, plane);
+        for (int64_t h = 0; h < p->h; h++) {
+            avgpool_store_row(&p->grad_input, off, h, acc + plane * plane_in + h * p->w, truncate);
+        }
+    }
+    return ACLNN_SUCCESS;
+}
