@@ -1,0 +1,332 @@
+/* aclnnGridSampler2DBackward numerics: hand-derived cases and the document's example.
+ * Conventions of the derivations below (spec/facts.md §4, PyTorch's grid_sampler_2d_backward):
+ *   not aligned: ix = ((x+1)*W - 1)/2, factor W/2;  aligned: ix = (x+1)/2*(W-1), factor (W-1)/2
+ *   bilinear: w = ix - floor(ix), e = 1 - w, n = iy - floor(iy), s = 1 - n;
+ *   dx[nw,ne,sw,se] += (s*e, s*w, n*e, n*w) * g over in-bounds corners;
+ *   dgrid = (sum_c ((ne-nw)*s + (se-sw)*n)*g * factor_x, sum_c ((sw-nw)*e + (se-ne)*w)*g * fy)
+ *   with out-of-bounds corner values 0. Every expected value below is exact in FP32.
+ * The hand results of the border, reflection, align and nearest cases were also cross-checked
+ * with PyTorch 1.13 float64: F.grid_sample(...).backward(gradOutput), same arguments. */
+#include <math.h>
+
+#include "test_grid_sampler2d_backward.h"
+
+static int setup(void **state)
+{
+    (void)state;
+    unsetenv("ACLNN_EMU_SPEC");
+    unsetenv("ACLNN_EMU_FAULT");
+    emu_test_init("ascend910b");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    emu_test_fini();
+    return 0;
+}
+
+/* The document's example (input 1..40 as 5x8, a 3x3 grid over [-1,1]^2, gradOutput 1): all 58
+ * values from spec/facts.md §4 (checked there with PyTorch float64). */
+static const double kSeedGrid[18] = {-1, -1, 0, -1, 1, -1, -1, 0, 0, 0, 1, 0, -1, 1, 0, 1, 1, 1};
+static const double kSeedDx[40] = {0.25, 0, 0, 0.25, 0.25, 0, 0, 0.25, 0, 0, 0, 0, 0, 0,
+                                   0,    0, 0.5, 0, 0, 0.5, 0.5, 0, 0, 0.5, 0, 0, 0, 0,
+                                   0,    0, 0, 0, 0.25, 0, 0, 0.25, 0.25, 0, 0, 0.25};
+static const double kSeedDgrid[18] = {2,  1.25,   2,  11.25, -16, 10,  68,     10,  4,
+                                      20, -96,    10, 66,    -41.25, 2, -91.25, -80, -50};
+
+static void seed_case(gs_case *k, double *go, double *in)
+{
+    for (int i = 0; i < 40; i++)
+        in[i] = i + 1;
+    for (int i = 0; i < 9; i++)
+        go[i] = 1;
+    *k = (gs_case){.n = 1, .c = 1, .hi = 5, .wi = 8, .ho = 3, .wo = 3, .dt = ACL_FLOAT,
+                   .go = go, .in = in, .grid = kSeedGrid, .fill = 7};
+}
+
+static const char *dgrid_label(aclDataType dt)
+{
+    return dt == ACL_FLOAT ? "FLOAT dgrid" : dt == ACL_FLOAT16 ? "FLOAT16 dgrid"
+           : dt == ACL_BF16 ? "BF16 dgrid" : "DOUBLE dgrid";
+}
+
+static void test_seed_example_all_dtypes(void **state)
+{
+    (void)state;
+    const aclDataType dts[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+    for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
+        gs_case k;
+        double go[9], in[40], dx[40], dgrid[18];
+        seed_case(&k, go, in);
+        k.dt = dts[i];
+        gs_run_case(&k, dx, dgrid);
+        gs_expect("dx", dx, kSeedDx, 40);
+        /* Exact in FP16 (11 bits); in BF16 (8 bits) all but -91.25 = -1011011.01b, a tie
+         * between -91 and -91.5 that rounds to the even -91 (FP32 result rounded once). */
+        double want[18];
+        memcpy(want, kSeedDgrid, sizeof want);
+        if (dts[i] == ACL_BF16)
+            want[15] = -91;
+        gs_expect(dgrid_label(dts[i]), dgrid, want, 18);
+    }
+}
+
+/* Border, not aligned, input 2x4 [[1,2,4,8],[16,32,64,128]]: iy = y + 0.5, factor_y 1; ix =
+ * 2x + 1.5, factor_x 2; clipping to [0,3] x [0,1] zeroes the factor at and beyond the limits.
+ *  P1 (0.5, 0):     ix 2.5, iy .5, four corners .25 each. gx = (8-4)*.5 + (128-64)*.5 = 34 -> 68;
+ *                   gy = (64-4)*.5 + (128-8)*.5 = 90 -> 90.
+ *  P2 (1.5, 0):     ix 4.5 -> 3 (factor 0), w 0: (3,0),(3,1) get .5; gy = (128-8)*1 = 120.
+ *  P3 (-1, -1):     ix -.5 -> 0, iy -.5 -> 0, both factors 0: (0,0) gets 1; dgrid 0.
+ *  P4 (0.75, 2):    ix exactly 3 and iy 2.5 -> 1: at the limit, factor 0: (3,1) gets 1.
+ *  P5 (-0.75, .25): ix exactly 0 (factor 0), iy .75: (0,0) .25, (0,1) .75; gy = (16-1)*1 = 15.
+ * dx = [1.25, 0, .25, .75, .75, 0, .25, 1.75]. */
+static void test_border_clips_and_zeroes_gradient_at_limits(void **state)
+{
+    (void)state;
+    const double in[8] = {1, 2, 4, 8, 16, 32, 64, 128}, go[5] = {1, 1, 1, 1, 1};
+    const double grid[10] = {0.5, 0, 1.5, 0, -1, -1, 0.75, 2, -0.75, 0.25};
+    const double want_dx[8] = {1.25, 0, 0.25, 0.75, 0.75, 0, 0.25, 1.75};
+    const double want_dgrid[10] = {68, 90, 0, 120, 0, 0, 0, 0, 0, 15};
+    gs_case k = {.n = 1, .c = 1, .hi = 2, .wi = 4, .ho = 1, .wo = 5, .dt = ACL_FLOAT,
+                 .pad = 1, .go = go, .in = in, .grid = grid};
+    double dx[8], dgrid[10];
+    gs_run_case(&k, dx, dgrid);
+    gs_expect("dx", dx, want_dx, 8);
+    gs_expect("dgrid", dgrid, want_dgrid, 10);
+}
+
+/* Reflection, not aligned, input 1x4 [1,2,4,8]: ix = 2x + 1.5 reflected over [-.5, 3.5]
+ * (span 4), factor 2 times the sign of the folds; iy = 0 always (H 1), its factor 0.
+ *   x 1.5:  ix 4.5,  1 fold          -> 2.5, sign -1: dx[2],dx[3] += .5g; gx (8-4)*-2 = -8
+ *   x 3.5:  ix 8.5,  2 folds         -> 0.5, sign +1: dx[0],dx[1] += .5g; gx (2-1)*2 = 2
+ *   x -2.5: ix -3.5, negative, 0 folds -> 2.5, sign -1: gx -8
+ *   x -4.5: ix -7.5, negative, 1 fold  -> 0.5, sign +1: gx 2
+ *   x 5.5:  ix 12.5, 3 folds         -> 2.5, sign -1: gx -8
+ *   x 1:    ix 3.5, 1 fold, extra 0  -> 3.5, clipped to 3 (factor 0): dx[3] += g
+ * With g = 1, 2, 4, 8, 16, 32: dx = [5, 5, 10.5, 42.5]; dgrid_x = [-8, 4, -32, 16, -128, 0]. */
+static void test_reflection_not_aligned_several_folds(void **state)
+{
+    (void)state;
+    const double in[4] = {1, 2, 4, 8}, go[6] = {1, 2, 4, 8, 16, 32};
+    const double grid[12] = {1.5, 0, 3.5, 0, -2.5, 0, -4.5, 0, 5.5, 0, 1, 0};
+    const double want_dx[4] = {5, 5, 10.5, 42.5};
+    const double want_dgrid[12] = {-8, 0, 4, 0, -32, 0, 16, 0, -128, 0, 0, 0};
+    gs_case k = {.n = 1, .c = 1, .hi = 1, .wi = 4, .ho = 1, .wo = 6, .dt = ACL_FLOAT,
+                 .pad = 2, .go = go, .in = in, .grid = grid};
+    double dx[4], dgrid[12];
+    gs_run_case(&k, dx, dgrid);
+    gs_expect("dx", dx, want_dx, 4);
+    gs_expect("dgrid", dgrid, want_dgrid, 12);
+}
+
+/* Reflection, aligned, input 1x4 [1,2,4,8]: ix = (x+1)*1.5 reflected over [0, 3] (span 3),
+ * factor 1.5; H 1 aligned reflects over an empty span: iy 0 with factor 0.
+ *   x 1.5: ix 3.75, 1 fold -> 2.25, sign -1: dx[2] += .75g, dx[3] += .25g; gx 4*-1.5 = -6
+ *   x -2:  ix -1.5, negative, 0 folds -> 1.5, sign -1: dx[1],dx[2] += .5g; gx 2*-1.5 = -3
+ *   x 4:   ix 7.5, 2 folds -> 1.5, sign +1: gx 2*1.5 = 3
+ * With g = 1, 2, 4: dx = [0, 3, 3.75, .25]; dgrid_x = [-6, -6, 12]. */
+static void test_reflection_aligned_several_folds(void **state)
+{
+    (void)state;
+    const double in[4] = {1, 2, 4, 8}, go[3] = {1, 2, 4};
+    const double grid[6] = {1.5, 0, -2, 0, 4, 0};
+    const double want_dx[4] = {0, 3, 3.75, 0.25}, want_dgrid[6] = {-6, 0, -6, 0, 12, 0};
+    gs_case k = {.n = 1, .c = 1, .hi = 1, .wi = 4, .ho = 1, .wo = 3, .dt = ACL_FLOAT,
+                 .pad = 2, .align = true, .go = go, .in = in, .grid = grid};
+    double dx[4], dgrid[6];
+    gs_run_case(&k, dx, dgrid);
+    gs_expect("dx", dx, want_dx, 4);
+    gs_expect("dgrid", dgrid, want_dgrid, 6);
+}
+
+/* Zeros, input 2x2 [[1,2],[4,8]], points (0,0) and (1,1), g 1.
+ * aligned: (0,0) -> (.5,.5), factor .5: gx = (1*.5 + 4*.5)*.5 = 1.25, gy = (3*.5+6*.5)*.5 = 2.25;
+ *   (1,1) -> (1,1): only nw (1,1) in bounds, weight 1; gx = (0-8)*.5 = -4, gy -4.
+ * not aligned: (0,0) -> (.5,.5), factor 1: (2.5, 4.5); (1,1) -> (1.5,1.5): nw weight .25,
+ *   gx = (0-8)*.5*1 = -4, gy -4. */
+static void test_align_corners_both_ways(void **state)
+{
+    (void)state;
+    const double in[4] = {1, 2, 4, 8}, go[2] = {1, 1}, grid[4] = {0, 0, 1, 1};
+    const double want_dx[2][4] = {{0.25, 0.25, 0.25, 0.5}, {0.25, 0.25, 0.25, 1.25}};
+    const double want_dgrid[2][4] = {{2.5, 4.5, -4, -4}, {1.25, 2.25, -4, -4}};
+    for (int align = 0; align < 2; align++) {
+        gs_case k = {.n = 1, .c = 1, .hi = 2, .wi = 2, .ho = 1, .wo = 2, .dt = ACL_FLOAT,
+                     .align = align, .go = go, .in = in, .grid = grid};
+        double dx[4], dgrid[4];
+        gs_run_case(&k, dx, dgrid);
+        gs_expect(align ? "aligned dx" : "dx", dx, want_dx[align], 4);
+        gs_expect(align ? "aligned dgrid" : "dgrid", dgrid, want_dgrid[align], 4);
+    }
+}
+
+/* Nearest, zeros, not aligned, input 1x4: ix = 2x + 1.5, rounded half to even.
+ *   x 0 -> 1.5 -> 2;  x -.5 -> .5 -> 0;  x .5 -> 2.5 -> 2;  x -.25 -> 1 -> 1;
+ *   x 1 -> 3.5 -> 4 (outside, dropped);  x -1 -> -.5 -> -0 -> 0 (inside).
+ * g 1, 2, 4, 8, 16, 32: dx = [2+32, 8, 1+4, 0]; dgrid is written 0 (outputs start at 7). */
+static void test_nearest_rounds_half_to_even(void **state)
+{
+    (void)state;
+    const double in[4] = {1, 2, 4, 8}, go[6] = {1, 2, 4, 8, 16, 32};
+    const double grid[12] = {0, 0, -0.5, 0, 0.5, 0, -0.25, 0, 1, 0, -1, 0};
+    const double want_dx[4] = {34, 8, 5, 0}, want_dgrid[12] = {0};
+    gs_case k = {.n = 1, .c = 1, .hi = 1, .wi = 4, .ho = 1, .wo = 6, .dt = ACL_FLOAT,
+                 .interp = 1, .go = go, .in = in, .grid = grid, .fill = 7};
+    double dx[4], dgrid[12];
+    gs_run_case(&k, dx, dgrid);
+    gs_expect("dx", dx, want_dx, 4);
+    gs_expect("dgrid", dgrid, want_dgrid, 12);
+}
+
+/* Batches and channels: two batch items, two channels; channel 1 is channel 0 times 2 and
+ * batch 1 uses the negated grid of batch 0 (x -> -x mirrors the 2x2 input: ix .5 stays .5).
+ * Input per channel [[1,2],[4,8]] (c0) and [[2,4],[8,16]] (c1); one point (0.5, 0) per batch;
+ * not aligned: ix = 1, iy = .5 -> corners (1,0),(1,1) weights .5 (x1 = 2 is outside).
+ *   batch 0: dx c0 [0,.5,0,.5], c1 [0,1,0,1] (g 1 and 2); gx = sum_c (0-v(1,0))*.5+(0-v(1,1))*.5
+ *     times g: c0 (-2*.5 - 8*.5)*1 = -5, c1 (-4*.5 - 16*.5)*2 = -20: -25 * factor 1 = -25;
+ *     gy = sum_c (v(1,1)-v(1,0))*e (e = 1): c0 6*1, c1 12*2 = 30, factor 1: 30.
+ *   batch 1 grid (-0.5, 0): ix 0: corners (0,0),(0,1) and (1,0),(1,1) with w 0:
+ *     dx c0 [.5,0,.5,0], c1 [1,0,1,0]; gx = sum_c ((v(1,0)-v(0,0))*.5 + (v(1,1)-v(0,1))*.5)*g
+ *     = c0 (1*.5 + 4*.5)*1 + c1 (2*.5+8*.5)*2 = 2.5 + 10 = 12.5; gy = c0 3*1 + c1 6*2 = 15. */
+static void test_batches_and_channels(void **state)
+{
+    (void)state;
+    const double in[16] = {1, 2, 4, 8, 2, 4, 8, 16, 1, 2, 4, 8, 2, 4, 8, 16};
+    const double go[4] = {1, 2, 1, 2}, grid[4] = {0.5, 0, -0.5, 0};
+    const double want_dx[16] = {0, .5, 0, .5, 0, 1, 0, 1, .5, 0, .5, 0, 1, 0, 1, 0};
+    const double want_dgrid[4] = {-25, 30, 12.5, 15};
+    gs_case k = {.n = 2, .c = 2, .hi = 2, .wi = 2, .ho = 1, .wo = 1, .dt = ACL_FLOAT,
+                 .go = go, .in = in, .grid = grid};
+    double dx[16], dgrid[4];
+    gs_run_case(&k, dx, dgrid);
+    gs_expect("dx", dx, want_dx, 16);
+    gs_expect("dgrid", dgrid, want_dgrid, 4);
+}
+
+/* outputMask selects outputs; an unselected output keeps its contents (7). The seed example's
+ * values are expected where selected. Masks: {1,0}, {0,1}, {1,1}, {1} (missing = false),
+ * {0,1,1} (third entry ignored). */
+static void test_output_mask_combinations(void **state)
+{
+    (void)state;
+    const struct {
+        int len;
+        bool m[3];
+    } masks[] = {{2, {true, false}}, {2, {false, true}}, {2, {true, true}},
+                 {1, {true}},        {3, {false, true, true}}};
+    double sentinel_dx[40], sentinel_dgrid[18];
+    for (int i = 0; i < 40; i++)
+        sentinel_dx[i] = 7;
+    for (int i = 0; i < 18; i++)
+        sentinel_dgrid[i] = 7;
+    for (size_t j = 0; j < sizeof masks / sizeof masks[0]; j++) {
+        gs_case k;
+        double go[9], in[40], dx[40], dgrid[18];
+        seed_case(&k, go, in);
+        k.mask_len = masks[j].len;
+        memcpy(k.mask, masks[j].m, sizeof k.mask);
+        gs_run_case(&k, dx, dgrid);
+        bool want_dx = masks[j].m[0], want_dgrid = masks[j].len > 1 && masks[j].m[1];
+        gs_expect("dx", dx, want_dx ? kSeedDx : sentinel_dx, 40);
+        gs_expect("dgrid", dgrid, want_dgrid ? kSeedDgrid : sentinel_dgrid, 18);
+    }
+}
+
+/* Non-finite grid values are out of bounds (contract, derived): no dx, dgrid 0, even with
+ * border padding (which would clip a finite value). Input [[1,2],[4,8]], not aligned, border;
+ * point 0 (0,0) is the aligned-test point (dx .25 each, dgrid (2.5, 4.5)); the others carry
+ * NaN or Inf in x or y with large g that would show in dx. */
+static void test_non_finite_grid_is_out_of_bounds(void **state)
+{
+    (void)state;
+    const double in[4] = {1, 2, 4, 8}, go[4] = {1, 100, 1000, 10000};
+    const double grid[8] = {0, 0, NAN, 0, 0, INFINITY, -INFINITY, -INFINITY};
+    const double want_dx[4] = {0.25, 0.25, 0.25, 0.25};
+    const double want_dgrid[8] = {2.5, 4.5, 0, 0, 0, 0, 0, 0};
+    for (int pad = 0; pad < 3; pad++) {
+        gs_case k = {.n = 1, .c = 1, .hi = 2, .wi = 2, .ho = 1, .wo = 4, .dt = ACL_FLOAT,
+                     .pad = pad, .go = go, .in = in, .grid = grid, .fill = 7};
+        double dx[4], dgrid[8];
+        gs_run_case(&k, dx, dgrid);
+        gs_expect("dx", dx, want_dx, 4);
+        gs_expect("dgrid", dgrid, want_dgrid, 8);
+    }
+}
+
+/* NaN and Inf in gradOutput or input propagate (IEEE): one point at the centre of a 2x2 input
+ * (all four weights .25). g NaN: dx all NaN, dgrid NaN. g Inf with input 1: dx all Inf, dgrid
+ * (input differences 0) 0*Inf = NaN. */
+static void test_nan_inf_values_propagate(void **state)
+{
+    (void)state;
+    const double in[4] = {1, 1, 1, 1}, grid[2] = {0, 0};
+    const double go_nan[1] = {NAN}, go_inf[1] = {INFINITY};
+    const double nan4[4] = {NAN, NAN, NAN, NAN}, inf4[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    gs_case k = {.n = 1, .c = 1, .hi = 2, .wi = 2, .ho = 1, .wo = 1, .dt = ACL_FLOAT,
+                 .go = go_nan, .in = in, .grid = grid};
+    double dx[4], dgrid[2];
+    gs_run_case(&k, dx, dgrid);
+    gs_expect("dx", dx, nan4, 4);
+    gs_expect("dgrid", dgrid, nan4, 2);
+    k.go = go_inf;
+    gs_run_case(&k, dx, dgrid);
+    gs_expect("dx", dx, inf4, 4);
+    gs_expect("dgrid", dgrid, nan4, 2);
+}
+
+/* FP16/BF16 accumulate in FP32 and round once: nearest, three points on the same cell with g
+ * 1, u, u where u is half an ULP of 1 (FP16 2^-11, BF16 2^-8). FP32 sum 1 + 2u is representable
+ * in the format; accumulating in the format itself would tie-round 1 + u back to 1 twice. */
+static void test_half_types_accumulate_in_fp32(void **state)
+{
+    (void)state;
+    const aclDataType dts[2] = {ACL_FLOAT16, ACL_BF16};
+    const double u[2] = {0x1p-11, 0x1p-8};
+    for (int i = 0; i < 2; i++) {
+        const double in[1] = {1}, grid[6] = {0, 0, 0, 0, 0, 0}, go[3] = {1, u[i], u[i]};
+        const double want_dx[1] = {1 + 2 * u[i]};
+        gs_case k = {.n = 1, .c = 1, .hi = 1, .wi = 1, .ho = 1, .wo = 3, .dt = dts[i],
+                     .interp = 1, .go = go, .in = in, .grid = grid};
+        double dx[1];
+        gs_run_case(&k, dx, NULL);
+        gs_expect("dx", dx, want_dx, 1);
+    }
+}
+
+/* DOUBLE computes in double, FLOAT in FP32: nearest, two points on one cell with g 1 and 2^-30:
+ * FP32 gives 1 (2^-30 is below half an ULP of 1), double 1 + 2^-30. */
+static void test_double_vs_float(void **state)
+{
+    (void)state;
+    const double in[1] = {1}, grid[4] = {0, 0, 0, 0}, go[2] = {1, 0x1p-30};
+    const double want[2][1] = {{1}, {1 + 0x1p-30}};
+    const aclDataType dts[2] = {ACL_FLOAT, ACL_DOUBLE};
+    for (int i = 0; i < 2; i++) {
+        gs_case k = {.n = 1, .c = 1, .hi = 1, .wi = 1, .ho = 1, .wo = 2, .dt = dts[i],
+                     .interp = 1, .go = go, .in = in, .grid = grid};
+        double dx[1];
+        gs_run_case(&k, dx, NULL);
+        gs_expect(i ? "double dx" : "float dx", dx, want[i], 1);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_example_all_dtypes),
+        cmocka_unit_test(test_border_clips_and_zeroes_gradient_at_limits),
+        cmocka_unit_test(test_reflection_not_aligned_several_folds),
+        cmocka_unit_test(test_reflection_aligned_several_folds),
+        cmocka_unit_test(test_align_corners_both_ways),
+        cmocka_unit_test(test_nearest_rounds_half_to_even),
+        cmocka_unit_test(test_batches_and_channels),
+        cmocka_unit_test(test_output_mask_combinations),
+        cmocka_unit_test(test_non_finite_grid_is_out_of_bounds),
+        cmocka_unit_test(test_nan_inf_values_propagate),
+        cmocka_unit_test(test_half_types_accumulate_in_fp32),
+        cmocka_unit_test(test_double_vs_float),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
