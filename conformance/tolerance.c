@@ -19,8 +19,9 @@ cts_tolerance cts_tolerance_resolved(const cts_tolerance *t, ref_dtype dt)
         }
     }
     if (r.kind == CTS_TOL_SHARE) {
-        if (r.rel == 0) r.rel = strcmp(name, "ascend-ten-thousandth") == 0 ? 1e-4 : 1e-3;
-        if (r.min_share == 0) r.min_share = 0.999;
+        bool ten = strcmp(name, "ascend-ten-thousandth") == 0;
+        if (r.rel == 0) r.rel = ten ? 1e-4 : 1e-3;
+        if (r.min_share == 0) r.min_share = ten ? 0.9999 : 0.999;
         if (r.small_threshold == 0) /* facts §5 */
             r.small_threshold = dt == REF_DT_FLOAT16 ? 0x1p-10
                               : dt == REF_DT_BF16    ? 0x1p-8

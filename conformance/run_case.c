@@ -1,0 +1,411 @@
+/* cts_run_case (runner.h): one case in-process, from data generation to verdict. */
+#include "runner.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "checks.h"
+#if __has_include("datagen.h")
+#include "datagen.h"
+#else /* datagen.h is written concurrently; its agreed prototype: */
+void cts_fill(const cts_case *c, int slot, double *out, int64_t n);
+#endif
+#include "dump.h"
+#include "run_reference.h"
+#include "run_tensors.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The product of a SoC name ("Ascend910B3", "Ascend910_9391") or of a profile id. */
+static int soc_product(const char *soc, ref_product *out)
+{
+    static const struct { const char *prefix; ref_product p; } map[] = {
+        {"ascend910_93", REF_PRODUCT_ASCEND910_93}, {"ascend910b", REF_PRODUCT_ASCEND910B},
+        {"ascend910", REF_PRODUCT_ASCEND910},       {"ascend310p", REF_PRODUCT_ASCEND310P},
+        {"ascend310b", REF_PRODUCT_ASCEND310B},     {"ascend950", REF_PRODUCT_ASCEND950},
+    };
+    if (!soc) return -1;
+    char low[64];
+    size_t n = 0;
+    for (; soc[n] && n + 1 < sizeof low; n++) low[n] = (char)tolower((unsigned char)soc[n]);
+    low[n] = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strncmp(low, map[i].prefix, strlen(map[i].prefix)) == 0) {
+            *out = map[i].p;
+            return 0;
+        }
+    return -1;
+}
+
+typedef struct {
+    const cts_backend *b;
+    const cts_case *c;
+    aclrtStream stream;
+    bool initialized, device_set;
+} session;
+
+/* aclInit (product chosen by ACLCTS_SOC on emulated backends), device 0, a stream and the
+ * determinism option. Non-zero: the verdict says why (ERROR or NOT_SUPPORTED). */
+static int session_open(session *s, cts_verdict *v)
+{
+    const cts_backend *b = s->b;
+    const cts_case *c = s->c;
+    if (b->emulated) {
+        /* The emulated device plays the product and the release the case describes. */
+        setenv("ACLCTS_SOC", ref_product_id(c->product), 1);
+        setenv("ACLNN_EMU_SPEC", ref_spec_name(c->spec), 1);
+    }
+    aclError e = b->aclInit(NULL);
+    if (e != ACL_SUCCESS && (b->emulated || e != ACL_ERROR_REPEAT_INITIALIZE)) {
+        cts_verdict_fail(v, CTS_ERROR, "setup", "aclInit failed with %d: %s", e,
+                         b->aclGetRecentErrMsg() ? b->aclGetRecentErrMsg() : "");
+        return -1;
+    }
+    s->initialized = e == ACL_SUCCESS;
+    const char *soc = b->aclrtGetSocName();
+    ref_product p;
+    bool known = soc_product(soc, &p) == 0;
+    if (!known || p != c->product) {
+        cts_verdict_fail(v, b->emulated ? CTS_ERROR : CTS_NOT_SUPPORTED, "setup",
+                         "the device is %s (%s) and the case is for %s", soc ? soc : "(null)",
+                         known ? ref_product_id(p) : "unknown product", ref_product_id(c->product));
+        return -1;
+    }
+    if ((e = b->aclrtSetDevice(0)) != ACL_SUCCESS) {
+        cts_verdict_fail(v, CTS_ERROR, "setup", "aclrtSetDevice(0) failed with %d", e);
+        return -1;
+    }
+    s->device_set = true;
+    if ((e = b->aclrtCreateStream(&s->stream)) != ACL_SUCCESS) {
+        s->stream = NULL;
+        cts_verdict_fail(v, CTS_ERROR, "setup", "aclrtCreateStream failed with %d", e);
+        return -1;
+    }
+    if ((e = b->aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, c->deterministic ? 1 : 0)) !=
+        ACL_SUCCESS) {
+        cts_verdict_fail(v, CTS_ERROR, "setup", "aclrtCtxSetSysParamOpt(DETERMINISTIC) failed "
+                         "with %d", e);
+        return -1;
+    }
+    return 0;
+}
+
+static void session_close(session *s)
+{
+    if (s->stream) s->b->aclrtDestroyStream(s->stream);
+    if (s->device_set) s->b->aclrtResetDevice(0);
+    /* A real runtime stays initialized for the process (aclInit once per process); the
+     * emulation is finalized so the next case's aclInit reads its product. */
+    if (s->initialized && s->b->emulated) s->b->aclFinalize();
+}
+
+/* One call of the operator: what came back. */
+typedef struct {
+    cts_dev_tensor d[CTS_MAX_TENSORS];
+    int32_t status;
+    char errmsg[512];
+} device_run;
+
+static int64_t numel_of(const cts_tensor *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; i++) n = t->dims[i] > 0 ? n * t->dims[i] : 0;
+    return n;
+}
+
+static aclIntArray *int_array(const cts_backend *b, const cts_int_array *a)
+{
+    return a->null ? NULL : b->aclCreateIntArray(a->v, (uint64_t)a->len);
+}
+
+/* Both phases on uploaded tensors; returns the first non-zero status (or the sync's). -1 with
+ * err on harness failures. */
+static int call_op(const session *s, device_run *r, char *err, size_t errlen)
+{
+    const cts_backend *b = s->b;
+    const cts_case *c = s->c;
+    uint64_t ws = 0;
+    aclOpExecutor *exec = NULL;
+    aclIntArray *ks = NULL, *st = NULL, *pd = NULL;
+    aclBoolArray *mask = NULL;
+    aclnnStatus rc;
+    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
+        ks = int_array(b, &c->kernel_size);
+        st = int_array(b, &c->stride);
+        pd = int_array(b, &c->padding);
+        rc = b->aclnnAvgPool2dBackwardGetWorkspaceSize(
+            r->d[0].acl, r->d[1].acl, ks, st, pd, c->ceil_mode, c->count_include_pad,
+            c->divisor_override, (int8_t)c->cube_math_type, r->d[2].acl, &ws, &exec);
+    } else {
+        if (!c->output_mask_null)
+            mask = b->aclCreateBoolArray(c->output_mask, (uint64_t)c->output_mask_len);
+        rc = b->aclnnGridSampler2DBackwardGetWorkspaceSize(
+            r->d[0].acl, r->d[1].acl, r->d[2].acl, c->interpolation_mode, c->padding_mode,
+            c->align_corners, mask, r->d[3].acl, r->d[4].acl, &ws, &exec);
+    }
+    int ret = 0;
+    void *wsp = NULL;
+    if (rc == 0 && ws > 0 && b->aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+        snprintf(err, errlen, "aclrtMalloc of a %llu-byte workspace failed",
+                 (unsigned long long)ws);
+        ret = -1;
+    } else if (rc == 0) {
+        rc = c->op == REF_OP_AVGPOOL2D_BACKWARD
+                 ? b->aclnnAvgPool2dBackward(wsp, ws, exec, s->stream)
+                 : b->aclnnGridSampler2DBackward(wsp, ws, exec, s->stream);
+        aclError e = b->aclrtSynchronizeStream(s->stream);
+        if (rc == 0) rc = e;
+    }
+    r->status = rc;
+    const char *m = rc != 0 ? b->aclGetRecentErrMsg() : NULL;
+    snprintf(r->errmsg, sizeof r->errmsg, "%s", m ? m : "");
+    if (wsp) b->aclrtFree(wsp);
+    if (ks) b->aclDestroyIntArray(ks);
+    if (st) b->aclDestroyIntArray(st);
+    if (pd) b->aclDestroyIntArray(pd);
+    if (mask) b->aclDestroyBoolArray(mask);
+    return ret;
+}
+
+/* Poison, upload, call, download. in[slot]: generated values of each input. */
+static int device_run_once(const session *s, double *const in[], device_run *r, char *err,
+                           size_t errlen)
+{
+    const cts_case *c = s->c;
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < c->ntensors; i++) {
+        double *vals = NULL;
+        int64_t n = numel_of(&c->t[i]);
+        if (!c->t[i].is_output && in[i]) {
+            vals = malloc((size_t)(n > 0 ? n : 1) * sizeof *vals);
+            if (!vals) return snprintf(err, errlen, "out of host memory"), -1;
+            memcpy(vals, in[i], (size_t)n * sizeof *vals);
+        }
+        if (cts_dev_tensor_prepare(&r->d[i], &c->t[i], i, vals) != 0)
+            return snprintf(err, errlen, "out of host memory for %s", c->t[i].name), -1;
+    }
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].null && cts_dev_tensor_upload(s->b, &r->d[i], err, errlen) != 0) return -1;
+    if (call_op(s, r, err, errlen) != 0) return -1;
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
+    for (int i = 0; i < c->ntensors; i++) {
+        if (c->t[i].is_output) cts_dev_tensor_read_back(&r->d[i], r->d[i].values);
+        cts_dev_tensor_release(s->b, &r->d[i]);
+    }
+    return 0;
+}
+
+static void device_run_free(const cts_backend *b, const cts_case *c, device_run *r)
+{
+    for (int i = 0; i < c->ntensors; i++) cts_dev_tensor_free(b, &r->d[i]);
+}
+
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t output_hash(const cts_case *c, const device_run *r)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < c->ntensors; i++) {
+        const cts_dev_tensor *d = &r->d[i];
+        if (!c->t[i].is_output || c->t[i].null) continue;
+        for (int64_t k = 0; k < d->numel; k++)
+            h = fnv1a(h, d->back + CTS_GUARD_BYTES + cts_dev_tensor_pos(d, k) * d->esize,
+                      d->esize);
+    }
+    return h;
+}
+
+/* The checks of the first run (DESIGN "Checks and tolerances"), in order. */
+static void check_first_run(const cts_case *c, const ref_status *st, int32_t expected,
+                            bool numerics, const ref_path *path, const ref_output ref[],
+                            const device_run *r, cts_verdict *v)
+{
+    cts_check_status(c, expected, r->status, st->reason, r->errmsg, v);
+    char why[96];
+    if (r->status != 0) {
+        cts_check_errmsg(r->status, r->errmsg, v);
+        snprintf(why, sizeof why, "the call returned %d", r->status);
+        for (int i = 0; i < c->ntensors; i++)
+            if (c->t[i].is_output && !c->t[i].null) cts_check_poison(&r->d[i], why, v);
+    }
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].is_output && !c->t[i].null) cts_check_input_unchanged(&r->d[i], v);
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].null) cts_check_guards(&r->d[i], v);
+    if (r->status != 0) return;
+    for (int i = 0; i < c->ntensors; i++) {
+        const cts_tensor *t = &c->t[i];
+        if (!t->is_output || t->null) continue;
+        if (!numerics || !cts_output_computed(c, i)) {
+            snprintf(why, sizeof why, "%s",
+                     numerics ? "its outputMask entry is false"
+                              : "the call has nothing to compute (status model)");
+            cts_check_poison(&r->d[i], why, v);
+            continue;
+        }
+        cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, r->d[i].numel,
+                               r->d[i].values, &ref[i]};
+        cts_check_tolerance(&c->tolerance, path, &o, v);
+        cts_check_expected_values(&c->tolerance, path, &o, &c->expect_values[i], v);
+    }
+}
+
+/* Later runs: same status, and bitwise-identical outputs when determinism is asked, else the
+ * spread. label: "run 2", "1 thread", "4 threads". */
+static void check_later_run(const cts_case *c, const device_run *first, const device_run *r,
+                            const char *label, cts_verdict *v)
+{
+    if (r->status != first->status) {
+        cts_verdict_fail(v, CTS_FAIL, "determinism", "%s returned %d, run 1 returned %d", label,
+                         r->status, first->status);
+        return;
+    }
+    for (int i = 0; i < c->ntensors; i++) {
+        if (!c->t[i].is_output || c->t[i].null) continue;
+        if (c->deterministic) cts_check_identical(&first->d[i], &r->d[i], label, v);
+        else v->spread_ulp = fmax(v->spread_ulp, cts_spread_ulp(&first->d[i], &r->d[i]));
+    }
+}
+
+void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
+                  cts_verdict *v)
+{
+    double t0 = now(), t;
+    memset(v, 0, sizeof *v);
+    snprintf(v->case_id, sizeof v->case_id, "%s", c->id);
+    v->status = CTS_PASS;
+    v->worst_index = -1;
+
+    t = now();
+    ref_status_query q = cts_status_query(c);
+    ref_status st = ref_expected_status(&q);
+    int32_t expected = c->expect_status_model ? st.status : c->expect_status;
+    ref_path path = cts_case_path(c);
+    v->expected_status = expected;
+    snprintf(v->status_reason, sizeof v->status_reason, "%s", st.reason);
+    snprintf(v->path, sizeof v->path, "%s", path.name ? path.name : "");
+    v->t_ref += now() - t;
+
+    double *in[CTS_MAX_TENSORS] = {0};
+    ref_output ref[CTS_MAX_TENSORS];
+    memset(ref, 0, sizeof ref);
+    device_run *runs = NULL;
+    int nruns = 0;
+    char err[512] = "";
+    session s = {.b = b, .c = c};
+    if (session_open(&s, v) != 0) goto done;
+
+    t = now();
+    for (int i = 0; i < c->ntensors; i++) {
+        if (c->t[i].is_output || c->t[i].null) continue;
+        int64_t n = numel_of(&c->t[i]);
+        if (!(in[i] = malloc((size_t)(n > 0 ? n : 1) * sizeof(double)))) {
+            cts_verdict_fail(v, CTS_ERROR, "setup", "out of host memory");
+            goto done;
+        }
+        cts_fill(c, i, in[i], n);
+    }
+    v->t_gen += now() - t;
+
+    int repeat = o && o->repeat > 0 ? o->repeat : (c->repeat > 0 ? c->repeat : 1);
+    if (c->deterministic && repeat < 2) repeat = 2;
+    int total = c->deterministic ? repeat + 2 : repeat;
+    if (!(runs = calloc((size_t)total, sizeof *runs))) {
+        cts_verdict_fail(v, CTS_ERROR, "setup", "out of host memory");
+        goto done;
+    }
+
+    t = now();
+    nruns = 1;
+    if (device_run_once(&s, in, &runs[0], err, sizeof err) != 0) {
+        cts_verdict_fail(v, CTS_ERROR, "setup", "%s", err);
+        goto done;
+    }
+    v->t_device += now() - t;
+    v->got_status = runs[0].status;
+    v->output_hash = output_hash(c, &runs[0]);
+
+    /* The reference sees the inputs exactly as the device did (rounded, overlapping views). */
+    bool numerics = runs[0].status == 0 && expected == 0 && (st.status != 0 || st.runs);
+    if (numerics) {
+        t = now();
+        double *seen[CTS_MAX_TENSORS] = {0};
+        for (int i = 0; i < c->ntensors; i++) seen[i] = runs[0].d[i].values;
+        int rc = cts_reference_outputs(c, &path, seen, ref);
+        v->t_ref += now() - t;
+        if (rc != 0) {
+            cts_verdict_fail(v, CTS_ERROR, "setup",
+                             "the reference cannot compute this case (parameters it rejects)");
+            goto done;
+        }
+    }
+    t = now();
+    check_first_run(c, &st, expected, numerics, &path, ref, &runs[0], v);
+    v->t_check += now() - t;
+
+    /* Further runs: determinism (plus 1 thread and --jobs threads) or the spread. */
+    int saved_threads = omp_get_max_threads();
+    for (int k = 1; k < total && v->status == CTS_PASS; k++) {
+        char label[32];
+        int threads = 0;
+        if (c->deterministic && k == total - 2) threads = 1;
+        if (c->deterministic && k == total - 1)
+            threads = o && o->threads > 0 ? o->threads : omp_get_num_procs();
+        if (threads) {
+            omp_set_num_threads(threads);
+            snprintf(label, sizeof label, "a run with %d thread%s", threads, threads > 1 ? "s" : "");
+        } else {
+            snprintf(label, sizeof label, "run %d", k + 1);
+        }
+        t = now();
+        int rc = device_run_once(&s, in, &runs[k], err, sizeof err);
+        nruns = k + 1;
+        omp_set_num_threads(saved_threads);
+        v->t_device += now() - t;
+        if (rc != 0) {
+            cts_verdict_fail(v, CTS_ERROR, "setup", "%s", err);
+            break;
+        }
+        t = now();
+        check_later_run(c, &runs[0], &runs[k], label, v);
+        v->t_check += now() - t;
+    }
+
+done:
+    if (v->status == CTS_FAIL && c->waiver && c->nwaiver_status == 0) {
+        char msg[sizeof v->message + 300];
+        snprintf(msg, sizeof msg, "waived (%s): %s", c->waiver, v->message);
+        size_t n = strlen(msg) < sizeof v->message ? strlen(msg) : sizeof v->message - 1;
+        memcpy(v->message, msg, n);
+        v->message[n] = 0;
+        v->status = CTS_WAIVED;
+    }
+    if (o && o->dump_dir && nruns > 0) {
+        char derr[512];
+        if (cts_dump_case(o->dump_dir, c, runs[0].d, ref, v, derr, sizeof derr) != 0)
+            fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
+    }
+    for (int k = 0; k < nruns; k++) device_run_free(b, c, &runs[k]);
+    free(runs);
+    for (int i = 0; i < CTS_MAX_TENSORS; i++) {
+        free(in[i]);
+        if (ref[i].numel || ref[i].v) ref_output_free(&ref[i]);
+    }
+    session_close(&s);
+    v->t_total = now() - t0;
+}
