@@ -10,11 +10,7 @@
 #include <time.h>
 
 #include "checks.h"
-#if __has_include("datagen.h")
 #include "datagen.h"
-#else /* datagen.h is written concurrently; its agreed prototype: */
-void cts_fill(const cts_case *c, int slot, double *out, int64_t n);
-#endif
 #include "dump.h"
 #include "run_reference.h"
 #include "run_tensors.h"

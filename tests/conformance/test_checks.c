@@ -1,0 +1,372 @@
+/* Checks and tolerance policies on synthetic data (no device). Expected numbers are derived by
+ * hand in the comments: FP16 has 11 significant bits, so its spacing is 2^-10 on [1, 2) and
+ * 2^-11 on [0.5, 1) (facts §5); the bound policy's first term is u_out·|exact| with
+ * u_out = 2^-11 for FP16 (DESIGN "Checks and tolerances"), and the other terms only add. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "checks.h"
+#include "tolerance.h"
+
+static const ref_path vector_fp32 = {REF_PATH_VECTOR, REF_DT_FLOAT, false, 0, "vector-fp32"};
+
+static ref_value value(double hi, double lo, double sum_abs, int64_t nterms)
+{
+    ref_value v = {hi, lo, sum_abs, nterms, 1, 0};
+    return v;
+}
+
+static cts_tolerance policy(cts_tol_kind kind, const char *name)
+{
+    cts_tolerance t;
+    memset(&t, 0, sizeof t);
+    t.kind = kind;
+    t.name = name;
+    return t;
+}
+
+static void new_verdict(cts_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    v->status = CTS_PASS;
+    v->worst_index = -1;
+}
+
+/* A 2x2 FP16 output whose element [0,1] is exact = 1 + 2^-11 + 2^-26: just above the midpoint
+ * of 1 and 1 + 2^-10, so it correctly rounds to 1 + 2^-10. The other elements are exact 0.5. */
+typedef struct {
+    int64_t dims[2];
+    ref_value v[4];
+    uint8_t flags[4];
+    int64_t alt_first[4];
+    int32_t alt_count[4];
+    ref_output out;
+    double got[4];
+} fixture;
+
+static void make_fixture(fixture *f, double got01)
+{
+    memset(f, 0, sizeof *f);
+    f->dims[0] = f->dims[1] = 2;
+    for (int k = 0; k < 4; k++) {
+        f->v[k] = value(0.5, 0, 0.5, 4);
+        f->alt_first[k] = -1;
+        f->got[k] = 0.5;
+    }
+    f->v[1] = value(1 + 0x1p-11 + 0x1p-26, 0, 1 + 0x1p-11, 4);
+    f->got[1] = got01;
+    f->out = (ref_output){4, f->v, f->flags, f->alt_first, f->alt_count, NULL, 0};
+}
+
+static cts_judged_output judged(fixture *f)
+{
+    return (cts_judged_output){"grad_input", REF_DT_FLOAT16, 2, f->dims, 4, f->got, &f->out};
+}
+
+/* got = 1.0: one ULP from the correctly rounded 1 + 2^-10; error 2^-11 + 2^-26 is within
+ * u_out·|exact| = 2^-11·(1 + 2^-11 + 2^-26), so the bound policy accepts it. */
+static void test_one_ulp_passes_bound_and_ulp1(void **state)
+{
+    (void)state;
+    fixture f;
+    make_fixture(&f, 1.0);
+    cts_judged_output o = judged(&f);
+    cts_verdict v;
+    new_verdict(&v);
+    cts_tolerance bound = policy(CTS_TOL_BOUND, "bound");
+    assert_true(cts_check_tolerance(&bound, &vector_fp32, &o, &v));
+    assert_int_equal(v.status, CTS_PASS);
+    assert_true(v.worst_ulp == 1.0);
+    assert_true(v.worst_bound_units > 0.99 && v.worst_bound_units <= 1.0);
+    assert_int_equal(v.nelems, 4);
+    assert_string_equal(v.worst_output, "grad_input");
+    assert_int_equal(v.worst_index, 1);
+
+    new_verdict(&v);
+    cts_tolerance ulp1 = policy(CTS_TOL_ULP, "ulp:1");
+    ulp1.ulps = 1;
+    assert_true(cts_check_tolerance(&ulp1, &vector_fp32, &o, &v));
+    cts_tolerance ulp0 = policy(CTS_TOL_ULP, "ulp:0");
+    new_verdict(&v);
+    assert_false(cts_check_tolerance(&ulp0, &vector_fp32, &o, &v));
+    assert_string_equal(v.check, "tolerance");
+}
+
+/* got = 1 - 2^-9: five FP16 ULPs below 1 + 2^-10 (one step to 1, four of 2^-11 below 1).
+ * error = 2^-9 + 2^-11 + 2^-26 ≈ 5·2^-11, the bound ≈ 2^-11 → about 5 bound units. */
+static void test_five_ulp_fails_bound_and_ulp4(void **state)
+{
+    (void)state;
+    fixture f;
+    make_fixture(&f, 1 - 0x1p-9);
+    cts_judged_output o = judged(&f);
+    cts_verdict v;
+    new_verdict(&v);
+    cts_tolerance bound = policy(CTS_TOL_BOUND, "bound");
+    assert_false(cts_check_tolerance(&bound, &vector_fp32, &o, &v));
+    assert_int_equal(v.status, CTS_FAIL);
+    assert_string_equal(v.check, "tolerance");
+    assert_true(v.worst_ulp == 5.0);
+    assert_true(v.worst_bound_units > 4.9 && v.worst_bound_units < 5.1);
+    assert_non_null(strstr(v.message, "grad_input[0,1]"));
+    assert_non_null(strstr(v.message, "got 0.998046875"));
+    assert_non_null(strstr(v.message, "5 ULP"));
+    assert_non_null(strstr(v.message, "bound units"));
+    assert_non_null(strstr(v.message, "1 of 4 elements"));
+
+    cts_tolerance ulp4 = policy(CTS_TOL_ULP, "ulp:4"), ulp5 = policy(CTS_TOL_ULP, "ulp:5");
+    ulp4.ulps = 4;
+    ulp5.ulps = 5;
+    new_verdict(&v);
+    assert_false(cts_check_tolerance(&ulp4, &vector_fp32, &o, &v));
+    new_verdict(&v);
+    assert_true(cts_check_tolerance(&ulp5, &vector_fp32, &o, &v));
+}
+
+/* An ambiguous element (e.g. a grid point on a cell edge) accepts each legal value exactly and
+ * nothing in between, under ulp:0. */
+static void test_ambiguous_accepts_both_alternatives(void **state)
+{
+    (void)state;
+    fixture f;
+    make_fixture(&f, 0.25);
+    ref_value alts[2] = {value(0.25, 0, 0.25, 1), value(0.5, 0, 0.5, 1)};
+    f.v[1] = alts[0];
+    f.flags[1] = REF_FLAG_AMBIGUOUS;
+    f.alt_first[1] = 0;
+    f.alt_count[1] = 2;
+    f.out.alts = alts;
+    f.out.nalts = 2;
+    cts_tolerance ulp0 = policy(CTS_TOL_ULP, "ulp:0");
+    const double goods[] = {0.25, 0.5}, bad = 0.375;
+    for (int i = 0; i < 2; i++) {
+        f.got[1] = goods[i];
+        cts_judged_output o = judged(&f);
+        cts_verdict v;
+        new_verdict(&v);
+        assert_true(cts_check_tolerance(&ulp0, &vector_fp32, &o, &v));
+        assert_true(v.worst_ulp == 0);
+    }
+    f.got[1] = bad;
+    cts_judged_output o = judged(&f);
+    cts_verdict v;
+    new_verdict(&v);
+    assert_false(cts_check_tolerance(&ulp0, &vector_fp32, &o, &v));
+    f.flags[1] = 0; /* not marked: 0.5 is no longer legal */
+    f.got[1] = 0.5;
+    new_verdict(&v);
+    assert_false(cts_check_tolerance(&ulp0, &vector_fp32, &o, &v));
+}
+
+/* NaN and infinities: got must have the exact value's class (IEEE propagation). */
+static void test_nonfinite_class(void **state)
+{
+    (void)state;
+    cts_tolerance bound = policy(CTS_TOL_BOUND, "bound");
+    ref_value nan_v = value(NAN, 0, INFINITY, 1), inf_v = value(INFINITY, 0, INFINITY, 1);
+    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &nan_v).ok);
+    assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, 1.0, &nan_v).ok);
+    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &inf_v).ok);
+    assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, -INFINITY, &inf_v).ok);
+    assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &inf_v).ok);
+    /* 70000 exceeds FP16's max 65504 by more than half a ULP (16): it rounds to +Inf. */
+    ref_value big = value(70000, 0, 70000, 1);
+    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &big).ok);
+    assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &big).ok);
+}
+
+/* hi = 1 + 2^-11 is the exact FP16 midpoint; the tail lo decides the correct rounding. */
+static void test_correctly_rounded_uses_tail(void **state)
+{
+    (void)state;
+    ref_value up = value(1 + 0x1p-11, 0x1p-60, 1, 1), down = value(1 + 0x1p-11, -0x1p-60, 1, 1),
+              tie = value(1 + 0x1p-11, 0, 1, 1);
+    assert_true(cts_correctly_rounded(&up, REF_DT_FLOAT16) == 1 + 0x1p-10);
+    assert_true(cts_correctly_rounded(&down, REF_DT_FLOAT16) == 1.0);
+    assert_true(cts_correctly_rounded(&tie, REF_DT_FLOAT16) == 1.0); /* ties to even */
+}
+
+/* ascend-thousandth on FP16 (facts §5): relative error ≤ 1e-3 for ≥ 99.9 % of elements.
+ * 1000 elements of exact 1.0; got 1 + 2^-9 has relative error 1.95e-3 > 1e-3. One such
+ * element is 99.9 % within (pass), two are 99.8 % (fail). */
+static void test_share_policy_at_99_9_percent(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static ref_value vals[N];
+    static int64_t alt_first[N];
+    static int32_t alt_count[N];
+    static uint8_t flags[N];
+    static double got[N];
+    for (int k = 0; k < N; k++) {
+        vals[k] = value(1.0, 0, 1.0, 1);
+        alt_first[k] = -1;
+        got[k] = 1.0;
+    }
+    ref_output out = {N, vals, flags, alt_first, alt_count, NULL, 0};
+    int64_t dims[1] = {N};
+    cts_judged_output o = {"grad_input", REF_DT_FLOAT16, 1, dims, N, got, &out};
+    cts_tolerance share = policy(CTS_TOL_SHARE, "ascend-thousandth");
+    cts_verdict v;
+    got[10] = 1 + 0x1p-9;
+    new_verdict(&v);
+    assert_true(cts_check_tolerance(&share, &vector_fp32, &o, &v));
+    got[20] = 1 + 0x1p-9;
+    new_verdict(&v);
+    assert_false(cts_check_tolerance(&share, &vector_fp32, &o, &v));
+    assert_non_null(strstr(v.message, "99.8000 %"));
+    /* Small values (|exact| < 2^-10) are judged by absolute error: exact 2^-12, got off by
+     * 2^-21 (relative 2^-9 ≈ 2e-3) is within 1e-3 · 2^-10 ≈ 9.8e-7 > 2^-21 ≈ 4.8e-7. */
+    got[20] = 1.0;
+    vals[30] = value(0x1p-12, 0, 0x1p-12, 1);
+    got[30] = 0x1p-12 + 0x1p-21;
+    got[10] = 1.0;
+    new_verdict(&v);
+    assert_true(cts_check_tolerance(&share, &vector_fp32, &o, &v));
+    assert_true(v.worst_rel > 1.9e-3);
+}
+
+/* torch-default for FP16 is rtol 1e-3, atol 1e-5 (facts §5): at exact 1.0 the limit is
+ * 1.01e-3, so 1 + 2^-10 (9.77e-4 off) passes and 1 + 2^-9 (1.95e-3) fails. */
+static void test_allclose_torch_default(void **state)
+{
+    (void)state;
+    cts_tolerance t = policy(CTS_TOL_ALLCLOSE, "torch-default");
+    ref_value one = value(1.0, 0, 1.0, 1);
+    assert_true(cts_judge_value(&t, REF_DT_FLOAT16, &vector_fp32, 1 + 0x1p-10, &one).ok);
+    assert_false(cts_judge_value(&t, REF_DT_FLOAT16, &vector_fp32, 1 + 0x1p-9, &one).ok);
+}
+
+static const cts_tensor out_tensor = {
+    .name = "grad_input", .is_output = true, .rank = 2, .dims = {2, 3}, .has_strides = true,
+    .strides = {4, 1}, .offset = 1, .dtype = REF_DT_FLOAT16, .format = REF_FMT_ND};
+
+/* Output [2,3] with strides (4,1) and offset 1: storage elements 1,2,3 and 5,6,7 are the view,
+ * 0 and 4 are gaps; 8 storage elements of 2 bytes between the guard zones. */
+static void test_poison_and_guards(void **state)
+{
+    (void)state;
+    cts_dev_tensor d;
+    assert_int_equal(cts_dev_tensor_prepare(&d, &out_tensor, 2, NULL), 0);
+    assert_int_equal(d.storage, 8);
+    assert_int_equal(cts_dev_tensor_pos(&d, 4), 6); /* [1,1] → 1 + 4 + 1 */
+    cts_verdict v;
+    new_verdict(&v);
+    assert_true(cts_check_poison(&d, "the call returned 161002", &v));
+    assert_true(cts_check_guards(&d, &v));
+
+    /* A write to element [1,1] breaks the poison of a failed call. */
+    d.back[CTS_GUARD_BYTES + 6 * 2] ^= 1;
+    assert_false(cts_check_poison(&d, "the call returned 161002", &v));
+    assert_string_equal(v.check, "poison");
+    assert_non_null(strstr(v.message, "element [1,1]"));
+    assert_true(cts_check_guards(&d, &v) || strcmp(v.check, "poison") == 0);
+    new_verdict(&v);
+    assert_true(cts_check_guards(&d, &v)); /* inside the view: not a guard matter */
+    d.back[CTS_GUARD_BYTES + 6 * 2] ^= 1;
+
+    /* The gap at storage element 4 is outside the view. */
+    d.back[CTS_GUARD_BYTES + 4 * 2 + 1] ^= 0x80;
+    new_verdict(&v);
+    assert_false(cts_check_guards(&d, &v));
+    assert_string_equal(v.check, "guards");
+    assert_non_null(strstr(v.message, "storage element 4, outside the view"));
+    d.back[CTS_GUARD_BYTES + 4 * 2 + 1] ^= 0x80;
+
+    /* One byte right after the data: the trailing guard zone. */
+    d.back[CTS_GUARD_BYTES + 8 * 2] = (unsigned char)~d.back[CTS_GUARD_BYTES + 8 * 2];
+    new_verdict(&v);
+    assert_false(cts_check_guards(&d, &v));
+    assert_non_null(strstr(v.message, "guard zone after the data, 0 bytes after it"));
+    cts_dev_tensor_free(NULL, &d);
+}
+
+/* Inputs: the sent values are reread from the image (so the reference sees what the device
+ * sees), and any change to the storage is named. 0.1 is not an FP16 value: it becomes
+ * 1638/16384 = 0.0999755859375 (nearest FP16). */
+static void test_input_unchanged(void **state)
+{
+    (void)state;
+    cts_tensor t = {.name = "self", .rank = 1, .dims = {3}, .dtype = REF_DT_FLOAT16,
+                    .format = REF_FMT_ND};
+    double *vals = malloc(3 * sizeof *vals);
+    vals[0] = 0.1, vals[1] = 1.0, vals[2] = -2.0;
+    cts_dev_tensor d;
+    assert_int_equal(cts_dev_tensor_prepare(&d, &t, 1, vals), 0);
+    assert_true(d.values[0] == 0.0999755859375);
+    memcpy(d.back, d.sent, d.bytes);
+    cts_verdict v;
+    new_verdict(&v);
+    assert_true(cts_check_input_unchanged(&d, &v));
+    d.back[CTS_GUARD_BYTES + 2 * 2 + 1] ^= 0x80; /* flip the sign of element [2] */
+    assert_false(cts_check_input_unchanged(&d, &v));
+    assert_string_equal(v.check, "inputs");
+    assert_non_null(strstr(v.message, "element [2]"));
+    assert_non_null(strstr(v.message, "sent -2, now 2"));
+    cts_dev_tensor_free(NULL, &d);
+}
+
+/* Status: a mismatch is a FAIL naming both codes and the model's reason; a code the waiver
+ * lists is WAIVED with the waiver's reason; an error status needs a message. */
+static void test_status_and_waiver(void **state)
+{
+    (void)state;
+    cts_case c;
+    memset(&c, 0, sizeof c);
+    cts_verdict v;
+    new_verdict(&v);
+    assert_true(cts_check_status(&c, 161002, 161002, "r", "msg", &v));
+    assert_false(cts_check_status(&c, 161002, 161001, "cubeMathType 5 is out of range", "m", &v));
+    assert_int_equal(v.status, CTS_FAIL);
+    assert_non_null(strstr(v.message, "status 161001, expected 161002"));
+    assert_non_null(strstr(v.message, "cubeMathType 5 is out of range"));
+    c.waiver = "releases before 2026-01 return 161001";
+    c.waiver_status[0] = 161001;
+    c.nwaiver_status = 1;
+    new_verdict(&v);
+    assert_false(cts_check_status(&c, 161002, 161001, "r", "m", &v));
+    assert_int_equal(v.status, CTS_WAIVED);
+    assert_non_null(strstr(v.message, "releases before 2026-01"));
+    new_verdict(&v);
+    assert_false(cts_check_errmsg(161002, "", &v));
+    assert_string_equal(v.check, "errmsg");
+    assert_true(cts_check_errmsg(0, "", &v) && cts_check_errmsg(161002, "x", &v));
+}
+
+/* The first failure decides the verdict's check and message. */
+static void test_first_failure_wins(void **state)
+{
+    (void)state;
+    cts_verdict v;
+    new_verdict(&v);
+    cts_verdict_fail(&v, CTS_FAIL, "inputs", "first");
+    cts_verdict_fail(&v, CTS_ERROR, "setup", "second");
+    assert_int_equal(v.status, CTS_FAIL);
+    assert_string_equal(v.check, "inputs");
+    assert_string_equal(v.message, "first");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_ulp_passes_bound_and_ulp1),
+        cmocka_unit_test(test_five_ulp_fails_bound_and_ulp4),
+        cmocka_unit_test(test_ambiguous_accepts_both_alternatives),
+        cmocka_unit_test(test_nonfinite_class),
+        cmocka_unit_test(test_correctly_rounded_uses_tail),
+        cmocka_unit_test(test_share_policy_at_99_9_percent),
+        cmocka_unit_test(test_allclose_torch_default),
+        cmocka_unit_test(test_poison_and_guards),
+        cmocka_unit_test(test_input_unchanged),
+        cmocka_unit_test(test_status_and_waiver),
+        cmocka_unit_test(test_first_failure_wins),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
