@@ -103,15 +103,26 @@ ref_path ref_grid_path(ref_dtype dtype);
 
 enum {
     REF_FLAG_AMBIGUOUS = 1u << 0, /* several legal values: see alternatives */
-    REF_FLAG_NONFINITE = 1u << 1  /* exact value is NaN or infinite (IEEE propagation) */
+    REF_FLAG_NONFINITE = 1u << 1, /* exact value is NaN or infinite (IEEE propagation) */
+    REF_FLAG_UNCHECKABLE = 1u << 2 /* too many legal values to list (more than REF_MAX_ALTS
+                                      combinations, or a coordinate error of a cell or more):
+                                      a harness must skip the element, and say so */
 };
+#define REF_MAX_ALTS 64
+/* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits: hi + lo is within
+ * 2^-84·|exact| of exact, sign(lo) = sign(exact − hi), and the pair is canonical (the fast path
+ * and pure MPFR give it bitwise). */
+#define REF_LO_BITS 32
 
 typedef struct {
-    double hi, lo;        /* exact value as a double-double (hi = exact rounded to nearest) */
-    double sum_abs;       /* Σ|terms| of the expanded sum, rounded up */
+    double hi, lo;        /* exact value as a double-double (hi = exact rounded to nearest; lo
+                             see REF_LO_BITS); NaN/±Inf in hi when REF_FLAG_NONFINITE */
+    double sum_abs;       /* Σ|terms| of the expanded sum, an upper bound (a few ULPs above) */
     int64_t nterms;       /* term count */
     int64_t nops;         /* longest chain of roundings a device needs for one term (bound) */
     double coord_err;     /* grid sampler: |∂value/∂coordinate| · coordinate error scale, else 0 */
+    double min_weight;    /* avg-pool: min |1/divisor| over the terms (the cube rounds it to the
+                             operand format, subnormal for large divisors in FP16), else 0 */
 } ref_value;
 
 /* One output tensor's answers. alt_first/alt_count index `alts` for ambiguous elements. */
@@ -126,6 +137,10 @@ typedef struct {
 } ref_output;
 
 void ref_output_free(ref_output *o);
+
+/* The exact value v correctly rounded to dt (FLOAT16, BF16, FLOAT, DOUBLE), from hi and the sign
+ * of lo (no double rounding). */
+double ref_round_value(const ref_value *v, ref_dtype dt);
 
 typedef struct {
     bool force_mpfr;       /* skip the double-double fast path (Ziv): for tests and benches */

@@ -1,0 +1,68 @@
+/* ref_decide: Ziv's test of a double-double approximation against reference.h's (hi, lo)
+ * (hi = exact rounded to double, lo = exact − hi rounded to REF_LO_BITS bits). Both roundings
+ * are decided only when every real number within err of the approximation rounds the same way;
+ * otherwise the caller recomputes with MPFR. */
+#include <math.h>
+
+#include "ref_internal.h"
+
+/* Half the distance from r (a p-bit number) to its neighbours above and below. */
+static void half_gaps(double r, int p, double *up, double *down)
+{
+    int e = ilogb(r);
+    double g = ldexp(1.0, e - p + 1);
+    double gs = (fabs(r) == ldexp(1.0, e)) ? g / 2 : g; /* smaller gap towards zero */
+    *up = (r > 0 ? g : gs) / 2;
+    *down = (r > 0 ? gs : g) / 2;
+}
+
+int ref_decide(ref_dd s, double err, double *hi, double *lo)
+{
+    if (!isfinite(s.hi) || !isfinite(s.lo) || !(err >= 0) || !isfinite(err))
+        return 0;
+    s = ref_two_sum(s.hi, s.lo);
+    double h = s.hi, l = s.lo;
+    if (h == 0) {
+        if (err != 0)
+            return 0;
+        *hi = 0;
+        *lo = 0;
+        return 1;
+    }
+    double up, down;
+    half_gaps(h, 53, &up, &down);
+    /* (up − l) has relative rounding error ≤ 2^-53: the factor keeps the test a lower bound. */
+    if (!((up - l) * (1 - 0x1p-50) > err && (down + l) * (1 - 0x1p-50) > err))
+        return 0;
+    if (err == 0) {
+        *hi = h;
+        *lo = ref_round_bits(l, REF_LO_BITS);
+        return 1;
+    }
+    if (l == 0)
+        return 0; /* exact − hi may be 0 or not: undecidable without exactness */
+    double r = ref_round_bits(l, REF_LO_BITS);
+    half_gaps(r, REF_LO_BITS, &up, &down);
+    /* r ± gap/2 are (REF_LO_BITS+1)-bit numbers within a gap of l: the differences are exact. */
+    if (!(((r + up) - l) > err && (l - (r - down)) > err))
+        return 0;
+    *hi = h;
+    *lo = r;
+    return 1;
+}
+
+void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *lo, mpfr_ptr scratch)
+{
+    (void)scratch;
+    mpfr_t h, l;
+    mpfr_init2(h, 53);
+    mpfr_init2(l, REF_LO_BITS);
+    mpfr_sum(h, terms, n, MPFR_RNDN);
+    *hi = mpfr_get_d(h, MPFR_RNDN);
+    mpfr_neg(h, h, MPFR_RNDN);
+    terms[n] = h;
+    mpfr_sum(l, terms, n + 1, MPFR_RNDN);
+    *lo = mpfr_get_d(l, MPFR_RNDN);
+    mpfr_clear(h);
+    mpfr_clear(l);
+}

@@ -1,0 +1,76 @@
+/* ref_output_free and the assembly of outputs: values, flags, and the alternatives of
+ * ambiguous elements flattened in element order (so the layout is thread-count independent). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref_internal.h"
+
+int ref_output_alloc(ref_output *o, int64_t numel)
+{
+    memset(o, 0, sizeof *o);
+    o->numel = numel;
+    size_t n = numel > 0 ? (size_t)numel : 1;
+    o->v = calloc(n, sizeof *o->v);
+    o->flags = calloc(n, sizeof *o->flags);
+    o->alt_first = malloc(n * sizeof *o->alt_first);
+    o->alt_count = calloc(n, sizeof *o->alt_count);
+    if (!o->v || !o->flags || !o->alt_first || !o->alt_count) {
+        ref_output_free(o);
+        return -1;
+    }
+    for (int64_t i = 0; i < numel; i++)
+        o->alt_first[i] = -1;
+    return 0;
+}
+
+void ref_output_free(ref_output *o)
+{
+    if (!o)
+        return;
+    free(o->v);
+    free(o->flags);
+    free(o->alt_first);
+    free(o->alt_count);
+    free(o->alts);
+    memset(o, 0, sizeof *o);
+}
+
+int ref_altlist_push(ref_altlist *l, const ref_value *v)
+{
+    for (int32_t i = 0; i < l->n; i++) /* legal values are a set */
+        if (l->v[i].hi == v->hi && l->v[i].lo == v->lo)
+            return 0;
+    if (l->n == l->cap) {
+        int32_t cap = l->cap ? 2 * l->cap : 4;
+        ref_value *nv = realloc(l->v, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = cap;
+    }
+    l->v[l->n++] = *v;
+    return 0;
+}
+
+int ref_output_set_alts(ref_output *o, ref_altlist *lists)
+{
+    int64_t total = 0;
+    for (int64_t i = 0; i < o->numel; i++)
+        total += lists[i].n > 1 ? lists[i].n : 0;
+    o->alts = total ? malloc((size_t)total * sizeof *o->alts) : NULL;
+    int rc = (total && !o->alts) ? -1 : 0;
+    int64_t k = 0;
+    for (int64_t i = 0; i < o->numel; i++) {
+        if (!rc && lists[i].n > 1) {
+            memcpy(o->alts + k, lists[i].v, (size_t)lists[i].n * sizeof *o->alts);
+            o->alt_first[i] = k;
+            o->alt_count[i] = lists[i].n;
+            o->flags[i] |= REF_FLAG_AMBIGUOUS;
+            k += lists[i].n;
+        }
+        free(lists[i].v);
+    }
+    o->nalts = k;
+    free(lists);
+    return rc;
+}

@@ -1,0 +1,80 @@
+/* Private helpers of the reference (not part of the public API): double-double arithmetic with
+ * error bounds, Ziv's decision, and output assembly. */
+#ifndef ACLCTS_REF_INTERNAL_H_
+#define ACLCTS_REF_INTERNAL_H_
+
+#include <math.h>
+#include <mpfr.h>
+#include <omp.h>
+
+#include "reference.h"
+
+/* u = 2^-53. Relative error bounds (Joldes, Muller, Popescu, "Tight and rigorous error bounds
+ * for basic building blocks of double-word arithmetic", TOMS 2017), rounded up:
+ * dd_add (AccurateDWPlusDW) 3u^2+13u^3 -> 4u^2; dd_mul_d (DWTimesFP3) 2u^2 -> 3u^2;
+ * dd_mul (DWTimesDW3) 4u^2 -> 6u^2. REF_DD_TINY covers underflow of the low words (values
+ * handled here are far above 2^-900; a term below that only adds this absolute slack). */
+#define REF_U2 0x1p-106
+#define REF_DD_TINY 0x1p-1000
+
+typedef struct { double hi, lo; } ref_dd;
+
+static inline ref_dd ref_two_sum(double a, double b)
+{
+    double s = a + b, bb = s - a;
+    return (ref_dd){s, (a - (s - bb)) + (b - bb)};
+}
+static inline ref_dd ref_fast_two_sum(double a, double b)
+{
+    double s = a + b;
+    return (ref_dd){s, b - (s - a)};
+}
+static inline ref_dd ref_dd_add(ref_dd x, ref_dd y)
+{
+    ref_dd s = ref_two_sum(x.hi, y.hi), t = ref_two_sum(x.lo, y.lo);
+    ref_dd v = ref_fast_two_sum(s.hi, s.lo + t.hi);
+    return ref_fast_two_sum(v.hi, t.lo + v.lo);
+}
+static inline ref_dd ref_dd_mul_d(ref_dd x, double y)
+{
+    double p = x.hi * y, e = fma(x.hi, y, -p);
+    return ref_fast_two_sum(p, fma(x.lo, y, e));
+}
+static inline ref_dd ref_dd_mul(ref_dd x, ref_dd y)
+{
+    double p = x.hi * y.hi, e = fma(x.hi, y.hi, -p);
+    double t = fma(x.hi, y.lo, x.lo * y.lo);
+    return ref_fast_two_sum(p, e + fma(x.lo, y.hi, t));
+}
+
+/* A running double-double sum with a rigorous bound on its distance to the exact sum. */
+typedef struct {
+    ref_dd s;
+    double err;     /* |exact - (s.hi + s.lo)| <= err (err itself rounded up by slack) */
+} ref_acc;
+
+/* Adds a term t whose own error is at most terr. */
+static inline void ref_acc_add(ref_acc *a, ref_dd t, double terr)
+{
+    a->s = ref_dd_add(a->s, t);
+    a->err += terr + 4 * REF_U2 * fabs(a->s.hi) * 1.001 + REF_DD_TINY;
+}
+
+/* Ziv's decision: from a double-double approximation s with |exact - s| <= err, the exact
+ * value's (hi, lo) of reference.h when decidable (returns 1), else 0. */
+int ref_decide(ref_dd s, double err, double *hi, double *lo);
+
+/* hi and lo of reference.h from an MPFR evaluation: terms exact, summed by mpfr_sum. */
+void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *lo, mpfr_ptr scratch);
+
+/* x rounded to nearest-even with p significant bits and unbounded exponent. */
+double ref_round_bits(double x, int p);
+
+/* Output assembly. */
+int ref_output_alloc(ref_output *o, int64_t numel);
+/* Per-element alternative lists gathered in parallel, then flattened in element order. */
+typedef struct { int32_t n, cap; ref_value *v; } ref_altlist;
+int ref_altlist_push(ref_altlist *l, const ref_value *v);
+int ref_output_set_alts(ref_output *o, ref_altlist *lists); /* frees the lists */
+
+#endif

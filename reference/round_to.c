@@ -1,0 +1,72 @@
+/* ref_round_to, ref_round_bits, ref_unit_roundoff, ref_round_value: rounding of doubles to the
+ * narrow formats in plain double arithmetic. x / q and q * n below are exact (q a power of two,
+ * the quotient below 2^p), so the only rounding is nearbyint's, ties-to-even in the default
+ * mode. tests/reference/test_round.c checks it against MPFR's set_emin/emax + subnormalize
+ * emulation (facts §5) on subnormals, ties and overflow. */
+#include <limits.h>
+#include <math.h>
+
+#include "ref_internal.h"
+
+typedef struct { int p, emin, emax; } fmt;
+
+/* p significant bits; emin the exponent of the smallest normal; emax of the largest finite. */
+static int fmt_of(ref_dtype dt, fmt *f)
+{
+    switch (dt) {
+    case REF_DT_FLOAT16: *f = (fmt){11, -14, 15}; return 0;
+    case REF_DT_BF16: *f = (fmt){8, -126, 127}; return 0;
+    case REF_DT_FLOAT: *f = (fmt){24, -126, 127}; return 0;
+    case REF_DT_DOUBLE: *f = (fmt){53, -1022, 1023}; return 0;
+    default: return -1;
+    }
+}
+
+static double round_fmt(double x, int p, int emin, int emax)
+{
+    if (!isfinite(x) || x == 0)
+        return x;
+    int e = ilogb(x);
+    if (e < emin)
+        e = emin;
+    if (e - p + 1 < -1074)
+        return x; /* x has fewer than p significant bits already */
+    double q = ldexp(1.0, e - p + 1);
+    double r = nearbyint(x / q) * q;
+    if (emax < INT_MAX && fabs(r) >= ldexp(1.0, emax + 1))
+        r = copysign(INFINITY, x);
+    return r;
+}
+
+double ref_round_bits(double x, int p) { return round_fmt(x, p, INT_MIN, INT_MAX); }
+
+double ref_round_to(double x, ref_dtype dt)
+{
+    fmt f;
+    if (dt == REF_DT_DOUBLE || fmt_of(dt, &f) != 0)
+        return x;
+    return round_fmt(x, f.p, f.emin, f.emax);
+}
+
+double ref_unit_roundoff(ref_dtype dt)
+{
+    fmt f;
+    if (fmt_of(dt, &f) != 0)
+        return 0x1p-24;
+    return ldexp(1.0, -f.p);
+}
+
+/* Rounding hi+lo as one number: only when hi itself sits on a rounding boundary of dt (a
+ * midpoint, or the overflow threshold) can the sign of lo change the answer; then the double
+ * next to hi on lo's side lies strictly between that boundary and the neighbouring
+ * representable value and rounds like the exact value. */
+double ref_round_value(const ref_value *v, ref_dtype dt)
+{
+    double r = ref_round_to(v->hi, dt);
+    if (v->lo == 0 || r == v->hi || !isfinite(v->hi))
+        return r;
+    double away = nextafter(v->hi, r > v->hi ? -INFINITY : INFINITY);
+    if (ref_round_to(away, dt) == r)
+        return r; /* hi is not on a boundary */
+    return ref_round_to(nextafter(v->hi, v->lo > 0 ? INFINITY : -INFINITY), dt);
+}

@@ -1,0 +1,48 @@
+/* ref_ulp_distance: the number of representable values of dt between got and want, from a
+ * monotone integer ordinal of each (sign-magnitude: ordinal(-x) = -ordinal(x)). */
+#include <math.h>
+#include <string.h>
+
+#include "ref_internal.h"
+
+/* ordinal(|x|) = (e - emin)·2^(p-1) + |x|/2^(e-p+1), e = max(floor(log2|x|), emin): 0 at 0,
+ * 2^(p-1) at the smallest normal, one past the largest finite value at infinity. */
+static long double ordinal(double x, ref_dtype dt)
+{
+    int p, emin, emax;
+    switch (dt) {
+    case REF_DT_FLOAT16: p = 11; emin = -14; emax = 15; break;
+    case REF_DT_BF16: p = 8; emin = -126; emax = 127; break;
+    case REF_DT_FLOAT: p = 24; emin = -126; emax = 127; break;
+    default: { /* DOUBLE: the bit pattern is the ordinal */
+        uint64_t b;
+        memcpy(&b, &x, sizeof b);
+        long double m = (long double)(b & 0x7fffffffffffffffull);
+        return signbit(x) ? -m : m;
+    }
+    }
+    double a = fabs(x);
+    long double m;
+    if (isinf(a))
+        m = (long double)(emax + 1 - emin) * ldexp(1.0, p - 1) + ldexp(1.0, p - 1);
+    else if (a == 0)
+        m = 0;
+    else {
+        int e = ilogb(a);
+        if (e < emin)
+            e = emin;
+        m = (long double)(e - emin) * ldexp(1.0, p - 1) + ldexp(a, p - 1 - e);
+    }
+    return signbit(x) ? -m : m;
+}
+
+double ref_ulp_distance(double got, double want, ref_dtype dt)
+{
+    if (isnan(got) || isnan(want))
+        return (isnan(got) && isnan(want)) ? 0 : INFINITY;
+    if (isinf(got) && isinf(want) && got != want)
+        return INFINITY;
+    if (got == want)
+        return 0;
+    return (double)fabsl(ordinal(got, dt) - ordinal(want, dt));
+}
