@@ -97,8 +97,9 @@ typedef struct {
     int64_t interp, pad;
     bool align;
     const double *go, *in, *grid;
-    int mask_len; /* 0: {true, true} */
+    int mask_len; /* 0: {true, true}; -1: an empty mask */
     bool mask[3];
+    bool null_mask;
     double fill;
 } gs_case;
 
@@ -118,8 +119,10 @@ static inline void gs_run_case(const gs_case *k, double *dx, double *dgrid)
     aclTensor *tdg = emu_test_tensor_view(NULL, gr_d, 4, s_gr, 0, emu_test_numel(gr_d, 4),
                                           k->fill, k->dt, ACL_FORMAT_ND, &dev[GS_DGRID]);
     bool both[2] = {true, true};
-    aclBoolArray *mask = k->mask_len ? aclCreateBoolArray(k->mask, (uint64_t)k->mask_len)
-                                     : aclCreateBoolArray(both, 2);
+    aclBoolArray *mask = k->null_mask      ? NULL
+                         : k->mask_len > 0 ? aclCreateBoolArray(k->mask, (uint64_t)k->mask_len)
+                         : k->mask_len < 0 ? aclCreateBoolArray(both, 0)
+                                           : aclCreateBoolArray(both, 2);
     uint64_t ws = 0;
     aclOpExecutor *ex = NULL;
     assert_int_equal(aclnnGridSampler2DBackwardGetWorkspaceSize(go, in, gr, k->interp, k->pad,
@@ -131,7 +134,8 @@ static inline void gs_run_case(const gs_case *k, double *dx, double *dgrid)
         emu_test_read(tdx, dx);
     if (dgrid)
         emu_test_read(tdg, dgrid);
-    aclDestroyBoolArray(mask);
+    if (mask)
+        aclDestroyBoolArray(mask);
     aclTensor *all[GS_NT] = {go, in, gr, tdx, tdg};
     for (int i = 0; i < GS_NT; i++) {
         aclDestroyTensor(all[i]);

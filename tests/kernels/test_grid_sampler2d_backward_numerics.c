@@ -312,6 +312,109 @@ static void test_double_vs_float(void **state)
     }
 }
 
+/* Non-contiguous views with storage offsets, FLOAT and FLOAT16: the document's example with
+ * input column-major, gradOutput and grid with gaps, gridGrad with (x, y) transposed, inputGrad
+ * with gaps; same 58 values as the contiguous run, and the gaps of inputGrad keep their 7s. */
+static void test_strided_views_and_offsets(void **state)
+{
+    (void)state;
+    const aclDataType dts[2] = {ACL_FLOAT, ACL_FLOAT16};
+    for (int t = 0; t < 2; t++) {
+        double go[9], in[40];
+        gs_case k;
+        seed_case(&k, go, in);
+        const int64_t go_d[4] = {1, 1, 3, 3}, in_d[4] = {1, 1, 5, 8}, gr_d[4] = {1, 3, 3, 2};
+        const int64_t go_s[4] = {20, 20, 6, 2}, in_s[4] = {40, 40, 1, 5}, gr_s[4] = {27, 9, 3, 1};
+        const int64_t dx_s[4] = {80, 80, 16, 2}, dg_s[4] = {18, 6, 1, 3};
+        void *dev[GS_NT];
+        aclTensor *tgo = emu_test_tensor_view(go, go_d, 4, go_s, 0, 17, 5, dts[t], ACL_FORMAT_ND,
+                                              &dev[GS_GO]);
+        aclTensor *tin = emu_test_tensor_view(in, in_d, 4, in_s, 3, 43, 5, dts[t], ACL_FORMAT_ND,
+                                              &dev[GS_IN]);
+        aclTensor *tgr = emu_test_tensor_view(kSeedGrid, gr_d, 4, gr_s, 1, 27, 5, dts[t],
+                                              ACL_FORMAT_ND, &dev[GS_GRID]);
+        aclTensor *tdx = emu_test_tensor_view(NULL, in_d, 4, dx_s, 5, 84, 7, dts[t],
+                                              ACL_FORMAT_ND, &dev[GS_DX]);
+        aclTensor *tdg = emu_test_tensor_view(NULL, gr_d, 4, dg_s, 2, 20, 7, dts[t],
+                                              ACL_FORMAT_ND, &dev[GS_DGRID]);
+        bool m[2] = {true, true};
+        aclBoolArray *mask = aclCreateBoolArray(m, 2);
+        uint64_t ws;
+        aclOpExecutor *ex;
+        assert_int_equal(aclnnGridSampler2DBackwardGetWorkspaceSize(tgo, tin, tgr, 0, 0, false,
+                                                                    mask, tdx, tdg, &ws, &ex),
+                         ACLNN_SUCCESS);
+        assert_int_equal(aclnnGridSampler2DBackward(NULL, ws, ex, NULL), ACLNN_SUCCESS);
+        double dx[40], dgrid[18], flat[84];
+        emu_test_read(tdx, dx);
+        emu_test_read(tdg, dgrid);
+        gs_expect("strided dx", dx, kSeedDx, 40);
+        gs_expect("strided dgrid", dgrid, kSeedDgrid, 18);
+        const int64_t flat_d[1] = {84}, flat_s[1] = {1};
+        aclTensor *all = aclCreateTensor(flat_d, 1, dts[t], flat_s, 0, ACL_FORMAT_ND, flat_d, 1,
+                                         dev[GS_DX]);
+        emu_test_read(all, flat);
+        for (int64_t i = 0; i < 84; i++) {
+            int64_t r = i - 5; /* view element (h, w) sits at 5 + 16h + 2w */
+            bool in_view = r >= 0 && r % 2 == 0 && r / 16 < 5;
+            if (!in_view && flat[i] != 7)
+                fail_msg("inputGrad storage[%lld] = %g outside the view", (long long)i, flat[i]);
+        }
+        aclDestroyTensor(all);
+        aclDestroyBoolArray(mask);
+        aclTensor *ts[GS_NT] = {tgo, tin, tgr, tdx, tdg};
+        for (int i = 0; i < GS_NT; i++) {
+            aclDestroyTensor(ts[i]);
+            aclrtFree(dev[i]);
+        }
+    }
+}
+
+/* Outputs untouched (contract): an empty or all-false mask, and the vendor's null mask. */
+static void test_unselected_outputs_untouched(void **state)
+{
+    (void)state;
+    double sentinel_dx[40], sentinel_dgrid[18];
+    for (int i = 0; i < 40; i++)
+        sentinel_dx[i] = 7;
+    for (int i = 0; i < 18; i++)
+        sentinel_dgrid[i] = 7;
+    for (int v = 0; v < 3; v++) {
+        if (v == 2) {
+            setenv("ACLNN_EMU_SPEC", "vendor", 1);
+            emu_test_init("ascend910b");
+        }
+        gs_case k;
+        double go[9], in[40], dx[40], dgrid[18];
+        seed_case(&k, go, in);
+        k.mask_len = v == 0 ? -1 : 2; /* -1: empty mask; v 2: null mask */
+        k.null_mask = v == 2;
+        gs_run_case(&k, dx, dgrid);
+        gs_expect("dx", dx, sentinel_dx, 40);
+        gs_expect("dgrid", dgrid, sentinel_dgrid, 18);
+    }
+    unsetenv("ACLNN_EMU_SPEC");
+    emu_test_init("ascend910b");
+}
+
+/* Empty tensors succeed with nothing to compute (contract): C = 0 leaves gridGrad as it was,
+ * Hout = 0 leaves inputGrad as it was. */
+static void test_empty_tensors_write_nothing(void **state)
+{
+    (void)state;
+    const double sentinel[12] = {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7};
+    const double grid[8] = {0, 0, 0, 0, 0, 0, 0, 0}, in[4] = {1, 2, 3, 4};
+    double dx[4], dgrid[8];
+    gs_case k = {.n = 1, .c = 0, .hi = 2, .wi = 2, .ho = 2, .wo = 2, .dt = ACL_FLOAT,
+                 .grid = grid, .fill = 7};
+    gs_run_case(&k, NULL, dgrid);
+    gs_expect("C=0 dgrid", dgrid, sentinel, 8);
+    k = (gs_case){.n = 1, .c = 1, .hi = 2, .wi = 2, .ho = 0, .wo = 2, .dt = ACL_FLOAT,
+                  .in = in, .fill = 7};
+    gs_run_case(&k, dx, NULL);
+    gs_expect("Hout=0 dx", dx, sentinel, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +430,9 @@ int main(void)
         cmocka_unit_test(test_nan_inf_values_propagate),
         cmocka_unit_test(test_half_types_accumulate_in_fp32),
         cmocka_unit_test(test_double_vs_float),
+        cmocka_unit_test(test_strided_views_and_offsets),
+        cmocka_unit_test(test_unselected_outputs_untouched),
+        cmocka_unit_test(test_empty_tensors_write_nothing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
