@@ -1,0 +1,357 @@
+/* From one `cases:` entry to expanded cases: defaults, then the case's own keys, then one value
+ * of each matrix key (cross product, minus `exclude:`), then one case per product. Ids are
+ * suite.case[.key=value per matrix key, in the order written].product: they depend only on the
+ * entry itself, so adding other cases never renames one. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suite_case.h"
+
+#define ERR(v, field, ...) cts_diag_error(k->d, k->file, (v)->line, (v)->col, field, __VA_ARGS__)
+#define MAX_COMBINATIONS 100000
+
+/* Id text of a matrix value: scalars as written, lists joined by 'x' ([2, 3] → 2x3, [] →
+ * empty), maps as key:value joined by '+'. No spaces or glob characters. */
+static void render(const cts_ynode *v, char *buf, size_t n)
+{
+    size_t l = strlen(buf);
+    if (l + 1 >= n)
+        return;
+    if (v->kind == CTS_YN_SCALAR) {
+        const char *t = cts_yaml_is_null(v) ? "null" : v->text;
+        for (; *t && l + 1 < n; t++)
+            buf[l++] = (isspace((unsigned char)*t) || strchr("*?[]/", *t)) ? '_' : *t;
+        buf[l] = 0;
+        return;
+    }
+    if (v->n == 0) {
+        cts_fmt(buf + l, n - l, "empty");
+        return;
+    }
+    bool map = v->kind == CTS_YN_MAP;
+    for (size_t i = 0; i < v->n; i += map ? 2 : 1) {
+        if (i) {
+            l = strlen(buf);
+            cts_fmt(buf + l, n - l, "%s", map ? "+" : "x");
+        }
+        if (map) {
+            render(v->items[i], buf, n);
+            l = strlen(buf);
+            cts_fmt(buf + l, n - l, ":");
+            render(v->items[i + 1], buf, n);
+        } else {
+            render(v->items[i], buf, n);
+        }
+    }
+}
+
+static bool valid_name(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+            return false;
+    return true;
+}
+
+static void push(cts_case_list *out, size_t *cap, const cts_case *c)
+{
+    if (out->ncases == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        cts_case *p = realloc(out->cases, *cap * sizeof *p);
+        if (!p)
+            abort();
+        out->cases = p;
+    }
+    cts_case_copy(&out->cases[out->ncases++], c);
+}
+
+static bool is_structural(const char *key)
+{
+    return !strcmp(key, "name") || !strcmp(key, "matrix") || !strcmp(key, "exclude");
+}
+
+static void unknown_key(const cts_keyctx *k, const cts_ynode *key, const char *field)
+{
+    const char *other = cts_key_other_op(k->op, key->text);
+    if (other)
+        ERR(key, field, "not a key of %s cases (it belongs to %s)",
+            k->op == REF_OP_AVGPOOL2D_BACKWARD ? "avgpool2d_backward" : "grid_sampler2d_backward",
+            other);
+    else
+        ERR(key, field, "unknown key");
+}
+
+/* Applies every value key of map m (defaults or a case) to b. */
+static bool apply_map(const cts_keyctx *k, const cts_ynode *m, const char *prefix, cts_builder *b)
+{
+    bool ok = true;
+    for (size_t i = 0; i < m->n; i += 2) {
+        const char *key = m->items[i]->text;
+        char f[256];
+        cts_fmt(f, sizeof f, "%s.%s", prefix, key);
+        if (is_structural(key))
+            continue;
+        if (!cts_key_known(k->op, key)) {
+            unknown_key(k, m->items[i], f);
+            ok = false;
+            continue;
+        }
+        ok &= cts_key_apply(k, key, f, m->items[i + 1], b);
+    }
+    return ok;
+}
+
+void cts_check_defaults(const cts_keyctx *k, const cts_suite_ctx *s)
+{
+    if (!s->defaults)
+        return;
+    for (size_t i = 0; i < s->defaults->n; i += 2)
+        if (is_structural(s->defaults->items[i]->text)) {
+            char f[64];
+            cts_fmt(f, sizeof f, "defaults.%s", s->defaults->items[i]->text);
+            ERR(s->defaults->items[i], f, "only case value keys can have defaults");
+        }
+    cts_builder b;
+    cts_builder_init(&b, k->op);
+    apply_map(k, s->defaults, "defaults", &b);
+    cts_case_clear(&b.c);
+    free((void *)b.tolerance_field);
+    free((void *)b.product_field);
+}
+
+/* The product list a case runs on: its own `product:` or the suite's. */
+static int case_products(const cts_builder *b, const cts_suite_ctx *s, ref_product *out)
+{
+    const cts_ynode *v = b->product;
+    if (!v) {
+        memcpy(out, s->products, sizeof s->products);
+        return s->nproducts;
+    }
+    if (v->kind == CTS_YN_SCALAR && !strcmp(v->text, "all")) {
+        for (int p = 0; p < REF_PRODUCT_COUNT; p++)
+            out[p] = (ref_product)p;
+        return REF_PRODUCT_COUNT;
+    }
+    if (v->kind == CTS_YN_SCALAR)
+        return ref_product_from_id(v->text, &out[0]) == 0 ? 1 : 0;
+    int n = 0;
+    for (size_t i = 0; i < v->n && n < REF_PRODUCT_COUNT; i++) {
+        ref_product p;
+        bool dup = false;
+        if (ref_product_from_id(v->items[i]->text, &p) != 0)
+            continue;
+        for (int j = 0; j < n; j++)
+            dup |= out[j] == p;
+        if (!dup)
+            out[n++] = p;
+    }
+    return n;
+}
+
+void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynode *cn,
+                     size_t index, cts_case_list *out, size_t *cap)
+{
+    char field[64], f[256];
+    cts_fmt(field, sizeof field, "cases[%zu]", index);
+    if (!cts_expect_kind(k, field, cn, CTS_YN_MAP))
+        return;
+    bool ok = true;
+    /* name */
+    const cts_ynode *nv = cts_yaml_get(cn, "name");
+    const char *name = NULL;
+    cts_fmt(f, sizeof f, "%s.name", field);
+    if (!nv) {
+        ERR(cn, f, "required");
+        ok = false;
+    } else if (cts_read_string(k, f, nv, &name) && !valid_name(name)) {
+        ERR(nv, f, "'%s' is not a valid case name (letters, digits, '_' and '-')", name);
+        ok = false;
+    } else if (!name) {
+        ok = false;
+    }
+    /* keys of the entry itself */
+    for (size_t i = 0; i < cn->n; i += 2) {
+        const char *key = cn->items[i]->text;
+        cts_fmt(f, sizeof f, "%s.%s", field, key);
+        if (!is_structural(key) && !cts_key_known(k->op, key)) {
+            unknown_key(k, cn->items[i], f);
+            ok = false;
+        }
+    }
+    /* matrix */
+    const cts_ynode *mx = cts_yaml_get(cn, "matrix");
+    size_t nkeys = 0, total = 1;
+    const cts_ynode *mkeys[32], *mvals[32];
+    if (mx) {
+        cts_fmt(f, sizeof f, "%s.matrix", field);
+        if (!cts_expect_kind(k, f, mx, CTS_YN_MAP)) {
+            ok = false;
+            mx = NULL;
+        } else if (mx->n / 2 > 32) {
+            ERR(mx, f, "at most 32 matrix keys");
+            ok = false;
+            mx = NULL;
+        }
+    }
+    for (size_t i = 0; mx && i < mx->n; i += 2) {
+        const cts_ynode *key = mx->items[i], *vals = mx->items[i + 1];
+        cts_fmt(f, sizeof f, "%s.matrix.%s", field, key->text);
+        if (!strcmp(key->text, "product")) {
+            ERR(key, f, "products are expanded for every case; use product: to choose them");
+            ok = false;
+            continue;
+        }
+        if (is_structural(key->text) || !cts_key_known(k->op, key->text)) {
+            const char *other = cts_key_other_op(k->op, key->text);
+            if (other)
+                ERR(key, f, "not a case key of this op (it belongs to %s)", other);
+            else
+                ERR(key, f, "'%s' is not a case key", key->text);
+            ok = false;
+            continue;
+        }
+        if (cts_yaml_get(cn, key->text)) {
+            ERR(key, f, "also given as a plain key of the case");
+            ok = false;
+        }
+        if (!cts_expect_kind(k, f, vals, CTS_YN_SEQ)) {
+            ok = false;
+            continue;
+        }
+        if (vals->n == 0) {
+            ERR(vals, f, "empty list of values");
+            ok = false;
+            continue;
+        }
+        for (size_t a = 0; a < vals->n; a++)
+            for (size_t b2 = 0; b2 < a; b2++)
+                if (cts_yaml_equal(vals->items[a], vals->items[b2])) {
+                    char ff[300];
+                    cts_fmt(ff, sizeof ff, "%s[%zu]", f, a);
+                    ERR(vals->items[a], ff, "duplicate value (same as [%zu])", b2);
+                    ok = false;
+                }
+        mkeys[nkeys] = key;
+        mvals[nkeys] = vals;
+        nkeys++;
+        total *= vals->n;
+        if (total > MAX_COMBINATIONS) {
+            ERR(mx, f, "more than %d combinations", MAX_COMBINATIONS);
+            ok = false;
+            break;
+        }
+    }
+    /* exclude */
+    const cts_ynode *ex = cts_yaml_get(cn, "exclude");
+    if (ex) {
+        cts_fmt(f, sizeof f, "%s.exclude", field);
+        if (!cts_expect_kind(k, f, ex, CTS_YN_SEQ)) {
+            ok = false;
+            ex = NULL;
+        } else if (!mx) {
+            ERR(ex, f, "exclude without a matrix");
+            ok = false;
+            ex = NULL;
+        }
+    }
+    for (size_t e = 0; ex && e < ex->n; e++) {
+        const cts_ynode *ent = ex->items[e];
+        cts_fmt(f, sizeof f, "%s.exclude[%zu]", field, e);
+        if (!cts_expect_kind(k, f, ent, CTS_YN_MAP)) {
+            ok = false;
+            continue;
+        }
+        if (ent->n == 0) {
+            ERR(ent, f, "empty exclude entry");
+            ok = false;
+        }
+        for (size_t i = 0; i < ent->n; i += 2) {
+            bool found = false;
+            for (size_t j = 0; j < nkeys; j++)
+                found |= !strcmp(mkeys[j]->text, ent->items[i]->text);
+            if (!found) {
+                char ff[300];
+                cts_fmt(ff, sizeof ff, "%s.%s", f, ent->items[i]->text);
+                ERR(ent->items[i], ff, "not a matrix key of this case");
+                ok = false;
+            }
+        }
+    }
+    if (!ok)
+        return;
+
+    /* combinations, first matrix key outermost */
+    bool *ex_used = calloc(ex ? ex->n + 1 : 1, sizeof *ex_used);
+    if (!ex_used)
+        abort();
+    size_t pick[32] = {0};
+    for (size_t combo = 0; combo < total; combo++) {
+        size_t r = combo;
+        for (size_t j = nkeys; j-- > 0;) {
+            pick[j] = r % mvals[j]->n;
+            r /= mvals[j]->n;
+        }
+        bool excluded = false;
+        for (size_t e = 0; ex && e < ex->n; e++) {
+            const cts_ynode *ent = ex->items[e];
+            bool match = true;
+            for (size_t i = 0; i < ent->n && match; i += 2)
+                for (size_t j = 0; j < nkeys; j++)
+                    if (!strcmp(mkeys[j]->text, ent->items[i]->text))
+                        match &= cts_yaml_equal(mvals[j]->items[pick[j]], ent->items[i + 1]);
+            if (match) {
+                ex_used[e] = true;
+                excluded = true;
+            }
+        }
+        if (excluded)
+            continue;
+        cts_builder b;
+        cts_builder_init(&b, k->op);
+        b.c.spec = s->spec; /* a case's own spec: overrides it */
+        bool cok = !s->defaults || apply_map(k, s->defaults, "defaults", &b);
+        cok &= apply_map(k, cn, field, &b);
+        char id[CTS_ID_MAX * 2];
+        cts_fmt(id, sizeof id, "%s.%s", s->suite, name);
+        for (size_t j = 0; j < nkeys; j++) {
+            const cts_ynode *v = mvals[j]->items[pick[j]];
+            cts_fmt(f, sizeof f, "%s.matrix.%s[%zu]", field, mkeys[j]->text, pick[j]);
+            cok &= cts_key_apply(k, mkeys[j]->text, f, v, &b);
+            size_t l = strlen(id);
+            cts_fmt(id + l, sizeof id - l, ".%s=", mkeys[j]->text);
+            render(v, id, sizeof id);
+        }
+        cok &= cts_case_finish(k, &b, cn, field);
+        ref_product prods[REF_PRODUCT_COUNT];
+        int np = cok ? case_products(&b, s, prods) : 0;
+        b.c.suite = strdup(s->suite);
+        b.c.name = strdup(name);
+        b.c.mark.file = strdup(k->file);
+        b.c.seed = s->seed;
+        if (!b.c.suite || !b.c.name || !b.c.mark.file)
+            abort();
+        for (int p = 0; p < np; p++) {
+            const char *pid = ref_product_id(prods[p]);
+            if (strlen(id) + 1 + strlen(pid) >= CTS_ID_MAX) {
+                cts_fmt(f, sizeof f, "%s.name", field);
+                ERR(nv, f, "case id longer than %d characters: %s.%s", CTS_ID_MAX - 1, id, pid);
+                break;
+            }
+            cts_fmt(b.c.id, sizeof b.c.id, "%s.%s", id, pid);
+            b.c.product = prods[p];
+            push(out, cap, &b.c);
+        }
+        cts_case_clear(&b.c);
+        free((void *)b.tolerance_field);
+        free((void *)b.product_field);
+    }
+    for (size_t e = 0; ex && e < ex->n; e++)
+        if (!ex_used[e]) {
+            cts_fmt(f, sizeof f, "%s.exclude[%zu]", field, e);
+            ERR(ex->items[e], f, "matches no combination of the matrix");
+        }
+    free(ex_used);
+}

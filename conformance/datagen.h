@@ -1,0 +1,21 @@
+/* Seeded input data of a case. */
+#ifndef ACLCTS_CONFORMANCE_DATAGEN_H_
+#define ACLCTS_CONFORMANCE_DATAGEN_H_
+
+#include <stdint.h>
+
+#include "case.h"
+
+/* n values of tensor slot `slot` of case c (logical elements in row-major order of the view),
+ * already rounded to that tensor's dtype exactly as the device will hold them (ref_round_to for
+ * floating dtypes; nearest integer, saturated, for integer dtypes; 0/1 for BOOL).
+ * Counter-based: element i is a SplitMix64 hash of (seed, case id without its product part,
+ * tensor name, i), so the data never depends on thread count, machine, product or the order of
+ * cases. Values are independent of n (a prefix of a longer fill is the shorter fill). */
+void cts_fill(const cts_case *c, int slot, double *out, int64_t n);
+
+/* The `special` generator's value table for a dtype (NaN, ±Inf, ±0, smallest and largest
+ * subnormal, smallest normal, max finite, ±1, ...), in the dtype. Returns its length. */
+int cts_special_values(ref_dtype dt, const double **out);
+
+#endif

@@ -1,0 +1,775 @@
+/* The value keys of a case: one reader per key, each checking type and range and storing into
+ * the case under construction. Keys not applicable to the suite's op are errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "suite_case.h"
+
+#define ERR(v, field, ...) cts_diag_error(k->d, k->file, (v)->line, (v)->col, field, __VA_ARGS__)
+
+/* ---- tensor slots ---- */
+
+static const char *const avg_tensors[] = {"grad_output", "self", "grad_input"};
+static const char *const grid_tensors[] = {"grad_output", "input", "grid", "input_grad",
+                                           "grid_grad"};
+
+int cts_op_ntensors(ref_op op)
+{
+    return op == REF_OP_AVGPOOL2D_BACKWARD ? 3 : 5;
+}
+
+const char *cts_op_tensor_name(ref_op op, int slot)
+{
+    return op == REF_OP_AVGPOOL2D_BACKWARD ? avg_tensors[slot] : grid_tensors[slot];
+}
+
+bool cts_op_tensor_is_output(ref_op op, int slot)
+{
+    return op == REF_OP_AVGPOOL2D_BACKWARD ? slot == 2 : slot >= 3;
+}
+
+int cts_op_tensor_slot(ref_op op, const char *name)
+{
+    for (int i = 0; i < cts_op_ntensors(op); i++)
+        if (!strcmp(cts_op_tensor_name(op, i), name))
+            return i;
+    return -1;
+}
+
+static void tensor_list(ref_op op, bool outputs_only, bool inputs_only, char *buf, size_t n)
+{
+    buf[0] = 0;
+    for (int i = 0; i < cts_op_ntensors(op); i++) {
+        bool out = cts_op_tensor_is_output(op, i);
+        if ((outputs_only && !out) || (inputs_only && out))
+            continue;
+        size_t l = strlen(buf);
+        cts_fmt(buf + l, n - l, "%s%s", l ? ", " : "", cts_op_tensor_name(op, i));
+    }
+}
+
+/* Slot named by a map key, with an error naming the choices. */
+static int read_slot(const cts_keyctx *k, const char *field, const cts_ynode *key, bool outputs,
+                     bool inputs)
+{
+    int s = cts_op_tensor_slot(k->op, key->text);
+    if (s >= 0 && !(outputs && !cts_op_tensor_is_output(k->op, s)) &&
+        !(inputs && cts_op_tensor_is_output(k->op, s)))
+        return s;
+    char names[128];
+    tensor_list(k->op, outputs, inputs, names, sizeof names);
+    ERR(key, field, "unknown %s '%s' (%s)",
+        outputs ? "output" : inputs ? "input tensor" : "tensor", key->text, names);
+    return -1;
+}
+
+/* ---- small readers ---- */
+
+static bool read_dims(const cts_keyctx *k, const char *field, const cts_ynode *v, int *rank,
+                      int64_t *dims)
+{
+    if (!cts_expect_kind(k, field, v, CTS_YN_SEQ))
+        return false;
+    if (v->n > CTS_MAX_DIMS) {
+        ERR(v, field, "at most %d dimensions, got %zu", CTS_MAX_DIMS, v->n);
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < v->n; i++) {
+        char f[256];
+        cts_fmt(f, sizeof f, "%s[%zu]", field, i);
+        ok &= cts_read_int(k, f, v->items[i], &dims[i]);
+        if (ok && (dims[i] > (1LL << 40) || dims[i] < -(1LL << 40))) {
+            ERR(v->items[i], f, "dimension %lld is out of range", (long long)dims[i]);
+            ok = false;
+        }
+    }
+    *rank = (int)v->n;
+    return ok;
+}
+
+static bool read_int_array(const cts_keyctx *k, const char *field, const cts_ynode *v,
+                           cts_int_array *a)
+{
+    memset(a, 0, sizeof *a);
+    if (cts_yaml_is_null(v)) {
+        a->null = true;
+        return true;
+    }
+    return read_dims(k, field, v, &a->len, a->v);
+}
+
+static const struct {
+    const char *name;
+    ref_format f;
+} formats[] = {{"nchw", REF_FMT_NCHW},       {"nhwc", REF_FMT_NHWC},
+               {"nd", REF_FMT_ND},           {"nc1hwc0", REF_FMT_NC1HWC0},
+               {"fractal_z", REF_FMT_FRACTAL_Z}, {"ncl", REF_FMT_NCL},
+               {"undefined", REF_FMT_UNDEFINED}};
+
+static bool read_format(const cts_keyctx *k, const char *field, const cts_ynode *v,
+                        ref_format *out)
+{
+    if (v->kind == CTS_YN_SCALAR && v->plain) {
+        for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+            if (!strcmp(v->text, formats[i].name)) {
+                *out = formats[i].f;
+                return true;
+            }
+        char *end;
+        long x = strtol(v->text, &end, 10);
+        if (v->text[0] && *end == 0 && x >= -1 && x <= 255) {
+            *out = (ref_format)x;
+            return true;
+        }
+    }
+    ERR(v, field, "unknown format '%s' (nchw, nhwc, nd, nc1hwc0, fractal_z, ncl, undefined, or an "
+        "aclFormat integer -1..255)", v->kind == CTS_YN_SCALAR ? v->text : "?");
+    return false;
+}
+
+static bool read_named_int(const cts_keyctx *k, const char *field, const cts_ynode *v,
+                           const char *const *names, int nnames, int64_t *out)
+{
+    if (v->kind == CTS_YN_SCALAR && v->plain)
+        for (int i = 0; i < nnames; i++)
+            if (!strcmp(v->text, names[i])) {
+                *out = i;
+                return true;
+            }
+    if (v->kind == CTS_YN_SCALAR && v->plain) {
+        char *end;
+        long long x = strtoll(v->text, &end, 10);
+        if (v->text[0] && *end == 0) {
+            *out = x;
+            return true;
+        }
+    }
+    char list[128] = "";
+    for (int i = 0; i < nnames; i++) {
+        size_t l = strlen(list);
+        cts_fmt(list + l, sizeof list - l, "%s%s", i ? ", " : "", names[i]);
+    }
+    ERR(v, field, "unknown value '%s' (%s, or an integer)",
+        v->kind == CTS_YN_SCALAR ? v->text : "?", list);
+    return false;
+}
+
+static void set_str(const char **dst, const char *src)
+{
+    free((void *)*dst);
+    *dst = NULL;
+    if (src) {
+        *dst = strdup(src);
+        if (!*dst)
+            abort();
+    }
+}
+
+static bool read_gen(const cts_keyctx *k, const char *field, const cts_ynode *v,
+                     cts_datagen *g)
+{
+    free(g->values);
+    memset(g, 0, sizeof *g);
+    if (v->kind == CTS_YN_SCALAR && v->plain) {
+        static const struct {
+            const char *n;
+            cts_gen_kind k;
+        } simple[] = {{"ones", CTS_GEN_ONES}, {"zeros", CTS_GEN_ZEROS},
+                      {"arange", CTS_GEN_ARANGE}, {"special", CTS_GEN_SPECIAL}};
+        for (size_t i = 0; i < 4; i++)
+            if (!strcmp(v->text, simple[i].n)) {
+                g->kind = simple[i].k;
+                g->a = 0;
+                g->b = 1;  /* arange: start 0, step 1 */
+                return true;
+            }
+    }
+    if (v->kind == CTS_YN_MAP && v->n == 2) {
+        const char *name = v->items[0]->text;
+        const cts_ynode *arg = v->items[1];
+        char f[256];
+        cts_fmt(f, sizeof f, "%s.%s", field, name);
+        if (!strcmp(name, "values")) {
+            g->kind = CTS_GEN_VALUES;
+            return cts_read_doubles(k, f, arg, &g->values, &g->nvalues);
+        }
+        cts_gen_kind kind;
+        if (!strcmp(name, "uniform"))
+            kind = CTS_GEN_UNIFORM;
+        else if (!strcmp(name, "normal"))
+            kind = CTS_GEN_NORMAL;
+        else if (!strcmp(name, "int"))
+            kind = CTS_GEN_INT;
+        else if (!strcmp(name, "arange"))
+            kind = CTS_GEN_ARANGE;
+        else
+            goto bad;
+        if (arg->kind != CTS_YN_SEQ || arg->n != 2) {
+            ERR(arg, f, "expected [%s]",
+                kind == CTS_GEN_NORMAL ? "mean, std" : kind == CTS_GEN_ARANGE ? "start, step"
+                                                                              : "lo, hi");
+            return false;
+        }
+        char f0[256], f1[256];
+        cts_fmt(f0, sizeof f0, "%s[0]", f);
+        cts_fmt(f1, sizeof f1, "%s[1]", f);
+        if (!cts_read_double(k, f0, arg->items[0], &g->a) |
+            !cts_read_double(k, f1, arg->items[1], &g->b))
+            return false;
+        g->kind = kind;
+        if (kind == CTS_GEN_NORMAL && !(g->b >= 0)) {
+            ERR(arg->items[1], f1, "standard deviation must be >= 0");
+            return false;
+        }
+        if ((kind == CTS_GEN_UNIFORM || kind == CTS_GEN_INT) && !(g->a <= g->b)) {
+            ERR(arg, f, "lo must be <= hi");
+            return false;
+        }
+        if (kind == CTS_GEN_INT && (g->a != (double)(int64_t)g->a ||
+                                    g->b != (double)(int64_t)g->b)) {
+            ERR(arg, f, "bounds must be integers");
+            return false;
+        }
+        return true;
+    }
+bad:
+    ERR(v, field,
+        "unknown generator (ones, zeros, arange, special, {arange: [start, step]}, "
+        "{uniform: [lo, hi]}, {normal: [mean, std]}, {int: [lo, hi]}, {values: [...]})");
+    return false;
+}
+
+/* ---- the keys ---- */
+
+enum { AVG = 1, GRID = 2, BOTH = 3 };
+
+typedef bool (*key_fn)(const cts_keyctx *, const char *, const cts_ynode *, cts_builder *,
+                       int arg);
+
+static bool k_dtype(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    return cts_read_dtype(k, f, v, &b->c.dtype);
+}
+
+static bool k_dtypes(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
+        return false;
+    bool ok = true;
+    memset(b->dtype_set, 0, sizeof b->dtype_set);
+    for (size_t i = 0; i < v->n; i += 2) {
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s.%s", f, v->items[i]->text);
+        int s = read_slot(k, ff, v->items[i], false, false);
+        if (s < 0 || !cts_read_dtype(k, ff, v->items[i + 1], &b->c.t[s].dtype)) {
+            ok = false;
+            continue;
+        }
+        b->dtype_set[s] = true;
+    }
+    return ok;
+}
+
+static bool k_shape(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int s)
+{
+    cts_tensor *t = &b->c.t[s];
+    if (!read_dims(k, f, v, &t->rank, t->dims))
+        return false;
+    b->shape_set[s] = true;
+    return true;
+}
+
+static bool k_intarray(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                       int which)
+{
+    cts_int_array *a = which == 0 ? &b->c.kernel_size : which == 1 ? &b->c.stride : &b->c.padding;
+    b->array_set[which] = true;
+    return read_int_array(k, f, v, a);
+}
+
+static bool k_bool(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int w)
+{
+    bool *p = w == 0 ? &b->c.ceil_mode : w == 1 ? &b->c.count_include_pad
+            : w == 2 ? &b->c.align_corners : w == 3 ? &b->c.deterministic : &b->c.quick;
+    return cts_read_bool(k, f, v, p);
+}
+
+static bool k_divisor(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                      int a)
+{
+    (void)a;
+    return cts_read_int(k, f, v, &b->c.divisor_override);
+}
+
+static bool k_cube(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    int64_t x;
+    if (!cts_read_int(k, f, v, &x))
+        return false;
+    if (x < -128 || x > 127) {
+        ERR(v, f, "%lld does not fit the int8_t parameter (-128..127)", (long long)x);
+        return false;
+    }
+    b->c.cube_math_type = x;
+    return true;
+}
+
+static bool k_mode(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int w)
+{
+    static const char *const interp[] = {"bilinear", "nearest", "bicubic"};
+    static const char *const pad[] = {"zeros", "border", "reflection"};
+    return w == 0 ? read_named_int(k, f, v, interp, 3, &b->c.interpolation_mode)
+                  : read_named_int(k, f, v, pad, 3, &b->c.padding_mode);
+}
+
+static bool k_mask(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    b->c.output_mask_null = false;
+    b->c.output_mask_len = 0;
+    if (cts_yaml_is_null(v)) {
+        b->c.output_mask_null = true;
+        return true;
+    }
+    if (!cts_expect_kind(k, f, v, CTS_YN_SEQ))
+        return false;
+    if (v->n > CTS_MAX_DIMS) {
+        ERR(v, f, "at most %d entries, got %zu", CTS_MAX_DIMS, v->n);
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < v->n; i++) {
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s[%zu]", f, i);
+        ok &= cts_read_bool(k, ff, v->items[i], &b->c.output_mask[i]);
+    }
+    b->c.output_mask_len = (int)v->n;
+    return ok;
+}
+
+static bool k_format(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                     int a)
+{
+    (void)a;
+    ref_format fm;
+    if (!read_format(k, f, v, &fm))
+        return false;
+    for (int i = 0; i < cts_op_ntensors(k->op); i++) {
+        b->c.t[i].format = fm;
+        b->format_set[i] = true;
+    }
+    return true;
+}
+
+static bool k_formats(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                      int a)
+{
+    (void)a;
+    if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
+        return false;
+    bool ok = true;
+    for (size_t i = 0; i < v->n; i += 2) {
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s.%s", f, v->items[i]->text);
+        int s = read_slot(k, ff, v->items[i], false, false);
+        if (s < 0 || !read_format(k, ff, v->items[i + 1], &b->c.t[s].format)) {
+            ok = false;
+            continue;
+        }
+        b->format_set[s] = true;
+    }
+    return ok;
+}
+
+static bool k_views(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
+        return false;
+    bool ok = true;
+    for (int s = 0; s < cts_op_ntensors(k->op); s++) {
+        b->c.t[s].has_strides = false;
+        b->nstrides[s] = 0;
+        b->c.t[s].offset = 0;
+    }
+    for (size_t i = 0; i < v->n; i += 2) {
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s.%s", f, v->items[i]->text);
+        int s = read_slot(k, ff, v->items[i], false, false);
+        const cts_ynode *view = v->items[i + 1];
+        if (s < 0 || !cts_expect_kind(k, ff, view, CTS_YN_MAP)) {
+            ok = false;
+            continue;
+        }
+        cts_tensor *t = &b->c.t[s];
+        for (size_t j = 0; j < view->n; j += 2) {
+            const char *key = view->items[j]->text;
+            const cts_ynode *val = view->items[j + 1];
+            char fff[300];
+            cts_fmt(fff, sizeof fff, "%s.%s", ff, key);
+            if (!strcmp(key, "strides")) {
+                int rank;
+                if (read_dims(k, fff, val, &rank, t->strides)) {
+                    t->has_strides = true;
+                    /* the rank is checked against the shape once the case is complete */
+                    b->nstrides[s] = rank;
+                    b->strides_node[s] = val;
+                    if (rank == 0) {
+                        ERR(val, fff, "expected at least one stride");
+                        ok = false;
+                    }
+                } else {
+                    ok = false;
+                }
+            } else if (!strcmp(key, "offset")) {
+                if (!cts_read_int(k, fff, val, &t->offset)) {
+                    ok = false;
+                } else if (t->offset < 0) {
+                    ERR(val, fff, "storage offset must be >= 0");
+                    ok = false;
+                }
+            } else {
+                ERR(view->items[j], fff, "unknown key (strides, offset)");
+                ok = false;
+            }
+        }
+    }
+    return ok;
+}
+
+static bool k_null(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    if (!cts_expect_kind(k, f, v, CTS_YN_SEQ))
+        return false;
+    bool avg = k->op == REF_OP_AVGPOOL2D_BACKWARD;
+    for (int s = 0; s < cts_op_ntensors(k->op); s++)
+        b->c.t[s].null = false;
+    b->c.kernel_size.null = b->c.stride.null = b->c.padding.null = false;
+    if (!avg)
+        b->c.output_mask_null = false;
+    bool ok = true;
+    for (size_t i = 0; i < v->n; i++) {
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s[%zu]", f, i);
+        const char *name;
+        if (!cts_read_string(k, ff, v->items[i], &name)) {
+            ok = false;
+            continue;
+        }
+        int s = cts_op_tensor_slot(k->op, name);
+        if (s >= 0)
+            b->c.t[s].null = true;
+        else if (avg && !strcmp(name, "kernel_size"))
+            b->c.kernel_size.null = b->array_set[0] = true;
+        else if (avg && !strcmp(name, "stride"))
+            b->c.stride.null = b->array_set[1] = true;
+        else if (avg && !strcmp(name, "padding"))
+            b->c.padding.null = b->array_set[2] = true;
+        else if (!avg && !strcmp(name, "output_mask"))
+            b->c.output_mask_null = true;
+        else {
+            char names[128];
+            tensor_list(k->op, false, false, names, sizeof names);
+            ERR(v->items[i], ff, "'%s' cannot be null (%s, %s)", name, names,
+                avg ? "kernel_size, stride, padding" : "output_mask");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static bool k_data(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
+        return false;
+    bool ok = true;
+    for (size_t i = 0; i < v->n; i += 2) {
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s.%s", f, v->items[i]->text);
+        int s = read_slot(k, ff, v->items[i], false, true);
+        if (s < 0 || !read_gen(k, ff, v->items[i + 1], &b->c.t[s].gen)) {
+            ok = false;
+            continue;
+        }
+        b->gen_set[s] = true;
+    }
+    return ok;
+}
+
+static bool k_expect(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                     int a)
+{
+    (void)a;
+    if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
+        return false;
+    bool ok = true;
+    b->c.expect_status_model = true;
+    for (int s = 0; s < CTS_MAX_TENSORS; s++) {
+        free(b->c.expect_values[s].values);
+        memset(&b->c.expect_values[s], 0, sizeof b->c.expect_values[s]);
+    }
+    for (size_t i = 0; i < v->n; i += 2) {
+        const char *key = v->items[i]->text;
+        const cts_ynode *val = v->items[i + 1];
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s.%s", f, key);
+        if (!strcmp(key, "status")) {
+            if (val->kind == CTS_YN_SCALAR && !strcmp(val->text, "model"))
+                continue;
+            int64_t x;
+            if (!cts_read_int(k, ff, val, &x)) {
+                ok = false;
+            } else if (x < INT32_MIN || x > INT32_MAX) {
+                ERR(val, ff, "status %lld is not an aclnnStatus (int32)", (long long)x);
+                ok = false;
+            } else {
+                b->c.expect_status_model = false;
+                b->c.expect_status = (int32_t)x;
+            }
+        } else if (!strcmp(key, "values")) {
+            if (!cts_expect_kind(k, ff, val, CTS_YN_MAP)) {
+                ok = false;
+                continue;
+            }
+            for (size_t j = 0; j < val->n; j += 2) {
+                char fff[300];
+                cts_fmt(fff, sizeof fff, "%s.%s", ff, val->items[j]->text);
+                int s = read_slot(k, fff, val->items[j], true, false);
+                cts_expected_values *e = s >= 0 ? &b->c.expect_values[s] : NULL;
+                if (!e || !cts_read_doubles(k, fff, val->items[j + 1], &e->values, &e->nvalues)) {
+                    ok = false;
+                    continue;
+                }
+                e->any = true;
+            }
+        } else {
+            ERR(v->items[i], ff, "unknown key (status, values)");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static bool k_tolerance(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                        int a)
+{
+    (void)a;
+    cts_tolerance t;
+    memset(&t, 0, sizeof t);
+    /* structure is checked now (as float32, cubeMathType 0); per-dtype entries at finish */
+    bool ok = cts_tolerance_resolve(k, f, v, REF_DT_FLOAT, 0, &t);
+    free((void *)t.name);
+    b->tolerance = v;
+    set_str(&b->tolerance_field, f);
+    return ok;
+}
+
+static bool k_repeat(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                     int a)
+{
+    (void)a;
+    int64_t x;
+    if (!cts_read_int(k, f, v, &x))
+        return false;
+    if (x < 1 || x > 1000) {
+        ERR(v, f, "repeat must be in 1..1000, got %lld", (long long)x);
+        return false;
+    }
+    b->c.repeat = (int)x;
+    return true;
+}
+
+static bool k_waiver(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                     int a)
+{
+    (void)a;
+    if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
+        return false;
+    bool ok = true;
+    const char *reason = NULL;
+    b->c.nwaiver_status = 0;
+    for (size_t i = 0; i < v->n; i += 2) {
+        const char *key = v->items[i]->text;
+        const cts_ynode *val = v->items[i + 1];
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s.%s", f, key);
+        if (!strcmp(key, "reason")) {
+            ok &= cts_read_string(k, ff, val, &reason);
+        } else if (!strcmp(key, "status")) {
+            if (!cts_expect_kind(k, ff, val, CTS_YN_SEQ)) {
+                ok = false;
+                continue;
+            }
+            if (val->n > 4) {
+                ERR(val, ff, "at most 4 statuses");
+                ok = false;
+                continue;
+            }
+            for (size_t j = 0; j < val->n; j++) {
+                char fff[300];
+                cts_fmt(fff, sizeof fff, "%s[%zu]", ff, j);
+                int64_t x;
+                if (!cts_read_int(k, fff, val->items[j], &x)) {
+                    ok = false;
+                    continue;
+                }
+                b->c.waiver_status[b->c.nwaiver_status++] = (int32_t)x;
+            }
+        } else {
+            ERR(v->items[i], ff, "unknown key (reason, status)");
+            ok = false;
+        }
+    }
+    if (!reason && ok) {
+        ERR(v, f, "a waiver needs a reason");
+        ok = false;
+    }
+    set_str(&b->c.waiver, ok ? reason : NULL);
+    return ok;
+}
+
+static bool k_spec(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    const char *s;
+    if (!cts_read_string(k, f, v, &s))
+        return false;
+    if (!strcmp(s, "doc"))
+        b->c.spec = REF_SPEC_DOC;
+    else if (!strcmp(s, "vendor"))
+        b->c.spec = REF_SPEC_VENDOR;
+    else if (!strcmp(s, "vendor-old"))
+        b->c.spec = REF_SPEC_VENDOR_OLD;
+    else {
+        ERR(v, f, "unknown spec '%s' (doc, vendor, vendor-old)", s);
+        return false;
+    }
+    return true;
+}
+
+static bool k_product(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                      int a)
+{
+    (void)a;
+    bool ok = true;
+    if (v->kind == CTS_YN_SCALAR) {
+        ref_product p;
+        if (strcmp(v->text, "all") != 0)
+            ok = cts_read_product(k, f, v, &p);
+    } else if (cts_expect_kind(k, f, v, CTS_YN_SEQ)) {
+        if (v->n == 0) {
+            ERR(v, f, "empty product list");
+            ok = false;
+        }
+        for (size_t i = 0; i < v->n; i++) {
+            char ff[256];
+            cts_fmt(ff, sizeof ff, "%s[%zu]", f, i);
+            ref_product p;
+            ok &= cts_read_product(k, ff, v->items[i], &p);
+        }
+    } else {
+        ok = false;
+    }
+    b->product = v;
+    set_str(&b->product_field, f);
+    return ok;
+}
+
+static const struct {
+    const char *key;
+    int ops;
+    key_fn fn;
+    int arg;
+} keys[] = {
+    {"dtype", BOTH, k_dtype, 0},
+    {"dtypes", BOTH, k_dtypes, 0},
+    {"grad_output_shape", BOTH, k_shape, 0},
+    {"self_shape", AVG, k_shape, 1},
+    {"grad_input_shape", AVG, k_shape, 2},
+    {"input_shape", GRID, k_shape, 1},
+    {"grid_shape", GRID, k_shape, 2},
+    {"input_grad_shape", GRID, k_shape, 3},
+    {"grid_grad_shape", GRID, k_shape, 4},
+    {"kernel_size", AVG, k_intarray, 0},
+    {"stride", AVG, k_intarray, 1},
+    {"padding", AVG, k_intarray, 2},
+    {"ceil_mode", AVG, k_bool, 0},
+    {"count_include_pad", AVG, k_bool, 1},
+    {"divisor_override", AVG, k_divisor, 0},
+    {"cube_math_type", AVG, k_cube, 0},
+    {"interpolation_mode", GRID, k_mode, 0},
+    {"padding_mode", GRID, k_mode, 1},
+    {"align_corners", GRID, k_bool, 2},
+    {"output_mask", GRID, k_mask, 0},
+    {"format", BOTH, k_format, 0},
+    {"formats", BOTH, k_formats, 0},
+    {"views", BOTH, k_views, 0},
+    {"null", BOTH, k_null, 0},
+    {"data", BOTH, k_data, 0},
+    {"expect", BOTH, k_expect, 0},
+    {"tolerance", BOTH, k_tolerance, 0},
+    {"deterministic", BOTH, k_bool, 3},
+    {"repeat", BOTH, k_repeat, 0},
+    {"waiver", BOTH, k_waiver, 0},
+    {"quick", BOTH, k_bool, 4},
+    {"spec", BOTH, k_spec, 0},
+    {"product", BOTH, k_product, 0},
+};
+
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static int op_bit(ref_op op)
+{
+    return op == REF_OP_AVGPOOL2D_BACKWARD ? AVG : GRID;
+}
+
+bool cts_key_known(ref_op op, const char *key)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!strcmp(keys[i].key, key))
+            return (keys[i].ops & op_bit(op)) != 0;
+    return false;
+}
+
+const char *cts_key_other_op(ref_op op, const char *key)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!strcmp(keys[i].key, key) && !(keys[i].ops & op_bit(op)))
+            return op == REF_OP_AVGPOOL2D_BACKWARD ? "grid_sampler2d_backward"
+                                                   : "avgpool2d_backward";
+    return NULL;
+}
+
+void cts_builder_init(cts_builder *b, ref_op op)
+{
+    memset(b, 0, sizeof *b);
+    cts_case *c = &b->c;
+    c->op = op;
+    c->dtype = REF_DT_FLOAT;
+    c->spec = REF_SPEC_DOC;
+    c->expect_status_model = true;
+    c->repeat = 1;
+    c->ntensors = cts_op_ntensors(op);
+    c->output_mask_len = 2;
+    c->output_mask[0] = c->output_mask[1] = true;
+    c->count_include_pad = true;
+    for (int s = 0; s < c->ntensors; s++) {
+        c->t[s].name = cts_op_tensor_name(op, s);
+        c->t[s].is_output = cts_op_tensor_is_output(op, s);
+    }
+}
+
+bool cts_key_apply(const cts_keyctx *k, const char *key, const char *field, const cts_ynode *v,
+                   cts_builder *b)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!strcmp(keys[i].key, key) && (keys[i].ops & op_bit(k->op)))
+            return keys[i].fn(k, field, v, b, keys[i].arg);
+    return false;
+}

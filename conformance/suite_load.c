@@ -1,0 +1,348 @@
+/* cts_load_suites: files and directories → YAML trees → suite keys → expanded cases. Errors
+ * of every file are collected before anything is returned, so a certifier fixes a suite in one
+ * pass. */
+#include "suite_load.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "suite_case.h"
+
+#define ERR(v, field, ...) cts_diag_error(k->d, k->file, (v)->line, (v)->col, field, __VA_ARGS__)
+
+typedef struct {
+    char **v;
+    size_t n, cap;
+} strvec;
+
+static void sv_push(strvec *s, const char *x)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        char **p = realloc(s->v, s->cap * sizeof *p);
+        if (!p)
+            abort();
+        s->v = p;
+    }
+    s->v[s->n] = strdup(x);
+    if (!s->v[s->n])
+        abort();
+    s->n++;
+}
+
+static void sv_free(strvec *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* Suite files named by paths: files as given, directories as their *.yaml sorted by name. */
+static void collect(const char *const *paths, int npaths, strvec *files, cts_diag *d)
+{
+    for (int i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            cts_diag_error(d, paths[i], 1, 1, "file", "no such file or directory");
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            sv_push(files, paths[i]);
+            continue;
+        }
+        DIR *dir = opendir(paths[i]);
+        if (!dir) {
+            cts_diag_error(d, paths[i], 1, 1, "file", "cannot read directory");
+            continue;
+        }
+        strvec here = {0};
+        struct dirent *e;
+        while ((e = readdir(dir)))
+            if (e->d_name[0] != '.' && ends_with(e->d_name, ".yaml")) {
+                size_t l = strlen(paths[i]) + strlen(e->d_name) + 2;
+                char *p = malloc(l);
+                if (!p)
+                    abort();
+                bool slash = ends_with(paths[i], "/");
+                cts_fmt(p, l, "%s%s%s", paths[i], slash ? "" : "/", e->d_name);
+                sv_push(&here, p);
+                free(p);
+            }
+        closedir(dir);
+        qsort(here.v, here.n, sizeof *here.v, cmp_str);
+        for (size_t j = 0; j < here.n; j++)
+            sv_push(files, here.v[j]);
+        sv_free(&here);
+    }
+}
+
+static bool valid_suite_name(const char *s)
+{
+    if (!*s || *s == '.' || ends_with(s, "."))
+        return false;
+    for (; *s; s++)
+        if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9') &&
+            *s != '_' && *s != '-' && *s != '.')
+            return false;
+    return true;
+}
+
+typedef struct {
+    char *name, *file;
+    int line;
+} suite_seen;
+
+/* One file. Appends its cases to out; names holds the suites of the files before it. */
+static void load_file(const char *file, cts_diag *d, cts_case_list *out, size_t *cap,
+                      suite_seen **names, size_t *nnames)
+{
+    cts_ynode *root = cts_yaml_load(file, d);
+    if (!root)
+        return;
+    cts_keyctx kk = {.file = file, .d = d, .op = REF_OP_AVGPOOL2D_BACKWARD};
+    const cts_keyctx *k = &kk;
+    if (!cts_expect_kind(k, "suite", root, CTS_YN_MAP)) {
+        cts_yaml_free(root);
+        return;
+    }
+    cts_suite_ctx s = {.spec = REF_SPEC_DOC, .nproducts = REF_PRODUCT_COUNT};
+    for (int p = 0; p < REF_PRODUCT_COUNT; p++)
+        s.products[p] = (ref_product)p;
+    bool ok = true;
+    static const char *const top[] = {"suite", "op", "product", "seed", "spec", "defaults",
+                                      "cases"};
+    for (size_t i = 0; i < root->n; i += 2) {
+        bool known = false;
+        for (size_t j = 0; j < sizeof top / sizeof top[0]; j++)
+            known |= !strcmp(root->items[i]->text, top[j]);
+        if (!known) {
+            ERR(root->items[i], root->items[i]->text,
+                "unknown key (suite, op, product, seed, spec, defaults, cases)");
+            ok = false;
+        }
+    }
+    const cts_ynode *v;
+    /* suite */
+    if (!(v = cts_yaml_get(root, "suite"))) {
+        ERR(root, "suite", "required");
+        ok = false;
+    } else if (cts_read_string(k, "suite", v, &s.suite)) {
+        if (!valid_suite_name(s.suite)) {
+            ERR(v, "suite", "'%s' is not a valid suite name (letters, digits, '_', '-', '.')",
+                s.suite);
+            ok = false;
+        }
+        for (size_t i = 0; i < *nnames; i++)
+            if (!strcmp((*names)[i].name, s.suite)) {
+                ERR(v, "suite", "duplicate suite name '%s' (also in %s:%d)", s.suite,
+                    (*names)[i].file, (*names)[i].line);
+                ok = false;
+            }
+        suite_seen *nn = realloc(*names, (*nnames + 1) * sizeof **names);
+        if (!nn)
+            abort();
+        *names = nn;
+        nn[*nnames].name = strdup(s.suite);
+        nn[*nnames].file = strdup(file);
+        nn[*nnames].line = v->line;
+        (*nnames)++;
+    } else {
+        ok = false;
+    }
+    /* op */
+    if (!(v = cts_yaml_get(root, "op"))) {
+        ERR(root, "op", "required");
+        ok = false;
+    } else {
+        const char *op;
+        if (!cts_read_string(k, "op", v, &op)) {
+            ok = false;
+        } else if (!strcmp(op, "avgpool2d_backward")) {
+            kk.op = REF_OP_AVGPOOL2D_BACKWARD;
+        } else if (!strcmp(op, "grid_sampler2d_backward")) {
+            kk.op = REF_OP_GRID_SAMPLER2D_BACKWARD;
+        } else {
+            ERR(v, "op", "unknown op '%s' (avgpool2d_backward, grid_sampler2d_backward)", op);
+            ok = false;
+        }
+    }
+    if (!ok) { /* without a suite name and an op the cases cannot be read meaningfully */
+        cts_yaml_free(root);
+        return;
+    }
+    /* product, seed, spec: read through the case-key readers on a scratch case */
+    cts_builder scratch;
+    cts_builder_init(&scratch, kk.op);
+    if ((v = cts_yaml_get(root, "product")) && cts_key_apply(k, "product", "product", v, &scratch)) {
+        if (v->kind == CTS_YN_SCALAR && strcmp(v->text, "all") != 0) {
+            ref_product_from_id(v->text, &s.products[0]);
+            s.nproducts = 1;
+        } else if (v->kind == CTS_YN_SEQ) {
+            s.nproducts = 0;
+            for (size_t i = 0; i < v->n; i++) {
+                ref_product p;
+                bool dup = false;
+                ref_product_from_id(v->items[i]->text, &p);
+                for (int j = 0; j < s.nproducts; j++)
+                    dup |= s.products[j] == p;
+                if (dup) {
+                    char f[32];
+                    cts_fmt(f, sizeof f, "product[%zu]", i);
+                    ERR(v->items[i], f, "duplicate product '%s'", v->items[i]->text);
+                    ok = false;
+                } else {
+                    s.products[s.nproducts++] = p;
+                }
+            }
+        }
+    } else if (v) {
+        ok = false;
+    }
+    if ((v = cts_yaml_get(root, "seed"))) {
+        int64_t seed;
+        if (!cts_read_int(k, "seed", v, &seed)) {
+            ok = false;
+        } else if (seed < 0) {
+            ERR(v, "seed", "must be >= 0");
+            ok = false;
+        } else {
+            s.seed = (uint64_t)seed;
+        }
+    }
+    if ((v = cts_yaml_get(root, "spec"))) {
+        if (cts_key_apply(k, "spec", "spec", v, &scratch))
+            s.spec = scratch.c.spec;
+        else
+            ok = false;
+    }
+    cts_case_clear(&scratch.c);
+    free((void *)scratch.product_field);
+    free((void *)scratch.tolerance_field);
+    if ((v = cts_yaml_get(root, "defaults"))) {
+        if (cts_expect_kind(k, "defaults", v, CTS_YN_MAP)) {
+            s.defaults = v;
+            cts_check_defaults(k, &s);
+        } else {
+            ok = false;
+        }
+    }
+    /* cases */
+    const cts_ynode *cases = cts_yaml_get(root, "cases");
+    if (!cases) {
+        ERR(root, "cases", "required");
+    } else if (cts_expect_kind(k, "cases", cases, CTS_YN_SEQ)) {
+        if (cases->n == 0)
+            ERR(cases, "cases", "no cases");
+        for (size_t i = 0; i < cases->n; i++) {
+            const cts_ynode *ni = cts_yaml_get(cases->items[i], "name");
+            for (size_t j = 0; ni && ni->kind == CTS_YN_SCALAR && j < i; j++) {
+                const cts_ynode *nj = cts_yaml_get(cases->items[j], "name");
+                if (nj && nj->kind == CTS_YN_SCALAR && !strcmp(ni->text, nj->text)) {
+                    char f[64];
+                    cts_fmt(f, sizeof f, "cases[%zu].name", i);
+                    ERR(ni, f, "duplicate case name '%s' (first at line %d)", ni->text,
+                        nj->line);
+                    break;
+                }
+            }
+            cts_expand_case(k, &s, cases->items[i], i, out, cap);
+        }
+    }
+    (void)ok;
+    cts_yaml_free(root);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    return strcmp((*(const cts_case *const *)a)->id, (*(const cts_case *const *)b)->id);
+}
+
+int cts_load_suites(const char *const *paths, int npaths, const cts_load_options *opt,
+                    cts_case_list *out, FILE *err)
+{
+    cts_diag d = {.err = err};
+    cts_case_list all = {0};
+    size_t cap = 0;
+    out->cases = NULL;
+    out->ncases = 0;
+
+    bool filter_product = opt && opt->product && strcmp(opt->product, "all") != 0;
+    ref_product want = REF_PRODUCT_ASCEND910;
+    if (filter_product && ref_product_from_id(opt->product, &want) != 0) {
+        d.count++;
+        if (err)
+            fprintf(err, "aclcts: error: --product: unknown product '%s' (ascend910, ascend910b, "
+                         "ascend910_93, ascend310p, ascend310b, ascend950, all)\n", opt->product);
+    }
+    strvec files = {0};
+    collect(paths, npaths, &files, &d);
+    suite_seen *names = NULL;
+    size_t nnames = 0;
+    for (size_t i = 0; i < files.n; i++) {
+        bool again = false;
+        for (size_t j = 0; j < i; j++)
+            again |= !strcmp(files.v[i], files.v[j]);
+        if (!again)
+            load_file(files.v[i], &d, &all, &cap, &names, &nnames);
+    }
+    for (size_t i = 0; i < nnames; i++) {
+        free(names[i].name);
+        free(names[i].file);
+    }
+    free(names);
+    sv_free(&files);
+
+    /* ids are unique by construction (unique suites, names, matrix values); checked anyway */
+    if (!d.count && all.ncases > 1) {
+        const cts_case **by_id = malloc(all.ncases * sizeof *by_id);
+        if (!by_id)
+            abort();
+        for (size_t i = 0; i < all.ncases; i++)
+            by_id[i] = &all.cases[i];
+        qsort(by_id, all.ncases, sizeof *by_id, cmp_id);
+        for (size_t i = 1; i < all.ncases; i++)
+            if (!strcmp(by_id[i]->id, by_id[i - 1]->id))
+                cts_diag_error(&d, by_id[i]->mark.file, by_id[i]->mark.line,
+                               by_id[i]->mark.column, "name", "duplicate case id '%s'",
+                               by_id[i]->id);
+        free(by_id);
+    }
+    if (d.count) {
+        cts_case_list_free(&all);
+        cts_diag_free(&d);
+        return d.count;
+    }
+    /* selection: keep order, move kept cases down */
+    size_t n = 0;
+    for (size_t i = 0; i < all.ncases; i++) {
+        cts_case *c = &all.cases[i];
+        bool keep = (!filter_product || c->product == want) && (!opt || !opt->quick || c->quick);
+        if (keep && opt && opt->have_seed)
+            c->seed = opt->seed;
+        if (keep) {
+            if (n != i)
+                all.cases[n] = *c;
+            n++;
+        } else {
+            cts_case_clear(c);
+        }
+    }
+    all.ncases = n;
+    *out = all;
+    int count = d.count;
+    cts_diag_free(&d);
+    return count;
+}

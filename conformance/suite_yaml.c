@@ -1,0 +1,209 @@
+/* Event-stream reader of suite files (see suite_yaml.h). Anchors and aliases are refused: a
+ * suite shares values through `defaults:` and `matrix:`, which keep every error pointing at the
+ * one place a value is written. */
+#include "suite_yaml.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+static void *xcalloc(size_t n, size_t s)
+{
+    void *p = calloc(n ? n : 1, s);
+    if (!p)
+        abort();
+    return p;
+}
+
+static cts_ynode *node_new(cts_yn_kind k, yaml_mark_t m)
+{
+    cts_ynode *n = xcalloc(1, sizeof *n);
+    n->kind = k;
+    n->line = (int)m.line + 1;
+    n->col = (int)m.column + 1;
+    return n;
+}
+
+static void node_push(cts_ynode *parent, cts_ynode *child, size_t *cap)
+{
+    if (parent->n == *cap) {
+        *cap = *cap ? 2 * *cap : 8;
+        cts_ynode **it = realloc(parent->items, *cap * sizeof *it);
+        if (!it)
+            abort();
+        parent->items = it;
+    }
+    parent->items[parent->n++] = child;
+}
+
+void cts_yaml_free(cts_ynode *n)
+{
+    if (!n)
+        return;
+    for (size_t i = 0; i < n->n; i++)
+        cts_yaml_free(n->items[i]);
+    free(n->items);
+    free(n->text);
+    free(n);
+}
+
+typedef struct {
+    yaml_parser_t p;
+    const char *file;
+    cts_diag *d;
+    bool failed;
+} reader;
+
+static bool next(reader *r, yaml_event_t *e)
+{
+    if (yaml_parser_parse(&r->p, e))
+        return true;
+    const char *what = r->p.problem ? r->p.problem : "malformed YAML";
+    if (r->p.context)
+        cts_diag_error(r->d, r->file, (int)r->p.problem_mark.line + 1,
+                       (int)r->p.problem_mark.column + 1, "yaml", "%s %s", r->p.context, what);
+    else
+        cts_diag_error(r->d, r->file, (int)r->p.problem_mark.line + 1,
+                       (int)r->p.problem_mark.column + 1, "yaml", "%s", what);
+    r->failed = true;
+    return false;
+}
+
+/* Reads the node whose first event is e (already consumed). NULL on error. */
+static cts_ynode *read_node(reader *r, yaml_event_t *e)
+{
+    switch (e->type) {
+    case YAML_SCALAR_EVENT: {
+        cts_ynode *n = node_new(CTS_YN_SCALAR, e->start_mark);
+        n->text = strndup((const char *)e->data.scalar.value, e->data.scalar.length);
+        if (!n->text)
+            abort();
+        n->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !e->data.scalar.tag;
+        return n;
+    }
+    case YAML_ALIAS_EVENT:
+        cts_diag_error(r->d, r->file, (int)e->start_mark.line + 1,
+                       (int)e->start_mark.column + 1, "yaml",
+                       "aliases are not supported (use defaults: or matrix:)");
+        r->failed = true;
+        return NULL;
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
+        bool map = e->type == YAML_MAPPING_START_EVENT;
+        cts_ynode *n = node_new(map ? CTS_YN_MAP : CTS_YN_SEQ, e->start_mark);
+        size_t cap = 0;
+        for (;;) {
+            yaml_event_t c;
+            if (!next(r, &c)) {
+                cts_yaml_free(n);
+                return NULL;
+            }
+            if (c.type == YAML_SEQUENCE_END_EVENT || c.type == YAML_MAPPING_END_EVENT) {
+                yaml_event_delete(&c);
+                return n;
+            }
+            cts_ynode *child = read_node(r, &c);
+            yaml_event_delete(&c);
+            if (!child) {
+                cts_yaml_free(n);
+                return NULL;
+            }
+            if (map && n->n % 2 == 0) {
+                if (child->kind != CTS_YN_SCALAR) {
+                    cts_diag_error(r->d, r->file, child->line, child->col, "yaml",
+                                   "mapping keys must be plain scalars");
+                    r->failed = true;
+                } else if (cts_yaml_get(n, child->text)) {
+                    cts_diag_error(r->d, r->file, child->line, child->col, child->text,
+                                   "duplicate key (first at line %d)",
+                                   cts_yaml_get(n, child->text)->line);
+                    r->failed = true;
+                }
+            }
+            node_push(n, child, &cap);
+        }
+    }
+    default:
+        return NULL;
+    }
+}
+
+cts_ynode *cts_yaml_load(const char *file, cts_diag *d)
+{
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        cts_diag_error(d, file, 1, 1, "file", "cannot open");
+        return NULL;
+    }
+    reader r = {.file = file, .d = d};
+    yaml_parser_initialize(&r.p);
+    yaml_parser_set_input_file(&r.p, f);
+    cts_ynode *root = NULL;
+    yaml_event_t e;
+    while (!r.failed && next(&r, &e)) {
+        yaml_event_type_t t = e.type;
+        if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT ||
+            t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT) {
+            if (root) {
+                cts_diag_error(d, file, (int)e.start_mark.line + 1,
+                               (int)e.start_mark.column + 1, "yaml",
+                               "one document per suite file");
+                r.failed = true;
+            } else {
+                root = read_node(&r, &e);
+            }
+        } else if (t == YAML_DOCUMENT_START_EVENT && root) {
+            cts_diag_error(d, file, (int)e.start_mark.line + 1, (int)e.start_mark.column + 1,
+                           "yaml", "one document per suite file");
+            r.failed = true;
+        }
+        yaml_event_delete(&e);
+        if (t == YAML_STREAM_END_EVENT)
+            break;
+    }
+    yaml_parser_delete(&r.p);
+    fclose(f);
+    if (r.failed) {
+        cts_yaml_free(root);
+        return NULL;
+    }
+    if (!root) {
+        cts_diag_error(d, file, 1, 1, "suite", "empty file");
+        return NULL;
+    }
+    return root;
+}
+
+const cts_ynode *cts_yaml_get(const cts_ynode *map, const char *key)
+{
+    if (!map || map->kind != CTS_YN_MAP)
+        return NULL;
+    for (size_t i = 0; i + 1 < map->n; i += 2)
+        if (strcmp(map->items[i]->text, key) == 0)
+            return map->items[i + 1];
+    return NULL;
+}
+
+bool cts_yaml_is_null(const cts_ynode *n)
+{
+    return n && n->kind == CTS_YN_SCALAR && n->plain &&
+           (!strcmp(n->text, "null") || !strcmp(n->text, "~") || !strcmp(n->text, "Null") ||
+            !strcmp(n->text, "NULL") || n->text[0] == 0);
+}
+
+bool cts_yaml_equal(const cts_ynode *a, const cts_ynode *b)
+{
+    if (a->kind != b->kind || a->n != b->n)
+        return false;
+    if (a->kind == CTS_YN_SCALAR)
+        return strcmp(a->text, b->text) == 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (!cts_yaml_equal(a->items[i], b->items[i]))
+            return false;
+    return true;
+}
+
+const char *cts_yaml_kind_name(const cts_ynode *n)
+{
+    return n->kind == CTS_YN_SCALAR ? "a scalar" : n->kind == CTS_YN_SEQ ? "a list" : "a map";
+}

@@ -1,0 +1,35 @@
+/* A suite file as a small tree built from libyaml's event stream (yaml_parser_parse), every node
+ * keeping the 1-based line and column of its start mark so later errors can point at it. */
+#ifndef ACLCTS_CONFORMANCE_SUITE_YAML_H_
+#define ACLCTS_CONFORMANCE_SUITE_YAML_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "suite_diag.h"
+
+typedef enum { CTS_YN_SCALAR, CTS_YN_SEQ, CTS_YN_MAP } cts_yn_kind;
+
+typedef struct cts_ynode {
+    cts_yn_kind kind;
+    int line, col;              /* 1-based start mark */
+    char *text;                 /* scalar value */
+    bool plain;                 /* unquoted scalar: may be a number, bool or null */
+    struct cts_ynode **items;   /* SEQ: values; MAP: key, value, key, value ... */
+    size_t n;                   /* number of items (MAP: 2 x entries) */
+} cts_ynode;
+
+/* Parses one document. On a YAML syntax error, a duplicate key or an alias, reports to d and
+ * returns NULL. An empty file gives NULL with an error too. */
+cts_ynode *cts_yaml_load(const char *file, cts_diag *d);
+void cts_yaml_free(cts_ynode *n);
+
+/* Map lookup by key text; NULL when absent (or n is not a map). */
+const cts_ynode *cts_yaml_get(const cts_ynode *map, const char *key);
+/* Plain null: `null`, `~` or empty. */
+bool cts_yaml_is_null(const cts_ynode *n);
+/* Structural equality (scalars by text). */
+bool cts_yaml_equal(const cts_ynode *a, const cts_ynode *b);
+const char *cts_yaml_kind_name(const cts_ynode *n);
+
+#endif

@@ -1,0 +1,444 @@
+/* Suite loading: valid suites expand to the ids and parameters worked out by hand below, and
+ * every malformed suite in malformed/ gives exactly the messages of its .expected file.
+ * Expected numbers: forward output sizes by hand from facts §4's formula (each derivation is in
+ * a comment), ids from the id rule of suites/README.md. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "suite_load.h"
+
+/* Writes text to a fresh file in a temporary directory; returns its path (static storage). */
+static char tmpdir[256];
+
+static const char *write_suite(const char *name, const char *text)
+{
+    static char path[8][512];
+    static int next;
+    char *p = path[next++ % 8];
+    snprintf(p, 512, "%s/%s", tmpdir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/aclcts-suite-test-XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Loads and returns the error text (malloc'd) of the loader. */
+static int load(const char *const *paths, int n, const cts_load_options *o, cts_case_list *l,
+                char **errtext)
+{
+    size_t len;
+    char *buf = NULL;
+    FILE *err = open_memstream(&buf, &len);
+    int r = cts_load_suites(paths, n, o, l, err);
+    fclose(err);
+    if (errtext)
+        *errtext = buf;
+    else
+        free(buf);
+    return r;
+}
+
+static const cts_case *find(const cts_case_list *l, const char *id)
+{
+    for (size_t i = 0; i < l->ncases; i++)
+        if (!strcmp(l->cases[i].id, id))
+            return &l->cases[i];
+    return NULL;
+}
+
+static void assert_dims(const cts_tensor *t, int rank, const int64_t *d)
+{
+    assert_int_equal(t->rank, rank);
+    for (int i = 0; i < rank; i++)
+        assert_int_equal(t->dims[i], d[i]);
+}
+
+/* The example, split per op (a suite has one op). */
+static const char *avg_basic =
+    "suite: avgpool2d_backward.basic\n"
+    "op: avgpool2d_backward\n"
+    "product: [ascend910b, ascend910]\n"
+    "seed: 7\n"
+    "defaults: {tolerance: bound}\n"
+    "cases:\n"
+    "  - name: doc_example\n"
+    "    dtype: float32\n"
+    "    self_shape: [1, 16, 4, 4]\n"
+    "    kernel_size: [4, 4]\n"
+    "    stride: [1, 1]\n"
+    "    padding: [0, 0]\n"
+    "    cube_math_type: 1\n"
+    "    data: {grad_output: ones}\n"
+    "    expect: {values: {grad_input: 0.0625}}\n"
+    "    quick: true\n"
+    "  - name: ceil\n"
+    "    self_shape: [2, 3, 5, 5]\n"
+    "    kernel_size: [2]\n"
+    "    stride: [2]\n"
+    "    padding: [1]\n"
+    "    matrix:\n"
+    "      ceil_mode: [false, true]\n"
+    "      dtype: [float32, float16]\n"
+    "    exclude:\n"
+    "      - {ceil_mode: true, dtype: float16}\n"
+    "    tolerance: {float16: {ulp: 1}, float32/cmt3: ascend-ten-thousandth, default: torch-default}\n"
+    "  - name: ncl_null_stride\n"
+    "    self_shape: [16, 6, 6]\n"
+    "    kernel_size: [3, 3]\n"
+    "    null: [stride]\n"
+    "    padding: [0]\n"
+    "    cube_math_type: 3\n"
+    "    tolerance: {float16: {ulp: 1}, float32/cmt3: ascend-ten-thousandth}\n"
+    "    views: {self: {strides: [100, 10, 1], offset: 3}}\n"
+    "    expect: {status: 161002}\n"
+    "    waiver: {reason: vendor returns 161001 before 2026-01, status: [161001]}\n";
+
+static const char *grid_basic =
+    "suite: grid.basic\n"
+    "op: grid_sampler2d_backward\n"
+    "spec: vendor\n"
+    "cases:\n"
+    "  - name: modes\n"
+    "    matrix:\n"
+    "      dtype: [float32, float16]\n"
+    "      interpolation_mode: [bilinear, nearest]\n"
+    "      padding_mode: [zeros, border, reflection]\n"
+    "      align_corners: [false, true]\n"
+    "    input_shape: [2, 3, 5, 7]\n"
+    "    grid_shape: [2, 4, 6, 2]\n"
+    "    output_mask: [true, false]\n"
+    "    data: {input: {uniform: [-2, 2]}, grid: {uniform: [-1.2, 1.2]}, "
+    "grad_output: {normal: [0, 1]}}\n"
+    "  - name: no_mask\n"
+    "    product: ascend950\n"
+    "    spec: doc\n"
+    "    input_shape: [1, 1, 2, 2]\n"
+    "    grid_shape: [1, 1, 1, 2]\n"
+    "    output_mask: null\n"
+    "    dtypes: {grid: float64}\n"
+    "    formats: {input: nchw}\n"
+    "    deterministic: true\n"
+    "    repeat: 3\n";
+
+static void test_avgpool_expansion(void **state)
+{
+    (void)state;
+    const char *p = write_suite("a.yaml", avg_basic);
+    cts_case_list l;
+    char *err;
+    assert_int_equal(load(&p, 1, NULL, &l, &err), 0);
+    assert_string_equal(err, "");
+    free(err);
+    /* doc_example × 2 products + ceil (2×2 − 1 excluded) × 2 + ncl_null_stride × 2 = 10 */
+    assert_int_equal(l.ncases, 10);
+    /* order: case, then combination (first matrix key outermost), then product as listed */
+    assert_string_equal(l.cases[0].id, "avgpool2d_backward.basic.doc_example.ascend910b");
+    assert_string_equal(l.cases[1].id, "avgpool2d_backward.basic.doc_example.ascend910");
+    assert_string_equal(l.cases[2].id,
+                        "avgpool2d_backward.basic.ceil.ceil_mode=false.dtype=float32.ascend910b");
+    assert_string_equal(l.cases[4].id,
+                        "avgpool2d_backward.basic.ceil.ceil_mode=false.dtype=float16.ascend910b");
+    assert_string_equal(l.cases[6].id,
+                        "avgpool2d_backward.basic.ceil.ceil_mode=true.dtype=float32.ascend910b");
+    assert_null(find(&l, "avgpool2d_backward.basic.ceil.ceil_mode=true.dtype=float16.ascend910b"));
+
+    const cts_case *c = &l.cases[0];
+    assert_int_equal(c->op, REF_OP_AVGPOOL2D_BACKWARD);
+    assert_int_equal(c->product, REF_PRODUCT_ASCEND910B);
+    assert_int_equal(c->seed, 7);
+    assert_int_equal(c->dtype, REF_DT_FLOAT);
+    assert_int_equal(c->cube_math_type, 1);
+    assert_true(c->quick);
+    assert_true(c->count_include_pad);  /* default, as in PyTorch */
+    assert_int_equal(c->ntensors, 3);
+    /* 4x4 input, kernel 4, stride 1, pad 0: (4 + 0 - 4)/1 + 1 = 1 */
+    assert_dims(&c->t[0], 4, (int64_t[]){1, 16, 1, 1});
+    assert_dims(&c->t[1], 4, (int64_t[]){1, 16, 4, 4});
+    assert_dims(&c->t[2], 4, (int64_t[]){1, 16, 4, 4});
+    assert_string_equal(c->t[0].name, "grad_output");
+    assert_true(c->t[2].is_output);
+    assert_int_equal(c->t[0].format, REF_FMT_NCHW);
+    assert_int_equal(c->t[0].gen.kind, CTS_GEN_ONES);
+    assert_true(c->expect_status_model);
+    assert_true(c->expect_values[2].any);
+    assert_int_equal(c->expect_values[2].nvalues, 1);
+    assert_true(c->expect_values[2].values[0] == 0.0625);
+    assert_int_equal(c->tolerance.kind, CTS_TOL_BOUND);
+    assert_string_equal(c->mark.file, p);
+    assert_int_equal(c->mark.line, 7);
+    assert_int_equal(c->mark.column, 5);
+    assert_string_equal(c->suite, "avgpool2d_backward.basic");
+    assert_string_equal(c->name, "doc_example");
+
+    /* ceil=false: H 5, k 2, s 2, p 1: floor((5 + 2 - 2)/2) + 1 = 3.
+     * ceil=true: floor((5 + 2 - 2 + 1)/2) + 1 = 4, and (4 - 1)·2 = 6 >= 5 + 1, so 3. */
+    c = find(&l, "avgpool2d_backward.basic.ceil.ceil_mode=false.dtype=float32.ascend910");
+    assert_non_null(c);
+    assert_dims(&c->t[0], 4, (int64_t[]){2, 3, 3, 3});
+    assert_int_equal(c->kernel_size.len, 1);
+    assert_int_equal(c->kernel_size.v[0], 2);
+    assert_false(c->ceil_mode);
+    /* float32 with cubeMathType 0: the float32/cmt3 entry does not apply, default does */
+    assert_int_equal(c->tolerance.kind, CTS_TOL_ALLCLOSE);
+    assert_string_equal(c->tolerance.name, "torch-default");
+    assert_true(c->tolerance.rtol == 1.3e-6 && c->tolerance.atol == 1e-5);
+    c = find(&l, "avgpool2d_backward.basic.ceil.ceil_mode=true.dtype=float32.ascend910");
+    assert_non_null(c);
+    assert_true(c->ceil_mode);
+    assert_dims(&c->t[0], 4, (int64_t[]){2, 3, 3, 3});
+    c = find(&l, "avgpool2d_backward.basic.ceil.ceil_mode=false.dtype=float16.ascend910");
+    assert_int_equal(c->dtype, REF_DT_FLOAT16);
+    assert_int_equal(c->t[1].dtype, REF_DT_FLOAT16);
+    assert_int_equal(c->tolerance.kind, CTS_TOL_ULP);
+    assert_true(c->tolerance.ulps == 1);
+
+    /* NCL, stride null = kernel: 6 with kernel 3, stride 3: (6 - 3)/3 + 1 = 2 */
+    c = find(&l, "avgpool2d_backward.basic.ncl_null_stride.ascend910");
+    assert_non_null(c);
+    assert_true(c->stride.null);
+    assert_dims(&c->t[0], 3, (int64_t[]){16, 2, 2});
+    assert_int_equal(c->t[0].format, REF_FMT_NCL);
+    assert_int_equal(c->t[2].format, REF_FMT_NCL);
+    assert_true(c->t[1].has_strides);
+    assert_int_equal(c->t[1].strides[0], 100);
+    assert_int_equal(c->t[1].offset, 3);
+    assert_false(c->t[0].has_strides);
+    assert_false(c->expect_status_model);
+    assert_int_equal(c->expect_status, 161002);
+    assert_string_equal(c->waiver, "vendor returns 161001 before 2026-01");
+    assert_int_equal(c->nwaiver_status, 1);
+    assert_int_equal(c->waiver_status[0], 161001);
+    /* float32 with cubeMathType 3 picks the float32/cmt3 entry: facts §5 ten-thousandth */
+    assert_int_equal(c->tolerance.kind, CTS_TOL_SHARE);
+    assert_true(c->tolerance.rel == 1e-4 && c->tolerance.min_share == 0.9999);
+    assert_true(c->tolerance.small_threshold == 0x1p-20);
+    /* default generator of inputs */
+    assert_int_equal(c->t[0].gen.kind, CTS_GEN_UNIFORM);
+    cts_case_list_free(&l);
+    assert_int_equal(l.ncases, 0);
+}
+
+static void test_grid_expansion(void **state)
+{
+    (void)state;
+    const char *p = write_suite("g.yaml", grid_basic);
+    cts_case_list l;
+    assert_int_equal(load(&p, 1, NULL, &l, NULL), 0);
+    /* modes: 2·2·3·2 = 24 combinations × 6 products; no_mask: 1 (ascend950 only) */
+    assert_int_equal(l.ncases, 24 * 6 + 1);
+    const cts_case *c = &l.cases[0];
+    assert_string_equal(c->id, "grid.basic.modes.dtype=float32.interpolation_mode=bilinear."
+                               "padding_mode=zeros.align_corners=false.ascend910");
+    assert_int_equal(c->spec, REF_SPEC_VENDOR);
+    assert_int_equal(c->ntensors, 5);
+    /* gradOutput (input N, input C, grid H, grid W) */
+    assert_dims(&c->t[0], 4, (int64_t[]){2, 3, 4, 6});
+    assert_dims(&c->t[3], 4, (int64_t[]){2, 3, 5, 7});
+    assert_dims(&c->t[4], 4, (int64_t[]){2, 4, 6, 2});
+    assert_int_equal(c->t[2].format, REF_FMT_ND);
+    assert_int_equal(c->t[2].gen.kind, CTS_GEN_UNIFORM);
+    assert_true(c->t[2].gen.a == -1.2 && c->t[2].gen.b == 1.2);
+    assert_int_equal(c->t[0].gen.kind, CTS_GEN_NORMAL);
+    assert_int_equal(c->output_mask_len, 2);
+    assert_true(c->output_mask[0]);
+    assert_false(c->output_mask[1]);
+    /* the last combination of the matrix, last product */
+    c = &l.cases[24 * 6 - 1];
+    assert_string_equal(c->id, "grid.basic.modes.dtype=float16.interpolation_mode=nearest."
+                               "padding_mode=reflection.align_corners=true.ascend950");
+    assert_int_equal(c->interpolation_mode, 1);
+    assert_int_equal(c->padding_mode, 2);
+    assert_true(c->align_corners);
+    c = &l.cases[24 * 6];
+    assert_string_equal(c->id, "grid.basic.no_mask.ascend950");
+    assert_int_equal(c->spec, REF_SPEC_DOC);
+    assert_true(c->output_mask_null);
+    assert_int_equal(c->t[2].dtype, REF_DT_DOUBLE);
+    assert_int_equal(c->t[1].dtype, REF_DT_FLOAT);
+    assert_int_equal(c->t[1].format, REF_FMT_NCHW);
+    assert_int_equal(c->t[0].format, REF_FMT_ND);
+    assert_true(c->deterministic);
+    assert_int_equal(c->repeat, 3);
+    cts_case_list_free(&l);
+}
+
+static void test_options_and_directories(void **state)
+{
+    (void)state;
+    char dir_path[300];
+    snprintf(dir_path, sizeof dir_path, "%s/dir", tmpdir);
+    assert_int_equal(mkdir(dir_path, 0700), 0);
+    write_suite("dir/b.yaml", grid_basic);
+    write_suite("dir/a.yaml", avg_basic);
+    write_suite("dir/notes.txt", "not a suite");
+    const char *dir = dir_path;
+    cts_case_list l;
+    /* a directory: a.yaml before b.yaml, notes.txt ignored */
+    assert_int_equal(load(&dir, 1, NULL, &l, NULL), 0);
+    assert_int_equal(l.ncases, 10 + 145);
+    assert_string_equal(l.cases[0].suite, "avgpool2d_backward.basic");
+    assert_string_equal(l.cases[10].suite, "grid.basic");
+    cts_case_list_free(&l);
+
+    cts_load_options o = {.product = "ascend910", .have_seed = true, .seed = 99, .quick = false};
+    assert_int_equal(load(&dir, 1, &o, &l, NULL), 0);
+    assert_int_equal(l.ncases, 5 + 24);
+    for (size_t i = 0; i < l.ncases; i++) {
+        assert_int_equal(l.cases[i].product, REF_PRODUCT_ASCEND910);
+        assert_int_equal(l.cases[i].seed, 99);
+    }
+    cts_case_list_free(&l);
+
+    o = (cts_load_options){.product = "all", .quick = true};
+    assert_int_equal(load(&dir, 1, &o, &l, NULL), 0);
+    assert_int_equal(l.ncases, 2);
+    assert_int_equal(l.cases[0].seed, 7);
+    cts_case_list_free(&l);
+
+    char *err;
+    o = (cts_load_options){.product = "ascend999"};
+    assert_int_equal(load(&dir, 1, &o, &l, &err), 1);
+    assert_int_equal(l.ncases, 0);
+    assert_string_equal(err, "aclcts: error: --product: unknown product 'ascend999' (ascend910, "
+                             "ascend910b, ascend910_93, ascend310p, ascend310b, ascend950, all)\n");
+    free(err);
+}
+
+/* Adding cases (before and after) and matrix keys elsewhere never changes an existing id. */
+static void test_ids_stable(void **state)
+{
+    (void)state;
+    const char *p = write_suite("a.yaml", avg_basic);
+    cts_case_list l1, l2;
+    assert_int_equal(load(&p, 1, NULL, &l1, NULL), 0);
+    char *more = malloc(strlen(avg_basic) + 512);
+    const char *cases = strstr(avg_basic, "cases:\n") + 7;
+    sprintf(more, "%.*s  - name: first\n    self_shape: [1, 1, 2, 2]\n    kernel_size: [1]\n"
+                  "    padding: [0]\n    matrix: {dtype: [float32, bfloat16]}\n%s",
+            (int)(cases - avg_basic), avg_basic, cases);
+    p = write_suite("a.yaml", more);
+    free(more);
+    assert_int_equal(load(&p, 1, NULL, &l2, NULL), 0);
+    assert_int_equal(l2.ncases, l1.ncases + 4);
+    for (size_t i = 0; i < l1.ncases; i++)
+        assert_string_equal(l1.cases[i].id, l2.cases[i + 4].id);
+    cts_case_list_free(&l1);
+    cts_case_list_free(&l2);
+}
+
+/* Every malformed/NAME.yaml gives exactly malformed/NAME.expected, and no case. The loader is
+ * given the bare file name (run from that directory) so the messages are machine-independent. */
+static void test_malformed_corpus(void **state)
+{
+    (void)state;
+    const char *src = getenv("ACLCTS_SOURCE_DIR");
+    assert_non_null(src);
+    char dirpath[1024], cwd[1024];
+    snprintf(dirpath, sizeof dirpath, "%s/tests/conformance/malformed", src);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dirpath), 0);
+    DIR *d = opendir(".");
+    assert_non_null(d);
+    struct dirent *e;
+    int files = 0, failures = 0;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".yaml"))
+            continue;
+        char exp_path[512];
+        snprintf(exp_path, sizeof exp_path, "%.*s.expected", (int)(n - 5), e->d_name);
+        FILE *f = fopen(exp_path, "r");
+        if (!f) {
+            fprintf(stderr, "%s: missing %s\n", e->d_name, exp_path);
+            failures++;
+            continue;
+        }
+        char expected[8192] = "";
+        size_t got = fread(expected, 1, sizeof expected - 1, f);
+        expected[got] = 0;
+        fclose(f);
+        int lines = 0;
+        for (char *c = expected; *c; c++)
+            lines += *c == '\n';
+        const char *path = e->d_name;
+        cts_case_list l;
+        char *err;
+        int r = load(&path, 1, NULL, &l, &err);
+        files++;
+        if (r != lines || strcmp(err, expected) != 0 || l.ncases != 0) {
+            fprintf(stderr, "%s: returned %d (want %d), output:\n%s--- expected:\n%s",
+                    e->d_name, r, lines, err, expected);
+            failures++;
+        }
+        free(err);
+        cts_case_list_free(&l);
+    }
+    closedir(d);
+    assert_int_equal(chdir(cwd), 0);
+    assert_true(files >= 20);
+    assert_int_equal(failures, 0);
+}
+
+/* All the errors of several files are reported, then nothing is returned. */
+static void test_errors_of_all_files(void **state)
+{
+    (void)state;
+    const char *paths[3];
+    paths[0] = write_suite("ok.yaml", avg_basic);
+    paths[1] = write_suite("bad1.yaml", "suite: x\nop: avgpool2d_backward\ncases:\n"
+                                        "  - {name: a, self_shape: [1, 1, 2, 2], kernel_size: 2}\n");
+    paths[2] = write_suite("bad2.yaml", "suite: avgpool2d_backward.basic\nop: conv\ncases: []\n");
+    cts_case_list l;
+    char *err;
+    assert_int_equal(load(paths, 3, NULL, &l, &err), 3);
+    assert_int_equal(l.ncases, 0);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "%s:4:54: error: cases[0].kernel_size: expected a list, got a scalar\n"
+             "%s:1:8: error: suite: duplicate suite name 'avgpool2d_backward.basic' (also in "
+             "%s:1)\n"
+             "%s:2:5: error: op: unknown op 'conv' (avgpool2d_backward, grid_sampler2d_backward)\n",
+             paths[1], paths[2], paths[0], paths[2]);
+    assert_string_equal(err, want);
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_avgpool_expansion),
+        cmocka_unit_test(test_grid_expansion),
+        cmocka_unit_test(test_options_and_directories),
+        cmocka_unit_test(test_ids_stable),
+        cmocka_unit_test(test_malformed_corpus),
+        cmocka_unit_test(test_errors_of_all_files),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
