@@ -1,0 +1,151 @@
+/* aclnnGridSampler2DBackward determinism (document "Constraints", contract): with
+ * ACL_OPT_DETERMINISTIC = 1 results are bitwise identical across runs and thread counts, even
+ * under ACLNN_EMU_SHUFFLE; the kernel stays non-deterministic for DOUBLE or C > 2048, and
+ * without the option. ACLNN_EMU_SHUFFLE makes the non-deterministic order change on every call,
+ * so these checks also fail visibly on one core. The data sends many grid points with gradients
+ * of widely spread magnitudes to the same input cells, so any change of summation order changes
+ * the rounded sums. */
+#include <math.h>
+#include <omp.h>
+
+#include "test_grid_sampler2d_backward.h"
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 11;
+}
+
+/* +-(1 + 23 random bits) * 2^[-spread, spread]: FP32-exact, order-sensitive sums. For DOUBLE
+ * use 52 random bits. */
+static void fill_values(double *v, int64_t n, uint64_t seed, int spread, int bits)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double m = 1 + (double)(lcg(&seed) >> (53 - bits)) * ldexp(1, -bits);
+        int e = (int)(lcg(&seed) % (uint64_t)(2 * spread + 1)) - spread;
+        v[i] = (lcg(&seed) & 1 ? -1 : 1) * ldexp(m, e);
+    }
+}
+
+/* Grid values in [-.25, .25] (multiples of 2^-10): points crowd the central cells. */
+static void fill_grid(double *g, int64_t n, uint64_t seed)
+{
+    for (int64_t i = 0; i < n; i++)
+        g[i] = ((double)(lcg(&seed) % 513) - 256) * 0x1p-10;
+}
+
+typedef struct {
+    int64_t n, c, hi, wi, ho, wo;
+    aclDataType dt;
+    int64_t interp;
+} shape;
+
+/* Runs one case and returns dx followed by dgrid (malloc'd). */
+static double *run(const shape *s, bool deterministic, int threads)
+{
+    int64_t ngo = s->n * s->c * s->ho * s->wo, nin = s->n * s->c * s->hi * s->wi;
+    int64_t ngr = s->n * s->ho * s->wo * 2;
+    int bits = s->dt == ACL_DOUBLE ? 52 : 23, spread = s->dt == ACL_DOUBLE ? 40 : 20;
+    double *go = malloc((size_t)ngo * sizeof *go), *in = malloc((size_t)nin * sizeof *in);
+    double *grid = malloc((size_t)ngr * sizeof *grid);
+    double *out = malloc((size_t)(nin + ngr) * sizeof *out);
+    fill_values(go, ngo, 1, spread, bits);
+    fill_values(in, nin, 2, spread, bits);
+    fill_grid(grid, ngr, 3);
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, deterministic ? 1 : 0),
+                     ACL_SUCCESS);
+    omp_set_num_threads(threads);
+    gs_case k = {.n = s->n, .c = s->c, .hi = s->hi, .wi = s->wi, .ho = s->ho, .wo = s->wo,
+                 .dt = s->dt, .interp = s->interp, .go = go, .in = in, .grid = grid};
+    gs_run_case(&k, out, out + nin);
+    free(go);
+    free(in);
+    free(grid);
+    return out;
+}
+
+static int64_t out_len(const shape *s)
+{
+    return s->n * s->c * s->hi * s->wi + s->n * s->ho * s->wo * 2;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    setenv("ACLNN_EMU_SHUFFLE", "12345", 1);
+    emu_test_init("ascend910b");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    emu_test_fini();
+    unsetenv("ACLNN_EMU_SHUFFLE");
+    return 0;
+}
+
+/* Deterministic FLOAT, FLOAT16, BF16 (bilinear and nearest): bitwise equal over runs at 1 and
+ * 2 threads despite the shuffle. */
+static void test_deterministic_is_bitwise_stable(void **state)
+{
+    (void)state;
+    const aclDataType dts[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+    for (int d = 0; d < 3; d++) {
+        for (int64_t interp = 0; interp < 2; interp++) {
+            shape s = {3, 4, 4, 4, 12, 12, dts[d], interp};
+            double *ref = run(&s, true, 1);
+            for (int r = 0; r < 4; r++) {
+                double *again = run(&s, true, 1 + r % 2);
+                if (memcmp(ref, again, (size_t)out_len(&s) * sizeof *ref) != 0)
+                    fail_msg("deterministic %s run %d differs", d == 0 ? "FLOAT" : d == 1 ? "FLOAT16" : "BF16", r);
+                free(again);
+            }
+            free(ref);
+        }
+    }
+}
+
+/* Counts elements that differ bitwise between two runs of the same case. */
+static int64_t differences(const shape *s, bool deterministic)
+{
+    double *a = run(s, deterministic, 1), *b = run(s, deterministic, 1);
+    int64_t n = 0;
+    for (int64_t i = 0; i < out_len(s); i++)
+        n += memcmp(&a[i], &b[i], sizeof a[i]) != 0;
+    free(a);
+    free(b);
+    return n;
+}
+
+/* Without the option the atomic scatter order (shuffled) changes the sums. */
+static void test_nondeterministic_by_default(void **state)
+{
+    (void)state;
+    shape s = {3, 4, 4, 4, 12, 12, ACL_FLOAT, 0};
+    assert_true(differences(&s, false) > 0);
+    s.interp = 1;
+    assert_true(differences(&s, false) > 0);
+}
+
+/* Document: the deterministic implementation needs dtype != DOUBLE and C <= 2048. */
+static void test_double_and_wide_c_stay_nondeterministic(void **state)
+{
+    (void)state;
+    shape s = {1, 2049, 2, 2, 4, 4, ACL_FLOAT, 1};
+    assert_true(differences(&s, true) > 0);
+    s.c = 2048; /* the limit itself is deterministic */
+    assert_int_equal(differences(&s, true), 0);
+    shape d = {3, 4, 4, 4, 12, 12, ACL_DOUBLE, 0};
+    assert_true(differences(&d, true) > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_deterministic_is_bitwise_stable),
+        cmocka_unit_test(test_nondeterministic_by_default),
+        cmocka_unit_test(test_double_and_wide_c_stay_nondeterministic),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
