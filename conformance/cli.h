@@ -1,0 +1,92 @@
+/* The `aclcts` subcommands (one file each) and what they share: the options that choose cases
+ * (cli_select.c) and the repro line (cli_repro.c). Each returns the process exit code:
+ * 0 nothing failing, 1 a FAIL/CRASH/TIMEOUT/ERROR, 2 usage or suite errors. */
+#ifndef ACLCTS_CONFORMANCE_CLI_H_
+#define ACLCTS_CONFORMANCE_CLI_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "case.h"
+#include "select.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+#define CLI_MAX_ARGS 256
+
+int cli_run(int argc, char **argv);
+int cli_list(int argc, char **argv);
+int cli_show(int argc, char **argv);
+int cli_repro(int argc, char **argv);
+int cli_merge(int argc, char **argv);
+
+/* ---- choosing cases (cli_select.c), shared by run, list and show ---- */
+
+typedef struct {
+    const char *product;                 /* --product ID|all (NULL: all) */
+    const char *filters[CLI_MAX_ARGS];   /* --filter GLOB, repeatable */
+    int nfilters;
+    const char *shard;                   /* --shard K/N */
+    int shards;                          /* --shards N (with JOB_COMPLETION_INDEX) */
+    bool have_seed;                      /* --seed S */
+    uint64_t seed;
+    bool quick;                          /* --quick */
+    const char *paths[CLI_MAX_ARGS];     /* suite files and directories */
+    int npaths;
+} cli_selection;
+
+/* Options text of the selection, for the --help of run, list and show. */
+extern const char cli_selection_help[];
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: 1 (value set, *i advanced past it),
+ * 0 (another option), -1 (value missing; message printed). */
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value);
+/* A whole number in [lo, hi] for option `name`; 0, or -1 with a message printed. */
+int cli_parse_long(const char *name, const char *text, long lo, long hi, long *out);
+
+/* Consumes a selection option or a positional suite path at argv[*i]: 1 consumed, 0 not a
+ * selection option (the caller's own or unknown), -1 usage error (printed). */
+int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i);
+
+typedef struct {
+    cts_case_list all;        /* every case the suites define (for the chosen product) */
+    const cts_case **sel;     /* the selected ones, in load order */
+    size_t nsel;
+    cts_shard shard;
+} cli_loaded;
+
+/* Loads the suites (default: ./suites when no path was given; the loader expands
+ * directories), applies --filter and the shard. 0, or CLI_EXIT_USAGE after the
+ * loader's messages were printed to stderr. */
+int cli_selection_load(const cli_selection *s, cli_loaded *out);
+void cli_loaded_free(cli_loaded *l);
+
+/* A path as a person should see it in a repro line: relative to the working directory when it
+ * lies below it, else absolute. */
+void cli_display_path(const char *path, char *out, size_t len);
+
+/* ---- the repro line (cli_repro.c) ---- */
+
+typedef struct {
+    const char *backend;      /* --backend spec */
+    const char *product;
+    uint64_t seed;
+    const char *id;
+    const char *suite_file;
+    int repeat;               /* 0: not given */
+    double timeout;           /* 0: default */
+    bool quick;
+    const char *out;          /* --out for the rerun (so it never overwrites the full run's) */
+} cli_repro_args;
+
+/* `[ACLNN_EMU_*=... ]BINARY run --backend B --product P --seed S [--out D] --filter 'ID' FILE`, with the
+ * id's glob characters escaped so the filter matches that id only. Returns the needed length. */
+size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a);
+/* Splits a shell command line (quotes and backslashes as sh does, no expansions) into words.
+ * 0, or -1 with a message. The words are malloc'd; free each and the array. */
+int cli_split_words(const char *line, char ***words, int *nwords, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,56 @@
+/* `aclcts list`: the ids of the selected cases, one per line (what --filter and --shard see). */
+#include "cli.h"
+
+#include <string.h>
+
+static const char list_help[] =
+    "usage: aclcts list [OPTIONS] [SUITE.yaml|DIR]...\n"
+    "\n"
+    "Prints the id of every selected case, one per line, in suite order (default ./suites).\n"
+    "Exit 2 for usage or suite errors.\n"
+    "\n"
+    "%s"
+    "  --long             also print where each case is defined (FILE:LINE:COL)\n"
+    "  --count            print only the number of selected cases\n";
+
+int cli_list(int argc, char **argv)
+{
+    cli_selection s = {0};
+    bool lng = false, count = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf(list_help, cli_selection_help);
+            return CLI_EXIT_OK;
+        }
+        int r = cli_selection_arg(&s, argc, argv, &i);
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (strcmp(argv[i], "--long") == 0) {
+            lng = true;
+        } else if (strcmp(argv[i], "--count") == 0) {
+            count = true;
+        } else {
+            fprintf(stderr, "aclcts: error: list: unknown option %s (see aclcts list --help)\n",
+                    argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    cli_loaded l;
+    int rc = cli_selection_load(&s, &l);
+    if (rc == 0) {
+        if (count)
+            printf("%zu\n", l.nsel);
+        for (size_t k = 0; !count && k < l.nsel; k++) {
+            const cts_case *c = l.sel[k];
+            if (lng)
+                printf("%s\t%s:%d:%d\n", c->id, c->mark.file ? c->mark.file : "?", c->mark.line,
+                       c->mark.column);
+            else
+                printf("%s\n", c->id);
+        }
+    }
+    cli_loaded_free(&l);
+    return rc;
+}

@@ -1,0 +1,135 @@
+/* `aclcts merge OUT IN...`: joins the JSONL files of shards (or of resumed runs) into one set of
+ * results. A case recorded twice must agree (status, failing check, output hash); the merged
+ * records are sorted by case id. */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "results.h"
+
+static const char merge_help[] =
+    "usage: aclcts merge OUT IN.jsonl...\n"
+    "\n"
+    "Joins the results.jsonl files of several runs (shards of one run, a run and its --resume)\n"
+    "into OUT/results.jsonl, OUT/junit.xml and OUT/summary.md, and prints the summary. A case\n"
+    "present in several inputs is kept once; if its status, failing check or output hash\n"
+    "differ between inputs that is an error (exit 2, nothing written). Otherwise exit 0 when no\n"
+    "case is FAIL, CRASH, TIMEOUT or ERROR, else 1.\n";
+
+typedef struct {
+    const cts_result *r;
+    int input;
+} entry;
+
+static int by_id(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    int c = strcmp(x->r->v.case_id, y->r->v.case_id);
+    return c ? c : (x->input > y->input) - (x->input < y->input);
+}
+
+static bool agree(const cts_result *a, const cts_result *b)
+{
+    return a->v.status == b->v.status && strcmp(a->v.check, b->v.check) == 0 &&
+           a->v.output_hash == b->v.output_hash;
+}
+
+int cli_merge(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(merge_help, stdout);
+            return CLI_EXIT_OK;
+        }
+    if (argc < 3) {
+        fprintf(stderr, "aclcts: error: merge needs OUT and at least one input\n%s", merge_help);
+        return CLI_EXIT_USAGE;
+    }
+    const char *out = argv[1];
+    int nin = argc - 2, bad = 0;
+    cts_result_list *in = calloc((size_t)nin, sizeof *in);
+    size_t total = 0;
+    if (!in)
+        abort();
+    for (int k = 0; k < nin; k++) {
+        int r = cts_jsonl_read(argv[k + 2], &in[k], NULL, stderr);
+        if (r < 0)
+            fprintf(stderr, "%s: error: cannot read: %s\n", argv[k + 2], strerror(errno));
+        bad += r != 0;
+        total += in[k].count;
+    }
+    entry *e = malloc((total ? total : 1) * sizeof *e);
+    size_t n = 0;
+    if (!e)
+        abort();
+    for (int k = 0; k < nin; k++)
+        for (size_t j = 0; j < in[k].count; j++)
+            e[n++] = (entry){&in[k].r[j], k};
+    qsort(e, n, sizeof *e, by_id);
+
+    cts_result_list merged = {0};
+    for (size_t j = 0; j < n; j++) {
+        if (j > 0 && strcmp(e[j].r->v.case_id, e[j - 1].r->v.case_id) == 0) {
+            const cts_result *a = e[j - 1].r, *b = e[j].r;
+            if (!agree(a, b)) {
+                fprintf(stderr, "aclcts: error: %s: %s [%s] hash %016llx in %s, but %s [%s] "
+                        "hash %016llx in %s\n", b->v.case_id, cts_status_name(a->v.status),
+                        a->v.check, (unsigned long long)a->v.output_hash, argv[e[j - 1].input + 2],
+                        cts_status_name(b->v.status), b->v.check,
+                        (unsigned long long)b->v.output_hash, argv[e[j].input + 2]);
+                bad++;
+            }
+            continue;
+        }
+        cts_result_list_push(&merged, e[j].r);
+    }
+
+    int rc = CLI_EXIT_USAGE;
+    char path[PATH_MAX];
+    if (!bad && mkdir(out, 0777) != 0 && errno != EEXIST)
+        fprintf(stderr, "aclcts: error: creating %s: %s\n", out, strerror(errno));
+    else if (!bad) {
+        rc = 0;
+        snprintf(path, sizeof path, "%s/results.jsonl", out);
+        FILE *f = fopen(path, "w");
+        for (size_t j = 0; f && j < merged.count; j++)
+            if (cts_jsonl_append(f, &merged.r[j]) != 0)
+                break;
+        if (!f || ferror(f) || fclose(f) != 0)
+            rc = -1;
+        snprintf(path, sizeof path, "%s/junit.xml", out);
+        if (rc == 0 && (!(f = fopen(path, "w")) ||
+                        cts_junit_write(f, merged.r, merged.count) != 0 || fclose(f) != 0))
+            rc = -1;
+        snprintf(path, sizeof path, "%s/summary.md", out);
+        if (rc == 0 && (f = fopen(path, "w"))) {
+            fprintf(f, "# aclcts summary\n\n");
+            cts_summary_write(f, merged.r, merged.count, 0);
+            if (fclose(f) != 0)
+                rc = -1;
+        } else if (rc == 0) {
+            rc = -1;
+        }
+        if (rc != 0) {
+            fprintf(stderr, "aclcts: error: writing %s: %s\n", path, strerror(errno));
+            rc = CLI_EXIT_FAIL;
+        } else {
+            printf("aclcts: merged %zu records of %d files into %zu cases\n\n", total, nin,
+                   merged.count);
+            cts_summary_write(stdout, merged.r, merged.count, 20);
+            cts_tally t;
+            cts_tally_results(merged.r, merged.count, &t);
+            rc = cts_tally_exit_code(&t);
+        }
+    }
+    cts_result_list_free(&merged);
+    free(e);
+    for (int k = 0; k < nin; k++)
+        cts_result_list_free(&in[k]);
+    free(in);
+    return rc;
+}

@@ -1,0 +1,222 @@
+/* The repro line: written for every non-pass case, read back by `aclcts repro LINE`. One place
+ * knows its format in both directions. */
+#include "cli.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+typedef struct {
+    char *buf;
+    size_t len, pos;
+} sink;
+
+static void put(sink *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = s->pos < s->len ? s->len - s->pos : 0;
+    int n = vsnprintf(room ? s->buf + s->pos : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        s->pos += (size_t)n;
+}
+
+/* A word as sh reads it: bare when it is made of safe characters, else in single quotes. */
+static void put_word(sink *s, const char *w)
+{
+    if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "_-./:=,+@%") == strlen(w)) {
+        put(s, "%s", w);
+        return;
+    }
+    put(s, "'");
+    for (; *w; w++)
+        put(s, *w == '\'' ? "'\\''" : "%c", *w);
+    put(s, "'");
+}
+
+size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
+{
+    sink s = {buf, len, 0};
+    if (len)
+        buf[0] = '\0';
+    /* The emulated device's fault and behaviour switches are part of what was run. */
+    for (char **e = environ; e && *e; e++)
+        if (strncmp(*e, "ACLNN_EMU_", 10) == 0 && strchr(*e, '=')) {
+            const char *eq = strchr(*e, '=');
+            put(&s, "%.*s=", (int)(eq - *e), *e);
+            put_word(&s, eq + 1);
+            put(&s, " ");
+        }
+    char exe[PATH_MAX];
+    cli_display_path("/proc/self/exe", exe, sizeof exe);
+    put_word(&s, exe);
+    put(&s, " run --backend ");
+    put_word(&s, a->backend);
+    put(&s, " --product %s --seed %llu", a->product, (unsigned long long)a->seed);
+    if (a->repeat > 0)
+        put(&s, " --repeat %d", a->repeat);
+    if (a->timeout > 0)
+        put(&s, " --timeout %g", a->timeout);
+    if (a->quick)
+        put(&s, " --quick");
+    if (a->out && *a->out) {
+        put(&s, " --out ");
+        put_word(&s, a->out);
+    }
+    /* The id as a glob that matches only itself: escape fnmatch's special characters. */
+    char glob[2 * CTS_ID_MAX + 1];
+    size_t g = 0;
+    for (const char *p = a->id; *p && g + 2 < sizeof glob; p++) {
+        if (strchr("*?[]\\", *p))
+            glob[g++] = '\\';
+        glob[g++] = *p;
+    }
+    glob[g] = '\0';
+    put(&s, " --filter '");
+    for (const char *p = glob; *p; p++)
+        put(&s, *p == '\'' ? "'\\''" : "%c", *p);
+    put(&s, "' ");
+    put_word(&s, a->suite_file);
+    return s.pos;
+}
+
+typedef struct {
+    char **w;
+    int n;
+    char *cur;
+    size_t len, cap;
+    bool open;           /* a word is being built (possibly empty: '') */
+} words;
+
+static void add_char(words *ws, char c)
+{
+    if (ws->len + 2 > ws->cap) {
+        ws->cap = ws->cap ? 2 * ws->cap : 64;
+        ws->cur = realloc(ws->cur, ws->cap);
+        if (!ws->cur)
+            abort();
+    }
+    ws->cur[ws->len++] = c;
+    ws->cur[ws->len] = '\0';
+    ws->open = true;
+}
+
+static void end_word(words *ws)
+{
+    if (!ws->open)
+        return;
+    ws->w = realloc(ws->w, (size_t)(ws->n + 1) * sizeof *ws->w);
+    if (!ws->w)
+        abort();
+    ws->w[ws->n++] = ws->cur ? ws->cur : strdup("");
+    ws->cur = NULL;
+    ws->len = ws->cap = 0;
+    ws->open = false;
+}
+
+int cli_split_words(const char *line, char ***out, int *nout, char *err, size_t errlen)
+{
+    words ws = {0};
+    const char *p = line;
+    while (*p) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            end_word(&ws);
+            p++;
+        } else if (*p == '\'') {
+            const char *q = strchr(p + 1, '\'');
+            if (!q)
+                goto unterminated;
+            ws.open = true;
+            for (p++; p < q; p++)
+                add_char(&ws, *p);
+            p++;
+        } else if (*p == '"') {
+            ws.open = true;
+            for (p++; *p && *p != '"'; p++) {
+                if (*p == '\\' && p[1] && strchr("$`\"\\\n", p[1]))
+                    p++;
+                add_char(&ws, *p);
+            }
+            if (!*p)
+                goto unterminated;
+            p++;
+        } else if (*p == '\\' && p[1]) {
+            add_char(&ws, p[1]);
+            p += 2;
+        } else {
+            add_char(&ws, *p++);
+        }
+    }
+    end_word(&ws);
+    *out = ws.w;
+    *nout = ws.n;
+    return 0;
+unterminated:
+    snprintf(err, errlen, "unterminated quote at column %d", (int)(p - line) + 1);
+    free(ws.cur);
+    for (int k = 0; k < ws.n; k++)
+        free(ws.w[k]);
+    free(ws.w);
+    return -1;
+}
+
+static const char repro_help[] =
+    "usage: aclcts repro 'LINE'\n"
+    "\n"
+    "Reruns the case of a repro line exactly as `aclcts run` printed it (in results.jsonl\n"
+    "field \"repro\", summary.md, the console and junit.xml), in this process: leading\n"
+    "VAR=value words set the environment, the program word is ignored (this binary runs), the\n"
+    "rest are `run` options. A leading '$ ' is ignored. The exit code is run's.\n";
+
+int cli_repro(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(repro_help, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (argc != 2) {
+        fprintf(stderr, "aclcts: error: repro takes one argument, the line in quotes\n%s",
+                repro_help);
+        return CLI_EXIT_USAGE;
+    }
+    const char *line = argv[1];
+    while (*line == ' ')
+        line++;
+    if (line[0] == '$' && line[1] == ' ')
+        line += 2;
+    char **w, err[128];
+    int n, rc;
+    if (cli_split_words(line, &w, &n, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: repro: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    int k = 0;
+    for (; k < n && strchr(w[k], '=') && w[k][0] != '-'; k++) {
+        char *eq = strchr(w[k], '=');
+        *eq = '\0';
+        setenv(w[k], eq + 1, 1);
+        *eq = '=';
+    }
+    size_t plen = k < n ? strlen(w[k]) : 0;
+    if (k + 1 >= n || plen < 6 || strcmp(w[k] + plen - 6, "aclcts") != 0 ||
+        strcmp(w[k + 1], "run") != 0) {
+        fprintf(stderr, "aclcts: error: repro: expected '[VAR=value ...] .../aclcts run ...', "
+                "got: %s\n", argv[1]);
+        rc = CLI_EXIT_USAGE;
+    } else {
+        fprintf(stderr, "aclcts: repro:");
+        for (int j = k + 1; j < n; j++)
+            fprintf(stderr, " %s", w[j]);
+        fprintf(stderr, "\n");
+        rc = cli_run(n - k - 1, w + k + 1);
+    }
+    for (int j = 0; j < n; j++)
+        free(w[j]);
+    free(w);
+    return rc;
+}

@@ -1,0 +1,179 @@
+/* The options that choose cases, shared by run, list and show: suites, --product, --filter,
+ * --shard/--shards (and the scheduler's environment), --seed, --quick. */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "suite_load.h"
+
+const char cli_selection_help[] =
+    "  --product ID|all   only cases of this product (ascend910, ascend910b, ascend910_93,\n"
+    "                     ascend310p, ascend310b, ascend950); default all\n"
+    "  --filter GLOB      only case ids matching the fnmatch(3) glob; repeatable (any matches)\n"
+    "  --shard K/N        only shard K of N, 0-based (0/4 .. 3/4); a case's shard is a hash of\n"
+    "                     its id, so the N shards together run every case exactly once. Without\n"
+    "                     --shard: SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) of\n"
+    "                     SLURM_ARRAY_TASK_COUNT, JOB_COMPLETION_INDEX of --shards N, or\n"
+    "                     GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS\n"
+    "  --shards N         shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)\n"
+    "  --seed S           data seed for every suite instead of each suite's own seed\n"
+    "  --quick            only the cases marked quick (the fixed fast subset)\n";
+
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return 1;
+    }
+    if (a[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "aclcts: error: %s needs a value\n", name);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+int cli_parse_long(const char *name, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi) {
+        fprintf(stderr, "aclcts: error: %s %s: expected a whole number in [%ld, %ld]\n", name,
+                text, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i)
+{
+    const char *v;
+    int r;
+    if ((r = cli_opt_value(argc, argv, i, "--product", &v)) != 0) {
+        if (r < 0)
+            return -1;
+        s->product = v; /* the loader checks it */
+        return 1;
+    }
+    if ((r = cli_opt_value(argc, argv, i, "--filter", &v)) != 0) {
+        if (r < 0)
+            return -1;
+        if (s->nfilters == CLI_MAX_ARGS) {
+            fprintf(stderr, "aclcts: error: more than %d --filter options\n", CLI_MAX_ARGS);
+            return -1;
+        }
+        s->filters[s->nfilters++] = v;
+        return 1;
+    }
+    if ((r = cli_opt_value(argc, argv, i, "--shard", &v)) != 0) {
+        if (r < 0)
+            return -1;
+        cts_shard sh;
+        char err[160];
+        if (cts_shard_parse(v, &sh, err, sizeof err) != 0) {
+            fprintf(stderr, "aclcts: error: %s\n", err);
+            return -1;
+        }
+        s->shard = v;
+        return 1;
+    }
+    if ((r = cli_opt_value(argc, argv, i, "--shards", &v)) != 0) {
+        long n;
+        if (r < 0 || cli_parse_long("--shards", v, 1, 1000000, &n))
+            return -1;
+        s->shards = (int)n;
+        return 1;
+    }
+    if ((r = cli_opt_value(argc, argv, i, "--seed", &v)) != 0) {
+        char *end;
+        if (r < 0)
+            return -1;
+        errno = 0;
+        s->seed = strtoull(v, &end, 0);
+        if (errno || end == v || *end || *v == '-') {
+            fprintf(stderr, "aclcts: error: --seed %s: expected a whole number >= 0\n", v);
+            return -1;
+        }
+        s->have_seed = true;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--quick") == 0) {
+        s->quick = true;
+        return 1;
+    }
+    if (argv[*i][0] == '-' && argv[*i][1] != '\0')
+        return 0;
+    if (s->npaths == CLI_MAX_ARGS) {
+        fprintf(stderr, "aclcts: error: more than %d suite paths\n", CLI_MAX_ARGS);
+        return -1;
+    }
+    s->paths[s->npaths++] = argv[*i];
+    return 1;
+}
+
+static const char *env(const char *name)
+{
+    return getenv(name);
+}
+
+int cli_selection_load(const cli_selection *s, cli_loaded *l)
+{
+    memset(l, 0, sizeof *l);
+    const char *deflt = "suites";
+    const char *const *paths = s->npaths ? s->paths : &deflt;
+    int npaths = s->npaths ? s->npaths : 1;
+    char err[256];
+    if (cts_shard_resolve(s->shard, s->shards, env, &l->shard, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+
+    cts_load_options opt = {.product = s->product, .have_seed = s->have_seed, .seed = s->seed,
+                            .quick = s->quick};
+    if (cts_load_suites(paths, npaths, &opt, &l->all, stderr) != 0)
+        return CLI_EXIT_USAGE;
+
+    l->sel = malloc((l->all.ncases ? l->all.ncases : 1) * sizeof *l->sel);
+    if (!l->sel)
+        abort();
+    for (size_t k = 0; k < l->all.ncases; k++) {
+        const cts_case *c = &l->all.cases[k];
+        if (cts_filter_match(s->filters, s->nfilters, c->id) && cts_shard_has(&l->shard, c->id))
+            l->sel[l->nsel++] = c;
+    }
+    return 0;
+}
+
+void cli_loaded_free(cli_loaded *l)
+{
+    cts_case_list_free(&l->all);
+    free(l->sel);
+    memset(l, 0, sizeof *l);
+}
+
+void cli_display_path(const char *path, char *out, size_t len)
+{
+    char abs[PATH_MAX], cwd[PATH_MAX];
+    if (!realpath(path, abs)) {
+        snprintf(out, len, "%s", path);
+        return;
+    }
+    size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (n > 1 && strncmp(abs, cwd, n) == 0 && abs[n] == '/')
+        snprintf(out, len, "%s", abs + n + 1);
+    else
+        snprintf(out, len, "%s", abs);
+}

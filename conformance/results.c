@@ -1,0 +1,54 @@
+/* The result record: building it from a case, the list that holds them, status classes. */
+#include "results.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "suite_case.h" /* cts_dtype_yaml_name: the suite format's dtype names */
+
+void cts_result_list_push(cts_result_list *l, const cts_result *r)
+{
+    if (l->count == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        l->r = realloc(l->r, l->cap * sizeof *l->r);
+        if (!l->r)
+            abort();
+    }
+    l->r[l->count++] = *r;
+}
+
+void cts_result_list_free(cts_result_list *l)
+{
+    free(l->r);
+    l->r = NULL;
+    l->count = l->cap = 0;
+}
+
+const char *cts_op_id(ref_op op)
+{
+    return op == REF_OP_AVGPOOL2D_BACKWARD ? "avgpool2d_backward" : "grid_sampler2d_backward";
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src ? src : "");
+}
+
+void cts_result_from_case(cts_result *r, const cts_case *c, const char *file, const char *backend)
+{
+    memset(r, 0, sizeof *r);
+    copy(r->v.case_id, sizeof r->v.case_id, c->id);
+    copy(r->suite, sizeof r->suite, c->suite);
+    copy(r->file, sizeof r->file, file);
+    copy(r->op, sizeof r->op, cts_op_id(c->op));
+    copy(r->dtype, sizeof r->dtype, cts_dtype_yaml_name(c->dtype));
+    r->cube_math_type = c->op == REF_OP_AVGPOOL2D_BACKWARD ? (int)c->cube_math_type : -1;
+    copy(r->product, sizeof r->product, ref_product_id(c->product));
+    r->seed = c->seed;
+    copy(r->backend, sizeof r->backend, backend);
+}
+
+bool cts_status_fails(cts_status s)
+{
+    return s == CTS_FAIL || s == CTS_CRASH || s == CTS_TIMEOUT || s == CTS_ERROR;
+}

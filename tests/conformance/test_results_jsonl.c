@@ -1,0 +1,148 @@
+/* results.jsonl records: escaping of strings a person or a crashing device may produce (quotes,
+ * backslashes, newlines, control bytes, non-UTF-8 bytes), non-finite numbers, the 64-bit output
+ * hash, round trips through the reader, and a file cut by kill -9. Expected texts are written
+ * by hand from RFC 8259 (JSON) escaping rules. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "results.h"
+
+static cts_result sample(void)
+{
+    cts_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.v.case_id, sizeof r.v.case_id, "s.c.kernel_size=[2,2].ascend910b");
+    snprintf(r.suite, sizeof r.suite, "s");
+    snprintf(r.op, sizeof r.op, "avgpool2d_backward");
+    snprintf(r.dtype, sizeof r.dtype, "float16");
+    r.cube_math_type = 1;
+    snprintf(r.product, sizeof r.product, "ascend910b");
+    r.seed = 18446744073709551615u; /* 2^64-1: beyond a double, must survive as text */
+    r.v.status = CTS_FAIL;
+    snprintf(r.v.check, sizeof r.v.check, "tolerance");
+    snprintf(r.v.message, sizeof r.v.message, "say \"hi\"\\ at\nline\t2 \x01 caf\xc3\xa9 \xff!");
+    r.v.expected_status = 161002;
+    r.v.got_status = 0;
+    r.v.worst_ulp = INFINITY;
+    r.v.worst_got = NAN;
+    r.v.worst_exact = -INFINITY;
+    r.v.worst_bound_units = 0.1;
+    r.v.nelems = 5000000000;
+    r.v.worst_index = -1;
+    r.v.output_hash = 0xfedcba9876543210u;
+    return r;
+}
+
+static void test_escaping(void **state)
+{
+    (void)state;
+    cts_result r = sample();
+    char buf[8192];
+    size_t n = cts_jsonl_format(buf, sizeof buf, &r);
+    assert_int_equal(n, strlen(buf));
+    assert_null(strchr(buf, '\n')); /* one record, one line */
+    assert_non_null(strstr(buf, "\"message\":\"say \\\"hi\\\"\\\\ at\\nline\\t2 \\u0001 "
+                                "caf\xc3\xa9 \\ufffd!\""));
+    assert_non_null(strstr(buf, "\"worst_ulp\":\"Infinity\""));
+    assert_non_null(strstr(buf, "\"worst_got\":\"NaN\""));
+    assert_non_null(strstr(buf, "\"worst_exact\":\"-Infinity\""));
+    assert_non_null(strstr(buf, "\"output_hash\":\"fedcba9876543210\""));
+    assert_non_null(strstr(buf, "\"seed\":18446744073709551615"));
+    assert_non_null(strstr(buf, "\"status\":\"FAIL\""));
+    assert_non_null(strstr(buf, "\"cube_math_type\":1"));
+    r.cube_math_type = -1;
+    cts_jsonl_format(buf, sizeof buf, &r);
+    assert_non_null(strstr(buf, "\"cube_math_type\":null"));
+    /* a short buffer is never overrun and the needed length is still reported */
+    char small[16];
+    assert_int_equal(cts_jsonl_format(small, sizeof small, &r), strlen(buf));
+    assert_int_equal(strlen(small), sizeof small - 1);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    cts_result r = sample(), back;
+    char buf[8192], err[128];
+    cts_jsonl_format(buf, sizeof buf, &r);
+    assert_int_equal(cts_jsonl_parse(buf, &back, err, sizeof err), 0);
+    assert_string_equal(back.v.case_id, r.v.case_id);
+    /* the non-UTF-8 byte came back as U+FFFD (EF BF BD); everything else verbatim */
+    assert_string_equal(back.v.message, "say \"hi\"\\ at\nline\t2 \x01 caf\xc3\xa9 \xef\xbf\xbd!");
+    assert_int_equal(back.v.status, CTS_FAIL);
+    assert_int_equal(back.v.expected_status, 161002);
+    assert_true(back.seed == r.seed);
+    assert_true(back.v.output_hash == r.v.output_hash);
+    assert_true(back.v.nelems == 5000000000);
+    assert_true(isinf(back.v.worst_ulp) && back.v.worst_ulp > 0);
+    assert_true(isnan(back.v.worst_got));
+    assert_true(back.v.worst_bound_units == 0.1); /* %.17g round-trips a double exactly */
+    assert_int_equal(back.cube_math_type, 1);
+    assert_string_equal(back.dtype, "float16");
+}
+
+static void test_parse_errors(void **state)
+{
+    (void)state;
+    cts_result r;
+    char err[128];
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"status\":\"PASS\"}", &r, err, sizeof err),
+                     0);
+    /* unknown keys are ignored (newer writers), escapes decode, surrogate pairs join */
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"\\u00e9\\ud83d\\ude00\",\"new\":[1]}", &r, err,
+                                     sizeof err), -1); /* arrays are not part of the format */
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"\\u00e9\\ud83d\\ude00\",\"new\":true}", &r, err,
+                                     sizeof err), 0);
+    assert_string_equal(r.v.case_id, "\xc3\xa9\xf0\x9f\x98\x80");
+    assert_int_equal(cts_jsonl_parse("{\"status\":\"PASS\"}", &r, err, sizeof err), -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"status\":\"GOOD\"}", &r, err, sizeof err),
+                     -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"got_status\":12x}", &r, err, sizeof err),
+                     -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\"", &r, err, sizeof err), -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\"} x", &r, err, sizeof err), -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\nb\"}", &r, err, sizeof err), -1);
+}
+
+static void test_read_cut_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/aclcts-test-jsonl-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    cts_result r = sample();
+    assert_int_equal(cts_jsonl_append(f, &r), 0);
+    snprintf(r.v.case_id, sizeof r.v.case_id, "second");
+    assert_int_equal(cts_jsonl_append(f, &r), 0);
+    long whole = ftell(f);
+    fputs("{\"id\":\"third\",\"sta", f); /* what a kill during a write could leave */
+    fclose(f);
+
+    cts_result_list l = {0};
+    long complete = 0;
+    assert_int_equal(cts_jsonl_read(path, &l, &complete, stderr), 0);
+    assert_int_equal(l.count, 2);
+    assert_string_equal(l.r[1].v.case_id, "second");
+    assert_int_equal(complete, whole);
+    cts_result_list_free(&l);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_escaping), cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_read_cut_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
