@@ -1,0 +1,125 @@
+/* cts_backend_open: dlopen of the emulated device's three libraries and every ABI symbol, and
+ * the error messages a certifier sees when a library, a symbol or ASCEND_HOME_PATH is missing.
+ * ctest sets ACLCTS_EMU_DIR to the build's ascend-emu. */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "backend.h"
+
+static const char *emu_lib64(char *buf, size_t size)
+{
+    const char *dir = getenv("ACLCTS_EMU_DIR");
+    if (!dir || !*dir) return NULL;
+    snprintf(buf, size, "%s/lib64", dir);
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/libopapi.so", buf);
+    return access(lib, R_OK) == 0 ? buf : NULL;
+}
+
+static void test_open_emu(void **state)
+{
+    (void)state;
+    char lib64[PATH_MAX];
+    if (!emu_lib64(lib64, sizeof lib64)) {
+        print_message("emulated device not built under $ACLCTS_EMU_DIR: skipped\n");
+        skip();
+    }
+    cts_backend b;
+    char err[512] = "";
+    assert_int_equal(cts_backend_open("emu", &b, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_string_equal(b.name, "emu");
+    assert_true(b.emulated);
+    assert_string_equal(b.dir, lib64);
+    /* Every pointer of the table is bound. */
+    void (*const *fns)(void) = (void (*const *)(void))&b.aclInit;
+    size_t n = (size_t)((const char *)(&b.aclnnGridSampler2DBackward + 1) -
+                        (const char *)&b.aclInit) / sizeof(void (*)(void));
+    assert_int_equal(n, 24);
+    for (size_t i = 0; i < n; i++) assert_non_null(fns[i]);
+    /* And they work: the emulation reports the product ACLCTS_SOC names. */
+    setenv("ACLCTS_SOC", "ascend310p", 1);
+    assert_int_equal(b.aclInit(NULL), 0);
+    assert_non_null(strstr(b.aclrtGetSocName(), "310P"));
+    assert_int_equal(b.aclFinalize(), 0);
+    cts_backend_close(&b);
+
+    /* cann:DIR with the same directory is a real-install backend (product not selectable). */
+    char spec[PATH_MAX + 8];
+    snprintf(spec, sizeof spec, "cann:%s", lib64);
+    assert_int_equal(cts_backend_open(spec, &b, err, sizeof err), 0);
+    assert_string_equal(b.name, "cann");
+    assert_false(b.emulated);
+    cts_backend_close(&b);
+}
+
+static void test_missing_library_named(void **state)
+{
+    (void)state;
+    cts_backend b;
+    char err[512];
+    assert_int_equal(cts_backend_open("cann:/nonexistent/lib64", &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/lib64/libascendcl.so"));
+}
+
+static void test_missing_symbol_named(void **state)
+{
+    (void)state;
+    char lib64[PATH_MAX];
+    if (!emu_lib64(lib64, sizeof lib64)) skip();
+    /* A directory whose libopapi.so is really libnnopbase: no operator symbols. */
+    char dir[] = "/tmp/aclcts-backend-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char from[PATH_MAX + 32], to[PATH_MAX + 32];
+    const char *links[3][2] = {{"libascendcl.so", "libascendcl.so"},
+                               {"libnnopbase.so", "libnnopbase.so"},
+                               {"libnnopbase.so", "libopapi.so"}};
+    for (int i = 0; i < 3; i++) {
+        snprintf(from, sizeof from, "%s/%s", lib64, links[i][0]);
+        snprintf(to, sizeof to, "%s/%s", dir, links[i][1]);
+        assert_int_equal(symlink(from, to), 0);
+    }
+    char spec[64];
+    snprintf(spec, sizeof spec, "cann:%s", dir);
+    cts_backend b;
+    char err[512];
+    assert_int_equal(cts_backend_open(spec, &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "symbol aclnnAvgPool2dBackwardGetWorkspaceSize not found"));
+    for (int i = 0; i < 3; i++) {
+        snprintf(to, sizeof to, "%s/%s", dir, links[i][1]);
+        unlink(to);
+    }
+    rmdir(dir);
+}
+
+static void test_cann_needs_ascend_home(void **state)
+{
+    (void)state;
+    unsetenv("ASCEND_HOME_PATH");
+    cts_backend b;
+    char err[512];
+    assert_int_equal(cts_backend_open("cann", &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "ASCEND_HOME_PATH is not set"));
+    assert_int_equal(cts_backend_open("gpu", &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown backend 'gpu'"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_emu),
+        cmocka_unit_test(test_missing_library_named),
+        cmocka_unit_test(test_missing_symbol_named),
+        cmocka_unit_test(test_cann_needs_ascend_home),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
