@@ -10,7 +10,6 @@
 
 #include "npy.h"
 #include "run_reference.h"
-#include "tolerance.h"
 
 static int mkdir_p(const char *path)
 {
@@ -85,7 +84,7 @@ static int dump_reference(const char *dir, const cts_tensor *t, const ref_output
     if (!x) return -1;
     for (int64_t k = 0; k < r->numel; k++) x[k] = r->v[k].hi;
     int rc = write_npy(dir, "exact_", t->name, "<f8", t, x, (size_t)r->numel * 8);
-    for (int64_t k = 0; k < r->numel; k++) x[k] = cts_correctly_rounded(&r->v[k], t->dtype);
+    for (int64_t k = 0; k < r->numel; k++) x[k] = ref_round_value(&r->v[k], t->dtype);
     if (rc == 0) rc = write_npy(dir, "ref_", t->name, "<f8", t, x, (size_t)r->numel * 8);
     free(x);
     return rc;

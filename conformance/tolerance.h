@@ -16,21 +16,20 @@ typedef struct {
     double exact;        /* the exact value judged against (nearest double) */
     bool ok;             /* within the policy's per-element rule */
     bool class_mismatch; /* NaN/Inf where the exact value is not of that class, or vice versa */
+    bool skipped;        /* REF_FLAG_UNCHECKABLE: too many legal values; not judged */
 } cts_elem_err;
 
 /* Fill policy parameters left at zero from their names: torch-default (facts §5 per dtype),
  * ascend-thousandth / ascend-ten-thousandth (rel, 99.9 %, small-value threshold). */
 cts_tolerance cts_tolerance_resolved(const cts_tolerance *t, ref_dtype dt);
 
-/* The exact value of v correctly rounded to dt (ties decided by the double-double tail). */
-double cts_correctly_rounded(const ref_value *v, ref_dtype dt);
-
 /* Judge got against one legal value v. */
 cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
                              double got, const ref_value *v);
 
 /* Judge got against element k of out: against every legal alternative when the reference marks
- * it ambiguous, keeping the best; non-finite exact values need the same class. */
+ * it ambiguous, keeping the best; non-finite exact values need the same class; elements the
+ * reference marks uncheckable are skipped (ok, zero errors, `skipped`). */
 cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
                                double got, const ref_output *out, int64_t k);
 
