@@ -324,7 +324,8 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
             cts_fmt(id + l, sizeof id - l, ".%s=", mkeys[j]->text);
             render(v, id, sizeof id);
         }
-        cok &= cts_case_finish(k, &b, cn, field);
+        /* cross-key checks and derivations only once every key read cleanly */
+        cok = cok && cts_case_finish(k, &b, cn, field);
         ref_product prods[REF_PRODUCT_COUNT];
         int np = cok ? case_products(&b, s, prods) : 0;
         b.c.suite = strdup(s->suite);
