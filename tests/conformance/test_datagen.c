@@ -1,0 +1,267 @@
+/* cts_fill: determinism (same case → same data; product, order and n do not matter; tensor names
+ * and seeds do), generator ranges and rounding. Expected properties come from the definitions
+ * in suites/README.md and the formats' definitions (FP16: 11-bit significand, emin -14,
+ * subnormals down to 2^-24, max 65504; BF16: 8 bits, FP32 range), checked here without the
+ * rounding function the fill uses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datagen.h"
+
+static cts_case make(const char *id, ref_dtype dt, cts_gen_kind kind, double a, double b)
+{
+    cts_case c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.id, sizeof c.id, "%s", id);
+    c.seed = 7;
+    c.op = REF_OP_AVGPOOL2D_BACKWARD;
+    c.ntensors = 3;
+    const char *names[] = {"grad_output", "self", "grad_input"};
+    for (int s = 0; s < 3; s++) {
+        c.t[s].name = names[s];
+        c.t[s].dtype = dt;
+        c.t[s].gen.kind = kind;
+        c.t[s].gen.a = a;
+        c.t[s].gen.b = b;
+    }
+    return c;
+}
+
+#define N 4096
+
+static bool same_bits(const double *x, const double *y, int64_t n)
+{
+    return memcmp(x, y, (size_t)n * sizeof *x) == 0;
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    static double a[N], b[N], c2[N];
+    cts_case c = make("s.case.dtype=float32.ascend910b", REF_DT_FLOAT, CTS_GEN_UNIFORM, -1, 1);
+    cts_fill(&c, 0, a, N);
+    cts_fill(&c, 0, b, N);
+    assert_true(same_bits(a, b, N));
+    /* another product: same data */
+    cts_case p = c;
+    snprintf(p.id, sizeof p.id, "s.case.dtype=float32.ascend950");
+    cts_fill(&p, 0, b, N);
+    assert_true(same_bits(a, b, N));
+    /* a prefix is the shorter fill (no dependence on n or chunking) */
+    cts_fill(&c, 0, b, 17);
+    assert_true(same_bits(a, b, 17));
+    /* another tensor name differs (in almost every element) */
+    cts_fill(&c, 1, b, N);
+    int equal = 0;
+    for (int i = 0; i < N; i++)
+        equal += a[i] == b[i];
+    assert_true(equal < 8);
+    /* another seed differs */
+    p = c;
+    p.seed = 8;
+    cts_fill(&p, 0, c2, N);
+    equal = 0;
+    for (int i = 0; i < N; i++)
+        equal += a[i] == c2[i];
+    assert_true(equal < 8);
+    /* another case differs */
+    p = c;
+    snprintf(p.id, sizeof p.id, "s.case.dtype=float16.ascend910b");
+    cts_fill(&p, 0, c2, N);
+    equal = 0;
+    for (int i = 0; i < N; i++)
+        equal += a[i] == c2[i];
+    assert_true(equal < 8);
+}
+
+/* x is a finite FP16 value: |x| <= 65504 and x·2^24 an integer with at most 11 significant
+ * bits. */
+static bool is_fp16(double x)
+{
+    if (!isfinite(x))
+        return true;
+    if (fabs(x) > 65504)
+        return false;
+    double m = ldexp(fabs(x), 24);
+    if (m != floor(m))
+        return false;
+    while (m >= 2048) { /* strip trailing zero bits: the significand must fit 11 bits */
+        if (fmod(m, 2) != 0)
+            return false;
+        m /= 2;
+    }
+    return true;
+}
+
+static bool is_bf16(double x)
+{
+    if (!isfinite(x) || x == 0)
+        return true;
+    int e;
+    double m = frexp(fabs(x), &e); /* m in [0.5, 1) */
+    if (e - 1 < -126)              /* subnormal: multiple of 2^-133 */
+        return ldexp(fabs(x), 133) == floor(ldexp(fabs(x), 133));
+    double s = ldexp(m, 8);        /* 8 significant bits */
+    return s == floor(s) && fabs(x) <= 0x1.fep127;
+}
+
+static void test_uniform_rounded(void **state)
+{
+    (void)state;
+    static double v[N];
+    cts_case c = make("s.u.ascend910", REF_DT_FLOAT16, CTS_GEN_UNIFORM, -3, 5);
+    cts_fill(&c, 0, v, N);
+    double lo = INFINITY, hi = -INFINITY, mean = 0;
+    for (int i = 0; i < N; i++) {
+        assert_true(is_fp16(v[i]));
+        lo = fmin(lo, v[i]);
+        hi = fmax(hi, v[i]);
+        mean += v[i] / N;
+    }
+    assert_true(lo >= -3 && hi <= 5);
+    assert_true(lo < -2.9 && hi > 4.9);        /* spread over the whole range */
+    assert_true(fabs(mean - 1) < 0.15);         /* mean of U(-3, 5) is 1; sd/sqrt(N) ~ 0.036 */
+    /* an FP16 fill is not the FP32 fill: values really are rounded */
+    c = make("s.u.ascend910", REF_DT_BF16, CTS_GEN_UNIFORM, -3, 5);
+    cts_fill(&c, 0, v, N);
+    int not_fp16 = 0;
+    for (int i = 0; i < N; i++) {
+        assert_true(is_bf16(v[i]));
+        not_fp16 += !is_fp16(v[i]);
+    }
+    assert_int_equal(not_fp16, 0); /* BF16 values in [-3, 5] have 8 bits: all are FP16 too */
+    c = make("s.u.ascend910", REF_DT_FLOAT, CTS_GEN_UNIFORM, -3, 5);
+    cts_fill(&c, 0, v, N);
+    for (int i = 0; i < N; i++)
+        assert_true((double)(float)v[i] == v[i]);
+}
+
+static void test_int_normal_arange_values(void **state)
+{
+    (void)state;
+    static double v[N];
+    cts_case c = make("s.i.ascend910", REF_DT_FLOAT16, CTS_GEN_INT, -4, 4);
+    cts_fill(&c, 0, v, N);
+    int seen[9] = {0};
+    for (int i = 0; i < N; i++) {
+        assert_true(v[i] == floor(v[i]) && v[i] >= -4 && v[i] <= 4);
+        seen[(int)v[i] + 4]++;
+    }
+    for (int k = 0; k < 9; k++)
+        assert_true(seen[k] > N / 9 / 2); /* every integer of [lo, hi], both ends included */
+
+    c = make("s.n.ascend910", REF_DT_DOUBLE, CTS_GEN_NORMAL, 2, 0.5);
+    cts_fill(&c, 0, v, N);
+    double m = 0, s2 = 0;
+    for (int i = 0; i < N; i++)
+        m += v[i] / N;
+    for (int i = 0; i < N; i++)
+        s2 += (v[i] - m) * (v[i] - m) / (N - 1);
+    assert_true(fabs(m - 2) < 0.05);            /* sd of the mean 0.5/64 ~ 0.008 */
+    assert_true(fabs(sqrt(s2) - 0.5) < 0.05);
+
+    c = make("s.a.ascend910", REF_DT_FLOAT16, CTS_GEN_ARANGE, 0, 1);
+    cts_fill(&c, 0, v, 3000);
+    assert_true(v[0] == 0 && v[1] == 1 && v[2047] == 2047 && v[2048] == 2048);
+    assert_true(v[2049] == 2048); /* 2049 is a tie between 2048 and 2050 in FP16: even wins */
+    c.t[0].gen.a = 1;
+    c.t[0].gen.b = 0.5;
+    cts_fill(&c, 0, v, 4);
+    assert_true(v[0] == 1 && v[1] == 1.5 && v[3] == 2.5);
+
+    double list[] = {1, 2, 40, 0.1};
+    c = make("s.v.ascend910", REF_DT_FLOAT16, CTS_GEN_VALUES, 0, 0);
+    c.t[0].gen.values = list;
+    c.t[0].gen.nvalues = 4;
+    cts_fill(&c, 0, v, 9);
+    assert_true(v[0] == 1 && v[1] == 2 && v[2] == 40 && v[4] == 1 && v[8] == 1);
+    /* 0.1 in FP16 is 1638/16384 = 0.0999755859375 (nearest of 0.1·2^14 = 1638.4) */
+    assert_true(v[3] == 0.0999755859375 && v[7] == v[3]);
+
+    c = make("s.o.ascend910", REF_DT_FLOAT, CTS_GEN_ONES, 0, 0);
+    cts_fill(&c, 0, v, 5);
+    assert_true(v[0] == 1 && v[4] == 1);
+    c.t[0].gen.kind = CTS_GEN_ZEROS;
+    cts_fill(&c, 0, v, 5);
+    assert_true(v[0] == 0 && !signbit(v[0]) && v[4] == 0);
+}
+
+static void test_special(void **state)
+{
+    (void)state;
+    static double v[64];
+    cts_case c = make("s.sp.ascend910", REF_DT_FLOAT16, CTS_GEN_SPECIAL, 0, 0);
+    cts_fill(&c, 0, v, 64); /* 64 elements hold the whole table (every third element) */
+    bool nan = false, pinf = false, ninf = false, pz = false, nz = false, sub = false,
+         maxsub = false, maxf = false, nmaxf = false, plain = false;
+    for (int i = 0; i < 64; i++) {
+        double x = v[i];
+        assert_true(is_fp16(x));
+        nan |= isnan(x);
+        pinf |= x == INFINITY;
+        ninf |= x == -INFINITY;
+        pz |= x == 0 && !signbit(x);
+        nz |= x == 0 && signbit(x);
+        sub |= fabs(x) == 0x1p-24;               /* smallest FP16 subnormal */
+        maxsub |= x == 0x1p-14 - 0x1p-24;        /* largest FP16 subnormal */
+        maxf |= x == 65504;
+        nmaxf |= x == -65504;
+        plain |= isfinite(x) && fabs(x) > 0.01 && fabs(x) < 2 && x != 1 && x != -1;
+    }
+    assert_true(nan && pinf && ninf && pz && nz && sub && maxsub && maxf && nmaxf && plain);
+    /* FP32: its own extremes */
+    c = make("s.sp.ascend910", REF_DT_FLOAT, CTS_GEN_SPECIAL, 0, 0);
+    cts_fill(&c, 0, v, 64);
+    bool fsub = false, fmax = false;
+    for (int i = 0; i < 64; i++) {
+        fsub |= v[i] == 0x1p-149;
+        fmax |= v[i] == FLT_MAX;
+    }
+    assert_true(fsub && fmax);
+    /* BF16 max finite (2 - 2^-7)·2^127 and smallest subnormal 2^-133 */
+    c = make("s.sp.ascend910", REF_DT_BF16, CTS_GEN_SPECIAL, 0, 0);
+    cts_fill(&c, 0, v, 64);
+    bool bmax = false, bsub = false;
+    for (int i = 0; i < 64; i++) {
+        assert_true(is_bf16(v[i]));
+        bmax |= v[i] == 0x1.fep127;
+        bsub |= v[i] == 0x1p-133;
+    }
+    assert_true(bmax && bsub);
+}
+
+static void test_integer_dtypes(void **state)
+{
+    (void)state;
+    static double v[64];
+    cts_case c = make("s.int.ascend910", REF_DT_INT8, CTS_GEN_VALUES, 0, 0);
+    double list[] = {1.4, -2.6, 300, -300, NAN};
+    c.t[0].gen.values = list;
+    c.t[0].gen.nvalues = 5;
+    cts_fill(&c, 0, v, 5);
+    assert_true(v[0] == 1 && v[1] == -3 && v[2] == 127 && v[3] == -128 && v[4] == 0);
+    c.t[0].dtype = REF_DT_BOOL;
+    cts_fill(&c, 0, v, 5);
+    assert_true(v[0] == 1 && v[1] == 1 && v[4] == 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_uniform_rounded),
+        cmocka_unit_test(test_int_normal_arange_values),
+        cmocka_unit_test(test_special),
+        cmocka_unit_test(test_integer_dtypes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
