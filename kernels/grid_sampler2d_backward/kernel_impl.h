@@ -83,124 +83,164 @@ static inline GS_T GS_FN(source_index)(GS_T coord, int64_t size, int padding, bo
     return coord;
 }
 
-static inline void GS_FN(atomic_add)(GS_T *p, GS_T v)
-{
-#pragma omp atomic
-    *p += v;
-}
+/* What one grid point contributes, computed once and used for every channel. */
+typedef struct {
+    int64_t b, p;          /* batch item, point index within it */
+    int64_t base;          /* nearest: cell index; bilinear: index of the nw corner */
+    GS_T wt[4];            /* bilinear weights nw, ne, sw, se */
+    GS_T e, w, n, s;       /* distances to the four sides */
+    GS_T mx, my;           /* gradient factors of x and y */
+    unsigned ok;           /* bit k: corner k inside; 0 skips the point (no dx, dgrid 0) */
+} GS_FN(geom);
 
-/* One grid point (n, p) over all channels. Adds into dx (atomically when `atomic`), writes
- * dgrid[0..1]. A point whose grid value or pixel coordinate is not finite, or whose corners all
- * lie outside, contributes nothing and gets dgrid 0 (contract: non-finite = out of bounds). */
-static inline void GS_FN(point)(const gs_shape *s, const GS_T *go, const GS_T *in,
-                                const GS_T *xy, GS_T *dx, GS_T *dgrid, bool atomic)
+#define GS_BLOCK 256 /* points per block: their geometry stays in L1 across the channels */
+
+/* A point whose grid value or pixel coordinate is not finite, or whose corners all lie
+ * outside, gets ok = 0: it contributes nothing and its dgrid is 0 (contract: non-finite grid
+ * values are out of bounds). */
+static void GS_FN(geometry)(const gs_shape *s, const GS_T *xy, GS_FN(geom) *g)
 {
-    const int64_t hw = s->hi * s->wi, po = s->ho * s->wo, W = s->wi, H = s->hi;
-    GS_T gx = 0, gy = 0, gx_mult = 0, gy_mult = 0;
+    const int64_t W = s->wi, H = s->hi;
+    g->ok = 0;
+    g->mx = g->my = 0;
     if (!isfinite(xy[0]) || !isfinite(xy[1]))
-        goto out;
-    GS_T ix = GS_FN(source_index)(xy[0], W, s->padding, s->align_corners, &gx_mult);
-    GS_T iy = GS_FN(source_index)(xy[1], H, s->padding, s->align_corners, &gy_mult);
-
+        return;
+    GS_T ix = GS_FN(source_index)(xy[0], W, s->padding, s->align_corners, &g->mx);
+    GS_T iy = GS_FN(source_index)(xy[1], H, s->padding, s->align_corners, &g->my);
     if (s->interpolation == GS_NEAREST) {
         GS_T rx = GS_NEARBYINT(ix), ry = GS_NEARBYINT(iy); /* ties to even */
-        if (dx == NULL || !(rx >= 0 && rx < (GS_T)W && ry >= 0 && ry < (GS_T)H))
-            goto out;
-        GS_T *d = dx + (int64_t)ry * W + (int64_t)rx;
-        for (int64_t c = 0; c < s->c; c++) {
-            if (atomic)
-                GS_FN(atomic_add)(d + c * hw, go[c * po]);
-            else
-                d[c * hw] += go[c * po];
+        if (rx >= 0 && rx < (GS_T)W && ry >= 0 && ry < (GS_T)H) {
+            g->base = (int64_t)ry * W + (int64_t)rx;
+            g->ok = 1;
         }
-        goto out; /* nearest has no grid gradient */
+        return;
     }
-
     /* Corners exist only for -1 <= coordinate < size (this also rejects NaN). */
     if (!(ix >= -1 && ix < (GS_T)W && iy >= -1 && iy < (GS_T)H))
-        goto out;
+        return;
     GS_T fx = GS_FLOOR(ix), fy = GS_FLOOR(iy);
     int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
-    GS_T w = ix - fx, e = 1 - w, n = iy - fy, so = 1 - n; /* distances to the four sides */
-    GS_T nw = so * e, ne = so * w, sw = n * e, se = n * w;
-    bool in_x0 = x0 >= 0, in_x1 = x0 + 1 < W, in_y0 = y0 >= 0, in_y1 = y0 + 1 < H;
-    int64_t base = y0 * W + x0;
+    g->w = ix - fx;
+    g->e = 1 - g->w;
+    g->n = iy - fy;
+    g->s = 1 - g->n;
+    g->wt[0] = g->s * g->e;
+    g->wt[1] = g->s * g->w;
+    g->wt[2] = g->n * g->e;
+    g->wt[3] = g->n * g->w;
+    bool x0_in = x0 >= 0, x1_in = x0 + 1 < W, y0_in = y0 >= 0, y1_in = y0 + 1 < H;
+    g->ok = (unsigned)(x0_in && y0_in) | (unsigned)(x1_in && y0_in) << 1 |
+            (unsigned)(x0_in && y1_in) << 2 | (unsigned)(x1_in && y1_in) << 3;
+    g->base = y0 * W + x0;
+}
 
-    if (in_x0 && in_x1 && in_y0 && in_y1 && !atomic) {
-        /* Interior point: no bounds tests in the channel loop. */
-        for (int64_t c = 0; c < s->c; c++) {
-            GS_T g = go[c * po];
-            if (dx) {
-                GS_T *d = dx + c * hw + base;
-                d[0] += nw * g;
-                d[1] += ne * g;
-                d[W] += sw * g;
-                d[W + 1] += se * g;
-            }
-            if (dgrid) {
-                const GS_T *v = in + c * hw + base;
-                gx += ((v[1] - v[0]) * so + (v[W + 1] - v[W]) * n) * g;
-                gy += ((v[W] - v[0]) * e + (v[W + 1] - v[1]) * w) * g;
-            }
-        }
+static inline void GS_FN(add)(GS_T *p, GS_T v, bool atomic)
+{
+    if (atomic) {
+#pragma omp atomic
+        *p += v;
     } else {
-        bool ok[4] = {in_x0 && in_y0, in_x1 && in_y0, in_x0 && in_y1, in_x1 && in_y1};
-        const int64_t off[4] = {base, base + 1, base + W, base + W + 1};
-        const GS_T wt[4] = {nw, ne, sw, se};
-        for (int64_t c = 0; c < s->c; c++) {
-            GS_T g = go[c * po];
-            if (dx) {
-                for (int k = 0; k < 4; k++) {
-                    if (!ok[k])
-                        continue;
-                    if (atomic)
-                        GS_FN(atomic_add)(dx + c * hw + off[k], wt[k] * g);
-                    else
-                        dx[c * hw + off[k]] += wt[k] * g;
+        *p += v;
+    }
+}
+
+/* One block of points over all channels, channel-major so each channel's planes stay in cache.
+ * Every dx cell receives its contributions of one channel in the block's point order, and each
+ * point's dgrid sums the channels in ascending order: the result of a block does not depend on
+ * how points are grouped into blocks. */
+static void GS_FN(block)(const gs_shape *s, const GS_T *go, const GS_T *in, GS_T *dx,
+                         GS_T *dgrid, const GS_FN(geom) *g, int64_t count, bool atomic)
+{
+    const int64_t hw = s->hi * s->wi, po = s->ho * s->wo, W = s->wi;
+    const int64_t off[4] = {0, 1, W, W + 1};
+    GS_T gx[GS_BLOCK] = {0}, gy[GS_BLOCK] = {0};
+    const bool bilinear = s->interpolation == GS_BILINEAR;
+    for (int64_t c = 0; c < s->c; c++) {
+        for (int64_t i = 0; i < count; i++) {
+            const GS_FN(geom) *q = &g[i];
+            if (q->ok == 0)
+                continue;
+            const int64_t plane = (q->b * s->c + c) * hw;
+            const GS_T gv = go[(q->b * s->c + c) * po + q->p];
+            if (!bilinear) {
+                if (dx)
+                    GS_FN(add)(dx + plane + q->base, gv, atomic);
+                continue;
+            }
+            if (q->ok == 15 && !atomic) { /* interior: no bounds tests */
+                if (dx) {
+                    GS_T *d = dx + plane + q->base;
+                    d[0] += q->wt[0] * gv;
+                    d[1] += q->wt[1] * gv;
+                    d[W] += q->wt[2] * gv;
+                    d[W + 1] += q->wt[3] * gv;
                 }
+                if (dgrid) {
+                    const GS_T *v = in + plane + q->base;
+                    gx[i] += ((v[1] - v[0]) * q->s + (v[W + 1] - v[W]) * q->n) * gv;
+                    gy[i] += ((v[W] - v[0]) * q->e + (v[W + 1] - v[1]) * q->w) * gv;
+                }
+                continue;
+            }
+            GS_T v[4];
+            for (int k = 0; k < 4; k++) {
+                bool inside = q->ok >> k & 1;
+                v[k] = inside && dgrid ? in[plane + q->base + off[k]] : 0; /* zeros outside */
+                if (inside && dx)
+                    GS_FN(add)(dx + plane + q->base + off[k], q->wt[k] * gv, atomic);
             }
             if (dgrid) {
-                GS_T v[4];
-                for (int k = 0; k < 4; k++)
-                    v[k] = ok[k] ? in[c * hw + off[k]] : 0; /* zeros outside */
-                gx += ((v[1] - v[0]) * so + (v[3] - v[2]) * n) * g;
-                gy += ((v[2] - v[0]) * e + (v[3] - v[1]) * w) * g;
+                gx[i] += ((v[1] - v[0]) * q->s + (v[3] - v[2]) * q->n) * gv;
+                gy[i] += ((v[2] - v[0]) * q->e + (v[3] - v[1]) * q->w) * gv;
             }
         }
     }
-    gx = gx * gx_mult;
-    gy = gy * gy_mult;
-out:
-    if (dgrid) {
-        dgrid[0] = s->interpolation == GS_NEAREST ? 0 : gx;
-        dgrid[1] = s->interpolation == GS_NEAREST ? 0 : gy;
+    if (dgrid == NULL)
+        return;
+    for (int64_t i = 0; i < count; i++) { /* nearest has no grid gradient */
+        GS_T *d = dgrid + (g[i].b * po + g[i].p) * 2;
+        d[0] = bilinear && g[i].ok ? gx[i] * g[i].mx : 0;
+        d[1] = bilinear && g[i].ok ? gy[i] * g[i].my : 0;
     }
+}
+
+/* Geometry of points order[first..first+count) (identity order when NULL), then the block. */
+static void GS_FN(run_block)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                             const GS_T *grid, GS_T *dx, GS_T *dgrid, const int64_t *order,
+                             int64_t first, int64_t count, bool atomic)
+{
+    const int64_t po = s->ho * s->wo;
+    GS_FN(geom) g[GS_BLOCK];
+    for (int64_t i = 0; i < count; i++) {
+        int64_t q = order ? order[first + i] : first + i;
+        g[i].b = q / po;
+        g[i].p = q % po;
+        GS_FN(geometry)(s, grid + q * 2, &g[i]);
+    }
+    GS_FN(block)(s, go, in, dx, dgrid, g, count, atomic);
 }
 
 void GS_FN(gs_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, const GS_T *grid,
                       GS_T *dx, GS_T *dgrid, bool det, uint64_t shuffle_seed)
 {
-    const int64_t po = s->ho * s->wo, ci = s->c * s->hi * s->wi, co = s->c * po;
+    const int64_t po = s->ho * s->wo;
     if (det) {
         /* One batch item per task, its points in order: every dx element and every dgrid pair
          * is computed by one task in a fixed order, whatever the thread count. */
 #pragma omp parallel for schedule(dynamic, 1)
-        for (int64_t b = 0; b < s->n; b++) {
-            for (int64_t p = 0; p < po; p++)
-                GS_FN(point)(s, go + b * co + p, in + b * ci, grid + (b * po + p) * 2,
-                             dx ? dx + b * ci : NULL, dgrid ? dgrid + (b * po + p) * 2 : NULL,
-                             false);
-        }
+        for (int64_t b = 0; b < s->n; b++)
+            for (int64_t p = 0; p < po; p += GS_BLOCK)
+                GS_FN(run_block)(s, go, in, grid, dx, dgrid, NULL, b * po + p,
+                                 po - p < GS_BLOCK ? po - p : GS_BLOCK, false);
         return;
     }
-    /* Non-deterministic, like the device: all points in parallel, atomic adds into dx. */
+    /* Non-deterministic, like the device: blocks of points in parallel with atomic adds into
+     * dx; ACLNN_EMU_SHUFFLE permutes the points first so the order changes on every call. */
     const int64_t total = s->n * po;
     int64_t *order = shuffle_seed ? gs_permutation(total, shuffle_seed) : NULL;
-#pragma omp parallel for schedule(dynamic, 64)
-    for (int64_t i = 0; i < total; i++) {
-        int64_t q = order ? order[i] : i, b = q / po, p = q % po;
-        GS_FN(point)(s, go + b * co + p, in + b * ci, grid + q * 2, dx ? dx + b * ci : NULL,
-                     dgrid ? dgrid + q * 2 : NULL, true);
-    }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t first = 0; first < total; first += GS_BLOCK)
+        GS_FN(run_block)(s, go, in, grid, dx, dgrid, order, first,
+                         total - first < GS_BLOCK ? total - first : GS_BLOCK, true);
     free(order);
 }
