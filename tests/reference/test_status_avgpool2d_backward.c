@@ -180,6 +180,8 @@ MUT(m_forward_zero, ARRAY(kernel_size, 5); shapes(q, 4, 4, 0, 0))
 
 MUT(m_empty_n, SHAPE(1, 0, 16, 4, 4); SHAPE(2, 0, 16, 4, 4); SHAPE(0, 0, 16, 1, 1))
 MUT(m_empty_c, SHAPE(1, 1, 0, 4, 4); SHAPE(2, 1, 0, 4, 4); SHAPE(0, 1, 0, 1, 1))
+/* H = 0: the forward height floor((0-4)/1)+1 < 0 is an empty output, not a shape error. */
+MUT(m_empty_h, SHAPE(1, 1, 16, 0, 4); SHAPE(2, 1, 16, 0, 4); SHAPE(0, 1, 16, 0, 1))
 MUT(m_empty_n_cube9, m_empty_n(q); q->cube_math_type = 9)
 
 MUT(m_cube4, q->cube_math_type = 4)
@@ -364,6 +366,10 @@ static const row rows[] = {
      "empty"},
     {"empty_c_vendor", "facts §3 empty → success", m_empty_c, SUPPORTED, VEN | OLD, OK, false,
      "nothing to compute"},
+    {"empty_h_doc", "000 'Empty tensors are not supported'", m_empty_h, SUPPORTED, DOC, INV, false,
+     "empty"},
+    {"empty_h_vendor", "facts §3 every empty tensor → success", m_empty_h, SUPPORTED, VEN | OLD,
+     OK, false, "nothing to compute"},
 
     /* cubeMathType range: doc 161002 row; facts §3 vendor 161002, older releases 161001 */
     {"cube_4", "000 161002 'cubeMathType not within the supported range'", m_cube4, SUPPORTED,
