@@ -1,0 +1,357 @@
+/* cts_run_case on the emulated device. The seed example of the avg-pool document (FP32,
+ * self 1x16x4x4, kernel 4x4, stride 1, padding 0, countIncludePad, cubeMathType 1, gradOutput
+ * all ones) gives 0.0625 in all 256 elements (document and facts §4, PyTorch float64): exact in
+ * FP32, so the device must match to 0 ULP. Fault injections (kernels/README.md) must be caught
+ * by the check that names them. */
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "runner.h"
+
+static cts_backend backend;
+static bool have_backend;
+
+static int setup(void **state)
+{
+    (void)state;
+    char err[512];
+    have_backend = cts_backend_open("emu", &backend, err, sizeof err) == 0;
+    if (!have_backend) fprintf(stderr, "emulated device not available: %s\n", err);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (have_backend) cts_backend_close(&backend);
+    return 0;
+}
+
+static void tensor(cts_tensor *t, const char *name, bool out, int64_t n, int64_t c, int64_t h,
+                   int64_t w)
+{
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->is_output = out;
+    t->rank = 4;
+    t->dims[0] = n, t->dims[1] = c, t->dims[2] = h, t->dims[3] = w;
+    t->dtype = REF_DT_FLOAT;
+    t->format = REF_FMT_NCHW;
+    t->gen.kind = CTS_GEN_ONES;
+}
+
+static double expected_value = 0.0625;
+
+static void seed_case(cts_case *c)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->id, sizeof c->id, "doc_examples.avgpool_seed.ascend910b");
+    c->suite = "doc_examples";
+    c->name = "avgpool_seed";
+    c->op = REF_OP_AVGPOOL2D_BACKWARD;
+    c->dtype = REF_DT_FLOAT;
+    c->product = REF_PRODUCT_ASCEND910B;
+    c->spec = REF_SPEC_DOC;
+    c->seed = 7;
+    c->ntensors = 3;
+    tensor(&c->t[0], "grad_output", false, 1, 16, 1, 1);
+    tensor(&c->t[1], "self", false, 1, 16, 4, 4);
+    tensor(&c->t[2], "grad_input", true, 1, 16, 4, 4);
+    c->kernel_size = (cts_int_array){false, 2, {4, 4}};
+    c->stride = (cts_int_array){false, 2, {1, 1}};
+    c->padding = (cts_int_array){false, 2, {0, 0}};
+    c->count_include_pad = true;
+    c->cube_math_type = 1;
+    c->expect_status_model = true;
+    c->expect_values[2] = (cts_expected_values){true, &expected_value, 1};
+    c->tolerance.kind = CTS_TOL_BOUND;
+    c->tolerance.name = "bound";
+    c->repeat = 1;
+}
+
+#define NEED_BACKEND()                                                                         \
+    do {                                                                                       \
+        if (!have_backend) {                                                                   \
+            print_message("emulated device not built: skipped\n");                             \
+            skip();                                                                            \
+        }                                                                                      \
+    } while (0)
+
+static void test_seed_example_passes_exactly(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    cts_case c;
+    seed_case(&c);
+    cts_run_options o = {0, 2, NULL};
+    cts_verdict v;
+    cts_run_case(&backend, &c, &o, &v);
+    assert_string_equal(v.message, "");
+    assert_int_equal(v.status, CTS_PASS);
+    assert_string_equal(v.case_id, c.id);
+    assert_int_equal(v.expected_status, 0);
+    assert_int_equal(v.got_status, 0);
+    assert_int_equal(v.nelems, 256);
+    assert_true(v.worst_ulp == 0);
+    assert_true(v.worst_bound_units == 0);
+    assert_true(v.worst_exact == 0.0625 && v.worst_got == 0.0625);
+    assert_true(v.output_hash != 0);
+    assert_true(v.t_total >= v.t_device && v.t_device > 0);
+}
+
+/* Same case on every product that supports avg-pool, and deterministic with repeats and thread
+ * counts: identical bits every time. */
+static void test_seed_example_deterministic_all_products(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    const ref_product products[] = {REF_PRODUCT_ASCEND910, REF_PRODUCT_ASCEND910B,
+                                    REF_PRODUCT_ASCEND910_93, REF_PRODUCT_ASCEND310P,
+                                    REF_PRODUCT_ASCEND950};
+    for (size_t i = 0; i < sizeof products / sizeof products[0]; i++) {
+        cts_case c;
+        seed_case(&c);
+        c.product = products[i];
+        c.deterministic = true;
+        c.repeat = 3;
+        cts_run_options o = {0, 2, NULL};
+        cts_verdict v;
+        cts_run_case(&backend, &c, &o, &v);
+        if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", ref_product_id(products[i]), v.message);
+        assert_int_equal(v.status, CTS_PASS);
+        assert_true(v.worst_ulp == 0);
+    }
+}
+
+/* ascend310b supports neither operator: 161002 expected, and got, with outputs untouched. */
+static void test_unsupported_product_is_an_expected_error(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    cts_case c;
+    seed_case(&c);
+    c.product = REF_PRODUCT_ASCEND310B;
+    cts_verdict v;
+    cts_run_case(&backend, &c, NULL, &v);
+    assert_int_equal(v.expected_status, 161002);
+    assert_int_equal(v.got_status, 161002);
+    assert_int_equal(v.status, CTS_PASS);
+    assert_int_equal(v.nelems, 0);
+}
+
+/* kernel 4x4 with padding 3: 2·3 > 4 → 161002 by the document's table. */
+static void test_error_case_checks_poison(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    cts_case c;
+    seed_case(&c);
+    c.padding = (cts_int_array){false, 2, {3, 3}};
+    cts_verdict v;
+    cts_run_case(&backend, &c, NULL, &v);
+    assert_int_equal(v.expected_status, 161002);
+    assert_int_equal(v.got_status, 161002);
+    assert_int_equal(v.status, CTS_PASS);
+    assert_true(strlen(v.status_reason) > 0);
+}
+
+/* Non-contiguous views: gradOutput with doubled strides and a storage offset, gradInput with a
+ * gap after every row (strides 80,20,5,1 for 1x16x4x4); inputs are small integers in [-4, 4]
+ * so every exact result k/16 is representable and the device must match it to 0 ULP, and the
+ * gaps of gradInput must keep their poison (guards check). */
+static void test_noncontiguous_views(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    cts_case c;
+    seed_case(&c);
+    c.expect_values[2].any = false;
+    c.t[0].gen = (cts_datagen){CTS_GEN_INT, -4, 4, NULL, 0};
+    c.t[0].has_strides = true;
+    c.t[0].strides[0] = 32, c.t[0].strides[1] = 2, c.t[0].strides[2] = 1, c.t[0].strides[3] = 1;
+    c.t[0].offset = 3;
+    c.t[2].has_strides = true;
+    c.t[2].strides[0] = 80, c.t[2].strides[1] = 20, c.t[2].strides[2] = 5, c.t[2].strides[3] = 1;
+    cts_verdict v;
+    cts_run_case(&backend, &c, NULL, &v);
+    if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
+    assert_int_equal(v.status, CTS_PASS);
+    assert_int_equal(v.nelems, 256);
+    assert_true(v.worst_ulp == 0);
+}
+
+/* Grid sampler with interpolationMode 7: 161002 (document's error table), outputs untouched. */
+static void test_grid_sampler_error_case(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    cts_case c;
+    seed_case(&c);
+    snprintf(c.id, sizeof c.id, "errors.grid_interp7.ascend910b");
+    c.op = REF_OP_GRID_SAMPLER2D_BACKWARD;
+    c.ntensors = 5;
+    tensor(&c.t[0], "grad_output", false, 1, 1, 2, 2);
+    tensor(&c.t[1], "input", false, 1, 1, 3, 3);
+    tensor(&c.t[2], "grid", false, 1, 2, 2, 2);
+    tensor(&c.t[3], "input_grad", true, 1, 1, 3, 3);
+    tensor(&c.t[4], "grid_grad", true, 1, 2, 2, 2);
+    for (int i = 0; i < 5; i++) c.t[i].format = REF_FMT_ND;
+    c.expect_values[2].any = false;
+    c.interpolation_mode = 7;
+    c.output_mask_len = 2;
+    c.output_mask[0] = c.output_mask[1] = true;
+    cts_verdict v;
+    cts_run_case(&backend, &c, NULL, &v);
+    if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
+    assert_int_equal(v.expected_status, 161002);
+    assert_int_equal(v.got_status, 161002);
+    assert_int_equal(v.status, CTS_PASS);
+}
+
+typedef struct {
+    const char *fault;
+    const char *check;
+    cts_status status;
+} fault_row;
+
+/* Each injected defect is caught by the check that names it. */
+static void test_faults_are_caught(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    const fault_row rows[] = {
+        {"mutate-input", "inputs", CTS_FAIL},
+        {"oob-write", "guards", CTS_FAIL},
+        {"ulp:3", "tolerance", CTS_FAIL},
+        {"window-off-by-one", "tolerance", CTS_FAIL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        setenv("ACLNN_EMU_FAULT", rows[i].fault, 1);
+        cts_case c;
+        seed_case(&c);
+        if (strcmp(rows[i].fault, "window-off-by-one") == 0) {
+            /* kernel 2, stride 2 on 4x4: windows tile the input; one too far spills. */
+            c.t[0].dims[2] = c.t[0].dims[3] = 2;
+            c.kernel_size = (cts_int_array){false, 2, {2, 2}};
+            c.stride = (cts_int_array){false, 2, {2, 2}};
+            c.expect_values[2].any = false;
+        }
+        cts_verdict v;
+        cts_run_case(&backend, &c, NULL, &v);
+        unsetenv("ACLNN_EMU_FAULT");
+        fprintf(stderr, "fault %s: %s %s: %s\n", rows[i].fault, cts_status_name(v.status),
+                v.check, v.message);
+        assert_int_equal(v.status, rows[i].status);
+        assert_string_equal(v.check, rows[i].check);
+    }
+}
+
+/* With the status fault 161002 becomes success: the status check fails first. */
+static void test_status_fault(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    setenv("ACLNN_EMU_FAULT", "status", 1);
+    cts_case c;
+    seed_case(&c);
+    c.padding = (cts_int_array){false, 2, {3, 3}};
+    cts_verdict v;
+    cts_run_case(&backend, &c, NULL, &v);
+    unsetenv("ACLNN_EMU_FAULT");
+    assert_int_equal(v.status, CTS_FAIL);
+    assert_string_equal(v.check, "status");
+    assert_non_null(strstr(v.message, "status 0, expected 161002"));
+}
+
+static int64_t read_npy(const char *path, unsigned char *buf, size_t size, const char **descr)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, size, f);
+    fclose(f);
+    size_t hlen = buf[8] | (size_t)buf[9] << 8;
+    *descr = strstr((const char *)buf + 10, "'descr': '") + 10;
+    return (int64_t)(n - 10 - hlen);
+}
+
+/* --dump: case.json and the arrays; exact_grad_input holds 256 × 0.0625 as '<f8'. */
+static void test_dump(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    char dir[] = "/tmp/aclcts-dump-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    cts_case c;
+    seed_case(&c);
+    cts_run_options o = {0, 2, dir};
+    cts_verdict v;
+    cts_run_case(&backend, &c, &o, &v);
+    assert_int_equal(v.status, CTS_PASS);
+    char path[PATH_MAX];
+    static unsigned char buf[1 << 16];
+    const char *descr;
+    snprintf(path, sizeof path, "%s/%s/exact_grad_input.npy", dir, c.id);
+    assert_int_equal(read_npy(path, buf, sizeof buf, &descr), 256 * 8);
+    assert_memory_equal(descr, "<f8'", 4);
+    size_t hlen = buf[8] | (size_t)buf[9] << 8;
+    for (int k = 0; k < 256; k++) {
+        double x;
+        memcpy(&x, buf + 10 + hlen + 8 * k, 8);
+        assert_true(x == 0.0625);
+    }
+    const char *files[][2] = {{"grad_input.npy", "<f4'"}, {"grad_output.npy", "<f4'"},
+                              {"self.npy", "<f4'"}, {"ref_grad_input.npy", "<f8'"}};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", dir, c.id, files[i][0]);
+        assert_true(read_npy(path, buf, sizeof buf, &descr) > 0);
+        assert_memory_equal(descr, files[i][1], 4);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/%s/exact_grad_input.npy", dir, c.id);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s/case.json", dir, c.id);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *json = (const char *)buf;
+    assert_non_null(strstr(json, "\"op\": \"avgpool2d_backward\""));
+    assert_non_null(strstr(json, "\"product\": \"ascend910b\""));
+    assert_non_null(strstr(json, "\"kernel_size\": [4, 4]"));
+    assert_non_null(strstr(json, "\"cube_math_type\": 1"));
+    assert_non_null(strstr(json, "\"expected_status\": 0"));
+    assert_non_null(strstr(json, "\"got_status\": 0"));
+    assert_non_null(strstr(json, "\"seed\": 7"));
+    assert_non_null(strstr(json, "\"status\": \"PASS\""));
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s", dir, c.id);
+    assert_int_equal(rmdir(path), 0);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_example_passes_exactly),
+        cmocka_unit_test(test_seed_example_deterministic_all_products),
+        cmocka_unit_test(test_unsupported_product_is_an_expected_error),
+        cmocka_unit_test(test_error_case_checks_poison),
+        cmocka_unit_test(test_noncontiguous_views),
+        cmocka_unit_test(test_grid_sampler_error_case),
+        cmocka_unit_test(test_faults_are_caught),
+        cmocka_unit_test(test_status_fault),
+        cmocka_unit_test(test_dump),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
