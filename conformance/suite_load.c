@@ -105,19 +105,15 @@ typedef struct {
     int line;
 } suite_seen;
 
-/* One file. Appends its cases to out; names holds the suites of the files before it. */
-static void load_file(const char *file, cts_diag *d, cts_case_list *out, size_t *cap,
-                      suite_seen **names, size_t *nnames)
+/* One suite (a document of a file). Appends its cases to out; names holds the suites read
+ * before it. */
+static void load_suite(const char *file, const cts_ynode *root, cts_diag *d, cts_case_list *out,
+                       size_t *cap, suite_seen **names, size_t *nnames)
 {
-    cts_ynode *root = cts_yaml_load(file, d);
-    if (!root)
-        return;
     cts_keyctx kk = {.file = file, .d = d, .op = REF_OP_AVGPOOL2D_BACKWARD};
     const cts_keyctx *k = &kk;
-    if (!cts_expect_kind(k, "suite", root, CTS_YN_MAP)) {
-        cts_yaml_free(root);
+    if (!cts_expect_kind(k, "suite", root, CTS_YN_MAP))
         return;
-    }
     cts_suite_ctx s = {.spec = REF_SPEC_DOC, .nproducts = REF_PRODUCT_COUNT};
     for (int p = 0; p < REF_PRODUCT_COUNT; p++)
         s.products[p] = (ref_product)p;
@@ -179,10 +175,8 @@ static void load_file(const char *file, cts_diag *d, cts_case_list *out, size_t 
             ok = false;
         }
     }
-    if (!ok) { /* without a suite name and an op the cases cannot be read meaningfully */
-        cts_yaml_free(root);
+    if (!ok) /* without a suite name and an op the cases cannot be read meaningfully */
         return;
-    }
     /* product, seed, spec: read through the case-key readers on a scratch case */
     cts_builder scratch;
     cts_builder_init(&scratch, kk.op);
@@ -262,7 +256,15 @@ static void load_file(const char *file, cts_diag *d, cts_case_list *out, size_t 
         }
     }
     (void)ok;
-    cts_yaml_free(root);
+}
+
+static void load_file(const char *file, cts_diag *d, cts_case_list *out, size_t *cap,
+                      suite_seen **names, size_t *nnames)
+{
+    cts_ynode *docs = cts_yaml_load(file, d);
+    for (size_t i = 0; docs && i < docs->n; i++)
+        load_suite(file, docs->items[i], d, out, cap, names, nnames);
+    cts_yaml_free(docs);
 }
 
 static int cmp_id(const void *a, const void *b)

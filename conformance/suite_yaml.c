@@ -138,24 +138,17 @@ cts_ynode *cts_yaml_load(const char *file, cts_diag *d)
     reader r = {.file = file, .d = d};
     yaml_parser_initialize(&r.p);
     yaml_parser_set_input_file(&r.p, f);
-    cts_ynode *root = NULL;
+    yaml_mark_t start = {0};
+    cts_ynode *docs = node_new(CTS_YN_SEQ, start);
+    size_t cap = 0;
     yaml_event_t e;
     while (!r.failed && next(&r, &e)) {
         yaml_event_type_t t = e.type;
         if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT ||
             t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT) {
-            if (root) {
-                cts_diag_error(d, file, (int)e.start_mark.line + 1,
-                               (int)e.start_mark.column + 1, "yaml",
-                               "one document per suite file");
-                r.failed = true;
-            } else {
-                root = read_node(&r, &e);
-            }
-        } else if (t == YAML_DOCUMENT_START_EVENT && root) {
-            cts_diag_error(d, file, (int)e.start_mark.line + 1, (int)e.start_mark.column + 1,
-                           "yaml", "one document per suite file");
-            r.failed = true;
+            cts_ynode *root = read_node(&r, &e);
+            if (root)
+                node_push(docs, root, &cap);
         }
         yaml_event_delete(&e);
         if (t == YAML_STREAM_END_EVENT)
@@ -164,14 +157,15 @@ cts_ynode *cts_yaml_load(const char *file, cts_diag *d)
     yaml_parser_delete(&r.p);
     fclose(f);
     if (r.failed) {
-        cts_yaml_free(root);
+        cts_yaml_free(docs);
         return NULL;
     }
-    if (!root) {
+    if (docs->n == 0) {
         cts_diag_error(d, file, 1, 1, "suite", "empty file");
+        cts_yaml_free(docs);
         return NULL;
     }
-    return root;
+    return docs;
 }
 
 const cts_ynode *cts_yaml_get(const cts_ynode *map, const char *key)

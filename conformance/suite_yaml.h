@@ -19,8 +19,9 @@ typedef struct cts_ynode {
     size_t n;                   /* number of items (MAP: 2 x entries) */
 } cts_ynode;
 
-/* Parses one document. On a YAML syntax error, a duplicate key or an alias, reports to d and
- * returns NULL. An empty file gives NULL with an error too. */
+/* Parses a file: a SEQ node whose items are its documents (`---` separates suites in one
+ * file). On a YAML syntax error, a duplicate key or an alias, reports to d and returns NULL.
+ * A file without documents gives NULL with an error too. */
 cts_ynode *cts_yaml_load(const char *file, cts_diag *d);
 void cts_yaml_free(cts_ynode *n);
 

@@ -430,6 +430,25 @@ static void test_errors_of_all_files(void **state)
     free(err);
 }
 
+/* Several suites in one file, separated by `---`: each with its own op. */
+static void test_documents(void **state)
+{
+    (void)state;
+    char *both = malloc(strlen(avg_basic) + strlen(grid_basic) + 8);
+    sprintf(both, "%s---\n%s", avg_basic, grid_basic);
+    const char *p = write_suite("both.yaml", both);
+    free(both);
+    cts_case_list l;
+    assert_int_equal(load(&p, 1, NULL, &l, NULL), 0);
+    assert_int_equal(l.ncases, 10 + 145);
+    assert_int_equal(l.cases[0].op, REF_OP_AVGPOOL2D_BACKWARD);
+    assert_int_equal(l.cases[10].op, REF_OP_GRID_SAMPLER2D_BACKWARD);
+    /* the second document's case marks count lines from the start of the file: avg_basic has
+     * 37 lines, then "---" (line 38), so grid_basic's line 5 (its first case) is line 43 */
+    assert_int_equal(l.cases[10].mark.line, 43);
+    cts_case_list_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_ids_stable),
         cmocka_unit_test(test_malformed_corpus),
         cmocka_unit_test(test_errors_of_all_files),
+        cmocka_unit_test(test_documents),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
