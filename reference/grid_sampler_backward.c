@@ -1,0 +1,637 @@
+/* ref_grid_sampler2d_backward and its one-element MPFR form (facts §4, PyTorch's
+ * grid_sampler_2d_backward). Per batch: the coordinate stage of every grid point (grid_coord.c,
+ * exact, with its legal branches), then dgrid per grid point and dx per (n, c) plane, each plane
+ * gathered in grid-point order (deterministic for any thread count).
+ * Terms: dx[yi][xi] gets g·wx·wy per in-bounds corner (nearest: g); dgrid x gets
+ * ±input[corner]·g·wy·(factor·mult) and y likewise with wx (PyTorch's gix/giy), factor = size/2
+ * (size−1)/2 with align). Fast path: double-double with error bound and Ziv's test; MPFR on
+ * failure, the exact terms summed by mpfr_sum. nops = 4 (bilinear: two weight differences and two
+ * products per dx term; difference, two products and the final scale per dgrid term).
+ * coord_err = Σ|∂term/∂t|·δ over the terms: dx |g|(|wy|δx + |wx|δy + δxδy), dgrid x
+ * |val·g·scale|·δy (y: δx), with |∂c/∂t| ≤ sens. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_internal.h"
+
+typedef struct {
+    bool out;    /* non-finite grid value: out of bounds (docs/contract.md) */
+    bool unres;  /* too many branches: uncheckable */
+    grid_axis ax[2]; /* 0: x (width), 1: y (height) */
+} gpoint;
+
+typedef struct {
+    const ref_grid_params *p;
+    const double *go, *in, *grid;
+    double u_dev;
+    bool force;
+} gctx;
+
+typedef struct { int64_t e; int kx, ky; } corner;
+
+static int corners(const ref_grid_params *p, const grid_outcome *ox, const grid_outcome *oy,
+                   corner c[4])
+{
+    int n = 0, lim = p->interpolation == REF_INTERP_BILINEAR ? 2 : 1;
+    for (int dy = 0; dy < lim; dy++)
+        for (int dx = 0; dx < lim; dx++) {
+            int64_t xi = ox->i0 + dx, yi = oy->i0 + dy;
+            if (xi >= 0 && xi < p->w_in && yi >= 0 && yi < p->h_in)
+                c[n++] = (corner){yi * p->w_in + xi, dx, dy};
+        }
+    return n;
+}
+
+static inline const ref_dd *wdd(const grid_outcome *o, int k) { return k ? &o->d1 : &o->d0; }
+static inline mpfr_srcptr wmp(const grid_outcome *o, int k) { return k ? o->w1 : o->w0; }
+
+/* ---- term scratch for MPFR sums ---- */
+typedef struct { mpfr_t *t; mpfr_ptr *ptr; size_t n, cap; } mterms;
+
+static mpfr_ptr mterm(mterms *m, mpfr_prec_t prec)
+{
+    if (m->n + 1 >= m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        m->t = realloc(m->t, cap * sizeof *m->t);
+        m->ptr = realloc(m->ptr, cap * sizeof *m->ptr);
+        for (size_t i = m->cap; i < cap; i++)
+            mpfr_init2(m->t[i], 64);
+        m->cap = cap;
+    }
+    mpfr_set_prec(m->t[m->n], prec);
+    m->ptr[m->n] = m->t[m->n];
+    return m->t[m->n++];
+}
+
+static void mterms_free(mterms *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        mpfr_clear(m->t[i]);
+    free(m->t);
+    free(m->ptr);
+}
+
+static void mpfr_finish(mterms *m, ref_value *v)
+{
+    ref_finish_mpfr_sum(m->ptr, (unsigned long)m->n, &v->hi, &v->lo, NULL);
+}
+
+/* ---- dgrid ---- */
+
+static double factor(const ref_grid_params *p, int comp)
+{
+    int64_t size = comp == 0 ? p->w_in : p->h_in;
+    return p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
+}
+
+/* One dgrid component of point (n, pix) under outcomes (ox, oy). Returns 1 if decided fast. */
+static int dgrid_value(const gctx *G, const gpoint *pt, int64_t n, int64_t pix,
+                       const grid_outcome *ox, const grid_outcome *oy, int comp, mterms *mt,
+                       ref_value *v, uint8_t *flags)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    const grid_outcome *ow = comp == 0 ? oy : ox; /* the weight's axis */
+    int mult = comp == 0 ? ox->mult : oy->mult;
+    double scale = factor(p, comp) * mult;
+    double dl = pt->ax[comp == 0 ? 1 : 0].delta * pt->ax[comp == 0 ? 1 : 0].sens;
+    corner cs[4];
+    int nc = corners(p, ox, oy, cs);
+    memset(v, 0, sizeof *v);
+    v->nops = 4;
+    ref_acc a = {{0, 0}, 0};
+    double ieee = 0, sabs = 0, cerr = 0;
+    bool finite = true;
+    int64_t nt = 0;
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = G->go[(n * p->c + c) * hw_out + pix];
+        const double *plane = G->in + (n * p->c + c) * hw_in;
+        for (int k = 0; k < nc; k++) {
+            double val = plane[cs[k].e];
+            int sign = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
+            const ref_dd *w = wdd(ow, comp == 0 ? cs[k].ky : cs[k].kx);
+            double t = sign * val * g * w->hi;
+            ieee += t;
+            finite = finite && isfinite(val) && isfinite(g);
+            if (mult == 0)
+                continue;
+            sabs += fabs(t * scale);
+            cerr += fabs(val * g * scale) * dl;
+            nt++;
+            if (!G->force && finite) {
+                        double pr = val * g;
+                ref_dd vg = {pr, fma(val, g, -pr)}; /* exact product */
+                ref_dd tt = ref_dd_mul_d(ref_dd_mul(vg, *w), sign * scale);
+                ref_acc_add(&a, tt, 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
+            }
+        }
+    }
+    v->nterms = nt;
+    v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
+    v->coord_err = cerr * (1 + 0x1p-40);
+    if (!finite || !isfinite(ieee)) {
+        v->hi = ieee * scale; /* PyTorch: gix accumulated, then times gix_mult */
+        v->lo = 0;
+        v->sum_abs = INFINITY;
+        *flags |= REF_FLAG_NONFINITE;
+        return 1;
+    }
+    if (mult == 0)
+        return 1; /* exactly 0: the gradient multiplier is 0 */
+    if (!G->force && ref_decide(a.s, a.err, &v->hi, &v->lo))
+        return 1;
+    mt->n = 0;
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = G->go[(n * p->c + c) * hw_out + pix];
+        const double *plane = G->in + (n * p->c + c) * hw_in;
+        for (int k = 0; k < nc; k++) {
+            double val = plane[cs[k].e];
+            int sign = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
+            mpfr_srcptr w = wmp(ow, comp == 0 ? cs[k].ky : cs[k].kx);
+            mpfr_ptr t = mterm(mt, mpfr_get_prec(w) + 3 * 53 + 8);
+            mpfr_mul_d(t, w, val, MPFR_RNDN);
+            mpfr_mul_d(t, t, g, MPFR_RNDN);
+            mpfr_mul_d(t, t, sign * scale, MPFR_RNDN);
+        }
+    }
+    mpfr_finish(mt, v);
+    return 0;
+}
+
+/* ---- dx ---- */
+
+/* Exact dx terms of point pt for element e under outcomes (ox, oy), appended to mt. */
+static void dx_point_mpfr(const gctx *G, const grid_outcome *ox, const grid_outcome *oy, double g,
+                          int64_t e, mterms *mt, ref_value *v)
+{
+    corner cs[4];
+    int nc = corners(G->p, ox, oy, cs);
+    for (int k = 0; k < nc; k++) {
+        if (cs[k].e != e)
+            continue;
+        mpfr_srcptr wx = wmp(ox, cs[k].kx), wy = wmp(oy, cs[k].ky);
+        mpfr_ptr t = mterm(mt, mpfr_get_prec(wx) + mpfr_get_prec(wy) + 53 + 8);
+        mpfr_mul(t, wx, wy, MPFR_RNDN);
+        mpfr_mul_d(t, t, g, MPFR_RNDN);
+        double wxd = wdd(ox, cs[k].kx)->hi, wyd = wdd(oy, cs[k].ky)->hi;
+        v->sum_abs += fabs(g * wxd * wyd);
+        v->nterms++;
+    }
+}
+
+typedef struct { int64_t pix; int nv; int vx[GRID_MAXO * GRID_MAXO], vy[GRID_MAXO * GRID_MAXO]; } dxamb;
+
+/* The combos of a point whose dx contribution differs discontinuously from the primary one:
+ * nearest with another index pair, bilinear with a "far" reflection branch. */
+static void dx_variants(const ref_grid_params *p, const gpoint *pt, dxamb *d)
+{
+    d->nv = 0;
+    for (int i = 0; i < pt->ax[0].n; i++)
+        for (int j = 0; j < pt->ax[1].n; j++) {
+            const grid_outcome *ox = &pt->ax[0].o[i], *oy = &pt->ax[1].o[j];
+            bool distinct = (i == 0 && j == 0);
+            if (!distinct && p->interpolation == REF_INTERP_NEAREST) {
+                distinct = true;
+                for (int k = 0; k < d->nv; k++)
+                    if (pt->ax[0].o[d->vx[k]].i0 == ox->i0 && pt->ax[1].o[d->vy[k]].i0 == oy->i0)
+                        distinct = false;
+            } else if (!distinct) {
+                distinct = ox->far || oy->far;
+            }
+            if (distinct) {
+                d->vx[d->nv] = i;
+                d->vy[d->nv] = j;
+                d->nv++;
+            }
+        }
+}
+
+/* Exact value of dx element e of plane (n,c) with ambiguous points amb[i] taking variant ch[i]. */
+static void dx_combo_value(const gctx *G, const gpoint *pts, int64_t n, int64_t c, int64_t e,
+                           const dxamb *amb, const int *ch, int namb, mterms *mt, ref_value *v)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    memset(v, 0, sizeof *v);
+    v->nops = p->interpolation == REF_INTERP_BILINEAR ? 4 : 0;
+    mt->n = 0;
+    int k = 0;
+    for (int64_t pix = 0; pix < hw_out; pix++) {
+        const gpoint *pt = &pts[pix];
+        if (pt->out || pt->unres)
+            continue;
+        int ix = 0, iy = 0;
+        while (k < namb && amb[k].pix < pix)
+            k++;
+        if (k < namb && amb[k].pix == pix) {
+            ix = amb[k].vx[ch[k]];
+            iy = amb[k].vy[ch[k]];
+        }
+        double g = G->go[(n * p->c + c) * hw_out + pix];
+        dx_point_mpfr(G, &pt->ax[0].o[ix], &pt->ax[1].o[iy], g, e, mt, v);
+    }
+    v->sum_abs *= 1 + (double)(v->nterms + 6) * 0x1p-52;
+    mpfr_finish(mt, v);
+}
+
+typedef struct {
+    ref_acc *acc;
+    double *ieee, *sabs, *cerr;
+    int64_t *nt;
+    uint8_t *nonfin, *fallback;
+} plane_buf;
+
+#define AMB_PER_ELEM 6 /* each ambiguous point has ≥ 2 variants: 7 of them exceed REF_MAX_ALTS */
+
+static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const int *tn, const int *tl, bool any_unres,
+                    int64_t n, int64_t c, plane_buf *B, mterms *mt, ref_output *out,
+                    ref_altlist *alts, int64_t *hits, int64_t *falls)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    bool bil = p->interpolation == REF_INTERP_BILINEAR;
+    memset(B->acc, 0, (size_t)hw_in * sizeof *B->acc);
+    memset(B->ieee, 0, (size_t)hw_in * sizeof(double));
+    memset(B->sabs, 0, (size_t)hw_in * sizeof(double));
+    memset(B->cerr, 0, (size_t)hw_in * sizeof(double));
+    memset(B->nt, 0, (size_t)hw_in * sizeof(int64_t));
+    memset(B->nonfin, 0, (size_t)hw_in);
+    for (int64_t pix = 0; pix < hw_out; pix++) {
+        const gpoint *pt = &pts[pix];
+        if (pt->out || pt->unres)
+            continue;
+        const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+        double g = G->go[(n * p->c + c) * hw_out + pix];
+        double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
+        corner cs[4];
+        int nc = corners(p, ox, oy, cs);
+        for (int k = 0; k < nc; k++) {
+            int64_t e = cs[k].e;
+            const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
+            double t = g * wx->hi * wy->hi;
+            B->ieee[e] += t;
+            B->sabs[e] += fabs(t);
+            B->nt[e]++;
+            if (!isfinite(g))
+                B->nonfin[e] = 1;
+            if (bil)
+                B->cerr[e] += fabs(g) * (fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy);
+            if (!G->force && isfinite(g)) {
+                ref_dd tt = ref_dd_mul_d(ref_dd_mul(*wx, *wy), g);
+                ref_acc_add(&B->acc[e], tt, 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
+            }
+        }
+    }
+    ref_value *vals = out->v + (n * p->c + c) * hw_in;
+    uint8_t *fl = out->flags + (n * p->c + c) * hw_in;
+    int64_t nfall = 0;
+    for (int64_t e = 0; e < hw_in; e++) {
+        ref_value *v = &vals[e];
+        v->nterms = B->nt[e];
+        v->nops = bil ? 4 : 0;
+        v->sum_abs = B->sabs[e] * (1 + (double)(B->nt[e] + 6) * 0x1p-52);
+        v->coord_err = B->cerr[e] * (1 + 0x1p-40);
+        v->min_weight = 0;
+        B->fallback[e] = 0;
+        if (any_unres)
+            fl[e] |= REF_FLAG_UNCHECKABLE;
+        if (B->nonfin[e] || !isfinite(B->ieee[e])) {
+            v->hi = B->ieee[e];
+            v->lo = 0;
+            v->sum_abs = INFINITY;
+            fl[e] |= REF_FLAG_NONFINITE;
+            (*hits)++;
+        } else if (!G->force && ref_decide(B->acc[e].s, B->acc[e].err, &v->hi, &v->lo)) {
+            (*hits)++;
+        } else {
+            B->fallback[e] = 1;
+            nfall++;
+        }
+    }
+    if (nfall) {
+        /* one scan collecting the exact terms of every element that needs MPFR */
+        int64_t *off = malloc((size_t)(hw_in + 1) * sizeof *off), *fill = calloc((size_t)hw_in, sizeof *fill);
+        if (!off || !fill) {
+            free(off);
+            free(fill);
+            return -1;
+        }
+        off[0] = 0;
+        for (int64_t e = 0; e < hw_in; e++)
+            off[e + 1] = off[e] + (B->fallback[e] ? B->nt[e] : 0);
+        mt->n = 0;
+        for (int64_t i = 0; i < off[hw_in]; i++)
+            (void)mterm(mt, 64);
+        for (int64_t pix = 0; pix < hw_out; pix++) {
+            const gpoint *pt = &pts[pix];
+            if (pt->out || pt->unres)
+                continue;
+            const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+            double g = G->go[(n * p->c + c) * hw_out + pix];
+            corner cs[4];
+            int nc = corners(p, ox, oy, cs);
+            for (int k = 0; k < nc; k++) {
+                int64_t e = cs[k].e;
+                if (!B->fallback[e])
+                    continue;
+                mpfr_srcptr wx = wmp(ox, cs[k].kx), wy = wmp(oy, cs[k].ky);
+                mpfr_ptr t = mt->t[off[e] + fill[e]++];
+                mpfr_set_prec(t, mpfr_get_prec(wx) + mpfr_get_prec(wy) + 53 + 8);
+                mpfr_mul(t, wx, wy, MPFR_RNDN);
+                mpfr_mul_d(t, t, g, MPFR_RNDN);
+            }
+        }
+        mpfr_ptr *ptrs = malloc((size_t)(off[hw_in] + 1) * sizeof *ptrs);
+        for (int64_t e = 0; e < hw_in && ptrs; e++) {
+            if (!B->fallback[e])
+                continue;
+            for (int64_t i = off[e]; i < off[e + 1]; i++)
+                ptrs[i - off[e]] = mt->t[i];
+            ref_finish_mpfr_sum(ptrs, (unsigned long)(off[e + 1] - off[e]), &vals[e].hi, &vals[e].lo, NULL);
+            (*falls)++;
+        }
+        free(ptrs);
+        free(off);
+        free(fill);
+    }
+    /* elements reached by ambiguous points: every combination of their variants */
+    for (int64_t e = 0; e < hw_in && tn; e++) {
+        if (tn[e] == 0)
+            continue;
+        if (tn[e] < 0) {
+            fl[e] |= REF_FLAG_UNCHECKABLE;
+            continue;
+        }
+        dxamb sel[AMB_PER_ELEM];
+        long combos = 1;
+        for (int i = 0; i < tn[e]; i++) {
+            sel[i] = amb[tl[e * AMB_PER_ELEM + i]];
+            combos *= sel[i].nv;
+        }
+        if (combos > REF_MAX_ALTS) {
+            fl[e] |= REF_FLAG_UNCHECKABLE;
+            continue;
+        }
+        ref_altlist *L = &alts[(n * p->c + c) * hw_in + e];
+        if (ref_altlist_push(L, &vals[e]) != 0)
+            return -1;
+        int ch[AMB_PER_ELEM] = {0};
+        for (long k = 1; k < combos; k++) {
+            long r = k;
+            for (int i = 0; i < tn[e]; i++) {
+                ch[i] = (int)(r % sel[i].nv);
+                r /= sel[i].nv;
+            }
+            ref_value v;
+            dx_combo_value(G, pts, n, c, e, sel, ch, tn[e], mt, &v);
+            v.coord_err = vals[e].coord_err;
+            if (ref_altlist_push(L, &v) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- driver ---- */
+
+static int params_ok(const ref_grid_params *p)
+{
+    return p->n >= 0 && p->c >= 0 && p->h_in > 0 && p->w_in > 0 && p->h_out >= 0 && p->w_out >= 0 &&
+           (p->interpolation == REF_INTERP_BILINEAR || p->interpolation == REF_INTERP_NEAREST) &&
+           (p->padding == REF_PAD_ZEROS || p->padding == REF_PAD_BORDER || p->padding == REF_PAD_REFLECTION);
+}
+
+static void point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, mpfr_t t)
+{
+    const ref_grid_params *p = G->p;
+    const double *gv = G->grid + (n * p->h_out * p->w_out + pix) * 2;
+    pt->ax[0].n = pt->ax[1].n = 0;
+    pt->unres = false;
+    pt->out = !isfinite(gv[0]) || !isfinite(gv[1]);
+    if (pt->out)
+        return;
+    grid_axis_eval(&pt->ax[0], gv[0], p->w_in, p, G->u_dev, t);
+    grid_axis_eval(&pt->ax[1], gv[1], p->h_in, p, G->u_dev, t);
+    pt->unres = pt->ax[0].unresolvable || pt->ax[1].unresolvable || !pt->ax[0].n || !pt->ax[1].n;
+}
+
+static void dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, mterms *mt,
+                        ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
+{
+    const ref_grid_params *p = G->p;
+    int64_t base = (n * p->h_out * p->w_out + pix) * 2;
+    for (int comp = 0; comp < 2; comp++) {
+        ref_value *v = &out->v[base + comp];
+        memset(v, 0, sizeof *v);
+        if (pt->unres)
+            out->flags[base + comp] |= REF_FLAG_UNCHECKABLE;
+        if (pt->out || pt->unres || p->interpolation == REF_INTERP_NEAREST)
+            continue; /* 0: out of bounds, or nearest */
+        const grid_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+        if (dgrid_value(G, pt, n, pix, &ax->o[0], &ay->o[0], comp, mt, v, &out->flags[base + comp]))
+            (*hits)++;
+        else
+            (*falls)++;
+        if (ax->n * ay->n == 1)
+            continue;
+        ref_altlist *L = &alts[base + comp];
+        ref_altlist_push(L, v);
+        for (int i = 0; i < ax->n; i++)
+            for (int j = 0; j < ay->n; j++) {
+                if (i == 0 && j == 0)
+                    continue;
+                ref_value a;
+                uint8_t f = 0;
+                if (dgrid_value(G, pt, n, pix, &ax->o[i], &ay->o[j], comp, mt, &a, &f))
+                    (*hits)++;
+                else
+                    (*falls)++;
+                ref_altlist_push(L, &a);
+            }
+        if (L->n > REF_MAX_ALTS)
+            out->flags[base + comp] |= REF_FLAG_UNCHECKABLE;
+    }
+}
+
+int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_output,
+                                const double *input, const double *grid, ref_options *opt,
+                                ref_output *input_grad, ref_output *grid_grad)
+{
+    if (!p || !params_ok(p))
+        return -1;
+    ref_options dflt = {0};
+    if (!opt)
+        opt = &dflt;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    int64_t nx = p->n * p->c * hw_in, ng = p->n * hw_out * 2;
+    if ((input_grad && ref_output_alloc(input_grad, nx) != 0) ||
+        (grid_grad && ref_output_alloc(grid_grad, ng) != 0))
+        return -1;
+    /* working precision of the coordinates: FP32, or double for a DOUBLE path */
+    bool dbl = opt->path.name && strstr(opt->path.name, "double");
+    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr};
+    ref_altlist *ax_alts = input_grad ? calloc((size_t)(nx ? nx : 1), sizeof *ax_alts) : NULL;
+    ref_altlist *ag_alts = grid_grad ? calloc((size_t)(ng ? ng : 1), sizeof *ag_alts) : NULL;
+    gpoint *pts = calloc((size_t)(hw_out ? hw_out : 1), sizeof *pts);
+    dxamb *amb = NULL;
+    int rc = (pts && (!input_grad || ax_alts) && (!grid_grad || ag_alts)) ? 0 : -1;
+    int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
+    int64_t hits = 0, falls = 0;
+    for (int64_t n = 0; n < p->n && rc == 0; n++) {
+#pragma omp parallel num_threads(nth) reduction(+ : hits, falls)
+        {
+            mpfr_t t;
+            mterms mt = {0};
+            mpfr_init2(t, 64);
+#pragma omp for schedule(dynamic, 64)
+            for (int64_t pix = 0; pix < hw_out; pix++) {
+                point_eval(&G, n, pix, &pts[pix], t);
+                if (grid_grad)
+                    dgrid_point(&G, &pts[pix], n, pix, &mt, grid_grad, ag_alts, &hits, &falls);
+            }
+            mpfr_clear(t);
+            mterms_free(&mt);
+        }
+        if (input_grad) {
+            int namb = 0;
+            bool any_unres = false;
+            for (int64_t pix = 0; pix < hw_out; pix++) {
+                any_unres = any_unres || pts[pix].unres;
+                if (pts[pix].out || pts[pix].unres || pts[pix].ax[0].n * pts[pix].ax[1].n == 1)
+                    continue;
+                dxamb d;
+                dx_variants(p, &pts[pix], &d);
+                if (d.nv > 1) {
+                    dxamb *na = realloc(amb, (size_t)(namb + 1) * sizeof *amb);
+                    if (!na) { rc = -1; break; }
+                    amb = na;
+                    d.pix = pix;
+                    amb[namb++] = d;
+                }
+            }
+            /* per element, the ambiguous points that may reach it (-1: too many) */
+            int *tn = namb ? calloc((size_t)hw_in, sizeof *tn) : NULL;
+            int *tl = namb ? malloc((size_t)hw_in * AMB_PER_ELEM * sizeof *tl) : NULL;
+            if (namb && (!tn || !tl))
+                rc = -1;
+            for (int i = 0; i < namb && tn && tl; i++)
+                for (int k = 0; k < amb[i].nv; k++) {
+                    corner cs[4];
+                    int nc = corners(p, &pts[amb[i].pix].ax[0].o[amb[i].vx[k]],
+                                     &pts[amb[i].pix].ax[1].o[amb[i].vy[k]], cs);
+                    for (int j = 0; j < nc; j++) {
+                        int64_t e = cs[j].e;
+                        if (tn[e] < 0 || (tn[e] > 0 && tl[e * AMB_PER_ELEM + tn[e] - 1] == i))
+                            continue;
+                        if (tn[e] == AMB_PER_ELEM)
+                            tn[e] = -1;
+                        else
+                            tl[e * AMB_PER_ELEM + tn[e]++] = i;
+                    }
+                }
+            int prc = 0;
+#pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : prc)
+            {
+                mterms mt = {0};
+                plane_buf B = {malloc((size_t)hw_in * sizeof(ref_acc)), malloc((size_t)hw_in * sizeof(double)),
+                               malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
+                               malloc((size_t)hw_in * sizeof(int64_t)), malloc((size_t)hw_in), malloc((size_t)hw_in)};
+                bool ok = B.acc && B.ieee && B.sabs && B.cerr && B.nt && B.nonfin && B.fallback;
+#pragma omp for schedule(dynamic, 1)
+                for (int64_t c = 0; c < p->c; c++)
+                    if (!ok || dx_plane(&G, pts, amb, tn, tl, any_unres, n, c, &B, &mt, input_grad,
+                                        ax_alts, &hits, &falls) != 0)
+                        prc = 1;
+                free(B.acc); free(B.ieee); free(B.sabs); free(B.cerr); free(B.nt); free(B.nonfin); free(B.fallback);
+                mterms_free(&mt);
+            }
+            if (prc)
+                rc = -1;
+            free(tn);
+            free(tl);
+            free(amb);
+            amb = NULL;
+        }
+        for (int64_t pix = 0; pix < hw_out; pix++) {
+            grid_axis_clear(&pts[pix].ax[0]);
+            grid_axis_clear(&pts[pix].ax[1]);
+        }
+    }
+    free(pts);
+    opt->fast_hits += opt->force_mpfr ? 0 : hits;
+    opt->mpfr_fallbacks += falls;
+    if (input_grad && ax_alts && ref_output_set_alts(input_grad, ax_alts) != 0)
+        rc = -1;
+    if (grid_grad && ag_alts && ref_output_set_alts(grid_grad, ag_alts) != 0)
+        rc = -1;
+    if (rc) {
+        ref_output_free(input_grad);
+        ref_output_free(grid_grad);
+    }
+    return rc;
+}
+
+int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const double *grad_output,
+                                             const double *input, const double *grid, int which,
+                                             int64_t index, void *mpfr_out)
+{
+    if (!p || !params_ok(p) || (which != 0 && which != 1))
+        return -1;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    gctx G = {p, grad_output, input, grid, 0x1p-24, true};
+    mpfr_t t;
+    mterms mt = {0};
+    mpfr_init2(t, 64);
+    mt.n = 0;
+    int rc = 0;
+    if (which == 1) {
+        if (index < 0 || index >= p->n * hw_out * 2) {
+            rc = -1;
+        } else {
+            int64_t n = index / 2 / hw_out, pix = index / 2 % hw_out;
+            int comp = (int)(index % 2);
+            gpoint pt;
+            point_eval(&G, n, pix, &pt, t);
+            mpfr_set_zero((mpfr_ptr)mpfr_out, 1);
+            if (!pt.out && !pt.unres && p->interpolation == REF_INTERP_BILINEAR) {
+                const grid_outcome *ox = &pt.ax[0].o[0], *oy = &pt.ax[1].o[0];
+                const grid_outcome *ow = comp == 0 ? oy : ox;
+                double scale = factor(p, comp) * (comp == 0 ? ox->mult : oy->mult);
+                corner cs[4];
+                int nc = corners(p, ox, oy, cs);
+                for (int64_t c = 0; c < p->c; c++)
+                    for (int k = 0; k < nc; k++) {
+                        double val = input[(n * p->c + c) * hw_in + cs[k].e];
+                        double g = grad_output[(n * p->c + c) * hw_out + pix];
+                        int sign = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
+                        mpfr_srcptr w = wmp(ow, comp == 0 ? cs[k].ky : cs[k].kx);
+                        mpfr_ptr tt = mterm(&mt, mpfr_get_prec(w) + 3 * 53 + 8);
+                        mpfr_mul_d(tt, w, val, MPFR_RNDN);
+                        mpfr_mul_d(tt, tt, g, MPFR_RNDN);
+                        mpfr_mul_d(tt, tt, sign * scale, MPFR_RNDN);
+                    }
+                mpfr_sum((mpfr_ptr)mpfr_out, mt.ptr, (unsigned long)mt.n, MPFR_RNDN);
+            }
+            grid_axis_clear(&pt.ax[0]);
+            grid_axis_clear(&pt.ax[1]);
+        }
+    } else if (index < 0 || index >= p->n * p->c * hw_in) {
+        rc = -1;
+    } else {
+        int64_t e = index % hw_in, c = index / hw_in % p->c, n = index / hw_in / p->c;
+        ref_value v = {0};
+        for (int64_t pix = 0; pix < hw_out; pix++) {
+            gpoint pt;
+            point_eval(&G, n, pix, &pt, t);
+            if (!pt.out && !pt.unres)
+                dx_point_mpfr(&G, &pt.ax[0].o[0], &pt.ax[1].o[0],
+                              grad_output[(n * p->c + c) * hw_out + pix], e, &mt, &v);
+            grid_axis_clear(&pt.ax[0]);
+            grid_axis_clear(&pt.ax[1]);
+        }
+        mpfr_sum((mpfr_ptr)mpfr_out, mt.ptr, (unsigned long)mt.n, MPFR_RNDN);
+    }
+    mpfr_clear(t);
+    mterms_free(&mt);
+    return rc;
+}
