@@ -256,6 +256,54 @@ static void test_faults_are_caught(void **state)
     }
 }
 
+/* Overlapping 3x3 windows on ascend950 (vector path: scatter-adds) with random data, with
+ * ACLNN_EMU_SHUFFLE forcing a different summation order per call: deterministic mode must give
+ * identical bits (PASS); with the ignore-deterministic fault it must FAIL the determinism check;
+ * without determinism the spread over repeats is reported. */
+static void overlap_case(cts_case *c)
+{
+    seed_case(c);
+    c->product = REF_PRODUCT_ASCEND950;
+    c->expect_values[2].any = false;
+    c->t[0].dims[2] = c->t[0].dims[3] = 4;
+    c->t[0].gen = (cts_datagen){CTS_GEN_UNIFORM, -1, 1, NULL, 0};
+    c->kernel_size = (cts_int_array){false, 2, {3, 3}};
+    c->stride = (cts_int_array){false, 2, {1, 1}};
+    c->padding = (cts_int_array){false, 2, {1, 1}}; /* (4 + 2 - 3) / 1 + 1 = 4 outputs */
+    c->repeat = 4;
+}
+
+static void test_determinism_checks(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    setenv("ACLNN_EMU_SHUFFLE", "12345", 1);
+    cts_case c;
+    cts_verdict v;
+    overlap_case(&c);
+    c.deterministic = true;
+    cts_run_case(&backend, &c, NULL, &v);
+    if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
+    assert_int_equal(v.status, CTS_PASS);
+    assert_int_equal(v.got_status, 0);
+    assert_int_equal(v.nelems, 256);
+
+    setenv("ACLNN_EMU_FAULT", "ignore-deterministic", 1);
+    cts_run_case(&backend, &c, NULL, &v);
+    unsetenv("ACLNN_EMU_FAULT");
+    fprintf(stderr, "ignore-deterministic: %s %s: %s\n", cts_status_name(v.status), v.check,
+            v.message);
+    assert_int_equal(v.status, CTS_FAIL);
+    assert_string_equal(v.check, "determinism");
+
+    overlap_case(&c);
+    cts_run_case(&backend, &c, NULL, &v);
+    unsetenv("ACLNN_EMU_SHUFFLE");
+    fprintf(stderr, "non-deterministic spread: %g ULP\n", v.spread_ulp);
+    assert_int_equal(v.status, CTS_PASS);
+    assert_true(v.spread_ulp > 0);
+}
+
 /* With the status fault 161002 becomes success: the status check fails first. */
 static void test_status_fault(void **state)
 {
@@ -351,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_grid_sampler_error_case),
         cmocka_unit_test(test_faults_are_caught),
         cmocka_unit_test(test_status_fault),
+        cmocka_unit_test(test_determinism_checks),
         cmocka_unit_test(test_dump),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
