@@ -83,35 +83,37 @@ static inline GS_T GS_FN(source_index)(GS_T coord, int64_t size, int padding, bo
     return coord;
 }
 
-/* What one grid point contributes, computed once and used for every channel. */
-typedef struct {
-    int64_t b, p;          /* batch item, point index within it */
-    int64_t base;          /* nearest: cell index; bilinear: index of the nw corner */
-    GS_T wt[4];            /* bilinear weights nw, ne, sw, se */
-    GS_T e, w, n, s;       /* distances to the four sides */
-    GS_T mx, my;           /* gradient factors of x and y */
-    unsigned ok;           /* bit k: corner k inside; 0 skips the point (no dx, dgrid 0) */
-} GS_FN(geom);
-
 #define GS_BLOCK 256 /* points per block: their geometry stays in L1 across the channels */
 
-/* A point whose grid value or pixel coordinate is not finite, or whose corners all lie
- * outside, gets ok = 0: it contributes nothing and its dgrid is 0 (contract: non-finite grid
- * values are out of bounds). */
-static void GS_FN(geometry)(const gs_shape *s, const GS_T *xy, GS_FN(geom) *g)
+/* What the points of one block contribute, computed once and used for every channel; arrays
+ * rather than structs so the channel loops read only what they use. */
+typedef struct {
+    int64_t go[GS_BLOCK];   /* offset of the point in channel 0 of gradOutput */
+    int64_t cell[GS_BLOCK]; /* offset in channel 0 of input/dx: nearest cell or nw corner */
+    int64_t dg[GS_BLOCK];   /* offset of the point's (x, y) in gridGrad */
+    GS_T wt[4][GS_BLOCK];   /* bilinear weights nw, ne, sw, se */
+    GS_T e[GS_BLOCK], w[GS_BLOCK], n[GS_BLOCK], s[GS_BLOCK]; /* distances to the sides */
+    GS_T mx[GS_BLOCK], my[GS_BLOCK]; /* gradient factors of x and y */
+    unsigned char ok[GS_BLOCK]; /* bit k: corner k inside; 0: no dx, dgrid 0 */
+} GS_FN(geom);
+
+/* Geometry of point i of the block, at grid values xy. A point whose grid value or pixel
+ * coordinate is not finite, or whose corners all lie outside, gets ok = 0: it contributes
+ * nothing and its dgrid is 0 (contract: non-finite grid values are out of bounds). */
+static void GS_FN(geometry)(const gs_shape *s, const GS_T *xy, GS_FN(geom) *g, int64_t i)
 {
     const int64_t W = s->wi, H = s->hi;
-    g->ok = 0;
-    g->mx = g->my = 0;
+    g->ok[i] = 0;
+    g->mx[i] = g->my[i] = 0;
     if (!isfinite(xy[0]) || !isfinite(xy[1]))
         return;
-    GS_T ix = GS_FN(source_index)(xy[0], W, s->padding, s->align_corners, &g->mx);
-    GS_T iy = GS_FN(source_index)(xy[1], H, s->padding, s->align_corners, &g->my);
+    GS_T ix = GS_FN(source_index)(xy[0], W, s->padding, s->align_corners, &g->mx[i]);
+    GS_T iy = GS_FN(source_index)(xy[1], H, s->padding, s->align_corners, &g->my[i]);
     if (s->interpolation == GS_NEAREST) {
         GS_T rx = GS_NEARBYINT(ix), ry = GS_NEARBYINT(iy); /* ties to even */
         if (rx >= 0 && rx < (GS_T)W && ry >= 0 && ry < (GS_T)H) {
-            g->base = (int64_t)ry * W + (int64_t)rx;
-            g->ok = 1;
+            g->cell[i] += (int64_t)ry * W + (int64_t)rx;
+            g->ok[i] = 1;
         }
         return;
     }
@@ -120,18 +122,19 @@ static void GS_FN(geometry)(const gs_shape *s, const GS_T *xy, GS_FN(geom) *g)
         return;
     GS_T fx = GS_FLOOR(ix), fy = GS_FLOOR(iy);
     int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
-    g->w = ix - fx;
-    g->e = 1 - g->w;
-    g->n = iy - fy;
-    g->s = 1 - g->n;
-    g->wt[0] = g->s * g->e;
-    g->wt[1] = g->s * g->w;
-    g->wt[2] = g->n * g->e;
-    g->wt[3] = g->n * g->w;
+    GS_T w = ix - fx, e = 1 - w, n = iy - fy, so = 1 - n;
+    g->w[i] = w;
+    g->e[i] = e;
+    g->n[i] = n;
+    g->s[i] = so;
+    g->wt[0][i] = so * e;
+    g->wt[1][i] = so * w;
+    g->wt[2][i] = n * e;
+    g->wt[3][i] = n * w;
     bool x0_in = x0 >= 0, x1_in = x0 + 1 < W, y0_in = y0 >= 0, y1_in = y0 + 1 < H;
-    g->ok = (unsigned)(x0_in && y0_in) | (unsigned)(x1_in && y0_in) << 1 |
-            (unsigned)(x0_in && y1_in) << 2 | (unsigned)(x1_in && y1_in) << 3;
-    g->base = y0 * W + x0;
+    g->ok[i] = (unsigned char)((x0_in && y0_in) | (x1_in && y0_in) << 1 |
+                               (x0_in && y1_in) << 2 | (x1_in && y1_in) << 3);
+    g->cell[i] += y0 * W + x0;
 }
 
 static inline void GS_FN(add)(GS_T *p, GS_T v, bool atomic)
@@ -144,63 +147,77 @@ static inline void GS_FN(add)(GS_T *p, GS_T v, bool atomic)
     }
 }
 
+/* Bilinear contribution of block point i in one channel (go, in, dx at channel offsets). */
+static inline void GS_FN(bilinear)(const GS_FN(geom) *g, int64_t i, int64_t W, const GS_T *go,
+                                   const GS_T *in, GS_T *dx, bool want_dgrid, GS_T *gx,
+                                   GS_T *gy, bool atomic)
+{
+    const GS_T gv = go[g->go[i]];
+    const int64_t cell = g->cell[i];
+    if (g->ok[i] == 15 && !atomic) { /* interior: no bounds tests */
+        if (dx) {
+            GS_T *d = dx + cell;
+            d[0] += g->wt[0][i] * gv;
+            d[1] += g->wt[1][i] * gv;
+            d[W] += g->wt[2][i] * gv;
+            d[W + 1] += g->wt[3][i] * gv;
+        }
+        if (want_dgrid) {
+            const GS_T *v = in + cell;
+            *gx += ((v[1] - v[0]) * g->s[i] + (v[W + 1] - v[W]) * g->n[i]) * gv;
+            *gy += ((v[W] - v[0]) * g->e[i] + (v[W + 1] - v[1]) * g->w[i]) * gv;
+        }
+        return;
+    }
+    const int64_t off[4] = {0, 1, W, W + 1};
+    GS_T v[4];
+    for (int k = 0; k < 4; k++) {
+        bool inside = g->ok[i] >> k & 1;
+        v[k] = inside && want_dgrid ? in[cell + off[k]] : 0; /* zeros outside */
+        if (inside && dx)
+            GS_FN(add)(dx + cell + off[k], g->wt[k][i] * gv, atomic);
+    }
+    if (want_dgrid) {
+        *gx += ((v[1] - v[0]) * g->s[i] + (v[3] - v[2]) * g->n[i]) * gv;
+        *gy += ((v[2] - v[0]) * g->e[i] + (v[3] - v[1]) * g->w[i]) * gv;
+    }
+}
+
 /* One block of points over all channels, channel-major so each channel's planes stay in cache.
  * Every dx cell receives its contributions of one channel in the block's point order, and each
- * point's dgrid sums the channels in ascending order: the result of a block does not depend on
- * how points are grouped into blocks. */
+ * point's dgrid sums the channels in ascending order: results do not depend on how the points
+ * are grouped into blocks. */
 static void GS_FN(block)(const gs_shape *s, const GS_T *go, const GS_T *in, GS_T *dx,
                          GS_T *dgrid, const GS_FN(geom) *g, int64_t count, bool atomic)
 {
-    const int64_t hw = s->hi * s->wi, po = s->ho * s->wo, W = s->wi;
-    const int64_t off[4] = {0, 1, W, W + 1};
+    const int64_t hw = s->hi * s->wi, po = s->ho * s->wo;
     GS_T gx[GS_BLOCK] = {0}, gy[GS_BLOCK] = {0};
     const bool bilinear = s->interpolation == GS_BILINEAR;
     for (int64_t c = 0; c < s->c; c++) {
-        for (int64_t i = 0; i < count; i++) {
-            const GS_FN(geom) *q = &g[i];
-            if (q->ok == 0)
-                continue;
-            const int64_t plane = (q->b * s->c + c) * hw;
-            const GS_T gv = go[(q->b * s->c + c) * po + q->p];
-            if (!bilinear) {
-                if (dx)
-                    GS_FN(add)(dx + plane + q->base, gv, atomic);
-                continue;
+        const GS_T *go_c = go + c * po, *in_c = in ? in + c * hw : NULL;
+        GS_T *dx_c = dx ? dx + c * hw : NULL;
+        if (!bilinear) {
+            if (dx_c != NULL && atomic) {
+                for (int64_t i = 0; i < count; i++)
+                    if (g->ok[i])
+                        GS_FN(add)(dx_c + g->cell[i], go_c[g->go[i]], true);
+            } else if (dx_c != NULL) { /* the hot loop of nearest: one add per point */
+                for (int64_t i = 0; i < count; i++)
+                    dx_c[g->cell[i]] += g->ok[i] ? go_c[g->go[i]] : 0;
             }
-            if (q->ok == 15 && !atomic) { /* interior: no bounds tests */
-                if (dx) {
-                    GS_T *d = dx + plane + q->base;
-                    d[0] += q->wt[0] * gv;
-                    d[1] += q->wt[1] * gv;
-                    d[W] += q->wt[2] * gv;
-                    d[W + 1] += q->wt[3] * gv;
-                }
-                if (dgrid) {
-                    const GS_T *v = in + plane + q->base;
-                    gx[i] += ((v[1] - v[0]) * q->s + (v[W + 1] - v[W]) * q->n) * gv;
-                    gy[i] += ((v[W] - v[0]) * q->e + (v[W + 1] - v[1]) * q->w) * gv;
-                }
-                continue;
-            }
-            GS_T v[4];
-            for (int k = 0; k < 4; k++) {
-                bool inside = q->ok >> k & 1;
-                v[k] = inside && dgrid ? in[plane + q->base + off[k]] : 0; /* zeros outside */
-                if (inside && dx)
-                    GS_FN(add)(dx + plane + q->base + off[k], q->wt[k] * gv, atomic);
-            }
-            if (dgrid) {
-                gx[i] += ((v[1] - v[0]) * q->s + (v[3] - v[2]) * q->n) * gv;
-                gy[i] += ((v[2] - v[0]) * q->e + (v[3] - v[1]) * q->w) * gv;
-            }
+            continue;
         }
+        for (int64_t i = 0; i < count; i++)
+            if (g->ok[i])
+                GS_FN(bilinear)(g, i, s->wi, go_c, in_c, dx_c, dgrid != NULL, &gx[i], &gy[i],
+                                atomic);
     }
     if (dgrid == NULL)
         return;
     for (int64_t i = 0; i < count; i++) { /* nearest has no grid gradient */
-        GS_T *d = dgrid + (g[i].b * po + g[i].p) * 2;
-        d[0] = bilinear && g[i].ok ? gx[i] * g[i].mx : 0;
-        d[1] = bilinear && g[i].ok ? gy[i] * g[i].my : 0;
+        GS_T *d = dgrid + g->dg[i];
+        d[0] = bilinear && g->ok[i] ? gx[i] * g->mx[i] : 0;
+        d[1] = bilinear && g->ok[i] ? gy[i] * g->my[i] : 0;
     }
 }
 
@@ -209,15 +226,19 @@ static void GS_FN(run_block)(const gs_shape *s, const GS_T *go, const GS_T *in,
                              const GS_T *grid, GS_T *dx, GS_T *dgrid, const int64_t *order,
                              int64_t first, int64_t count, bool atomic)
 {
-    const int64_t po = s->ho * s->wo;
-    GS_FN(geom) g[GS_BLOCK];
+    const int64_t po = s->ho * s->wo, hw = s->hi * s->wi;
+    GS_FN(geom) *g = malloc(sizeof *g); /* ~20 KB: off the (OpenMP worker) stack */
+    if (g == NULL)
+        return;
     for (int64_t i = 0; i < count; i++) {
-        int64_t q = order ? order[first + i] : first + i;
-        g[i].b = q / po;
-        g[i].p = q % po;
-        GS_FN(geometry)(s, grid + q * 2, &g[i]);
+        int64_t q = order ? order[first + i] : first + i, b = q / po, p = q % po;
+        g->go[i] = b * s->c * po + p;
+        g->cell[i] = b * s->c * hw;
+        g->dg[i] = q * 2;
+        GS_FN(geometry)(s, grid + q * 2, g, i);
     }
     GS_FN(block)(s, go, in, dx, dgrid, g, count, atomic);
+    free(g);
 }
 
 void GS_FN(gs_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, const GS_T *grid,
