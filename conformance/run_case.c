@@ -254,6 +254,12 @@ static void check_first_run(const cts_case *c, const ref_status *st, int32_t exp
             cts_check_poison(&r->d[i], why, v);
             continue;
         }
+        if (ref[i].numel != r->d[i].numel) {
+            cts_verdict_fail(v, CTS_ERROR, "setup",
+                             "the reference gives %lld elements for %s, the view has %lld",
+                             (long long)ref[i].numel, t->name, (long long)r->d[i].numel);
+            continue;
+        }
         cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, r->d[i].numel,
                                r->d[i].values, &ref[i]};
         cts_check_tolerance(&c->tolerance, path, &o, v);
