@@ -218,6 +218,55 @@ static void test_grid_sampler_error_case(void **state)
     assert_int_equal(v.status, CTS_PASS);
 }
 
+/* The grid sampler document's example (bilinear, zeros, alignCorners false, input 1..40 in
+ * 1x1x5x8, the 3x3 grid listed there, gradOutput ones): dx and dgrid as facts §4 lists them
+ * (checked there with PyTorch float64), given to the case as expected values. */
+static double grid_input[40], grid_values[18] = {-1, -1, 0, -1, 1, -1, -1, 0, 0,
+                                                 0,  1,  0, -1, 1, 0, 1,  1, 1};
+static double dx_expected[40] = {0.25, 0, 0, 0.25, 0.25, 0, 0, 0.25, 0, 0, 0, 0, 0, 0,
+                                 0, 0, 0.5, 0, 0, 0.5, 0.5, 0, 0, 0.5, 0, 0, 0, 0,
+                                 0, 0, 0, 0, 0.25, 0, 0, 0.25, 0.25, 0, 0, 0.25};
+static double dgrid_expected[18] = {2, 1.25, 2, 11.25, -16, 10, 68, 10, 4,
+                                    20, -96, 10, 66, -41.25, 2, -91.25, -80, -50};
+
+static void test_grid_sampler_doc_example(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    for (int i = 0; i < 40; i++) grid_input[i] = i + 1;
+    cts_case c;
+    seed_case(&c);
+    snprintf(c.id, sizeof c.id, "doc_examples.grid_seed.ascend910b");
+    c.op = REF_OP_GRID_SAMPLER2D_BACKWARD;
+    c.ntensors = 5;
+    tensor(&c.t[0], "grad_output", false, 1, 1, 3, 3);
+    tensor(&c.t[1], "input", false, 1, 1, 5, 8);
+    tensor(&c.t[2], "grid", false, 1, 3, 3, 2);
+    tensor(&c.t[3], "input_grad", true, 1, 1, 5, 8);
+    tensor(&c.t[4], "grid_grad", true, 1, 3, 3, 2);
+    for (int i = 0; i < 5; i++) c.t[i].format = REF_FMT_ND;
+    c.t[1].gen = (cts_datagen){CTS_GEN_VALUES, 0, 0, grid_input, 40};
+    c.t[2].gen = (cts_datagen){CTS_GEN_VALUES, 0, 0, grid_values, 18};
+    c.expect_values[2].any = false;
+    c.expect_values[3] = (cts_expected_values){true, dx_expected, 40};
+    c.expect_values[4] = (cts_expected_values){true, dgrid_expected, 18};
+    c.output_mask_len = 2;
+    c.output_mask[0] = c.output_mask[1] = true;
+    cts_verdict v;
+    cts_run_case(&backend, &c, NULL, &v);
+    if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
+    assert_int_equal(v.status, CTS_PASS);
+    assert_int_equal(v.nelems, 58);
+    assert_true(v.worst_ulp == 0);
+
+    /* outputMask {true, false}: gridGrad must stay poison, inputGrad is judged. */
+    c.output_mask[1] = false;
+    cts_run_case(&backend, &c, NULL, &v);
+    if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
+    assert_int_equal(v.status, CTS_PASS);
+    assert_int_equal(v.nelems, 40);
+}
+
 typedef struct {
     const char *fault;
     const char *check;
@@ -397,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_error_case_checks_poison),
         cmocka_unit_test(test_noncontiguous_views),
         cmocka_unit_test(test_grid_sampler_error_case),
+        cmocka_unit_test(test_grid_sampler_doc_example),
         cmocka_unit_test(test_faults_are_caught),
         cmocka_unit_test(test_status_fault),
         cmocka_unit_test(test_determinism_checks),
