@@ -437,6 +437,56 @@ static void test_dump(void **state)
     rmdir(dir);
 }
 
+/* --dump of narrow dtypes: FP16 arrays are '<f2' (raw halves: 0.0625 = 0x2c00), BF16 arrays
+ * are widened to '<f4' and case.json says so; reference arrays stay '<f8'. */
+static void test_dump_narrow_dtypes(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    const ref_dtype dts[2] = {REF_DT_FLOAT16, REF_DT_BF16};
+    const char *descr_want[2] = {"<f2'", "<f4'"};
+    for (int i = 0; i < 2; i++) {
+        char dir[] = "/tmp/aclcts-dump-XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        cts_case c;
+        seed_case(&c);
+        c.dtype = dts[i];
+        for (int s = 0; s < 3; s++) c.t[s].dtype = dts[i];
+        c.cube_math_type = 0;
+        cts_run_options o = {0, 2, dir};
+        cts_verdict v;
+        cts_run_case(&backend, &c, &o, &v);
+        if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
+        assert_int_equal(v.status, CTS_PASS);
+        char path[PATH_MAX], cmd[PATH_MAX + 16];
+        static unsigned char buf[1 << 16];
+        const char *descr;
+        snprintf(path, sizeof path, "%s/%s/grad_input.npy", dir, c.id);
+        int64_t n = read_npy(path, buf, sizeof buf, &descr);
+        assert_memory_equal(descr, descr_want[i], 4);
+        assert_int_equal(n, 256 * (i == 0 ? 2 : 4));
+        size_t hlen = buf[8] | (size_t)buf[9] << 8;
+        if (i == 0) assert_memory_equal(buf + 10 + hlen, "\x00\x2c", 2);
+        else {
+            float f;
+            memcpy(&f, buf + 10 + hlen, 4);
+            assert_true(f == 0.0625f);
+        }
+        snprintf(path, sizeof path, "%s/%s/ref_grad_input.npy", dir, c.id);
+        assert_int_equal(read_npy(path, buf, sizeof buf, &descr), 256 * 8);
+        assert_memory_equal(descr, "<f8'", 4);
+        snprintf(path, sizeof path, "%s/%s/case.json", dir, c.id);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = 0;
+        if (i == 1) assert_non_null(strstr((char *)buf, "BF16 values stored widened to float32"));
+        snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_status_fault),
         cmocka_unit_test(test_determinism_checks),
         cmocka_unit_test(test_dump),
+        cmocka_unit_test(test_dump_narrow_dtypes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
