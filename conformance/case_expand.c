@@ -343,6 +343,8 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
             }
             cts_fmt(b.c.id, sizeof b.c.id, "%s.%s", id, pid);
             b.c.product = prods[p];
+            if (b.quick_list)
+                b.c.quick = (b.quick_products >> prods[p]) & 1u;
             push(out, cap, &b.c);
         }
         cts_case_clear(&b.c);

@@ -25,6 +25,8 @@ typedef struct {
     bool format_set[CTS_MAX_TENSORS];
     bool dtype_set[CTS_MAX_TENSORS];
     bool gen_set[CTS_MAX_TENSORS];
+    unsigned quick_products;                     /* quick: [products]: bit per ref_product */
+    bool quick_list;
     bool array_set[3];                           /* kernel_size, stride, padding given */
     int nstrides[CTS_MAX_TENSORS];               /* views: strides given, checked vs rank */
     const cts_ynode *strides_node[CTS_MAX_TENSORS];

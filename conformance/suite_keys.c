@@ -293,7 +293,7 @@ static bool k_intarray(const cts_keyctx *k, const char *f, const cts_ynode *v, c
 static bool k_bool(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int w)
 {
     bool *p = w == 0 ? &b->c.ceil_mode : w == 1 ? &b->c.count_include_pad
-            : w == 2 ? &b->c.align_corners : w == 3 ? &b->c.deterministic : &b->c.quick;
+            : w == 2 ? &b->c.align_corners : &b->c.deterministic;
     return cts_read_bool(k, f, v, p);
 }
 
@@ -570,6 +570,29 @@ static bool k_tolerance(const cts_keyctx *k, const char *f, const cts_ynode *v, 
     return ok;
 }
 
+/* quick: true|false, or the products on which the case belongs to the quick subset */
+static bool k_quick(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
+{
+    (void)a;
+    b->quick_list = false;
+    b->quick_products = 0;
+    if (v->kind != CTS_YN_SEQ)
+        return cts_read_bool(k, f, v, &b->c.quick);
+    bool ok = true;
+    for (size_t i = 0; i < v->n; i++) {
+        char ff[256];
+        cts_fmt(ff, sizeof ff, "%s[%zu]", f, i);
+        ref_product p;
+        if (cts_read_product(k, ff, v->items[i], &p))
+            b->quick_products |= 1u << p;
+        else
+            ok = false;
+    }
+    b->quick_list = true;
+    b->c.quick = false;
+    return ok;
+}
+
 static bool k_repeat(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
                      int a)
 {
@@ -717,7 +740,7 @@ static const struct {
     {"deterministic", BOTH, k_bool, 3},
     {"repeat", BOTH, k_repeat, 0},
     {"waiver", BOTH, k_waiver, 0},
-    {"quick", BOTH, k_bool, 4},
+    {"quick", BOTH, k_quick, 0},
     {"spec", BOTH, k_spec, 0},
     {"product", BOTH, k_product, 0},
 };

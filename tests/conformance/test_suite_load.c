@@ -115,6 +115,7 @@ static const char *avg_basic =
     "    null: [stride]\n"
     "    padding: [0]\n"
     "    cube_math_type: 3\n"
+    "    quick: [ascend910]\n"
     "    tolerance: {float16: {ulp: 1}, float32/cmt3: ascend-ten-thousandth}\n"
     "    views: {self: {strides: [100, 10, 1], offset: 3}}\n"
     "    expect: {status: 161002}\n"
@@ -318,8 +319,10 @@ static void test_options_and_directories(void **state)
 
     o = (cts_load_options){.product = "all", .quick = true};
     assert_int_equal(load(&dir, 1, &o, &l, NULL), 0);
-    assert_int_equal(l.ncases, 2);
+    /* doc_example on both products; ncl_null_stride only on ascend910 (quick: [ascend910]) */
+    assert_int_equal(l.ncases, 3);
     assert_int_equal(l.cases[0].seed, 7);
+    assert_string_equal(l.cases[2].id, "avgpool2d_backward.basic.ncl_null_stride.ascend910");
     cts_case_list_free(&l);
 
     char *err;
@@ -444,8 +447,8 @@ static void test_documents(void **state)
     assert_int_equal(l.cases[0].op, REF_OP_AVGPOOL2D_BACKWARD);
     assert_int_equal(l.cases[10].op, REF_OP_GRID_SAMPLER2D_BACKWARD);
     /* the second document's case marks count lines from the start of the file: avg_basic has
-     * 37 lines, then "---" (line 38), so grid_basic's line 5 (its first case) is line 43 */
-    assert_int_equal(l.cases[10].mark.line, 43);
+     * 38 lines, then "---" (line 39), so grid_basic's line 5 (its first case) is line 44 */
+    assert_int_equal(l.cases[10].mark.line, 44);
     cts_case_list_free(&l);
 }
 
