@@ -1,0 +1,65 @@
+/* One fuzzed operator call: the bytes decoded into a suite case (conformance/case.h) plus what a
+ * suite cannot express (NULL first-phase out-pointers, the data seed). The same struct feeds the
+ * run with oracles (run_call.c) and the describe mode (describe_call.c), so a finding prints as
+ * exactly the call that was made. */
+#ifndef ACLCTS_FUZZ_CALL_H_
+#define ACLCTS_FUZZ_CALL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "case.h"
+#include "provider.h"
+
+/* Per-tensor element bound of a decoded call, and the output size up to which the numeric and
+ * determinism oracles run. */
+#define FUZZ_MAX_NUMEL 4096
+#define FUZZ_NUMERIC_MAX_NUMEL 256
+
+typedef enum {
+    FUZZ_VALUES_UNIFORM,  /* uniform in [-4, 4] (grid: [-1.25, 1.25]) */
+    FUZZ_VALUES_INTS,     /* integers in [-8, 8] (grid: multiples of 1/4) */
+    FUZZ_VALUES_SPECIAL,  /* uniform with NaN, ±Inf, ±0, huge and subnormal values mixed in */
+    FUZZ_VALUES_WIDE,     /* magnitudes 2^-30 .. 2^30 */
+    FUZZ_VALUES_COUNT
+} fuzz_values;
+
+typedef struct {
+    cts_case c;
+    bool workspace_size_null, executor_null;
+    uint32_t data_seed;
+    fuzz_values values;
+} fuzz_call;
+
+/* Decoders: any bytes give a call with every tensor <= FUZZ_MAX_NUMEL elements. */
+void fuzz_decode_avgpool2d_backward(fdp *p, fuzz_call *fc);
+void fuzz_decode_grid_sampler2d_backward(fdp *p, fuzz_call *fc);
+
+/* Shared pieces of the decoders (decode_common.c). */
+void fuzz_decode_header(fdp *p, fuzz_call *fc, ref_op op);
+/* dtype, format, NULL and view of tensor slot s, after its dims are set. natural: the format a
+ * valid call uses. */
+void fuzz_decode_tensor(fdp *p, fuzz_call *fc, int slot, ref_format natural);
+/* dims[0..rank) each in [lo, hi]. */
+void fuzz_decode_dims(fdp *p, int rank, int64_t lo, int64_t hi, int64_t *dims);
+/* Elements of a shape (0 when a dim is <= 0), saturating. */
+int64_t fuzz_numel(int rank, const int64_t *dims);
+/* Halves the largest dims until the shape has at most max elements. */
+void fuzz_shrink(int rank, int64_t *dims, int64_t max);
+
+/* Input values of slot s (numel doubles, malloc'd) from the call's seed and value kind. */
+double *fuzz_input_values(const fuzz_call *fc, int slot, int64_t numel);
+
+/* Runs the call through the selected backend and aborts with "ORACLE <name>: ..." on the first
+ * oracle that fails. */
+void fuzz_run_call(const fuzz_call *fc);
+
+/* The call as a YAML suite case (a list item for suites/regressions_*.yaml). */
+void fuzz_describe_call(const fuzz_call *fc, FILE *out);
+
+/* The common body of both operator targets: decode, then describe (ACLCTS_FUZZ_DESCRIBE=1) or
+ * run. */
+int fuzz_one_input(ref_op op, const uint8_t *data, size_t size);
+
+#endif

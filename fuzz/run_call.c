@@ -1,0 +1,259 @@
+/* One fuzzed call through the CANN ABI with every oracle (issue 6): status against the reference
+ * status model, the error message, guard zones, outputs untouched on an error or when not asked
+ * for, inputs unchanged, numeric bound of the reference on small successful calls, bitwise
+ * repeats where determinism is promised, and (outside sanitizer builds) a heap that returns to
+ * its size. The checks themselves are the harness's (conformance/checks.h); this file decides
+ * which apply and turns a failure into an abort naming the oracle. */
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "device.h"
+#include "fuzz_call.h"
+#include "run_reference.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FUZZ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUZZ_ASAN 1
+#endif
+#endif
+
+typedef struct {
+    const fuzz_call *fc;
+    const cts_backend *b;
+    cts_dev_tensor d[CTS_MAX_TENSORS];
+    aclIntArray *arrays[3];
+    aclBoolArray *mask;
+    int32_t status;        /* first phase */
+    uint64_t workspace_size;
+    void *workspace;
+} call_state;
+
+static void describe_and_abort(const fuzz_call *fc, const char *oracle, const char *msg)
+{
+    fprintf(stderr, "ORACLE %s: %s\n", oracle, msg);
+    fprintf(stderr, "the call, as a suite case:\n");
+    fuzz_describe_call(fc, stderr);
+    fflush(stderr);
+    abort();
+}
+
+static void check(const call_state *s, bool ok, const char *oracle, const cts_verdict *v)
+{
+    if (!ok) describe_and_abort(s->fc, oracle, v->message);
+}
+
+static aclIntArray *int_array(const cts_backend *b, const cts_int_array *a)
+{
+    if (a->null) return NULL;
+    return b->aclCreateIntArray(a->v, (uint64_t)a->len);
+}
+
+static void setup(call_state *s)
+{
+    const cts_case *c = &s->fc->c;
+    char err[512];
+    for (int i = 0; i < c->ntensors; i++) {
+        const cts_tensor *t = &c->t[i];
+        int64_t numel = fuzz_numel(t->rank, t->dims);
+        double *vals = t->is_output ? NULL : fuzz_input_values(s->fc, i, numel);
+        if ((!t->is_output && !vals) || cts_dev_tensor_prepare(&s->d[i], t, i, vals) != 0 ||
+            cts_dev_tensor_upload(s->b, &s->d[i], err, sizeof err) != 0) {
+            fprintf(stderr, "fuzz setup: tensor %s: %s\n", t->name, err);
+            abort();
+        }
+    }
+    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
+        s->arrays[0] = int_array(s->b, &c->kernel_size);
+        s->arrays[1] = int_array(s->b, &c->stride);
+        s->arrays[2] = int_array(s->b, &c->padding);
+    } else if (!c->output_mask_null) {
+        s->mask = s->b->aclCreateBoolArray(c->output_mask, (uint64_t)c->output_mask_len);
+    }
+}
+
+static void teardown(call_state *s)
+{
+    for (int i = 0; i < 3; i++)
+        if (s->arrays[i]) s->b->aclDestroyIntArray(s->arrays[i]);
+    if (s->mask) s->b->aclDestroyBoolArray(s->mask);
+    if (s->workspace) s->b->aclrtFree(s->workspace);
+    for (int i = 0; i < s->fc->c.ntensors; i++) cts_dev_tensor_free(s->b, &s->d[i]);
+    memset(s, 0, sizeof *s);
+}
+
+/* Both phases; the second only after a successful first. Returns the second phase's status. */
+static int32_t call_device(call_state *s)
+{
+    const cts_case *c = &s->fc->c;
+    const cts_backend *b = s->b;
+    aclTensor *t[CTS_MAX_TENSORS];
+    for (int i = 0; i < c->ntensors; i++) t[i] = c->t[i].null ? NULL : s->d[i].acl;
+    uint64_t *ws = s->fc->workspace_size_null ? NULL : &s->workspace_size;
+    aclOpExecutor *ex = NULL, **exp = s->fc->executor_null ? NULL : &ex;
+    b->aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, c->deterministic ? 1 : 0);
+    if (c->op == REF_OP_AVGPOOL2D_BACKWARD)
+        s->status = b->aclnnAvgPool2dBackwardGetWorkspaceSize(
+            t[0], t[1], s->arrays[0], s->arrays[1], s->arrays[2], c->ceil_mode,
+            c->count_include_pad, c->divisor_override, (int8_t)c->cube_math_type, t[2], ws, exp);
+    else
+        s->status = b->aclnnGridSampler2DBackwardGetWorkspaceSize(
+            t[0], t[1], t[2], c->interpolation_mode, c->padding_mode, c->align_corners, s->mask,
+            t[3], t[4], ws, exp);
+    if (s->status != 0) return 0;
+    if (s->workspace_size > 0 &&
+        b->aclrtMalloc(&s->workspace, s->workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != 0) {
+        fprintf(stderr, "fuzz setup: workspace of %llu bytes\n",
+                (unsigned long long)s->workspace_size);
+        abort();
+    }
+    int32_t rc = c->op == REF_OP_AVGPOOL2D_BACKWARD
+                     ? b->aclnnAvgPool2dBackward(s->workspace, s->workspace_size, ex, NULL)
+                     : b->aclnnGridSampler2DBackward(s->workspace, s->workspace_size, ex, NULL);
+    b->aclrtSynchronizeStream(NULL);
+    return rc;
+}
+
+static void download(call_state *s)
+{
+    char err[512];
+    for (int i = 0; i < s->fc->c.ntensors; i++)
+        if (cts_dev_tensor_download(s->b, &s->d[i], err, sizeof err) != 0) {
+            fprintf(stderr, "fuzz setup: %s\n", err);
+            abort();
+        }
+}
+
+static bool determinism_promised(const cts_case *c)
+{
+    if (!c->deterministic) return false;
+    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) return true; /* spec/000: deterministic when asked */
+    return c->dtype != REF_DT_DOUBLE && c->t[1].dims[1] <= 2048; /* facts §3 */
+}
+
+/* Outputs the reference judges: computed, and all of them small. */
+static bool numeric_applies(const call_state *s)
+{
+    const cts_case *c = &s->fc->c;
+    bool any = false;
+    for (int i = 0; i < c->ntensors; i++) {
+        if (!c->t[i].is_output || !cts_output_computed(c, i)) continue;
+        if (s->d[i].numel > FUZZ_NUMERIC_MAX_NUMEL) return false;
+        any = true;
+    }
+    return any;
+}
+
+static void numeric_oracle(call_state *s)
+{
+    const cts_case *c = &s->fc->c;
+    double *in[CTS_MAX_TENSORS] = {0};
+    ref_output out[CTS_MAX_TENSORS];
+    memset(out, 0, sizeof out);
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].is_output) in[i] = s->d[i].values;
+    ref_path path = cts_case_path(c);
+    if (cts_reference_outputs(c, &path, in, out) != 0)
+        describe_and_abort(s->fc, "reference",
+                           "the status model says success but the reference rejects the "
+                           "parameters");
+    cts_tolerance tol = {.kind = CTS_TOL_BOUND, .name = "bound"};
+    for (int i = 0; i < c->ntensors; i++) {
+        if (!c->t[i].is_output || !cts_output_computed(c, i)) continue;
+        cts_dev_tensor_read_back(&s->d[i], s->d[i].values);
+        cts_judged_output o = {c->t[i].name, c->t[i].dtype, c->t[i].rank, c->t[i].dims,
+                               s->d[i].numel, s->d[i].values, &out[i]};
+        cts_verdict v = {0};
+        bool ok = cts_check_tolerance(&tol, &path, &o, &v);
+        if (!ok) {
+            for (int j = 0; j < c->ntensors; j++) ref_output_free(&out[j]);
+            describe_and_abort(s->fc, "numeric", v.message);
+        }
+    }
+    for (int j = 0; j < c->ntensors; j++) ref_output_free(&out[j]);
+}
+
+/* A second run of the same call must give the same output bytes. */
+static void determinism_oracle(call_state *first)
+{
+    call_state again = {.fc = first->fc, .b = first->b};
+    setup(&again);
+    call_device(&again);
+    download(&again);
+    const cts_case *c = &first->fc->c;
+    for (int i = 0; i < c->ntensors; i++) {
+        if (!c->t[i].is_output) continue;
+        cts_verdict v = {0};
+        if (!cts_check_identical(&first->d[i], &again.d[i], "run 2", &v)) {
+            teardown(&again);
+            describe_and_abort(first->fc, "determinism", v.message);
+        }
+    }
+    teardown(&again);
+}
+
+static void run_once(const fuzz_call *fc, const cts_backend *b, ref_status want)
+{
+    call_state s = {.fc = fc, .b = b};
+    const cts_case *c = &fc->c;
+    cts_verdict v = {0};
+    setup(&s);
+    int32_t second = call_device(&s);
+    const char *msg = b->aclGetRecentErrMsg ? b->aclGetRecentErrMsg() : "";
+    check(&s, cts_check_status(c, want.status, s.status, want.reason, msg, &v), "status", &v);
+    check(&s, cts_check_errmsg(s.status, msg, &v), "errmsg", &v);
+    if (s.status == 0 && second != 0) {
+        snprintf(v.message, sizeof v.message,
+                 "the first phase succeeded, the second returned %d: \"%s\"", second, msg);
+        describe_and_abort(fc, "second-phase", v.message);
+    }
+    download(&s);
+    for (int i = 0; i < c->ntensors; i++) {
+        check(&s, cts_check_guards(&s.d[i], &v), "guards", &v);
+        if (!c->t[i].is_output) {
+            check(&s, cts_check_input_unchanged(&s.d[i], &v), "inputs", &v);
+        } else if (s.status != 0) {
+            check(&s, cts_check_poison(&s.d[i], "the call failed", &v), "output-on-error", &v);
+        } else if (!want.runs || !cts_output_computed(c, i)) {
+            check(&s, cts_check_poison(&s.d[i], "it was not to be computed", &v),
+                  "output-not-computed", &v);
+        }
+    }
+    if (s.status == 0 && want.runs && numeric_applies(&s)) {
+        numeric_oracle(&s);
+        if (determinism_promised(c)) determinism_oracle(&s);
+    }
+    teardown(&s);
+}
+
+void fuzz_run_call(const fuzz_call *in)
+{
+    fuzz_call fc = *in;
+    const cts_backend *b = fuzz_device(&fc.c.product, &fc.c.spec);
+    ref_status_query q = cts_status_query(&fc.c);
+    q.workspace_size_null = fc.workspace_size_null;
+    q.executor_null = fc.executor_null;
+    ref_status want = ref_expected_status(&q);
+#ifdef FUZZ_ASAN
+    run_once(&fc, b, want); /* LeakSanitizer judges leaks */
+#else
+    /* A call must give back what it takes. One-time growth (thread pools, registries) is
+     * forgiven once: the call is repeated and only a second growth counts. */
+    for (int attempt = 0; attempt < 4; attempt++) {
+        size_t before = mallinfo2().uordblks;
+        run_once(&fc, b, want);
+        size_t after = mallinfo2().uordblks;
+        if (after <= before) return;
+        if (attempt == 3) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "the heap grew by %zu bytes over a repeated call "
+                     "(something the call allocated is never freed)", after - before);
+            describe_and_abort(&fc, "leak", msg);
+        }
+    }
+#endif
+}
