@@ -119,11 +119,31 @@ static void mpfr_value(const double *g, const int64_t *d, int64_t n, double *hi,
 static int fast_value(const double *g, const int64_t *d, int64_t n, double *hi, double *lo)
 {
     ref_acc a = {{0, 0}, 0};
+    bool same = true;
+    for (int64_t i = 1; i < n; i++)
+        same = same && d[i] == d[0];
+    if (n > 0 && same) { /* one divisor: Σg exactly (error-free sums), then one division */
+        for (int64_t i = 0; i < n; i++)
+            ref_acc_add(&a, (ref_dd){g[i], 0}, 0);
+        if (a.err == 0) {
+            double dv = (double)d[0];
+            double q = a.s.hi / dv;
+            ref_dd r = ref_two_sum(fma(-q, dv, a.s.hi), a.s.lo); /* exact remainder */
+            double q2 = (r.hi + r.lo) / dv;  /* ≤ 2 roundings: relative error ≤ 2^-52 */
+            ref_dd s = ref_two_sum(q, q2);
+            if (ref_decide(s, fabs(q2) * 0x1p-51 + (q2 != 0 ? REF_DD_TINY : 0), hi, lo))
+                return 1;
+        }
+        a = (ref_acc){{0, 0}, 0};
+    }
     for (int64_t i = 0; i < n; i++) {
         double dv = (double)d[i];
         double q = g[i] / dv, r = fma(-q, dv, g[i]); /* r exact: division remainder */
         double q2 = r / dv;
-        ref_acc_add(&a, ref_fast_two_sum(q, q2), fabs(q2) * 0x1p-53 + REF_DD_TINY);
+        if (q2 == 0)
+            ref_acc_add(&a, (ref_dd){q, 0}, 0); /* exact quotient */
+        else
+            ref_acc_add(&a, ref_fast_two_sum(q, q2), fabs(q2) * 0x1p-53 + REF_DD_TINY);
     }
     return ref_decide(a.s, a.err, hi, lo);
 }

@@ -54,6 +54,10 @@ int ref_decide(ref_dd s, double err, double *hi, double *lo)
 void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *lo, mpfr_ptr scratch)
 {
     (void)scratch;
+    if (n == 0) {
+        *hi = *lo = 0;
+        return;
+    }
     mpfr_t h, l;
     mpfr_init2(h, 53);
     mpfr_init2(l, REF_LO_BITS);

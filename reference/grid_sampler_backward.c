@@ -56,6 +56,8 @@ static mpfr_ptr mterm(mterms *m, mpfr_prec_t prec)
         m->ptr = realloc(m->ptr, cap * sizeof *m->ptr);
         for (size_t i = m->cap; i < cap; i++)
             mpfr_init2(m->t[i], 64);
+        for (size_t i = 0; i < m->n; i++) /* the array moved */
+            m->ptr[i] = m->t[i];
         m->cap = cap;
     }
     mpfr_set_prec(m->t[m->n], prec);
@@ -121,6 +123,12 @@ static int dgrid_value(const gctx *G, const gpoint *pt, int64_t n, int64_t pix,
             if (!G->force && finite) {
                         double pr = val * g;
                 ref_dd vg = {pr, fma(val, g, -pr)}; /* exact product */
+                double pw = pr * w->hi, ps = pw * (sign * scale);
+                if (vg.lo == 0 && w->lo == 0 && fma(pr, w->hi, -pw) == 0 &&
+                    fma(pw, sign * scale, -ps) == 0) {
+                    ref_acc_add(&a, (ref_dd){ps, 0}, 0); /* exact double term */
+                    continue;
+                }
                 ref_dd tt = ref_dd_mul_d(ref_dd_mul(vg, *w), sign * scale);
                 ref_acc_add(&a, tt, 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
             }
@@ -276,7 +284,11 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
                 B->nonfin[e] = 1;
             if (bil)
                 B->cerr[e] += fabs(g) * (fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy);
-            if (!G->force && isfinite(g)) {
+            if (!G->force && isfinite(g) && t == (double)(g * wx->hi) * wy->hi && wx->lo == 0 &&
+                wy->lo == 0 && fma(g, wx->hi, -(g * wx->hi)) == 0 &&
+                fma(g * wx->hi, wy->hi, -t) == 0) {
+                ref_acc_add(&B->acc[e], (ref_dd){t, 0}, 0); /* exact double term */
+            } else if (!G->force && isfinite(g)) {
                 ref_dd tt = ref_dd_mul_d(ref_dd_mul(*wx, *wy), g);
                 ref_acc_add(&B->acc[e], tt, 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
             }

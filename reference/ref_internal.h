@@ -56,6 +56,12 @@ typedef struct {
 /* Adds a term t whose own error is at most terr. */
 static inline void ref_acc_add(ref_acc *a, ref_dd t, double terr)
 {
+    if (terr == 0 && t.lo == 0) { /* an exact double term: error-free sums, drop only b.lo */
+        ref_dd x = ref_two_sum(a->s.hi, t.hi), b = ref_two_sum(a->s.lo, x.lo);
+        a->s = ref_two_sum(x.hi, b.hi);
+        a->err += fabs(b.lo);
+        return;
+    }
     a->s = ref_dd_add(a->s, t);
     a->err += terr + 4 * REF_U2 * fabs(a->s.hi) * 1.001 + REF_DD_TINY;
 }

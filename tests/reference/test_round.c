@@ -1,0 +1,123 @@
+/* ref_round_to / ref_round_value / ref_ulp_distance against MPFR's emulation of the narrow formats
+ * (facts §5: FP16 prec 11, emin -23, emax 16; BF16 8, -132, 128; FP32 24, -148, 128, with
+ * mpfr_subnormalize), on random doubles across each format's whole range, its subnormals, exact
+ * ties, and the overflow threshold. Expected values come from MPFR, never from the code under
+ * test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <cmocka.h>
+#include <mpfr.h>
+
+#include "reference.h"
+
+typedef struct { ref_dtype dt; int prec; long emin, emax; } fmt;
+static const fmt FMTS[] = {{REF_DT_FLOAT16, 11, -23, 16}, {REF_DT_BF16, 8, -132, 128},
+                           {REF_DT_FLOAT, 24, -148, 128}};
+
+static double emu_round(double x, const fmt *f)
+{
+    mpfr_exp_t old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
+    mpfr_set_emin(f->emin);
+    mpfr_set_emax(f->emax);
+    mpfr_t r;
+    mpfr_init2(r, f->prec);
+    int t = mpfr_set_d(r, x, MPFR_RNDN);
+    t = mpfr_check_range(r, t, MPFR_RNDN);
+    mpfr_subnormalize(r, t, MPFR_RNDN);
+    double d = mpfr_get_d(r, MPFR_RNDN);
+    mpfr_clear(r);
+    mpfr_set_emin(old_min);
+    mpfr_set_emax(old_max);
+    return d;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
+
+static void check(double x, const fmt *f)
+{
+    double want = emu_round(x, f), got = ref_round_to(x, f->dt);
+    if (!(got == want && signbit(got) == signbit(want)))
+        fail_msg("round %a to dtype %d: got %a want %a", x, f->dt, got, want);
+}
+
+static void random_and_edges(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < 3; k++) {
+        const fmt *f = &FMTS[k];
+        long lo = f->emin - 3, hi = f->emax + 2; /* exponents around the whole range */
+        for (int i = 0; i < 200000; i++) {
+            uint64_t r = next();
+            double m = 1 + (double)(r >> 12) * 0x1p-52;
+            long e = lo + (long)(next() % (uint64_t)(hi - lo + 1));
+            double x = ldexp(m, (int)e - 1);
+            if (r & 1)
+                x = -x;
+            check(x, f);
+            /* an exact tie: a p+1-bit value with the last bit set */
+            double q = ldexp(1.0, (int)e - f->prec - 1);
+            double tie = (floor(x / q / 2) * 2 + 1) * q;
+            check(tie, f);
+        }
+        /* overflow threshold (max + half ulp rounds to infinity, below it to max) */
+        double maxv = ldexp(2 - ldexp(1.0, 1 - f->prec), (int)f->emax - 1);
+        double half = ldexp(1.0, (int)f->emax - 1 - f->prec);
+        check(maxv + half, f);
+        check(nextafter(maxv + half, 0), f);
+        check(-(maxv + half), f);
+        assert_true(isinf(ref_round_to(maxv + half, f->dt)));
+        check(ldexp(1.0, (int)f->emin - 1), f);   /* half the smallest subnormal: tie to 0 */
+        check(ldexp(1.5, (int)f->emin - 1), f);   /* rounds up to the smallest subnormal */
+        assert_true(isnan(ref_round_to(NAN, f->dt)));
+    }
+    assert_true(ref_round_to(0.1, REF_DT_DOUBLE) == 0.1);
+    /* FP16 by hand: 65504 max, 65520 → inf, 2^-24 smallest subnormal, 2^-25 ties to 0 */
+    assert_true(ref_round_to(65519.99, REF_DT_FLOAT16) == 65504);
+    assert_true(isinf(ref_round_to(65520, REF_DT_FLOAT16)));
+    assert_true(ref_round_to(0x1p-25, REF_DT_FLOAT16) == 0);
+    assert_true(ref_round_to(0x1.8p-25, REF_DT_FLOAT16) == 0x1p-24);
+}
+
+/* ref_round_value: hi on an FP16 midpoint, lo decides (hand: 1 + 2^-11 is the tie between 1 and
+ * 1 + 2^-10; even is 1). */
+static void round_value_uses_lo(void **state)
+{
+    (void)state;
+    ref_value v = {.hi = 1 + 0x1p-11, .lo = 0x1p-80};
+    assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 1 + 0x1p-10);
+    v.lo = -0x1p-80;
+    assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 1);
+    v.lo = 0;
+    assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 1);
+    v = (ref_value){.hi = 65520, .lo = -0x1p-40}; /* just below the overflow threshold */
+    assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 65504);
+}
+
+/* Hand-counted ULP distances. */
+static void ulp_distance(void **state)
+{
+    (void)state;
+    assert_true(ref_ulp_distance(1, 1 + 4 * 0x1p-10, REF_DT_FLOAT16) == 4);
+    assert_true(ref_ulp_distance(1, 1 - 0x1p-11, REF_DT_FLOAT16) == 1);       /* binade below */
+    assert_true(ref_ulp_distance(0x1p-24, -0x1p-24, REF_DT_FLOAT16) == 2);    /* across zero */
+    assert_true(ref_ulp_distance(65504, INFINITY, REF_DT_FLOAT16) == 1);
+    assert_true(ref_ulp_distance(0x1p-14, 0x1p-14 - 0x1p-24, REF_DT_FLOAT16) == 1);
+    assert_true(ref_ulp_distance(1, 1 + 0x1p-7, REF_DT_BF16) == 1);
+    assert_true(ref_ulp_distance(1, nextafter(1, 2), REF_DT_DOUBLE) == 1);
+    assert_true(isinf(ref_ulp_distance(NAN, 1, REF_DT_FLOAT)));
+    assert_true(ref_ulp_distance(NAN, NAN, REF_DT_FLOAT) == 0);
+    assert_true(isinf(ref_ulp_distance(INFINITY, -INFINITY, REF_DT_FLOAT)));
+    assert_true(ref_unit_roundoff(REF_DT_BF16) == 0x1p-8);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(random_and_edges),
+                                       cmocka_unit_test(round_value_uses_lo),
+                                       cmocka_unit_test(ulp_distance)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
