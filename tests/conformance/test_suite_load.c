@@ -452,6 +452,38 @@ static void test_documents(void **state)
     cts_case_list_free(&l);
 }
 
+/* The shipped suites load without errors, the quick subset stays within its 60..120 budget, and
+ * the documents' examples carry facts §4's values. */
+static void test_shipped_suites(void **state)
+{
+    (void)state;
+    const char *src = getenv("ACLCTS_SOURCE_DIR");
+    assert_non_null(src);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/suites", src);
+    const char *p = dir;
+    cts_case_list l;
+    char *err;
+    assert_int_equal(load(&p, 1, NULL, &l, &err), 0);
+    assert_string_equal(err, "");
+    free(err);
+    assert_true(l.ncases > 1000);
+    const cts_case *c = find(&l, "doc_examples.grid_sampler2d_backward.example.ascend910b");
+    assert_non_null(c);
+    assert_int_equal(c->expect_values[4].nvalues, 18);
+    assert_true(c->expect_values[4].values[3] == 11.25 && c->expect_values[4].values[17] == -50);
+    assert_int_equal(c->expect_values[3].nvalues, 40);
+    assert_true(c->expect_values[3].values[16] == 0.5);
+    c = find(&l, "doc_examples.avgpool2d_backward.example.ascend310b");
+    assert_non_null(c);
+    assert_true(c->expect_values[2].values[0] == 0.0625);
+    cts_case_list_free(&l);
+    cts_load_options o = {.quick = true};
+    assert_int_equal(load(&p, 1, &o, &l, NULL), 0);
+    assert_true(l.ncases >= 60 && l.ncases <= 120);
+    cts_case_list_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -462,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_malformed_corpus),
         cmocka_unit_test(test_errors_of_all_files),
         cmocka_unit_test(test_documents),
+        cmocka_unit_test(test_shipped_suites),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
