@@ -1,0 +1,288 @@
+/* report.html (report_html.h). */
+#include "report_html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "svg.h"
+
+static const char style[] =
+    "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}"
+    "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}"
+    "h3{font-size:15px}"
+    "table{border-collapse:collapse;margin:8px 0;font-size:12px}"
+    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#f0f0f0}"
+    "td.n{text-align:right}code,pre{font-family:monospace;font-size:12px}"
+    "pre{background:#f6f6f6;padding:6px;white-space:pre-wrap;word-break:break-all}"
+    ".verdict{display:inline-block;padding:8px 16px;font-size:24px;font-weight:bold;color:#fff}"
+    ".ok{background:#2e7d32}.bad{background:#c62828}.info{background:#1565c0}"
+    ".fig{display:inline-block;vertical-align:top;margin:6px}";
+
+static void esc(FILE *f, const char *s) { cts_xml_escape(f, s ? s : ""); }
+
+/* One markdown table row: cells between '|' (header row when th). */
+static void md_row(FILE *f, const char *line, bool th)
+{
+    fputs("<tr>", f);
+    const char *p = line + 1;
+    while (*p && *p != '\n') {
+        const char *e = strchr(p, '|');
+        if (!e) break;
+        char cell[4096];
+        size_t n = (size_t)(e - p) < sizeof cell - 1 ? (size_t)(e - p) : sizeof cell - 1;
+        memcpy(cell, p, n);
+        cell[n] = 0;
+        char *c = cell;
+        while (*c == ' ') c++;
+        for (char *t = c + strlen(c); t > c && t[-1] == ' ';) *--t = 0;
+        fputs(th ? "<th>" : "<td>", f);
+        esc(f, c);
+        fputs(th ? "</th>" : "</td>", f);
+        p = e + 1;
+    }
+    fputs("</tr>\n", f);
+}
+
+void cts_markdown_to_html(FILE *f, const char *md)
+{
+    bool in_table = false, header = false, in_pre = false;
+    const char *line = md;
+    while (line && *line) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        char *l = malloc(len + 1);
+        if (!l) abort();
+        memcpy(l, line, len);
+        l[len] = 0;
+        if (!strncmp(l, "```", 3)) {
+            fputs(in_pre ? "</pre>\n" : "<pre>", f);
+            in_pre = !in_pre;
+        } else if (in_pre) {
+            esc(f, l);
+            fputc('\n', f);
+        } else if (l[0] == '|') {
+            if (!in_table) {
+                fputs("<table>\n", f);
+                in_table = header = true;
+            }
+            if (strncmp(l, "|---", 4) && strncmp(l, "| ---", 5)) {
+                md_row(f, l, header);
+                header = false;
+            }
+        } else {
+            if (in_table) fputs("</table>\n", f);
+            in_table = false;
+            if (l[0] == '#') {
+                const char *t = l;
+                while (*t == '#') t++;
+                fputs("<h3>", f);
+                esc(f, t + (*t == ' '));
+                fputs("</h3>\n", f);
+            } else if (l[0]) {
+                fputs("<p>", f);
+                esc(f, l);
+                fputs("</p>\n", f);
+            }
+        }
+        free(l);
+        line = nl ? nl + 1 : NULL;
+    }
+    if (in_table) fputs("</table>\n", f);
+    if (in_pre) fputs("</pre>\n", f);
+}
+
+/* Markdown produced by a writer, converted. */
+static void md_section(FILE *f, void (*writer)(FILE *, const void *), const void *arg)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return;
+    writer(m, arg);
+    fclose(m);
+    cts_markdown_to_html(f, buf);
+    free(buf);
+}
+
+static void write_summary_md(FILE *m, const void *arg)
+{
+    const cts_report *r = arg;
+    cts_summary_write(m, r->results, r->nresults, 0);
+}
+
+static void write_audit_md(FILE *m, const void *arg) { cts_audit_write_markdown(m, arg); }
+
+static void counts(FILE *f, const cts_report *r)
+{
+    cts_tally t;
+    cts_tally_results(r->results, r->nresults, &t);
+    fputs("<table><tr><th>status</th><th>cases</th></tr>\n", f);
+    for (int s = 0; s < CTS_STATUS_COUNT; s++)
+        fprintf(f, "<tr><td>%s</td><td class=\"n\">%zu</td></tr>\n",
+                cts_status_name((cts_status)s), t.count[s]);
+    fprintf(f, "<tr><th>total</th><th>%zu</th></tr></table>\n", t.total);
+}
+
+static void waivers_and_failures(FILE *f, const cts_report *r)
+{
+    size_t nw = 0, nf = 0;
+    fputs("<h2>Waivers used</h2>\n", f);
+    for (size_t i = 0; i < r->nresults; i++) {
+        const cts_result *x = &r->results[i];
+        if (x->v.status != CTS_WAIVED) continue;
+        if (!nw++) fputs("<table><tr><th>case</th><th>reason</th></tr>\n", f);
+        fputs("<tr><td><code>", f);
+        esc(f, x->v.case_id);
+        fputs("</code></td><td>", f);
+        esc(f, x->v.message);
+        fputs("</td></tr>\n", f);
+    }
+    fputs(nw ? "</table>\n" : "<p>none</p>\n", f);
+    fputs("<h2>Failures</h2>\n", f);
+    for (size_t i = 0; i < r->nresults; i++) {
+        const cts_result *x = &r->results[i];
+        if (!cts_status_fails(x->v.status)) continue;
+        if (++nf > 200) continue;
+        fprintf(f, "<h3>%s ", cts_status_name(x->v.status));
+        esc(f, x->v.case_id);
+        fputs("</h3>\n<p>check <code>", f);
+        esc(f, x->v.check);
+        fputs("</code>: ", f);
+        esc(f, x->v.message);
+        fputs("</p>\n<pre>", f);
+        esc(f, x->repro);
+        fputs("</pre>\n", f);
+    }
+    if (nf > 200) fprintf(f, "<p>(%zu more in results.jsonl)</p>\n", nf - 200);
+    if (!nf) fputs("<p>none</p>\n", f);
+}
+
+/* Worst error in bound units per product x dtype, from the verdicts. */
+static void heatmap(FILE *f, const cts_report *r)
+{
+    const char *rows[16], *cols[8];
+    int nr = 0, nc = 0;
+    for (size_t i = 0; i < r->nresults; i++) {
+        const cts_result *x = &r->results[i];
+        if (x->v.nelems <= 0) continue;
+        int k = 0;
+        while (k < nr && strcmp(rows[k], x->product)) k++;
+        if (k == nr && nr < 16) rows[nr++] = x->product;
+        k = 0;
+        while (k < nc && strcmp(cols[k], x->dtype)) k++;
+        if (k == nc && nc < 8) cols[nc++] = x->dtype;
+    }
+    if (!nr || !nc) return;
+    double *v = malloc(sizeof(double) * (size_t)(nr * nc));
+    if (!v) abort();
+    for (int k = 0; k < nr * nc; k++) v[k] = NAN;
+    for (size_t i = 0; i < r->nresults; i++) {
+        const cts_result *x = &r->results[i];
+        if (x->v.nelems <= 0) continue;
+        int a = 0, b = 0;
+        while (a < nr && strcmp(rows[a], x->product)) a++;
+        while (b < nc && strcmp(cols[b], x->dtype)) b++;
+        if (a == nr || b == nc) continue;
+        double *cell = &v[a * nc + b], w = x->v.worst_bound_units;
+        if (isnan(*cell) || w > *cell || isnan(w)) *cell = isnan(w) ? INFINITY : w;
+    }
+    fputs("<div class=\"fig\">", f);
+    cts_svg_heatmap(f, "worst error per product x dtype (bound units)", rows, nr, cols, nc, v);
+    fputs("</div>\n", f);
+    free(v);
+}
+
+/* Element-error histograms per dtype x cubeMathType (audit rows summed over path and product). */
+static void histograms(FILE *f, const cts_audit *a)
+{
+    bool done[256] = {0};
+    for (size_t i = 0; i < a->nrows && i < 256; i++) {
+        if (done[i]) continue;
+        int64_t h[CTS_AUDIT_BINS] = {0};
+        for (size_t j = i; j < a->nrows && j < 256; j++) {
+            if (strcmp(a->rows[j].dtype, a->rows[i].dtype) ||
+                a->rows[j].cube_math_type != a->rows[i].cube_math_type)
+                continue;
+            done[j] = true;
+            for (int b = 0; b < CTS_AUDIT_BINS; b++) h[b] += a->rows[j].hist[b];
+        }
+        char title[96];
+        if (a->rows[i].cube_math_type < 0)
+            snprintf(title, sizeof title, "%s, grid sampler", a->rows[i].dtype);
+        else
+            snprintf(title, sizeof title, "%s, cubeMathType %d", a->rows[i].dtype,
+                     a->rows[i].cube_math_type);
+        fputs("<div class=\"fig\">", f);
+        cts_svg_histogram(f, title, cts_audit_bin_names, h, CTS_AUDIT_BINS);
+        fputs("</div>\n", f);
+    }
+}
+
+static void error_map(FILE *f, const cts_audit_map *m, const char *what)
+{
+    char title[400];
+    snprintf(title, sizeof title, "%s %s: %s, plane %lld (worst %.3g bound units)", what,
+             m->status, m->output, (long long)m->plane, m->worst);
+    fputs("<div class=\"fig\"><p><code>", f);
+    esc(f, m->case_id);
+    fputs("</code></p>", f);
+    cts_svg_error_map(f, title, m->h, m->w, m->bound_units);
+    fputs("</div>\n", f);
+}
+
+int cts_report_html_write(FILE *f, const cts_report *r)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+          "style-src 'unsafe-inline'; img-src data:\">\n<link rel=\"icon\" href=\"data:,\">\n"
+          "<title>", f);
+    esc(f, r->title);
+    fprintf(f, "</title>\n<style>%s</style></head><body>\n<h1>", style);
+    esc(f, r->title);
+    fputs("</h1>\n", f);
+    if (r->verdict) {
+        fprintf(f, "<p><span id=\"verdict\" class=\"verdict %s\">",
+                strcmp(r->verdict, "CONFORMANT") == 0 ? "ok" : "bad");
+        esc(f, r->verdict);
+        fputs("</span></p>\n", f);
+    }
+    if (r->ninfo) {
+        fputs("<table>\n", f);
+        for (int i = 0; i < r->ninfo; i++) {
+            fputs("<tr><th>", f);
+            esc(f, r->info_keys[i]);
+            fputs("</th><td>", f);
+            esc(f, r->info_values[i]);
+            fputs("</td></tr>\n", f);
+        }
+        fputs("</table>\n", f);
+    }
+    if (r->nresults) {
+        fputs("<h2>Cases by status</h2>\n", f);
+        counts(f, r);
+        fputs("<h2>Pictures</h2>\n", f);
+        heatmap(f, r);
+    } else {
+        fputs("<h2>Pictures</h2>\n", f);
+    }
+    if (r->audit) {
+        histograms(f, r->audit);
+        for (size_t i = 0; i < r->audit->nmaps; i++)
+            error_map(f, &r->audit->maps[i], "error map of failing case,");
+        if (!r->audit->nmaps && r->audit->worst.bound_units)
+            error_map(f, &r->audit->worst, "no failing case; error map of the worst case,");
+    }
+    if (r->nresults) {
+        fputs("<h2>Summary</h2>\n", f);
+        md_section(f, write_summary_md, r);
+        waivers_and_failures(f, r);
+    }
+    if (r->audit) {
+        fputs("<h2>Precision audit</h2>\n", f);
+        md_section(f, write_audit_md, r->audit);
+    }
+    fputs("<p style=\"color:#777\">Generated by aclcts; self-contained (no network, no scripts)."
+          "</p>\n</body></html>\n", f);
+    return ferror(f) ? -1 : 0;
+}
