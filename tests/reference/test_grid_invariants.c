@@ -1,0 +1,140 @@
+/* Grid sampler invariants and branch ambiguity. Expected values by hand from facts §4:
+ * - border / reflection on in-range points equal zeros padding (no clip, no fold is reached);
+ * - align_corners maps x = -1 and 1 to the corner centres 0 and size-1: dx all on corners;
+ * - integer-filled input: dgrid of a bilinear ramp input[y][x] = x is (W-1)/2·g with align (the
+ *   ramp's slope 1 times the factor), exactly;
+ * - nearest on an exact tie (t = 1.5) offers both cells 1 and 2; the primary is the even one;
+ * - a point exactly on a border clip limit gives both 0 (clipped) and the unclipped gradient. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "reference.h"
+
+static ref_options OPT(void) { return (ref_options){.path = ref_grid_path(REF_DT_FLOAT)}; }
+
+static void padding_modes_agree_in_range(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 2, .h_in = 6, .w_in = 7, .h_out = 5, .w_out = 5};
+    double go[50], in[84], gr[50];
+    for (int i = 0; i < 50; i++)
+        go[i] = (i % 7) - 3;
+    for (int i = 0; i < 84; i++)
+        in[i] = (i * 5) % 11;
+    for (int i = 0; i < 50; i++) /* strictly inside (-0.6, 0.6): far from edges, clips and folds */
+        gr[i] = ((i * 37) % 23 - 11) / 20.0 + 0.013;
+    for (int align = 0; align < 2; align++) {
+        ref_output zi, zg;
+        p.align_corners = align;
+        p.padding = REF_PAD_ZEROS;
+        ref_options o = OPT();
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &zi, &zg), 0);
+        for (int pad = 1; pad < 3; pad++) {
+            ref_output bi, bg;
+            p.padding = (ref_padding)pad;
+            assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &bi, &bg), 0);
+            for (int i = 0; i < 84; i++)
+                assert_true(bi.v[i].hi == zi.v[i].hi && bi.v[i].lo == zi.v[i].lo);
+            for (int i = 0; i < 50; i++)
+                assert_true(bg.v[i].hi == zg.v[i].hi && bg.v[i].lo == zg.v[i].lo);
+            ref_output_free(&bi);
+            ref_output_free(&bg);
+        }
+        ref_output_free(&zi);
+        ref_output_free(&zg);
+    }
+}
+
+static void align_corners_maps_to_corner_centres(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 4, .w_in = 5, .h_out = 1, .w_out = 4, .align_corners = true};
+    double go[4] = {1, 2, 4, 8}, in[20] = {0};
+    double gr[8] = {-1, -1, 1, -1, -1, 1, 1, 1}; /* the four corners */
+    ref_options o = OPT();
+    ref_output oi;
+    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &oi, NULL), 0);
+    for (int i = 0; i < 20; i++) {
+        double want = i == 0 ? 1 : i == 4 ? 2 : i == 15 ? 4 : i == 19 ? 8 : 0;
+        assert_true(oi.v[i].hi == want);
+    }
+    ref_output_free(&oi);
+}
+
+static void ramp_gradient_is_exact(void **state)
+{
+    (void)state;
+    /* input[y][x] = x, W = 9, align: dgrid x = (W-1)/2 · slope 1 · g = 4g, dgrid y = 0 */
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 3, .w_in = 9, .h_out = 1, .w_out = 3, .align_corners = true};
+    double go[3] = {1, -3, 0.5}, in[27], gr[6] = {-0.3, 0.1, 0.35, -0.45, 0.71, 0.2};
+    for (int i = 0; i < 27; i++)
+        in[i] = i % 9;
+    for (int force = 0; force < 2; force++) {
+        ref_options o = OPT();
+        o.force_mpfr = force;
+        ref_output og;
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, NULL, &og), 0);
+        for (int k = 0; k < 3; k++) {
+            assert_true(og.v[2 * k].hi == 4 * go[k] && og.v[2 * k].lo == 0);
+            assert_true(og.v[2 * k + 1].hi == 0);
+        }
+        ref_output_free(&og);
+    }
+}
+
+static void nearest_tie_gives_both_cells(void **state)
+{
+    (void)state;
+    /* W = 4, not align: t = ((x+1)·4 − 1)/2 = 1.5 at x = 0 (a tie between cells 1 and 2, even = 2);
+     * y = -0.75 gives t = 0 (H = 2) exactly, no tie. */
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 4, .h_out = 1, .w_out = 1,
+                         .interpolation = REF_INTERP_NEAREST};
+    double go[1] = {3}, in[8] = {0}, gr[2] = {0, -0.75};
+    ref_options o = OPT();
+    ref_output oi;
+    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &oi, NULL), 0);
+    assert_true(oi.v[2].hi == 3 && oi.v[1].hi == 0); /* primary: ties to even */
+    assert_true(oi.flags[1] & REF_FLAG_AMBIGUOUS);
+    assert_true(oi.flags[2] & REF_FLAG_AMBIGUOUS);
+    bool has3 = false, has0 = false;
+    for (int k = 0; k < oi.alt_count[1]; k++) {
+        double v = oi.alts[oi.alt_first[1] + k].hi;
+        has3 = has3 || v == 3;
+        has0 = has0 || v == 0;
+    }
+    assert_true(has3 && has0);
+    ref_output_free(&oi);
+}
+
+static void border_clip_limit_gives_both(void **state)
+{
+    (void)state;
+    /* W = 3, align: x = 1 → t = 2 = size−1, the clip limit: clipped gives dgrid x = 0; unclipped
+     * gives (W−1)/2 · (input[2] − input[1]) · g = 1 · (10 − 4) · 1 = 6 (left cell, i0 = 1). */
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 3, .h_out = 1, .w_out = 1,
+                         .padding = REF_PAD_BORDER, .align_corners = true};
+    double go[1] = {1}, in[3] = {1, 4, 10}, gr[2] = {1, 0.3};
+    ref_options o = OPT();
+    ref_output og;
+    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, NULL, &og), 0);
+    assert_true(og.v[0].hi == 0);
+    assert_true(og.flags[0] & REF_FLAG_AMBIGUOUS);
+    bool has6 = false;
+    for (int k = 0; k < og.alt_count[0]; k++)
+        has6 = has6 || og.alts[og.alt_first[0] + k].hi == 6;
+    assert_true(has6);
+    ref_output_free(&og);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(padding_modes_agree_in_range), cmocka_unit_test(align_corners_maps_to_corner_centres),
+        cmocka_unit_test(ramp_gradient_is_exact), cmocka_unit_test(nearest_tie_gives_both_cells),
+        cmocka_unit_test(border_clip_limit_gives_both)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
