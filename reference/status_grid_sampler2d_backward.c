@@ -128,24 +128,30 @@ ref_status ref_status_grid_sampler2d_backward(const ref_status_query *q)
                                ref_status_shape_str(&t[4], b1, sizeof b1),
                                ref_status_shape_str(grid, b2, sizeof b2));
 
-    /* 8. Empty tensors ("Supports empty Tensor"): N, C, Hout or Wout 0 → nothing to compute. */
-    for (int i = 0; i < 3; i++) {
-        int ax = ref_status_zero_axis(&t[i]);
-        if (ax >= 0)
-            return ref_status_make(REF_STATUS_SUCCESS, false,
-                                   "%s is empty (dim %d is 0): success with nothing to compute",
-                                   tensor_names[i], ax);
-    }
-
-    /* 9. outputMask: [0] → inputGrad, [1] → gridGrad, missing entries false, the rest
-     * ignored; nothing asked → success with nothing to compute (facts §3, contract). */
+    /* 8./9. Empty tensors ("Supports empty Tensor") succeed; outputMask: [0] → inputGrad,
+     * [1] → gridGrad, missing entries false, the rest ignored. A selected output that is not
+     * itself empty is still written (zeros where nothing contributes: C = 0 leaves a gridGrad,
+     * Hout = 0 an inputGrad), as PyTorch does (contract). */
     const bool want_dx = q->output_mask_len > 0 && q->output_mask[0];
     const bool want_dgrid = q->output_mask_len > 1 && q->output_mask[1];
+    const bool dx_live = want_dx && ref_status_zero_axis(&t[3]) < 0;
+    const bool dgrid_live = want_dgrid && ref_status_zero_axis(&t[4]) < 0;
     if (!want_dx && !want_dgrid)
         return ref_status_make(REF_STATUS_SUCCESS, false,
                                "outputMask (length %lld) asks for no output: success with "
                                "nothing to compute",
                                (long long)q->output_mask_len);
+    if (!dx_live && !dgrid_live) {
+        for (int i = 0; i < 3; i++) {
+            int ax = ref_status_zero_axis(&t[i]);
+            if (ax >= 0)
+                return ref_status_make(REF_STATUS_SUCCESS, false,
+                                       "%s is empty (dim %d is 0): success with nothing to "
+                                       "compute", tensor_names[i], ax);
+        }
+        return ref_status_make(REF_STATUS_SUCCESS, false,
+                               "the selected outputs are empty: success with nothing to compute");
+    }
     return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s",
                            ref_product_id(q->product));
 }

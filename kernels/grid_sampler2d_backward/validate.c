@@ -134,13 +134,12 @@ aclnnStatus gs_validate(const aclTensor *grad_output, const aclTensor *input,
     if (st != ACLNN_SUCCESS)
         return st;
 
-    /* 8. empty tensors (N, C, Hout or Wout zero): success, nothing to compute */
-    const int64_t *go = grad_output->dims;
-    if (go[0] == 0 || go[1] == 0 || go[2] == 0 || go[3] == 0)
-        *nothing = true;
-    /* outputMask: empty or all false selects nothing; entries past the second are ignored */
-    bool want_dx = mask->size > 0 && mask->values[0];
-    bool want_dgrid = mask->size > 1 && mask->values[1];
+    /* 8. empty tensors (N, C, Hout or Wout zero) succeed. outputMask: empty or all false
+     * selects nothing; entries past the second are ignored. A selected output that is not
+     * itself empty is written in full, zeros where no point contributes (C = 0 still has a
+     * gridGrad; Hout = 0 still has an inputGrad), as PyTorch does (docs/contract.md). */
+    bool want_dx = mask->size > 0 && mask->values[0] && emu_tensor_numel(input_grad) > 0;
+    bool want_dgrid = mask->size > 1 && mask->values[1] && emu_tensor_numel(grid_grad) > 0;
     if (!want_dx && !want_dgrid)
         *nothing = true;
     return ACLNN_SUCCESS;

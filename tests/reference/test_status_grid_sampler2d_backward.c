@@ -268,12 +268,14 @@ static const row rows[] = {
     /* empty tensors: "Supports empty Tensor"; contract: success, nothing to compute */
     {"empty_n", "003 'Supports empty Tensor'; contract", m_empty_n, SUPPORTED, ALL_S, OK, false,
      "nothing to compute"},
-    {"empty_c", "003 'Supports empty Tensor'; contract", m_empty_c, SUPPORTED, ALL_S, OK, false,
-     "nothing to compute"},
-    {"empty_hout", "003 'Supports empty Tensor'; contract", m_empty_ho, SUPPORTED, ALL_S, OK,
-     false, "nothing to compute"},
-    {"empty_wout", "003 'Supports empty Tensor'; contract", m_empty_wo, SUPPORTED, ALL_S, OK,
-     false, "nothing to compute"},
+    /* contract: a selected output that is not itself empty is still written (zeros): C = 0
+     * leaves gridGrad (1,3,3,2); Hout or Wout = 0 leaves inputGrad (1,1,5,8). */
+    {"empty_c", "003 'Supports empty Tensor'; contract (gridGrad zeros)", m_empty_c, SUPPORTED,
+     ALL_S, OK, true, "valid"},
+    {"empty_hout", "003 'Supports empty Tensor'; contract (inputGrad zeros)", m_empty_ho,
+     SUPPORTED, ALL_S, OK, true, "valid"},
+    {"empty_wout", "003 'Supports empty Tensor'; contract (inputGrad zeros)", m_empty_wo,
+     SUPPORTED, ALL_S, OK, true, "valid"},
     {"empty_but_input_h0", "003 161002 input H = 0 (even when N = 0)", m_empty_n_input_h0,
      SUPPORTED, ALL_S, INV, false, "input spatial dims"},
     {"empty_unsupported_product", "003 Applicable Products ×", m_empty_n, UNSUPPORTED, ALL_S, INV,
