@@ -28,6 +28,7 @@ typedef struct {
     const cts_result *key;    /* first result of the row: op, dtype, cubeMathType, product */
     size_t count[CTS_STATUS_COUNT];
     double worst_ulp, worst_bound;
+    bool judged;              /* some case of the row compared numbers */
 } row;
 
 static int row_cmp(const cts_result *a, const cts_result *b)
@@ -53,9 +54,11 @@ static double worst(double acc, double x)
     return isnan(x) || isnan(acc) ? NAN : x > acc ? x : acc;
 }
 
-static void fmt_worst(char *buf, size_t len, double x)
+static void fmt_worst(char *buf, size_t len, bool judged, double x)
 {
-    if (isnan(x))
+    if (!judged)
+        snprintf(buf, len, "-");
+    else if (isnan(x))
         snprintf(buf, len, "NaN");
     else if (x == 0)
         snprintf(buf, len, "0");
@@ -79,6 +82,7 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
             rows[k].count[r[i].v.status]++;
         /* Only judged numbers count: a case that did not run has no error to report. */
         if (r[i].v.nelems > 0) {
+            rows[k].judged = true;
             rows[k].worst_ulp = worst(rows[k].worst_ulp, r[i].v.worst_ulp);
             rows[k].worst_bound = worst(rows[k].worst_bound, r[i].v.worst_bound_units);
         }
@@ -96,8 +100,8 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
         const cts_result *key = rows[k].key;
         char cmt[16], ulp[32], bound[32];
         snprintf(cmt, sizeof cmt, key->cube_math_type < 0 ? "-" : "%d", key->cube_math_type);
-        fmt_worst(ulp, sizeof ulp, rows[k].worst_ulp);
-        fmt_worst(bound, sizeof bound, rows[k].worst_bound);
+        fmt_worst(ulp, sizeof ulp, rows[k].judged, rows[k].worst_ulp);
+        fmt_worst(bound, sizeof bound, rows[k].judged, rows[k].worst_bound);
         fprintf(f, "| %s | %s | %s | %s |", key->op, key->dtype, cmt, key->product);
         for (int s = 0; s < CTS_STATUS_COUNT; s++)
             fprintf(f, " %zu |", rows[k].count[s]);

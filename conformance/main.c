@@ -1,0 +1,44 @@
+/* aclcts: conformance test suite for aclnnAvgPool2dBackward and aclnnGridSampler2DBackward. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char help[] =
+    "usage: aclcts COMMAND [OPTIONS] [ARGS]\n"
+    "\n"
+    "Conformance suite for aclnnAvgPool2dBackward and aclnnGridSampler2DBackward, reaching the\n"
+    "device only through the CANN ABI (the emulated device by default).\n"
+    "\n"
+    "commands:\n"
+    "  run [SUITES]       run the cases, write results/ (results.jsonl, junit.xml, summary.md)\n"
+    "  list [SUITES]      print the ids of the selected cases\n"
+    "  show CASE [SUITES] print every parameter of a case\n"
+    "  repro 'LINE'       rerun the case of a repro line printed by run\n"
+    "  merge OUT IN...    join the results.jsonl of shards into one set of reports\n"
+    "\n"
+    "`aclcts COMMAND --help` describes each. Exit status: 0 nothing failing, 1 some case FAIL,\n"
+    "CRASH, TIMEOUT or ERROR, 2 usage or suite errors.\n";
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } commands[] = {{"run", cli_run}, {"list", cli_list}, {"show", cli_show},
+                    {"repro", cli_repro}, {"merge", cli_merge}};
+    if (argc < 2) {
+        fputs(help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(help, stdout);
+        return CLI_EXIT_OK;
+    }
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        if (strcmp(argv[1], commands[k].name) == 0)
+            return commands[k].fn(argc - 1, argv + 1);
+    fprintf(stderr, "aclcts: error: unknown command '%s'\n\n%s", argv[1], help);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,66 @@
+# Shared by the end-to-end tests of the aclcts command (test_cli_*.sh); sourced, not run.
+# ctest sets ACLCTS (the binary) and ACLCTS_SOURCE_DIR. Each test works in its own temp dir.
+# shellcheck shell=bash
+set -euo pipefail
+: "${ACLCTS:?path to build/bin/aclcts}"
+T=$(mktemp -d /tmp/aclcts-e2e.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+unset ACLNN_EMU_FAULT ACLNN_EMU_SHUFFLE ACLNN_EMU_SPEC SLURM_ARRAY_TASK_ID JOB_COMPLETION_INDEX \
+      GTEST_SHARD_INDEX GTEST_TOTAL_SHARDS
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect_rc N CMD...: runs CMD, which must exit with N; its output is in $T/out.
+expect_rc() {
+  local want=$1 rc=0; shift
+  "$@" >"$T/out" 2>&1 || rc=$?
+  [[ $rc == "$want" ]] || { cat "$T/out" >&2; fail "exit $rc, expected $want: $*"; }
+}
+# jsonl_table FILE: "id status check output_hash" per record, sorted (what two runs must share).
+jsonl_table() {
+  python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+for r in sorted(rows, key=lambda r: r["id"]):
+    print(r["id"], r["status"], r["check"], r["output_hash"])' "$1"
+}
+# jsonl_ids FILE: the ids, one per line, sorted, duplicates kept.
+jsonl_ids() { python3 -c 'import json,sys; [print(json.loads(l)["id"]) for l in open(sys.argv[1])]' "$1" | sort; }
+
+# A suite of avg-pool cases whose answers the reference knows exactly (small integers; the
+# window sums are exact in every dtype), on two products.
+write_suite() {
+  cat >"$1" <<'YAML'
+suite: e2e.avgpool
+op: avgpool2d_backward
+product: [ascend910b, ascend910]
+seed: 11
+cases:
+  - name: doc_example
+    dtype: float32
+    self_shape: [1, 16, 4, 4]
+    kernel_size: [4, 4]
+    stride: [1, 1]
+    padding: [0, 0]
+    cube_math_type: 1
+    data: {grad_output: ones}
+    expect: {values: {grad_input: 0.0625}}
+  - name: windows
+    matrix:
+      dtype: [float32, float16]
+      kernel_size: [[2, 2], [3, 3]]
+      stride: [[1, 1], [2, 2]]
+    ceil_mode: true
+    self_shape: [2, 3, 9, 9]
+    padding: [1, 1]
+    cube_math_type: 1
+    data: {grad_output: {int: [-3, 3]}}
+  - name: pad_too_big
+    dtype: float32
+    self_shape: [1, 1, 4, 4]
+    kernel_size: [2, 2]
+    stride: [1, 1]
+    padding: [2, 2]
+    cube_math_type: 1
+YAML
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Isolation: a device that crashes costs one case (CRASH naming SIGSEGV) and the run goes on; a
+# device that hangs is killed after --timeout (TIMEOUT). Faults from the emulated device's
+# ACLNN_EMU_FAULT switch (kernels/common/emu.h: crash = SIGSEGV, hang = never returns, both in
+# the second phase, which cases that stop at a first-phase error never reach).
+source "$(dirname "$0")/e2e_lib.sh"
+write_suite s.yaml
+total=$("$ACLCTS" list --count s.yaml)
+
+ACLNN_EMU_FAULT=crash expect_rc 1 "$ACLCTS" run --quiet --jobs 2 --out crash s.yaml
+[[ $(wc -l <crash/results.jsonl) == "$total" ]] || fail "not every case has a verdict after crashes"
+python3 - crash/results.jsonl <<'PY' || fail "crash verdicts"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+crashed = [r for r in rows if r["status"] == "CRASH"]
+assert crashed and all("SIGSEGV" in r["message"] and r["check"] == "crash" for r in crashed), crashed[:1]
+# cases that stop at a first-phase error never reach the faulty second phase: still PASS
+ok = [r["id"] for r in rows if r["status"] == "PASS"]
+assert ok and all(".pad_too_big." in i for i in ok), ok
+assert all(r["repro"].startswith("ACLNN_EMU_FAULT=crash ") for r in crashed)
+PY
+grep -q '^CRASH .*SIGSEGV' out || fail "CRASH not printed"
+
+start=$(date +%s)
+ACLNN_EMU_FAULT=hang expect_rc 1 "$ACLCTS" run --quiet --jobs 2 --timeout 2 --out hang \
+  --filter '*doc_example*' --filter '*pad_too_big*' s.yaml
+took=$(( $(date +%s) - start ))
+(( took < 20 )) || fail "hung workers were not killed promptly (${took}s)"
+python3 - hang/results.jsonl <<'PY' || fail "hang verdicts"
+import json, sys
+rows = {json.loads(l)["id"]: json.loads(l) for l in open(sys.argv[1])}
+assert len(rows) == 4, rows.keys()
+for p in ("ascend910b", "ascend910"):
+    r = rows["e2e.avgpool.doc_example." + p]
+    assert r["status"] == "TIMEOUT" and r["check"] == "timeout" and "SIGKILL" in r["message"], r
+    assert rows["e2e.avgpool.pad_too_big." + p]["status"] == "PASS"
+PY
+echo PASS
