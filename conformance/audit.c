@@ -192,6 +192,21 @@ int cts_audit_add_case(cts_audit *a, const char *root, const cts_case *c, const 
     return rc;
 }
 
+void cts_audit_results(cts_audit *a, const cts_case *const *cases, size_t ncases,
+                       const cts_result_list *results, const char *dump_root, FILE *err)
+{
+    char msg[1600];
+    for (size_t i = 0; i < results->count; i++)
+        for (size_t k = 0; k < ncases; k++)
+            if (!strcmp(cases[k]->id, results->r[i].v.case_id)) {
+                if (cts_audit_add_case(a, dump_root, cases[k], &results->r[i], msg,
+                                       sizeof msg) != 0)
+                    fprintf(err, "aclcts: warning: audit: %s\n", msg);
+                break;
+            }
+    cts_audit_finish(a);
+}
+
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;

@@ -63,6 +63,10 @@ typedef struct {
  * message in err (a missing or unreadable file). */
 int cts_audit_add_case(cts_audit *a, const char *dump_root, const cts_case *c,
                        const cts_result *r, char *err, size_t errlen);
+/* Every result whose case is among cases (matched by id) judged from dump_root, then
+ * cts_audit_finish. Unreadable cases are reported on err and counted in a->nerrors. */
+void cts_audit_results(cts_audit *a, const cts_case *const *cases, size_t ncases,
+                       const cts_result_list *results, const char *dump_root, FILE *err);
 /* Sorts the rows and their samples (for percentiles). */
 void cts_audit_finish(cts_audit *a);
 void cts_audit_free(cts_audit *a);

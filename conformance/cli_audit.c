@@ -1,0 +1,149 @@
+/* `aclcts audit`: the precision audit of one product or all of them side by side. Runs the
+ * suites with the run subcommand (in process) and --dump to a scratch directory, judges every
+ * dumped element (audit.c), and writes audit.md, audit.csv and report.html next to the run's
+ * results. */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "package.h"
+#include "report_html.h"
+
+static const char audit_help[] =
+    "usage: aclcts audit --product ID|all [OPTIONS] [SUITE.yaml|DIR]...\n"
+    "\n"
+    "Precision audit: runs the suites (default ./suites) with --dump, then for each op x dtype x\n"
+    "cubeMathType x computation path reports max, mean and 99th percentile of the element error\n"
+    "in ULP (against the correctly rounded value), in units of the `bound` tolerance and\n"
+    "relative, the share of elements meeting ascend-thousandth, ascend-ten-thousandth and\n"
+    "torch-default, and the run-to-run spread of non-deterministic cases. With --product all\n"
+    "the products stand side by side, one column each.\n"
+    "\n"
+    "Writes OUT/audit.md, OUT/audit.csv, OUT/report.html (and the run's results.jsonl,\n"
+    "junit.xml, summary.md); prints the Markdown table.\n"
+    "\n"
+    "  --product ID|all   required\n"
+    "  --backend SPEC     emu (default), cann[:DIR], torch\n"
+    "  --out DIR          default audit\n"
+    "  --jobs N, --seed S, --timeout S, --filter GLOB, --quick: as for run\n"
+    "  --keep-dump DIR    keep the dump there (default: a scratch directory, removed)\n"
+    "\n"
+    "Exit 0 when the audit was written (whatever the errors it shows), 2 for usage errors.\n";
+
+static void md(FILE *f, const void *a) { cts_audit_write_markdown(f, a); }
+static void csv(FILE *f, const void *a) { cts_audit_write_csv(f, a); }
+static void html(FILE *f, const void *r) { cts_report_html_write(f, r); }
+
+static int write_to(const char *dir, const char *name, void (*fn)(FILE *, const void *),
+                    const void *arg)
+{
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "aclcts: error: writing %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fn(f, arg);
+    return fclose(f);
+}
+
+int cli_audit(int argc, char **argv)
+{
+    const char *backend = "emu", *out = "audit", *keep = NULL;
+    const char *pass[CLI_MAX_ARGS];
+    int npass = 0;
+    cli_selection sel;
+    memset(&sel, 0, sizeof sel);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(audit_help, stdout);
+            return CLI_EXIT_OK;
+        }
+        int start = i, r = cli_selection_arg(&sel, argc, argv, &i);
+        if (r < 0) return CLI_EXIT_USAGE;
+        if (r > 0) { /* selection options go to run unchanged */
+            for (int k = start; k <= i && npass < CLI_MAX_ARGS - 1; k++) pass[npass++] = argv[k];
+            continue;
+        }
+        const char *v;
+        if ((r = cli_opt_value(argc, argv, &i, "--backend", &backend)) ||
+            (r = cli_opt_value(argc, argv, &i, "--out", &out)) ||
+            (r = cli_opt_value(argc, argv, &i, "--keep-dump", &keep))) {
+            if (r < 0) return CLI_EXIT_USAGE;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--jobs", &v))) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            pass[npass++] = "--jobs";
+            pass[npass++] = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--timeout", &v))) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            pass[npass++] = "--timeout";
+            pass[npass++] = v;
+        } else {
+            fprintf(stderr, "aclcts: error: audit: unknown option %s (see aclcts audit "
+                    "--help)\n", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (!sel.product) {
+        fprintf(stderr, "aclcts: error: audit needs --product ID or --product all\n");
+        return CLI_EXIT_USAGE;
+    }
+    char dump[PATH_MAX];
+    if (keep) snprintf(dump, sizeof dump, "%s", keep);
+    else if (snprintf(dump, sizeof dump, "/tmp/aclcts-audit-dump.XXXXXX"), !mkdtemp(dump)) {
+        fprintf(stderr, "aclcts: error: scratch directory: %s\n", strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    char *rargv[CLI_MAX_ARGS + 16];
+    int rn = 0;
+    rargv[rn++] = "run";
+    rargv[rn++] = "--backend";
+    rargv[rn++] = (char *)backend;
+    rargv[rn++] = "--out";
+    rargv[rn++] = (char *)out;
+    rargv[rn++] = "--dump";
+    rargv[rn++] = dump;
+    rargv[rn++] = "--quiet";
+    for (int k = 0; k < npass; k++) rargv[rn++] = (char *)pass[k];
+    rargv[rn] = NULL;
+    int rc = cli_run(rn, rargv);
+    if (rc == CLI_EXIT_USAGE) return rc;
+
+    cli_loaded l;
+    cts_result_list res = {0};
+    cts_audit au;
+    memset(&au, 0, sizeof au);
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/results.jsonl", out);
+    rc = cli_selection_load(&sel, &l);
+    if (rc == 0 && cts_jsonl_read(path, &res, NULL, stderr) != 0) rc = CLI_EXIT_USAGE;
+    if (rc == 0) {
+        cts_audit_results(&au, l.sel, l.nsel, &res, dump, stderr);
+        char title[96];
+        snprintf(title, sizeof title, "aclcts precision audit: %s", sel.product);
+        cts_report rep = {.title = title, .results = res.r, .nresults = res.count,
+                          .audit = &au};
+        if (write_to(out, "audit.md", md, &au) || write_to(out, "audit.csv", csv, &au) ||
+            write_to(out, "report.html", html, &rep))
+            rc = CLI_EXIT_USAGE;
+        printf("\n");
+        cts_audit_write_markdown(stdout, &au);
+        printf("\naudit: %s/audit.md  %s/audit.csv  %s/report.html (%zu cases judged, %zu "
+               "unreadable)\n", out, out, out, au.ncases, au.nerrors);
+    }
+    if (!keep) {
+        char *rm[] = {"rm", "-rf", dump, NULL};
+        cts_run_command(rm);
+    }
+    cts_audit_free(&au);
+    cts_result_list_free(&res);
+    cli_loaded_free(&l);
+    return rc;
+}
