@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "results.h" /* cts_xml_escape */
 
@@ -117,6 +118,7 @@ void cts_svg_error_map(FILE *f, const char *title, int64_t h, int64_t w, const d
     if (cell * (double)rows > 480) cell = 480.0 / (double)rows;
     double top = 22, width = cell * (double)cols + 20, height = top + cell * (double)rows + 24;
     if (width < 320) width = 320;
+    if (width < 6.5 * (double)strlen(title)) width = 6.5 * (double)strlen(title); /* title */
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
                "viewBox=\"0 0 %g %g\" role=\"img\">\n", width, height, width, height);
     title_text(f, 4, 14, title);

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# report.html in headless Chromium: `aclcts audit` on a small suite (a FAIL forced by a 0-ULP
+# policy on FP16 averages of 3 values, which cannot all be exact, so the page has a failure, its
+# repro line and an error map), then the page must show the verdict-free audit heading, at least
+# one <svg>, no console errors, no network request, and a screenshot is saved
+# ($ACLCTS_REPORT_SHOT or report.png in the temp dir). Also `certify` on the same suite: its page
+# shows the NOT CONFORMANT verdict.
+source "$(dirname "$0")/e2e_lib.sh"
+if ! command -v chromium >/dev/null; then
+  if command -v apt-get >/dev/null && [[ $(id -u) == 0 ]]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || true
+  fi
+fi
+if ! command -v chromium >/dev/null; then
+  echo "skipped: chromium not installable (no apt-get or not root)"; exit 0
+fi
+cat >suite.yaml <<'YAML'
+suite: report.avgpool
+op: avgpool2d_backward
+product: [ascend910b, ascend910]
+seed: 5
+cases:
+  - name: thirds
+    matrix:
+      dtype: [float16, float32]
+    self_shape: [1, 2, 12, 12]
+    kernel_size: [3, 3]
+    stride: [1, 1]
+    padding: [1, 1]
+    cube_math_type: 1
+    data: {grad_output: {uniform: [-1, 1]}}
+  - name: strict
+    dtype: float16
+    self_shape: [1, 1, 9, 9]
+    kernel_size: [3, 3]
+    stride: [3, 3]
+    padding: [0, 0]
+    cube_math_type: 1
+    tolerance: {ulp: 0}
+    data: {grad_output: {uniform: [-1, 1]}}
+YAML
+"$ACLCTS" audit --product all --out audit --jobs 2 suite.yaml >audit.log 2>&1 || { cat audit.log; fail "audit failed"; }
+grep -q '<svg' audit/report.html || fail "no svg in the page"
+# the repro line's quotes and the summary's '<=' must arrive escaped
+grep -q "filter &apos;report.avgpool.strict" audit/report.html || grep -q "filter &#39;report.avgpool.strict" audit/report.html || fail "repro line not escaped"
+grep -qiE '<script|https?://[a-z]' <(grep -v 'xmlns=' audit/report.html) && fail "page has scripts or network references"
+expect_rc 1 "$ACLCTS" certify --product ascend910 --out pkg --jobs 2 suite.yaml
+
+shot=${ACLCTS_REPORT_SHOT:-$T/report.png}
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
+       --disable-component-update --disable-sync --no-first-run --user-data-dir="$(mktemp -d)")
+for page in audit/report.html pkg/report.html; do
+  timeout 120 chromium "${flags[@]}" --enable-logging=stderr --v=0 --dump-dom \
+    "file://$T/$page" >dom.html 2>console.log || { tail console.log; fail "chromium failed on $page"; }
+  grep -c '<svg' dom.html | grep -qv '^0$' || fail "$page: no <svg> in the rendered DOM"
+  # console messages of the page itself (not chromium's own startup noise about dbus etc.)
+  if grep -E 'CONSOLE|Uncaught|Refused to|Failed to load' console.log; then fail "$page: console errors"; fi
+done
+grep -q 'id="verdict" class="verdict bad">NOT CONFORMANT<' dom.html || fail "verdict not shown"
+grep -q 'Precision audit' dom.html || fail "audit section missing"
+timeout 120 chromium "${flags[@]}" --screenshot="$shot" --window-size=1280,2000 \
+  "file://$T/pkg/report.html" >/dev/null 2>&1 || fail "screenshot failed"
+[[ -s $shot ]] || fail "no screenshot"
+echo "report.html rendered; screenshot $shot ($(stat -c %s "$shot") bytes)"
