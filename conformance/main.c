@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "package.h"
 
 static const char help[] =
     "usage: aclcts COMMAND [OPTIONS] [ARGS]\n"
@@ -16,6 +17,9 @@ static const char help[] =
     "  show CASE [SUITES] print every parameter of a case\n"
     "  repro 'LINE'       rerun the case of a repro line printed by run\n"
     "  merge OUT IN...    join the results.jsonl of shards into one set of reports\n"
+    "  certify --product ID   certification run and package (see docs/certification.md)\n"
+    "  verify-package DIR|TAR re-check a certification package\n"
+    "  audit --product ID|all precision audit tables and report.html\n"
     "\n"
     "`aclcts COMMAND --help` describes each. Exit status: 0 nothing failing, 1 some case FAIL,\n"
     "CRASH, TIMEOUT or ERROR, 2 usage or suite errors.\n";
@@ -26,7 +30,10 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {{"run", cli_run}, {"list", cli_list}, {"show", cli_show},
-                    {"repro", cli_repro}, {"merge", cli_merge}};
+                    {"repro", cli_repro}, {"merge", cli_merge},
+                    {"certify", cli_certify},
+                    {"verify-package", cli_verify_package},
+                    {"audit", cli_audit}};
     if (argc < 2) {
         fputs(help, stderr);
         return CLI_EXIT_USAGE;
