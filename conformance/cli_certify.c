@@ -42,6 +42,12 @@ static const char certify_help[] =
     "  --timeout S        seconds per case (default 60)\n"
     "  --keep-dump DIR    keep the --dump of the run (default: a scratch directory, removed)\n"
     "\n"
+    "Across machines (docs/certification.md): run the shards with `aclcts run --shard K/N\n"
+    "--dump DUMP_K` (or a Slurm array / Kubernetes Indexed Job), then package them here:\n"
+    "  --results F        a shard's results.jsonl (repeatable): merged as `aclcts merge` does\n"
+    "                     instead of running; a case recorded differently twice is an error\n"
+    "  --dump DIR         a shard's --dump directory (repeatable), for the audit\n"
+    "\n"
     "Exit 0 when the verdict is CONFORMANT (no FAIL, CRASH, TIMEOUT or ERROR), 1 otherwise, 2 for\n"
     "usage or suite errors.\n";
 
@@ -49,6 +55,8 @@ typedef struct {
     const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump;
     const char *paths[CLI_MAX_ARGS];
     int npaths;
+    const char *results[CLI_MAX_ARGS], *dumps[CLI_MAX_ARGS];
+    int nresults, ndumps;
 } certify_args;
 
 static int parse(int argc, char **argv, certify_args *a)
@@ -65,6 +73,17 @@ static int parse(int argc, char **argv, certify_args *a)
             r = cli_opt_value(argc, argv, &i, names[k], dst[k]);
         if (r < 0) return -1;
         if (r > 0) continue;
+        const char *v;
+        if ((r = cli_opt_value(argc, argv, &i, "--results", &v)) != 0) {
+            if (r < 0 || a->nresults == CLI_MAX_ARGS) return -1;
+            a->results[a->nresults++] = v;
+            continue;
+        }
+        if ((r = cli_opt_value(argc, argv, &i, "--dump", &v)) != 0) {
+            if (r < 0 || a->ndumps == CLI_MAX_ARGS) return -1;
+            a->dumps[a->ndumps++] = v;
+            continue;
+        }
         if (argv[i][0] == '-') {
             fprintf(stderr, "aclcts: error: certify: unknown option %s (see aclcts certify "
                     "--help)\n", argv[i]);
@@ -245,7 +264,18 @@ int cli_certify(int argc, char **argv)
     rargv[rn++] = "--quiet";
     for (int k = 0; k < a.npaths; k++) rargv[rn++] = (char *)a.paths[k];
     rargv[rn] = NULL;
-    int rc = cli_run(rn, rargv);
+    int rc;
+    if (a.nresults) { /* shards run elsewhere: merge their records into the package */
+        char *margv[CLI_MAX_ARGS + 3];
+        int mn = 0;
+        margv[mn++] = "merge";
+        margv[mn++] = out;
+        for (int k = 0; k < a.nresults; k++) margv[mn++] = (char *)a.results[k];
+        margv[mn] = NULL;
+        rc = cli_merge(mn, margv);
+    } else {
+        rc = cli_run(rn, rargv);
+    }
     now_iso(m.end, sizeof m.end);
     if (rc == CLI_EXIT_USAGE) {
         cts_backend_close(&b);
@@ -275,7 +305,27 @@ int cli_certify(int argc, char **argv)
         cts_backend_close(&b);
         return CLI_EXIT_USAGE;
     }
-    cts_audit_results(&au, l.sel, l.nsel, &res, dump, stderr);
+    if (a.ndumps == 0) {
+        cts_audit_results(&au, l.sel, l.nsel, &res, dump, stderr);
+    } else { /* each case from the shard dump that holds it */
+        for (size_t i = 0; i < res.count; i++)
+            for (size_t k = 0; k < l.nsel; k++) {
+                if (strcmp(l.sel[k]->id, res.r[i].v.case_id)) continue;
+                for (int d = 0; d < a.ndumps; d++) {
+                    char probe[PATH_MAX * 2];
+                    snprintf(probe, sizeof probe, "%s/%s/case.json", a.dumps[d], l.sel[k]->id);
+                    for (char *p = probe + strlen(a.dumps[d]) + 1; *p; p++)
+                        if (*p == '/' && strcmp(p, "/case.json")) *p = '_';
+                    if (access(probe, R_OK) != 0) continue;
+                    if (cts_audit_add_case(&au, a.dumps[d], l.sel[k], &res.r[i], err,
+                                           sizeof err) != 0)
+                        fprintf(stderr, "aclcts: warning: audit: %s\n", err);
+                    break;
+                }
+                break;
+            }
+        cts_audit_finish(&au);
+    }
 
     /* The manifest's facts. */
     char srcdir[PATH_MAX], cmd[PATH_MAX + 64];
