@@ -176,9 +176,10 @@ int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const doubl
 }
 
 /* One element's answer; returns 1 when the fast path decided it. */
-static int element(const ref_avgpool_params *p, const double *go, int64_t idx, bool force_mpfr,
-                   double *g, int64_t *d, ref_value *v, uint8_t *flags)
+static int element(const ref_avgpool_params *p, const double *go, int64_t idx,
+                   const ref_options *opt, double *g, int64_t *d, ref_value *v, uint8_t *flags)
 {
+    const bool force_mpfr = opt->force_mpfr;
     int64_t n = element_terms(p, go, idx, g, d);
     double sabs = 0, ieee = 0, wmin = n ? 1 : 0;
     bool finite = true;
@@ -186,6 +187,8 @@ static int element(const ref_avgpool_params *p, const double *go, int64_t idx, b
         double t = g[i] / (double)d[i];
         wmin = fmin(wmin, 1.0 / fabs((double)d[i])); /* 1/|d| rounded: only scales a term */
         finite = finite && isfinite(g[i]);
+        if (ref_operand_overflows(&opt->path, g[i]))
+            *flags |= REF_FLAG_OPERAND_OVERFLOW;
         ieee += t;
         sabs += fabs(t);
     }
@@ -232,7 +235,7 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
         for (int64_t i = 0; i < numel; i++) {
             if (!g || !d)
                 continue;
-            if (element(p, grad_output, i, opt->force_mpfr, g, d, &grad_input->v[i],
+            if (element(p, grad_output, i, opt, g, d, &grad_input->v[i],
                         &grad_input->flags[i]))
                 hits++;
             else

@@ -50,3 +50,15 @@ ref_path ref_grid_path(ref_dtype dtype)
         p.name = "vector-double";
     return p;
 }
+
+bool ref_operand_overflows(const ref_path *path, double x)
+{
+    if (path->kind != REF_PATH_CUBE || !isfinite(x))
+        return false;
+    /* Nearest-even overflows from half an ULP above the largest finite value on:
+     * (2 - 2^-p)·2^emax for a p-bit significand. */
+    int bits = path->hf32 ? path->hf32_bits : path->operand == REF_DT_FLOAT16 ? 11
+             : path->operand == REF_DT_BF16 ? 8 : 24;
+    int emax = path->operand == REF_DT_FLOAT16 && !path->hf32 ? 15 : 127;
+    return fabs(x) >= ldexp(2.0 - ldexp(1.0, -bits), emax);
+}

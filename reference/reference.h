@@ -104,9 +104,12 @@ ref_path ref_grid_path(ref_dtype dtype);
 enum {
     REF_FLAG_AMBIGUOUS = 1u << 0, /* several legal values: see alternatives */
     REF_FLAG_NONFINITE = 1u << 1, /* exact value is NaN or infinite (IEEE propagation) */
-    REF_FLAG_UNCHECKABLE = 1u << 2 /* too many legal values to list (more than REF_MAX_ALTS
+    REF_FLAG_UNCHECKABLE = 1u << 2, /* too many legal values to list (more than REF_MAX_ALTS
                                       combinations, or a coordinate error of a cell or more):
                                       a harness must skip the element, and say so */
+    REF_FLAG_OPERAND_OVERFLOW = 1u << 3 /* the path rounds an operand to a narrower format in
+                                      which it overflows (e.g. |g| > 65504 on FP16 cube
+                                      operands): a non-finite result is legal */
 };
 #define REF_MAX_ALTS 64
 /* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits: hi + lo is within
@@ -173,6 +176,8 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
 /* |got − exact| allowed for one element: u_out·|exact| + γ(n, u_acc)·Σ|terms| + u_op·Σ|terms|
  * (+ the coordinate term for the grid sampler). out_dtype is the output tensor's dtype. */
 double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v);
+/* True when rounding |x| to the path's operand format (cube paths) overflows to infinity. */
+bool ref_operand_overflows(const ref_path *path, double x);
 
 /* ---- status model ---- */
 

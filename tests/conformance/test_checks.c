@@ -180,6 +180,24 @@ static void test_nonfinite_class(void **state)
     ref_value big = value(70000, 0, 70000, 1);
     assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &big).ok);
     assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &big).ok);
+    /* An exact NaN (inf − inf among the expanded terms) accepts ±inf: an algebraically equal
+     * formula meets an infinity instead. A finite result is still wrong. */
+    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, -INFINITY, &nan_v).ok);
+    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &nan_v).ok);
+}
+
+/* REF_FLAG_OPERAND_OVERFLOW: the path's operand rounding overflows (e.g. FP32 3e38 on FP16
+ * cube operands), so +Inf is legal for that element and only for it. */
+static void test_operand_overflow_allows_nonfinite(void **state)
+{
+    (void)state;
+    cts_tolerance bound = policy(CTS_TOL_BOUND, "bound");
+    ref_value v[2] = {value(8.5e37, 0, 8.5e37, 1), value(8.5e37, 0, 8.5e37, 1)};
+    uint8_t flags[2] = {REF_FLAG_OPERAND_OVERFLOW, 0};
+    ref_output out = {.numel = 2, .v = v, .flags = flags};
+    assert_true(cts_judge_element(&bound, REF_DT_FLOAT, &vector_fp32, INFINITY, &out, 0).ok);
+    assert_false(cts_judge_element(&bound, REF_DT_FLOAT, &vector_fp32, INFINITY, &out, 1).ok);
+    assert_false(cts_judge_element(&bound, REF_DT_FLOAT, &vector_fp32, 1.0, &out, 0).ok);
 }
 
 /* ascend-thousandth on FP16 (facts §5): relative error ≤ 1e-3 for ≥ 99.9 % of elements.
@@ -351,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_five_ulp_fails_bound_and_ulp4),
         cmocka_unit_test(test_ambiguous_accepts_both_alternatives),
         cmocka_unit_test(test_nonfinite_class),
+        cmocka_unit_test(test_operand_overflow_allows_nonfinite),
         cmocka_unit_test(test_share_policy_at_99_9_percent),
         cmocka_unit_test(test_allclose_torch_default),
         cmocka_unit_test(test_poison_and_guards),

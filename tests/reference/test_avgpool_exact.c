@@ -112,10 +112,29 @@ static void bound_contains_fp32_and_catches_4ulp(void **state)
     ref_output_free(&o);
 }
 
+/* ref_operand_overflows: nearest-even overflows from half an ULP above the largest finite
+ * value, (2 - 2^-p)·2^emax (hand-derived): FP16 65520, HF32 (11 bits) (2 - 2^-11)·2^127,
+ * so FP32's max finite 3.4028235e38 overflows on HF32 operands; the vector path never does. */
+static void operand_overflow_thresholds(void **state)
+{
+    (void)state;
+    ref_path fp16 = {REF_PATH_CUBE, REF_DT_FLOAT16, false, 0, "cube-fp16"};
+    ref_path hf32 = {REF_PATH_CUBE, REF_DT_UNDEFINED, true, 11, "cube-hf32"};
+    ref_path kept = {REF_PATH_CUBE, REF_DT_FLOAT, false, 0, "cube-fp32"};
+    ref_path vec = {REF_PATH_VECTOR, REF_DT_FLOAT, false, 0, "vector-fp32"};
+    assert_false(ref_operand_overflows(&fp16, 65519.99));
+    assert_true(ref_operand_overflows(&fp16, -65520.0));
+    assert_false(ref_operand_overflows(&hf32, 3.4e38));
+    assert_true(ref_operand_overflows(&hf32, 3.4028234663852886e38));
+    assert_false(ref_operand_overflows(&kept, 3.4028234663852886e38));
+    assert_false(ref_operand_overflows(&vec, 1e300));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(integer_fill_and_mass),
                                        cmocka_unit_test(negative_divisor_matches_mpfr),
-                                       cmocka_unit_test(bound_contains_fp32_and_catches_4ulp)};
+                                       cmocka_unit_test(bound_contains_fp32_and_catches_4ulp),
+                                       cmocka_unit_test(operand_overflow_thresholds)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
