@@ -1,6 +1,7 @@
 /* Backend selection and product switching for the fuzz targets (device.h). */
 #include "device.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,6 +26,9 @@ static void open_backend(void)
         abort();
     }
     opened = true;
+    /* One thread per fuzz process (libFuzzer runs one process per core): idle OpenMP workers
+     * spinning between tiny calls cost more than the calls. */
+    omp_set_num_threads(1);
     if (backend.emulated) {
         /* Make non-deterministic scatter order visible on one core (determinism oracle). */
         setenv("ACLNN_EMU_SHUFFLE", "1", 0);

@@ -5,6 +5,7 @@
  * its size. The checks themselves are the harness's (conformance/checks.h); this file decides
  * which apply and turns a failure into an abort naming the oracle. */
 #include <malloc.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,11 +136,20 @@ static bool determinism_promised(const cts_case *c)
     return c->dtype != REF_DT_DOUBLE && c->t[1].dims[1] <= 2048; /* facts §3 */
 }
 
-/* Outputs the reference judges: computed, and all of them small. */
+/* Outputs the reference judges: computed, all of them small, and values the contract defines.
+ * It defines finite arithmetic and, for the grid sampler, non-finite grid coordinates (out of
+ * bounds); how NaN and infinite gradients or inputs propagate through a kernel's products (a
+ * cube path multiplies by zero weights) it leaves open. */
 static bool numeric_applies(const call_state *s)
 {
     const cts_case *c = &s->fc->c;
     bool any = false;
+    for (int i = 0; i < c->ntensors; i++) {
+        bool grid = c->op == REF_OP_GRID_SAMPLER2D_BACKWARD && i == 2;
+        if (c->t[i].is_output || grid) continue;
+        for (int64_t k = 0; k < s->d[i].numel; k++)
+            if (!isfinite(s->d[i].values[k])) return false;
+    }
     for (int i = 0; i < c->ntensors; i++) {
         if (!c->t[i].is_output || !cts_output_computed(c, i)) continue;
         if (s->d[i].numel > FUZZ_NUMERIC_MAX_NUMEL) return false;
