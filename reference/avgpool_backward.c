@@ -12,7 +12,6 @@
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-static int64_t floordiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 static int params_ok(const ref_avgpool_params *p)
 {
@@ -30,34 +29,65 @@ static void window(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t in, int
     *b = min64(h1, in);
 }
 
+/* Per input index of one axis, the windows covering it in ascending o: built once per call so
+ * the per-element gathering does no division. At most cap = ceil(k/s) windows cover an index. */
+typedef struct { int64_t o, full, len; } axis_win;
+typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
+
+static int axis_tab_build(axis_tab *t, int64_t in, int64_t on, int64_t s, int64_t pad, int64_t k)
+{
+    t->cap = (k + s - 1) / s;
+    t->cnt = calloc((size_t)(in > 0 ? in : 1), sizeof *t->cnt);
+    t->w = malloc((size_t)(in > 0 ? in : 1) * (size_t)t->cap * sizeof *t->w);
+    if (!t->cnt || !t->w)
+        return -1;
+    for (int64_t o = 0; o < on; o++) {
+        int64_t a, b, full;
+        window(o, s, pad, k, in, &a, &b, &full);
+        for (int64_t i = a; i < b; i++)
+            if (t->cnt[i] < t->cap) /* always: ≤ cap windows contain i */
+                t->w[i * t->cap + t->cnt[i]++] = (axis_win){o, full, b - a};
+    }
+    return 0;
+}
+
+static void axis_tab_free(axis_tab *t)
+{
+    free(t->cnt);
+    free(t->w);
+}
+
+typedef struct { axis_tab h, w; } pool_tabs;
+
+static int pool_tabs_build(pool_tabs *T, const ref_avgpool_params *p)
+{
+    int rh = axis_tab_build(&T->h, p->h, p->oh, p->sh, p->ph, p->kh);
+    int rw = axis_tab_build(&T->w, p->w, p->ow, p->sw, p->pw, p->kw);
+    return rh || rw ? -1 : 0;
+}
+
+static void pool_tabs_free(pool_tabs *T)
+{
+    axis_tab_free(&T->h);
+    axis_tab_free(&T->w);
+}
+
 /* The terms of element `index`: g[i] / d[i], i < returned count (cap = kh·kw is enough). */
-static int64_t element_terms(const ref_avgpool_params *p, const double *go, int64_t index,
-                             double *g, int64_t *d)
+static int64_t element_terms(const ref_avgpool_params *p, const pool_tabs *T, const double *go,
+                             int64_t index, double *g, int64_t *d)
 {
     int64_t iw = index % p->w, ih = (index / p->w) % p->h, plane = index / (p->w * p->h);
     const double *gp = go + plane * p->oh * p->ow;
-    int64_t oh0 = max64(0, floordiv(ih + p->ph - p->kh, p->sh) + 1);
-    int64_t oh1 = min64(p->oh - 1, floordiv(ih + p->ph, p->sh));
-    int64_t ow0 = max64(0, floordiv(iw + p->pw - p->kw, p->sw) + 1);
-    int64_t ow1 = min64(p->ow - 1, floordiv(iw + p->pw, p->sw));
+    const axis_win *wh = T->h.w + ih * T->h.cap, *ww = T->w.w + iw * T->w.cap;
+    int nh = T->h.cnt[ih], nw = T->w.cnt[iw];
     int64_t n = 0;
-    for (int64_t oh = oh0; oh <= oh1; oh++) {
-        int64_t ha, hb, hf;
-        window(oh, p->sh, p->ph, p->kh, p->h, &ha, &hb, &hf);
-        if (ih < ha || ih >= hb)
-            continue;
-        for (int64_t ow = ow0; ow <= ow1; ow++) {
-            int64_t wa, wb, wf;
-            window(ow, p->sw, p->pw, p->kw, p->w, &wa, &wb, &wf);
-            if (iw < wa || iw >= wb)
-                continue;
-            int64_t div = p->divisor_override ? p->divisor_override
-                          : p->count_include_pad ? hf * wf : (hb - ha) * (wb - wa);
-            g[n] = gp[oh * p->ow + ow];
-            d[n] = div;
+    for (int i = 0; i < nh; i++)
+        for (int j = 0; j < nw; j++) {
+            g[n] = gp[wh[i].o * p->ow + ww[j].o];
+            d[n] = p->divisor_override ? p->divisor_override
+                   : p->count_include_pad ? wh[i].full * ww[j].full : wh[i].len * ww[j].len;
             n++;
         }
-    }
     return n;
 }
 
@@ -115,22 +145,21 @@ static void mpfr_value(const double *g, const int64_t *d, int64_t n, double *hi,
     mpz_clear(D);
 }
 
-/* Fast path; 0 when Ziv's test cannot decide. */
-static int fast_value(const double *g, const int64_t *d, int64_t n, double *hi, double *lo)
+/* Fast path from the terms and their rounded quotients q[i] = RN(g[i] / d[i]); 0 when Ziv's
+ * test cannot decide. */
+static int fast_value(const double *g, const int64_t *d, const double *q, int64_t n, bool same,
+                      double *hi, double *lo)
 {
     ref_acc a = {{0, 0}, 0};
-    bool same = true;
-    for (int64_t i = 1; i < n; i++)
-        same = same && d[i] == d[0];
     if (n > 0 && same) { /* one divisor: Σg exactly (error-free sums), then one division */
         for (int64_t i = 0; i < n; i++)
             ref_acc_add(&a, (ref_dd){g[i], 0}, 0);
         if (a.err == 0) {
             double dv = (double)d[0];
-            double q = a.s.hi / dv;
-            ref_dd r = ref_two_sum(fma(-q, dv, a.s.hi), a.s.lo); /* exact remainder */
+            double q1 = a.s.hi / dv;
+            ref_dd r = ref_two_sum(fma(-q1, dv, a.s.hi), a.s.lo); /* exact remainder */
             double q2 = (r.hi + r.lo) / dv;  /* ≤ 2 roundings: relative error ≤ 2^-52 */
-            ref_dd s = ref_two_sum(q, q2);
+            ref_dd s = ref_two_sum(q1, q2);
             if (ref_decide(s, fabs(q2) * 0x1p-51 + (q2 != 0 ? REF_DD_TINY : 0), hi, lo))
                 return 1;
         }
@@ -138,12 +167,12 @@ static int fast_value(const double *g, const int64_t *d, int64_t n, double *hi, 
     }
     for (int64_t i = 0; i < n; i++) {
         double dv = (double)d[i];
-        double q = g[i] / dv, r = fma(-q, dv, g[i]); /* r exact: division remainder */
+        double r = fma(-q[i], dv, g[i]); /* exact: division remainder */
         double q2 = r / dv;
         if (q2 == 0)
-            ref_acc_add(&a, (ref_dd){q, 0}, 0); /* exact quotient */
+            ref_acc_add(&a, (ref_dd){q[i], 0}, 0); /* exact quotient */
         else
-            ref_acc_add(&a, ref_fast_two_sum(q, q2), fabs(q2) * 0x1p-53 + REF_DD_TINY);
+            ref_acc_add(&a, ref_fast_two_sum(q[i], q2), fabs(q2) * 0x1p-53 + REF_DD_TINY);
     }
     return ref_decide(a.s, a.err, hi, lo);
 }
@@ -156,12 +185,15 @@ int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const doubl
     int64_t cap = p->kh * p->kw;
     double *g = malloc((size_t)cap * sizeof *g);
     int64_t *d = malloc((size_t)cap * sizeof *d);
-    if (!g || !d) {
+    pool_tabs T;
+    int rc = pool_tabs_build(&T, p);
+    if (!g || !d || rc) {
         free(g);
         free(d);
+        pool_tabs_free(&T);
         return -1;
     }
-    int64_t n = element_terms(p, grad_output, index, g, d);
+    int64_t n = element_terms(p, &T, grad_output, index, g, d);
     mpfr_t S;
     mpz_t D;
     mpfr_init2(S, 64);
@@ -172,30 +204,44 @@ int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const doubl
     mpz_clear(D);
     free(g);
     free(d);
+    pool_tabs_free(&T);
     return 0;
 }
 
+/* Per-thread scratch of the driver: the terms of one element. */
+typedef struct { double *g, *q; int64_t *d; } pool_scratch;
+
 /* One element's answer; returns 1 when the fast path decided it. */
-static int element(const ref_avgpool_params *p, const double *go, int64_t idx,
-                   const ref_options *opt, double *g, int64_t *d, ref_value *v, uint8_t *flags)
+static int element(const ref_avgpool_params *p, const pool_tabs *T, const double *go, int64_t idx,
+                   const ref_options *opt, const pool_scratch *S, ref_value *v, uint8_t *flags)
 {
-    const bool force_mpfr = opt->force_mpfr;
-    int64_t n = element_terms(p, go, idx, g, d);
-    double sabs = 0, ieee = 0, wmin = n ? 1 : 0;
-    bool finite = true;
+    double *g = S->g, *q = S->q;
+    int64_t *d = S->d;
+    int64_t n = element_terms(p, T, go, idx, g, d);
+    double sabs = 0, ieee = 0, gmax = 0;
+    int64_t dmax = 0;
+    bool finite = true, same = true;
     for (int64_t i = 0; i < n; i++) {
         double t = g[i] / (double)d[i];
-        wmin = fmin(wmin, 1.0 / fabs((double)d[i])); /* 1/|d| rounded: only scales a term */
-        finite = finite && isfinite(g[i]);
-        if (ref_operand_overflows(&opt->path, g[i]))
-            *flags |= REF_FLAG_OPERAND_OVERFLOW;
+        q[i] = t;
+        int64_t ad = d[i] < 0 ? -d[i] : d[i];
+        dmax = ad > dmax ? ad : dmax;
+        same = same && d[i] == d[0];
+        if (isfinite(g[i]))
+            gmax = fmax(gmax, fabs(g[i]));
+        else
+            finite = false;
         ieee += t;
         sabs += fabs(t);
     }
+    /* some operand overflows iff the largest finite one does (rounding is monotone) */
+    if (ref_operand_overflows(&opt->path, gmax))
+        *flags |= REF_FLAG_OPERAND_OVERFLOW;
     v->nterms = n;
     v->nops = 2; /* a quotient (or reciprocal and product), then the sum */
     v->coord_err = 0;
-    v->min_weight = wmin * (1 - 0x1p-52);
+    /* min over terms of 1/|d| rounded (only scales a term) = 1/max|d|: rounding is monotone */
+    v->min_weight = (n ? fmin(1, 1.0 / (double)dmax) : 0) * (1 - 0x1p-52);
     /* each |t| and partial sum rounded to nearest: n+1 factors (1 + 2^-53) at most */
     v->sum_abs = sabs * (1 + (double)(n + 2) * 0x1p-52);
     if (!finite) { /* IEEE: the device's sum of NaN/Inf terms, whatever the order */
@@ -205,7 +251,7 @@ static int element(const ref_avgpool_params *p, const double *go, int64_t idx,
         *flags |= REF_FLAG_NONFINITE;
         return 1;
     }
-    if (!force_mpfr && fast_value(g, d, n, &v->hi, &v->lo))
+    if (!opt->force_mpfr && fast_value(g, d, q, n, same, &v->hi, &v->lo))
         return 1;
     mpfr_value(g, d, n, &v->hi, &v->lo);
     return 0;
@@ -217,33 +263,37 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
     if (!p || !grad_input || !params_ok(p) || (p->n * p->c * p->oh * p->ow > 0 && !grad_output))
         return -1;
     int64_t numel = p->n * p->c * p->h * p->w;
-    if (ref_output_alloc(grad_input, numel) != 0)
+    pool_tabs T;
+    if (pool_tabs_build(&T, p) != 0 || ref_output_alloc(grad_input, numel) != 0) {
+        pool_tabs_free(&T);
         return -1;
+    }
     ref_options dflt = {0};
     if (!opt)
         opt = &dflt;
-    int64_t hits = 0, falls = 0, cap = p->kh * p->kw;
+    int64_t hits = 0, falls = 0, cap = T.h.cap * T.w.cap;
     int nth = opt->threads > 0 ? opt->threads : 0;
     int fail = 0;
 #pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits, falls) reduction(| : fail)
     {
-        double *g = malloc((size_t)cap * sizeof *g);
-        int64_t *d = malloc((size_t)cap * sizeof *d);
-        if (!g || !d)
-            fail = 1;
-#pragma omp for schedule(dynamic, 256)
+        pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(double)),
+                          malloc((size_t)cap * sizeof(int64_t))};
+        bool ok = S.g && S.q && S.d;
+        fail = !ok;
+#pragma omp for schedule(dynamic, 1024)
         for (int64_t i = 0; i < numel; i++) {
-            if (!g || !d)
+            if (!ok)
                 continue;
-            if (element(p, grad_output, i, opt, g, d, &grad_input->v[i],
-                        &grad_input->flags[i]))
+            if (element(p, &T, grad_output, i, opt, &S, &grad_input->v[i], &grad_input->flags[i]))
                 hits++;
             else
                 falls++;
         }
-        free(g);
-        free(d);
+        free(S.g);
+        free(S.q);
+        free(S.d);
     }
+    pool_tabs_free(&T);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
     if (fail) {
