@@ -41,12 +41,13 @@ aclnnStatus gs_validate(const aclTensor *grad_output, const aclTensor *input,
 aclnnStatus gs_run_f32(const gs_params *params); /* FLOAT, FLOAT16, BF16 */
 aclnnStatus gs_run_f64(const gs_params *params); /* DOUBLE */
 
-/* Kernels on contiguous arrays (dx zeroed by the caller; either output may be NULL).
- * det: fixed order, bitwise identical whatever the thread count. Otherwise points are processed
- * in parallel with atomic adds into dx, in an order permuted by shuffle_seed when non-zero. */
-void gs_kernel_f32(const gs_shape *s, const float *go, const float *in, const float *grid,
+/* Kernels on contiguous arrays; they write every element of the outputs (the caller need not
+ * zero dx), either of which may be NULL. det: fixed order, bitwise identical whatever the thread
+ * count. Otherwise points are processed in parallel with atomic adds into dx, in an order
+ * permuted by shuffle_seed when non-zero. Return false when out of host memory. */
+bool gs_kernel_f32(const gs_shape *s, const float *go, const float *in, const float *grid,
                    float *dx, float *dgrid, bool det, uint64_t shuffle_seed);
-void gs_kernel_f64(const gs_shape *s, const double *go, const double *in, const double *grid,
+bool gs_kernel_f64(const gs_shape *s, const double *go, const double *in, const double *grid,
                    double *dx, double *dgrid, bool det, uint64_t shuffle_seed);
 
 /* A pseudo-random permutation of 0..count-1 from seed (caller frees); NULL when out of memory. */

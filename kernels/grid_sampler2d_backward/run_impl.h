@@ -58,10 +58,10 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
     bool ok = go && grid && (in || !pr->want_dgrid);
 
     if (ok && pr->want_dx) {
-        if (GS_FN(direct)(pr->input_grad))
-            dx = memset(emu_element_ptr(pr->input_grad, 0), 0, (size_t)nin * sizeof(GS_T));
+        if (GS_FN(direct)(pr->input_grad)) /* the kernel writes (zeroes) all of dx itself */
+            dx = emu_element_ptr(pr->input_grad, 0);
         else
-            dx = own_dx = calloc((size_t)nin, sizeof(GS_T));
+            dx = own_dx = malloc((size_t)(nin > 0 ? nin : 1) * sizeof(GS_T));
         ok = dx != NULL;
     }
     if (ok && pr->want_dgrid) {
@@ -73,7 +73,9 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
     }
     if (ok) {
         uint64_t seed = pr->deterministic ? 0 : emu_shuffle_seed();
-        GS_KERNEL(&s, go, in, grid, dx, dgrid, pr->deterministic, seed);
+        ok = GS_KERNEL(&s, go, in, grid, dx, dgrid, pr->deterministic, seed);
+    }
+    if (ok) {
         bool truncate = emu_fault_on(EMU_FAULT_ROUND_TRUNCATE);
         if (own_dx != NULL)
             for (int64_t i = 0; i < nin; i++)
@@ -83,7 +85,7 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
                 for (int64_t k = 0; k < 2 && k < dgrid_dim; k++)
                     GS_STORE(pr->grid_grad, p * dgrid_dim + k, own_dgrid[p * 2 + k], truncate);
     } else {
-        emu_set_error(GS_API_NAME ": out of host memory for staging buffers");
+        emu_set_error(GS_API_NAME ": out of host memory for staging buffers or kernel scratch");
     }
     free(own_go);
     free(own_in);

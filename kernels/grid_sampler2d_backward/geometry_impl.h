@@ -1,0 +1,133 @@
+/* Per-point geometry of the grid sampler backward, written once for a scalar type (included
+ * by kernel_impl.h, which defines GS_T, GS_FN, GS_FLOOR, GS_FMOD, GS_NEARBYINT): pixel
+ * coordinates under each padding mode, corners, weights and gradient factors of blocks of points.
+ * Both kernels share it, so they see the same numbers. */
+
+/* Grid coordinate -> pixel coordinate, *grad = d(pixel)/d(grid). */
+static inline GS_T GS_FN(unnormalize)(GS_T coord, int64_t size, bool align, GS_T *grad)
+{
+    if (align) {
+        *grad = (GS_T)(size - 1) / 2;
+        return (coord + 1) / 2 * (GS_T)(size - 1);
+    }
+    *grad = (GS_T)size / 2;
+    return ((coord + 1) * (GS_T)size - 1) / 2;
+}
+
+/* Clip to [0, size-1]; the gradient is 0 at and beyond the limits (as PyTorch). */
+static inline GS_T GS_FN(clip)(GS_T in, int64_t size, GS_T *grad)
+{
+    GS_T max = (GS_T)(size - 1);
+    if (in <= 0) {
+        *grad = 0;
+        return 0;
+    }
+    if (in >= max) {
+        *grad = 0;
+        return max;
+    }
+    *grad = 1;
+    return in;
+}
+
+/* Reflect over [twice_low/2, twice_high/2]; *grad is +1 or -1 by the parity of the folds. The
+ * fold count's parity is taken in floating point so huge coordinates stay well defined. */
+static inline GS_T GS_FN(reflect)(GS_T in, int64_t twice_low, int64_t twice_high, GS_T *grad)
+{
+    if (twice_low == twice_high) {
+        *grad = 0;
+        return 0;
+    }
+    GS_T min = (GS_T)twice_low / 2;
+    GS_T span = (GS_T)(twice_high - twice_low) / 2;
+    GS_T sign = 1;
+    in = in - min;
+    if (in < 0) {
+        sign = -1;
+        in = -in;
+    }
+    GS_T extra = GS_FMOD(in, span);
+    GS_T flips = GS_FLOOR(in / span);
+    if (GS_FMOD(flips, 2) == 0) {
+        *grad = sign;
+        return extra + min;
+    }
+    *grad = -sign;
+    return span - extra + min;
+}
+
+/* Pixel coordinate of a grid value under padding, with its gradient factor. */
+static inline GS_T GS_FN(source_index)(GS_T coord, int64_t size, int padding, bool align,
+                                       GS_T *grad)
+{
+    GS_T g_unnorm, g_clip, g_refl;
+    coord = GS_FN(unnormalize)(coord, size, align, &g_unnorm);
+    if (padding == GS_BORDER) {
+        coord = GS_FN(clip)(coord, size, &g_clip);
+        *grad = g_unnorm * g_clip;
+    } else if (padding == GS_REFLECTION) {
+        if (align)
+            coord = GS_FN(reflect)(coord, 0, 2 * (size - 1), &g_refl);
+        else
+            coord = GS_FN(reflect)(coord, -1, 2 * size - 1, &g_refl);
+        coord = GS_FN(clip)(coord, size, &g_clip);
+        *grad = g_unnorm * g_refl * g_clip;
+    } else {
+        *grad = g_unnorm;
+    }
+    return coord;
+}
+
+#define GS_BLOCK 256 /* points per block: their geometry stays in L1 across the channels */
+
+/* What the points of one block contribute, computed once and used for every channel; arrays
+ * rather than structs so the channel loops read only what they use. */
+typedef struct {
+    int64_t go[GS_BLOCK];   /* offset of the point in channel 0 of gradOutput */
+    int64_t cell[GS_BLOCK]; /* offset in channel 0 of input/dx: nearest cell or nw corner */
+    int64_t dg[GS_BLOCK];   /* offset of the point's (x, y) in gridGrad */
+    GS_T wt[4][GS_BLOCK];   /* bilinear weights nw, ne, sw, se */
+    GS_T e[GS_BLOCK], w[GS_BLOCK], n[GS_BLOCK], s[GS_BLOCK]; /* distances to the sides */
+    GS_T mx[GS_BLOCK], my[GS_BLOCK]; /* gradient factors of x and y */
+    unsigned char ok[GS_BLOCK]; /* bit k: corner k inside; 0: no dx, dgrid 0 */
+} GS_FN(geom);
+
+/* Geometry of point i of the block, at grid values xy. A point whose grid value or pixel
+ * coordinate is not finite, or whose corners all lie outside, gets ok = 0: it contributes
+ * nothing and its dgrid is 0 (contract: non-finite grid values are out of bounds). */
+static void GS_FN(geometry)(const gs_shape *s, const GS_T *xy, GS_FN(geom) *g, int64_t i)
+{
+    const int64_t W = s->wi, H = s->hi;
+    g->ok[i] = 0;
+    g->mx[i] = g->my[i] = 0;
+    if (!isfinite(xy[0]) || !isfinite(xy[1]))
+        return;
+    GS_T ix = GS_FN(source_index)(xy[0], W, s->padding, s->align_corners, &g->mx[i]);
+    GS_T iy = GS_FN(source_index)(xy[1], H, s->padding, s->align_corners, &g->my[i]);
+    if (s->interpolation == GS_NEAREST) {
+        GS_T rx = GS_NEARBYINT(ix), ry = GS_NEARBYINT(iy); /* ties to even */
+        if (rx >= 0 && rx < (GS_T)W && ry >= 0 && ry < (GS_T)H) {
+            g->cell[i] += (int64_t)ry * W + (int64_t)rx;
+            g->ok[i] = 1;
+        }
+        return;
+    }
+    /* Corners exist only for -1 <= coordinate < size (this also rejects NaN). */
+    if (!(ix >= -1 && ix < (GS_T)W && iy >= -1 && iy < (GS_T)H))
+        return;
+    GS_T fx = GS_FLOOR(ix), fy = GS_FLOOR(iy);
+    int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
+    GS_T w = ix - fx, e = 1 - w, n = iy - fy, so = 1 - n;
+    g->w[i] = w;
+    g->e[i] = e;
+    g->n[i] = n;
+    g->s[i] = so;
+    g->wt[0][i] = so * e;
+    g->wt[1][i] = so * w;
+    g->wt[2][i] = n * e;
+    g->wt[3][i] = n * w;
+    bool x0_in = x0 >= 0, x1_in = x0 + 1 < W, y0_in = y0 >= 0, y1_in = y0 + 1 < H;
+    g->ok[i] = (unsigned char)((x0_in && y0_in) | (x1_in && y0_in) << 1 |
+                               (x0_in && y1_in) << 2 | (x1_in && y1_in) << 3);
+    g->cell[i] += y0 * W + x0;
+}

@@ -1,0 +1,113 @@
+/* The deterministic kernel (included by kernel_impl.h). Results are bitwise identical for any
+ * thread count because every output element is computed by exactly one task in an order that
+ * does not depend on the schedule:
+ * - dx plane (b, c) is one task: zeroed, then every point of item b added in point order;
+ * - the dgrid of a block of points is one task: each point sums the channels in ascending order.
+ * dx planes of different channels and dgrid of different points are independent, so the tasks
+ * run in parallel for any N (also N = 1). Point geometry is computed once per chunk of blocks
+ * and shared by all tasks, so the per-channel loops are a load and one (nearest) or four
+ * (bilinear) adds per point. */
+
+#define GS_CHUNK_BLOCKS 256 /* blocks of geometry held at once (~4 MB in FP32): bounds memory */
+
+/* Which blocks a chunk holds: global blocks [k0, k1), block k = item k / bpi, its points
+ * (k % bpi) * GS_BLOCK onwards; blocks never straddle items. */
+typedef struct {
+    int64_t k0, k1, bpi, po;
+} GS_FN(chunk);
+
+static int64_t GS_FN(block_count)(const GS_FN(chunk) *ch, int64_t k)
+{
+    int64_t p0 = k % ch->bpi * GS_BLOCK;
+    return ch->po - p0 < GS_BLOCK ? ch->po - p0 : GS_BLOCK;
+}
+
+/* Geometry of global block k into g (in-plane cell offsets). */
+static void GS_FN(det_geometry)(const gs_shape *s, const GS_T *grid, const GS_FN(chunk) *ch,
+                                int64_t k, GS_FN(geom) *g)
+{
+    const int64_t q0 = k / ch->bpi * ch->po + k % ch->bpi * GS_BLOCK; /* first point */
+    const int64_t count = GS_FN(block_count)(ch, k);
+    for (int64_t i = 0; i < count; i++) {
+        g->cell[i] = 0;
+        GS_FN(geometry)(s, grid + (q0 + i) * 2, g, i);
+    }
+}
+
+/* dx plane (b, c): the points of item b that lie in the chunk, in point order. The plane is
+ * zeroed by the chunk holding the item's first block, right before its adds (in cache). */
+static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_FN(geom) *g,
+                          const GS_FN(chunk) *ch, int64_t b, int64_t c)
+{
+    const int64_t hw = s->hi * s->wi, W = s->wi;
+    const int64_t first = b * ch->bpi > ch->k0 ? b * ch->bpi : ch->k0;
+    const int64_t end = (b + 1) * ch->bpi < ch->k1 ? (b + 1) * ch->bpi : ch->k1;
+    const GS_T *go_c = go + (b * s->c + c) * ch->po;
+    GS_T *restrict dx_c = dx + (b * s->c + c) * hw;
+    if (first == b * ch->bpi)
+        memset(dx_c, 0, (size_t)hw * sizeof *dx_c);
+    for (int64_t k = first; k < end; k++) {
+        const GS_FN(geom) *gk = g + (k - ch->k0);
+        const GS_T *go_k = go_c + k % ch->bpi * GS_BLOCK;
+        const int64_t count = GS_FN(block_count)(ch, k);
+        if (s->interpolation == GS_NEAREST) { /* the hot loop of nearest: one add per point */
+            for (int64_t i = 0; i < count; i++)
+                dx_c[gk->cell[i]] += gk->ok[i] ? go_k[i] : 0;
+            continue;
+        }
+        for (int64_t i = 0; i < count; i++)
+            if (gk->ok[i])
+                GS_FN(bilinear_dx)(gk, i, W, go_k[i], dx_c, false);
+    }
+}
+
+/* dgrid of global block k: each point's terms summed over the channels in ascending order. */
+static void GS_FN(det_dgrid)(const gs_shape *s, const GS_T *go, const GS_T *in, GS_T *dgrid,
+                             const GS_FN(geom) *g, const GS_FN(chunk) *ch, int64_t k)
+{
+    const int64_t hw = s->hi * s->wi, b = k / ch->bpi, p0 = k % ch->bpi * GS_BLOCK;
+    const int64_t count = GS_FN(block_count)(ch, k);
+    GS_T gx[GS_BLOCK] = {0}, gy[GS_BLOCK] = {0};
+    if (s->interpolation == GS_BILINEAR)
+        for (int64_t c = 0; c < s->c; c++) {
+            const GS_T *go_k = go + (b * s->c + c) * ch->po + p0, *in_c = in + (b * s->c + c) * hw;
+            for (int64_t i = 0; i < count; i++)
+                if (g->ok[i])
+                    GS_FN(bilinear_dgrid)(g, i, s->wi, go_k[i], in_c, &gx[i], &gy[i]);
+        }
+    GS_T *d = dgrid + (b * ch->po + p0) * 2;
+    for (int64_t i = 0; i < count; i++)
+        GS_FN(store_dgrid)(s, g, i, gx[i], gy[i], d + i * 2);
+}
+
+/* Returns false when out of memory. */
+static bool GS_FN(det_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                              const GS_T *grid, GS_T *dx, GS_T *dgrid)
+{
+    const int64_t po = s->ho * s->wo, bpi = (po + GS_BLOCK - 1) / GS_BLOCK, blocks = s->n * bpi;
+    const int64_t cap = blocks < GS_CHUNK_BLOCKS ? blocks : GS_CHUNK_BLOCKS;
+    GS_FN(geom) *g = malloc((size_t)cap * sizeof *g);
+    if (g == NULL)
+        return false;
+    for (int64_t k0 = 0; k0 < blocks; k0 += cap) {
+        const GS_FN(chunk) ch = {k0, blocks - k0 < cap ? blocks : k0 + cap, bpi, po};
+        const int64_t b0 = ch.k0 / bpi, items = (ch.k1 - 1) / bpi - b0 + 1;
+        const int64_t n_dx = dx ? items * s->c : 0, n_dg = dgrid ? ch.k1 - ch.k0 : 0;
+#pragma omp parallel
+        {
+#pragma omp for schedule(static)
+            for (int64_t k = ch.k0; k < ch.k1; k++)
+                GS_FN(det_geometry)(s, grid, &ch, k, g + (k - ch.k0));
+            /* Tasks read the shared geometry (the loop above ends with a barrier). */
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t t = 0; t < n_dx + n_dg; t++) {
+                if (t < n_dx)
+                    GS_FN(det_dx)(s, go, dx, g, &ch, b0 + t / s->c, t % s->c);
+                else
+                    GS_FN(det_dgrid)(s, go, in, dgrid, g + (t - n_dx), &ch, ch.k0 + t - n_dx);
+            }
+        }
+    }
+    free(g);
+    return true;
+}
