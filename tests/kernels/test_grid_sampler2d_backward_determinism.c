@@ -106,6 +106,59 @@ static void test_deterministic_is_bitwise_stable(void **state)
     }
 }
 
+/* N = 1 (the kernel splits channels and point blocks among threads) and a problem of several
+ * geometry chunks (2 items of 40000 points, the second straddling a chunk boundary): bitwise
+ * equal at 1, 2 and 3 threads, bilinear and nearest. */
+static void test_deterministic_single_item_and_chunks(void **state)
+{
+    (void)state;
+    const shape cases[2] = {{1, 9, 5, 7, 40, 33, ACL_FLOAT, 0}, {2, 2, 6, 6, 200, 200, ACL_FLOAT, 0}};
+    for (int k = 0; k < 2; k++) {
+        for (int64_t interp = 0; interp < 2; interp++) {
+            shape s = cases[k];
+            s.interp = interp;
+            double *ref = run(&s, true, 1);
+            for (int threads = 2; threads <= 3; threads++) {
+                double *again = run(&s, true, threads);
+                if (memcmp(ref, again, (size_t)out_len(&s) * sizeof *ref) != 0)
+                    fail_msg("case %d interp %d: %d threads differ from 1", k, (int)interp, threads);
+                free(again);
+            }
+            free(ref);
+        }
+    }
+}
+
+/* The fixed order itself, for N = 1 nearest at 3 threads: each dx cell is the FP32 sum of its
+ * points' gradients in ascending point order. Expected values: PyTorch's nearest rule
+ * (facts.md §4: x = ((g + 1) * W - 1) / 2, align_corners false, round half to even) applied
+ * here, summed in FP32 in point order; the data makes other orders round differently. */
+static void test_deterministic_order_is_point_order(void **state)
+{
+    (void)state;
+    shape s = {1, 3, 4, 4, 24, 24, ACL_FLOAT, 1};
+    const int64_t po = s.ho * s.wo, hw = s.hi * s.wi;
+    double *got = run(&s, true, 3);
+    double *go = malloc((size_t)(s.c * po) * sizeof *go), *grid = malloc((size_t)po * 2 * sizeof *grid);
+    fill_values(go, s.c * po, 1, 20, 23); /* the same data run() makes */
+    fill_grid(grid, po * 2, 3);
+    for (int64_t c = 0; c < s.c; c++) {
+        float want[16] = {0};
+        for (int64_t p = 0; p < po; p++) {
+            float x = nearbyintf((((float)grid[p * 2] + 1) * 4 - 1) / 2);
+            float y = nearbyintf((((float)grid[p * 2 + 1] + 1) * 4 - 1) / 2);
+            want[(int)y * 4 + (int)x] += (float)go[c * po + p]; /* in range for |g| <= .25 */
+        }
+        for (int64_t i = 0; i < hw; i++)
+            if (got[c * hw + i] != (double)want[i])
+                fail_msg("channel %d cell %d: %.9g, want %.9g", (int)c, (int)i, got[c * hw + i],
+                         (double)want[i]);
+    }
+    free(go);
+    free(grid);
+    free(got);
+}
+
 /* Counts elements that differ bitwise between two runs of the same case. */
 static int64_t differences(const shape *s, bool deterministic)
 {
@@ -144,6 +197,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_deterministic_is_bitwise_stable),
+        cmocka_unit_test(test_deterministic_single_item_and_chunks),
+        cmocka_unit_test(test_deterministic_order_is_point_order),
         cmocka_unit_test(test_nondeterministic_by_default),
         cmocka_unit_test(test_double_and_wide_c_stay_nondeterministic),
     };
