@@ -60,7 +60,7 @@ void cts_encode(ref_dtype dt, double x, void *dst)
     }
     /* Integer and other dtypes only appear in dtype-error cases: any bits will do, keep them
      * meaningful for dumps. */
-    int64_t i = isfinite(x) ? (int64_t)x : 0;
+    int64_t i = !isfinite(x) ? 0 : x >= 0x1p63 ? INT64_MAX : x < -0x1p63 ? INT64_MIN : (int64_t)x;
     size_t n = cts_dtype_size(dt);
     memset(dst, 0, n);
     memcpy(dst, &i, n < 8 ? n : 8);

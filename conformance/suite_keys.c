@@ -214,8 +214,10 @@ static bool read_gen(const cts_keyctx *k, const char *field, const cts_ynode *v,
         char f0[256], f1[256];
         cts_fmt(f0, sizeof f0, "%s[0]", f);
         cts_fmt(f1, sizeof f1, "%s[1]", f);
-        if (!cts_read_double(k, f0, arg->items[0], &g->a) |
-            !cts_read_double(k, f1, arg->items[1], &g->b))
+        /* Read both so that both errors are reported. */
+        bool ok0 = cts_read_double(k, f0, arg->items[0], &g->a);
+        bool ok1 = cts_read_double(k, f1, arg->items[1], &g->b);
+        if (!ok0 || !ok1)
             return false;
         g->kind = kind;
         if (kind == CTS_GEN_NORMAL && !(g->b >= 0)) {

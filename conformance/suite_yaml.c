@@ -173,7 +173,7 @@ const cts_ynode *cts_yaml_get(const cts_ynode *map, const char *key)
     if (!map || map->kind != CTS_YN_MAP)
         return NULL;
     for (size_t i = 0; i + 1 < map->n; i += 2)
-        if (strcmp(map->items[i]->text, key) == 0)
+        if (map->items[i]->text && strcmp(map->items[i]->text, key) == 0) /* NULL: not a scalar */
             return map->items[i + 1];
     return NULL;
 }

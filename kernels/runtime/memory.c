@@ -128,6 +128,15 @@ aclError aclrtFree(void *devPtr)
     return ACL_SUCCESS;
 }
 
+/* The allocation table goes with the library (dlclose); allocations a caller never freed stay
+ * allocated, so leak checkers still see them. */
+__attribute__((destructor)) static void table_unload(void)
+{
+    free(live);
+    live = NULL;
+    nlive = cap = 0;
+}
+
 bool emu_is_device_range(const void *p, size_t bytes)
 {
     pthread_mutex_lock(&lock);

@@ -6,6 +6,9 @@ set -euo pipefail
 T=$(mktemp -d /tmp/aclcts-e2e.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
+# Under the asan preset, let a worker's SIGSEGV kill it (CRASH) instead of ASan turning it
+# into an exit code.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 unset ACLNN_EMU_FAULT ACLNN_EMU_SHUFFLE ACLNN_EMU_SPEC SLURM_ARRAY_TASK_ID JOB_COMPLETION_INDEX \
       GTEST_SHARD_INDEX GTEST_TOTAL_SHARDS
 
