@@ -145,10 +145,9 @@ static void mpfr_value(const double *g, const int64_t *d, int64_t n, double *hi,
     mpz_clear(D);
 }
 
-/* Fast path from the terms and their rounded quotients q[i] = RN(g[i] / d[i]); 0 when Ziv's
- * test cannot decide. */
-static int fast_value(const double *g, const int64_t *d, const double *q, int64_t n, bool same,
-                      double *hi, double *lo)
+/* Fast path (same: every d[i] equal); 0 when Ziv's test cannot decide. */
+static int fast_value(const double *g, const int64_t *d, int64_t n, bool same, double *hi,
+                      double *lo)
 {
     ref_acc a = {{0, 0}, 0};
     if (n > 0 && same) { /* one divisor: Σg exactly (error-free sums), then one division */
@@ -167,12 +166,12 @@ static int fast_value(const double *g, const int64_t *d, const double *q, int64_
     }
     for (int64_t i = 0; i < n; i++) {
         double dv = (double)d[i];
-        double r = fma(-q[i], dv, g[i]); /* exact: division remainder */
+        double q = g[i] / dv, r = fma(-q, dv, g[i]); /* r exact: division remainder */
         double q2 = r / dv;
         if (q2 == 0)
-            ref_acc_add(&a, (ref_dd){q[i], 0}, 0); /* exact quotient */
+            ref_acc_add(&a, (ref_dd){q, 0}, 0); /* exact quotient */
         else
-            ref_acc_add(&a, ref_fast_two_sum(q[i], q2), fabs(q2) * 0x1p-53 + REF_DD_TINY);
+            ref_acc_add(&a, ref_fast_two_sum(q, q2), fabs(q2) * 0x1p-53 + REF_DD_TINY);
     }
     return ref_decide(a.s, a.err, hi, lo);
 }
@@ -209,30 +208,34 @@ int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const doubl
 }
 
 /* Per-thread scratch of the driver: the terms of one element. */
-typedef struct { double *g, *q; int64_t *d; } pool_scratch;
+typedef struct { double *g; int64_t *d; } pool_scratch;
 
 /* One element's answer; returns 1 when the fast path decided it. */
 static int element(const ref_avgpool_params *p, const pool_tabs *T, const double *go, int64_t idx,
                    const ref_options *opt, const pool_scratch *S, ref_value *v, uint8_t *flags)
 {
-    double *g = S->g, *q = S->q;
+    double *g = S->g;
     int64_t *d = S->d;
     int64_t n = element_terms(p, T, go, idx, g, d);
-    double sabs = 0, ieee = 0, gmax = 0;
+    double sabs = 0, gmax = 0;
     int64_t dmax = 0;
     bool finite = true, same = true;
     for (int64_t i = 0; i < n; i++) {
-        double t = g[i] / (double)d[i];
-        q[i] = t;
         int64_t ad = d[i] < 0 ? -d[i] : d[i];
         dmax = ad > dmax ? ad : dmax;
         same = same && d[i] == d[0];
         if (isfinite(g[i]))
-            gmax = fmax(gmax, fabs(g[i]));
+            gmax = fabs(g[i]) > gmax ? fabs(g[i]) : gmax;
         else
             finite = false;
-        ieee += t;
-        sabs += fabs(t);
+    }
+    if (same && n > 0) { /* Σ|g| / |d|: n − 1 roundings in the sum, one in the quotient */
+        for (int64_t i = 0; i < n; i++)
+            sabs += fabs(g[i]);
+        sabs /= (double)dmax;
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            sabs += fabs(g[i] / (double)d[i]);
     }
     /* some operand overflows iff the largest finite one does (rounding is monotone) */
     if (ref_operand_overflows(&opt->path, gmax))
@@ -242,16 +245,20 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
     v->coord_err = 0;
     /* min over terms of 1/|d| rounded (only scales a term) = 1/max|d|: rounding is monotone */
     v->min_weight = (n ? fmin(1, 1.0 / (double)dmax) : 0) * (1 - 0x1p-52);
-    /* each |t| and partial sum rounded to nearest: n+1 factors (1 + 2^-53) at most */
+    /* each |t| (or Σ|g| and its quotient) and partial sum rounded to nearest: n+1 factors
+     * (1 + 2^-53) at most */
     v->sum_abs = sabs * (1 + (double)(n + 2) * 0x1p-52);
     if (!finite) { /* IEEE: the device's sum of NaN/Inf terms, whatever the order */
+        double ieee = 0;
+        for (int64_t i = 0; i < n; i++)
+            ieee += g[i] / (double)d[i];
         v->hi = ieee;
         v->lo = 0;
         v->sum_abs = INFINITY;
         *flags |= REF_FLAG_NONFINITE;
         return 1;
     }
-    if (!opt->force_mpfr && fast_value(g, d, q, n, same, &v->hi, &v->lo))
+    if (!opt->force_mpfr && fast_value(g, d, n, same, &v->hi, &v->lo))
         return 1;
     mpfr_value(g, d, n, &v->hi, &v->lo);
     return 0;
@@ -276,9 +283,8 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
     int fail = 0;
 #pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits, falls) reduction(| : fail)
     {
-        pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(double)),
-                          malloc((size_t)cap * sizeof(int64_t))};
-        bool ok = S.g && S.q && S.d;
+        pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(int64_t))};
+        bool ok = S.g && S.d;
         fail = !ok;
 #pragma omp for schedule(dynamic, 1024)
         for (int64_t i = 0; i < numel; i++) {
@@ -290,7 +296,6 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
                 falls++;
         }
         free(S.g);
-        free(S.q);
         free(S.d);
     }
     pool_tabs_free(&T);

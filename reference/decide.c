@@ -3,12 +3,58 @@
  * are decided only when every real number within err of the approximation rounds the same way;
  * otherwise the caller recomputes with MPFR. */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "ref_internal.h"
 
-/* Half the distance from r (a p-bit number) to its neighbours above and below. */
-static void half_gaps(double r, int p, double *up, double *down)
+/* Binary exponents handled by bit operations below (products by powers of two stay normal and
+ * exact); rarer values take ilogb/ldexp. The fast forms give the same doubles. */
+#define FAST_EMIN (-900)
+
+static inline uint64_t bits_of(double x)
 {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+static inline double of_bits(uint64_t u)
+{
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+static inline bool fast_exp(double x)
+{
+    int be = (int)(bits_of(x) >> 52 & 0x7ff);
+    return be != 0x7ff && be - 1023 >= FAST_EMIN;
+}
+/* 2^floor(log2|x|) of a normal x */
+static inline double pow2_floor(double x) { return of_bits(bits_of(x) & 0x7ff0000000000000ull); }
+
+/* x rounded to nearest-even with REF_LO_BITS bits: C = 1.5·2^(e+53−REF_LO_BITS) has quantum
+ * 2^(e+1−REF_LO_BITS) over the whole range of x + C and an even multiple of it, so x + C rounds
+ * x itself at that quantum, and subtracting C is exact. */
+static double round_lo_bits(double x)
+{
+    if (x == 0 || !fast_exp(x))
+        return ref_round_bits(x, REF_LO_BITS);
+    double c = pow2_floor(x) * (0x1.8p0 * 0x1p21);
+    _Static_assert(REF_LO_BITS == 32, "c above is 1.5·2^(53−REF_LO_BITS)");
+    double s = x + c; /* IEEE: not reassociated without -ffast-math */
+    return s - c;
+}
+
+/* Half the distance from r (a p-bit number) to its neighbours above and below. */
+static inline void half_gaps(double r, int p, double *up, double *down)
+{
+    if (fast_exp(r)) {
+        double e2 = pow2_floor(r), g = e2 * of_bits((uint64_t)(1023 + 1 - p) << 52); /* ·2^(1−p) */
+        double gs = (fabs(r) == e2) ? g / 2 : g;
+        *up = (r > 0 ? g : gs) / 2;
+        *down = (r > 0 ? gs : g) / 2;
+        return;
+    }
     int e = ilogb(r);
     double g = ldexp(1.0, e - p + 1);
     double gs = (fabs(r) == ldexp(1.0, e)) ? g / 2 : g; /* smaller gap towards zero */
@@ -36,12 +82,12 @@ int ref_decide(ref_dd s, double err, double *hi, double *lo)
         return 0;
     if (err == 0) {
         *hi = h;
-        *lo = ref_round_bits(l, REF_LO_BITS);
+        *lo = round_lo_bits(l);
         return 1;
     }
     if (l == 0)
         return 0; /* exact − hi may be 0 or not: undecidable without exactness */
-    double r = ref_round_bits(l, REF_LO_BITS);
+    double r = round_lo_bits(l);
     half_gaps(r, REF_LO_BITS, &up, &down);
     /* r ± gap/2 are (REF_LO_BITS+1)-bit numbers within a gap of l: the differences are exact. */
     if (!(((r + up) - l) > err && (l - (r - down)) > err))

@@ -23,8 +23,15 @@
  * border: [0, size−1]) every branch gives the same (all out of bounds, or clipped) result.
  * One more legal branch: below a fold k·span (k ≥ 2) floor(in/span) may round up to k while
  * fmod(in, span) ≈ span, landing the coordinate on the far side ("far"; the FP quotient's
- * rounding, not a coordinate error). */
+ * rounding, not a coordinate error).
+ *
+ * Two exact representations of t: MPFR (always possible), or t = T / 2^S with T a 128-bit
+ * integer (x = X / 2^K with |x| < 2^60 and K ≤ 80, so |T| < 2^112): the fast path's, with no
+ * allocation. Every question the stage asks of t (RN(t), floor(2t) and whether 2t is an
+ * integer, |t − q| ≤ δ, the weights) is answered exactly by both, so the outcomes agree. */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "grid_internal.h"
 
@@ -107,27 +114,153 @@ static int bitlen(int64_t v)
     return b;
 }
 
-static void add_outcome(grid_axis *ax, branch br, mpfr_t t, int64_t size, const ref_grid_params *p)
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+/* The exact t: mp, or (mp NULL) T / 2^S with 1 ≤ S ≤ 81. */
+typedef struct { mpfr_ptr mp; i128 T; int S; } tval;
+
+#define W_LIMIT ((i128)1 << 106) /* |w|·2^S below this: w = RN(w) + RN(w − RN(w)) exactly */
+
+/* 2^e, |e| ≤ 1000, from its bits */
+static double pow2(int e)
+{
+    uint64_t u = (uint64_t)(1023 + e) << 52;
+    double r;
+    memcpy(&r, &u, sizeof r);
+    return r;
+}
+
+/* RN(T / 2^S): the conversion of a 128-bit integer rounds correctly; the scaling is exact. */
+static double i128_over_pow2(i128 T, int S) { return (double)T * pow2(-S); }
+
+static bool int_form(tval *tv, double x, int64_t size, bool align)
+{
+    if (size >= ((int64_t)1 << 31) || !(fabs(x) < 0x1p60))
+        return false;
+    int64_t M = 0;
+    int E = 0;
+    if (x != 0) {
+        uint64_t u;
+        memcpy(&u, &x, sizeof u);
+        int be = (int)(u >> 52 & 0x7ff);
+        uint64_t m = u & ((UINT64_C(1) << 52) - 1);
+        if (be) m |= UINT64_C(1) << 52;
+        E = (be ? be : 1) - 1075;
+        int tz = __builtin_ctzll(m);
+        m >>= tz;
+        E += tz;
+        M = (u >> 63) ? -(int64_t)m : (int64_t)m;
+    }
+    int K = E < 0 ? -E : 0;
+    if (K > 80)
+        return false;
+    i128 X = (i128)M * ((i128)1 << (E > 0 ? E : 0)); /* x = X / 2^K, |X| < 2^81 */
+    i128 one = (i128)1 << K, x1 = X + one;           /* (x + 1)·2^K */
+    tv->mp = NULL;
+    tv->S = K + 1;
+    tv->T = align ? x1 * (size - 1) : x1 * size - one;
+    return true;
+}
+
+static void mp_form(tval *tv, double x, int64_t size, bool align, mpfr_ptr t)
+{
+    int e = x != 0 ? ilogb(x) : 0;
+    long width = (e > 0 ? e : 0) - (x != 0 && e - 52 < 0 ? e - 52 : 0) + 2;
+    mpfr_set_prec(t, width + 2 * bitlen(size) + 64);
+    mpfr_set_d(t, x, MPFR_RNDN);
+    mpfr_add_ui(t, t, 1, MPFR_RNDN);
+    if (align) {
+        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+        mpfr_mul_si(t, t, (long)(size - 1), MPFR_RNDN);
+    } else {
+        mpfr_mul_si(t, t, (long)size, MPFR_RNDN);
+        mpfr_sub_ui(t, t, 1, MPFR_RNDN);
+        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+    }
+    tv->mp = t;
+}
+
+/* floor(2t) and whether 2t is an integer. */
+static double floor2(const tval *tv, bool *integer)
+{
+    if (tv->mp) {
+        mpfr_t f;
+        mpfr_init2(f, mpfr_get_prec(tv->mp) + 2);
+        mpfr_mul_2ui(f, tv->mp, 1, MPFR_RNDN);
+        *integer = mpfr_integer_p(f);
+        mpfr_floor(f, f);
+        double r = mpfr_get_d(f, MPFR_RNDN);
+        mpfr_clear(f);
+        return r;
+    }
+    i128 T = tv->T;
+    u128 low = (u128)T & ((((u128)1) << (tv->S - 1)) - 1);
+    *integer = low == 0;
+    return (double)((T - (i128)low) / ((i128)1 << (tv->S - 1))); /* rounded as mpfr_get_d */
+}
+
+/* |t − q| > delta (q a half-integer). */
+static bool farther(const tval *tv, double q, double delta, mpfr_ptr d)
+{
+    if (tv->mp) {
+        mpfr_sub_d(d, tv->mp, q, MPFR_RNDN); /* exact */
+        mpfr_abs(d, d, MPFR_RNDN);
+        return mpfr_cmp_d(d, delta) > 0;
+    }
+    i128 D = tv->T - (i128)(int64_t)(2 * q) * ((i128)1 << (tv->S - 1));
+    if (D < 0)
+        D = -D;
+    double lim = floor(delta * pow2(tv->S)); /* exact scaling; D integral: D > δ2^S ⟺ D > ⌊δ2^S⌋ */
+    return !(lim >= 0x1p120) && D > (i128)lim;
+}
+
+/* w as a double-double from W = w·2^S (|W| < W_LIMIT: the pair is exact). */
+static ref_dd dd_of(i128 W, int S)
+{
+    double hi = (double)W;
+    i128 rest = W - (i128)hi;
+    return (ref_dd){hi * pow2(-S), (double)rest * pow2(-S)};
+}
+
+/* 0 when the integer form cannot hold the weights exactly (caller redoes the axis in MPFR). */
+static int add_outcome(grid_axis *ax, branch br, const tval *tv, const ref_grid_params *p)
 {
     if (br.i0 == INT64_MIN)
-        return;
+        return 1;
     for (int i = 0; i < ax->n; i++) {
         grid_outcome *o = &ax->o[i];
         if (o->a == br.a && o->b == br.b && o->mult == br.mult && o->i0 == br.i0)
-            return;
+            return 1;
     }
     if (ax->n == GRID_MAXO) {
         ax->unresolvable = true;
-        return;
+        return 1;
+    }
+    bool bil = p->interpolation == REF_INTERP_BILINEAR;
+    if (!tv->mp) {
+        /* w1·2^S = a·T + (2b − 2i0)·2^(S−1), in wrapping 128-bit arithmetic (the result fits) */
+        int64_t B2 = (int64_t)(2 * br.b) - 2 * br.i0;
+        i128 W1 = bil ? (i128)((u128)(i128)br.a * (u128)tv->T + ((u128)(i128)B2 << (tv->S - 1))) : 0;
+        i128 W0 = ((i128)1 << tv->S) - W1;
+        if (!(W1 < W_LIMIT && W1 > -W_LIMIT && W0 < W_LIMIT && W0 > -W_LIMIT))
+            return 0;
+        grid_outcome *o = &ax->o[ax->n++];
+        o->a = br.a; o->b = br.b; o->mult = br.mult; o->i0 = br.i0; o->far = br.far;
+        o->mp = false;
+        o->d0 = dd_of(W0, tv->S);
+        o->d1 = dd_of(W1, tv->S);
+        return 1;
     }
     grid_outcome *o = &ax->o[ax->n++];
     o->a = br.a; o->b = br.b; o->mult = br.mult; o->i0 = br.i0; o->far = br.far;
-    mpfr_prec_t pr = mpfr_get_prec(t) + 64;
+    o->mp = true;
+    mpfr_prec_t pr = mpfr_get_prec(tv->mp) + 64;
     mpfr_init2(o->w0, pr);
     mpfr_init2(o->w1, pr);
-    if (p->interpolation == REF_INTERP_BILINEAR) {
+    if (bil) {
         /* w1 = c − i0 = a·t + (b − i0); w0 = 1 − w1; both exact at pr */
-        mpfr_mul_si(o->w1, t, br.a, MPFR_RNDN);
+        mpfr_mul_si(o->w1, tv->mp, br.a, MPFR_RNDN);
         mpfr_add_d(o->w1, o->w1, br.b - (double)br.i0, MPFR_RNDN);
         mpfr_si_sub(o->w0, 1, o->w1, MPFR_RNDN);
     } else {
@@ -143,29 +276,17 @@ static void add_outcome(grid_axis *ax, branch br, mpfr_t t, int64_t size, const 
     mpfr_sub_d(r, o->w1, o->d1.hi, MPFR_RNDN);
     o->d1.lo = mpfr_get_d(r, MPFR_RNDN);
     mpfr_clear(r);
-    (void)size;
+    return 1;
 }
 
-void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p, double u_dev,
-                    mpfr_t t)
+/* The stage on one representation of t; 0 when the integer form must give way to MPFR. */
+static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
+                     const ref_grid_params *p, double u_dev)
 {
     ax->n = 0;
     ax->unresolvable = false;
-    /* exact t */
-    int e = x != 0 ? ilogb(x) : 0;
-    long width = (e > 0 ? e : 0) - (x != 0 && e - 52 < 0 ? e - 52 : 0) + 2;
-    mpfr_set_prec(t, width + 2 * bitlen(size) + 64);
-    mpfr_set_d(t, x, MPFR_RNDN);
-    mpfr_add_ui(t, t, 1, MPFR_RNDN);
-    if (p->align_corners) {
-        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
-        mpfr_mul_si(t, t, (long)(size - 1), MPFR_RNDN);
-    } else {
-        mpfr_mul_si(t, t, (long)size, MPFR_RNDN);
-        mpfr_sub_ui(t, t, 1, MPFR_RNDN);
-        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
-    }
-    double td = mpfr_get_d(t, MPFR_RNDN), sz = (double)size;
+    double td = tv->mp ? mpfr_get_d(tv->mp, MPFR_RNDN) : i128_over_pow2(tv->T, tv->S);
+    double sz = (double)size;
     double M = (fabs(x) + 1) * sz + 1;
     double delta = 2 * u_dev * M;
     if (p->padding == REF_PAD_REFLECTION)
@@ -178,7 +299,7 @@ void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params
     if (p->padding == REF_PAD_BORDER) { rlo = 0; rhi = sz - 1; }
     if (p->padding == REF_PAD_REFLECTION && !(fabs(td) < LIM)) {
         ax->unresolvable = true;
-        return;
+        return 1;
     }
     /* primary: the lattice cell of t (p0 = floor(2t)/2, side + unless t is on the lattice) */
     double p0;
@@ -186,50 +307,77 @@ void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params
     if (td >= LIM) { p0 = LIM; s0 = 1; }
     else if (td <= -LIM) { p0 = -LIM; s0 = -1; }
     else {
-        mpfr_t f;
-        mpfr_init2(f, mpfr_get_prec(t) + 2);
-        mpfr_mul_2ui(f, t, 1, MPFR_RNDN);
-        s0 = mpfr_integer_p(f) ? 0 : 1;
-        mpfr_floor(f, f);
-        p0 = mpfr_get_d(f, MPFR_RNDN) / 2;
-        mpfr_clear(f);
+        bool integer;
+        p0 = floor2(tv, &integer) / 2;
+        s0 = integer ? 0 : 1;
     }
-    add_outcome(ax, decide(p0, s0, size, p, false), t, size, p);
+    if (!add_outcome(ax, decide(p0, s0, size, p, false), tv, p))
+        return 0;
     /* lattice points within δ of t, inside the relevant range */
     double a = fmax(td - delta, rlo), b = fmin(td + delta, rhi);
+    int ok = 1;
     if (a <= b) {
         double q0 = ceil(2 * a - 1) / 2, q1 = floor(2 * b + 1) / 2;
         if ((q1 - q0) * 2 > 16) {
             ax->unresolvable = true;
-            return;
+            return 1;
         }
         mpfr_t d;
-        mpfr_init2(d, mpfr_get_prec(t) + 64);
-        for (double q = q0; q <= q1; q += 0.5) {
-            if (q < rlo || q > rhi)
+        if (tv->mp)
+            mpfr_init2(d, mpfr_get_prec(tv->mp) + 64);
+        for (double q = q0; q <= q1 && ok; q += 0.5) {
+            if (q < rlo || q > rhi || farther(tv, q, delta, d))
                 continue;
-            mpfr_sub_d(d, t, q, MPFR_RNDN); /* exact */
-            if (mpfr_cmpabs_ui(d, 0) != 0 || true) {
-                mpfr_abs(d, d, MPFR_RNDN);
-                if (mpfr_cmp_d(d, delta) > 0)
-                    continue;
-            }
             for (int s = -1; s <= 1; s++)
-                add_outcome(ax, decide(q, s, size, p, false), t, size, p);
-            add_outcome(ax, decide(q, -1, size, p, true), t, size, p);
+                ok = ok && add_outcome(ax, decide(q, s, size, p, false), tv, p);
+            ok = ok && add_outcome(ax, decide(q, -1, size, p, true), tv, p);
         }
-        mpfr_clear(d);
+        if (tv->mp)
+            mpfr_clear(d);
     }
     ax->sens = 0;
     for (int i = 0; i < ax->n; i++)
         ax->sens = fmax(ax->sens, abs(ax->o[i].a));
+    return ok;
+}
+
+void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p, double u_dev,
+                    mpfr_t t, bool use_int)
+{
+    tval tv;
+    if (use_int && int_form(&tv, x, size, p->align_corners) && axis_eval(ax, &tv, x, size, p, u_dev))
+        return;
+    grid_axis_clear(ax); /* outcomes of an abandoned integer attempt hold no MPFR numbers */
+    mp_form(&tv, x, size, p->align_corners, t);
+    (void)axis_eval(ax, &tv, x, size, p, u_dev);
 }
 
 void grid_axis_clear(grid_axis *ax)
 {
-    for (int i = 0; i < ax->n; i++) {
-        mpfr_clear(ax->o[i].w0);
-        mpfr_clear(ax->o[i].w1);
-    }
+    for (int i = 0; i < ax->n; i++)
+        if (ax->o[i].mp) {
+            mpfr_clear(ax->o[i].w0);
+            mpfr_clear(ax->o[i].w1);
+        }
     ax->n = 0;
+}
+
+void grid_weight_mul(mpfr_ptr t, const grid_outcome *o, int k)
+{
+    mpfr_prec_t pt = mpfr_get_prec(t);
+    if (o->mp) {
+        mpfr_srcptr w = k ? o->w1 : o->w0;
+        mpfr_prec_round(t, pt + mpfr_get_prec(w), MPFR_RNDN); /* exact: more bits */
+        mpfr_mul(t, t, w, MPFR_RNDN);
+        return;
+    }
+    /* t·(hi + lo): w has ≤ 106 significant bits, so pt + 110 holds every partial result */
+    const ref_dd *w = k ? &o->d1 : &o->d0;
+    mpfr_t l;
+    mpfr_init2(l, pt + 110);
+    mpfr_mul_d(l, t, w->lo, MPFR_RNDN);
+    mpfr_prec_round(t, pt + 110, MPFR_RNDN);
+    mpfr_mul_d(t, t, w->hi, MPFR_RNDN);
+    mpfr_add(t, t, l, MPFR_RNDN);
+    mpfr_clear(l);
 }

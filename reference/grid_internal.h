@@ -15,8 +15,9 @@ typedef struct {
     double b;         /* half-integer */
     int64_t i0;       /* floor(c) (bilinear) or nearbyint(c) (nearest) */
     bool far;         /* reflection: flips rounded up below a fold (dx discontinuity) */
+    bool mp;          /* w0, w1 hold the weights; else they are exactly d0.hi + d0.lo, ... */
     mpfr_t w0, w1;    /* bilinear: i0 + 1 − c and c − i0, exact */
-    ref_dd d0, d1;    /* the same as double-doubles (within 2u²) */
+    ref_dd d0, d1;    /* the same as double-doubles: hi = RN(w), lo = RN(w − hi) */
 } grid_outcome;
 
 typedef struct {
@@ -28,9 +29,13 @@ typedef struct {
 } grid_axis;
 
 /* Evaluates one axis of grid value x (finite) for an input axis of `size`. u_dev is the unit
- * roundoff of the device's coordinate arithmetic. t is scratch. */
+ * roundoff of the device's coordinate arithmetic. t is scratch. With use_int, the exact
+ * coordinate is held as a 128-bit integer over a power of two where it fits (no MPFR; the
+ * outcomes then have mp = false), else in MPFR: both give the same outcomes and d0, d1. */
 void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p, double u_dev,
-                    mpfr_t t);
+                    mpfr_t t, bool use_int);
 void grid_axis_clear(grid_axis *ax);
+/* t ← t · (weight k of o), exactly (t's precision is raised as needed). */
+void grid_weight_mul(mpfr_ptr t, const grid_outcome *o, int k);
 
 #endif

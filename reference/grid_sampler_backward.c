@@ -43,7 +43,6 @@ static int corners(const ref_grid_params *p, const grid_outcome *ox, const grid_
 }
 
 static inline const ref_dd *wdd(const grid_outcome *o, int k) { return k ? &o->d1 : &o->d0; }
-static inline mpfr_srcptr wmp(const grid_outcome *o, int k) { return k ? o->w1 : o->w0; }
 
 /* ---- term scratch for MPFR sums ---- */
 typedef struct { mpfr_t *t; mpfr_ptr *ptr; size_t n, cap; } mterms;
@@ -155,9 +154,11 @@ static int dgrid_value(const gctx *G, const gpoint *pt, int64_t n, int64_t pix,
         for (int k = 0; k < nc; k++) {
             double val = plane[cs[k].e];
             int sign = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
-            mpfr_srcptr w = wmp(ow, comp == 0 ? cs[k].ky : cs[k].kx);
-            mpfr_ptr t = mterm(mt, mpfr_get_prec(w) + 3 * 53 + 8);
-            mpfr_mul_d(t, w, val, MPFR_RNDN);
+            mpfr_ptr t = mterm(mt, 2);
+            mpfr_set_ui(t, 1, MPFR_RNDN);
+            grid_weight_mul(t, ow, comp == 0 ? cs[k].ky : cs[k].kx);
+            mpfr_prec_round(t, mpfr_get_prec(t) + 3 * 53 + 8, MPFR_RNDN); /* exact products */
+            mpfr_mul_d(t, t, val, MPFR_RNDN);
             mpfr_mul_d(t, t, g, MPFR_RNDN);
             mpfr_mul_d(t, t, sign * scale, MPFR_RNDN);
         }
@@ -177,9 +178,11 @@ static void dx_point_mpfr(const gctx *G, const grid_outcome *ox, const grid_outc
     for (int k = 0; k < nc; k++) {
         if (cs[k].e != e)
             continue;
-        mpfr_srcptr wx = wmp(ox, cs[k].kx), wy = wmp(oy, cs[k].ky);
-        mpfr_ptr t = mterm(mt, mpfr_get_prec(wx) + mpfr_get_prec(wy) + 53 + 8);
-        mpfr_mul(t, wx, wy, MPFR_RNDN);
+        mpfr_ptr t = mterm(mt, 2);
+        mpfr_set_ui(t, 1, MPFR_RNDN);
+        grid_weight_mul(t, ox, cs[k].kx);
+        grid_weight_mul(t, oy, cs[k].ky);
+        mpfr_prec_round(t, mpfr_get_prec(t) + 53 + 8, MPFR_RNDN);
         mpfr_mul_d(t, t, g, MPFR_RNDN);
         double wxd = wdd(ox, cs[k].kx)->hi, wyd = wdd(oy, cs[k].ky)->hi;
         v->sum_abs += fabs(g * wxd * wyd);
@@ -346,10 +349,12 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
                 int64_t e = cs[k].e;
                 if (!B->fallback[e])
                     continue;
-                mpfr_srcptr wx = wmp(ox, cs[k].kx), wy = wmp(oy, cs[k].ky);
                 mpfr_ptr t = mt->t[off[e] + fill[e]++];
-                mpfr_set_prec(t, mpfr_get_prec(wx) + mpfr_get_prec(wy) + 53 + 8);
-                mpfr_mul(t, wx, wy, MPFR_RNDN);
+                mpfr_set_prec(t, 2);
+                mpfr_set_ui(t, 1, MPFR_RNDN);
+                grid_weight_mul(t, ox, cs[k].kx);
+                grid_weight_mul(t, oy, cs[k].ky);
+                mpfr_prec_round(t, mpfr_get_prec(t) + 53 + 8, MPFR_RNDN);
                 mpfr_mul_d(t, t, g, MPFR_RNDN);
             }
         }
@@ -422,8 +427,8 @@ static void point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, mpfr_t
     pt->out = !isfinite(gv[0]) || !isfinite(gv[1]);
     if (pt->out)
         return;
-    grid_axis_eval(&pt->ax[0], gv[0], p->w_in, p, G->u_dev, t);
-    grid_axis_eval(&pt->ax[1], gv[1], p->h_in, p, G->u_dev, t);
+    grid_axis_eval(&pt->ax[0], gv[0], p->w_in, p, G->u_dev, t, !G->force);
+    grid_axis_eval(&pt->ax[1], gv[1], p->h_in, p, G->u_dev, t, !G->force);
     pt->unres = pt->ax[0].unresolvable || pt->ax[1].unresolvable || !pt->ax[0].n || !pt->ax[1].n;
 }
 
@@ -616,9 +621,11 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
                         double val = input[(n * p->c + c) * hw_in + cs[k].e];
                         double g = grad_output[(n * p->c + c) * hw_out + pix];
                         int sign = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
-                        mpfr_srcptr w = wmp(ow, comp == 0 ? cs[k].ky : cs[k].kx);
-                        mpfr_ptr tt = mterm(&mt, mpfr_get_prec(w) + 3 * 53 + 8);
-                        mpfr_mul_d(tt, w, val, MPFR_RNDN);
+                        mpfr_ptr tt = mterm(&mt, 2);
+                        mpfr_set_ui(tt, 1, MPFR_RNDN);
+                        grid_weight_mul(tt, ow, comp == 0 ? cs[k].ky : cs[k].kx);
+                        mpfr_prec_round(tt, mpfr_get_prec(tt) + 3 * 53 + 8, MPFR_RNDN);
+                        mpfr_mul_d(tt, tt, val, MPFR_RNDN);
                         mpfr_mul_d(tt, tt, g, MPFR_RNDN);
                         mpfr_mul_d(tt, tt, sign * scale, MPFR_RNDN);
                     }
