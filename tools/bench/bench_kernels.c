@@ -1,8 +1,13 @@
 /* Kernel benchmark driver for tools/bench-kernels: times the emulated FP32 operators through
  * the public CANN interface (both phases, deterministic on) at the thread counts given, and
  * writes the inputs it used to <dir>/<case>.<tensor>.f32 so PyTorch can time the same data.
- * Usage: bench_kernels <dir> <repeats> <threads>... Output: "<case> <threads> <median ms>". */
+ * Outputs are preallocated and touched once before timing (as PyTorch's are when its allocator
+ * reuses warm memory); the page faults of each timed call are counted so the report can show
+ * that neither side pays first-touch faults.
+ * Usage: bench_kernels <dir> <repeats> <threads>...
+ * Output: one line per timed call, "<case> <threads> <ms> <minor page faults>". */
 #include <omp.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,12 +89,6 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct {
     buf go, self, gi;
     aclIntArray *k, *s, *p;
@@ -142,18 +141,28 @@ static double grid_once(grid_case *c, aclrtStream stream)
     return t1 - t0;
 }
 
-/* Median of `reps` timed runs after one warm-up. */
-static double median(double (*once)(void *, aclrtStream), void *c, aclrtStream s, int reps)
+static long minor_faults(void)
 {
-    double *t = malloc(sizeof(double) * (size_t)reps);
-    once(c, s);
-    for (int r = 0; r < reps; r++) {
-        t[r] = once(c, s);
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt;
+}
+
+/* Warm-up calls as many as the PyTorch side makes (thread pool start, caches), then `reps`
+ * timed calls, one line each. */
+#define WARMUP 6
+static void samples(const char *name, int threads, double (*once)(void *, aclrtStream), void *c,
+                    aclrtStream s, int reps)
+{
+    for (int r = 0; r < WARMUP; r++) {
+        once(c, s);
     }
-    qsort(t, (size_t)reps, sizeof(double), cmp);
-    double m = t[reps / 2];
-    free(t);
-    return m;
+    for (int r = 0; r < reps; r++) {
+        long f0 = minor_faults();
+        double ms = once(c, s);
+        printf("%s %d %.4f %ld\n", name, threads, ms, minor_faults() - f0);
+    }
+    fflush(stdout);
 }
 
 static double avgpool_thunk(void *c, aclrtStream s) { return avgpool_once(c, s); }
@@ -198,14 +207,12 @@ int main(int argc, char **argv)
     for (int a = 3; a < argc; a++) {
         int threads = atoi(argv[a]);
         omp_set_num_threads(threads);
-        printf("avgpool2d_backward %d %.3f\n", threads, median(avgpool_thunk, &ap, stream, reps));
-        fflush(stdout);
+        samples("avgpool2d_backward", threads, avgpool_thunk, &ap, stream, reps);
         const char *names[2] = {"grid_sampler2d_backward.bilinear",
                                 "grid_sampler2d_backward.nearest"};
         for (int mode = 0; mode < 2; mode++) {
             gs.mode = mode;
-            printf("%s %d %.3f\n", names[mode], threads, median(grid_thunk, &gs, stream, reps));
-            fflush(stdout);
+            samples(names[mode], threads, grid_thunk, &gs, stream, reps);
         }
     }
     drop(&ap.go);
