@@ -75,16 +75,16 @@ int ref_decide(ref_dd s, double err, double *hi, double *lo)
         *lo = 0;
         return 1;
     }
+    if (err == 0) { /* exact = h + l, h = RN(h + l) ties-to-even (two_sum), so even a tie is known */
+        *hi = h;
+        *lo = round_lo_bits(l);
+        return 1;
+    }
     double up, down;
     half_gaps(h, 53, &up, &down);
     /* (up − l) has relative rounding error ≤ 2^-53: the factor keeps the test a lower bound. */
     if (!((up - l) * (1 - 0x1p-50) > err && (down + l) * (1 - 0x1p-50) > err))
         return 0;
-    if (err == 0) {
-        *hi = h;
-        *lo = round_lo_bits(l);
-        return 1;
-    }
     if (l == 0)
         return 0; /* exact − hi may be 0 or not: undecidable without exactness */
     double r = round_lo_bits(l);

@@ -120,13 +120,17 @@ static int dgrid_value(const gctx *G, const gpoint *pt, int64_t n, int64_t pix,
             cerr += fabs(val * g * scale) * dl;
             nt++;
             if (!G->force && finite) {
-                        double pr = val * g;
+                double pr = val * g, sc = sign * scale;
                 ref_dd vg = {pr, fma(val, g, -pr)}; /* exact product */
-                double pw = pr * w->hi, ps = pw * (sign * scale);
-                if (vg.lo == 0 && w->lo == 0 && fma(pr, w->hi, -pw) == 0 &&
-                    fma(pw, sign * scale, -ps) == 0) {
-                    ref_acc_add(&a, (ref_dd){ps, 0}, 0); /* exact double term */
-                    continue;
+                if (vg.lo == 0 && w->lo == 0) {
+                    /* val·g·w = pw + f exactly; both scaled exactly: two exact double terms */
+                    double pw = pr * w->hi, f = fma(pr, w->hi, -pw), ps = pw * sc, fs = f * sc;
+                    if (fma(pw, sc, -ps) == 0 && fma(f, sc, -fs) == 0) {
+                        ref_acc_add(&a, (ref_dd){ps, 0}, 0);
+                        if (fs != 0)
+                            ref_acc_add(&a, (ref_dd){fs, 0}, 0);
+                        continue;
+                    }
                 }
                 ref_dd tt = ref_dd_mul_d(ref_dd_mul(vg, *w), sign * scale);
                 ref_acc_add(&a, tt, 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
@@ -287,10 +291,15 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
                 B->nonfin[e] = 1;
             if (bil)
                 B->cerr[e] += fabs(g) * (fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy);
-            if (!G->force && isfinite(g) && t == (double)(g * wx->hi) * wy->hi && wx->lo == 0 &&
-                wy->lo == 0 && fma(g, wx->hi, -(g * wx->hi)) == 0 &&
-                fma(g * wx->hi, wy->hi, -t) == 0) {
-                ref_acc_add(&B->acc[e], (ref_dd){t, 0}, 0); /* exact double term */
+            double pxy = wx->hi * wy->hi;
+            if (!G->force && isfinite(g) && wx->lo == 0 && wy->lo == 0 &&
+                fma(wx->hi, wy->hi, -pxy) == 0) {
+                /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact
+                 * value halfway between doubles stays decidable) */
+                double pg = pxy * g, f = fma(pxy, g, -pg);
+                ref_acc_add(&B->acc[e], (ref_dd){pg, 0}, 0);
+                if (f != 0)
+                    ref_acc_add(&B->acc[e], (ref_dd){f, 0}, 0);
             } else if (!G->force && isfinite(g)) {
                 ref_dd tt = ref_dd_mul_d(ref_dd_mul(*wx, *wy), g);
                 ref_acc_add(&B->acc[e], tt, 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
