@@ -19,6 +19,13 @@ static void gather_plane(const avgpool_params *p, const avgpool_axis *ah,
         float *tr = t + oh * ow_n;
         const float *sr = scales + oh * ow_n;
         avgpool_load_row(&p->grad_output, go_off, oh, tr);
+        if (p->path == AVGPOOL_PATH_VECTOR) { /* the common case, one division per element */
+#pragma omp simd
+            for (int64_t ow = 0; ow < ow_n; ow++) {
+                tr[ow] = tr[ow] / sr[ow];
+            }
+            continue;
+        }
         for (int64_t ow = 0; ow < ow_n; ow++) {
             tr[ow] = avgpool_term(p, tr[ow], sr[ow]);
         }
@@ -38,11 +45,15 @@ static void gather_plane(const avgpool_params *p, const avgpool_axis *ah,
     for (int64_t h = 0; h < p->h; h++) {
         float *direct = avgpool_direct_row(&p->grad_input, gi_off, h);
         float *restrict dst = direct != NULL ? direct : row;
+        /* Element-wise over w (each element keeps its own order of additions), so SIMD lanes
+         * give the same bits; the pragma asks for vectors that -O2's cost model skips. */
+#pragma omp simd
         for (int64_t w = 0; w < w_n; w++) {
             dst[w] = 0.0f;
         }
         for (int64_t oh = ah->lo[h]; oh < ah->hi[h]; oh++) {
             const float *restrict ur = u + oh * w_n;
+#pragma omp simd
             for (int64_t w = 0; w < w_n; w++) {
                 dst[w] += ur[w];
             }

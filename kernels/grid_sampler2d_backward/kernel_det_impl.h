@@ -34,6 +34,18 @@ static void GS_FN(det_geometry)(const gs_shape *s, const GS_T *grid, const GS_FN
     }
 }
 
+/* v when ok, else +0 (an out-of-range point adds +0 to cell 0, which changes nothing: sums
+ * that start at +0 are never -0). A bit mask, not a branch, so grids whose points fall outside
+ * at random cost no mispredictions in the hot loop. */
+static inline GS_T GS_FN(keep_if)(GS_T v, unsigned char ok)
+{
+    GS_UINT bits;
+    memcpy(&bits, &v, sizeof bits);
+    bits &= (GS_UINT)0 - (GS_UINT)(ok != 0);
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
 /* dx plane (b, c): the points of item b that lie in the chunk, in point order. The plane is
  * zeroed by the chunk holding the item's first block, right before its adds (in cache). */
 static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_FN(geom) *g,
@@ -52,7 +64,7 @@ static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_
         const int64_t count = GS_FN(block_count)(ch, k);
         if (s->interpolation == GS_NEAREST) { /* the hot loop of nearest: one add per point */
             for (int64_t i = 0; i < count; i++)
-                dx_c[gk->cell[i]] += gk->ok[i] ? go_k[i] : 0;
+                dx_c[gk->cell[i]] += GS_FN(keep_if)(go_k[i], gk->ok[i]);
             continue;
         }
         for (int64_t i = 0; i < count; i++)

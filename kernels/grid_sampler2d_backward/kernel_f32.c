@@ -3,5 +3,6 @@
 #define GS_FN(name) name##_f32
 #define GS_FLOOR floorf
 #define GS_FMOD fmodf
+#define GS_UINT uint32_t /* same width as GS_T */
 #define GS_NEARBYINT nearbyintf
 #include "kernel_impl.h"

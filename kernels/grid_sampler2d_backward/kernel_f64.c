@@ -3,5 +3,6 @@
 #define GS_FN(name) name##_f64
 #define GS_FLOOR floor
 #define GS_FMOD fmod
+#define GS_UINT uint64_t /* same width as GS_T */
 #define GS_NEARBYINT nearbyint
 #include "kernel_impl.h"
