@@ -45,21 +45,20 @@ static double round_lo_bits(double x)
     return s - c;
 }
 
-/* Half the distance from r (a p-bit number) to its neighbours above and below. */
-static inline void half_gaps(double r, int p, double *up, double *down)
+/* Half the distances from a = |r| > 0 (r a p-bit number) to its neighbours away from zero
+ * (*away) and towards zero (*toward, half as large when a is a power of two). */
+static inline void half_gaps(double a, int p, double *away, double *toward)
 {
-    if (fast_exp(r)) {
-        double e2 = pow2_floor(r), g = e2 * of_bits((uint64_t)(1023 + 1 - p) << 52); /* ·2^(1−p) */
-        double gs = (fabs(r) == e2) ? g / 2 : g;
-        *up = (r > 0 ? g : gs) / 2;
-        *down = (r > 0 ? gs : g) / 2;
+    if (fast_exp(a)) {
+        double e2 = pow2_floor(a), g = e2 * of_bits((uint64_t)(1023 - p) << 52); /* 2^(e−p) */
+        *away = g;
+        *toward = a == e2 ? g / 2 : g;
         return;
     }
-    int e = ilogb(r);
-    double g = ldexp(1.0, e - p + 1);
-    double gs = (fabs(r) == ldexp(1.0, e)) ? g / 2 : g; /* smaller gap towards zero */
-    *up = (r > 0 ? g : gs) / 2;
-    *down = (r > 0 ? gs : g) / 2;
+    int e = ilogb(a);
+    double g = ldexp(1.0, e - p);
+    *away = g;
+    *toward = (a == ldexp(1.0, e)) ? g / 2 : g;
 }
 
 int ref_decide(ref_dd s, double err, double *hi, double *lo)
@@ -80,17 +79,19 @@ int ref_decide(ref_dd s, double err, double *hi, double *lo)
         *lo = round_lo_bits(l);
         return 1;
     }
-    double up, down;
-    half_gaps(h, 53, &up, &down);
-    /* (up − l) has relative rounding error ≤ 2^-53: the factor keeps the test a lower bound. */
-    if (!((up - l) * (1 - 0x1p-50) > err && (down + l) * (1 - 0x1p-50) > err))
+    /* in magnitudes: L > 0 is away from zero (sign-free, so no data-dependent branch) */
+    double away, toward, L = l * copysign(1.0, h);
+    half_gaps(fabs(h), 53, &away, &toward);
+    /* (away − L) has relative rounding error ≤ 2^-53: the factor keeps the test a lower bound. */
+    if (!((away - L) * (1 - 0x1p-50) > err && (toward + L) * (1 - 0x1p-50) > err))
         return 0;
     if (l == 0)
         return 0; /* exact − hi may be 0 or not: undecidable without exactness */
-    double r = round_lo_bits(l);
-    half_gaps(r, REF_LO_BITS, &up, &down);
-    /* r ± gap/2 are (REF_LO_BITS+1)-bit numbers within a gap of l: the differences are exact. */
-    if (!(((r + up) - l) > err && (l - (r - down)) > err))
+    double r = round_lo_bits(l), ar = fabs(r), lam = l * copysign(1.0, r);
+    half_gaps(ar, REF_LO_BITS, &away, &toward);
+    /* |r| ± gap/2 are (REF_LO_BITS+1)-bit numbers within a gap of |l|: the differences are
+     * exact. */
+    if (!(((ar + away) - lam) > err && (lam - (ar - toward)) > err))
         return 0;
     *hi = h;
     *lo = r;
