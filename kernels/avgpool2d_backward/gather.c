@@ -77,7 +77,9 @@ aclnnStatus avgpool_gather(const avgpool_params *p, const avgpool_axis *ah,
 #pragma omp atomic write
             failed = 1;
         }
-#pragma omp for schedule(static)
+        /* Dynamic: on a shared machine a descheduled thread holds up the others by a few
+         * planes, not by half of them. */
+#pragma omp for schedule(dynamic, 8)
         for (int64_t plane = 0; plane < p->planes; plane++) {
             if (buf != NULL) {
                 gather_plane(p, ah, aw, scales, plane, buf, buf + p->oh * p->ow,

@@ -1,5 +1,5 @@
 /* Per-point geometry of the grid sampler backward, written once for a scalar type (included
- * by kernel_impl.h, which defines GS_T, GS_FN, GS_FLOOR, GS_FMOD, GS_NEARBYINT): pixel
+ * by kernel_impl.h, which defines GS_T, GS_FN, GS_FLOOR, GS_FMOD, GS_EPSILON): pixel
  * coordinates under each padding mode, corners, weights and gradient factors of blocks of points.
  * Both kernels share it, so they see the same numbers. */
 
@@ -56,9 +56,23 @@ static inline GS_T GS_FN(reflect)(GS_T in, int64_t twice_low, int64_t twice_high
     return span - extra + min;
 }
 
-/* Pixel coordinate of a grid value under padding, with its gradient factor. */
-static inline GS_T GS_FN(source_index)(GS_T coord, int64_t size, int padding, bool align,
-                                       GS_T *grad)
+/* nearbyint under the default rounding mode (ties to even), without a libm call (-O2 on
+ * baseline x86-64 cannot inline nearbyint): adding and removing 2^(digits-1) leaves no
+ * fraction bits, so the sum rounds x to an integer, ties to even. Values at or beyond that
+ * magnitude are already integers; NaN and infinities pass through. Checked equal to nearbyintf
+ * for all 2^32 floats (a zero's sign may differ, which no caller sees). */
+static inline GS_T GS_FN(round_even)(GS_T x)
+{
+    const GS_T magic = 1 / GS_EPSILON;
+    if (!(fabs((double)x) < (double)magic))
+        return x;
+    return x >= 0 ? (x + magic) - magic : (x - magic) + magic;
+}
+
+/* Pixel coordinate of a grid value under padding, with its gradient factor. Always inlined:
+ * in the per-point geometry loop a call costs about as much as the zeros-padding arithmetic. */
+__attribute__((always_inline)) static inline GS_T
+GS_FN(source_index)(GS_T coord, int64_t size, int padding, bool align, GS_T *grad)
 {
     GS_T g_unnorm, g_clip, g_refl;
     coord = GS_FN(unnormalize)(coord, size, align, &g_unnorm);
@@ -105,7 +119,7 @@ static void GS_FN(geometry)(const gs_shape *s, const GS_T *xy, GS_FN(geom) *g, i
     GS_T ix = GS_FN(source_index)(xy[0], W, s->padding, s->align_corners, &g->mx[i]);
     GS_T iy = GS_FN(source_index)(xy[1], H, s->padding, s->align_corners, &g->my[i]);
     if (s->interpolation == GS_NEAREST) {
-        GS_T rx = GS_NEARBYINT(ix), ry = GS_NEARBYINT(iy); /* ties to even */
+        GS_T rx = GS_FN(round_even)(ix), ry = GS_FN(round_even)(iy);
         if (rx >= 0 && rx < (GS_T)W && ry >= 0 && ry < (GS_T)H) {
             g->cell[i] += (int64_t)ry * W + (int64_t)rx;
             g->ok[i] = 1;

@@ -107,7 +107,9 @@ static bool GS_FN(det_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in,
         const int64_t n_dx = dx ? items * s->c : 0, n_dg = dgrid ? ch.k1 - ch.k0 : 0;
 #pragma omp parallel
         {
-#pragma omp for schedule(static)
+            /* Dynamic schedules throughout: on a shared machine a descheduled thread then
+             * holds up the others by one small piece, not by half of the work. */
+#pragma omp for schedule(dynamic, 4)
             for (int64_t k = ch.k0; k < ch.k1; k++)
                 GS_FN(det_geometry)(s, grid, &ch, k, g + (k - ch.k0));
             /* Tasks read the shared geometry (the loop above ends with a barrier). */

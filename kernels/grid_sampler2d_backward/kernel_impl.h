@@ -1,6 +1,6 @@
 /* The grid sampler backward kernels, written once for a scalar type. Include after defining
  * GS_T (float or double), GS_UINT (an unsigned integer of its width), GS_FN(name) (a suffixed
- * name), GS_FLOOR, GS_FMOD, GS_NEARBYINT.
+ * name), GS_FLOOR, GS_FMOD, GS_EPSILON (its machine epsilon).
  * Semantics: PyTorch's CPU grid_sampler_2d_backward (spec/facts.md §4); every operation is done
  * in GS_T so FLOAT/FLOAT16/BF16 compute in FP32 and DOUBLE in double. This file holds the
  * per-point contributions and the non-deterministic (atomic) kernel; kernel_det_impl.h the
