@@ -221,27 +221,72 @@ static void dx_variants(const ref_grid_params *p, const gpoint *pt, dxamb *d)
         }
 }
 
-/* Exact value of dx element e of plane (n,c) with ambiguous points amb[i] taking variant ch[i]. */
-static void dx_combo_value(const gctx *G, const gpoint *pts, int64_t n, int64_t c, int64_t e,
-                           const dxamb *amb, const int *ch, int namb, mterms *mt, ref_value *v)
+/* Per element, the points that are not ambiguous and reach it with their primary corners, in
+ * ascending point order (CSR): a combination's value only needs those and its own points. */
+typedef struct { int64_t *off, *pix; } dxreach;
+
+static int dxreach_build(const ref_grid_params *p, const gpoint *pts, const dxamb *amb, int namb,
+                         dxreach *r)
+{
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    r->off = calloc((size_t)hw_in + 1, sizeof *r->off);
+    r->pix = malloc((size_t)(4 * hw_out + 1) * sizeof *r->pix);
+    uint8_t *isamb = calloc((size_t)(hw_out ? hw_out : 1), 1);
+    if (!r->off || !r->pix || !isamb) {
+        free(isamb);
+        return -1;
+    }
+    for (int i = 0; i < namb; i++)
+        isamb[amb[i].pix] = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t *fill = pass ? calloc((size_t)hw_in, sizeof *fill) : NULL;
+        if (pass && !fill) {
+            free(isamb);
+            return -1;
+        }
+        for (int64_t pix = 0; pix < hw_out; pix++) {
+            if (pts[pix].out || pts[pix].unres || isamb[pix])
+                continue;
+            corner cs[4];
+            int nc = corners(p, &pts[pix].ax[0].o[0], &pts[pix].ax[1].o[0], cs);
+            for (int k = 0; k < nc; k++) {
+                if (pass)
+                    r->pix[r->off[cs[k].e] + fill[cs[k].e]++] = pix;
+                else
+                    r->off[cs[k].e + 1]++;
+            }
+        }
+        if (!pass)
+            for (int64_t e = 0; e < hw_in; e++)
+                r->off[e + 1] += r->off[e];
+        free(fill);
+    }
+    free(isamb);
+    return 0;
+}
+
+/* Exact value of dx element e of plane (n,c) with ambiguous points amb[i] taking variant ch[i]:
+ * the points of R reaching e and the ambiguous ones, merged in ascending point order. */
+static void dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, int64_t n,
+                           int64_t c, int64_t e, const dxamb *amb, const int *ch, int namb,
+                           mterms *mt, ref_value *v)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out;
     memset(v, 0, sizeof *v);
     v->nops = p->interpolation == REF_INTERP_BILINEAR ? 4 : 0;
     mt->n = 0;
+    int64_t i = R->off[e], iend = R->off[e + 1];
     int k = 0;
-    for (int64_t pix = 0; pix < hw_out; pix++) {
-        const gpoint *pt = &pts[pix];
-        if (pt->out || pt->unres)
-            continue;
-        int ix = 0, iy = 0;
-        while (k < namb && amb[k].pix < pix)
+    while (i < iend || k < namb) {
+        bool take_amb = i >= iend || (k < namb && amb[k].pix < R->pix[i]);
+        int64_t pix = take_amb ? amb[k].pix : R->pix[i];
+        int ix = take_amb ? amb[k].vx[ch[k]] : 0, iy = take_amb ? amb[k].vy[ch[k]] : 0;
+        if (take_amb)
             k++;
-        if (k < namb && amb[k].pix == pix) {
-            ix = amb[k].vx[ch[k]];
-            iy = amb[k].vy[ch[k]];
-        }
+        else
+            i++;
+        const gpoint *pt = &pts[pix];
         double g = G->go[(n * p->c + c) * hw_out + pix];
         dx_point_mpfr(G, &pt->ax[0].o[ix], &pt->ax[1].o[iy], g, e, mt, v);
     }
@@ -258,7 +303,8 @@ typedef struct {
 
 #define AMB_PER_ELEM 6 /* each ambiguous point has ≥ 2 variants: 7 of them exceed REF_MAX_ALTS */
 
-static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const int *tn, const int *tl, bool any_unres,
+static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const int *tn, const int *tl,
+                    const dxreach *R, bool any_unres,
                     int64_t n, int64_t c, plane_buf *B, mterms *mt, ref_output *out,
                     ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
@@ -409,7 +455,7 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
                 r /= sel[i].nv;
             }
             ref_value v;
-            dx_combo_value(G, pts, n, c, e, sel, ch, tn[e], mt, &v);
+            dx_combo_value(G, pts, R, n, c, e, sel, ch, tn[e], mt, &v);
             v.coord_err = vals[e].coord_err;
             if (ref_altlist_push(L, &v) != 0)
                 return -1;
@@ -555,6 +601,9 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                             tl[e * AMB_PER_ELEM + tn[e]++] = i;
                     }
                 }
+            dxreach R = {0};
+            if (namb && dxreach_build(p, pts, amb, namb, &R) != 0)
+                rc = -1;
             int prc = 0;
 #pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : prc)
             {
@@ -562,10 +611,10 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                 plane_buf B = {malloc((size_t)hw_in * sizeof(ref_acc)), malloc((size_t)hw_in * sizeof(double)),
                                malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
                                malloc((size_t)hw_in * sizeof(int64_t)), malloc((size_t)hw_in), malloc((size_t)hw_in)};
-                bool ok = B.acc && B.ieee && B.sabs && B.cerr && B.nt && B.nonfin && B.fallback;
+                bool ok = rc == 0 && B.acc && B.ieee && B.sabs && B.cerr && B.nt && B.nonfin && B.fallback;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t c = 0; c < p->c; c++)
-                    if (!ok || dx_plane(&G, pts, amb, tn, tl, any_unres, n, c, &B, &mt, input_grad,
+                    if (!ok || dx_plane(&G, pts, amb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
                                         ax_alts, &hits, &falls) != 0)
                         prc = 1;
                 free(B.acc); free(B.ieee); free(B.sabs); free(B.cerr); free(B.nt); free(B.nonfin); free(B.fallback);
@@ -575,6 +624,8 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                 rc = -1;
             free(tn);
             free(tl);
+            free(R.off);
+            free(R.pix);
             free(amb);
             amb = NULL;
         }

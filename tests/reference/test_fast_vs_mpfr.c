@@ -54,7 +54,7 @@ static void avgpool(void **state)
         double *g = malloc((size_t)ng * sizeof *g);
         for (int64_t i = 0; i < ng; i++)
             g[i] = ref_round_to((urand() - 0.5) * 8, DTS[d]);
-        ref_options fo = {.threads = 2}, mo = {.force_mpfr = true, .threads = 1};
+        ref_options fo = {.threads = 1}, mo = {.force_mpfr = true, .threads = 2}; /* 1 vs 2 threads */
         ref_output f, m;
         assert_int_equal(ref_avgpool2d_backward(&p, g, &fo, &f), 0);
         assert_int_equal(ref_avgpool2d_backward(&p, g, &mo, &m), 0);
@@ -90,8 +90,8 @@ static void grid(void **state)
                 in[i] = ref_round_to(urand() * 4 - 2, DTS[d]);
             for (int64_t i = 0; i < ngr; i++)
                 gr[i] = ref_round_to((urand() * 2 - 1) * 1.3, DTS[d]);
-            ref_options fo = {.threads = 2, .path = ref_grid_path(DTS[d])};
-            ref_options mo = {.force_mpfr = true, .threads = 1, .path = ref_grid_path(DTS[d])}; /* 1 vs 2 threads */
+            ref_options fo = {.threads = 1, .path = ref_grid_path(DTS[d])};
+            ref_options mo = {.force_mpfr = true, .threads = 2, .path = ref_grid_path(DTS[d])}; /* 1 vs 2 threads */
             ref_output fi, fg, mi, mg;
             assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &fo, &fi, &fg), 0);
             assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &mo, &mi, &mg), 0);
