@@ -544,7 +544,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
     gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr};
     ref_altlist *ax_alts = input_grad ? calloc((size_t)(nx ? nx : 1), sizeof *ax_alts) : NULL;
     ref_altlist *ag_alts = grid_grad ? calloc((size_t)(ng ? ng : 1), sizeof *ag_alts) : NULL;
-    gpoint *pts = calloc((size_t)(hw_out ? hw_out : 1), sizeof *pts);
+    gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, true); /* ~3 KiB each */
     dxamb *amb = NULL;
     int rc = (pts && (!input_grad || ax_alts) && (!grid_grad || ag_alts)) ? 0 : -1;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();

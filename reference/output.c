@@ -11,7 +11,7 @@
 /* calloc (or malloc), asking for transparent huge pages on the interior of large blocks before their first
  * touch: the output of a big problem is hundreds of MB, and 4 KiB page faults cost more than the
  * fast path's arithmetic. Only a hint (no effect where THP is off); free() still releases it. */
-static void *big_alloc(size_t n, size_t size, bool zero)
+void *ref_big_alloc(size_t n, size_t size, bool zero)
 {
     void *p = zero ? calloc(n, size) : malloc(n * size);
 #ifdef MADV_HUGEPAGE
@@ -29,10 +29,10 @@ int ref_output_alloc(ref_output *o, int64_t numel)
     o->numel = numel;
     size_t n = numel > 0 ? (size_t)numel : 1;
     /* v is not cleared: both ops write every field of every element (most of the bytes) */
-    o->v = big_alloc(n, sizeof *o->v, false);
-    o->flags = big_alloc(n, sizeof *o->flags, true);
-    o->alt_first = big_alloc(n, sizeof *o->alt_first, false);
-    o->alt_count = big_alloc(n, sizeof *o->alt_count, true);
+    o->v = ref_big_alloc(n, sizeof *o->v, false);
+    o->flags = ref_big_alloc(n, sizeof *o->flags, true);
+    o->alt_first = ref_big_alloc(n, sizeof *o->alt_first, false);
+    o->alt_count = ref_big_alloc(n, sizeof *o->alt_count, true);
     if (!o->v || !o->flags || !o->alt_first || !o->alt_count) {
         ref_output_free(o);
         return -1;

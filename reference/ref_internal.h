@@ -76,6 +76,9 @@ void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *l
 /* x rounded to nearest-even with p significant bits and unbounded exponent. */
 double ref_round_bits(double x, int p);
 
+/* calloc (zero) or malloc, with a transparent-huge-page hint on large blocks (fewer faults). */
+void *ref_big_alloc(size_t n, size_t size, bool zero);
+
 /* Output assembly. */
 int ref_output_alloc(ref_output *o, int64_t numel);
 /* Per-element alternative lists gathered in parallel, then flattened in element order. */
