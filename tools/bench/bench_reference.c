@@ -2,12 +2,13 @@
  * MPFR (force_mpfr), and of the emulated FP32 kernel (when built with -DBENCH_EMU), on the
  * shapes of tools/bench-kernels, in one run, with the ratios.
  * Timing: the same way for every mode. Each reference call allocates its output (56+13 bytes per
- * element); "cold" is a first call on fresh pages (kernel page faults and zeroing), "warm" a
- * repeated call whose allocator reuses the freed memory, as a harness looping over cases does
- * (mallopt below keeps freed memory in the heap). The kernel is timed warm (median of 3 after a
+ * element); "cold" is a first call on fresh pages (kernel page faults and zeroing), "warm" the
+ * median of 3 repeated calls whose allocator reuses the freed memory, as a harness looping over
+ * cases does (mallopt below keeps freed memory in the heap). The kernel is timed warm (median of 3 after a
  * warm-up, both phases, device buffers allocated once), like tools/bench-kernels.
  * Pure MPFR runs on a batch subset (N = 1) and is reported per element (per-element work). */
 #include <malloc.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -31,6 +32,17 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static double median3(const double *t)
+{
+    double lo = fmin(t[0], fmin(t[1], t[2])), hi = fmax(t[0], fmax(t[1], t[2]));
+    return t[0] + t[1] + t[2] - lo - hi;
 }
 static double *rand_f32(int64_t n, double lo, double hi)
 {
@@ -169,22 +181,40 @@ static double kernel_time(int op, aclrtStream s)
 }
 #endif
 
+/* Seconds of a first (cold) call and the median of 3 repeated (warm) calls; *cpu the median
+ * CPU seconds (all threads) of the warm calls, steadier than wall time on a shared machine. */
+static void timed(double (*run)(int64_t, bool, int64_t *), int64_t n, bool force, int64_t *e,
+                  double *cold, double *warm, double *cpu)
+{
+    double t[3], c[3];
+    *cold = run(n, force, e);
+    for (int i = 0; i < 3; i++) {
+        double c0 = cpu_now();
+        t[i] = run(n, force, e);
+        c[i] = cpu_now() - c0;
+    }
+    *warm = median3(t);
+    *cpu = median3(c);
+}
+
 static void report(const char *name, double (*run)(int64_t, bool, int64_t *), int64_t n,
                    int64_t mpfr_n, double kt)
 {
     int64_t e, em;
-    double cold = run(n, false, &e), warm = run(n, false, &e);
-    run(mpfr_n, true, &em);                  /* warm-up of the subset's pages */
-    double tm = run(mpfr_n, true, &em);
-    double rf = (double)e / warm, rc = (double)e / cold, rm = (double)em / tm;
+    double fc, fw, mc, mw, fcpu, mcpu;
+    timed(run, n, false, &e, &fc, &fw, &fcpu);
+    timed(run, mpfr_n, true, &em, &mc, &mw, &mcpu);
+    double rfw = (double)e / fw, rfc = (double)e / fc, rmw = (double)em / mw, rmc = (double)em / mc;
     printf("%s: %lld elems\n", name, (long long)e);
-    printf("  fast      warm %.3g elem/s (%.3f s), cold %.3g elem/s (%.3f s)\n", rf, warm, rc, cold);
-    printf("  pure MPFR warm %.3g elem/s (N=%lld subset, %lld elems, %.3f s)\n", rm,
-           (long long)mpfr_n, (long long)em, tm);
-    printf("  fast/MPFR = %.1fx warm, %.1fx fast-cold vs MPFR-warm\n", rf / rm, rc / rm);
+    printf("  fast      warm %.3g elem/s (%.3f s), cold %.3g elem/s (%.3f s)\n", rfw, fw, rfc, fc);
+    printf("  pure MPFR warm %.3g elem/s (%.3f s), cold %.3g elem/s (%.3f s) "
+           "[N=%lld subset, %lld elems]\n", rmw, mw, rmc, mc, (long long)mpfr_n, (long long)em);
+    printf("  fast/MPFR = %.1fx warm, %.1fx cold; per CPU-second (warm): fast %.3g, MPFR %.3g "
+           "elem/s, %.1fx\n", rfw / rmw, rfc / rmc, (double)e / fcpu, (double)em / mcpu,
+           ((double)e / fcpu) / ((double)em / mcpu));
     if (kt > 0)
-        printf("  emulated FP32 kernel %.3f s; reference fast / kernel time = %.2fx warm, "
-               "%.2fx cold\n", kt, warm / kt, cold / kt);
+        printf("  emulated FP32 kernel %.4f s (%.3g elem/s); reference fast time / kernel time = "
+               "%.1fx warm, %.1fx cold\n", kt, (double)e / kt, fw / kt, fc / kt);
 }
 
 int main(int argc, char **argv)
