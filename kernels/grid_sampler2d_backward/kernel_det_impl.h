@@ -1,7 +1,8 @@
 /* The deterministic kernel (included by kernel_impl.h). Results are bitwise identical for any
  * thread count because every output element is computed by exactly one task in an order that
  * does not depend on the schedule:
- * - dx plane (b, c) is one task: zeroed, then every point of item b added in point order;
+ * - dx planes (b, c), (b, c + 1) are one task: zeroed, then every point of item b added in
+ *   point order;
  * - the dgrid of a block of points is one task: each point sums the channels in ascending order.
  * dx planes of different channels and dgrid of different points are independent, so the tasks
  * run in parallel for any N (also N = 1). Point geometry is computed once per chunk of blocks
@@ -46,30 +47,43 @@ static inline GS_T GS_FN(keep_if)(GS_T v, unsigned char ok)
     return v;
 }
 
-/* dx plane (b, c): the points of item b that lie in the chunk, in point order. The plane is
- * zeroed by the chunk holding the item's first block, right before its adds (in cache). */
+/* dx planes (b, c) and (b, c + 1) when two < C - c: the points of item b that lie in the
+ * chunk, in point order. Two channels per pass share each point's geometry loads; each plane
+ * still gets its points in order. The planes are zeroed by the chunk holding the item's first
+ * block, right before their adds (in cache). */
 static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_FN(geom) *g,
                           const GS_FN(chunk) *ch, int64_t b, int64_t c)
 {
-    const int64_t hw = s->hi * s->wi, W = s->wi;
+    const int64_t hw = s->hi * s->wi, W = s->wi, two = s->c - c > 1;
     const int64_t first = b * ch->bpi > ch->k0 ? b * ch->bpi : ch->k0;
     const int64_t end = (b + 1) * ch->bpi < ch->k1 ? (b + 1) * ch->bpi : ch->k1;
     const GS_T *go_c = go + (b * s->c + c) * ch->po;
-    GS_T *restrict dx_c = dx + (b * s->c + c) * hw;
+    GS_T *restrict d0 = dx + (b * s->c + c) * hw;
+    GS_T *restrict d1 = d0 + (two ? hw : 0); /* one channel: d1 unused */
     if (first == b * ch->bpi)
-        memset(dx_c, 0, (size_t)hw * sizeof *dx_c);
+        memset(d0, 0, (size_t)((1 + two) * hw) * sizeof *d0);
     for (int64_t k = first; k < end; k++) {
         const GS_FN(geom) *gk = g + (k - ch->k0);
-        const GS_T *go_k = go_c + k % ch->bpi * GS_BLOCK;
+        const GS_T *g0 = go_c + k % ch->bpi * GS_BLOCK, *g1 = g0 + ch->po;
         const int64_t count = GS_FN(block_count)(ch, k);
-        if (s->interpolation == GS_NEAREST) { /* the hot loop of nearest: one add per point */
+        if (s->interpolation == GS_NEAREST && two) { /* the hot loop of nearest */
+            for (int64_t i = 0; i < count; i++) {
+                const int64_t cell = gk->cell[i];
+                d0[cell] += GS_FN(keep_if)(g0[i], gk->ok[i]);
+                d1[cell] += GS_FN(keep_if)(g1[i], gk->ok[i]);
+            }
+        } else if (s->interpolation == GS_NEAREST) {
             for (int64_t i = 0; i < count; i++)
-                dx_c[gk->cell[i]] += GS_FN(keep_if)(go_k[i], gk->ok[i]);
-            continue;
+                d0[gk->cell[i]] += GS_FN(keep_if)(g0[i], gk->ok[i]);
+        } else {
+            for (int64_t i = 0; i < count; i++) {
+                if (!gk->ok[i])
+                    continue;
+                GS_FN(bilinear_dx)(gk, i, W, g0[i], d0, false);
+                if (two)
+                    GS_FN(bilinear_dx)(gk, i, W, g1[i], d1, false);
+            }
         }
-        for (int64_t i = 0; i < count; i++)
-            if (gk->ok[i])
-                GS_FN(bilinear_dx)(gk, i, W, go_k[i], dx_c, false);
     }
 }
 
@@ -104,7 +118,8 @@ static bool GS_FN(det_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in,
     for (int64_t k0 = 0; k0 < blocks; k0 += cap) {
         const GS_FN(chunk) ch = {k0, blocks - k0 < cap ? blocks : k0 + cap, bpi, po};
         const int64_t b0 = ch.k0 / bpi, items = (ch.k1 - 1) / bpi - b0 + 1;
-        const int64_t n_dx = dx ? items * s->c : 0, n_dg = dgrid ? ch.k1 - ch.k0 : 0;
+        const int64_t pairs = (s->c + 1) / 2; /* dx tasks: channel pairs of each item */
+        const int64_t n_dx = dx ? items * pairs : 0, n_dg = dgrid ? ch.k1 - ch.k0 : 0;
 #pragma omp parallel
         {
             /* Dynamic schedules throughout: on a shared machine a descheduled thread then
@@ -116,7 +131,7 @@ static bool GS_FN(det_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in,
 #pragma omp for schedule(dynamic, 1)
             for (int64_t t = 0; t < n_dx + n_dg; t++) {
                 if (t < n_dx)
-                    GS_FN(det_dx)(s, go, dx, g, &ch, b0 + t / s->c, t % s->c);
+                    GS_FN(det_dx)(s, go, dx, g, &ch, b0 + t / pairs, t % pairs * 2);
                 else
                     GS_FN(det_dgrid)(s, go, in, dgrid, g + (t - n_dx), &ch, ch.k0 + t - n_dx);
             }
