@@ -45,7 +45,13 @@ static int corners(const ref_grid_params *p, const grid_outcome *ox, const grid_
 static inline const ref_dd *wdd(const grid_outcome *o, int k) { return k ? &o->d1 : &o->d0; }
 
 /* ---- term scratch for MPFR sums ---- */
-typedef struct { mpfr_t *t; mpfr_ptr *ptr; size_t n, cap; } mterms;
+typedef struct {
+    mpfr_t *t;
+    mpfr_ptr *ptr;
+    size_t n, cap;
+    double *gather; /* dgrid: a point's channel values, 5 per channel (see dgrid_gather) */
+    size_t gcap;
+} mterms;
 
 static mpfr_ptr mterm(mterms *m, mpfr_prec_t prec)
 {
@@ -70,6 +76,7 @@ static void mterms_free(mterms *m)
         mpfr_clear(m->t[i]);
     free(m->t);
     free(m->ptr);
+    free(m->gather);
 }
 
 static void mpfr_finish(mterms *m, ref_value *v)
@@ -85,62 +92,118 @@ static double factor(const ref_grid_params *p, int comp)
     return p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
 }
 
-/* One dgrid component of point (n, pix) under outcomes (ox, oy). Returns 1 if decided fast. */
-static int dgrid_value(const gctx *G, const gpoint *pt, int64_t n, int64_t pix,
+/* A point's data under outcomes (ox, oy), shared by both dgrid components: per channel c,
+ * g = gradOutput and the corner values val[k] (contiguous: the tensors are strided by a plane),
+ * and (fast path) per corner k the channel sum S_k = Σ_c val·g, each product split exactly into
+ * two doubles, with its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
+typedef struct {
+    int nc;
+    corner cs[4];
+    const double *gv; /* gv[5c] = g, gv[5c + 1 + k] = val of corner k */
+    bool finite;
+    ref_acc S[4];
+} dgrid_gather;
+
+static int dgrid_gather_fill(const gctx *G, int64_t n, int64_t pix, const grid_outcome *ox,
+                             const grid_outcome *oy, mterms *mt, dgrid_gather *D)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    size_t need = (size_t)(p->c > 0 ? p->c : 1) * 5;
+    if (mt->gcap < need) {
+        double *ng = realloc(mt->gather, need * sizeof *ng);
+        if (!ng)
+            return -1;
+        mt->gather = ng;
+        mt->gcap = need;
+    }
+    double *gv = mt->gather;
+    D->gv = gv;
+    D->nc = corners(p, ox, oy, D->cs);
+    D->finite = true;
+    memset(D->S, 0, sizeof D->S);
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = G->go[(n * p->c + c) * hw_out + pix];
+        const double *plane = G->in + (n * p->c + c) * hw_in;
+        gv[5 * c] = g;
+        for (int k = 0; k < D->nc; k++) {
+            double val = plane[D->cs[k].e];
+            gv[5 * c + 1 + k] = val;
+            D->finite = D->finite && isfinite(val) && isfinite(g); /* only terms count */
+            if (!G->force) {
+                double pr = val * g, e = fma(val, g, -pr); /* exact product */
+                ref_acc_add(&D->S[k], (ref_dd){pr, 0}, 0);
+                if (e != 0)
+                    ref_acc_add(&D->S[k], (ref_dd){e, 0}, 0);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Adds (x.hi + x.lo)·(y.hi + y.lo)·z to a as exact doubles (an exact value halfway between
+ * doubles stays decidable) when every partial product splits exactly; else 0, a untouched. */
+static int exact_terms(ref_acc *a, ref_dd x, ref_dd y, double z)
+{
+    double part[8];
+    int np = 0;
+    const double xs[2] = {x.hi, x.lo}, ys[2] = {y.hi, y.lo};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            if (xs[i] == 0 || ys[j] == 0)
+                continue;
+            double p = xs[i] * ys[j], f = fma(xs[i], ys[j], -p), pz = p * z, fz = f * z;
+            if (fma(p, z, -pz) != 0 || fma(f, z, -fz) != 0)
+                return 0;
+            part[np++] = pz;
+            part[np++] = fz;
+        }
+    for (int i = 0; i < np; i++)
+        if (part[i] != 0)
+            ref_acc_add(a, (ref_dd){part[i], 0}, 0);
+    return 1;
+}
+
+/* One dgrid component of point (n, pix) under outcomes (ox, oy) (data D). Returns 1 if decided
+ * fast. */
+static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
                        const grid_outcome *ox, const grid_outcome *oy, int comp, mterms *mt,
                        ref_value *v, uint8_t *flags)
 {
     const ref_grid_params *p = G->p;
-    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     const grid_outcome *ow = comp == 0 ? oy : ox; /* the weight's axis */
     int mult = comp == 0 ? ox->mult : oy->mult;
     double scale = factor(p, comp) * mult;
     double dl = pt->ax[comp == 0 ? 1 : 0].delta * pt->ax[comp == 0 ? 1 : 0].sens;
-    corner cs[4];
-    int nc = corners(p, ox, oy, cs);
+    const corner *cs = D->cs;
+    int nc = D->nc;
+    int sgn[4];
+    const ref_dd *wk[4];
+    for (int k = 0; k < nc; k++) {
+        sgn[k] = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
+        wk[k] = wdd(ow, comp == 0 ? cs[k].ky : cs[k].kx);
+    }
     memset(v, 0, sizeof *v);
     v->nops = 4;
-    ref_acc a = {{0, 0}, 0};
     double ieee = 0, sabs = 0, cerr = 0;
-    bool finite = true;
     int64_t nt = 0;
     for (int64_t c = 0; c < p->c; c++) {
-        double g = G->go[(n * p->c + c) * hw_out + pix];
-        const double *plane = G->in + (n * p->c + c) * hw_in;
+        double g = D->gv[5 * c];
         for (int k = 0; k < nc; k++) {
-            double val = plane[cs[k].e];
-            int sign = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
-            const ref_dd *w = wdd(ow, comp == 0 ? cs[k].ky : cs[k].kx);
-            double t = sign * val * g * w->hi;
+            double val = D->gv[5 * c + 1 + k];
+            double t = sgn[k] * val * g * wk[k]->hi;
             ieee += t;
-            finite = finite && isfinite(val) && isfinite(g);
             if (mult == 0)
                 continue;
             sabs += fabs(t * scale);
             cerr += fabs(val * g * scale) * dl;
             nt++;
-            if (!G->force && finite) {
-                double pr = val * g, sc = sign * scale;
-                ref_dd vg = {pr, fma(val, g, -pr)}; /* exact product */
-                if (vg.lo == 0 && w->lo == 0) {
-                    /* val·g·w = pw + f exactly; both scaled exactly: two exact double terms */
-                    double pw = pr * w->hi, f = fma(pr, w->hi, -pw), ps = pw * sc, fs = f * sc;
-                    if (fma(pw, sc, -ps) == 0 && fma(f, sc, -fs) == 0) {
-                        ref_acc_add(&a, (ref_dd){ps, 0}, 0);
-                        if (fs != 0)
-                            ref_acc_add(&a, (ref_dd){fs, 0}, 0);
-                        continue;
-                    }
-                }
-                ref_dd tt = ref_dd_mul_d(ref_dd_mul(vg, *w), sign * scale);
-                ref_acc_add(&a, tt, 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
-            }
         }
     }
     v->nterms = nt;
     v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
     v->coord_err = cerr * (1 + 0x1p-40);
-    if (!finite || !isfinite(ieee)) {
+    if (!D->finite || !isfinite(ieee)) {
         v->hi = ieee * scale; /* PyTorch: gix accumulated, then times gix_mult */
         v->lo = 0;
         v->sum_abs = INFINITY;
@@ -149,22 +212,34 @@ static int dgrid_value(const gctx *G, const gpoint *pt, int64_t n, int64_t pix,
     }
     if (mult == 0)
         return 1; /* exactly 0: the gradient multiplier is 0 */
-    if (!G->force && ref_decide(a.s, a.err, &v->hi, &v->lo))
-        return 1;
+    if (!G->force) {
+        /* Σ_k (S_k ± e_k)·w_k·sc: the products within 12u² (dd_mul 6u², mul_d 3u², w's own
+         * 2u²), e_k scaled by |w_k·sc| (the 2^-50 covers rounding of that bound) */
+        ref_acc a = {{0, 0}, 0};
+        for (int k = 0; k < nc; k++) {
+            double sc = sgn[k] * scale;
+            if (D->S[k].err == 0 && exact_terms(&a, D->S[k].s, *wk[k], sc))
+                continue;
+            ref_dd tt = ref_dd_mul_d(ref_dd_mul(D->S[k].s, *wk[k]), sc);
+            double terr = 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY +
+                          D->S[k].err * (fabs(wk[k]->hi) + fabs(wk[k]->lo)) * fabs(sc) * (1 + 0x1p-50);
+            ref_acc_add(&a, tt, terr);
+        }
+        if (ref_decide(a.s, a.err, &v->hi, &v->lo))
+            return 1;
+    }
     mt->n = 0;
     for (int64_t c = 0; c < p->c; c++) {
-        double g = G->go[(n * p->c + c) * hw_out + pix];
-        const double *plane = G->in + (n * p->c + c) * hw_in;
+        double g = D->gv[5 * c];
         for (int k = 0; k < nc; k++) {
-            double val = plane[cs[k].e];
-            int sign = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
+            double val = D->gv[5 * c + 1 + k];
             mpfr_ptr t = mterm(mt, 2);
             mpfr_set_ui(t, 1, MPFR_RNDN);
             grid_weight_mul(t, ow, comp == 0 ? cs[k].ky : cs[k].kx);
             mpfr_prec_round(t, mpfr_get_prec(t) + 3 * 53 + 8, MPFR_RNDN); /* exact products */
             mpfr_mul_d(t, t, val, MPFR_RNDN);
             mpfr_mul_d(t, t, g, MPFR_RNDN);
-            mpfr_mul_d(t, t, sign * scale, MPFR_RNDN);
+            mpfr_mul_d(t, t, sgn[k] * scale, MPFR_RNDN);
         }
     }
     mpfr_finish(mt, v);
@@ -487,42 +562,45 @@ static void point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, mpfr_t
     pt->unres = pt->ax[0].unresolvable || pt->ax[1].unresolvable || !pt->ax[0].n || !pt->ax[1].n;
 }
 
-static void dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, mterms *mt,
-                        ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
+static int dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, mterms *mt,
+                       ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
     int64_t base = (n * p->h_out * p->w_out + pix) * 2;
-    for (int comp = 0; comp < 2; comp++) {
-        ref_value *v = &out->v[base + comp];
-        memset(v, 0, sizeof *v);
+    ref_value *v = &out->v[base];
+    memset(v, 0, 2 * sizeof *v);
+    for (int comp = 0; comp < 2; comp++)
         if (pt->unres)
             out->flags[base + comp] |= REF_FLAG_UNCHECKABLE;
-        if (pt->out || pt->unres || p->interpolation == REF_INTERP_NEAREST)
-            continue; /* 0: out of bounds, or nearest */
-        const grid_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-        if (dgrid_value(G, pt, n, pix, &ax->o[0], &ay->o[0], comp, mt, v, &out->flags[base + comp]))
-            (*hits)++;
-        else
-            (*falls)++;
-        if (ax->n * ay->n == 1)
-            continue;
-        ref_altlist *L = &alts[base + comp];
-        ref_altlist_push(L, v);
-        for (int i = 0; i < ax->n; i++)
-            for (int j = 0; j < ay->n; j++) {
-                if (i == 0 && j == 0)
-                    continue;
+    if (pt->out || pt->unres || p->interpolation == REF_INTERP_NEAREST)
+        return 0; /* 0: out of bounds, or nearest */
+    const grid_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    dgrid_gather D;
+    /* every combination of the axes' outcomes, the primary first; both components each */
+    for (int i = 0; i < ax->n; i++)
+        for (int j = 0; j < ay->n; j++) {
+            if (dgrid_gather_fill(G, n, pix, &ax->o[i], &ay->o[j], mt, &D) != 0)
+                return -1;
+            for (int comp = 0; comp < 2; comp++) {
                 ref_value a;
                 uint8_t f = 0;
-                if (dgrid_value(G, pt, n, pix, &ax->o[i], &ay->o[j], comp, mt, &a, &f))
+                bool primary = i == 0 && j == 0;
+                if (dgrid_value(G, pt, &D, &ax->o[i], &ay->o[j], comp, mt, primary ? &v[comp] : &a,
+                                primary ? &out->flags[base + comp] : &f))
                     (*hits)++;
                 else
                     (*falls)++;
-                ref_altlist_push(L, &a);
+                if (ax->n * ay->n == 1)
+                    continue;
+                ref_altlist *L = &alts[base + comp];
+                if (ref_altlist_push(L, primary ? &v[comp] : &a) != 0)
+                    return -1;
             }
-        if (L->n > REF_MAX_ALTS)
+        }
+    for (int comp = 0; comp < 2 && ax->n * ay->n > 1; comp++)
+        if (alts[base + comp].n > REF_MAX_ALTS)
             out->flags[base + comp] |= REF_FLAG_UNCHECKABLE;
-    }
+    return 0;
 }
 
 int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_output,
@@ -550,7 +628,8 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
-#pragma omp parallel num_threads(nth) reduction(+ : hits, falls)
+        int gfail = 0;
+#pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : gfail)
         {
             mpfr_t t;
             mterms mt = {0};
@@ -558,13 +637,16 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
 #pragma omp for schedule(dynamic, 64)
             for (int64_t pix = 0; pix < hw_out; pix++) {
                 point_eval(&G, n, pix, &pts[pix], t);
-                if (grid_grad)
-                    dgrid_point(&G, &pts[pix], n, pix, &mt, grid_grad, ag_alts, &hits, &falls);
+                if (grid_grad &&
+                    dgrid_point(&G, &pts[pix], n, pix, &mt, grid_grad, ag_alts, &hits, &falls) != 0)
+                    gfail = 1;
             }
             mpfr_clear(t);
             mterms_free(&mt);
         }
-        if (input_grad) {
+        if (gfail)
+            rc = -1;
+        if (input_grad && rc == 0) {
             int namb = 0;
             bool any_unres = false;
             for (int64_t pix = 0; pix < hw_out; pix++) {
