@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit_stats.h"
 #include "tolerance.h"
 
 void cts_verdict_fail(cts_verdict *v, cts_status s, const char *check, const char *fmt, ...)
@@ -163,9 +164,49 @@ typedef struct {
     int64_t mismatch_at;
 } judge_summary;
 
-static void judge_all(const cts_tolerance *tol, const ref_path *path, const cts_judged_output *o,
-                      const cts_expected_values *e, judge_summary *s)
+/* The named standards the audit counts, resolved for dtype dt (cts_tolerance_resolved). */
+static void audit_standards(ref_dtype dt, cts_tolerance std[CTS_STAT_STANDARDS])
 {
+    static const cts_tolerance named[CTS_STAT_STANDARDS] = {
+        {.kind = CTS_TOL_SHARE, .name = "ascend-thousandth"},
+        {.kind = CTS_TOL_SHARE, .name = "ascend-ten-thousandth"},
+        {.kind = CTS_TOL_ALLCLOSE, .name = "torch-default"}};
+    for (int i = 0; i < CTS_STAT_STANDARDS; i++) std[i] = cts_tolerance_resolved(&named[i], dt);
+}
+
+static const cts_tolerance bound_policy = {.kind = CTS_TOL_BOUND, .name = "bound"};
+
+/* Adds element k, judged as r under the case's policy, to the audit statistics: its errors and
+ * the standards accepting it come from r unless the reference offers alternatives, whose best
+ * depends on the policy (then judged again: errors under `bound`, each standard under itself,
+ * as a separate audit would). */
+static void stats_add(cts_elem_stats *st, const cts_tolerance std[CTS_STAT_STANDARDS],
+                      const ref_path *path, const cts_judged_output *o, int64_t k,
+                      const cts_elem_err *r)
+{
+    if (r->skipped) {
+        st->skipped++;
+        return;
+    }
+    const ref_output *ref = o->ref;
+    bool ambiguous = ref->flags && (ref->flags[k] & REF_FLAG_AMBIGUOUS) && ref->alt_first &&
+                     ref->alt_first[k] >= 0;
+    bool meets[CTS_STAT_STANDARDS];
+    cts_elem_err b = *r;
+    if (ambiguous) b = cts_judge_element(&bound_policy, o->dtype, path, o->got[k], ref, k);
+    for (int i = 0; i < CTS_STAT_STANDARDS; i++)
+        meets[i] = ambiguous ? cts_judge_element(&std[i], o->dtype, path, o->got[k], ref, k).ok
+                             : cts_policy_accepts(&std[i], r, o->got[k]);
+    double err[CTS_STAT_METRICS] = {b.ulp, b.bound_units, b.rel};
+    cts_elem_stats_add(st, err, meets);
+}
+
+/* st: the audit statistics to add every element to (the tolerance check), or NULL. */
+static void judge_all(const cts_tolerance *tol, const ref_path *path, const cts_judged_output *o,
+                      const cts_expected_values *e, judge_summary *s, cts_elem_stats *st)
+{
+    cts_tolerance std[CTS_STAT_STANDARDS];
+    if (st) audit_standards(o->dtype, std);
     memset(s, 0, sizeof *s);
     s->worst = -1;
     s->mismatch_at = -1;
@@ -181,6 +222,7 @@ static void judge_all(const cts_tolerance *tol, const ref_path *path, const cts_
             r = cts_judge_value(tol, o->dtype, path, o->got[k], &val);
         } else {
             r = cts_judge_element(tol, o->dtype, path, o->got[k], o->ref, k);
+            if (st) stats_add(st, std, path, o, k, &r);
         }
         if (!r.ok) s->bad++;
         if (r.skipped) s->skipped++;
@@ -218,7 +260,7 @@ bool cts_check_tolerance(const cts_tolerance *tol_in, const ref_path *path,
 {
     cts_tolerance tol = cts_tolerance_resolved(tol_in, o->dtype);
     judge_summary s;
-    judge_all(&tol, path, o, NULL, &s);
+    judge_all(&tol, path, o, NULL, &s, o->ref ? &v->el : NULL);
     /* Across outputs the worst element is the one of the output with the largest error in
      * bound units; within an output, the one furthest outside the policy. */
     bool worse = !v->worst_output[0] || s.worst_bound > v->worst_bound_units;
@@ -267,7 +309,7 @@ bool cts_check_expected_values(const cts_tolerance *tol_in, const ref_path *path
     if (!e->any || e->nvalues == 0 || o->numel == 0) return true;
     cts_tolerance tol = cts_tolerance_resolved(tol_in, o->dtype);
     judge_summary s;
-    judge_all(&tol, path, o, e, &s);
+    judge_all(&tol, path, o, e, &s, NULL);
     bool ok = tol.kind == CTS_TOL_SHARE && !s.class_mismatch
                   ? 1.0 - (double)s.bad / (double)o->numel >= tol.min_share
                   : s.bad == 0;
@@ -275,6 +317,43 @@ bool cts_check_expected_values(const cts_tolerance *tol_in, const ref_path *path
     fail_message("expected-values", &tol, path, o, &s, s.worst, &s.worst_err,
                  "differs from the suite's expected value at ", v);
     return false;
+}
+
+void cts_error_grid_fill(const cts_judged_output *o, const ref_path *path, int64_t k,
+                         cts_error_grid *g)
+{
+    /* the plane over the last two dims; grid_grad (N, Ho, Wo, 2) shows x and y side by side */
+    int r = o->rank;
+    int64_t h = r >= 2 ? o->dims[r - 2] : 1, w = r >= 1 ? o->dims[r - 1] : 1;
+    if (!strcmp(o->name, "grid_grad") && r == 4) {
+        h = o->dims[1];
+        w = o->dims[2] * 2;
+    }
+    memset(g, 0, sizeof *g);
+    if (h * w <= 0 || !o->ref || k < 0 || k >= o->numel) return;
+    int64_t bh = (h + CTS_GRID_MAX - 1) / CTS_GRID_MAX, bw = (w + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
+    snprintf(g->output, sizeof g->output, "%s", o->name);
+    g->h = h;
+    g->w = w;
+    g->plane = k / (h * w);
+    g->rows = (int32_t)((h + bh - 1) / bh);
+    g->cols = (int32_t)((w + bw - 1) / bw);
+    double *block = calloc((size_t)g->rows * (size_t)g->cols, sizeof *block);
+    if (!block) {
+        g->rows = g->cols = 0;
+        return;
+    }
+    for (int64_t y = 0; y < h; y++)
+        for (int64_t x = 0; x < w; x++) {
+            int64_t e = g->plane * h * w + y * w + x;
+            cts_elem_err j = cts_judge_element(&bound_policy, o->dtype, path, o->got[e], o->ref, e);
+            double u = j.skipped ? 0 : j.bound_units;
+            double *m = &block[(y / bh) * g->cols + x / bw];
+            if (isnan(u) || u > *m) *m = u; /* block maximum, as the report draws it */
+            if (isnan(u) || u > g->worst) g->worst = u;
+        }
+    for (int32_t i = 0; i < g->rows * g->cols; i++) g->code[i] = cts_grid_code(block[i]);
+    free(block);
 }
 
 bool cts_check_identical(const cts_dev_tensor *first, const cts_dev_tensor *later,

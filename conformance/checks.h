@@ -40,9 +40,14 @@ typedef struct {
 } cts_judged_output;
 
 /* Numeric tolerance of every element under the case's policy; fills the verdict's worst-error
- * summary (nelems, worst_ulp, worst_bound_units, worst_rel, worst element). */
+ * summary (nelems, worst_ulp, worst_bound_units, worst_rel, worst element) and adds every
+ * element to the audit statistics v->el (when o->ref is given). */
 bool cts_check_tolerance(const cts_tolerance *tol, const ref_path *path,
                          const cts_judged_output *o, cts_verdict *v);
+/* The error map of a failing case: bound units over the plane (last two dims) of o holding
+ * element k, block maxima coded into g (verdict.h). */
+void cts_error_grid_fill(const cts_judged_output *o, const ref_path *path, int64_t k,
+                         cts_error_grid *g);
 /* The suite's given constants (cyclic list) judged like exact values under the same policy. */
 bool cts_check_expected_values(const cts_tolerance *tol, const ref_path *path,
                                const cts_judged_output *o, const cts_expected_values *e,

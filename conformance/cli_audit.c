@@ -1,7 +1,7 @@
 /* `aclcts audit`: the precision audit of one product or all of them side by side. Runs the
- * suites with the run subcommand (in process) and --dump to a scratch directory, judges every
- * dumped element (audit.c), and writes audit.md, audit.csv and report.html next to the run's
- * results. */
+ * suites with the run subcommand (in process), whose workers gather per-element error
+ * statistics while they judge, builds the tables from the run's results.jsonl alone (audit.c)
+ * and writes audit.md, audit.csv and report.html next to the run's results. */
 #include "cli.h"
 
 #include <errno.h>
@@ -18,12 +18,14 @@
 static const char audit_help[] =
     "usage: aclcts audit --product ID|all [OPTIONS] [SUITE.yaml|DIR]...\n"
     "\n"
-    "Precision audit: runs the suites (default ./suites) with --dump, then for each op x dtype x\n"
+    "Precision audit: runs the suites (default ./suites), then for each op x dtype x\n"
     "cubeMathType x computation path reports max, mean and 99th percentile of the element error\n"
     "in ULP (against the correctly rounded value), in units of the `bound` tolerance and\n"
     "relative, the share of elements meeting ascend-thousandth, ascend-ten-thousandth and\n"
     "torch-default, and the run-to-run spread of non-deterministic cases. With --product all\n"
-    "the products stand side by side, one column each.\n"
+    "the products stand side by side, one column each. The numbers come from the element\n"
+    "statistics each case records in results.jsonl (p99: upper bound from half-octave\n"
+    "histograms, at most sqrt(2) above the true value).\n"
     "\n"
     "Writes OUT/audit.md, OUT/audit.csv, OUT/report.html (and the run's results.jsonl,\n"
     "junit.xml, summary.md); prints the Markdown table.\n"
@@ -32,7 +34,7 @@ static const char audit_help[] =
     "  --backend SPEC     emu (default), cann[:DIR], torch\n"
     "  --out DIR          default audit\n"
     "  --jobs N, --seed S, --timeout S, --filter GLOB, --quick: as for run\n"
-    "  --keep-dump DIR    keep the dump there (default: a scratch directory, removed)\n"
+    "  --keep-dump DIR    also --dump the run's tensors there (not needed by the audit)\n"
     "\n"
     "Exit 0 when the audit was written (whatever the errors it shows), 2 for usage errors.\n";
 
@@ -95,12 +97,6 @@ int cli_audit(int argc, char **argv)
         fprintf(stderr, "aclcts: error: audit needs --product ID or --product all\n");
         return CLI_EXIT_USAGE;
     }
-    char dump[PATH_MAX];
-    if (keep) snprintf(dump, sizeof dump, "%s", keep);
-    else if (snprintf(dump, sizeof dump, "/tmp/aclcts-audit-dump.XXXXXX"), !mkdtemp(dump)) {
-        fprintf(stderr, "aclcts: error: scratch directory: %s\n", strerror(errno));
-        return CLI_EXIT_USAGE;
-    }
     char *rargv[CLI_MAX_ARGS + 16];
     int rn = 0;
     rargv[rn++] = "run";
@@ -108,24 +104,24 @@ int cli_audit(int argc, char **argv)
     rargv[rn++] = (char *)backend;
     rargv[rn++] = "--out";
     rargv[rn++] = (char *)out;
-    rargv[rn++] = "--dump";
-    rargv[rn++] = dump;
+    if (keep) {
+        rargv[rn++] = "--dump";
+        rargv[rn++] = (char *)keep;
+    }
     rargv[rn++] = "--quiet";
     for (int k = 0; k < npass; k++) rargv[rn++] = (char *)pass[k];
     rargv[rn] = NULL;
     int rc = cli_run(rn, rargv);
     if (rc == CLI_EXIT_USAGE) return rc;
 
-    cli_loaded l;
     cts_result_list res = {0};
     cts_audit au;
     memset(&au, 0, sizeof au);
     char path[PATH_MAX * 2];
     snprintf(path, sizeof path, "%s/results.jsonl", out);
-    rc = cli_selection_load(&sel, &l);
-    if (rc == 0 && cts_jsonl_read(path, &res, NULL, stderr) != 0) rc = CLI_EXIT_USAGE;
+    rc = cts_jsonl_read(path, &res, NULL, stderr) != 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
     if (rc == 0) {
-        cts_audit_results(&au, l.sel, l.nsel, &res, dump, stderr);
+        cts_audit_results(&au, &res, stderr);
         char title[96];
         snprintf(title, sizeof title, "aclcts precision audit: %s", sel.product);
         cts_report rep = {.title = title, .results = res.r, .nresults = res.count,
@@ -136,14 +132,9 @@ int cli_audit(int argc, char **argv)
         printf("\n");
         cts_audit_write_markdown(stdout, &au);
         printf("\naudit: %s/audit.md  %s/audit.csv  %s/report.html (%zu cases judged, %zu "
-               "unreadable)\n", out, out, out, au.ncases, au.nerrors);
-    }
-    if (!keep) {
-        char *rm[] = {"rm", "-rf", dump, NULL};
-        cts_run_command(rm);
+               "without statistics)\n", out, out, out, au.ncases, au.nerrors);
     }
     cts_audit_free(&au);
     cts_result_list_free(&res);
-    cli_loaded_free(&l);
     return rc;
 }

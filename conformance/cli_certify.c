@@ -1,6 +1,6 @@
 /* `aclcts certify`: the certification run of one product. Runs the certification suite set with
- * the run subcommand (in process, so it is the same machinery as `aclcts run`), with --dump to a
- * scratch directory for the precision audit, then writes the package: manifest.json,
+ * the run subcommand (in process, so it is the same machinery as `aclcts run`), builds the
+ * precision audit from the element statistics in its results.jsonl, then writes the package: manifest.json,
  * results.jsonl, junit.xml, summary.md, audit.md, audit.csv, report.html, the suites as run,
  * SHA256SUMS, and DIR.tar.gz. Exit 0 CONFORMANT, 1 NOT CONFORMANT, 2 usage. */
 #include "cli.h"
@@ -40,13 +40,14 @@ static const char certify_help[] =
     "  --jobs N           workers (default: online CPUs)\n"
     "  --seed S           override the suites' seeds\n"
     "  --timeout S        seconds per case (default 60)\n"
-    "  --keep-dump DIR    keep the --dump of the run (default: a scratch directory, removed)\n"
+    "  --keep-dump DIR    also --dump the run's tensors there (not needed by the audit)\n"
     "\n"
-    "Across machines (docs/certification.md): run the shards with `aclcts run --shard K/N\n"
-    "--dump DUMP_K` (or a Slurm array / Kubernetes Indexed Job), then package them here:\n"
+    "Across machines (docs/certification.md): run the shards with `aclcts run --shard K/N`\n"
+    "(or a Slurm array / Kubernetes Indexed Job), then package them here:\n"
     "  --results F        a shard's results.jsonl (repeatable): merged as `aclcts merge` does\n"
-    "                     instead of running; a case recorded differently twice is an error\n"
-    "  --dump DIR         a shard's --dump directory (repeatable), for the audit\n"
+    "                     instead of running; a case recorded differently twice is an error;\n"
+    "                     the audit comes from the records' element statistics\n"
+    "  --dump DIR         accepted and ignored (older recipes passed the shards' dumps)\n"
     "\n"
     "Exit 0 when the verdict is CONFORMANT (no FAIL, CRASH, TIMEOUT or ERROR), 1 otherwise, 2 for\n"
     "usage or suite errors.\n";
@@ -55,8 +56,8 @@ typedef struct {
     const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump;
     const char *paths[CLI_MAX_ARGS];
     int npaths;
-    const char *results[CLI_MAX_ARGS], *dumps[CLI_MAX_ARGS];
-    int nresults, ndumps;
+    const char *results[CLI_MAX_ARGS];
+    int nresults;
 } certify_args;
 
 static int parse(int argc, char **argv, certify_args *a)
@@ -80,9 +81,8 @@ static int parse(int argc, char **argv, certify_args *a)
             continue;
         }
         if ((r = cli_opt_value(argc, argv, &i, "--dump", &v)) != 0) {
-            if (r < 0 || a->ndumps == CLI_MAX_ARGS) return -1;
-            a->dumps[a->ndumps++] = v;
-            continue;
+            if (r < 0) return -1;
+            continue; /* the audit needs no dump any more */
         }
         if (argv[i][0] == '-') {
             fprintf(stderr, "aclcts: error: certify: unknown option %s (see aclcts certify "
@@ -99,6 +99,13 @@ static int parse(int argc, char **argv, certify_args *a)
     }
     if (a->npaths == 0) a->paths[a->npaths++] = "suites";
     return 0;
+}
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static void now_iso(char *out, size_t len)
@@ -224,7 +231,7 @@ int cli_certify(int argc, char **argv)
         }
     certify_args a;
     if (parse(argc, argv, &a) != 0) return CLI_EXIT_USAGE;
-    char out[PATH_MAX], dump[PATH_MAX], err[1200];
+    char out[PATH_MAX], err[1200];
     snprintf(out, sizeof out, "%s", a.out ? a.out : "");
     if (!*out) snprintf(out, sizeof out, "certification-%s", a.product);
     struct stat st;
@@ -242,19 +249,13 @@ int cli_certify(int argc, char **argv)
     cts_manifest m;
     memset(&m, 0, sizeof m);
     now_iso(m.start, sizeof m.start);
-    if (a.keep_dump) snprintf(dump, sizeof dump, "%s", a.keep_dump);
-    else if (snprintf(dump, sizeof dump, "/tmp/aclcts-certify-dump.XXXXXX"), !mkdtemp(dump)) {
-        fprintf(stderr, "aclcts: error: scratch directory: %s\n", strerror(errno));
-        cts_backend_close(&b);
-        return CLI_EXIT_USAGE;
-    }
 
     /* The run itself: `aclcts run` with the package directory as --out. */
     char *rargv[CLI_MAX_ARGS + 24];
     int rn = 0;
     rargv[rn++] = "run";
     const char *pairs[][2] = {{"--product", a.product}, {"--backend", a.backend},
-                              {"--out", out}, {"--dump", dump}, {"--jobs", a.jobs},
+                              {"--out", out}, {"--dump", a.keep_dump}, {"--jobs", a.jobs},
                               {"--seed", a.seed}, {"--timeout", a.timeout}};
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
         if (pairs[k][1]) {
@@ -265,6 +266,7 @@ int cli_certify(int argc, char **argv)
     for (int k = 0; k < a.npaths; k++) rargv[rn++] = (char *)a.paths[k];
     rargv[rn] = NULL;
     int rc;
+    double t_run = mono();
     if (a.nresults) { /* shards run elsewhere: merge their records into the package */
         char *margv[CLI_MAX_ARGS + 3];
         int mn = 0;
@@ -277,12 +279,13 @@ int cli_certify(int argc, char **argv)
         rc = cli_run(rn, rargv);
     }
     now_iso(m.end, sizeof m.end);
+    double t_reports = mono();
     if (rc == CLI_EXIT_USAGE) {
         cts_backend_close(&b);
         return rc;
     }
 
-    /* The audit from the dump, with the cases as the run loaded them. */
+    /* The cases as the run loaded them (suites to package), the records, the audit. */
     cli_selection sel;
     memset(&sel, 0, sizeof sel);
     sel.product = a.product;
@@ -305,27 +308,7 @@ int cli_certify(int argc, char **argv)
         cts_backend_close(&b);
         return CLI_EXIT_USAGE;
     }
-    if (a.ndumps == 0) {
-        cts_audit_results(&au, l.sel, l.nsel, &res, dump, stderr);
-    } else { /* each case from the shard dump that holds it */
-        for (size_t i = 0; i < res.count; i++)
-            for (size_t k = 0; k < l.nsel; k++) {
-                if (strcmp(l.sel[k]->id, res.r[i].v.case_id)) continue;
-                for (int d = 0; d < a.ndumps; d++) {
-                    char probe[PATH_MAX * 2];
-                    snprintf(probe, sizeof probe, "%s/%s/case.json", a.dumps[d], l.sel[k]->id);
-                    for (char *p = probe + strlen(a.dumps[d]) + 1; *p; p++)
-                        if (*p == '/' && strcmp(p, "/case.json")) *p = '_';
-                    if (access(probe, R_OK) != 0) continue;
-                    if (cts_audit_add_case(&au, a.dumps[d], l.sel[k], &res.r[i], err,
-                                           sizeof err) != 0)
-                        fprintf(stderr, "aclcts: warning: audit: %s\n", err);
-                    break;
-                }
-                break;
-            }
-        cts_audit_finish(&au);
-    }
+    cts_audit_results(&au, &res, stderr);
 
     /* The manifest's facts. */
     char srcdir[PATH_MAX], cmd[PATH_MAX + 64];
@@ -387,6 +370,7 @@ int cli_certify(int argc, char **argv)
     werr |= !f || cts_manifest_write(f, &m) != 0;
     if (f) werr |= fclose(f) != 0;
     char digest[65] = "", tar[PATH_MAX];
+    double t_package = mono();
     if (!werr && cts_package_seal(out, digest, err, sizeof err) != 0) {
         fprintf(stderr, "aclcts: error: %s\n", err);
         werr = 1;
@@ -395,16 +379,15 @@ int cli_certify(int argc, char **argv)
         fprintf(stderr, "aclcts: error: tar could not write %s\n", tar);
         werr = 1;
     }
-    if (!a.keep_dump) {
-        char *rm[] = {"rm", "-rf", dump, NULL};
-        cts_run_command(rm);
-    }
     printf("\n%s: %s (%s)\n", a.product, m.verdict, counts);
     for (size_t i = 0; i < m.nwaivers; i++)
         printf("  waiver: %s: %s\n", m.waivers[i].case_id, m.waivers[i].reason);
     if (!werr)
         printf("package: %s  %s\npackage digest (SHA-256 of SHA256SUMS): %s\n", out, tar,
                digest);
+    /* tools/bench-suite reads this line */
+    printf("time: run %.3f s, audit, reports and manifest %.3f s, seal and tar %.3f s\n",
+           t_reports - t_run, t_package - t_reports, mono() - t_package);
     bool conformant = strcmp(m.verdict, "CONFORMANT") == 0;
     cts_audit_free(&au);
     cts_result_list_free(&res);

@@ -219,6 +219,7 @@ static void histograms(FILE *f, const cts_audit *a)
     }
 }
 
+/* A failing case's error map, from the grid its worker carried in the verdict. */
 static void error_map(FILE *f, const cts_audit_map *m, const char *what)
 {
     char title[400];
@@ -270,8 +271,13 @@ int cts_report_html_write(FILE *f, const cts_report *r)
         histograms(f, r->audit);
         for (size_t i = 0; i < r->audit->nmaps; i++)
             error_map(f, &r->audit->maps[i], "error map of failing case,");
-        if (!r->audit->nmaps && r->audit->worst.bound_units)
-            error_map(f, &r->audit->worst, "no failing case; error map of the worst case,");
+        if (r->audit->nmaps)
+            fputs("<p>Error maps: bound units per element (blocks of at most 96 x 96 show "
+                  "their maximum), rounded up to a quarter octave (at most 19 % high); the "
+                  "plane's worst value in the title is exact.</p>\n", f);
+        else
+            fputs("<p>No failing case, so no error map (the workers keep an error map for "
+                  "failing cases only).</p>\n", f);
     }
     if (r->nresults) {
         fputs("<h2>Summary</h2>\n", f);

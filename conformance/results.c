@@ -45,6 +45,7 @@ void cts_result_from_case(cts_result *r, const cts_case *c, const char *file, co
     r->cube_math_type = c->op == REF_OP_AVGPOOL2D_BACKWARD ? (int)c->cube_math_type : -1;
     copy(r->product, sizeof r->product, ref_product_id(c->product));
     r->seed = c->seed;
+    r->deterministic = c->deterministic;
     copy(r->backend, sizeof r->backend, backend);
 }
 

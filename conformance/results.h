@@ -21,6 +21,7 @@ typedef struct {
     int cube_math_type;      /* -1 for the grid sampler (no such parameter) */
     char product[24];
     uint64_t seed;
+    bool deterministic;      /* the case asked for a deterministic computation */
     char backend[64];
     char repro[2048];        /* non-pass only: the command line that reruns just this case */
     char log[2048];          /* non-pass only: tail of the worker's stdout and stderr */

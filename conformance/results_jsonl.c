@@ -9,15 +9,22 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum { F_STR, F_INT, F_I32, F_I64, F_U64, F_HEX, F_DBL, F_STATUS } field_kind;
+typedef enum {
+    F_STR, F_INT, F_I32, F_I64, F_U64, F_HEX, F_DBL, F_STATUS, F_BOOL, F_HIST, F_GRID
+} field_kind;
+
+/* Written always, only for cases with element statistics (v.el), only with an error grid. */
+typedef enum { ALWAYS, IF_STATS, IF_GRID } field_when;
 
 typedef struct {
     const char *key;
     field_kind kind;
     size_t offset, size;
+    field_when when;
 } field;
 
-#define R(k, kind, m) {k, kind, offsetof(cts_result, m), sizeof(((cts_result *)0)->m)}
+#define R(k, kind, m) {k, kind, offsetof(cts_result, m), sizeof(((cts_result *)0)->m), ALWAYS}
+#define S(k, kind, m) {k, kind, offsetof(cts_result, m), sizeof(((cts_result *)0)->m), IF_STATS}
 static const field fields[] = {
     R("id", F_STR, v.case_id),
     R("suite", F_STR, suite),
@@ -27,6 +34,7 @@ static const field fields[] = {
     R("cube_math_type", F_INT, cube_math_type),
     R("product", F_STR, product),
     R("seed", F_U64, seed),
+    R("deterministic", F_BOOL, deterministic),
     R("backend", F_STR, backend),
     R("status", F_STATUS, v.status),
     R("check", F_STR, v.check),
@@ -52,7 +60,26 @@ static const field fields[] = {
     R("t_check", F_DBL, v.t_check),
     R("repro", F_STR, repro),
     R("log", F_STR, log),
+    /* the precision audit's per-element statistics (audit_stats.h); histograms sparse as
+     * "bin:count,..." */
+    S("el_n", F_I64, v.el.n),
+    S("el_skipped", F_I64, v.el.skipped),
+    S("ulp_sum", F_DBL, v.el.sum[0]),
+    S("bound_sum", F_DBL, v.el.sum[1]),
+    S("rel_sum", F_DBL, v.el.sum[2]),
+    S("ulp_max", F_DBL, v.el.max[0]),
+    S("bound_max", F_DBL, v.el.max[1]),
+    S("rel_max", F_DBL, v.el.max[2]),
+    S("meets_ascend_thousandth", F_I64, v.el.meets[0]),
+    S("meets_ascend_ten_thousandth", F_I64, v.el.meets[1]),
+    S("meets_torch_default", F_I64, v.el.meets[2]),
+    S("hist_ulp", F_HIST, v.el.hist[0]),
+    S("hist_bound", F_HIST, v.el.hist[1]),
+    S("hist_rel", F_HIST, v.el.hist[2]),
+    /* "OUTPUT H W PLANE ROWS COLS WORST HEXCODES" */
+    {"grid", F_GRID, offsetof(cts_result, v.grid), sizeof(cts_error_grid), IF_GRID},
 };
+#undef S
 #undef R
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -121,6 +148,31 @@ static void put_double(sink *s, double d)
         put(s, "%.17g", d);
 }
 
+static void put_hist(sink *s, const uint32_t *h)
+{
+    put(s, "\"");
+    for (int b = 0, n = 0; b < CTS_STAT_BINS; b++)
+        if (h[b]) put(s, "%s%d:%lu", n++ ? "," : "", b, (unsigned long)h[b]);
+    put(s, "\"");
+}
+
+static void put_grid(sink *s, const cts_error_grid *g)
+{
+    put(s, "\"%s %lld %lld %lld %d %d ", g->output, (long long)g->h, (long long)g->w,
+        (long long)g->plane, (int)g->rows, (int)g->cols);
+    if (isfinite(g->worst)) put(s, "%.17g ", g->worst);
+    else put(s, "%s ", isnan(g->worst) ? "nan" : "inf");
+    for (int32_t i = 0; i < g->rows * g->cols; i++) put(s, "%02x", g->code[i]);
+    put(s, "\"");
+}
+
+static bool written(const field *f, const cts_result *r)
+{
+    if (f->when == IF_STATS) return r->v.el.n > 0 || r->v.el.skipped > 0;
+    if (f->when == IF_GRID) return r->v.grid.rows > 0;
+    return true;
+}
+
 size_t cts_jsonl_format(char *buf, size_t len, const cts_result *r)
 {
     sink s = {buf, len, 0};
@@ -128,6 +180,7 @@ size_t cts_jsonl_format(char *buf, size_t len, const cts_result *r)
     for (size_t i = 0; i < NFIELDS; i++) {
         const field *f = &fields[i];
         const char *p = (const char *)r + f->offset;
+        if (!written(f, r)) continue;
         put(&s, "%s\"%s\":", i ? "," : "", f->key);
         switch (f->kind) {
         case F_STR: put_string(&s, p); break;
@@ -145,6 +198,9 @@ size_t cts_jsonl_format(char *buf, size_t len, const cts_result *r)
         case F_HEX: put(&s, "\"%016llx\"", (unsigned long long)*(const uint64_t *)p); break;
         case F_DBL: put_double(&s, *(const double *)p); break;
         case F_STATUS: put_string(&s, cts_status_name(*(const cts_status *)p)); break;
+        case F_BOOL: put(&s, *(const bool *)p ? "true" : "false"); break;
+        case F_HIST: put_hist(&s, (const uint32_t *)p); break;
+        case F_GRID: put_grid(&s, (const cts_error_grid *)p); break;
         }
     }
     put(&s, "}");
@@ -291,6 +347,54 @@ static int read_scalar(reader *rd, char *out, size_t len)
     return 0;
 }
 
+static int parse_hist(reader *rd, uint32_t *h, const char *text)
+{
+    memset(h, 0, CTS_STAT_BINS * sizeof *h);
+    for (const char *p = text; *p;) {
+        char *end;
+        errno = 0;
+        long b = strtol(p, &end, 10);
+        if (end == p || *end != ':' || b < 0 || b >= CTS_STAT_BINS)
+            return fail(rd, "bad histogram");
+        p = end + 1;
+        unsigned long long c = strtoull(p, &end, 10);
+        if (end == p || errno || c > UINT32_MAX || (*end && *end != ','))
+            return fail(rd, "bad histogram");
+        h[b] = (uint32_t)c;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+static int parse_grid(reader *rd, cts_error_grid *g, const char *text)
+{
+    memset(g, 0, sizeof *g);
+    long long h, w, plane;
+    int rows, cols, at = 0;
+    char worst[40];
+    if (sscanf(text, "%15s %lld %lld %lld %d %d %39s %n", g->output, &h, &w, &plane, &rows,
+               &cols, worst, &at) != 7 ||
+        rows < 1 || cols < 1 || rows > CTS_GRID_MAX || cols > CTS_GRID_MAX || h < rows ||
+        w < cols || plane < 0)
+        return fail(rd, "bad grid");
+    const char *hex = text + at;
+    if (strlen(hex) != 2 * (size_t)(rows * cols))
+        return fail(rd, "bad grid");
+    for (int i = 0; i < rows * cols; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+            return fail(rd, "bad grid");
+        g->code[i] = (uint8_t)v;
+    }
+    g->h = h;
+    g->w = w;
+    g->plane = plane;
+    g->rows = rows;
+    g->cols = cols;
+    g->worst = strtod(worst, NULL);
+    return 0;
+}
+
 static int store(reader *rd, const field *f, cts_result *r, const char *text, bool quoted)
 {
     char *p = (char *)r + f->offset, *end = NULL;
@@ -309,6 +413,19 @@ static int store(reader *rd, const field *f, cts_result *r, const char *text, bo
         *(cts_status *)p = s;
         return 0;
     }
+    case F_BOOL:
+        if (quoted || (strcmp(text, "true") && strcmp(text, "false") && !null))
+            return fail(rd, "expected true or false");
+        *(bool *)p = strcmp(text, "true") == 0;
+        return 0;
+    case F_HIST:
+        if (!quoted)
+            return fail(rd, "expected a string");
+        return parse_hist(rd, (uint32_t *)p, text);
+    case F_GRID:
+        if (!quoted)
+            return fail(rd, "expected a string");
+        return parse_grid(rd, (cts_error_grid *)p, text);
     case F_HEX:
         *(uint64_t *)p = strtoull(text, &end, 16);
         break;
@@ -346,7 +463,7 @@ static int store(reader *rd, const field *f, cts_result *r, const char *text, bo
 int cts_jsonl_parse(const char *line, cts_result *r, char *err, size_t errlen)
 {
     reader rd = {line, line, err, errlen};
-    char text[sizeof r->log + 64];
+    char text[2 * sizeof r->v.grid + 64]; /* the longest value: an error grid in hex */
     memset(r, 0, sizeof *r);
     r->cube_math_type = -1;
     skip_ws(&rd);

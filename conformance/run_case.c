@@ -288,6 +288,21 @@ static void check_later_run(const cts_case *c, const device_run *first, const de
     }
 }
 
+/* The error map of a failing case over the plane of its worst element (report.html). */
+static void error_grid(const cts_case *c, const ref_path *path, const ref_output ref[],
+                       const device_run *r, cts_verdict *v)
+{
+    for (int i = 0; i < c->ntensors && v->worst_output[0]; i++) {
+        const cts_tensor *t = &c->t[i];
+        if (!t->is_output || t->null || strcmp(t->name, v->worst_output) ||
+            ref[i].numel != r->d[i].numel || !r->d[i].values)
+            continue;
+        cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, r->d[i].numel,
+                               r->d[i].values, &ref[i]};
+        cts_error_grid_fill(&o, path, v->worst_index, &v->grid);
+    }
+}
+
 void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
                   cts_verdict *v)
 {
@@ -401,6 +416,7 @@ done:
         v->message[n] = 0;
         v->status = CTS_WAIVED;
     }
+    if (v->status == CTS_FAIL && nruns > 0) error_grid(c, &path, ref, &runs[0], v);
     if (o && o->dump_dir && nruns > 0) {
         char derr[512];
         if (cts_dump_case(o->dump_dir, c, runs[0].d, ref, v, derr, sizeof derr) != 0)

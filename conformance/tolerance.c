@@ -43,13 +43,31 @@ static bool same_class(double a, double b)
     return a == b;
 }
 
+/* The error of a finite element in units of the policy's limit: > 1 fails. */
+static double policy_units(const cts_tolerance *tol, const cts_elem_err *e, double got)
+{
+    double units, hi = fabs(e->exact);
+    switch (tol->kind) {
+    case CTS_TOL_ULP: units = tol->ulps > 0 ? e->ulp / tol->ulps : (e->ulp > 0 ? INFINITY : 0); break;
+    case CTS_TOL_ALLCLOSE: units = ratio(e->err, tol->atol + tol->rtol * hi); break;
+    case CTS_TOL_SHARE:
+        /* Below the small-value threshold the error is measured against the threshold
+         * (absolute error), so the rule is continuous at the threshold. */
+        units = ratio(e->err, tol->rel * fmax(hi, tol->small_threshold));
+        break;
+    default: units = e->bound_units; break;
+    }
+    /* The correctly rounded value is legal under every policy. */
+    return got == e->rounded ? 0 : units;
+}
+
 cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
                              double got, const ref_value *v)
 {
     cts_elem_err e = {0};
     e.exact = v->hi;
     if (!isfinite(v->hi) || !isfinite(got)) {
-        double cr = ref_round_value(v, dt);
+        double cr = e.rounded = ref_round_value(v, dt);
         /* A finite exact value may legally round to infinity in a narrow dtype. An exact NaN
          * comes from inf − inf or 0·inf among the expanded terms; an algebraically equal
          * formula (e.g. PyTorch's (ne − nw)·s·g for dgrid) meets ±inf instead, so any
@@ -60,25 +78,20 @@ cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_p
         e.ulp = e.bound_units = e.rel = e.policy_units = inf;
         return e;
     }
-    double err = fabs((got - v->hi) - v->lo);
-    double cr = ref_round_value(v, dt);
-    e.ulp = ref_ulp_distance(got, cr, dt);
-    e.bound_units = ratio(err, ref_bound(dt, path, v));
-    e.rel = ratio(err, fabs(v->hi));
-    switch (tol->kind) {
-    case CTS_TOL_ULP: e.policy_units = tol->ulps > 0 ? e.ulp / tol->ulps : (e.ulp > 0 ? INFINITY : 0); break;
-    case CTS_TOL_ALLCLOSE: e.policy_units = ratio(err, tol->atol + tol->rtol * fabs(v->hi)); break;
-    case CTS_TOL_SHARE:
-        /* Below the small-value threshold the error is measured against the threshold
-         * (absolute error), so the rule is continuous at the threshold. */
-        e.policy_units = ratio(err, tol->rel * fmax(fabs(v->hi), tol->small_threshold));
-        break;
-    default: e.policy_units = e.bound_units; break;
-    }
-    /* The correctly rounded value is legal under every policy. */
-    if (got == cr) e.policy_units = 0;
+    e.err = fabs((got - v->hi) - v->lo);
+    e.rounded = ref_round_value(v, dt);
+    e.ulp = ref_ulp_distance(got, e.rounded, dt);
+    e.bound_units = ratio(e.err, ref_bound(dt, path, v));
+    e.rel = ratio(e.err, fabs(v->hi));
+    e.policy_units = policy_units(tol, &e, got);
     e.ok = e.policy_units <= 1;
     return e;
+}
+
+bool cts_policy_accepts(const cts_tolerance *tol, const cts_elem_err *e, double got)
+{
+    if (e->skipped || !isfinite(e->exact) || !isfinite(got)) return e->ok; /* class rules */
+    return policy_units(tol, e, got) <= 1;
 }
 
 /* Worse of two judgements for "best alternative" selection: failing, then larger units. */

@@ -14,6 +14,8 @@ typedef struct {
     double rel;          /* |got − exact| / |exact| (0/0 = 0) */
     double policy_units; /* error / the policy's limit: > 1 fails (share: the element's rule) */
     double exact;        /* the exact value judged against (nearest double) */
+    double err;          /* |got − exact| (finite values) */
+    double rounded;      /* the correctly rounded value in the output dtype */
     bool ok;             /* within the policy's per-element rule */
     bool class_mismatch; /* NaN/Inf where the exact value is not of that class, or vice versa */
     bool skipped;        /* REF_FLAG_UNCHECKABLE: too many legal values; not judged */
@@ -32,5 +34,11 @@ cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_p
  * reference marks uncheckable are skipped (ok, zero errors, `skipped`). */
 cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
                                double got, const ref_output *out, int64_t k);
+
+/* Whether policy tol accepts the element judged as e (by any policy) when the judgement does not
+ * depend on the policy: an element the reference does not mark ambiguous (its errors are the same
+ * under every policy; only which alternative is best depends on it). Lets one judgement serve
+ * several policies (the audit's named standards). */
+bool cts_policy_accepts(const cts_tolerance *tol, const cts_elem_err *e, double got);
 
 #endif

@@ -1,0 +1,84 @@
+/* Bins, quantiles and grid codes of the per-element statistics (audit_stats.h). */
+#include "audit_stats.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Half-octave indices i (upper edge 2^(i/2)) kept in their own bin. */
+#define IMIN (-80)
+#define IMAX 80
+_Static_assert(CTS_STAT_BINS == 2 + (IMAX - IMIN) + 2, "bin layout and CTS_STAT_BINS agree");
+
+/* ceil(2 log2 x) for finite x > 0, from the exponent and the mantissa (no rounding of log2 at
+ * the edges): x = m 2^e, m in [0.5, 1). */
+static int half_octave(double x)
+{
+    int e;
+    double m = frexp(x, &e);
+    if (m == 0.5) return 2 * e - 2;
+    return m <= M_SQRT1_2 ? 2 * e - 1 : 2 * e;
+}
+
+int cts_stat_bin(double x)
+{
+    if (!(x < INFINITY)) return CTS_STAT_BINS - 1; /* inf, NaN */
+    if (x <= 0) return 0;
+    int i = half_octave(x);
+    if (i <= IMIN) return 1;
+    if (i > IMAX) return CTS_STAT_BINS - 2;
+    return 2 + (i - IMIN - 1);
+}
+
+double cts_stat_bin_upper(int b)
+{
+    if (b <= 0) return 0;
+    if (b >= CTS_STAT_BINS - 2) return INFINITY;
+    int i = b == 1 ? IMIN : b - 2 + IMIN + 1;
+    return ldexp(i % 2 ? M_SQRT2 : 1.0, (i - (i % 2 ? 1 : 0)) / 2);
+}
+
+void cts_elem_stats_add(cts_elem_stats *s, const double err[CTS_STAT_METRICS],
+                        const bool meets[CTS_STAT_STANDARDS])
+{
+    s->n++;
+    for (int m = 0; m < CTS_STAT_METRICS; m++) {
+        s->sum[m] += err[m];
+        if (err[m] > s->max[m] || isnan(err[m])) s->max[m] = err[m];
+        s->hist[m][cts_stat_bin(err[m])]++;
+    }
+    for (int k = 0; k < CTS_STAT_STANDARDS; k++) s->meets[k] += meets[k];
+}
+
+double cts_stat_quantile(const int64_t hist[CTS_STAT_BINS], int64_t n, double max, double p)
+{
+    if (n <= 0) return NAN;
+    int64_t rank = (int64_t)ceil(p * (double)n), seen = 0;
+    if (rank < 1) rank = 1;
+    for (int b = 0; b < CTS_STAT_BINS; b++) {
+        seen += hist[b];
+        if (seen >= rank) {
+            double up = cts_stat_bin_upper(b);
+            return up < max ? up : max;
+        }
+    }
+    return max;
+}
+
+#define GRID_OFF 161
+
+uint8_t cts_grid_code(double x)
+{
+    if (isnan(x)) return 255;
+    if (x == INFINITY) return 254;
+    if (x <= 0) return 0;
+    double c = ceil(4 * log2(x)) + GRID_OFF;
+    return (uint8_t)(c < 1 ? 1 : c > 253 ? 253 : c);
+}
+
+double cts_grid_value(uint8_t code)
+{
+    if (code == 255) return NAN;
+    if (code == 254) return INFINITY;
+    if (code == 0) return 0;
+    return exp2((code - GRID_OFF) / 4.0);
+}
