@@ -6,7 +6,9 @@
  * rounded once. */
 #include <gmp.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ref_internal.h"
 
@@ -145,14 +147,58 @@ static void mpfr_value(const double *g, const int64_t *d, int64_t n, double *hi,
     mpz_clear(D);
 }
 
-/* Fast path (same: every d[i] equal); 0 when Ziv's test cannot decide. */
-static int fast_value(const double *g, const int64_t *d, int64_t n, bool same, double *hi,
-                      double *lo)
+/* The exponent of the least significant set bit of g ≠ 0 (g finite). */
+static int lsb_exp(double g)
+{
+    uint64_t u;
+    memcpy(&u, &g, sizeof u);
+    int be = (int)(u >> 52 & 0x7ff);
+    uint64_t m = (u & ((UINT64_C(1) << 52) - 1)) | (be ? UINT64_C(1) << 52 : 0);
+    return (be ? be : 1) - 1075 + __builtin_ctzll(m);
+}
+
+/* Σg by plain double additions when that is provably exact: every g is a multiple of 2^L (L the
+ * least lsb exponent) and every partial sum is below Σ|g| < 2^(L+53) in magnitude, so each is a
+ * representable multiple of 2^L. sabs_g is Σ|g| as computed (n − 1 roundings: the factor covers
+ * them: n·2^-52 over their (n − 1)·2^-53 growth). 0 when the test fails. */
+static int plain_sum_exact(const double *g, int64_t n, double sabs_g, double *sum)
+{
+    int L = INT_MAX;
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (g[i] != 0) {
+            int e = lsb_exp(g[i]);
+            L = e < L ? e : L;
+        }
+        s += g[i];
+    }
+    if (L == INT_MAX) {
+        *sum = 0;
+        return 1;
+    }
+    if (L + 53 > 1000 || L < -1000)
+        return 0;
+    uint64_t bits = (uint64_t)(1023 + L + 53) << 52; /* 2^(L+53) */
+    double lim;
+    memcpy(&lim, &bits, sizeof lim);
+    if (!(sabs_g * (1 + (double)n * 0x1p-52) < lim))
+        return 0;
+    *sum = s;
+    return 1;
+}
+
+/* Fast path (same: every d[i] equal, sabs_g = Σ|g|); 0 when Ziv's test cannot decide. */
+static int fast_value(const double *g, const int64_t *d, int64_t n, bool same, double sabs_g,
+                      double *hi, double *lo)
 {
     ref_acc a = {{0, 0}, 0};
-    if (n > 0 && same) { /* one divisor: Σg exactly (error-free sums), then one division */
-        for (int64_t i = 0; i < n; i++)
-            ref_acc_add(&a, (ref_dd){g[i], 0}, 0);
+    double sum;
+    if (n > 0 && same) { /* one divisor: Σg exactly, then one division */
+        if (plain_sum_exact(g, n, sabs_g, &sum))
+            a.s = (ref_dd){sum, 0};
+        else
+            for (int64_t i = 0; i < n; i++) /* error-free sums */
+                ref_acc_add(&a, (ref_dd){g[i], 0}, 0);
         if (a.err == 0) {
             double dv = (double)d[0];
             double q1 = a.s.hi / dv;
@@ -229,10 +275,11 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
         else
             finite = false;
     }
+    double sabs_g = 0;
     if (same && n > 0) { /* Σ|g| / |d|: n − 1 roundings in the sum, one in the quotient */
         for (int64_t i = 0; i < n; i++)
-            sabs += fabs(g[i]);
-        sabs /= (double)dmax;
+            sabs_g += fabs(g[i]);
+        sabs = sabs_g / (double)dmax;
     } else {
         for (int64_t i = 0; i < n; i++)
             sabs += fabs(g[i] / (double)d[i]);
@@ -258,7 +305,7 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
         *flags |= REF_FLAG_NONFINITE;
         return 1;
     }
-    if (!opt->force_mpfr && fast_value(g, d, n, same, &v->hi, &v->lo))
+    if (!opt->force_mpfr && fast_value(g, d, n, same, sabs_g, &v->hi, &v->lo))
         return 1;
     mpfr_value(g, d, n, &v->hi, &v->lo);
     return 0;
