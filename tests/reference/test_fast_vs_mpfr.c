@@ -44,10 +44,10 @@ static const ref_dtype DTS[] = {REF_DT_FLOAT16, REF_DT_BF16, REF_DT_FLOAT, REF_D
 static void avgpool(void **state)
 {
     (void)state;
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < 4; d++) { /* per dtype a pooling variant: ceil, override, clipped */
         ref_avgpool_params p = {.n = 2, .c = 8, .h = 80, .w = 80, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
-                                .ph = 1, .pw = 1, .ceil_mode = d == 1, .count_include_pad = d != 2,
-                                .divisor_override = d == 2 ? -7 : 0};
+                                .ph = 1, .pw = 1, .ceil_mode = d == 1 || d == 3,
+                                .count_include_pad = d < 2, .divisor_override = d == 2 ? -7 : 0};
         p.oh = (p.h + 2 * p.ph - p.kh + (p.ceil_mode ? p.sh - 1 : 0)) / p.sh + 1;
         p.ow = p.oh;
         int64_t ng = p.n * p.c * p.oh * p.ow;
