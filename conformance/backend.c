@@ -112,6 +112,9 @@ int cts_backend_open(const char *spec, cts_backend *b, char *err, size_t errlen)
         return -1;
     }
 #undef BIND
+    /* The emulation's leak counter, when the backend has it (never required). */
+    void *live = dlsym(b->handles[0], "emu_live_device_bytes");
+    memcpy(&b->emu_live_device_bytes, &live, sizeof live);
     return 0;
 }
 

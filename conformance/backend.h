@@ -47,6 +47,9 @@ typedef struct {
         const aclTensor *, const aclTensor *, const aclTensor *, int64_t, int64_t, bool,
         const aclBoolArray *, aclTensor *, aclTensor *, uint64_t *, aclOpExecutor **);
     aclnnStatus (*aclnnGridSampler2DBackward)(void *, uint64_t, aclOpExecutor *, aclrtStream);
+    /* Optional, not CANN: the emulated runtime's count of live device bytes (leak check).
+     * NULL on a real install. */
+    size_t (*emu_live_device_bytes)(void);
 } cts_backend;
 
 /* spec: "emu" (build/ascend-emu/lib64 next to the aclcts binary, or $ACLCTS_EMU_DIR),

@@ -129,6 +129,13 @@ static bool GS_FN(run_block)(const gs_shape *s, const GS_T *go, const GS_T *in, 
 bool GS_FN(gs_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, const GS_T *grid,
                       GS_T *dx, GS_T *dgrid, bool det, uint64_t shuffle_seed)
 {
+    /* No grid points (Hout or Wout or N is 0): a selected dx is still written, all zeros, as
+     * the sum over no points (docs/contract.md); both kernels below assume points exist. */
+    if (s->n * s->ho * s->wo == 0) {
+        if (dx != NULL)
+            memset(dx, 0, (size_t)(s->n * s->c * s->hi * s->wi) * sizeof *dx);
+        return true;
+    }
     if (det)
         return GS_FN(det_kernel)(s, go, in, grid, dx, dgrid);
     /* Non-deterministic, like the device: blocks of points in parallel with atomic adds into
