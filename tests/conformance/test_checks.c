@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "audit_stats.h"
 #include "checks.h"
 #include "tolerance.h"
 
@@ -128,6 +129,118 @@ static void test_five_ulp_fails_bound_and_ulp4(void **state)
     assert_false(cts_check_tolerance(&ulp4, &vector_fp32, &o, &v));
     new_verdict(&v);
     assert_true(cts_check_tolerance(&ulp5, &vector_fp32, &o, &v));
+}
+
+/* Half-octave bins (x = m·2^e by hand): 1 = 2^0 closes bin (2^-1/2, 1]; 2 closes (2^1/2, 2];
+ * 3 and 4 share (2^3/2, 4]; 5 is in (4, 2^5/2]; at most 2^-40 is bin 1; above 2^40 and
+ * non-finite have their own bins. Bin numbers: 2 + (i + 79) for upper edge 2^(i/2). */
+static void test_stat_bins_and_quantile(void **state)
+{
+    (void)state;
+    assert_int_equal(cts_stat_bin(0), 0);
+    assert_int_equal(cts_stat_bin(0x1p-50), 1);
+    assert_int_equal(cts_stat_bin(0x1p-40), 1);
+    assert_int_equal(cts_stat_bin(0x1.000001p-40), 2);
+    assert_int_equal(cts_stat_bin(1), 81);
+    assert_int_equal(cts_stat_bin(0.75), 81);
+    assert_int_equal(cts_stat_bin(0.7), 80);
+    assert_int_equal(cts_stat_bin(1 + 0x1p-52), 82);
+    assert_int_equal(cts_stat_bin(2), 83);
+    assert_int_equal(cts_stat_bin(3), 85);
+    assert_int_equal(cts_stat_bin(4), 85);
+    assert_int_equal(cts_stat_bin(5), 86);
+    assert_int_equal(cts_stat_bin(0x1p40), 161);
+    assert_int_equal(cts_stat_bin(0x1.01p40), 162);
+    assert_int_equal(cts_stat_bin(INFINITY), 163);
+    assert_int_equal(cts_stat_bin(NAN), 163);
+    assert_true(cts_stat_bin_upper(81) == 1 && cts_stat_bin_upper(85) == 4);
+    assert_true(fabs(cts_stat_bin_upper(86) - 4 * M_SQRT2) < 1e-15);
+    /* 100 elements: 98 zeros, one of 3 ULP, one of 5: p99 is the 99th value, 3, read as its
+     * bin's upper edge 4 (<= sqrt(2)·3); p50 is 0; p100 is the maximum, 5, not the edge 5.66 */
+    int64_t h[CTS_STAT_BINS] = {0};
+    h[0] = 98;
+    h[cts_stat_bin(3)]++;
+    h[cts_stat_bin(5)]++;
+    assert_true(cts_stat_quantile(h, 100, 5, 0.99) == 4);
+    assert_true(cts_stat_quantile(h, 100, 5, 0.5) == 0);
+    assert_true(cts_stat_quantile(h, 100, 5, 1.0) == 5);
+    assert_true(isnan(cts_stat_quantile(h, 0, 0, 0.99)));
+    /* grid codes round up by at most a quarter octave and keep 1 on the passing side */
+    assert_true(cts_grid_value(cts_grid_code(1.0)) == 1.0);
+    assert_true(cts_grid_value(cts_grid_code(1 + 0x1p-40)) > 1.0);
+    assert_true(cts_grid_value(cts_grid_code(0)) == 0);
+    assert_true(isinf(cts_grid_value(cts_grid_code(INFINITY))));
+    double x = 0.3, c = cts_grid_value(cts_grid_code(x));
+    assert_true(c >= x && c <= x * 1.1892071150027212); /* 2^(1/4) */
+}
+
+/* The audit statistics the tolerance check gathers, on the fixture under policy ulp:5 (so the
+ * statistics do not come from a `bound` judgement by accident). got[0,1] = 1: 1 ULP, error
+ * 2^-11 + 2^-26 ≈ 4.88e-4, relative ≈ 4.88e-4 (exact ≈ 1): within ascend-thousandth (1e-3)
+ * and torch-default (1e-5 + 1e-3·|exact|), not ascend-ten-thousandth (1e-4). got[0,1] =
+ * 1 - 2^-9: 5 ULP, error ≈ 2.44e-3: no standard accepts it. The three 0.5 elements are exact. */
+static void test_element_statistics(void **state)
+{
+    (void)state;
+    cts_tolerance ulp5 = policy(CTS_TOL_ULP, "ulp:5");
+    ulp5.ulps = 5;
+    const double gots[2] = {1.0, 1 - 0x1p-9};
+    const int64_t meets[2][3] = {{4, 3, 4}, {3, 3, 3}};
+    const double ulps[2] = {1, 5};
+    for (int t = 0; t < 2; t++) {
+        fixture f;
+        make_fixture(&f, gots[t]);
+        cts_judged_output o = judged(&f);
+        cts_verdict v;
+        new_verdict(&v);
+        assert_true(cts_check_tolerance(&ulp5, &vector_fp32, &o, &v));
+        const cts_elem_stats *e = &v.el;
+        assert_int_equal(e->n, 4);
+        assert_int_equal(e->skipped, 0);
+        assert_true(e->sum[CTS_METRIC_ULP] == ulps[t] && e->max[CTS_METRIC_ULP] == ulps[t]);
+        assert_true(e->max[CTS_METRIC_BOUND] == v.worst_bound_units);
+        double err = 1 + 0x1p-11 + 0x1p-26 - gots[t];
+        assert_true(fabs(e->max[CTS_METRIC_REL] - err / (1 + 0x1p-11 + 0x1p-26)) < 1e-18);
+        for (int s = 0; s < CTS_STAT_STANDARDS; s++)
+            assert_int_equal(e->meets[s], meets[t][s]);
+        assert_int_equal(e->hist[CTS_METRIC_ULP][0], 3);
+        assert_int_equal(e->hist[CTS_METRIC_ULP][cts_stat_bin(ulps[t])], 1);
+        assert_int_equal(e->hist[CTS_METRIC_BOUND][0], 3);
+        assert_int_equal(e->hist[CTS_METRIC_REL][0], 3);
+    }
+    /* an uncheckable element is counted as skipped, not judged */
+    fixture f;
+    make_fixture(&f, 1.0);
+    f.flags[1] = REF_FLAG_UNCHECKABLE;
+    cts_judged_output o = judged(&f);
+    cts_verdict v;
+    new_verdict(&v);
+    assert_true(cts_check_tolerance(&ulp5, &vector_fp32, &o, &v));
+    assert_int_equal(v.el.n, 3);
+    assert_int_equal(v.el.skipped, 1);
+    assert_int_equal(v.el.meets[1], 3);
+}
+
+/* The error grid of the fixture's 2x2 plane (5-ULP element, about 5 bound units, at [0,1]):
+ * coded quarter octaves round up, the exact elements are 0. */
+static void test_error_grid(void **state)
+{
+    (void)state;
+    fixture f;
+    make_fixture(&f, 1 - 0x1p-9);
+    cts_judged_output o = judged(&f);
+    cts_verdict v;
+    new_verdict(&v);
+    cts_tolerance bound = policy(CTS_TOL_BOUND, "bound");
+    assert_false(cts_check_tolerance(&bound, &vector_fp32, &o, &v));
+    cts_error_grid g;
+    cts_error_grid_fill(&o, &vector_fp32, v.worst_index, &g);
+    assert_string_equal(g.output, "grad_input");
+    assert_true(g.h == 2 && g.w == 2 && g.plane == 0 && g.rows == 2 && g.cols == 2);
+    assert_true(g.worst == v.worst_bound_units);
+    double u = cts_grid_value(g.code[1]);
+    assert_true(u >= g.worst && u <= g.worst * 1.1892071150027212);
+    assert_true(g.code[0] == 0 && g.code[2] == 0 && g.code[3] == 0);
 }
 
 /* An ambiguous element (e.g. a grid point on a cell edge) accepts each legal value exactly and
@@ -376,6 +489,9 @@ int main(void)
         cmocka_unit_test(test_input_unchanged),
         cmocka_unit_test(test_status_and_waiver),
         cmocka_unit_test(test_first_failure_wins),
+        cmocka_unit_test(test_stat_bins_and_quantile),
+        cmocka_unit_test(test_element_statistics),
+        cmocka_unit_test(test_error_grid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

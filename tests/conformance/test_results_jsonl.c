@@ -90,6 +90,58 @@ static void test_round_trip(void **state)
     assert_string_equal(back.dtype, "float16");
 }
 
+/* The audit's element statistics: written only for cases that have them, histograms sparse as
+ * "bin:count", the error grid as "OUTPUT H W PLANE ROWS COLS WORST HEX"; a round trip gives the
+ * same bytes (what merge and --resume rely on). The numbers are arbitrary test data. */
+static void test_element_statistics(void **state)
+{
+    (void)state;
+    cts_result r = sample(), back;
+    char buf[8192], err[128];
+    cts_jsonl_format(buf, sizeof buf, &r);
+    assert_null(strstr(buf, "\"el_n\"")); /* no statistics, no keys */
+    assert_null(strstr(buf, "\"grid\""));
+    assert_non_null(strstr(buf, "\"deterministic\":false"));
+    r.deterministic = true;
+    r.v.el.n = 4;
+    r.v.el.skipped = 1;
+    r.v.el.sum[0] = 5;
+    r.v.el.max[0] = 5;
+    r.v.el.sum[2] = 0.1;
+    r.v.el.max[1] = INFINITY;
+    r.v.el.meets[0] = 3;
+    r.v.el.hist[0][0] = 3;
+    r.v.el.hist[0][86] = 1;
+    r.v.el.hist[2][163] = 4000000000u;
+    snprintf(r.v.grid.output, sizeof r.v.grid.output, "grad_input");
+    r.v.grid.h = 2;
+    r.v.grid.w = 3;
+    r.v.grid.plane = 7;
+    r.v.grid.rows = 2;
+    r.v.grid.cols = 3;
+    r.v.grid.worst = 5.25;
+    const uint8_t codes[6] = {0, 1, 0xab, 0xfe, 0xff, 0x10};
+    memcpy(r.v.grid.code, codes, sizeof codes);
+    cts_jsonl_format(buf, sizeof buf, &r);
+    assert_non_null(strstr(buf, "\"deterministic\":true"));
+    assert_non_null(strstr(buf, "\"el_n\":4,\"el_skipped\":1,\"ulp_sum\":5,"));
+    assert_non_null(strstr(buf, "\"bound_max\":\"Infinity\""));
+    assert_non_null(strstr(buf, "\"hist_ulp\":\"0:3,86:1\",\"hist_bound\":\"\","
+                                "\"hist_rel\":\"163:4000000000\""));
+    assert_non_null(strstr(buf, "\"grid\":\"grad_input 2 3 7 2 3 5.25 0001abfeff10\""));
+    assert_int_equal(cts_jsonl_parse(buf, &back, err, sizeof err), 0);
+    assert_true(back.deterministic);
+    assert_memory_equal(&back.v.el, &r.v.el, sizeof r.v.el);
+    assert_memory_equal(&back.v.grid, &r.v.grid, sizeof r.v.grid);
+    /* malformed statistics are errors, not silently zero */
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"hist_ulp\":\"164:1\"}", &back, err,
+                                     sizeof err), -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"hist_ulp\":\"3:x\"}", &back, err,
+                                     sizeof err), -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"grid\":\"g 2 3 0 2 3 1 00\"}", &back,
+                                     err, sizeof err), -1);
+}
+
 static void test_parse_errors(void **state)
 {
     (void)state;
@@ -143,6 +195,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escaping), cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_read_cut_file),
+        cmocka_unit_test(test_element_statistics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
