@@ -95,12 +95,15 @@ static int64_t element_terms(const ref_avgpool_params *p, const pool_tabs *T, co
     return n;
 }
 
+/* |d| without overflow: divisorOverride INT64_MIN is legal where no range check applies. */
+static uint64_t magnitude(int64_t d) { return d < 0 ? 0 - (uint64_t)d : (uint64_t)d; }
+
 /* Exact S = Σ g·(D/d) and D, as MPFR/GMP numbers (S at a precision that holds it exactly). */
 static void exact_fraction(const double *g, const int64_t *d, int64_t n, mpfr_t S, mpz_t D)
 {
     mpz_set_ui(D, 1);
     for (int64_t i = 0; i < n; i++)
-        mpz_lcm_ui(D, D, (unsigned long)llabs(d[i]));
+        mpz_lcm_ui(D, D, (unsigned long)magnitude(d[i]));
     int emax = INT_MIN, emin = INT_MAX;
     for (int64_t i = 0; i < n; i++)
         if (g[i] != 0) {
@@ -117,7 +120,7 @@ static void exact_fraction(const double *g, const int64_t *d, int64_t n, mpfr_t 
     mpfr_init2(t, 53 + bitsD + 2);
     mpz_init(m);
     for (int64_t i = 0; i < n; i++) {
-        mpz_divexact_ui(m, D, (unsigned long)llabs(d[i]));
+        mpz_divexact_ui(m, D, (unsigned long)magnitude(d[i]));
         if (d[i] < 0)
             mpz_neg(m, m);
         mpfr_set_z(t, m, MPFR_RNDN);           /* exact: bitsD bits */
@@ -266,10 +269,10 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
     int64_t *d = S->d;
     int64_t n = element_terms(p, T, go, idx, g, d);
     double sabs = 0, gmax = 0;
-    int64_t dmax = 0;
+    uint64_t dmax = 0;
     bool finite = true, same = true;
     for (int64_t i = 0; i < n; i++) {
-        int64_t ad = d[i] < 0 ? -d[i] : d[i];
+        uint64_t ad = magnitude(d[i]);
         dmax = ad > dmax ? ad : dmax;
         same = same && d[i] == d[0];
         if (isfinite(g[i]))
