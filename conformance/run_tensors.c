@@ -110,7 +110,7 @@ int64_t cts_dev_tensor_pos(const cts_dev_tensor *d, int64_t k)
     return pos;
 }
 
-int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values)
+void cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot)
 {
     memset(d, 0, sizeof *d);
     d->t = t;
@@ -131,6 +131,11 @@ int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, dou
         d->storage = last + 1;
     }
     d->bytes = 2 * (size_t)CTS_GUARD_BYTES + (size_t)d->storage * d->esize;
+}
+
+int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values)
+{
+    cts_dev_tensor_layout(d, t, slot);
     d->sent = malloc(d->bytes);
     d->back = malloc(d->bytes);
     if (!d->sent || !d->back) return -1;
@@ -163,14 +168,19 @@ int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, si
         snprintf(err, errlen, "aclrtMemcpy to the device for %s failed with %d", d->t->name, e);
         return -1;
     }
+    return cts_dev_tensor_attach(b, d, (unsigned char *)d->dev + CTS_GUARD_BYTES, err, errlen);
+}
+
+int cts_dev_tensor_attach(const cts_backend *b, cts_dev_tensor *d, void *data, char *err,
+                          size_t errlen)
+{
     if (d->t->null) return 0;
     const cts_tensor *t = d->t;
     bool plain = !t->has_strides && t->offset == 0;
     int64_t storage_dims[1] = {d->storage};
     d->acl = b->aclCreateTensor(t->dims, (uint64_t)t->rank, (aclDataType)t->dtype, d->strides,
                                 t->offset, (aclFormat)t->format, plain ? t->dims : storage_dims,
-                                plain ? (uint64_t)t->rank : 1,
-                                (unsigned char *)d->dev + CTS_GUARD_BYTES);
+                                plain ? (uint64_t)t->rank : 1, data);
     if (!d->acl) {
         snprintf(err, errlen, "aclCreateTensor returned NULL for %s", t->name);
         return -1;

@@ -38,6 +38,9 @@ typedef struct {
     aclTensor *acl;
 } cts_dev_tensor;
 
+/* Sizes, strides and storage of t only (no host images, no device memory): what prepare starts
+ * with, for a caller that places the tensor in memory of its own (the fuzz targets' arena). */
+void cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot);
 /* Host side: sizes, strides, the sent image (poison, then `values` at the view positions for
  * inputs, reread so overlapping views give what the device really sees). values: numel doubles
  * for inputs (ownership taken), NULL for outputs. 0 or -1 (out of memory). */
@@ -45,6 +48,10 @@ int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, dou
 /* Device side: aclrtMalloc, copy `sent`, aclCreateTensor (unless the case asks for NULL).
  * 0, or -1 with a message in err. */
 int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
+/* aclCreateTensor of d's view over device data `data` (nothing when the case asks for NULL);
+ * upload does this at its buffer's data start. 0, or -1 with a message in err. */
+int cts_dev_tensor_attach(const cts_backend *b, cts_dev_tensor *d, void *data, char *err,
+                          size_t errlen);
 /* Copy the device buffer into `back`. 0 or -1. */
 int cts_dev_tensor_download(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
 /* Storage element (from the data start) of logical element k. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "checks.h"
 #include "device.h"
 #include "fuzz_call.h"
@@ -54,6 +55,18 @@ static aclIntArray *int_array(const cts_backend *b, const cts_int_array *a)
     return b->aclCreateIntArray(a->v, (uint64_t)a->len);
 }
 
+static void create_arrays(call_state *s)
+{
+    const cts_case *c = &s->fc->c;
+    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
+        s->arrays[0] = int_array(s->b, &c->kernel_size);
+        s->arrays[1] = int_array(s->b, &c->stride);
+        s->arrays[2] = int_array(s->b, &c->padding);
+    } else if (!c->output_mask_null) {
+        s->mask = s->b->aclCreateBoolArray(c->output_mask, (uint64_t)c->output_mask_len);
+    }
+}
+
 static void setup(call_state *s)
 {
     const cts_case *c = &s->fc->c;
@@ -68,13 +81,7 @@ static void setup(call_state *s)
             abort();
         }
     }
-    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
-        s->arrays[0] = int_array(s->b, &c->kernel_size);
-        s->arrays[1] = int_array(s->b, &c->stride);
-        s->arrays[2] = int_array(s->b, &c->padding);
-    } else if (!c->output_mask_null) {
-        s->mask = s->b->aclCreateBoolArray(c->output_mask, (uint64_t)c->output_mask_len);
-    }
+    create_arrays(s);
 }
 
 static void teardown(call_state *s)
@@ -87,8 +94,9 @@ static void teardown(call_state *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Both phases; the second only after a successful first. Returns the second phase's status. */
-static int32_t call_device(call_state *s)
+/* Both phases (only the first when first_only); the second only after a successful first.
+ * Returns the second phase's status. */
+static int32_t call_device(call_state *s, bool first_only)
 {
     const cts_case *c = &s->fc->c;
     const cts_backend *b = s->b;
@@ -105,7 +113,7 @@ static int32_t call_device(call_state *s)
         s->status = b->aclnnGridSampler2DBackwardGetWorkspaceSize(
             t[0], t[1], t[2], c->interpolation_mode, c->padding_mode, c->align_corners, s->mask,
             t[3], t[4], ws, exp);
-    if (s->status != 0) return 0;
+    if (s->status != 0 || first_only) return 0;
     if (s->workspace_size > 0 &&
         b->aclrtMalloc(&s->workspace, s->workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != 0) {
         fprintf(stderr, "fuzz setup: workspace of %llu bytes\n",
@@ -199,7 +207,7 @@ static void determinism_oracle(call_state *first)
 {
     call_state again = {.fc = first->fc, .b = first->b};
     setup(&again);
-    call_device(&again);
+    call_device(&again, false);
     download(&again);
     const cts_case *c = &first->fc->c;
     for (int i = 0; i < c->ntensors; i++) {
@@ -213,13 +221,37 @@ static void determinism_oracle(call_state *first)
     teardown(&again);
 }
 
-static void run_once(const fuzz_call *fc, const cts_backend *b, ref_status want)
+/* A call the status model rejects: its tensors in the shared poisoned arena (arena.h), the
+ * first phase only (were it to succeed, the status oracle fires), then the status, errmsg and
+ * "nothing written" oracles. */
+static void run_rejected(const fuzz_call *fc, const cts_backend *b, ref_status want)
 {
     call_state s = {.fc = fc, .b = b};
     const cts_case *c = &fc->c;
     cts_verdict v = {0};
+    for (int i = 0; i < c->ntensors; i++) cts_dev_tensor_layout(&s.d[i], &c->t[i], i);
+    fuzz_arena_place(b, s.d, c->ntensors);
+    create_arrays(&s);
+    call_device(&s, true);
+    const char *msg = b->aclGetRecentErrMsg ? b->aclGetRecentErrMsg() : "";
+    check(&s, cts_check_status(c, want.status, s.status, want.reason, msg, &v), "status", &v);
+    check(&s, cts_check_errmsg(s.status, msg, &v), "errmsg", &v);
+    const char *oracle = fuzz_arena_damage(b, s.d, c->ntensors, v.message, sizeof v.message);
+    if (oracle) describe_and_abort(fc, oracle, v.message);
+    teardown(&s);
+}
+
+static void run_once(const fuzz_call *fc, const cts_backend *b, ref_status want)
+{
+    if (want.status != 0) {
+        run_rejected(fc, b, want);
+        return;
+    }
+    call_state s = {.fc = fc, .b = b};
+    const cts_case *c = &fc->c;
+    cts_verdict v = {0};
     setup(&s);
-    int32_t second = call_device(&s);
+    int32_t second = call_device(&s, false);
     const char *msg = b->aclGetRecentErrMsg ? b->aclGetRecentErrMsg() : "";
     check(&s, cts_check_status(c, want.status, s.status, want.reason, msg, &v), "status", &v);
     check(&s, cts_check_errmsg(s.status, msg, &v), "errmsg", &v);
