@@ -61,7 +61,10 @@ aclnnStatus avgpool_scatter(const avgpool_params *p, const avgpool_axis *ah,
         return ACLNN_ERR_INNER;
     }
     memset(acc, 0, sizeof(float) * (size_t)(p->planes * plane_in));
-#pragma omp parallel for schedule(static)
+    /* A seeded order runs on one thread so that it alone decides the sums: a different order
+     * on every call, yet the same results for the same seed and call count (reproducible
+     * verdicts and hashes); unseeded, the threads' atomics race as on the device. */
+#pragma omp parallel for schedule(static) if (perm == NULL)
     for (int64_t i = 0; i < total; i++) {
         int64_t idx = perm != NULL ? perm[i] : i;
         int64_t plane = idx / plane_out, rem = idx % plane_out;

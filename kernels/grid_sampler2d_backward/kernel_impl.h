@@ -147,7 +147,9 @@ bool GS_FN(gs_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, const G
     if (dx != NULL)
         memset(dx, 0, (size_t)(s->n * s->c * s->hi * s->wi) * sizeof *dx);
     bool ok = true;
-#pragma omp parallel for schedule(dynamic, 1)
+    /* A seeded order runs on one thread so that it alone decides the sums: different on every
+     * call, reproducible for the same seed and call count (as in the avg-pool scatter). */
+#pragma omp parallel for schedule(dynamic, 1) if (order == NULL)
     for (int64_t first = 0; first < total; first += GS_BLOCK)
         if (!GS_FN(run_block)(s, go, in, grid, dx, dgrid, order, first,
                               total - first < GS_BLOCK ? total - first : GS_BLOCK)) {

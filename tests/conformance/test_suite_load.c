@@ -452,7 +452,7 @@ static void test_documents(void **state)
     cts_case_list_free(&l);
 }
 
-/* The shipped suites load without errors, the quick subset stays within its 60..120 budget, and
+/* The shipped suites load without errors, the quick subset stays small (60..150 cases), and
  * the documents' examples carry facts §4's values. */
 static void test_shipped_suites(void **state)
 {
@@ -480,7 +480,8 @@ static void test_shipped_suites(void **state)
     cts_case_list_free(&l);
     cts_load_options o = {.quick = true};
     assert_int_equal(load(&p, 1, &o, &l, NULL), 0);
-    assert_true(l.ncases >= 60 && l.ncases <= 120);
+    /* a small fixed subset; its real budget, < 60 s, is measured by test_quick_suite.sh */
+    assert_true(l.ncases >= 60 && l.ncases <= 150);
     cts_case_list_free(&l);
 }
 
