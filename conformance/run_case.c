@@ -353,6 +353,9 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
 
     t = now();
     nruns = 1;
+    /* Leak check where the backend can tell (the emulation's counter; a real install cannot):
+     * every byte the case allocated is freed again when its first run ends. */
+    size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
     if (device_run_once(&s, in, &runs[0], err, sizeof err) != 0) {
         cts_verdict_fail(v, CTS_ERROR, "setup", "%s", err);
         goto done;
@@ -377,6 +380,12 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     }
     t = now();
     check_first_run(c, &st, expected, numerics, &path, ref, &runs[0], v);
+    size_t live_after = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
+    if (v->status == CTS_PASS && live_after > live_before)
+        cts_verdict_fail(v, CTS_FAIL, "leak",
+                         "the device holds %zu more bytes of device memory after the call than "
+                         "before, with every tensor and workspace freed: a leak",
+                         live_after - live_before);
     v->t_check += now() - t;
 
     /* Further runs: determinism (plus 1 thread and --jobs threads) or the spread. */

@@ -35,4 +35,13 @@ for p in ("ascend910b", "ascend910"):
     assert r["status"] == "TIMEOUT" and r["check"] == "timeout" and "SIGKILL" in r["message"], r
     assert rows["e2e.avgpool.pad_too_big." + p]["status"] == "PASS"
 PY
+# A device that leaks device memory (the emulation's counter, read through an optional symbol)
+# fails the cases that reach the second phase with check `leak`.
+ACLNN_EMU_FAULT=leak expect_rc 1 "$ACLCTS" run --quiet --jobs 2 --out leak s.yaml
+python3 - leak/results.jsonl <<'PY' || fail "leak verdicts"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+leaked = [r for r in rows if r["status"] == "FAIL"]
+assert leaked and all(r["check"] == "leak" and "4096 more bytes" in r["message"] for r in leaked), leaked[:1]
+PY
 echo PASS
