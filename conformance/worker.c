@@ -257,7 +257,7 @@ void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_opt
                 pfd[np] = (struct pollfd){.fd = s->lfd, .events = POLLIN}, owner[np++] = s;
             int ms = -1;
             if (s->vfd < 0 && s->lfd < 0)
-                ms = 10; /* pipes closed, process not yet reaped */
+                ms = 1; /* pipes closed: the child is exiting; reap it promptly */
             else if (s->deadline > 0 && !s->killed)
                 ms = s->deadline <= t ? 0 : (int)((s->deadline - t) * 1000) + 1;
             if (ms >= 0 && (wait_ms < 0 || ms < wait_ms))
