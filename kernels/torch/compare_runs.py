@@ -2,10 +2,11 @@
 """Markdown tables for docs/torch-vs-cann.md from two `aclcts run` results.jsonl files.
 
 Usage: kernels/torch/compare_runs.py TORCH.jsonl EMU.jsonl
-Prints: status totals of both runs; the torch run's status differences from the CANN model,
-counted per suite case (the case id without its parameter values and product) and direction;
-worst ULP and bound units per op x dtype over the cases both runs computed (expected and got
-status 0), with non-finite-class mismatches counted apart (their ULP is infinite).
+Prints: status totals of both runs; when the runs cover several products (--product all), the
+same totals per product; the torch run's status differences from the CANN model, counted per
+suite case (the case id without its parameter values and product) and direction; worst ULP and
+bound units per op x dtype over the cases both runs computed (expected and got status 0), with
+non-finite-class mismatches counted apart (their ULP is infinite).
 Everything printed comes from the two files; nothing is assumed."""
 import collections
 import json
@@ -39,6 +40,23 @@ def totals(name, recs):
     cells = " | ".join(str(c.get(s, 0)) for s in order)
     why = ", ".join(f"{k or 'none'}: {v}" for k, v in sorted(checks.items()))
     return f"| {name} | {len(recs)} | {cells} | {why or '-'} |"
+
+
+def per_product(torch, emu):
+    out = ["| product | cases | torch PASS | torch FAIL status | torch FAIL tolerance "
+           "| torch other non-pass | emu PASS | emu non-pass |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for p in sorted({r["product"] for r in torch} | {r["product"] for r in emu}):
+        t = [r for r in torch if r["product"] == p]
+        e = [r for r in emu if r["product"] == p]
+        tc = collections.Counter("PASS" if r["status"] == "PASS" else
+                                 r["check"] if r["status"] == "FAIL" and
+                                 r["check"] in ("status", "tolerance") else "other" for r in t)
+        ep = sum(r["status"] == "PASS" for r in e)
+        cases = len(t) if len(t) == len(e) else f"{len(t)} / {len(e)}"
+        out.append(f"| {p} | {cases} | {tc['PASS']} | {tc['status']} | {tc['tolerance']} "
+                   f"| {tc['other']} | {ep} | {len(e) - ep} |")
+    return "\n".join(out)
 
 
 def status_differences(recs):
@@ -88,6 +106,9 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     print(totals("torch", torch))
     print(totals("emu", emu))
+    if len({r["product"] for r in torch + emu}) > 1:
+        print("\nPer product (cases shows torch / emu when the runs differ):\n")
+        print(per_product(torch, emu))
     table, n = status_differences(torch)
     print(f"\nStatus differences of the torch run ({n} cases):\n")
     print(table)
