@@ -65,8 +65,10 @@ static int read_slot(const cts_keyctx *k, const char *field, const cts_ynode *ke
 
 /* ---- small readers ---- */
 
-static bool read_dims(const cts_keyctx *k, const char *field, const cts_ynode *v, int *rank,
-                      int64_t *dims)
+/* A list of integers; |value| <= limit (shapes and strides: 2^40, far beyond any tensor this
+ * harness allocates; operator parameters: the whole int64 range the API takes). */
+static bool read_ints(const cts_keyctx *k, const char *field, const cts_ynode *v, int *rank,
+                      int64_t *dims, int64_t limit)
 {
     if (!cts_expect_kind(k, field, v, CTS_YN_SEQ))
         return false;
@@ -79,13 +81,19 @@ static bool read_dims(const cts_keyctx *k, const char *field, const cts_ynode *v
         char f[256];
         cts_fmt(f, sizeof f, "%s[%zu]", field, i);
         ok &= cts_read_int(k, f, v->items[i], &dims[i]);
-        if (ok && (dims[i] > (1LL << 40) || dims[i] < -(1LL << 40))) {
+        if (ok && limit < INT64_MAX && (dims[i] > limit || dims[i] < -limit)) {
             ERR(v->items[i], f, "dimension %lld is out of range", (long long)dims[i]);
             ok = false;
         }
     }
     *rank = (int)v->n;
     return ok;
+}
+
+static bool read_dims(const cts_keyctx *k, const char *field, const cts_ynode *v, int *rank,
+                      int64_t *dims)
+{
+    return read_ints(k, field, v, rank, dims, 1LL << 40);
 }
 
 static bool read_int_array(const cts_keyctx *k, const char *field, const cts_ynode *v,
@@ -96,7 +104,7 @@ static bool read_int_array(const cts_keyctx *k, const char *field, const cts_yno
         a->null = true;
         return true;
     }
-    return read_dims(k, field, v, &a->len, a->v);
+    return read_ints(k, field, v, &a->len, a->v, INT64_MAX);
 }
 
 static const struct {

@@ -40,7 +40,7 @@ typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
 
 static int axis_tab_build(axis_tab *t, int64_t in, int64_t on, int64_t s, int64_t pad, int64_t k)
 {
-    t->cap = (k + s - 1) / s;
+    t->cap = k / s + (k % s != 0); /* ceil(k/s) without overflow (s may be near INT64_MAX) */
     t->cnt = calloc((size_t)(in > 0 ? in : 1), sizeof *t->cnt);
     t->w = malloc((size_t)(in > 0 ? in : 1) * (size_t)t->cap * sizeof *t->w);
     if (!t->cnt || !t->w)
