@@ -13,6 +13,8 @@
  *   These perturb the terms, so the accumulation γ applies to the perturbed Σ: factor (1+γ).
  * - Coordinates (grid sampler): coord_err bounds Σ|∂term/∂coordinate|·δ over the terms, δ the
  *   device's coordinate error (grid_sampler_backward.c derives δ); factor (1+γ) likewise.
+ * - Underflow: products and quotients landing below the normal range err by η_acc absolutely
+ *   (Higham §2.1: fl(x op y) = (x op y)(1+δ) + η); n·nops of them at most.
  * - Output: RN to out_dtype adds u_out·|computed| ≤ u_out·(|exact| + E), and η_out below the
  *   normal range. */
 #include <math.h>
@@ -29,11 +31,12 @@ static int prec_of(ref_dtype dt)
     }
 }
 
-/* Half the smallest subnormal. */
-static double eta_of(ref_dtype dt, bool hf32)
+/* Half the smallest subnormal. HF32 keeps FP32's exponent range with `bits` significant bits,
+ * so its subnormal quantum is 2^(-126-(bits-1)) (the emulation's model, facts §5 derived). */
+static double eta_of(ref_dtype dt, bool hf32, int bits)
 {
     if (hf32)
-        return 0x1p-150;
+        return ldexp(1.0, -126 - bits);
     switch (dt) {
     case REF_DT_FLOAT16: return 0x1p-25;
     case REF_DT_BF16: return 0x1p-134;
@@ -54,12 +57,17 @@ double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v)
     double op = 0;
     if (path->kind == REF_PATH_CUBE) {
         int po = path->hf32 ? (path->hf32_bits > 0 ? path->hf32_bits : 11) : prec_of(path->operand);
-        double u_o = ldexp(1.0, -po), eta = eta_of(path->operand, path->hf32);
+        double u_o = ldexp(1.0, -po), eta = eta_of(path->operand, path->hf32, po);
         double u_w = u_o + (v->min_weight > 0 ? eta / v->min_weight : 0);
         bool g_rounded = po < prec_of(out_dtype);
         double u_g = g_rounded ? u_o : 0;
         op = (u_w + u_g + u_w * u_g) * S + (g_rounded ? n * eta : 0);
     }
-    double E = gamma * S + (1 + gamma) * (op + v->coord_err);
-    return u_out * fabs(v->hi) + (1 + u_out) * E + eta_of(out_dtype, false);
+    /* Underflow: a product or quotient whose result is subnormal in the working format errs
+     * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
+     * term's nops roundings may be one. */
+    double eta_acc = u_acc == 0x1p-53 ? eta_of(REF_DT_DOUBLE, false, 53) : 0x1p-150;
+    double under = n * (double)(v->nops > 0 ? v->nops : 1) * eta_acc;
+    double E = gamma * S + (1 + gamma) * (op + v->coord_err + under);
+    return u_out * fabs(v->hi) + (1 + u_out) * E + eta_of(out_dtype, false, 0);
 }

@@ -130,11 +130,31 @@ static void operand_overflow_thresholds(void **state)
     assert_false(ref_operand_overflows(&vec, 1e300));
 }
 
+/* Underflow terms of ref_bound (bound.c): a cube-HF32 operand below FP32's normal range is
+ * rounded on the 2^-136 grid (11 bits at exponent -126), so each of n terms may err by 2^-137;
+ * an FP32 product or quotient landing in the subnormal range errs by up to 2^-150. Both are
+ * absolute, so a subnormal exact value still gets them (fuzz findings at ~1e-42). */
+static void bound_covers_underflow(void **state)
+{
+    (void)state;
+    ref_path hf32 = {REF_PATH_CUBE, REF_DT_UNDEFINED, true, 11, "cube-hf32"};
+    ref_path vec = {REF_PATH_VECTOR, REF_DT_FLOAT, false, 0, "vector-fp32"};
+    ref_value v = {.hi = -5e-42, .lo = 0, .sum_abs = 5e-42, .nterms = 5, .nops = 2,
+                   .min_weight = 0.25};
+    assert_true(ref_bound(REF_DT_FLOAT, &hf32, &v) >= 5 * 0x1p-137);
+    assert_true(ref_bound(REF_DT_FLOAT, &vec, &v) >= 5 * 2 * 0x1p-150);
+    /* and they stay negligible for normal values: for exact 1.0 from one term the bound is
+     * u_out + γ(1) ≈ 2^-24 + 2^-24 (one ULP), so a 2-ULP error (2^-22) is still caught */
+    ref_value one = {.hi = 1.0, .lo = 0, .sum_abs = 1.0, .nterms = 1, .nops = 1, .min_weight = 1};
+    assert_true(ref_bound(REF_DT_FLOAT, &vec, &one) < 0x1p-22);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(integer_fill_and_mass),
                                        cmocka_unit_test(negative_divisor_matches_mpfr),
                                        cmocka_unit_test(bound_contains_fp32_and_catches_4ulp),
-                                       cmocka_unit_test(operand_overflow_thresholds)};
+                                       cmocka_unit_test(operand_overflow_thresholds),
+                                       cmocka_unit_test(bound_covers_underflow)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
