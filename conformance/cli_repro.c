@@ -1,6 +1,7 @@
 /* The repro line: written for every non-pass case, read back by `aclcts repro LINE`. One place
  * knows its format in both directions. */
 #include "cli.h"
+#include "sink.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -9,63 +10,48 @@
 
 extern char **environ;
 
-typedef struct {
-    char *buf;
-    size_t len, pos;
-} sink;
-
-static void put(sink *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = s->pos < s->len ? s->len - s->pos : 0;
-    int n = vsnprintf(room ? s->buf + s->pos : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        s->pos += (size_t)n;
-}
 
 /* A word as sh reads it: bare when it is made of safe characters, else in single quotes. */
-static void put_word(sink *s, const char *w)
+static void put_word(cts_sink *s, const char *w)
 {
     if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                         "_-./:=,+@%") == strlen(w)) {
-        put(s, "%s", w);
+        cts_sink_put(s, "%s", w);
         return;
     }
-    put(s, "'");
+    cts_sink_put(s, "'");
     for (; *w; w++)
-        put(s, *w == '\'' ? "'\\''" : "%c", *w);
-    put(s, "'");
+        cts_sink_put(s, *w == '\'' ? "'\\''" : "%c", *w);
+    cts_sink_put(s, "'");
 }
 
 size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
 {
-    sink s = {buf, len, 0};
+    cts_sink s = {buf, len, 0};
     if (len)
         buf[0] = '\0';
     /* The emulated device's fault and behaviour switches are part of what was run. */
     for (char **e = environ; e && *e; e++)
         if (strncmp(*e, "ACLNN_EMU_", 10) == 0 && strchr(*e, '=')) {
             const char *eq = strchr(*e, '=');
-            put(&s, "%.*s=", (int)(eq - *e), *e);
+            cts_sink_put(&s, "%.*s=", (int)(eq - *e), *e);
             put_word(&s, eq + 1);
-            put(&s, " ");
+            cts_sink_put(&s, " ");
         }
     char exe[PATH_MAX];
     cli_display_path("/proc/self/exe", exe, sizeof exe);
     put_word(&s, exe);
-    put(&s, " run --backend ");
+    cts_sink_put(&s, " run --backend ");
     put_word(&s, a->backend);
-    put(&s, " --product %s --seed %llu", a->product, (unsigned long long)a->seed);
+    cts_sink_put(&s, " --product %s --seed %llu", a->product, (unsigned long long)a->seed);
     if (a->repeat > 0)
-        put(&s, " --repeat %d", a->repeat);
+        cts_sink_put(&s, " --repeat %d", a->repeat);
     if (a->timeout > 0)
-        put(&s, " --timeout %g", a->timeout);
+        cts_sink_put(&s, " --timeout %g", a->timeout);
     if (a->quick)
-        put(&s, " --quick");
+        cts_sink_put(&s, " --quick");
     if (a->out && *a->out) {
-        put(&s, " --out ");
+        cts_sink_put(&s, " --out ");
         put_word(&s, a->out);
     }
     /* The id as a glob that matches only itself: escape fnmatch's special characters. */
@@ -77,10 +63,10 @@ size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
         glob[g++] = *p;
     }
     glob[g] = '\0';
-    put(&s, " --filter '");
+    cts_sink_put(&s, " --filter '");
     for (const char *p = glob; *p; p++)
-        put(&s, *p == '\'' ? "'\\''" : "%c", *p);
-    put(&s, "' ");
+        cts_sink_put(&s, *p == '\'' ? "'\\''" : "%c", *p);
+    cts_sink_put(&s, "' ");
     put_word(&s, a->suite_file);
     return s.pos;
 }

@@ -1,6 +1,7 @@
 /* results.jsonl: one flat JSON object per finished case. The field table below is the single
  * description of the format; the writer and the reader both walk it. */
 #include "results.h"
+#include "sink.h"
 
 #include <errno.h>
 #include <math.h>
@@ -85,21 +86,6 @@ static const field fields[] = {
 
 /* ---- writing ---- */
 
-typedef struct {
-    char *buf;
-    size_t len, pos; /* pos may exceed len: the length that was needed */
-} sink;
-
-static void put(sink *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = s->pos < s->len ? s->len - s->pos : 0;
-    int n = vsnprintf(room ? s->buf + s->pos : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        s->pos += (size_t)n;
-}
 
 /* Length of the valid UTF-8 sequence at p, or 0 if it is not one. */
 static int utf8_len(const unsigned char *p)
@@ -113,57 +99,57 @@ static int utf8_len(const unsigned char *p)
     return n;
 }
 
-static void put_string(sink *s, const char *str)
+static void put_string(cts_sink *s, const char *str)
 {
-    put(s, "\"");
+    cts_sink_put(s, "\"");
     for (const unsigned char *p = (const unsigned char *)str; *p;) {
         if (*p == '"' || *p == '\\')
-            put(s, "\\%c", *p++);
+            cts_sink_put(s, "\\%c", *p++);
         else if (*p == '\n')
-            put(s, "\\n"), p++;
+            cts_sink_put(s, "\\n"), p++;
         else if (*p == '\t')
-            put(s, "\\t"), p++;
+            cts_sink_put(s, "\\t"), p++;
         else if (*p < 0x20 || *p == 0x7f)
-            put(s, "\\u%04x", *p++);
+            cts_sink_put(s, "\\u%04x", *p++);
         else if (*p < 0x80)
-            put(s, "%c", *p++);
+            cts_sink_put(s, "%c", *p++);
         else {
             int n = utf8_len(p);
             if (n)
-                put(s, "%.*s", n, (const char *)p), p += n;
+                cts_sink_put(s, "%.*s", n, (const char *)p), p += n;
             else
-                put(s, "\\ufffd"), p++; /* not UTF-8 (e.g. a crashing child's bytes) */
+                cts_sink_put(s, "\\ufffd"), p++; /* not UTF-8 (e.g. a crashing child's bytes) */
         }
     }
-    put(s, "\"");
+    cts_sink_put(s, "\"");
 }
 
-static void put_double(sink *s, double d)
+static void put_double(cts_sink *s, double d)
 {
     if (isnan(d))
-        put(s, "\"NaN\"");
+        cts_sink_put(s, "\"NaN\"");
     else if (isinf(d))
-        put(s, d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+        cts_sink_put(s, d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
     else
-        put(s, "%.17g", d);
+        cts_sink_put(s, "%.17g", d);
 }
 
-static void put_hist(sink *s, const uint32_t *h)
+static void put_hist(cts_sink *s, const uint32_t *h)
 {
-    put(s, "\"");
+    cts_sink_put(s, "\"");
     for (int b = 0, n = 0; b < CTS_STAT_BINS; b++)
-        if (h[b]) put(s, "%s%d:%lu", n++ ? "," : "", b, (unsigned long)h[b]);
-    put(s, "\"");
+        if (h[b]) cts_sink_put(s, "%s%d:%lu", n++ ? "," : "", b, (unsigned long)h[b]);
+    cts_sink_put(s, "\"");
 }
 
-static void put_grid(sink *s, const cts_error_grid *g)
+static void put_grid(cts_sink *s, const cts_error_grid *g)
 {
-    put(s, "\"%s %lld %lld %lld %d %d ", g->output, (long long)g->h, (long long)g->w,
+    cts_sink_put(s, "\"%s %lld %lld %lld %d %d ", g->output, (long long)g->h, (long long)g->w,
         (long long)g->plane, (int)g->rows, (int)g->cols);
-    if (isfinite(g->worst)) put(s, "%.17g ", g->worst);
-    else put(s, "%s ", isnan(g->worst) ? "nan" : "inf");
-    for (int32_t i = 0; i < g->rows * g->cols; i++) put(s, "%02x", g->code[i]);
-    put(s, "\"");
+    if (isfinite(g->worst)) cts_sink_put(s, "%.17g ", g->worst);
+    else cts_sink_put(s, "%s ", isnan(g->worst) ? "nan" : "inf");
+    for (int32_t i = 0; i < g->rows * g->cols; i++) cts_sink_put(s, "%02x", g->code[i]);
+    cts_sink_put(s, "\"");
 }
 
 static bool written(const field *f, const cts_result *r)
@@ -175,35 +161,35 @@ static bool written(const field *f, const cts_result *r)
 
 size_t cts_jsonl_format(char *buf, size_t len, const cts_result *r)
 {
-    sink s = {buf, len, 0};
-    put(&s, "{");
+    cts_sink s = {buf, len, 0};
+    cts_sink_put(&s, "{");
     for (size_t i = 0; i < NFIELDS; i++) {
         const field *f = &fields[i];
         const char *p = (const char *)r + f->offset;
         if (!written(f, r)) continue;
-        put(&s, "%s\"%s\":", i ? "," : "", f->key);
+        cts_sink_put(&s, "%s\"%s\":", i ? "," : "", f->key);
         switch (f->kind) {
         case F_STR: put_string(&s, p); break;
         case F_INT: {
             int v = *(const int *)p;
             if (v < 0 && strcmp(f->key, "cube_math_type") == 0)
-                put(&s, "null");
+                cts_sink_put(&s, "null");
             else
-                put(&s, "%d", v);
+                cts_sink_put(&s, "%d", v);
             break;
         }
-        case F_I32: put(&s, "%ld", (long)*(const int32_t *)p); break;
-        case F_I64: put(&s, "%lld", (long long)*(const int64_t *)p); break;
-        case F_U64: put(&s, "%llu", (unsigned long long)*(const uint64_t *)p); break;
-        case F_HEX: put(&s, "\"%016llx\"", (unsigned long long)*(const uint64_t *)p); break;
+        case F_I32: cts_sink_put(&s, "%ld", (long)*(const int32_t *)p); break;
+        case F_I64: cts_sink_put(&s, "%lld", (long long)*(const int64_t *)p); break;
+        case F_U64: cts_sink_put(&s, "%llu", (unsigned long long)*(const uint64_t *)p); break;
+        case F_HEX: cts_sink_put(&s, "\"%016llx\"", (unsigned long long)*(const uint64_t *)p); break;
         case F_DBL: put_double(&s, *(const double *)p); break;
         case F_STATUS: put_string(&s, cts_status_name(*(const cts_status *)p)); break;
-        case F_BOOL: put(&s, *(const bool *)p ? "true" : "false"); break;
+        case F_BOOL: cts_sink_put(&s, *(const bool *)p ? "true" : "false"); break;
         case F_HIST: put_hist(&s, (const uint32_t *)p); break;
         case F_GRID: put_grid(&s, (const cts_error_grid *)p); break;
         }
     }
-    put(&s, "}");
+    cts_sink_put(&s, "}");
     return s.pos;
 }
 
