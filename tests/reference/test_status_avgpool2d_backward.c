@@ -3,47 +3,13 @@
  * every product and spec version it names, starting each time from the seed example's
  * parameters (valid on every supported product). The expected code of each row is the one the
  * cited line gives; expected forward sizes are hand-derived from the facts §4 formula. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
+#include "status_rows.h"
 
-#include <cmocka.h>
-
-#include "reference.h"
-
-#define P(x) (1u << REF_PRODUCT_##x)
-#define ALL_P ((1u << REF_PRODUCT_COUNT) - 1)
 #define SUPPORTED (ALL_P & ~P(ASCEND310B))          /* 000 "Applicable Products" */
 #define TRAIN_INF (P(ASCEND910) | P(ASCEND310P))    /* "Atlas training / inference products" */
 #define A2A3 (P(ASCEND910B) | P(ASCEND910_93))
 #define BF16_OK (A2A3 | P(ASCEND950))
-#define DOC (1u << REF_SPEC_DOC)
-#define VEN (1u << REF_SPEC_VENDOR)
-#define OLD (1u << REF_SPEC_VENDOR_OLD)
-#define ALL_S (DOC | VEN | OLD)
-#define OK REF_STATUS_SUCCESS
-#define NUL REF_STATUS_NULLPTR
-#define INV REF_STATUS_INVALID
 
-typedef struct {
-    const char *name;
-    const char *cite; /* the document / contract line the expected code comes from */
-    void (*mutate)(ref_status_query *q);
-    unsigned products, specs;
-    int32_t status;
-    bool runs;
-    const char *reason; /* a substring the reason must contain */
-} row;
-
-static void set_shape(ref_tensor_desc *t, const int64_t *d, int rank)
-{
-    t->rank = rank;
-    for (int i = 0; i < rank; i++)
-        t->dims[i] = d[i];
-}
 static void set_array(ref_int_array_desc *a, const int64_t *v, int64_t len)
 {
     a->present = true;
@@ -51,11 +17,7 @@ static void set_array(ref_int_array_desc *a, const int64_t *v, int64_t len)
     for (int64_t i = 0; i < len && i < REF_MAX_DIMS; i++)
         a->values[i] = v[i];
 }
-#define NARGS(...) ((int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
-#define SHAPE(i, ...) set_shape(&q->t[i], (int64_t[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
 #define ARRAY(a, ...) set_array(&q->a, (int64_t[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
-#define MUT(fn, ...) \
-    static void fn(ref_status_query *q) { __VA_ARGS__; }
 
 static void all_dtype(ref_status_query *q, ref_dtype dt)
 {
@@ -473,35 +435,6 @@ static const row rows[] = {
      m_cube3_fp16_then_empty, A2A3, VEN | OLD, OK, false, "nothing to compute"},
 };
 
-static int combos_checked;
-
-static void run_row(void **state)
-{
-    const row *r = *state;
-    int failures = 0;
-    for (int p = 0; p < REF_PRODUCT_COUNT; p++) {
-        if (!(r->products & (1u << p)))
-            continue;
-        for (int s = 0; s <= REF_SPEC_VENDOR_OLD; s++) {
-            if (!(r->specs & (1u << s)))
-                continue;
-            ref_status_query q = seed((ref_product)p, (ref_spec)s);
-            r->mutate(&q);
-            ref_status got = ref_expected_status(&q);
-            combos_checked++;
-            if (got.status != r->status || got.runs != r->runs ||
-                strstr(got.reason, r->reason) == NULL) {
-                print_error("%s [%s] on %s/%s: got %d runs=%d \"%s\", want %d runs=%d \"%s\"\n",
-                            r->name, r->cite, ref_product_id((ref_product)p),
-                            ref_spec_name((ref_spec)s), got.status, got.runs, got.reason,
-                            r->status, r->runs, r->reason);
-                failures++;
-            }
-        }
-    }
-    assert_int_equal(failures, 0);
-}
-
 /* The reason sentence of the brief's example, and a NULL query. */
 static void reason_example(void **state)
 {
@@ -515,13 +448,7 @@ static void reason_example(void **state)
 
 int main(void)
 {
-    enum { N = sizeof rows / sizeof rows[0] };
-    struct CMUnitTest tests[N + 1];
-    for (int i = 0; i < N; i++)
-        tests[i] = (struct CMUnitTest){.name = rows[i].name, .test_func = run_row,
-                                       .initial_state = (void *)&rows[i]};
-    tests[N] = (struct CMUnitTest){.name = "reason_example", .test_func = reason_example};
-    int failed = _cmocka_run_group_tests("status_avgpool2d_backward", tests, N + 1, NULL, NULL);
-    printf("%d rows, %d (row, product, spec) cases checked\n", N, combos_checked);
-    return failed;
+    const struct CMUnitTest extra[] = {cmocka_unit_test(reason_example)};
+    return run_rows("status_avgpool2d_backward", rows, (int)(sizeof rows / sizeof rows[0]), extra,
+                    1);
 }

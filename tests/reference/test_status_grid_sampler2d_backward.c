@@ -3,46 +3,12 @@
  * every product and spec version it names, starting each time from the seed example's
  * parameters (valid on every supported product). The expected code of each row is the one the
  * cited line gives. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
+#include "status_rows.h"
 
-#include <cmocka.h>
-
-#include "reference.h"
-
-#define P(x) (1u << REF_PRODUCT_##x)
-#define ALL_P ((1u << REF_PRODUCT_COUNT) - 1)
 #define UNSUPPORTED (P(ASCEND310P) | P(ASCEND310B)) /* 003 "Applicable Products" × */
 #define SUPPORTED (ALL_P & ~UNSUPPORTED)
 #define WIDE (P(ASCEND910B) | P(ASCEND910_93) | P(ASCEND950)) /* BF16 and DOUBLE */
-#define DOC (1u << REF_SPEC_DOC)
-#define VEN (1u << REF_SPEC_VENDOR)
-#define OLD (1u << REF_SPEC_VENDOR_OLD)
-#define ALL_S (DOC | VEN | OLD)
-#define OK REF_STATUS_SUCCESS
-#define NUL REF_STATUS_NULLPTR
-#define INV REF_STATUS_INVALID
 
-typedef struct {
-    const char *name;
-    const char *cite; /* the document / contract line the expected code comes from */
-    void (*mutate)(ref_status_query *q);
-    unsigned products, specs;
-    int32_t status;
-    bool runs;
-    const char *reason; /* a substring the reason must contain */
-} row;
-
-static void set_shape(ref_tensor_desc *t, const int64_t *d, int rank)
-{
-    t->rank = rank;
-    for (int i = 0; i < rank; i++)
-        t->dims[i] = d[i];
-}
 static void set_mask(ref_status_query *q, const bool *m, int len)
 {
     q->output_mask_present = true;
@@ -50,11 +16,7 @@ static void set_mask(ref_status_query *q, const bool *m, int len)
     for (int i = 0; i < len; i++)
         q->output_mask[i] = m[i];
 }
-#define NARGS(...) ((int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
-#define SHAPE(i, ...) set_shape(&q->t[i], (int64_t[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
 #define MASK(...) set_mask(q, (bool[]){__VA_ARGS__}, (int)sizeof((bool[]){__VA_ARGS__}))
-#define MUT(fn, ...) \
-    static void fn(ref_status_query *q) { __VA_ARGS__; }
 
 static void all_dtype(ref_status_query *q, ref_dtype dt)
 {
@@ -316,43 +278,8 @@ static const row rows[] = {
      m_shape_then_empty, SUPPORTED, ALL_S, INV, false, "grid last dim is 3"},
 };
 
-static int combos_checked;
-
-static void run_row(void **state)
-{
-    const row *r = *state;
-    int failures = 0;
-    for (int p = 0; p < REF_PRODUCT_COUNT; p++) {
-        if (!(r->products & (1u << p)))
-            continue;
-        for (int s = 0; s <= REF_SPEC_VENDOR_OLD; s++) {
-            if (!(r->specs & (1u << s)))
-                continue;
-            ref_status_query q = seed((ref_product)p, (ref_spec)s);
-            r->mutate(&q);
-            ref_status got = ref_expected_status(&q);
-            combos_checked++;
-            if (got.status != r->status || got.runs != r->runs ||
-                strstr(got.reason, r->reason) == NULL) {
-                print_error("%s [%s] on %s/%s: got %d runs=%d \"%s\", want %d runs=%d \"%s\"\n",
-                            r->name, r->cite, ref_product_id((ref_product)p),
-                            ref_spec_name((ref_spec)s), got.status, got.runs, got.reason,
-                            r->status, r->runs, r->reason);
-                failures++;
-            }
-        }
-    }
-    assert_int_equal(failures, 0);
-}
-
 int main(void)
 {
-    enum { N = sizeof rows / sizeof rows[0] };
-    struct CMUnitTest tests[N];
-    for (int i = 0; i < N; i++)
-        tests[i] = (struct CMUnitTest){.name = rows[i].name, .test_func = run_row,
-                                       .initial_state = (void *)&rows[i]};
-    int failed = _cmocka_run_group_tests("status_grid_sampler2d_backward", tests, N, NULL, NULL);
-    printf("%d rows, %d (row, product, spec) cases checked\n", N, combos_checked);
-    return failed;
+    return run_rows("status_grid_sampler2d_backward", rows, (int)(sizeof rows / sizeof rows[0]),
+                    NULL, 0);
 }
