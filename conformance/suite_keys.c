@@ -375,22 +375,82 @@ static bool k_format(const cts_keyctx *k, const char *f, const cts_ynode *v, cts
     return true;
 }
 
-static bool k_formats(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
-                      int a)
+/* Reads the value of one tensor's entry of a per-tensor map into slot `s`. */
+typedef bool (*slot_reader)(const cts_keyctx *k, const char *field, const cts_ynode *v,
+                            cts_builder *b, int s);
+
+/* A map from tensor names to values (formats:, views:, data:): each value is read for its
+ * tensor's slot; every error is reported, and the map reads as failed if any entry did. */
+static bool read_tensor_map(const cts_keyctx *k, const char *f, const cts_ynode *v,
+                            cts_builder *b, bool inputs_only, slot_reader read)
 {
-    (void)a;
     if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
         return false;
     bool ok = true;
     for (size_t i = 0; i < v->n; i += 2) {
         char ff[256];
         cts_fmt(ff, sizeof ff, "%s.%s", f, v->items[i]->text);
-        int s = read_slot(k, ff, v->items[i], false, false);
-        if (s < 0 || !read_format(k, ff, v->items[i + 1], &b->c.t[s].format)) {
+        int s = read_slot(k, ff, v->items[i], false, inputs_only);
+        if (s < 0 || !read(k, ff, v->items[i + 1], b, s))
             ok = false;
-            continue;
+    }
+    return ok;
+}
+
+static bool read_slot_format(const cts_keyctx *k, const char *ff, const cts_ynode *v,
+                             cts_builder *b, int s)
+{
+    if (!read_format(k, ff, v, &b->c.t[s].format))
+        return false;
+    b->format_set[s] = true;
+    return true;
+}
+
+static bool k_formats(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                      int a)
+{
+    (void)a;
+    return read_tensor_map(k, f, v, b, false, read_slot_format);
+}
+
+/* One tensor's view: {strides: [...], offset: N}. */
+static bool read_slot_view(const cts_keyctx *k, const char *ff, const cts_ynode *view,
+                           cts_builder *b, int s)
+{
+    if (!cts_expect_kind(k, ff, view, CTS_YN_MAP))
+        return false;
+    bool ok = true;
+    cts_tensor *t = &b->c.t[s];
+    for (size_t j = 0; j < view->n; j += 2) {
+        const char *key = view->items[j]->text;
+        const cts_ynode *val = view->items[j + 1];
+        char fff[300];
+        cts_fmt(fff, sizeof fff, "%s.%s", ff, key);
+        if (!strcmp(key, "strides")) {
+            int rank;
+            if (read_dims(k, fff, val, &rank, t->strides)) {
+                t->has_strides = true;
+                /* the rank is checked against the shape once the case is complete */
+                b->nstrides[s] = rank;
+                b->strides_node[s] = val;
+                if (rank == 0) {
+                    ERR(val, fff, "expected at least one stride");
+                    ok = false;
+                }
+            } else {
+                ok = false;
+            }
+        } else if (!strcmp(key, "offset")) {
+            if (!cts_read_int(k, fff, val, &t->offset)) {
+                ok = false;
+            } else if (t->offset < 0) {
+                ERR(val, fff, "storage offset must be >= 0");
+                ok = false;
+            }
+        } else {
+            ERR(view->items[j], fff, "unknown key (strides, offset)");
+            ok = false;
         }
-        b->format_set[s] = true;
     }
     return ok;
 }
@@ -398,57 +458,13 @@ static bool k_formats(const cts_keyctx *k, const char *f, const cts_ynode *v, ct
 static bool k_views(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
 {
     (void)a;
-    if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
-        return false;
-    bool ok = true;
-    for (int s = 0; s < cts_op_ntensors(k->op); s++) {
-        b->c.t[s].has_strides = false;
-        b->nstrides[s] = 0;
-        b->c.t[s].offset = 0;
-    }
-    for (size_t i = 0; i < v->n; i += 2) {
-        char ff[256];
-        cts_fmt(ff, sizeof ff, "%s.%s", f, v->items[i]->text);
-        int s = read_slot(k, ff, v->items[i], false, false);
-        const cts_ynode *view = v->items[i + 1];
-        if (s < 0 || !cts_expect_kind(k, ff, view, CTS_YN_MAP)) {
-            ok = false;
-            continue;
+    if (v->kind == CTS_YN_MAP) /* a views: map replaces every earlier view (defaults) */
+        for (int s = 0; s < cts_op_ntensors(k->op); s++) {
+            b->c.t[s].has_strides = false;
+            b->nstrides[s] = 0;
+            b->c.t[s].offset = 0;
         }
-        cts_tensor *t = &b->c.t[s];
-        for (size_t j = 0; j < view->n; j += 2) {
-            const char *key = view->items[j]->text;
-            const cts_ynode *val = view->items[j + 1];
-            char fff[300];
-            cts_fmt(fff, sizeof fff, "%s.%s", ff, key);
-            if (!strcmp(key, "strides")) {
-                int rank;
-                if (read_dims(k, fff, val, &rank, t->strides)) {
-                    t->has_strides = true;
-                    /* the rank is checked against the shape once the case is complete */
-                    b->nstrides[s] = rank;
-                    b->strides_node[s] = val;
-                    if (rank == 0) {
-                        ERR(val, fff, "expected at least one stride");
-                        ok = false;
-                    }
-                } else {
-                    ok = false;
-                }
-            } else if (!strcmp(key, "offset")) {
-                if (!cts_read_int(k, fff, val, &t->offset)) {
-                    ok = false;
-                } else if (t->offset < 0) {
-                    ERR(val, fff, "storage offset must be >= 0");
-                    ok = false;
-                }
-            } else {
-                ERR(view->items[j], fff, "unknown key (strides, offset)");
-                ok = false;
-            }
-        }
-    }
-    return ok;
+    return read_tensor_map(k, f, v, b, false, read_slot_view);
 }
 
 static bool k_null(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
@@ -493,23 +509,19 @@ static bool k_null(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_b
     return ok;
 }
 
+static bool read_slot_gen(const cts_keyctx *k, const char *ff, const cts_ynode *v,
+                          cts_builder *b, int s)
+{
+    if (!read_gen(k, ff, v, &b->c.t[s].gen))
+        return false;
+    b->gen_set[s] = true;
+    return true;
+}
+
 static bool k_data(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
 {
     (void)a;
-    if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
-        return false;
-    bool ok = true;
-    for (size_t i = 0; i < v->n; i += 2) {
-        char ff[256];
-        cts_fmt(ff, sizeof ff, "%s.%s", f, v->items[i]->text);
-        int s = read_slot(k, ff, v->items[i], false, true);
-        if (s < 0 || !read_gen(k, ff, v->items[i + 1], &b->c.t[s].gen)) {
-            ok = false;
-            continue;
-        }
-        b->gen_set[s] = true;
-    }
-    return ok;
+    return read_tensor_map(k, f, v, b, true, read_slot_gen);
 }
 
 static bool k_expect(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
