@@ -1,4 +1,5 @@
 /* aclInit/aclFinalize, the single emulated device, streams, and context options. */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,19 +22,39 @@ static emu_stream *streams[MAX_STREAMS];
 
 bool emu_runtime_initialized(void) { return initialized; }
 
+/* ACLNN_EMU_SHUFFLE: a whole number (0 or unset: the natural order). */
+static aclError read_shuffle_seed(uint64_t *seed)
+{
+    const char *s = getenv("ACLNN_EMU_SHUFFLE");
+    char *end;
+    *seed = 0;
+    if (!s || !*s)
+        return ACL_SUCCESS;
+    errno = 0;
+    *seed = strtoull(s, &end, 0);
+    if (errno || *end || *s == '-') {
+        emu_set_error("ACLNN_EMU_SHUFFLE=%s is not valid: expected a whole number >= 0 (a seed)",
+                      s);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    return ACL_SUCCESS;
+}
+
 aclError aclInit(const char *configPath)
 {
     if (initialized) {
         emu_set_error("aclInit: the runtime is already initialized (call aclFinalize first)");
         return ACL_ERROR_REPEAT_INITIALIZE;
     }
-    aclError rc = emu_profile_load(configPath);
+    aclError rc = emu_switches_check();
+    if (rc == ACL_SUCCESS)
+        rc = emu_profile_load(configPath);
     if (rc == ACL_SUCCESS)
         rc = emu_fault_load();
+    if (rc == ACL_SUCCESS)
+        rc = read_shuffle_seed(&shuffle_seed);
     if (rc != ACL_SUCCESS)
         return rc;
-    const char *s = getenv("ACLNN_EMU_SHUFFLE");
-    shuffle_seed = s && *s ? strtoull(s, NULL, 0) : 0;
     deterministic = 0;
     initialized = true;
     return ACL_SUCCESS;

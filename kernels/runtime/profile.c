@@ -113,12 +113,13 @@ static aclError apply_switches(emu_profile *p)
     p->cube_math_type_code = v ? ACLNN_ERR_PARAM_NULLPTR : ACLNN_ERR_PARAM_INVALID;
     const char *bits = getenv("ACLNN_EMU_HF32_BITS");
     if (bits && *bits) {
-        int b = atoi(bits);
-        if (b < 2 || b > 24) {
+        char *end;
+        long b = strtol(bits, &end, 10);
+        if (*end || b < 2 || b > 24) {
             emu_set_error("ACLNN_EMU_HF32_BITS=%s is not valid: expected 2..24", bits);
             return ACL_ERROR_INVALID_PARAM;
         }
-        p->hf32_bits = b;
+        p->hf32_bits = (int)b;
     }
     return ACL_SUCCESS;
 }
@@ -133,8 +134,12 @@ aclError emu_profile_load(const char *config_path)
         env = "ascend910b";
     const emu_profile *p = emu_profile_find(env);
     if (!p) {
-        emu_set_error("ACLCTS_SOC=%s names no product profile: expected ascend910, ascend910b, "
-                      "ascend910_93, ascend310p, ascend310b or ascend950", env);
+        char ids[256];
+        size_t n = 0, count = sizeof PROFILES / sizeof PROFILES[0];
+        for (size_t i = 0; i < count && n < sizeof ids; i++)
+            n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i == 0 ? "" : i + 1 < count
+                                  ? ", " : " or ", PROFILES[i].id);
+        emu_set_error("ACLCTS_SOC=%s names no product profile: expected %s", env, ids);
         return ACL_ERROR_INVALID_PARAM;
     }
     emu_profile next = *p;

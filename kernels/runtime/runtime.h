@@ -8,6 +8,8 @@
  * ACL_SUCCESS or ACL_ERROR_INVALID_PARAM with the recent error message set. */
 aclError emu_profile_load(const char *config_path);
 aclError emu_fault_load(void);
+/* Refuses an ACLNN_EMU_* variable that is not a switch (message set). */
+aclError emu_switches_check(void);
 bool emu_runtime_initialized(void);
 
 #endif

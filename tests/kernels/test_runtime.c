@@ -117,6 +117,33 @@ static void init_twice_and_unknown_soc(void **state)
     emu_test_init(NULL);
 }
 
+/* Every switch value aclInit does not accept, and an ACLNN_EMU_* name that is no switch, fail
+ * aclInit with a message naming the variable and what it accepts (kernels/README.md). Before,
+ * a typo in a switch's name was ignored and ACLNN_EMU_SHUFFLE=yes was seed 0. */
+static void unknown_switches_are_named(void **state)
+{
+    (void)state;
+    static const struct { const char *var, *value, *msg; } bad[] = {
+        {"ACLNN_EMU_FAULTS", "crash", "ACLNN_EMU_FAULTS is not a switch of the emulated device: "
+                                      "expected ACLNN_EMU_SPEC, "},
+        {"ACLNN_EMU_SHUFFLE", "yes", "ACLNN_EMU_SHUFFLE=yes is not valid: expected a whole "
+                                     "number"},
+        {"ACLNN_EMU_HF32_BITS", "11x", "ACLNN_EMU_HF32_BITS=11x is not valid: expected 2..24"},
+        {"ACLNN_EMU_FAULT", "crash,bogus", "ACLNN_EMU_FAULT entry 'bogus' is not a fault"},
+        {"ACLCTS_SOC", "ascend123", "ACLCTS_SOC=ascend123 names no product profile: expected "
+                                    "ascend910, ascend910b, ascend910_93, ascend310p, ascend310b "
+                                    "or ascend950"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        emu_test_fini();
+        setenv(bad[i].var, bad[i].value, 1);
+        assert_int_equal(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
+        expect_msg(bad[i].msg);
+        unsetenv(bad[i].var);
+    }
+    emu_test_init(NULL);
+}
+
 /* facts.md §2: profile id → SoC family reported by aclrtGetSocName. */
 static void soc_name_follows_profile(void **state)
 {
@@ -200,6 +227,7 @@ int main(void)
         cmocka_unit_test(handles_destroyed_twice_are_reported),
         cmocka_unit_test(second_phase_rejects_foreign_executor),
         cmocka_unit_test(error_message_is_read_once),
+        cmocka_unit_test(unknown_switches_are_named),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
