@@ -65,3 +65,105 @@ void cts_case_list_free(cts_case_list *l)
     l->cases = NULL;
     l->ncases = 0;
 }
+
+/* ---- the parameters of a case, as one hash ---- */
+
+typedef struct {
+    uint64_t h;
+} hasher;
+
+static void hbytes(hasher *x, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x->h = (x->h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ull;
+}
+
+#define H(x, v) do { __typeof__(v) h_v_ = (v); hbytes((x), &h_v_, sizeof h_v_); } while (0)
+
+static void hstr(hasher *x, const char *s)
+{
+    H(x, s != NULL);
+    if (s)
+        hbytes(x, s, strlen(s) + 1);
+}
+
+static void hdoubles(hasher *x, const double *v, size_t n)
+{
+    H(x, n);
+    for (size_t i = 0; i < n; i++)
+        H(x, v[i]);
+}
+
+static void hint_array(hasher *x, const cts_int_array *a)
+{
+    H(x, a->null);
+    H(x, a->len);
+    for (int i = 0; i < a->len && i < CTS_MAX_DIMS; i++)
+        H(x, a->v[i]);
+}
+
+static void htensor(hasher *x, const cts_tensor *t)
+{
+    H(x, t->null);
+    H(x, t->rank);
+    for (int d = 0; d < t->rank && d < CTS_MAX_DIMS; d++) {
+        H(x, t->dims[d]);
+        H(x, t->has_strides ? t->strides[d] : -1);
+    }
+    H(x, t->offset);
+    H(x, (int)t->dtype);
+    H(x, (int)t->format);
+    H(x, (int)t->gen.kind);
+    H(x, t->gen.a);
+    H(x, t->gen.b);
+    hdoubles(x, t->gen.values, t->gen.nvalues);
+}
+
+uint64_t cts_case_param_hash(const cts_case *c)
+{
+    hasher x = {0xcbf29ce484222325ull};
+    H(&x, (int)c->op);
+    H(&x, (int)c->dtype);
+    H(&x, (int)c->spec);
+    H(&x, c->seed);
+    H(&x, c->ntensors);
+    for (int s = 0; s < c->ntensors && s < CTS_MAX_TENSORS; s++) {
+        htensor(&x, &c->t[s]);
+        H(&x, c->expect_values[s].any);
+        hdoubles(&x, c->expect_values[s].values, c->expect_values[s].nvalues);
+    }
+    hint_array(&x, &c->kernel_size);
+    hint_array(&x, &c->stride);
+    hint_array(&x, &c->padding);
+    H(&x, c->ceil_mode);
+    H(&x, c->count_include_pad);
+    H(&x, c->divisor_override);
+    H(&x, c->cube_math_type);
+    H(&x, c->interpolation_mode);
+    H(&x, c->padding_mode);
+    H(&x, c->align_corners);
+    H(&x, c->output_mask_null);
+    H(&x, c->output_mask_len);
+    for (int i = 0; i < c->output_mask_len && i < CTS_MAX_DIMS; i++)
+        H(&x, c->output_mask[i]);
+    H(&x, c->expect_status_model);
+    H(&x, c->expect_status);
+    H(&x, (int)c->tolerance.kind);
+    hstr(&x, c->tolerance.name);
+    H(&x, c->tolerance.ulps);
+    H(&x, c->tolerance.rtol);
+    H(&x, c->tolerance.atol);
+    H(&x, c->tolerance.rel);
+    H(&x, c->tolerance.min_share);
+    H(&x, c->tolerance.small_threshold);
+    H(&x, c->deterministic);
+    H(&x, c->repeat);
+    hstr(&x, c->waiver);
+    H(&x, c->nwaiver_status);
+    for (int i = 0; i < c->nwaiver_status && i < 4; i++)
+        H(&x, c->waiver_status[i]);
+    x.h ^= x.h >> 31; /* splitmix64 finalizer: FNV's low bits are weak */
+    x.h *= 0x94d049bb133111ebull;
+    x.h ^= x.h >> 29;
+    return x.h;
+}

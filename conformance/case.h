@@ -122,4 +122,8 @@ typedef struct {
 
 void cts_case_list_free(cts_case_list *l);
 
+/* A 64-bit hash of everything that reaches the device or the judgement (not the id, the name,
+ * the product or where it was written): two cases with one hash are one case. */
+uint64_t cts_case_param_hash(const cts_case *c);
+
 #endif

@@ -151,6 +151,71 @@ static int case_products(const cts_builder *b, const cts_suite_ctx *s, ref_produ
     return n;
 }
 
+/* The cases an entry's combinations made so far, by cts_case_param_hash (open addressing), to
+ * find values written differently that mean one value (1, 01 and +1; float and float32): such
+ * combinations would run one case under several ids. */
+typedef struct {
+    uint64_t *hash;          /* 0: empty slot (a real hash of 0 is stored as 1) */
+    size_t *combo, cap;
+    bool *reported;          /* per matrix value (flattened): its error is printed once */
+} combo_seen;
+
+static void seen_init(combo_seen *s, size_t total, size_t nvalues)
+{
+    for (s->cap = 16; s->cap < 2 * total; s->cap *= 2) {
+    }
+    s->hash = calloc(s->cap, sizeof *s->hash);
+    s->combo = calloc(s->cap, sizeof *s->combo);
+    s->reported = calloc(nvalues + 1, sizeof *s->reported);
+    if (!s->hash || !s->combo || !s->reported)
+        abort();
+}
+
+static void seen_free(combo_seen *s)
+{
+    free(s->hash);
+    free(s->combo);
+    free(s->reported);
+}
+
+/* True (with an error at the first matrix value that differs) when combo makes the same case
+ * as an earlier combination; else remembers it. */
+static bool same_as_earlier(const cts_keyctx *k, const char *field, const cts_ynode *const *mkeys,
+                            const cts_ynode *const *mvals, size_t nkeys, size_t combo,
+                            const cts_case *c, combo_seen *s)
+{
+    uint64_t h = cts_case_param_hash(c);
+    h += h == 0;
+    size_t i = (size_t)h & (s->cap - 1);
+    while (s->hash[i] && s->hash[i] != h)
+        i = (i + 1) & (s->cap - 1);
+    if (!s->hash[i]) {
+        s->hash[i] = h;
+        s->combo[i] = combo;
+        return false;
+    }
+    size_t a = combo, b = s->combo[i], flat = 0;
+    for (size_t j = 0; j < nkeys; j++)
+        flat += mvals[j]->n;
+    for (size_t j = nkeys; j-- > 0;) {
+        size_t pa = a % mvals[j]->n, pb = b % mvals[j]->n;
+        a /= mvals[j]->n;
+        b /= mvals[j]->n;
+        flat -= mvals[j]->n;
+        if (pa == pb || s->reported[flat + pa])
+            continue;
+        s->reported[flat + pa] = true;
+        char f[300], va[64] = "", vb[64] = "";
+        cts_fmt(f, sizeof f, "%s.matrix.%s[%zu]", field, mkeys[j]->text, pa);
+        render(mvals[j]->items[pa], va, sizeof va);
+        render(mvals[j]->items[pb], vb, sizeof vb);
+        ERR(mvals[j]->items[pa], f, "'%s' means the same as [%zu] '%s': both give one case, "
+            "which would run under two ids", va, pb, vb);
+        break;
+    }
+    return true;
+}
+
 void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynode *cn,
                      size_t index, cts_case_list *out, size_t *cap)
 {
@@ -285,6 +350,11 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
 
     /* combinations, first matrix key outermost */
     bool *ex_used = calloc(ex ? ex->n + 1 : 1, sizeof *ex_used);
+    size_t nvalues = 0;
+    for (size_t j = 0; j < nkeys; j++)
+        nvalues += mvals[j]->n;
+    combo_seen seen;
+    seen_init(&seen, total, nvalues);
     if (!ex_used)
         abort();
     size_t pick[32] = {0};
@@ -326,6 +396,7 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
         }
         /* cross-key checks and derivations only once every key read cleanly */
         cok = cok && cts_case_finish(k, &b, cn, field);
+        cok = cok && !same_as_earlier(k, field, mkeys, mvals, nkeys, combo, &b.c, &seen);
         ref_product prods[REF_PRODUCT_COUNT];
         int np = cok ? case_products(&b, s, prods) : 0;
         b.c.suite = strdup(s->suite);
@@ -357,4 +428,5 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
             ERR(ex->items[e], f, "matches no combination of the matrix");
         }
     free(ex_used);
+    seen_free(&seen);
 }

@@ -110,32 +110,63 @@ int64_t cts_dev_tensor_pos(const cts_dev_tensor *d, int64_t k)
     return pos;
 }
 
-void cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot)
+/* Strides (given, or contiguous), element count, storage span and bytes of t, each in checked
+ * 64-bit arithmetic: false when one does not fit (the tensor cannot exist). */
+static bool extent(const cts_tensor *t, int64_t strides[CTS_MAX_DIMS], cts_tensor_extent *e)
+{
+    bool ok = true;
+    int64_t s = 1, numel = 1;
+    for (int i = 0; i < t->rank; i++)
+        if (t->dims[i] <= 0) numel = 0;
+        else if (numel) ok &= !__builtin_mul_overflow(numel, t->dims[i], &numel);
+    for (int i = t->rank - 1; i >= 0; i--) {
+        strides[i] = t->has_strides ? t->strides[i] : s;
+        if (t->dims[i] > 0 && ok) ok &= !__builtin_mul_overflow(s, t->dims[i], &s);
+    }
+    int64_t storage = t->offset > 0 ? t->offset : 0;
+    if (numel > 0 && ok) {
+        int64_t last = t->offset, span;
+        for (int i = 0; i < t->rank && ok; i++)
+            if (strides[i] > 0)
+                ok = !__builtin_mul_overflow(t->dims[i] - 1, strides[i], &span) &&
+                     !__builtin_add_overflow(last, span, &last);
+        ok = ok && !__builtin_add_overflow(last, 1, &storage);
+    }
+    int64_t bytes = 0;
+    ok = ok && !__builtin_mul_overflow(storage, (int64_t)cts_dtype_size(t->dtype), &bytes) &&
+         !__builtin_add_overflow(bytes, 2 * (int64_t)CTS_GUARD_BYTES, &bytes);
+    e->numel = ok ? numel : 0;
+    e->storage = ok ? storage : 0;
+    e->bytes = ok ? bytes : 0;
+    return ok;
+}
+
+bool cts_tensor_extent_of(const cts_tensor *t, cts_tensor_extent *e)
+{
+    int64_t strides[CTS_MAX_DIMS];
+    return extent(t, strides, e);
+}
+
+int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot)
 {
     memset(d, 0, sizeof *d);
     d->t = t;
     d->slot = slot;
     d->esize = cts_dtype_size(t->dtype);
-    d->numel = 1;
-    for (int i = 0; i < t->rank; i++) d->numel = t->dims[i] > 0 ? d->numel * t->dims[i] : 0;
-    int64_t s = 1;
-    for (int i = t->rank - 1; i >= 0; i--) {
-        d->strides[i] = t->has_strides ? t->strides[i] : s;
-        s *= t->dims[i] > 0 ? t->dims[i] : 1;
-    }
-    d->storage = t->offset > 0 ? t->offset : 0;
-    if (d->numel > 0) {
-        int64_t last = t->offset;
-        for (int i = 0; i < t->rank; i++)
-            if (d->strides[i] > 0) last += (t->dims[i] - 1) * d->strides[i];
-        d->storage = last + 1;
-    }
-    d->bytes = 2 * (size_t)CTS_GUARD_BYTES + (size_t)d->storage * d->esize;
+    cts_tensor_extent e;
+    bool ok = extent(t, d->strides, &e);
+    d->numel = e.numel;
+    d->storage = e.storage;
+    d->bytes = (size_t)e.bytes;
+    return ok && (uint64_t)e.bytes <= SIZE_MAX ? 0 : -1;
 }
 
 int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values)
 {
-    cts_dev_tensor_layout(d, t, slot);
+    if (cts_dev_tensor_layout(d, t, slot) != 0) {
+        free(values);
+        return -1;
+    }
     d->sent = malloc(d->bytes);
     d->back = malloc(d->bytes);
     if (!d->sent || !d->back) return -1;
@@ -177,7 +208,7 @@ int cts_dev_tensor_attach(const cts_backend *b, cts_dev_tensor *d, void *data, c
     if (d->t->null) return 0;
     const cts_tensor *t = d->t;
     bool plain = !t->has_strides && t->offset == 0;
-    int64_t storage_dims[1] = {d->storage};
+    int64_t storage_dims[1] = {d->acl_storage ? d->acl_storage : d->storage};
     d->acl = b->aclCreateTensor(t->dims, (uint64_t)t->rank, (aclDataType)t->dtype, d->strides,
                                 t->offset, (aclFormat)t->format, plain ? t->dims : storage_dims,
                                 plain ? (uint64_t)t->rank : 1, data);

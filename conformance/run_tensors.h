@@ -29,6 +29,7 @@ typedef struct {
     int64_t numel;          /* view elements (0 when a dim is <= 0) */
     int64_t strides[CTS_MAX_DIMS];
     int64_t storage;        /* storage elements the view spans, offset included */
+    int64_t acl_storage;    /* storage told to the device when it differs (dataless runs) */
     size_t esize;
     size_t bytes;           /* guard + storage + guard */
     void *dev;              /* aclrtMalloc result; tensor data starts CTS_GUARD_BYTES later */
@@ -38,12 +39,25 @@ typedef struct {
     aclTensor *acl;
 } cts_dev_tensor;
 
+/* How much of memory a tensor's view needs. Every size is checked 64-bit arithmetic (shapes x
+ * strides + offset, elements, bytes), so a tensor too large to exist is reported, never wrapped. */
+typedef struct {
+    int64_t numel;          /* view elements (0 when a dim is <= 0) */
+    int64_t storage;        /* storage elements the view spans, offset included */
+    int64_t bytes;          /* guard + storage + guard */
+} cts_tensor_extent;
+
+/* false (and a zero extent) when a size exceeds INT64_MAX: the tensor cannot exist. */
+bool cts_tensor_extent_of(const cts_tensor *t, cts_tensor_extent *e);
+
 /* Sizes, strides and storage of t only (no host images, no device memory): what prepare starts
- * with, for a caller that places the tensor in memory of its own (the fuzz targets' arena). */
-void cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot);
+ * with, for a caller that places the tensor in memory of its own (the fuzz targets' arena).
+ * 0, or -1 when the tensor cannot exist (cts_tensor_extent_of). */
+int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot);
 /* Host side: sizes, strides, the sent image (poison, then `values` at the view positions for
  * inputs, reread so overlapping views give what the device really sees). values: numel doubles
- * for inputs (ownership taken), NULL for outputs. 0 or -1 (out of memory). */
+ * for inputs (ownership taken), NULL for outputs. 0 or -1 (out of memory, or a tensor that
+ * cannot exist). */
 int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values);
 /* Device side: aclrtMalloc, copy `sent`, aclCreateTensor (unless the case asks for NULL).
  * 0, or -1 with a message in err. */

@@ -22,6 +22,7 @@ typedef struct {
 typedef struct {
     cts_case c;
     bool shape_set[CTS_MAX_TENSORS];
+    const cts_ynode *shape_node[CTS_MAX_TENSORS];  /* where a given shape is written */
     bool format_set[CTS_MAX_TENSORS];
     bool dtype_set[CTS_MAX_TENSORS];
     bool gen_set[CTS_MAX_TENSORS];

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_tensors.h"
 #include "suite_case.h"
 
 #define ERR(v, field, ...) cts_diag_error(k->d, k->file, (v)->line, (v)->col, field, __VA_ARGS__)
@@ -94,6 +95,29 @@ static void default_gen(cts_case *c, int s)
     g->b = grid ? 1.1 : 1;
 }
 
+/* Every tensor's elements, storage span (shape x strides + offset) and bytes fit in 64 bits: a
+ * wrapped size would run a different case than the suite describes. */
+static bool tensors_can_exist(const cts_keyctx *k, const cts_builder *b,
+                              const cts_ynode *case_node, const char *case_field)
+{
+    const cts_case *c = &b->c;
+    bool avg = c->op == REF_OP_AVGPOOL2D_BACKWARD;
+    for (int s = 0; s < c->ntensors; s++) {
+        cts_tensor_extent e;
+        if (c->t[s].null || cts_tensor_extent_of(&c->t[s], &e))
+            continue;
+        /* a derived shape points at the shape it comes from */
+        int from = b->shape_set[s] ? s : s == 0 || avg ? 1 : s - 2;
+        const cts_ynode *at = b->shape_node[from] ? b->shape_node[from] : case_node;
+        char f[256];
+        cts_fmt(f, sizeof f, "%s.%s_shape", case_field, c->t[from].name);
+        ERR(at, f, "%s cannot exist: its element count, storage span (shape x strides + "
+            "offset) or size in bytes exceeds 2^63", c->t[s].name);
+        return false;
+    }
+    return true;
+}
+
 bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_node,
                      const char *case_field)
 {
@@ -153,6 +177,7 @@ bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_
             break;
         }
     }
+    ok &= tensors_can_exist(k, b, case_node, case_field);
     if (b->tolerance) {
         ok &= cts_tolerance_resolve(k, b->tolerance_field, b->tolerance, c->dtype,
                                     c->cube_math_type, &c->tolerance);

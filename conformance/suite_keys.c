@@ -1,5 +1,6 @@
 /* The value keys of a case: one reader per key, each checking type and range and storing into
  * the case under construction. Keys not applicable to the suite's op are errors. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +229,14 @@ static bool read_gen(const cts_keyctx *k, const char *field, const cts_ynode *v,
         if (!ok0 || !ok1)
             return false;
         g->kind = kind;
+        if (!isfinite(g->a) || !isfinite(g->b)) {
+            ERR(arg, f, "arguments must be finite numbers (got %g, %g)", g->a, g->b);
+            return false;
+        }
+        if (kind == CTS_GEN_INT && (fabs(g->a) > 0x1p53 || fabs(g->b) > 0x1p53)) {
+            ERR(arg, f, "bounds must lie within +-2^53 (9007199254740992): data are doubles");
+            return false;
+        }
         if (kind == CTS_GEN_NORMAL && !(g->b >= 0)) {
             ERR(arg->items[1], f1, "standard deviation must be >= 0");
             return false;
@@ -289,6 +298,7 @@ static bool k_shape(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_
     if (!read_dims(k, f, v, &t->rank, t->dims))
         return false;
     b->shape_set[s] = true;
+    b->shape_node[s] = v;
     return true;
 }
 

@@ -4,6 +4,7 @@
 #include "suite_load.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,28 +51,58 @@ static bool ends_with(const char *s, const char *suf)
     return a >= b && !strcmp(s + a - b, suf);
 }
 
-/* Suite files named by paths: files as given, directories as their *.yaml sorted by name. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+         : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a file";
+}
+
+/* A suite file must be a regular file: a FIFO would block the loader forever, a directory or a
+ * device cannot hold YAML. False with an error (and strerror when stat fails). */
+static bool suite_file_ok(const char *path, bool in_directory, cts_diag *d)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        cts_diag_error(d, path, 1, 1, "file", "cannot access: %s", strerror(errno));
+        return false;
+    }
+    if (S_ISREG(st.st_mode))
+        return true;
+    cts_diag_error(d, path, 1, 1, "file", "%s, not a suite file%s", file_kind(st.st_mode),
+                   in_directory ? " (suite directories hold *.yaml and *.yml files)" : "");
+    return false;
+}
+
+static bool suite_name(const char *name)
+{
+    return name[0] != '.' && (ends_with(name, ".yaml") || ends_with(name, ".yml"));
+}
+
+/* Suite files named by paths: files as given, directories as their *.yaml and *.yml sorted by
+ * name. */
 static void collect(const char *const *paths, int npaths, strvec *files, cts_diag *d)
 {
     for (int i = 0; i < npaths; i++) {
         struct stat st;
         if (stat(paths[i], &st) != 0) {
-            cts_diag_error(d, paths[i], 1, 1, "file", "no such file or directory");
+            cts_diag_error(d, paths[i], 1, 1, "file", "cannot access: %s", strerror(errno));
             continue;
         }
         if (!S_ISDIR(st.st_mode)) {
-            sv_push(files, paths[i]);
+            if (suite_file_ok(paths[i], false, d))
+                sv_push(files, paths[i]);
             continue;
         }
         DIR *dir = opendir(paths[i]);
         if (!dir) {
-            cts_diag_error(d, paths[i], 1, 1, "file", "cannot read directory");
+            cts_diag_error(d, paths[i], 1, 1, "file", "cannot read directory: %s",
+                           strerror(errno));
             continue;
         }
         strvec here = {0};
         struct dirent *e;
         while ((e = readdir(dir)))
-            if (e->d_name[0] != '.' && ends_with(e->d_name, ".yaml")) {
+            if (suite_name(e->d_name)) {
                 size_t l = strlen(paths[i]) + strlen(e->d_name) + 2;
                 char *p = malloc(l);
                 if (!p)
@@ -84,7 +115,8 @@ static void collect(const char *const *paths, int npaths, strvec *files, cts_dia
         closedir(dir);
         qsort(here.v, here.n, sizeof *here.v, cmp_str);
         for (size_t j = 0; j < here.n; j++)
-            sv_push(files, here.v[j]);
+            if (suite_file_ok(here.v[j], true, d))
+                sv_push(files, here.v[j]);
         sv_free(&here);
     }
 }
@@ -267,6 +299,19 @@ static void load_file(const char *file, cts_diag *d, cts_case_list *out, size_t 
     cts_yaml_free(docs);
 }
 
+/* The same file given twice (also as suites/x.yaml and ./suites/../suites/x.yaml, a link, or a
+ * file and its directory) is loaded once. */
+static bool named_before(const strvec *files, size_t i)
+{
+    struct stat a, b;
+    if (stat(files->v[i], &a) != 0)
+        return false;
+    for (size_t j = 0; j < i; j++)
+        if (stat(files->v[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            return true;
+    return false;
+}
+
 static int cmp_id(const void *a, const void *b)
 {
     return strcmp((*(const cts_case *const *)a)->id, (*(const cts_case *const *)b)->id);
@@ -293,13 +338,9 @@ int cts_load_suites(const char *const *paths, int npaths, const cts_load_options
     collect(paths, npaths, &files, &d);
     suite_seen *names = NULL;
     size_t nnames = 0;
-    for (size_t i = 0; i < files.n; i++) {
-        bool again = false;
-        for (size_t j = 0; j < i; j++)
-            again |= !strcmp(files.v[i], files.v[j]);
-        if (!again)
+    for (size_t i = 0; i < files.n; i++)
+        if (!named_before(&files, i))
             load_file(files.v[i], &d, &all, &cap, &names, &nnames);
-    }
     for (size_t i = 0; i < nnames; i++) {
         free(names[i].name);
         free(names[i].file);

@@ -3,6 +3,7 @@
  * one place a value is written. */
 #include "suite_yaml.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -69,9 +70,20 @@ static bool next(reader *r, yaml_event_t *e)
     return false;
 }
 
-/* Reads the node whose first event is e (already consumed). NULL on error. */
-static cts_ynode *read_node(reader *r, yaml_event_t *e)
+/* Reads the node whose first event is e (already consumed), at nesting depth `depth` (the
+ * document's root is 1). The recursion is bounded by CTS_YAML_MAX_DEPTH, never by the input.
+ * NULL on error. */
+static cts_ynode *read_node(reader *r, yaml_event_t *e, int depth)
 {
+    if (depth > CTS_YAML_MAX_DEPTH && (e->type == YAML_SEQUENCE_START_EVENT ||
+                                       e->type == YAML_MAPPING_START_EVENT)) {
+        cts_diag_error(r->d, r->file, (int)e->start_mark.line + 1,
+                       (int)e->start_mark.column + 1, "yaml",
+                       "nested deeper than %d levels (a suite needs a handful)",
+                       CTS_YAML_MAX_DEPTH);
+        r->failed = true;
+        return NULL;
+    }
     switch (e->type) {
     case YAML_SCALAR_EVENT: {
         cts_ynode *n = node_new(CTS_YN_SCALAR, e->start_mark);
@@ -102,7 +114,7 @@ static cts_ynode *read_node(reader *r, yaml_event_t *e)
                 yaml_event_delete(&c);
                 return n;
             }
-            cts_ynode *child = read_node(r, &c);
+            cts_ynode *child = read_node(r, &c, depth + 1);
             yaml_event_delete(&c);
             if (!child) {
                 cts_yaml_free(n);
@@ -128,11 +140,17 @@ static cts_ynode *read_node(reader *r, yaml_event_t *e)
     }
 }
 
+/* A document that is only a stray `---` (an empty plain scalar): nothing to load. */
+static bool empty_document(const cts_ynode *n)
+{
+    return n->kind == CTS_YN_SCALAR && n->plain && !n->text[0];
+}
+
 cts_ynode *cts_yaml_load(const char *file, cts_diag *d)
 {
     FILE *f = fopen(file, "rb");
     if (!f) {
-        cts_diag_error(d, file, 1, 1, "file", "cannot open");
+        cts_diag_error(d, file, 1, 1, "file", "cannot open: %s", strerror(errno));
         return NULL;
     }
     reader r = {.file = file, .d = d};
@@ -146,8 +164,10 @@ cts_ynode *cts_yaml_load(const char *file, cts_diag *d)
         yaml_event_type_t t = e.type;
         if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT ||
             t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT) {
-            cts_ynode *root = read_node(&r, &e);
-            if (root)
+            cts_ynode *root = read_node(&r, &e, 1);
+            if (root && empty_document(root))
+                cts_yaml_free(root);
+            else if (root)
                 node_push(docs, root, &cap);
         }
         yaml_event_delete(&e);

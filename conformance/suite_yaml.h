@@ -8,6 +8,9 @@
 
 #include "suite_diag.h"
 
+/* Deepest nesting of lists and maps a suite file may have (a suite uses about 6). */
+#define CTS_YAML_MAX_DEPTH 64
+
 typedef enum { CTS_YN_SCALAR, CTS_YN_SEQ, CTS_YN_MAP } cts_yn_kind;
 
 typedef struct cts_ynode {
@@ -20,8 +23,9 @@ typedef struct cts_ynode {
 } cts_ynode;
 
 /* Parses a file: a SEQ node whose items are its documents (`---` separates suites in one
- * file). On a YAML syntax error, a duplicate key or an alias, reports to d and returns NULL.
- * A file without documents gives NULL with an error too. */
+ * file; empty documents, such as a trailing `---`, are skipped). On a YAML syntax error, a
+ * duplicate key, an alias or nesting deeper than CTS_YAML_MAX_DEPTH, reports to d and returns
+ * NULL. A file without documents gives NULL with an error too. */
 cts_ynode *cts_yaml_load(const char *file, cts_diag *d);
 void cts_yaml_free(cts_ynode *n);
 

@@ -450,6 +450,42 @@ static void test_documents(void **state)
      * 38 lines, then "---" (line 39), so grid_basic's line 5 (its first case) is line 44 */
     assert_int_equal(l.cases[10].mark.line, 44);
     cts_case_list_free(&l);
+
+    /* A trailing `---` opens an empty document: nothing to load, not "expected a map". */
+    char *trailing = malloc(strlen(avg_basic) + 8);
+    sprintf(trailing, "%s---\n", avg_basic);
+    p = write_suite("trailing.yaml", trailing);
+    free(trailing);
+    char *err;
+    assert_int_equal(load(&p, 1, NULL, &l, &err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(l.ncases, 10);
+    free(err);
+    cts_case_list_free(&l);
+}
+
+/* Nesting is limited, never recursed into as deep as the input goes: 60000 '[' once overflowed
+ * the stack of the node reader (exit 139). The root map is level 1, so the 64th '[' (column
+ * 7 + 64 of "cases: [[[...") is level 65, the first one too deep. */
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    size_t n = 60000;
+    char *text = malloc(n + 64);
+    assert_non_null(text);
+    int len = sprintf(text, "suite: x\ncases: ");
+    memset(text + len, '[', n);
+    text[len + n] = '\0';
+    const char *p = write_suite("deep.yaml", text);
+    free(text);
+    cts_case_list l;
+    char *err, want[600];
+    assert_int_equal(load(&p, 1, NULL, &l, &err), 1);
+    assert_int_equal(l.ncases, 0);
+    snprintf(want, sizeof want, "%s:2:71: error: yaml: nested deeper than 64 levels (a suite "
+             "needs a handful)\n", p);
+    assert_string_equal(err, want);
+    free(err);
 }
 
 /* The shipped suites load without errors, the quick subset stays small (60..150 cases), and
@@ -496,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_errors_of_all_files),
         cmocka_unit_test(test_documents),
         cmocka_unit_test(test_shipped_suites),
+        cmocka_unit_test(test_deep_nesting),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
