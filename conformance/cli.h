@@ -85,6 +85,9 @@ typedef struct {
 /* `[ACLNN_EMU_*=... ]BINARY run --backend B --product P --seed S [--out D] --filter 'ID' FILE`, with the
  * id's glob characters escaped so the filter matches that id only. Returns the needed length. */
 size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a);
+/* w as one sh word: bare when made of safe characters, else single-quoted. */
+struct cts_sink;
+void cli_shell_word(struct cts_sink *s, const char *w);
 /* Splits a shell command line (quotes and backslashes as sh does, no expansions) into words.
  * 0, or -1 with a message. The words are malloc'd; free each and the array. */
 int cli_split_words(const char *line, char ***words, int *nwords, char *err, size_t errlen);

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "out_guard.h"
 #include "results.h"
 
 static const char merge_help[] =
@@ -17,8 +19,10 @@ static const char merge_help[] =
     "Joins the results.jsonl files of several runs (shards of one run, a run and its --resume)\n"
     "into OUT/results.jsonl, OUT/junit.xml and OUT/summary.md, and prints the summary. A case\n"
     "present in several inputs is kept once; if its status, failing check or output hash\n"
-    "differ between inputs that is an error (exit 2, nothing written). Otherwise exit 0 when no\n"
-    "case is FAIL, CRASH, TIMEOUT or ERROR, else 1.\n";
+    "differ between inputs that is an error (exit 2, nothing written). An input whose last\n"
+    "record is cut short (a run killed or still writing) is merged without it, with a warning\n"
+    "and exit 1. Otherwise exit 0 when no case is FAIL, CRASH, TIMEOUT, ERROR or\n"
+    "RESOURCE_ERROR, else 1. OUT is written by one merge or run at a time.\n";
 
 typedef struct {
     const cts_result *r;
@@ -38,6 +42,25 @@ static bool agree(const cts_result *a, const cts_result *b)
            a->v.output_hash == b->v.output_hash;
 }
 
+/* One input: its records; a last line without its newline is left out and counted in *cut. */
+static int read_input(const char *path, cts_result_list *out, int *cut)
+{
+    long complete = 0;
+    struct stat st;
+    int r = cts_jsonl_read(path, out, &complete, stderr);
+    if (r < 0) {
+        fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
+        return r;
+    }
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && complete < st.st_size) {
+        fprintf(stderr, "%s: warning: the last record is cut short (%ld bytes without a "
+                "newline: a run was killed or is still writing); merged without it\n", path,
+                (long)(st.st_size - complete));
+        (*cut)++;
+    }
+    return r;
+}
+
 int cli_merge(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -55,10 +78,9 @@ int cli_merge(int argc, char **argv)
     size_t total = 0;
     if (!in)
         abort();
+    int cut = 0;
     for (int k = 0; k < nin; k++) {
-        int r = cts_jsonl_read(argv[k + 2], &in[k], NULL, stderr);
-        if (r < 0)
-            fprintf(stderr, "%s: error: cannot read: %s\n", argv[k + 2], strerror(errno));
+        int r = read_input(argv[k + 2], &in[k], &cut);
         bad += r != 0;
         total += in[k].count;
     }
@@ -88,10 +110,12 @@ int cli_merge(int argc, char **argv)
         cts_result_list_push(&merged, e[j].r);
     }
 
-    int rc = CLI_EXIT_USAGE;
-    char path[PATH_MAX];
+    int rc = CLI_EXIT_USAGE, lock = -1;
+    char path[PATH_MAX], err[PATH_MAX + 128];
     if (!bad && mkdir(out, 0777) != 0 && errno != EEXIST)
         fprintf(stderr, "aclcts: error: creating %s: %s\n", out, strerror(errno));
+    else if (!bad && (lock = cts_out_lock_dir(out, err, sizeof err)) < 0)
+        fprintf(stderr, "aclcts: error: %s\n", err);
     else if (!bad) {
         rc = 0;
         snprintf(path, sizeof path, "%s/results.jsonl", out);
@@ -124,8 +148,15 @@ int cli_merge(int argc, char **argv)
             cts_tally t;
             cts_tally_results(merged.r, merged.count, &t);
             rc = cts_tally_exit_code(&t);
+            if (cut && rc == 0) {
+                fprintf(stderr, "aclcts: warning: %d input%s had a record cut short; exit 1\n",
+                        cut, cut > 1 ? "s" : "");
+                rc = CLI_EXIT_FAIL;
+            }
         }
     }
+    if (lock >= 0)
+        close(lock);
     cts_result_list_free(&merged);
     free(e);
     for (int k = 0; k < nin; k++)

@@ -206,3 +206,8 @@ int cli_repro(int argc, char **argv)
     free(w);
     return rc;
 }
+
+void cli_shell_word(cts_sink *s, const char *w)
+{
+    put_word(s, w);
+}

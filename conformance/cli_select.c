@@ -83,6 +83,11 @@ int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i)
             return -1;
         cts_shard sh;
         char err[160];
+        if (s->shard) {
+            fprintf(stderr, "aclcts: error: --shard given twice (%s, then %s); a run is one "
+                    "shard\n", s->shard, v);
+            return -1;
+        }
         if (cts_shard_parse(v, &sh, err, sizeof err) != 0) {
             fprintf(stderr, "aclcts: error: %s\n", err);
             return -1;
@@ -94,6 +99,10 @@ int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i)
         long n;
         if (r < 0 || cli_parse_long("--shards", v, 1, 1000000, &n))
             return -1;
+        if (s->shards) {
+            fprintf(stderr, "aclcts: error: --shards given twice (%d, then %ld)\n", s->shards, n);
+            return -1;
+        }
         s->shards = (int)n;
         return 1;
     }

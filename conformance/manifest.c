@@ -43,7 +43,7 @@ void cts_manifest_free(cts_manifest *m)
 const char *cts_certification_verdict(const size_t counts[CTS_STATUS_COUNT], size_t total)
 {
     bool bad = total == 0 || counts[CTS_FAIL] || counts[CTS_CRASH] || counts[CTS_TIMEOUT] ||
-               counts[CTS_ERROR];
+               counts[CTS_ERROR] || counts[CTS_RESOURCE_ERROR];
     return bad ? "NOT CONFORMANT" : "CONFORMANT";
 }
 

@@ -51,5 +51,6 @@ void cts_result_from_case(cts_result *r, const cts_case *c, const char *file, co
 
 bool cts_status_fails(cts_status s)
 {
-    return s == CTS_FAIL || s == CTS_CRASH || s == CTS_TIMEOUT || s == CTS_ERROR;
+    return s == CTS_FAIL || s == CTS_CRASH || s == CTS_TIMEOUT || s == CTS_ERROR ||
+           s == CTS_RESOURCE_ERROR;
 }

@@ -40,7 +40,7 @@ void cts_result_from_case(cts_result *r, const cts_case *c, const char *file,
                           const char *backend);
 const char *cts_op_id(ref_op op);          /* "avgpool2d_backward" */
 
-/* FAIL, CRASH, TIMEOUT, ERROR: the statuses that make the exit code 1. */
+/* FAIL, CRASH, TIMEOUT, ERROR, RESOURCE_ERROR: the statuses that make the exit code 1. */
 bool cts_status_fails(cts_status s);
 
 /* ---- JSONL (results_jsonl.c): one flat JSON object per line ---- */

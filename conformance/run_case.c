@@ -2,6 +2,7 @@
 #include "runner.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@ typedef struct {
     const cts_case *c;
     aclrtStream stream;
     bool initialized, device_set;
+    bool dataless;           /* an error case too large for memory: shapes without data */
 } session;
 
 /* aclInit (product chosen by ACLCTS_SOC on emulated backends), device 0, a stream and the
@@ -67,8 +69,9 @@ static int session_open(session *s, cts_verdict *v)
     }
     aclError e = b->aclInit(NULL);
     if (e != ACL_SUCCESS && (b->emulated || e != ACL_ERROR_REPEAT_INITIALIZE)) {
+        const char *m = b->aclGetRecentErrMsg(); /* reading it clears it: once */
         cts_verdict_fail(v, CTS_ERROR, "setup", "aclInit failed with %d: %s", e,
-                         b->aclGetRecentErrMsg() ? b->aclGetRecentErrMsg() : "");
+                         m ? m : "no message");
         return -1;
     }
     s->initialized = e == ACL_SUCCESS;
@@ -116,6 +119,43 @@ typedef struct {
     char errmsg[512];
 } device_run;
 
+/* Host bytes a case needs at its peak (an estimate, for --max-memory): per device run each
+ * tensor's sent and returned images, its device copy (host memory on the emulation) and its
+ * values; the generated inputs; the reference's answers and scratch (REF_BYTES_PER_ELEMENT per
+ * input and output element). Saturates instead of wrapping. */
+#define REF_BYTES_PER_ELEMENT 64
+static uint64_t memory_estimate(const cts_case *c, int runs)
+{
+    uint64_t per_run = 0, once = 0;
+    for (int i = 0; i < c->ntensors; i++) {
+        cts_tensor_extent e;
+        if (c->t[i].null) continue;
+        if (!cts_tensor_extent_of(&c->t[i], &e)) return UINT64_MAX;
+        uint64_t n = (uint64_t)e.numel, img = 3 * (uint64_t)e.bytes, vals = 8 * n, ref;
+        bool over = __builtin_add_overflow(per_run, img, &per_run) ||
+                    __builtin_add_overflow(per_run, vals, &per_run) ||
+                    __builtin_mul_overflow(n, (uint64_t)REF_BYTES_PER_ELEMENT, &ref) ||
+                    __builtin_add_overflow(once, ref, &once) ||
+                    (!c->t[i].is_output && __builtin_add_overflow(once, vals, &once));
+        if (over) return UINT64_MAX;
+    }
+    uint64_t total;
+    if (__builtin_mul_overflow(per_run, (uint64_t)runs, &total) ||
+        __builtin_add_overflow(total, once, &total))
+        return UINT64_MAX;
+    return total;
+}
+
+static const char *human_bytes(uint64_t n, char *buf, size_t len)
+{
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double x = (double)n;
+    int u = 0;
+    while (x >= 1024 && u < 6) x /= 1024, u++;
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
+    return buf;
+}
+
 static int64_t numel_of(const cts_tensor *t)
 {
     int64_t n = 1;
@@ -155,7 +195,10 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     }
     int ret = 0;
     void *wsp = NULL;
-    if (rc == 0 && ws > 0 && b->aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    if (rc == 0 && s->dataless) {
+        /* It accepted a case the contract refuses: the status check says so; running it over
+         * tensors without data would only crash. */
+    } else if (rc == 0 && ws > 0 && b->aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
         snprintf(err, errlen, "aclrtMalloc of a %llu-byte workspace failed",
                  (unsigned long long)ws);
         ret = -1;
@@ -177,12 +220,40 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     return ret;
 }
 
+/* An error case whose data would not fit: every tensor is described with its real shape,
+ * strides and storage but points at a buffer of guard zones only. The device must refuse it
+ * from its parameters, before touching data; the guards show if it did not. */
+static int device_run_dataless(const session *s, device_run *r, char *err, size_t errlen)
+{
+    const cts_case *c = s->c;
+    for (int i = 0; i < c->ntensors; i++) {
+        cts_dev_tensor *d = &r->d[i];
+        cts_dev_tensor_layout(d, &c->t[i], i);
+        d->acl_storage = d->storage;
+        d->numel = d->storage = 0;
+        d->bytes = 2 * (size_t)CTS_GUARD_BYTES;
+        d->sent = malloc(d->bytes);
+        d->back = malloc(d->bytes);
+        if (!d->sent || !d->back) return snprintf(err, errlen, "out of host memory"), -1;
+        for (size_t k = 0; k < d->bytes; k++) d->sent[k] = cts_poison_byte(k);
+        memcpy(d->back, d->sent, d->bytes);
+    }
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].null && cts_dev_tensor_upload(s->b, &r->d[i], err, errlen) != 0) return -1;
+    if (call_op(s, r, err, errlen) != 0) return -1;
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
+    for (int i = 0; i < c->ntensors; i++) cts_dev_tensor_release(s->b, &r->d[i]);
+    return 0;
+}
+
 /* Poison, upload, call, download. in[slot]: generated values of each input. */
 static int device_run_once(const session *s, double *const in[], device_run *r, char *err,
                            size_t errlen)
 {
     const cts_case *c = s->c;
     memset(r, 0, sizeof *r);
+    if (s->dataless) return device_run_dataless(s, r, err, errlen);
     for (int i = 0; i < c->ntensors; i++) {
         double *vals = NULL;
         int64_t n = numel_of(&c->t[i]);
@@ -329,25 +400,39 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     int nruns = 0;
     char err[512] = "";
     session s = {.b = b, .c = c};
+    int repeat = o && o->repeat > 0 ? o->repeat : (c->repeat > 0 ? c->repeat : 1);
+    if (c->deterministic && repeat < 2) repeat = 2;
+    int total = c->deterministic ? repeat + 2 : repeat;
+    uint64_t need = memory_estimate(c, total);
+    if (o && o->max_memory && need > o->max_memory) {
+        char nb[32], mb[32];
+        if (expected == 0) {
+            cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory",
+                             "not run: the case needs about %s of host memory (inputs, "
+                             "outputs, device copies, reference), above --max-memory %s",
+                             need == UINT64_MAX ? "more than 16 EiB" : human_bytes(need, nb, sizeof nb),
+                             human_bytes(o->max_memory, mb, sizeof mb));
+            goto done;
+        }
+        s.dataless = true; /* an error case: the parameters are judged, not data */
+    }
     if (session_open(&s, v) != 0) goto done;
 
     t = now();
-    for (int i = 0; i < c->ntensors; i++) {
+    for (int i = 0; i < c->ntensors && !s.dataless; i++) {
         if (c->t[i].is_output || c->t[i].null) continue;
         int64_t n = numel_of(&c->t[i]);
         if (!(in[i] = malloc((size_t)(n > 0 ? n : 1) * sizeof(double)))) {
-            cts_verdict_fail(v, CTS_ERROR, "setup", "out of host memory");
+            cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory for the "
+                             "%lld values of %s", (long long)n, c->t[i].name);
             goto done;
         }
         cts_fill(c, i, in[i], n);
     }
     v->t_gen += now() - t;
 
-    int repeat = o && o->repeat > 0 ? o->repeat : (c->repeat > 0 ? c->repeat : 1);
-    if (c->deterministic && repeat < 2) repeat = 2;
-    int total = c->deterministic ? repeat + 2 : repeat;
     if (!(runs = calloc((size_t)total, sizeof *runs))) {
-        cts_verdict_fail(v, CTS_ERROR, "setup", "out of host memory");
+        cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
         goto done;
     }
 
@@ -357,7 +442,9 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
      * every byte the case allocated is freed again when its first run ends. */
     size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
     if (device_run_once(&s, in, &runs[0], err, sizeof err) != 0) {
-        cts_verdict_fail(v, CTS_ERROR, "setup", "%s", err);
+        bool oom = strncmp(err, "out of host memory", 18) == 0;
+        cts_verdict_fail(v, oom ? CTS_RESOURCE_ERROR : CTS_ERROR, oom ? "memory" : "setup", "%s",
+                         err);
         goto done;
     }
     v->t_device += now() - t;
@@ -370,8 +457,14 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
         t = now();
         double *seen[CTS_MAX_TENSORS] = {0};
         for (int i = 0; i < c->ntensors; i++) seen[i] = runs[0].d[i].values;
+        errno = 0;
         int rc = cts_reference_outputs(c, &path, seen, ref);
         v->t_ref += now() - t;
+        if (rc != 0 && errno == ENOMEM) {
+            cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory",
+                             "the reference ran out of host memory for this case");
+            goto done;
+        }
         if (rc != 0) {
             cts_verdict_fail(v, CTS_ERROR, "setup",
                              "the reference cannot compute this case (parameters it rejects)");
@@ -426,7 +519,7 @@ done:
         v->status = CTS_WAIVED;
     }
     if (v->status == CTS_FAIL && nruns > 0) error_grid(c, &path, ref, &runs[0], v);
-    if (o && o->dump_dir && nruns > 0) {
+    if (o && o->dump_dir && nruns > 0 && !s.dataless) {
         char derr[512];
         if (cts_dump_case(o->dump_dir, c, runs[0].d, ref, v, derr, sizeof derr) != 0)
             fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);

@@ -4,6 +4,7 @@
 #define ACLCTS_CONFORMANCE_RUNNER_H_
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "backend.h"
 #include "case.h"
@@ -13,6 +14,7 @@ typedef struct {
     int repeat;              /* 0: the case's own repeat */
     int threads;             /* OMP threads for the determinism cross-thread run (--jobs) */
     const char *dump_dir;    /* --dump DIR, or NULL */
+    uint64_t max_memory;     /* host bytes a case may need (estimate); 0: no limit */
 } cts_run_options;
 
 /* For the emulated backend selects the case's product (ACLCTS_SOC) before aclInit; for a real

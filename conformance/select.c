@@ -102,8 +102,16 @@ int cts_shard_resolve(const char *flag, int shards, const char *(*get)(const cha
 {
     out->index = 0;
     out->count = 1;
-    if (flag)
-        return cts_shard_parse(flag, out, err, errlen);
+    if (flag) {
+        if (cts_shard_parse(flag, out, err, errlen) != 0)
+            return -1;
+        if (shards > 0 && shards != out->count) {
+            snprintf(err, errlen, "--shard %s and --shards %d disagree on the shard count", flag,
+                     shards);
+            return -1;
+        }
+        return 0;
+    }
 
     /* Slurm: --array=1-4 gives ids 1..4 with SLURM_ARRAY_TASK_MIN=1; --array=0-3 gives 0..3. */
     long count = env_count(get, "SLURM_ARRAY_TASK_COUNT", err, errlen);

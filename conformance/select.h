@@ -23,6 +23,7 @@ int cts_shard_parse(const char *text, cts_shard *out, char *err, size_t errlen);
  * getenv is the environment lookup (getenv, or a table in tests). Order: --shard, then
  * SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT, then
  * JOB_COMPLETION_INDEX of --shards N, then GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS; else 0/1.
+ * --shard K/N with --shards M is an error unless M = N.
  * Returns 0, or -1 with a message naming the variable in err. */
 int cts_shard_resolve(const char *flag, int shards, const char *(*getenv_fn)(const char *),
                       cts_shard *out, char *err, size_t errlen);

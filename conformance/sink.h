@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-typedef struct {
+typedef struct cts_sink {
     char *buf;
     size_t len, pos; /* pos may exceed len: the length that was needed */
 } cts_sink;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const names[CTS_STATUS_COUNT] = {
-    "PASS", "FAIL", "NOT_SUPPORTED", "WAIVED", "CRASH", "TIMEOUT", "ERROR",
+    "PASS", "FAIL", "NOT_SUPPORTED", "WAIVED", "CRASH", "TIMEOUT", "ERROR", "RESOURCE_ERROR",
 };
 
 const char *cts_status_name(cts_status s)

@@ -7,6 +7,7 @@
 
 typedef enum {
     CTS_PASS, CTS_FAIL, CTS_NOT_SUPPORTED, CTS_WAIVED, CTS_CRASH, CTS_TIMEOUT, CTS_ERROR,
+    CTS_RESOURCE_ERROR,       /* the host lacked memory for the case: not run, or OOM-killed */
     CTS_STATUS_COUNT
 } cts_status;
 

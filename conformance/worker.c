@@ -1,5 +1,6 @@
 /* Forked workers with a poll/waitpid loop: up to `jobs` children, each with a verdict pipe and an
- * output pipe (stdout and stderr of the child, kept as a tail for the report). */
+ * output pipe (stdout and stderr of the child, kept as a tail for the report). A stop request
+ * (SIGINT, a write error) ends the loop at once: running workers are killed, not judged. */
 #include "worker.h"
 
 #include <errno.h>
@@ -71,7 +72,8 @@ static void child(const cts_case *c, const cts_worker_options *o, int vfd, int l
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed harness leaves no hung children behind */
 #endif
     signal(SIGPIPE, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
+    signal(SIGINT, SIG_IGN); /* the parent decides: it stops the run and kills its workers */
+    signal(SIGTERM, SIG_IGN);
     dup2(lfd, STDOUT_FILENO);
     dup2(lfd, STDERR_FILENO);
     close(lfd);
@@ -197,6 +199,15 @@ static void judge(slot *s, int wstatus, double timeout, cts_verdict *v)
         snprintf(v->message, sizeof v->message,
                  "no verdict within the %g s timeout; the worker was killed with SIGKILL",
                  timeout);
+    } else if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL) {
+        /* Nobody here sent it: the kernel's out-of-memory killer (or an administrator) did. */
+        memset(v, 0, sizeof *v);
+        v->status = CTS_RESOURCE_ERROR;
+        snprintf(v->check, sizeof v->check, "memory");
+        snprintf(v->message, sizeof v->message,
+                 "the worker was killed with SIGKILL, which the harness did not send: the "
+                 "system ran out of memory (OOM killer) or an operator killed it; see "
+                 "--max-memory and --jobs");
     } else if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
         cts_verdict got = *v;
@@ -218,6 +229,27 @@ static void judge(slot *s, int wstatus, double timeout, cts_verdict *v)
         v->t_total = elapsed;
 }
 
+/* A stop request: kill every running worker and reap it; its case gets no verdict. */
+static void abandon(slot *slots, int jobs)
+{
+    for (int k = 0; k < jobs; k++)
+        if (slots[k].pid) {
+            kill(slots[k].pid, SIGKILL);
+            while (waitpid(slots[k].pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+            if (slots[k].vfd >= 0)
+                close(slots[k].vfd);
+            if (slots[k].lfd >= 0)
+                close(slots[k].lfd);
+            slots[k].pid = 0;
+        }
+}
+
+static bool stopping(const cts_worker_options *o)
+{
+    return o->stop && *o->stop;
+}
+
 void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_options *o,
                     cts_worker_done_fn done, void *ctx)
 {
@@ -230,8 +262,8 @@ void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_opt
     size_t next = 0;
     int running = 0;
     cts_verdict v;
-    while (next < n || running > 0) {
-        for (int k = 0; k < jobs && next < n; k++) {
+    while ((next < n || running > 0) && !stopping(o)) {
+        for (int k = 0; k < jobs && next < n && !stopping(o); k++) {
             if (slots[k].pid)
                 continue;
             size_t i = next++;
@@ -276,7 +308,7 @@ void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_opt
         }
 
         t = now();
-        for (int k = 0; k < jobs; k++) {
+        for (int k = 0; k < jobs && !stopping(o); k++) {
             slot *s = &slots[k];
             if (!s->pid)
                 continue;
@@ -299,6 +331,7 @@ void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_opt
             done(ctx, s->index, &v, s->log);
         }
     }
+    abandon(slots, jobs);
     free(owner);
     free(pfd);
     free(slots);

@@ -1,11 +1,13 @@
 /* Isolation: every case runs in a forked child that sends back its verdict through a pipe as the
- * flat cts_verdict struct. A child killed by a signal is CRASH (with the signal's name), one that
- * overruns the per-case timeout is killed with SIGKILL and is TIMEOUT, one that exits without a
- * verdict is ERROR; the run goes on. The parent never calls the device or the reference, so no
+ * flat cts_verdict struct. A child killed by a signal is CRASH (with the signal's name), except
+ * by a SIGKILL the harness did not send (the OOM killer's): RESOURCE_ERROR; one that overruns
+ * the per-case timeout is killed with SIGKILL and is TIMEOUT, one that exits without a verdict is
+ * ERROR; the run goes on. The parent never calls the device or the reference, so no
  * OpenMP runtime or device context exists in it when it forks. */
 #ifndef ACLCTS_CONFORMANCE_WORKER_H_
 #define ACLCTS_CONFORMANCE_WORKER_H_
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "backend.h"
@@ -20,6 +22,7 @@ typedef struct {
     cts_run_options run;
     int jobs;                /* children at once (>= 1) */
     double timeout;          /* seconds per case; <= 0: none */
+    volatile sig_atomic_t *stop; /* non-zero: start no case, kill the running ones, return */
 } cts_worker_options;
 
 /* Called in the parent for each finished case, in completion order. log is the tail (at most
