@@ -49,8 +49,8 @@ static const char certify_help[] =
     "                     the audit comes from the records' element statistics\n"
     "  --dump DIR         accepted and ignored (older recipes passed the shards' dumps)\n"
     "\n"
-    "Exit 0 when the verdict is CONFORMANT (no FAIL, CRASH, TIMEOUT or ERROR), 1 otherwise, 2 for\n"
-    "usage or suite errors.\n";
+    "Exit 0 when the verdict is CONFORMANT (no FAIL, CRASH, TIMEOUT, ERROR, RESOURCE_ERROR), 1\n"
+    "otherwise, 2 for usage or suite errors.\n";
 
 typedef struct {
     const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump;

@@ -33,4 +33,20 @@ expect_rc 2 timeout 20 "$ACLCTS" list suites/fifo.yaml
 grep -qx "suites/fifo.yaml:1:1: error: file: a FIFO, not a suite file" out || fail "$(cat out)"
 expect_rc 2 "$ACLCTS" list missing.yaml
 grep -qx "missing.yaml:1:1: error: file: cannot access: No such file or directory" out || fail "$(cat out)"
+
+# An unreadable file: the reason, not just "cannot open". root reads anything, so as root the
+# loader runs as nobody (when it can reach the binary); otherwise as ourselves.
+cp suites/a.yaml secret.yaml
+chmod 000 secret.yaml
+chmod 755 "$T"
+as_user=()
+if [[ $EUID == 0 ]] && command -v setpriv >/dev/null; then
+  as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+if [[ $EUID != 0 ]] || "${as_user[@]}" "$ACLCTS" list --help >/dev/null 2>&1; then
+  expect_rc 2 "${as_user[@]}" "$ACLCTS" list secret.yaml
+  grep -qx "secret.yaml:1:1: error: file: cannot open: Permission denied" out || fail "$(cat out)"
+else
+  echo "note: unreadable-file check skipped (root without a user that can run $ACLCTS)"
+fi
 echo PASS
