@@ -201,7 +201,7 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     } else if (rc == 0 && ws > 0 && b->aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
         snprintf(err, errlen, "aclrtMalloc of a %llu-byte workspace failed",
                  (unsigned long long)ws);
-        ret = -1;
+        ret = CTS_OUT_OF_MEMORY;
     } else if (rc == 0) {
         rc = c->op == REF_OP_AVGPOOL2D_BACKWARD
                  ? b->aclnnAvgPool2dBackward(wsp, ws, exec, s->stream)
@@ -234,13 +234,16 @@ static int device_run_dataless(const session *s, device_run *r, char *err, size_
         d->bytes = 2 * (size_t)CTS_GUARD_BYTES;
         d->sent = malloc(d->bytes);
         d->back = malloc(d->bytes);
-        if (!d->sent || !d->back) return snprintf(err, errlen, "out of host memory"), -1;
+        if (!d->sent || !d->back)
+            return snprintf(err, errlen, "out of host memory"), CTS_OUT_OF_MEMORY;
         for (size_t k = 0; k < d->bytes; k++) d->sent[k] = cts_poison_byte(k);
         memcpy(d->back, d->sent, d->bytes);
     }
+    int rc;
     for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && cts_dev_tensor_upload(s->b, &r->d[i], err, errlen) != 0) return -1;
-    if (call_op(s, r, err, errlen) != 0) return -1;
+        if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
+            return rc;
+    if ((rc = call_op(s, r, err, errlen)) != 0) return rc;
     for (int i = 0; i < c->ntensors; i++)
         if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
     for (int i = 0; i < c->ntensors; i++) cts_dev_tensor_release(s->b, &r->d[i]);
@@ -259,15 +262,19 @@ static int device_run_once(const session *s, double *const in[], device_run *r, 
         int64_t n = numel_of(&c->t[i]);
         if (!c->t[i].is_output && in[i]) {
             vals = malloc((size_t)(n > 0 ? n : 1) * sizeof *vals);
-            if (!vals) return snprintf(err, errlen, "out of host memory"), -1;
+            if (!vals) return snprintf(err, errlen, "out of host memory"), CTS_OUT_OF_MEMORY;
             memcpy(vals, in[i], (size_t)n * sizeof *vals);
         }
-        if (cts_dev_tensor_prepare(&r->d[i], &c->t[i], i, vals) != 0)
-            return snprintf(err, errlen, "out of host memory for %s", c->t[i].name), -1;
+        int rc = cts_dev_tensor_prepare(&r->d[i], &c->t[i], i, vals);
+        if (rc != 0)
+            return snprintf(err, errlen, rc == CTS_OUT_OF_MEMORY ? "out of host memory for %s"
+                            : "%s cannot exist (its size passes 2^63)", c->t[i].name), rc;
     }
+    int rc;
     for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && cts_dev_tensor_upload(s->b, &r->d[i], err, errlen) != 0) return -1;
-    if (call_op(s, r, err, errlen) != 0) return -1;
+        if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
+            return rc;
+    if ((rc = call_op(s, r, err, errlen)) != 0) return rc;
     for (int i = 0; i < c->ntensors; i++)
         if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
     for (int i = 0; i < c->ntensors; i++) {
@@ -374,6 +381,16 @@ static void error_grid(const cts_case *c, const ref_path *path, const ref_output
     }
 }
 
+/* A device run the harness could not complete: memory that ran out is the host's resource
+ * failure, anything else a setup error. */
+static void run_failed(int rc, const char *err, cts_verdict *v)
+{
+    if (rc == CTS_OUT_OF_MEMORY)
+        cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "%s", err);
+    else
+        cts_verdict_fail(v, CTS_ERROR, "setup", "%s", err);
+}
+
 void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
                   cts_verdict *v)
 {
@@ -441,10 +458,9 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     /* Leak check where the backend can tell (the emulation's counter; a real install cannot):
      * every byte the case allocated is freed again when its first run ends. */
     size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
-    if (device_run_once(&s, in, &runs[0], err, sizeof err) != 0) {
-        bool oom = strncmp(err, "out of host memory", 18) == 0;
-        cts_verdict_fail(v, oom ? CTS_RESOURCE_ERROR : CTS_ERROR, oom ? "memory" : "setup", "%s",
-                         err);
+    int rc = device_run_once(&s, in, &runs[0], err, sizeof err);
+    if (rc != 0) {
+        run_failed(rc, err, v);
         goto done;
     }
     v->t_device += now() - t;
@@ -458,7 +474,7 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
         double *seen[CTS_MAX_TENSORS] = {0};
         for (int i = 0; i < c->ntensors; i++) seen[i] = runs[0].d[i].values;
         errno = 0;
-        int rc = cts_reference_outputs(c, &path, seen, ref);
+        rc = cts_reference_outputs(c, &path, seen, ref);
         v->t_ref += now() - t;
         if (rc != 0 && errno == ENOMEM) {
             cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory",
@@ -496,12 +512,12 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
             snprintf(label, sizeof label, "run %d", k + 1);
         }
         t = now();
-        int rc = device_run_once(&s, in, &runs[k], err, sizeof err);
+        rc = device_run_once(&s, in, &runs[k], err, sizeof err);
         nruns = k + 1;
         omp_set_num_threads(saved_threads);
         v->t_device += now() - t;
         if (rc != 0) {
-            cts_verdict_fail(v, CTS_ERROR, "setup", "%s", err);
+            run_failed(rc, err, v);
             break;
         }
         t = now();

@@ -169,12 +169,15 @@ int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, dou
     }
     d->sent = malloc(d->bytes);
     d->back = malloc(d->bytes);
-    if (!d->sent || !d->back) return -1;
+    if (!d->sent || !d->back) {
+        free(values);
+        return CTS_OUT_OF_MEMORY;
+    }
     for (size_t i = 0; i < d->bytes; i++) d->sent[i] = cts_poison_byte(i);
     memcpy(d->back, d->sent, d->bytes);
     if (!values) {
         d->values = calloc((size_t)(d->numel > 0 ? d->numel : 1), sizeof(double));
-        return d->values ? 0 : -1;
+        return d->values ? 0 : CTS_OUT_OF_MEMORY;
     }
     d->values = values;
     unsigned char *data = d->sent + CTS_GUARD_BYTES;
@@ -190,9 +193,9 @@ int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, si
     aclError e = b->aclrtMalloc(&d->dev, d->bytes, ACL_MEM_MALLOC_HUGE_FIRST);
     if (e != ACL_SUCCESS || !d->dev) {
         d->dev = NULL;
-        snprintf(err, errlen, "aclrtMalloc(%zu bytes) for %s failed with %d", d->bytes,
-                 d->t->name, e);
-        return -1;
+        snprintf(err, errlen, "aclrtMalloc(%zu bytes) for %s failed with %d%s", d->bytes,
+                 d->t->name, e, e == ACL_ERROR_BAD_ALLOC ? " (out of device memory)" : "");
+        return e == ACL_ERROR_BAD_ALLOC ? CTS_OUT_OF_MEMORY : -1;
     }
     e = b->aclrtMemcpy(d->dev, d->bytes, d->sent, d->bytes, ACL_MEMCPY_HOST_TO_DEVICE);
     if (e != ACL_SUCCESS) {

@@ -12,6 +12,10 @@
 #include "backend.h"
 #include "case.h"
 
+/* What prepare and upload return when host or device memory ran out: a resource failure of the
+ * host, not a defect of the device. */
+#define CTS_OUT_OF_MEMORY (-2)
+
 /* ≥ 64 bytes asked; 512 keeps the tensor data as aligned as aclrtMalloc's own result. */
 #define CTS_GUARD_BYTES 512
 
@@ -56,11 +60,11 @@ bool cts_tensor_extent_of(const cts_tensor *t, cts_tensor_extent *e);
 int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot);
 /* Host side: sizes, strides, the sent image (poison, then `values` at the view positions for
  * inputs, reread so overlapping views give what the device really sees). values: numel doubles
- * for inputs (ownership taken), NULL for outputs. 0 or -1 (out of memory, or a tensor that
+ * for inputs (ownership taken), NULL for outputs. 0, CTS_OUT_OF_MEMORY, or -1 (a tensor that
  * cannot exist). */
 int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values);
 /* Device side: aclrtMalloc, copy `sent`, aclCreateTensor (unless the case asks for NULL).
- * 0, or -1 with a message in err. */
+ * 0, or CTS_OUT_OF_MEMORY (aclrtMalloc: ACL_ERROR_BAD_ALLOC) or -1, with a message in err. */
 int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
 /* aclCreateTensor of d's view over device data `data` (nothing when the case asks for NULL);
  * upload does this at its buffer's data start. 0, or -1 with a message in err. */

@@ -70,6 +70,26 @@ grep -q 'errors="1"' b/junit.xml || fail "RESOURCE_ERROR is not a JUnit error"
 expect_rc 2 "$ACLCTS" run --max-memory 12X --out b big.yaml
 grep -q -- "--max-memory 12X: expected a size in bytes > 0, optionally with K, M, G or T" out || fail "$(cat out)"
 
+# Host memory that runs out (ulimit -v) when the estimate let the case run: RESOURCE_ERROR with
+# what could not be allocated, not a setup or reference ERROR. The generated values of
+# grad_output (2^32 elements) and self (2^34), as doubles, are 32 and 128 GiB; the limit is 4 GiB.
+cat >vm.yaml <<'YAML'
+suite: sizes.vm
+op: avgpool2d_backward
+product: [ascend910b]
+cases:
+  - name: more_than_the_limit
+    dtype: float32
+    self_shape: [1, 16, 32768, 32768]
+    kernel_size: [2, 2]
+    cube_math_type: 1
+YAML
+rc=0
+(ulimit -v 4194304; exec "$ACLCTS" run --jobs 1 --max-memory 8192T --out v vm.yaml) >out 2>&1 || rc=$?
+[[ $rc == 1 ]] || { cat out; fail "exit $rc under ulimit -v"; }
+grep -q "^RESOURCE_ERROR sizes.vm.more_than_the_limit.ascend910b \[memory\]: out of host memory" out \
+  || fail "$(cat out)"
+
 # SIGKILL from outside (what the OOM killer sends) while a case runs: a resource failure.
 write_suite s.yaml
 ACLNN_EMU_FAULT=hang "$ACLCTS" run --quiet --jobs 1 --timeout 60 --filter 'e2e.avgpool.doc_example.ascend910b' \
