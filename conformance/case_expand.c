@@ -162,8 +162,9 @@ typedef struct {
 
 static void seen_init(combo_seen *s, size_t total, size_t nvalues)
 {
-    for (s->cap = 16; s->cap < 2 * total; s->cap *= 2) {
-    }
+    s->cap = 16;
+    while (s->cap < 2 * total)
+        s->cap *= 2;
     s->hash = calloc(s->cap, sizeof *s->hash);
     s->combo = calloc(s->cap, sizeof *s->combo);
     s->reported = calloc(nvalues + 1, sizeof *s->reported);

@@ -195,13 +195,15 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     }
     int ret = 0;
     void *wsp = NULL;
+    aclError me = ACL_SUCCESS;
     if (rc == 0 && s->dataless) {
         /* It accepted a case the contract refuses: the status check says so; running it over
          * tensors without data would only crash. */
-    } else if (rc == 0 && ws > 0 && b->aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-        snprintf(err, errlen, "aclrtMalloc of a %llu-byte workspace failed",
-                 (unsigned long long)ws);
-        ret = CTS_OUT_OF_MEMORY;
+    } else if (rc == 0 && ws > 0 &&
+               (me = b->aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST)) != ACL_SUCCESS) {
+        snprintf(err, errlen, "aclrtMalloc of a %llu-byte workspace failed with %d",
+                 (unsigned long long)ws, me);
+        ret = me == ACL_ERROR_BAD_ALLOC ? CTS_OUT_OF_MEMORY : -1;
     } else if (rc == 0) {
         rc = c->op == REF_OP_AVGPOOL2D_BACKWARD
                  ? b->aclnnAvgPool2dBackward(wsp, ws, exec, s->stream)
@@ -381,6 +383,27 @@ static void error_grid(const cts_case *c, const ref_path *path, const ref_output
     }
 }
 
+/* --max-memory: a case estimated above it is not run (RESOURCE_ERROR naming the estimate), or,
+ * when the contract expects a refusal, runs without data (its parameters are judged, not data).
+ * False when it must not run. */
+static bool fits_memory(session *s, uint64_t max_memory, int runs, int32_t expected,
+                        cts_verdict *v)
+{
+    uint64_t need = memory_estimate(s->c, runs);
+    if (!max_memory || need <= max_memory) return true;
+    if (expected != 0) {
+        s->dataless = true;
+        return true;
+    }
+    char nb[32], mb[32];
+    cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory",
+                     "not run: the case needs about %s of host memory (inputs, outputs, device "
+                     "copies, reference), above --max-memory %s",
+                     need == UINT64_MAX ? "more than 16 EiB" : human_bytes(need, nb, sizeof nb),
+                     human_bytes(max_memory, mb, sizeof mb));
+    return false;
+}
+
 /* A device run the harness could not complete: memory that ran out is the host's resource
  * failure, anything else a setup error. */
 static void run_failed(int rc, const char *err, cts_verdict *v)
@@ -420,19 +443,7 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     int repeat = o && o->repeat > 0 ? o->repeat : (c->repeat > 0 ? c->repeat : 1);
     if (c->deterministic && repeat < 2) repeat = 2;
     int total = c->deterministic ? repeat + 2 : repeat;
-    uint64_t need = memory_estimate(c, total);
-    if (o && o->max_memory && need > o->max_memory) {
-        char nb[32], mb[32];
-        if (expected == 0) {
-            cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory",
-                             "not run: the case needs about %s of host memory (inputs, "
-                             "outputs, device copies, reference), above --max-memory %s",
-                             need == UINT64_MAX ? "more than 16 EiB" : human_bytes(need, nb, sizeof nb),
-                             human_bytes(o->max_memory, mb, sizeof mb));
-            goto done;
-        }
-        s.dataless = true; /* an error case: the parameters are judged, not data */
-    }
+    if (!fits_memory(&s, o ? o->max_memory : 0, total, expected, v)) goto done;
     if (session_open(&s, v) != 0) goto done;
 
     t = now();

@@ -235,8 +235,8 @@ static void abandon(slot *slots, int jobs)
     for (int k = 0; k < jobs; k++)
         if (slots[k].pid) {
             kill(slots[k].pid, SIGKILL);
-            while (waitpid(slots[k].pid, NULL, 0) < 0 && errno == EINTR) {
-            }
+            while (waitpid(slots[k].pid, NULL, 0) < 0 && errno == EINTR)
+                continue;
             if (slots[k].vfd >= 0)
                 close(slots[k].vfd);
             if (slots[k].lfd >= 0)
