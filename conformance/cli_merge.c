@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,21 @@ static int read_input(const char *path, cts_result_list *out, int *cut)
     return r;
 }
 
+/* Creates OUT and locks it (through OUT/summary.md, as a run does): one writer at a time. */
+static int lock_out(const char *out)
+{
+    char path[PATH_MAX], err[PATH_MAX + 128];
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "aclcts: error: creating %s: %s\n", out, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/summary.md", out);
+    int fd = cts_out_lock(path, out, O_WRONLY, err, sizeof err);
+    if (fd < 0)
+        fprintf(stderr, "aclcts: error: %s\n", err);
+    return fd;
+}
+
 int cli_merge(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -110,13 +126,10 @@ int cli_merge(int argc, char **argv)
         cts_result_list_push(&merged, e[j].r);
     }
 
-    int rc = CLI_EXIT_USAGE, lock = -1;
-    char path[PATH_MAX], err[PATH_MAX + 128];
-    if (!bad && mkdir(out, 0777) != 0 && errno != EEXIST)
-        fprintf(stderr, "aclcts: error: creating %s: %s\n", out, strerror(errno));
-    else if (!bad && (lock = cts_out_lock_dir(out, err, sizeof err)) < 0)
-        fprintf(stderr, "aclcts: error: %s\n", err);
-    else if (!bad) {
+    int rc = CLI_EXIT_USAGE;
+    char path[PATH_MAX];
+    int lock = bad ? -1 : lock_out(out);
+    if (!bad && lock >= 0) {
         rc = 0;
         snprintf(path, sizeof path, "%s/results.jsonl", out);
         FILE *f = fopen(path, "w");

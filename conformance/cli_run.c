@@ -224,11 +224,21 @@ static void restore_stop_signals(const struct sigaction old[2])
 
 /* ---- the output files ---- */
 
+/* The three outputs, each locked for the whole run (summary.md stands for the directory). */
 typedef struct {
     char jsonl[PATH_MAX], junit[PATH_MAX], summary[PATH_MAX];
-    int dir_lock, jsonl_fd;
+    int summary_lock, junit_lock, jsonl_fd;
     FILE *jsonl_f;
+    bool reports_written;
 } outputs;
+
+/* A report file the lock created and no report filled: removed, not left empty. */
+static void drop_if_empty(int fd, const char *path)
+{
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+        unlink(path);
+}
 
 static void outputs_close(outputs *o)
 {
@@ -236,16 +246,22 @@ static void outputs_close(outputs *o)
         fclose(o->jsonl_f);
     else if (o->jsonl_fd >= 0)
         close(o->jsonl_fd);
-    if (o->dir_lock >= 0)
-        close(o->dir_lock);
+    if (!o->reports_written) {
+        drop_if_empty(o->summary_lock, o->summary);
+        drop_if_empty(o->junit_lock, o->junit);
+    }
+    if (o->summary_lock >= 0)
+        close(o->summary_lock);
+    if (o->junit_lock >= 0)
+        close(o->junit_lock);
     o->jsonl_f = NULL;
-    o->jsonl_fd = o->dir_lock = -1;
+    o->jsonl_fd = o->summary_lock = o->junit_lock = -1;
 }
 
 static void outputs_paths(const run_args *a, outputs *o)
 {
     memset(o, 0, sizeof *o);
-    o->dir_lock = o->jsonl_fd = -1;
+    o->summary_lock = o->junit_lock = o->jsonl_fd = -1;
     const char *j = a->resume ? a->resume : a->jsonl;
     if (j)
         snprintf(o->jsonl, sizeof o->jsonl, "%s", j);
@@ -365,8 +381,10 @@ static int open_outputs(const run_args *a, const cli_loaded *l, outputs *o, cts_
     char err[PATH_MAX + 128];
     if (make_output_dirs(a, o) != 0)
         return -1;
-    if ((o->dir_lock = cts_out_lock_dir(a->out, err, sizeof err)) < 0 ||
-        (o->jsonl_fd = cts_out_lock(o->jsonl, O_WRONLY | O_APPEND, err, sizeof err)) < 0) {
+    if ((o->summary_lock = cts_out_lock(o->summary, a->out, O_WRONLY, err, sizeof err)) < 0 ||
+        (o->junit_lock = cts_out_lock(o->junit, o->junit, O_WRONLY, err, sizeof err)) < 0 ||
+        (o->jsonl_fd = cts_out_lock(o->jsonl, o->jsonl, O_WRONLY | O_APPEND, err,
+                                    sizeof err)) < 0) {
         fprintf(stderr, "aclcts: error: %s\n", err);
         return -1;
     }
@@ -378,7 +396,8 @@ static int open_outputs(const run_args *a, const cli_loaded *l, outputs *o, cts_
     if (a->resume && read_resume(o->jsonl, prev, &complete) != 0)
         return -1;
     close(o->jsonl_fd);
-    if ((o->jsonl_fd = cts_out_lock(o->jsonl, O_WRONLY | O_APPEND, err, sizeof err)) < 0) {
+    if ((o->jsonl_fd = cts_out_lock(o->jsonl, o->jsonl, O_WRONLY | O_APPEND, err,
+                                    sizeof err)) < 0) {
         fprintf(stderr, "aclcts: error: %s\n", err);
         return -1;
     }
@@ -653,6 +672,7 @@ int cli_run(int argc, char **argv)
         for (size_t k = 0; k < ctx.results.count; k++)
             cts_result_list_push(&prev, &ctx.results.r[k]);
         int wr = write_reports(o.junit, o.summary, &prev);
+        o.reports_written = true;
         cts_tally t;
         cts_tally_results(prev.r, prev.count, &t);
         if (a.quiet) {

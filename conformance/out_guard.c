@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* cts_out_lock, naming `what` (the file, or the directory it guards) in messages. */
 static int lock_named(const char *path, const char *what, int flags, char *err, size_t errlen)
 {
     int fd = open(path, flags | O_CREAT | O_CLOEXEC, 0666);
@@ -41,26 +40,9 @@ static int lock_named(const char *path, const char *what, int flags, char *err, 
     return -1;
 }
 
-int cts_out_lock(const char *path, int flags, char *err, size_t errlen)
+int cts_out_lock(const char *path, const char *what, int flags, char *err, size_t errlen)
 {
-    return lock_named(path, path, flags, err, errlen);
-}
-
-int cts_out_lock_dir(const char *dir, char *err, size_t errlen)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/.aclcts.lock", dir);
-    int fd = lock_named(path, dir, O_RDWR, err, errlen);
-    if (fd < 0)
-        return -1;
-    char pid[32];
-    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
-        snprintf(err, errlen, "writing %s: %s", path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    return fd;
+    return lock_named(path, what, flags, err, errlen);
 }
 
 /* realpath of the directory of p, then "/" and its last component. */

@@ -8,12 +8,11 @@
 #include <stddef.h>
 
 /* Opens path (creating it, never truncating) with `flags` (O_WRONLY, O_APPEND ...) and takes an
- * exclusive lock without waiting. The fd, or -1 with a message in err ("in use by another
- * aclcts (pid N)" or the open error). Closing any descriptor of the file drops the lock. */
-int cts_out_lock(const char *path, int flags, char *err, size_t errlen);
-
-/* The lock of an output directory: DIR/.aclcts.lock, holding the writer's pid. */
-int cts_out_lock_dir(const char *dir, char *err, size_t errlen);
+ * exclusive lock without waiting. The fd, or -1 with a message in err ("WHAT is in use by
+ * another aclcts run (pid N)", what being the file or the directory it stands for, or the open
+ * error). Closing any descriptor of the file drops the lock. An output directory is locked
+ * through its summary.md, which every run and merge writes. */
+int cts_out_lock(const char *path, const char *what, int flags, char *err, size_t errlen);
 
 /* True when a and b name one file: the same device and inode when both exist, else the same
  * real directory and the same last component. */
