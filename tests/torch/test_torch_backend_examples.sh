@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The documents' calling examples, compiled verbatim against build/ascend-torch, print exactly
-# facts §4's values: the checks of tests/kernels/test_seed_examples.sh, run on the torch tree.
+# the PyTorch float64 values: the checks of tests/kernels/test_seed_examples.sh (skipped without the
+# documents), run on the torch tree.
 # First make sure that tree's libopapi really is the torch adapter (else this proves nothing).
 set -euo pipefail
 torch=${ACLCTS_TORCH_DIR:?}
