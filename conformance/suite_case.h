@@ -38,6 +38,10 @@ typedef struct {
 } cts_builder;
 
 /* ---- scalars (suite_scalar.c); each reports its own error and returns false ---- */
+/* Silent probes for readers that accept a name or a number: an unquoted integer (untagged or
+ * !!int), and the text of a scalar usable as a name (not null; untagged, quoted or !!str). */
+bool cts_scalar_int(const cts_ynode *v, int64_t *out);
+const char *cts_scalar_name(const cts_ynode *v);
 bool cts_read_int(const cts_keyctx *k, const char *field, const cts_ynode *v, int64_t *out);
 bool cts_read_bool(const cts_keyctx *k, const char *field, const cts_ynode *v, bool *out);
 bool cts_read_double(const cts_keyctx *k, const char *field, const cts_ynode *v, double *out);

@@ -116,51 +116,56 @@ static const struct {
                {"fractal_z", REF_FMT_FRACTAL_Z}, {"ncl", REF_FMT_NCL},
                {"undefined", REF_FMT_UNDEFINED}};
 
+/* For enum readers, which take a name or an unquoted integer: why a quoted "1" was refused. */
+static const char *quoted_number_note(const cts_ynode *v)
+{
+    int64_t x;
+    cts_ynode bare = *v;
+    bare.plain = true;
+    bare.tag = CTS_YT_NONE;
+    return v->kind == CTS_YN_SCALAR && !v->plain && cts_scalar_int(&bare, &x)
+               ? "; a quoted number is a string: write it without quotes"
+               : "";
+}
+
 static bool read_format(const cts_keyctx *k, const char *field, const cts_ynode *v,
                         ref_format *out)
 {
-    if (v->kind == CTS_YN_SCALAR && v->plain) {
-        for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-            if (!strcmp(v->text, formats[i].name)) {
-                *out = formats[i].f;
-                return true;
-            }
-        char *end;
-        long x = strtol(v->text, &end, 10);
-        if (v->text[0] && *end == 0 && x >= -1 && x <= 255) {
-            *out = (ref_format)x;
+    const char *name = cts_scalar_name(v);
+    for (size_t i = 0; name && i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(name, formats[i].name)) {
+            *out = formats[i].f;
             return true;
         }
+    int64_t x;
+    if (cts_scalar_int(v, &x) && x >= -1 && x <= 255) {
+        *out = (ref_format)x;
+        return true;
     }
     ERR(v, field, "unknown format '%s' (nchw, nhwc, nd, nc1hwc0, fractal_z, ncl, undefined, or an "
-        "aclFormat integer -1..255)", v->kind == CTS_YN_SCALAR ? v->text : "?");
+        "aclFormat integer -1..255%s)", v->kind == CTS_YN_SCALAR ? v->text : "?",
+        quoted_number_note(v));
     return false;
 }
 
 static bool read_named_int(const cts_keyctx *k, const char *field, const cts_ynode *v,
                            const char *const *names, int nnames, int64_t *out)
 {
-    if (v->kind == CTS_YN_SCALAR && v->plain)
-        for (int i = 0; i < nnames; i++)
-            if (!strcmp(v->text, names[i])) {
-                *out = i;
-                return true;
-            }
-    if (v->kind == CTS_YN_SCALAR && v->plain) {
-        char *end;
-        long long x = strtoll(v->text, &end, 10);
-        if (v->text[0] && *end == 0) {
-            *out = x;
+    const char *name = cts_scalar_name(v);
+    for (int i = 0; name && i < nnames; i++)
+        if (!strcmp(name, names[i])) {
+            *out = i;
             return true;
         }
-    }
+    if (cts_scalar_int(v, out))
+        return true;
     char list[128] = "";
     for (int i = 0; i < nnames; i++) {
         size_t l = strlen(list);
         cts_fmt(list + l, sizeof list - l, "%s%s", i ? ", " : "", names[i]);
     }
-    ERR(v, field, "unknown value '%s' (%s, or an integer)",
-        v->kind == CTS_YN_SCALAR ? v->text : "?", list);
+    ERR(v, field, "unknown value '%s' (%s, or an integer%s)",
+        v->kind == CTS_YN_SCALAR ? v->text : "?", list, quoted_number_note(v));
     return false;
 }
 
@@ -180,14 +185,15 @@ static bool read_gen(const cts_keyctx *k, const char *field, const cts_ynode *v,
 {
     free(g->values);
     memset(g, 0, sizeof *g);
-    if (v->kind == CTS_YN_SCALAR && v->plain) {
+    const char *simple_name = cts_scalar_name(v);
+    if (simple_name) {
         static const struct {
             const char *n;
             cts_gen_kind k;
         } simple[] = {{"ones", CTS_GEN_ONES}, {"zeros", CTS_GEN_ZEROS},
                       {"arange", CTS_GEN_ARANGE}, {"special", CTS_GEN_SPECIAL}};
         for (size_t i = 0; i < 4; i++)
-            if (!strcmp(v->text, simple[i].n)) {
+            if (!strcmp(simple_name, simple[i].n)) {
                 g->kind = simple[i].k;
                 g->a = 0;
                 g->b = 1;  /* arange: start 0, step 1 */

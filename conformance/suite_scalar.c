@@ -1,5 +1,8 @@
-/* Typed reading of YAML scalars for the suite loader. Quoted scalars are strings, never
- * numbers or booleans: `'1'` where an integer is expected is an error. */
+/* Typed reading of YAML scalars for the suite loader. Where a string or a name is meant, plain,
+ * single- and double-quoted scalars are alike (other tools quote freely). Quoted scalars are
+ * strings, never numbers or booleans: `'1'` where an integer is expected is an error that says
+ * it is a quoted string. Explicit core tags are honoured (!!str makes a string; !!int, !!float,
+ * !!bool, !!null type a scalar and must fit the field). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -26,27 +29,68 @@ static const char *shown(const cts_ynode *v)
     return v->kind == CTS_YN_SCALAR ? v->text : v->kind == CTS_YN_SEQ ? "a list" : "a map";
 }
 
+static const char *tag_name(cts_yn_tag t)
+{
+    static const char *const names[] = {"", "!!str", "!!int", "!!float", "!!bool", "!!null"};
+    return names[t];
+}
+
+/* "expected WANT, got ..." naming what the scalar is: a quoted or !!str scalar is a string
+ * even when it reads like a number, and the message says so. */
+static void refuse(const cts_keyctx *k, const char *field, const cts_ynode *v, const char *want)
+{
+    if (v->kind != CTS_YN_SCALAR)
+        ERR(v, field, "expected %s, got %s", want, shown(v));
+    else if (v->tag == CTS_YT_STR)
+        ERR(v, field, "expected %s, got '%s' tagged !!str, a string (drop the tag)", want, v->text);
+    else if (!v->plain)
+        ERR(v, field, "expected %s, got the quoted string '%s' (write it without quotes)", want,
+            v->text);
+    else if (v->tag != CTS_YT_NONE)
+        ERR(v, field, "expected %s, got '%s' tagged %s", want, v->text, tag_name(v->tag));
+    else
+        ERR(v, field, "expected %s, got '%s'", want, v->text);
+}
+
+/* An unquoted scalar that is untagged or carries one of the allowed core tags. */
+static bool typed(const cts_ynode *v, cts_yn_tag a, cts_yn_tag b)
+{
+    return v->kind == CTS_YN_SCALAR && v->plain &&
+           (v->tag == CTS_YT_NONE || v->tag == a || v->tag == b);
+}
+
+bool cts_scalar_int(const cts_ynode *v, int64_t *out)
+{
+    if (!typed(v, CTS_YT_INT, CTS_YT_INT) || !v->text[0])
+        return false;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v->text, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = x;
+    return true;
+}
+
+const char *cts_scalar_name(const cts_ynode *v)
+{
+    if (v->kind != CTS_YN_SCALAR || cts_yaml_is_null(v) ||
+        (v->tag != CTS_YT_NONE && v->tag != CTS_YT_STR))
+        return NULL;
+    return v->text;
+}
+
 bool cts_read_int(const cts_keyctx *k, const char *field, const cts_ynode *v, int64_t *out)
 {
-    if (v->kind == CTS_YN_SCALAR && v->plain && v->text[0]) {
-        char *end;
-        errno = 0;
-        long long x = strtoll(v->text, &end, 10);
-        if (*end == 0 && errno == 0) {
-            *out = x;
-            return true;
-        }
-    }
-    if (v->kind == CTS_YN_SCALAR)
-        ERR(v, field, "expected an integer, got '%s'", shown(v));
-    else
-        ERR(v, field, "expected an integer, got %s", shown(v));
+    if (cts_scalar_int(v, out))
+        return true;
+    refuse(k, field, v, "an integer");
     return false;
 }
 
 bool cts_read_bool(const cts_keyctx *k, const char *field, const cts_ynode *v, bool *out)
 {
-    if (v->kind == CTS_YN_SCALAR && v->plain) {
+    if (typed(v, CTS_YT_BOOL, CTS_YT_BOOL)) {
         if (!strcmp(v->text, "true") || !strcmp(v->text, "True") || !strcmp(v->text, "TRUE")) {
             *out = true;
             return true;
@@ -57,16 +101,13 @@ bool cts_read_bool(const cts_keyctx *k, const char *field, const cts_ynode *v, b
             return true;
         }
     }
-    if (v->kind == CTS_YN_SCALAR)
-        ERR(v, field, "expected true or false, got '%s'", shown(v));
-    else
-        ERR(v, field, "expected true or false, got %s", shown(v));
+    refuse(k, field, v, "true or false");
     return false;
 }
 
 bool cts_read_double(const cts_keyctx *k, const char *field, const cts_ynode *v, double *out)
 {
-    if (v->kind == CTS_YN_SCALAR && v->plain && v->text[0]) {
+    if (typed(v, CTS_YT_INT, CTS_YT_FLOAT) && v->text[0]) {
         const char *s = v->text;
         double sign = 1;
         if (*s == '-' || *s == '+')
@@ -86,10 +127,7 @@ bool cts_read_double(const cts_keyctx *k, const char *field, const cts_ynode *v,
             return true;
         }
     }
-    if (v->kind == CTS_YN_SCALAR)
-        ERR(v, field, "expected a number, got '%s'", shown(v));
-    else
-        ERR(v, field, "expected a number, got %s", shown(v));
+    refuse(k, field, v, "a number");
     return false;
 }
 

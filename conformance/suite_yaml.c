@@ -70,6 +70,41 @@ static bool next(reader *r, yaml_event_t *e)
     return false;
 }
 
+#define CORE_TAG "tag:yaml.org,2002:"
+
+/* The explicit tag of a node: true when it is one the suite format understands for that kind
+ * (scalars: !!str, !, !!int, !!float, !!bool, !!null; lists !!seq; maps !!map), else an error. */
+static bool read_tag(reader *r, const yaml_event_t *e, const unsigned char *tag, cts_ynode *n)
+{
+    static const struct {
+        const char *name;
+        cts_yn_kind kind;
+        cts_yn_tag tag;
+    } known[] = {{CORE_TAG "str", CTS_YN_SCALAR, CTS_YT_STR},
+                 {"!", CTS_YN_SCALAR, CTS_YT_STR},
+                 {CORE_TAG "int", CTS_YN_SCALAR, CTS_YT_INT},
+                 {CORE_TAG "float", CTS_YN_SCALAR, CTS_YT_FLOAT},
+                 {CORE_TAG "bool", CTS_YN_SCALAR, CTS_YT_BOOL},
+                 {CORE_TAG "null", CTS_YN_SCALAR, CTS_YT_NULL},
+                 {CORE_TAG "seq", CTS_YN_SEQ, CTS_YT_NONE},
+                 {CORE_TAG "map", CTS_YN_MAP, CTS_YT_NONE}};
+    if (!tag)
+        return true;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp((const char *)tag, known[i].name) && known[i].kind == n->kind) {
+            n->tag = known[i].tag;
+            return true;
+        }
+    const char *t = (const char *)tag;
+    bool core = !strncmp(t, CORE_TAG, strlen(CORE_TAG));
+    cts_diag_error(r->d, r->file, (int)e->start_mark.line + 1, (int)e->start_mark.column + 1,
+                   "yaml", "tag '%s%s' is not supported on %s (scalars: !!str, !!int, !!float, "
+                   "!!bool, !!null; lists: !!seq; maps: !!map)",
+                   core ? "!!" : "", core ? t + strlen(CORE_TAG) : t, cts_yaml_kind_name(n));
+    r->failed = true;
+    return false;
+}
+
 /* Reads the node whose first event is e (already consumed), at nesting depth `depth` (the
  * document's root is 1). The recursion is bounded by CTS_YAML_MAX_DEPTH, never by the input.
  * NULL on error. */
@@ -90,7 +125,12 @@ static cts_ynode *read_node(reader *r, yaml_event_t *e, int depth)
         n->text = strndup((const char *)e->data.scalar.value, e->data.scalar.length);
         if (!n->text)
             abort();
-        n->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !e->data.scalar.tag;
+        if (!read_tag(r, e, e->data.scalar.tag, n)) {
+            cts_yaml_free(n);
+            return NULL;
+        }
+        n->plain = n->tag == CTS_YT_NONE ? e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+                                         : n->tag != CTS_YT_STR;
         return n;
     }
     case YAML_ALIAS_EVENT:
@@ -103,6 +143,10 @@ static cts_ynode *read_node(reader *r, yaml_event_t *e, int depth)
     case YAML_MAPPING_START_EVENT: {
         bool map = e->type == YAML_MAPPING_START_EVENT;
         cts_ynode *n = node_new(map ? CTS_YN_MAP : CTS_YN_SEQ, e->start_mark);
+        if (!read_tag(r, e, map ? e->data.mapping_start.tag : e->data.sequence_start.tag, n)) {
+            cts_yaml_free(n);
+            return NULL;
+        }
         size_t cap = 0;
         for (;;) {
             yaml_event_t c;
@@ -200,9 +244,12 @@ const cts_ynode *cts_yaml_get(const cts_ynode *map, const char *key)
 
 bool cts_yaml_is_null(const cts_ynode *n)
 {
-    return n && n->kind == CTS_YN_SCALAR && n->plain &&
-           (!strcmp(n->text, "null") || !strcmp(n->text, "~") || !strcmp(n->text, "Null") ||
-            !strcmp(n->text, "NULL") || n->text[0] == 0);
+    if (!n || n->kind != CTS_YN_SCALAR || !n->plain)
+        return false;
+    if (n->tag != CTS_YT_NONE)
+        return n->tag == CTS_YT_NULL;
+    return !strcmp(n->text, "null") || !strcmp(n->text, "~") || !strcmp(n->text, "Null") ||
+           !strcmp(n->text, "NULL") || n->text[0] == 0;
 }
 
 bool cts_yaml_equal(const cts_ynode *a, const cts_ynode *b)

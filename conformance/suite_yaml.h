@@ -13,11 +13,24 @@
 
 typedef enum { CTS_YN_SCALAR, CTS_YN_SEQ, CTS_YN_MAP } cts_yn_kind;
 
+/* A scalar's explicit YAML core tag. Any other tag is refused when the file is read, so no tag
+ * is silently ignored; `!` (the non-specific tag) reads as !!str. */
+typedef enum {
+    CTS_YT_NONE, /* untagged: resolved by style (quoted = string) and text */
+    CTS_YT_STR,  /* !!str: a string whatever it looks like */
+    CTS_YT_INT,  /* !!int, !!float, !!bool, !!null: typed scalars, read as if unquoted */
+    CTS_YT_FLOAT,
+    CTS_YT_BOOL,
+    CTS_YT_NULL
+} cts_yn_tag;
+
 typedef struct cts_ynode {
     cts_yn_kind kind;
     int line, col;              /* 1-based start mark */
     char *text;                 /* scalar value */
-    bool plain;                 /* unquoted scalar: may be a number, bool or null */
+    bool plain;                 /* unquoted, untagged or with a typed core tag: may be a
+                                   number, bool or null; quoted or !!str: a string */
+    cts_yn_tag tag;             /* scalar's explicit core tag */
     struct cts_ynode **items;   /* SEQ: values; MAP: key, value, key, value ... */
     size_t n;                   /* number of items (MAP: 2 x entries) */
 } cts_ynode;
@@ -31,7 +44,7 @@ void cts_yaml_free(cts_ynode *n);
 
 /* Map lookup by key text; NULL when absent (or n is not a map). */
 const cts_ynode *cts_yaml_get(const cts_ynode *map, const char *key);
-/* Plain null: `null`, `~` or empty. */
+/* Plain null: `null`, `~` or empty, or anything tagged !!null. */
 bool cts_yaml_is_null(const cts_ynode *n);
 /* Structural equality (scalars by text). */
 bool cts_yaml_equal(const cts_ynode *a, const cts_ynode *b);

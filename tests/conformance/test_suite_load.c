@@ -358,6 +358,215 @@ static void test_ids_stable(void **state)
 
 /* Every malformed/NAME.yaml gives exactly malformed/NAME.expected, and no case. The loader is
  * given the bare file name (run from that directory) so the messages are machine-independent. */
+/* ---- quoting: plain, '...' and "..." are the same string wherever a string is meant ---- */
+
+/* Everything a suite can set in a case, as text, so two loads compare field by field. */
+static void fingerprint(const cts_case *c, FILE *f)
+{
+    fprintf(f, "%s op=%d dt=%d p=%d spec=%d seed=%llu\n", c->id, c->op, c->dtype, c->product,
+            c->spec, (unsigned long long)c->seed);
+    for (int s = 0; s < c->ntensors; s++) {
+        const cts_tensor *t = &c->t[s];
+        fprintf(f, " %s null=%d dt=%d fmt=%d off=%lld dims", t->name, t->null, t->dtype,
+                t->format, (long long)t->offset);
+        for (int i = 0; i < t->rank; i++)
+            fprintf(f, " %lld", (long long)t->dims[i]);
+        for (int i = 0; t->has_strides && i < t->rank; i++)
+            fprintf(f, " s%lld", (long long)t->strides[i]);
+        fprintf(f, " gen=%d %g %g", t->gen.kind, t->gen.a, t->gen.b);
+        for (size_t i = 0; i < t->gen.nvalues; i++)
+            fprintf(f, " %g", t->gen.values[i]);
+        fputc('\n', f);
+    }
+    const cts_int_array *a[3] = {&c->kernel_size, &c->stride, &c->padding};
+    for (int j = 0; j < 3; j++) {
+        fprintf(f, " arr null=%d", a[j]->null);
+        for (int i = 0; i < a[j]->len; i++)
+            fprintf(f, " %lld", (long long)a[j]->v[i]);
+    }
+    fprintf(f, "\n ceil=%d cip=%d div=%lld cube=%lld im=%lld pm=%lld align=%d mask=%d/%d",
+            c->ceil_mode, c->count_include_pad, (long long)c->divisor_override,
+            (long long)c->cube_math_type, (long long)c->interpolation_mode,
+            (long long)c->padding_mode, c->align_corners, c->output_mask_null,
+            c->output_mask_len);
+    for (int i = 0; i < c->output_mask_len; i++)
+        fprintf(f, "%d", c->output_mask[i]);
+    fprintf(f, "\n model=%d status=%d tol=%d:%s ulps=%g rtol=%g atol=%g rel=%g share=%g small=%g",
+            c->expect_status_model, c->expect_status, c->tolerance.kind, c->tolerance.name,
+            c->tolerance.ulps, c->tolerance.rtol, c->tolerance.atol, c->tolerance.rel,
+            c->tolerance.min_share, c->tolerance.small_threshold);
+    for (int s = 0; s < CTS_MAX_TENSORS; s++)
+        for (size_t i = 0; c->expect_values[s].any && i < c->expect_values[s].nvalues; i++)
+            fprintf(f, " e%d=%g", s, c->expect_values[s].values[i]);
+    fprintf(f, "\n det=%d repeat=%d waiver=%s", c->deterministic, c->repeat,
+            c->waiver ? c->waiver : "-");
+    for (int i = 0; i < c->nwaiver_status; i++)
+        fprintf(f, " %d", c->waiver_status[i]);
+    fprintf(f, " quick=%d\n", c->quick);
+}
+
+/* Loads the files (all products) and returns the fingerprints of all cases (malloc'd). */
+static char *load_fingerprint(const char *const *paths, int n)
+{
+    cts_case_list l;
+    char *err;
+    int r = load(paths, n, NULL, &l, &err);
+    if (r != 0)
+        fprintf(stderr, "%s", err);
+    assert_int_equal(r, 0);
+    free(err);
+    size_t len;
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, &len);
+    for (size_t i = 0; i < l.ncases; i++)
+        fingerprint(&l.cases[i], f);
+    fclose(f);
+    cts_case_list_free(&l);
+    return buf;
+}
+
+/* tests/conformance/quoting/: the same two suites written plain, all quoted by hand, by
+ * PyYAML's safe_dump (default and every scalar quoted with core tags) and as JSON load to the
+ * same cases, field by field. */
+static void test_quoting_fixtures(void **state)
+{
+    (void)state;
+    const char *src = getenv("ACLCTS_SOURCE_DIR");
+    assert_non_null(src);
+    char plain[1024], other[3][1024], json[2][1024];
+    snprintf(plain, sizeof plain, "%s/tests/conformance/quoting/plain.yaml", src);
+    const char *names[3] = {"all_quoted", "safe_dump", "safe_dump_quoted"};
+    snprintf(json[0], sizeof json[0], "%s/tests/conformance/quoting/json_avg.yaml", src);
+    snprintf(json[1], sizeof json[1], "%s/tests/conformance/quoting/json_grid.yaml", src);
+    const char *p = plain;
+    char *want = load_fingerprint(&p, 1);
+    /* plain.yaml: 3 avg-pool cases x 2 products + 4 modes + 1 border case (ascend910b) */
+    size_t lines = 0;
+    for (const char *q = want; (q = strstr(q, ".ascend")); q++)
+        lines++;
+    assert_int_equal(lines, 3 * 2 + 4 + 1);
+    for (int i = 0; i < 3; i++) {
+        snprintf(other[i], sizeof other[i], "%s/tests/conformance/quoting/%s.yaml", src,
+                 names[i]);
+        p = other[i];
+        char *got = load_fingerprint(&p, 1);
+        assert_string_equal(got, want);
+        free(got);
+    }
+    const char *jp[2] = {json[0], json[1]};
+    char *got = load_fingerprint(jp, 2);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
+/* One key at a time: the suite text has %s where the quote goes; '' (plain), "'" and "\"" must
+ * load to identical cases, and `check` must appear in the fingerprint (the value took effect). */
+static const struct {
+    const char *what, *text, *check;
+} per_key[] = {
+    {"op", "suite: q\nop: %1$sgrid_sampler2d_backward%1$s\nproduct: ascend910b\ncases:\n"
+           "  - name: a\n    input_shape: [1, 1, 2, 2]\n    grid_shape: [1, 1, 1, 2]\n",
+     "op=1 "},
+    {"suite name and case name", "suite: %1$sq.r%1$s\nop: avgpool2d_backward\nproduct: ascend910\n"
+     "cases:\n  - name: %1$sa-1%1$s\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     "q.r.a-1.ascend910 "},
+    {"suite product list", "suite: q\nop: avgpool2d_backward\nproduct: [%1$sascend950%1$s]\n"
+     "cases:\n  - name: a\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     "q.a.ascend950 "},
+    {"suite product all", "suite: q\nop: avgpool2d_backward\nproduct: %1$sall%1$s\ncases:\n"
+     "  - name: a\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     "q.a.ascend310b "},
+    {"spec", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\nspec: %1$svendor%1$s\n"
+     "cases:\n  - name: a\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     " spec=1 "},
+    {"case product and spec", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    product: %1$sascend910b%1$s\n    spec: %1$svendor-old%1$s\n"
+     "    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     "q.a.ascend910b op=0 dt=0 p=1 spec=2 "},
+    {"dtype", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    dtype: %1$sfloat16%1$s\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     " dt=1 p=0"},
+    {"dtypes", "suite: q\nop: grid_sampler2d_backward\nproduct: ascend910b\ncases:\n"
+     "  - name: a\n    dtypes: {%1$sgrid%1$s: %1$sfloat64%1$s}\n    input_shape: [1, 1, 2, 2]\n"
+     "    grid_shape: [1, 1, 1, 2]\n",
+     " grid null=0 dt=11 "},
+    {"format", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    format: %1$snhwc%1$s\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     " self null=0 dt=0 fmt=1 "},
+    {"formats", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    formats: {self: %1$snd%1$s}\n    self_shape: [1, 1, 4, 4]\n"
+     "    kernel_size: [2]\n",
+     " self null=0 dt=0 fmt=2 "},
+    {"interpolation_mode and padding_mode", "suite: q\nop: grid_sampler2d_backward\n"
+     "product: ascend910b\ncases:\n  - name: a\n    interpolation_mode: %1$snearest%1$s\n"
+     "    padding_mode: %1$sreflection%1$s\n    input_shape: [1, 1, 2, 2]\n"
+     "    grid_shape: [1, 1, 1, 2]\n",
+     " im=1 pm=2 "},
+    {"matrix values", "suite: q\nop: grid_sampler2d_backward\nproduct: ascend910b\ncases:\n"
+     "  - name: a\n    matrix: {padding_mode: [%1$sborder%1$s]}\n    input_shape: [1, 1, 2, 2]\n"
+     "    grid_shape: [1, 1, 1, 2]\n",
+     "q.a.padding_mode=border.ascend910b "},
+    {"generator names", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    data: {%1$sgrad_output%1$s: %1$sspecial%1$s}\n    self_shape: [1, 1, 4, 4]\n"
+     "    kernel_size: [2]\n",
+     " gen=6 "},
+    {"generator map key", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    data: {grad_output: {%1$snormal%1$s: [0, 2]}}\n"
+     "    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     " gen=4 0 2"},
+    {"tolerance name", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    tolerance: %1$storch-default%1$s\n    self_shape: [1, 1, 4, 4]\n"
+     "    kernel_size: [2]\n",
+     " tol=2:torch-default "},
+    {"tolerance per dtype", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    tolerance: {%1$sfloat32%1$s: {%1$sulp%1$s: 3}, %1$sdefault%1$s: "
+     "%1$sbound%1$s}\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     " tol=1:ulp:3 ulps=3 "},
+    {"expect status model", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    expect: {status: %1$smodel%1$s}\n    self_shape: [1, 1, 4, 4]\n"
+     "    kernel_size: [2]\n",
+     " model=1 "},
+    {"null", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    null: [%1$sstride%1$s, %1$sself%1$s]\n    self_shape: [1, 1, 4, 4]\n"
+     "    kernel_size: [2]\n",
+     " self null=1 "},
+    {"quick products", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    quick: [%1$sascend910%1$s]\n    self_shape: [1, 1, 4, 4]\n"
+     "    kernel_size: [2]\n",
+     " quick=1"},
+    {"waiver reason", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
+     "  - name: a\n    waiver: {reason: %1$sknown: 161001%1$s, status: [161001]}\n"
+     "    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
+     " waiver=known: 161001 161001 "},
+};
+
+static void test_quoting_per_key(void **state)
+{
+    (void)state;
+    static const char *const quotes[] = {"'", "\""};
+    for (size_t i = 0; i < sizeof per_key / sizeof per_key[0]; i++) {
+        char text[1024];
+        /* plain: the waiver reason holds ": ", which only a quoted scalar can */
+        bool needs_quotes = strstr(per_key[i].check, "known: ") != NULL;
+        snprintf(text, sizeof text, per_key[i].text, needs_quotes ? "'" : "");
+        const char *p = write_suite("key.yaml", text);
+        char *want = load_fingerprint(&p, 1);
+        if (!strstr(want, per_key[i].check))
+            fail_msg("%s: '%s' not in\n%s", per_key[i].what, per_key[i].check, want);
+        for (int q = 0; q < 2; q++) {
+            snprintf(text, sizeof text, per_key[i].text, quotes[q]);
+            p = write_suite("key.yaml", text);
+            char *got = load_fingerprint(&p, 1);
+            if (strcmp(got, want))
+                fail_msg("%s quoted with %s:\n%s\nplain:\n%s", per_key[i].what, quotes[q], got,
+                         want);
+            free(got);
+        }
+        free(want);
+    }
+}
+
 static void test_malformed_corpus(void **state)
 {
     (void)state;
@@ -528,6 +737,8 @@ int main(void)
         cmocka_unit_test(test_grid_expansion),
         cmocka_unit_test(test_options_and_directories),
         cmocka_unit_test(test_ids_stable),
+        cmocka_unit_test(test_quoting_fixtures),
+        cmocka_unit_test(test_quoting_per_key),
         cmocka_unit_test(test_malformed_corpus),
         cmocka_unit_test(test_errors_of_all_files),
         cmocka_unit_test(test_documents),
