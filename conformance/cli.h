@@ -80,8 +80,12 @@ typedef struct {
     double timeout;           /* 0: default */
     bool quick;
     const char *out;          /* --out for the rerun (so it never overwrites the full run's) */
+                              /* binary, out and suite file are written as absolute paths */
 } cli_repro_args;
 
+/* The --out of a repro line for a run writing to OUT: OUT/repro, or OUT itself when it already
+ * is a repro directory (rerunning a repro line writes beside it, never into repro/repro). */
+void cli_repro_out(const char *out, char *buf, size_t len);
 /* `[ACLNN_EMU_*=... ]BINARY run --backend B --product P --seed S [--out D] --filter 'ID' FILE`, with the
  * id's glob characters escaped so the filter matches that id only. Returns the needed length. */
 size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -25,6 +26,34 @@ static void put_word(cts_sink *s, const char *w)
     cts_sink_put(s, "'");
 }
 
+/* An absolute path, so the line works from any directory: realpath when the path exists,
+ * else the working directory joined with it. */
+static void absolute(const char *path, char *out, size_t len)
+{
+    char cwd[PATH_MAX], real[PATH_MAX];
+    if (realpath(path, real))
+        snprintf(out, len, "%s", real);
+    else if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(out, len, "%s", path);
+    else {
+        cts_sink s = {out, len, 0};
+        cts_sink_put(&s, "%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
+    }
+}
+
+void cli_repro_out(const char *out, char *buf, size_t len)
+{
+    size_t n = strlen(out);
+    while (n > 1 && out[n - 1] == '/')
+        n--;
+    bool is_repro = n >= 5 && !strncmp(out + n - 5, "repro", 5) &&
+                    (n == 5 || out[n - 6] == '/');
+    if (is_repro)
+        snprintf(buf, len, "%.*s", (int)n, out);
+    else
+        snprintf(buf, len, "%.*s/repro", (int)n, out);
+}
+
 size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
 {
     cts_sink s = {buf, len, 0};
@@ -38,9 +67,9 @@ size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
             put_word(&s, eq + 1);
             cts_sink_put(&s, " ");
         }
-    char exe[PATH_MAX];
-    cli_display_path("/proc/self/exe", exe, sizeof exe);
-    put_word(&s, exe);
+    char path[PATH_MAX];
+    absolute("/proc/self/exe", path, sizeof path);
+    put_word(&s, path);
     cts_sink_put(&s, " run --backend ");
     put_word(&s, a->backend);
     cts_sink_put(&s, " --product %s --seed %llu", a->product, (unsigned long long)a->seed);
@@ -52,7 +81,8 @@ size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
         cts_sink_put(&s, " --quick");
     if (a->out && *a->out) {
         cts_sink_put(&s, " --out ");
-        put_word(&s, a->out);
+        absolute(a->out, path, sizeof path);
+        put_word(&s, path);
     }
     /* The id as a glob that matches only itself: escape fnmatch's special characters. */
     char glob[2 * CTS_ID_MAX + 1];
@@ -67,7 +97,8 @@ size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
     for (const char *p = glob; *p; p++)
         cts_sink_put(&s, *p == '\'' ? "'\\''" : "%c", *p);
     cts_sink_put(&s, "' ");
-    put_word(&s, a->suite_file);
+    absolute(a->suite_file, path, sizeof path);
+    put_word(&s, path);
     return s.pos;
 }
 

@@ -648,7 +648,7 @@ int cli_run(int argc, char **argv)
                a.timeout);
     }
     run_ctx ctx = {.a = &a, .cases = todo, .o = &o};
-    snprintf(ctx.repro_out, sizeof ctx.repro_out, "%s/repro", a.out);
+    cli_repro_out(a.out, ctx.repro_out, sizeof ctx.repro_out);
     struct sigaction old[2];
     stop_request = 0;
     catch_stop_signals(old);

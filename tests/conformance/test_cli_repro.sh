@@ -17,15 +17,25 @@ PY
 [[ $(wc -l <lines) == 2 ]] || fail "expected two failing cases, got $(wc -l <lines)"
 line=$(sed -n 's/^e2e.avgpool.doc_example.ascend910b //p' lines)
 [[ $line == *"--filter 'e2e.avgpool.doc_example.ascend910b'"* ]] || fail "unexpected line: $line"
+# Absolute binary, --out and suite file: the line works from any directory.
+[[ $line == "$(realpath "$ACLCTS") run "* ]] || fail "binary not absolute: $line"
+[[ $line == *" --out $T/r/repro "* && $line == *" $T/wrong.yaml" ]] || fail "paths not absolute: $line"
 
 expect_rc 1 "$ACLCTS" repro "$line"
 [[ $(wc -l <r/repro/results.jsonl) == 1 ]] || fail "repro ran more than the one case"
 diff <(jsonl_table r/repro/results.jsonl) \
      <(jsonl_table r/results.jsonl | grep '^e2e.avgpool.doc_example.ascend910b ') \
   || fail "repro verdict differs"
-# The same line in a shell (it is a shell command: quotes, environment prefix).
+# Rerunning the rerun's own line writes to the same r/repro, never r/repro/repro.
+line2=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["repro"])' \
+  r/repro/results.jsonl)
+[[ $line2 == "$line" ]] || fail "the rerun's repro line differs: $line2"
+expect_rc 1 "$ACLCTS" repro "$line2"
+[[ ! -e r/repro/repro ]] || fail "repro of a repro line wrote into r/repro/repro"
+# The same line in a shell (it is a shell command: quotes, environment prefix), from another
+# directory.
 rm -rf r/repro
-rc=0; bash -c "$line" >out 2>&1 || rc=$?
+rc=0; (cd / && bash -c "$line") >out 2>&1 || rc=$?
 [[ $rc == 1 ]] || fail "shell repro exit $rc"
 diff <(jsonl_table r/repro/results.jsonl) \
      <(jsonl_table r/results.jsonl | grep '^e2e.avgpool.doc_example.ascend910b ') \
