@@ -1,4 +1,5 @@
 /* aclcts: conformance test suite for aclnnAvgPool2dBackward and aclnnGridSampler2DBackward. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,8 +22,24 @@ static const char help[] =
     "  verify-package DIR|TAR re-check a certification package\n"
     "  audit --product ID|all precision audit tables and report.html\n"
     "\n"
-    "`aclcts COMMAND --help` describes each. Exit status: 0 nothing failing, 1 some case FAIL,\n"
+    "  help COMMAND       the options of one command (the same as COMMAND --help)\n"
+    "\n"
+    "`aclcts --version` prints the version. Exit status: 0 nothing failing, 1 some case FAIL,\n"
     "CRASH, TIMEOUT or ERROR, 2 usage or suite errors.\n";
+
+/* The release version, and the source tree's git state when that tree is still there. */
+static int version(void)
+{
+    char cmd[sizeof ACLCTS_SOURCE_DIR + 96], describe[128] = "";
+    snprintf(cmd, sizeof cmd, "git -C '%s' describe --tags --always --dirty 2>/dev/null",
+             ACLCTS_SOURCE_DIR);
+    cts_command_line_output(cmd, describe, sizeof describe);
+    printf("aclcts %s", ACLCTS_VERSION);
+    if (*describe)
+        printf(" (source %s, git %s)", ACLCTS_SOURCE_DIR, describe);
+    printf("\n");
+    return CLI_EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -38,14 +55,22 @@ int main(int argc, char **argv)
         fputs(help, stderr);
         return CLI_EXIT_USAGE;
     }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
+        return version();
+    /* `help COMMAND` is `COMMAND --help`; `help` alone is this text. */
+    bool help_of = strcmp(argv[1], "help") == 0 && argc >= 3;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+        (strcmp(argv[1], "help") == 0 && !help_of)) {
         fputs(help, stdout);
         return CLI_EXIT_OK;
     }
-    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
-        if (strcmp(argv[1], commands[k].name) == 0)
-            return commands[k].fn(argc - 1, argv + 1);
-    fprintf(stderr, "aclcts: error: unknown command '%s'\n\n%s", argv[1], help);
+    const char *name = help_of ? argv[2] : argv[1];
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
+        if (strcmp(name, commands[k].name) != 0)
+            continue;
+        char *help_argv[] = {argv[2], "--help", NULL};
+        return help_of ? commands[k].fn(2, help_argv) : commands[k].fn(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "aclcts: error: unknown command '%s'\n\n%s", name, help);
     return CLI_EXIT_USAGE;
 }

@@ -10,6 +10,17 @@ for cmd in run list show repro merge; do
   expect_rc 0 "$ACLCTS" "$cmd" --help
   grep -q "usage: aclcts $cmd" out || fail "$cmd --help has no usage line"
 done
+# `help COMMAND` prints exactly that command's --help; --version names the release.
+for cmd in run list show repro merge certify verify-package audit; do
+  expect_rc 0 "$ACLCTS" "$cmd" --help
+  mv out want
+  expect_rc 0 "$ACLCTS" help "$cmd"
+  diff want out || fail "help $cmd differs from $cmd --help"
+done
+expect_rc 2 "$ACLCTS" help frobnicate
+grep -q "unknown command 'frobnicate'" out || fail "help of an unknown command"
+expect_rc 0 "$ACLCTS" --version
+grep -qE '^aclcts [0-9]+\.[0-9]+\.[0-9]+' out || fail "--version: $(cat out)"
 expect_rc 2 "$ACLCTS" frobnicate
 expect_rc 2 "$ACLCTS" run --no-such-option ok.yaml
 expect_rc 2 "$ACLCTS" run --jobs 0 ok.yaml
