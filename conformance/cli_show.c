@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "run_reference.h"
 #include "suite_case.h"
 
 static const char show_help[] =
@@ -111,10 +112,15 @@ static void print_case(const cts_case *c)
             printf("]\n");
         }
     }
+    /* What the status model predicts, with its reason, also where the suite fixes the code. */
+    ref_status_query q = cts_status_query(c);
+    ref_status model = ref_expected_status(&q);
     if (c->expect_status_model)
-        printf("  %-18s model\n", "expect status");
+        printf("  %-18s %d (status model)\n", "expect status", (int)model.status);
     else
-        printf("  %-18s %d\n", "expect status", (int)c->expect_status);
+        printf("  %-18s %d (fixed by the suite; the status model says %d)\n", "expect status",
+               (int)c->expect_status, (int)model.status);
+    printf("  %-18s %s\n", "model reason", model.reason[0] ? model.reason : "-");
     for (int k = 0; k < c->ntensors; k++)
         if (c->expect_values[k].any)
             printf("  %-18s %s: %zu value(s), first %.17g\n", "expect values", c->t[k].name,
