@@ -19,6 +19,7 @@ void cts_progress_start(cts_progress *p, FILE *out, bool quiet, size_t total)
     p->quiet = quiet;
     p->tty = isatty(fileno(out));
     p->period = 10;
+    p->redraw_period = 0.25;
     p->total = total;
     p->t_start = p->t_last = cts_now();
 }
@@ -73,9 +74,15 @@ void cts_progress_case(cts_progress *p, const cts_result *r)
     char text[128];
     double now = cts_now();
     if (p->tty) {
-        status_text(p, text, sizeof text);
-        fprintf(p->out, "\r\033[K%s", text);
-        p->line_shown = true;
+        /* At most ~4 redraws a second (thousands of short cases would otherwise flood the
+         * terminal), but always when no line is on screen (the first case, or a failing
+         * case's lines were just printed) and for the last case. */
+        if (now - p->t_drawn >= p->redraw_period || !p->line_shown || p->done == p->total) {
+            status_text(p, text, sizeof text);
+            fprintf(p->out, "\r\033[K%s", text);
+            p->line_shown = true;
+            p->t_drawn = now;
+        }
     } else if (now - p->t_last >= p->period || p->done == p->total) {
         status_text(p, text, sizeof text);
         fprintf(p->out, "aclcts: %s\n", text);

@@ -1,6 +1,6 @@
 /* Console reporting while a run goes: on a terminal one live line (done/total, failures, ETA)
- * redrawn with \r; otherwise plain lines, one per failing case and a progress line every
- * `period` seconds. Failing-case lines never mix with the live line. */
+ * redrawn with \r at most 4 times a second; otherwise plain lines, one per failing case and a
+ * progress line every `period` seconds. Failing-case lines never mix with the live line. */
 #ifndef ACLCTS_CONFORMANCE_PROGRESS_H_
 #define ACLCTS_CONFORMANCE_PROGRESS_H_
 
@@ -14,8 +14,9 @@ typedef struct {
     FILE *out;
     bool tty, quiet;
     double period;           /* seconds between plain progress lines */
+    double redraw_period;    /* seconds between redraws of the live line (0.25) */
     size_t total, done, failing, skipped_before;
-    double t_start, t_last;
+    double t_start, t_last, t_drawn;
     bool line_shown;         /* a live line is on screen */
 } cts_progress;
 
