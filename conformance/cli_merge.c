@@ -157,7 +157,7 @@ int cli_merge(int argc, char **argv)
         } else {
             printf("aclcts: merged %zu records of %d files into %zu cases\n\n", total, nin,
                    merged.count);
-            cts_summary_write(stdout, merged.r, merged.count, 20);
+            cts_summary_console(stdout, merged.r, merged.count, 20);
             cts_tally t;
             cts_tally_results(merged.r, merged.count, &t);
             rc = cts_tally_exit_code(&t);

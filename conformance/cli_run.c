@@ -679,7 +679,7 @@ int cli_run(int argc, char **argv)
             print_counts(&t);
         } else {
             printf("\n");
-            cts_summary_write(stdout, prev.r, prev.count, 20);
+            cts_summary_console(stdout, prev.r, prev.count, 20);
             printf("\nresults: %s  %s  %s\n", o.jsonl, o.junit, o.summary);
         }
         rc = cts_tally_exit_code(&t);

@@ -81,5 +81,8 @@ int cts_tally_exit_code(const cts_tally *t);
  * error in ULP and in bound units, then one repro line per failing case (at most max_repro,
  * 0 = all). */
 void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro);
+/* The console form: one line per op x dtype x product with the non-zero status counts and the
+ * worst bound units, then the same totals and failing cases as summary.md. */
+void cts_summary_console(FILE *f, const cts_result *r, size_t n, size_t max_repro);
 
 #endif

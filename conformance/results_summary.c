@@ -1,5 +1,6 @@
-/* summary.md and the console summary: counts per status for each op x dtype x cubeMathType x
- * product, the worst error seen in ULP and in units of the error bound, then the repro lines. */
+/* summary.md: counts per status for each op x dtype x cubeMathType x product, the worst error
+ * seen in ULP and in units of the error bound, then the repro lines. The console summary: the
+ * same per op x dtype x product, counts and worst bound units only, one line each. */
 #include "results.h"
 
 #include <math.h>
@@ -31,21 +32,27 @@ typedef struct {
     bool judged;              /* some case of the row compared numbers */
 } row;
 
-static int row_cmp(const cts_result *a, const cts_result *b)
+/* Row order: op, dtype, cubeMathType (when rows are split by it), product. */
+static int row_cmp(const cts_result *a, const cts_result *b, bool by_cube)
 {
     int c = strcmp(a->op, b->op);
     if (!c)
         c = strcmp(a->dtype, b->dtype);
-    if (!c)
+    if (!c && by_cube)
         c = (a->cube_math_type > b->cube_math_type) - (a->cube_math_type < b->cube_math_type);
     if (!c)
         c = strcmp(a->product, b->product);
     return c;
 }
 
-static int row_sort(const void *a, const void *b)
+static int row_sort_cube(const void *a, const void *b)
 {
-    return row_cmp(((const row *)a)->key, ((const row *)b)->key);
+    return row_cmp(((const row *)a)->key, ((const row *)b)->key, true);
+}
+
+static int row_sort_flat(const void *a, const void *b)
+{
+    return row_cmp(((const row *)a)->key, ((const row *)b)->key, false);
 }
 
 /* max that lets NaN (an unjudgeable comparison) win, so it is visible */
@@ -66,7 +73,8 @@ static void fmt_worst(char *buf, size_t len, bool judged, double x)
         snprintf(buf, len, "%.3g", x);
 }
 
-void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
+/* The rows of the results (malloc'd, sorted): one per op x dtype [x cubeMathType] x product. */
+static row *collect_rows(const cts_result *r, size_t n, bool by_cube, size_t *nrows_out)
 {
     row *rows = calloc(n ? n : 1, sizeof *rows);
     size_t nrows = 0;
@@ -74,7 +82,7 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
         abort();
     for (size_t i = 0; i < n; i++) {
         size_t k = 0;
-        while (k < nrows && row_cmp(rows[k].key, &r[i]) != 0)
+        while (k < nrows && row_cmp(rows[k].key, &r[i], by_cube) != 0)
             k++;
         if (k == nrows)
             rows[nrows++].key = &r[i];
@@ -87,28 +95,14 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
             rows[k].worst_bound = worst(rows[k].worst_bound, r[i].v.worst_bound_units);
         }
     }
-    qsort(rows, nrows, sizeof *rows, row_sort);
+    qsort(rows, nrows, sizeof *rows, by_cube ? row_sort_cube : row_sort_flat);
+    *nrows_out = nrows;
+    return rows;
+}
 
-    fprintf(f, "| op | dtype | cubeMathType | product |");
-    for (int s = 0; s < CTS_STATUS_COUNT; s++)
-        fprintf(f, " %s |", cts_status_name((cts_status)s));
-    fprintf(f, " worst ULP | worst bound units |\n|---|---|---|---|");
-    for (int s = 0; s < CTS_STATUS_COUNT; s++)
-        fprintf(f, "---:|");
-    fprintf(f, "---:|---:|\n");
-    for (size_t k = 0; k < nrows; k++) {
-        const cts_result *key = rows[k].key;
-        char cmt[16], ulp[32], bound[32];
-        snprintf(cmt, sizeof cmt, key->cube_math_type < 0 ? "-" : "%d", key->cube_math_type);
-        fmt_worst(ulp, sizeof ulp, rows[k].judged, rows[k].worst_ulp);
-        fmt_worst(bound, sizeof bound, rows[k].judged, rows[k].worst_bound);
-        fprintf(f, "| %s | %s | %s | %s |", key->op, key->dtype, cmt, key->product);
-        for (int s = 0; s < CTS_STATUS_COUNT; s++)
-            fprintf(f, " %zu |", rows[k].count[s]);
-        fprintf(f, " %s | %s |\n", ulp, bound);
-    }
-    free(rows);
-
+/* The total per status, then each failing case with its repro line (at most max_repro; 0: all). */
+static void write_tail(FILE *f, const cts_result *r, size_t n, size_t max_repro)
+{
     cts_tally t;
     cts_tally_results(r, n, &t);
     fprintf(f, "\n%zu cases:", t.total);
@@ -133,4 +127,56 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
     if (shown < failing)
         fprintf(f, "- ... and %zu more (all in results.jsonl, field \"repro\")\n",
                 failing - shown);
+}
+
+void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
+{
+    size_t nrows;
+    row *rows = collect_rows(r, n, true, &nrows);
+
+    fprintf(f, "| op | dtype | cubeMathType | product |");
+    for (int s = 0; s < CTS_STATUS_COUNT; s++)
+        fprintf(f, " %s |", cts_status_name((cts_status)s));
+    fprintf(f, " worst ULP | worst bound units |\n|---|---|---|---|");
+    for (int s = 0; s < CTS_STATUS_COUNT; s++)
+        fprintf(f, "---:|");
+    fprintf(f, "---:|---:|\n");
+    for (size_t k = 0; k < nrows; k++) {
+        const cts_result *key = rows[k].key;
+        char cmt[16], ulp[32], bound[32];
+        snprintf(cmt, sizeof cmt, key->cube_math_type < 0 ? "-" : "%d", key->cube_math_type);
+        fmt_worst(ulp, sizeof ulp, rows[k].judged, rows[k].worst_ulp);
+        fmt_worst(bound, sizeof bound, rows[k].judged, rows[k].worst_bound);
+        fprintf(f, "| %s | %s | %s | %s |", key->op, key->dtype, cmt, key->product);
+        for (int s = 0; s < CTS_STATUS_COUNT; s++)
+            fprintf(f, " %zu |", rows[k].count[s]);
+        fprintf(f, " %s | %s |\n", ulp, bound);
+    }
+    free(rows);
+    write_tail(f, r, n, max_repro);
+}
+
+void cts_summary_console(FILE *f, const cts_result *r, size_t n, size_t max_repro)
+{
+    size_t nrows;
+    row *rows = collect_rows(r, n, false, &nrows);
+    fprintf(f, "%-23s %-10s %-12s %-30s %s\n", "op", "dtype", "product", "cases",
+            "worst bound units");
+    for (size_t k = 0; k < nrows; k++) {
+        char counts[128] = "", bound[32];
+        size_t len = 0;
+        for (int s = 0; s < CTS_STATUS_COUNT; s++)
+            if (rows[k].count[s] && len < sizeof counts)
+                len += (size_t)snprintf(counts + len, sizeof counts - len, "%s%zu %s",
+                                        len ? ", " : "", rows[k].count[s],
+                                        cts_status_name((cts_status)s));
+        fmt_worst(bound, sizeof bound, rows[k].judged, rows[k].worst_bound);
+        const cts_result *key = rows[k].key;
+        fprintf(f, "%-23s %-10s %-12s %-30s %s\n", key->op, key->dtype, key->product, counts,
+                bound);
+    }
+    free(rows);
+    fprintf(f, "(worst bound units: |got - exact| over the allowed error, <= 1 passes; - : no "
+               "numbers compared. Per cubeMathType and in ULP: summary.md)\n");
+    write_tail(f, r, n, max_repro);
 }

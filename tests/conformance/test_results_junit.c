@@ -76,6 +76,11 @@ static void summary_fn(FILE *f, const void *arg)
     cts_summary_write(f, arg, 5, 0);
 }
 
+static void console_fn(FILE *f, const void *arg)
+{
+    cts_summary_console(f, arg, 5, 0);
+}
+
 static void test_junit(void **state)
 {
     (void)state;
@@ -134,6 +139,21 @@ static void test_summary(void **state)
     assert_non_null(strstr(x, "- FAIL s2.b [tolerance]"));
     assert_non_null(strstr(x, "`aclcts run --filter 'a<b'`"));
     assert_null(strstr(x, "- NOT_SUPPORTED")); /* only failing statuses get repro lines */
+    free(x);
+
+    /* The console form merges cubeMathTypes: one line per op x dtype x product, only the
+     * non-zero counts, the worst bound units of the line (1.5 beats 0.2; no numbers: "-"). */
+    r[3].v.nelems = r[2].v.nelems = 0;
+    x = capture(console_fn, r);
+    assert_non_null(strstr(x, "\navgpool2d_backward      float16    ascend910b   "
+                              "1 NOT_SUPPORTED, 1 CRASH       -\n"));
+    assert_non_null(strstr(x, "\navgpool2d_backward      float32    ascend910b   "
+                              "1 PASS, 1 FAIL                 1.5\n"));
+    assert_non_null(strstr(x, "\ngrid_sampler2d_backward float16    ascend910b   "
+                              "1 PASS                         0.25\n"));
+    assert_null(strstr(x, "|---")); /* no Markdown table */
+    assert_non_null(strstr(x, "5 cases: 2 PASS 1 FAIL 1 NOT_SUPPORTED 1 CRASH"));
+    assert_non_null(strstr(x, "- FAIL s2.b [tolerance]"));
     free(x);
 
     cts_tally t;
