@@ -35,6 +35,8 @@ build() {
   local preset=${1:-default}
   need_packages "${ACLCTS_BUILD_PACKAGES[@]}"
   cd "$ACLCTS_ROOT" || die "cannot enter $ACLCTS_ROOT"
+  # The build is silent and the first one takes minutes: say what is happening.
+  log "building (CMake preset $preset; up to a few minutes the first time)"
   cmake --preset "$preset" >/dev/null || die "cmake configure failed (preset $preset)"
   cmake --build --preset "$preset" -j "$(nproc)" >/dev/null \
     || { cmake --build --preset "$preset" -j 1 2>&1 | tail -40; die "build failed (preset $preset)"; }
