@@ -22,6 +22,96 @@ static int coarse_bin(int b)
     return CTS_AUDIT_BINS - 1;
 }
 
+int cts_audit_bound_bin(int stat_bin)
+{
+    if (stat_bin <= 0)
+        return 0;
+    if (stat_bin >= CTS_STAT_BINS - 1)
+        return CTS_AUDIT_BOUND_BINS - 1; /* inf, NaN */
+    double up = cts_stat_bin_upper(stat_bin);
+    if (!(up < INFINITY))
+        return CTS_AUDIT_BOUND_BINS - 2;
+    int e;
+    double m = frexp(up, &e);
+    int octave = m == 0.5 ? e - 1 : e; /* up in (2^(octave-1), 2^octave] */
+    if (octave <= -10)
+        return 1;
+    if (octave > 2)
+        return CTS_AUDIT_BOUND_BINS - 2;
+    return octave + CTS_AUDIT_BOUND_PASS_LAST;
+}
+
+int cts_audit_bound_bin_exp(int b)
+{
+    return b - CTS_AUDIT_BOUND_PASS_LAST;
+}
+
+/* The coverage entry of a result's op x dtype x cubeMathType x product. */
+static cts_audit_cover *cover_for(cts_audit *a, const cts_result *r)
+{
+    for (size_t i = 0; i < a->ncovers; i++) {
+        cts_audit_cover *c = &a->covers[i];
+        if (!strcmp(c->op, r->op) && !strcmp(c->dtype, r->dtype) &&
+            c->cube_math_type == r->cube_math_type && !strcmp(c->product, r->product))
+            return c;
+    }
+    if (a->ncovers == a->cover_cap) {
+        a->cover_cap = a->cover_cap ? 2 * a->cover_cap : 16;
+        a->covers = realloc(a->covers, a->cover_cap * sizeof *a->covers);
+        if (!a->covers)
+            abort();
+    }
+    cts_audit_cover *c = &a->covers[a->ncovers++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->op, sizeof c->op, "%s", r->op);
+    snprintf(c->dtype, sizeof c->dtype, "%s", r->dtype);
+    snprintf(c->product, sizeof c->product, "%s", r->product);
+    c->cube_math_type = r->cube_math_type;
+    return c;
+}
+
+int cts_audit_products(const cts_audit *a, const char *names[16], size_t numeric[16],
+                       size_t error_status[16], size_t cases[16])
+{
+    int np = 0;
+    for (size_t i = 0; i < a->ncovers; i++) {
+        int k = 0;
+        while (k < np && strcmp(names[k], a->covers[i].product))
+            k++;
+        if (k == np && np < 16)
+            names[np++] = a->covers[i].product;
+    }
+    for (int i = 1; i < np; i++) /* name order: stable columns */
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            const char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    for (int k = 0; k < np; k++) {
+        numeric[k] = error_status[k] = cases[k] = 0;
+        for (size_t i = 0; i < a->ncovers; i++)
+            if (!strcmp(names[k], a->covers[i].product)) {
+                numeric[k] += a->covers[i].nnumeric;
+                error_status[k] += a->covers[i].nerror_status;
+                cases[k] += a->covers[i].ncases;
+            }
+    }
+    return np;
+}
+
+const char *cts_audit_gap_reason(const cts_audit *a, const cts_audit_row *row,
+                                 const char *product)
+{
+    for (size_t i = 0; i < a->ncovers; i++) {
+        const cts_audit_cover *c = &a->covers[i];
+        if (strcmp(c->op, row->op) || strcmp(c->dtype, row->dtype) ||
+            c->cube_math_type != row->cube_math_type || strcmp(c->product, product))
+            continue;
+        return c->nnumeric ? "other path" : c->nerror_status ? "error status" : "no numbers";
+    }
+    return "no case";
+}
+
 static cts_audit_row *row_for(cts_audit *a, const cts_result *r)
 {
     for (size_t i = 0; i < a->nrows; i++) {
@@ -76,6 +166,10 @@ static void keep_map(cts_audit_map *m, const cts_result *r)
 void cts_audit_add_result(cts_audit *a, const cts_result *r)
 {
     const cts_elem_stats *e = &r->v.el;
+    cts_audit_cover *c = cover_for(a, r);
+    c->ncases++;
+    c->nerror_status += r->v.expected_status != 0;
+    c->nnumeric += e->n > 0;
     if (e->n == 0 && e->skipped == 0) {
         /* judged elements (the worst-error summary) but no statistics: an older record */
         a->nerrors += r->v.nelems > 0;
@@ -150,6 +244,7 @@ void cts_audit_finish(cts_audit *a)
 void cts_audit_free(cts_audit *a)
 {
     free(a->rows);
+    free(a->covers);
     for (size_t i = 0; i < a->nmaps; i++)
         free(a->maps[i].bound_units);
     memset(a, 0, sizeof *a);

@@ -46,9 +46,29 @@ typedef struct {
 
 #define CTS_AUDIT_MAX_MAPS 6
 
+/* Bound-unit histogram bins of the pictures: exact 0, (0, 2^-10], one per octave up to
+ * (1/2, 1], then (1, 2], (2, 4], > 4 and inf/NaN. The pass limit 1 is the upper edge of bin
+ * CTS_AUDIT_BOUND_PASS_LAST; half-octave bins never straddle a power of two, so the coarsening
+ * is exact. */
+#define CTS_AUDIT_BOUND_BINS 16
+#define CTS_AUDIT_BOUND_PASS_LAST 11
+int cts_audit_bound_bin(int stat_bin);
+/* Upper edge of coarse bound bin b as a power of two (bins 1..13: 2^(b-11)). */
+int cts_audit_bound_bin_exp(int b);
+
+/* What the results hold for one op x dtype x cubeMathType x product, judged or not: why a
+ * product has no numbers in a row (another path, an expected error status, no case). */
+typedef struct {
+    char op[32], dtype[16], product[24];
+    int cube_math_type;
+    size_t ncases, nnumeric, nerror_status;
+} cts_audit_cover;
+
 typedef struct {
     cts_audit_row *rows;
     size_t nrows, cap;
+    cts_audit_cover *covers;            /* every op x dtype x cubeMathType x product seen */
+    size_t ncovers, cover_cap;
     cts_audit_map maps[CTS_AUDIT_MAX_MAPS]; /* the first failing cases (by id) */
     size_t nmaps;
     size_t ncases;                      /* cases with element statistics */
@@ -78,7 +98,19 @@ typedef struct {
 
 void cts_audit_row_stats(const cts_audit_row *row, cts_audit_stats *s);
 
-/* Markdown: one row per op x dtype x cubeMathType x path x metric, one column per product. */
+/* The products of the results, in name order, and per product the cases with judged numbers
+ * and the cases expecting an error status (for the columns' headers). Returns the count. */
+int cts_audit_products(const cts_audit *a, const char *names[16], size_t numeric[16],
+                       size_t error_status[16], size_t cases[16]);
+/* Why a row of op x dtype x cubeMathType on path has no numbers for product: "other path",
+ * "error status" or "no case". */
+const char *cts_audit_gap_reason(const cts_audit *a, const cts_audit_row *row,
+                                 const char *product);
+
+/* Markdown: per op x dtype x cubeMathType x path a few rows (elements; bound units max / p99 /
+ * mean; ULP max / p99; relative max / p99; shares of the named standards; spread when any case
+ * was not promised deterministic), one column per product; infinite values are footnoted and
+ * a column without numbers says why. */
 void cts_audit_write_markdown(FILE *f, const cts_audit *a);
 /* CSV: one line per op x dtype x cubeMathType x path x product with every metric. */
 void cts_audit_write_csv(FILE *f, const cts_audit *a);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit_stats.h"
 #include "svg.h"
 
 static const char style[] =
@@ -13,11 +14,14 @@ static const char style[] =
     "h3{font-size:15px}"
     "table{border-collapse:collapse;margin:8px 0;font-size:12px}"
     "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#f0f0f0}"
+    "td{white-space:nowrap}"
     "td.n{text-align:right}code,pre{font-family:monospace;font-size:12px}"
     "pre{background:#f6f6f6;padding:6px;white-space:pre-wrap;word-break:break-all}"
     ".verdict{display:inline-block;padding:8px 16px;font-size:24px;font-weight:bold;color:#fff}"
     ".ok{background:#2e7d32}.bad{background:#c62828}.info{background:#1565c0}"
-    ".fig{display:inline-block;vertical-align:top;margin:6px}";
+    ".fig{display:inline-block;vertical-align:top;margin:6px}"
+    ".group h3{margin:18px 0 0 0}.group small{color:#777;font-weight:normal}"
+    ".note{font-size:12px;color:#555;max-width:420px}";
 
 static void esc(FILE *f, const char *s) { cts_xml_escape(f, s ? s : ""); }
 
@@ -158,21 +162,28 @@ static void waivers_and_failures(FILE *f, const cts_report *r)
     if (!nf) fputs("<p>none</p>\n", f);
 }
 
-/* Worst error in bound units per product x dtype, from the verdicts. */
+/* Worst error in bound units per product x dtype, from the verdicts. Every product of the
+ * results gets a row, so one without numbers shows as grey rather than missing. */
 static void heatmap(FILE *f, const cts_report *r)
 {
     const char *rows[16], *cols[8];
     int nr = 0, nc = 0;
     for (size_t i = 0; i < r->nresults; i++) {
         const cts_result *x = &r->results[i];
-        if (x->v.nelems <= 0) continue;
         int k = 0;
         while (k < nr && strcmp(rows[k], x->product)) k++;
         if (k == nr && nr < 16) rows[nr++] = x->product;
+        if (x->v.nelems <= 0) continue;
         k = 0;
         while (k < nc && strcmp(cols[k], x->dtype)) k++;
         if (k == nc && nc < 8) cols[nc++] = x->dtype;
     }
+    for (int i = 1; i < nr; i++) /* products in name order, as the audit's columns */
+        for (int j = i; j > 0 && strcmp(rows[j - 1], rows[j]) > 0; j--) {
+            const char *t = rows[j];
+            rows[j] = rows[j - 1];
+            rows[j - 1] = t;
+        }
     if (!nr || !nc) return;
     double *v = malloc(sizeof(double) * (size_t)(nr * nc));
     if (!v) abort();
@@ -189,33 +200,103 @@ static void heatmap(FILE *f, const cts_report *r)
     }
     fputs("<div class=\"fig\">", f);
     cts_svg_heatmap(f, "worst error per product x dtype (bound units)", rows, nr, cols, nc, v);
-    fputs("</div>\n", f);
+    fputs("<p class=\"note\">Grey (-): no case of that product and dtype compared numbers: "
+          "its cases expect an error status (a product without the operator or the dtype) or "
+          "compute nothing.</p></div>\n", f);
     free(v);
 }
 
-/* Element-error histograms per dtype x cubeMathType (audit rows summed over path and product). */
-static void histograms(FILE *f, const cts_audit *a)
+/* One op x dtype x cubeMathType of the audit, summed over computation paths and products. */
+typedef struct {
+    const cts_audit_row *key;
+    int64_t n, bound[CTS_AUDIT_BOUND_BINS], ulp[CTS_AUDIT_BINS];
+    double bound_max;
+} pic_group;
+
+static bool same_group(const cts_audit_row *a, const cts_audit_row *b)
 {
-    bool done[256] = {0};
-    for (size_t i = 0; i < a->nrows && i < 256; i++) {
-        if (done[i]) continue;
-        int64_t h[CTS_AUDIT_BINS] = {0};
-        for (size_t j = i; j < a->nrows && j < 256; j++) {
-            if (strcmp(a->rows[j].dtype, a->rows[i].dtype) ||
-                a->rows[j].cube_math_type != a->rows[i].cube_math_type)
-                continue;
-            done[j] = true;
-            for (int b = 0; b < CTS_AUDIT_BINS; b++) h[b] += a->rows[j].hist[b];
-        }
-        char title[96];
-        if (a->rows[i].cube_math_type < 0)
-            snprintf(title, sizeof title, "%s, grid sampler", a->rows[i].dtype);
+    return !strcmp(a->op, b->op) && !strcmp(a->dtype, b->dtype) &&
+           a->cube_math_type == b->cube_math_type;
+}
+
+static void add_to_group(pic_group *g, const cts_audit_row *r)
+{
+    g->n += r->n;
+    for (int b = 0; b < CTS_STAT_BINS; b++)
+        g->bound[cts_audit_bound_bin(b)] += r->hist3[CTS_METRIC_BOUND][b];
+    for (int b = 0; b < CTS_AUDIT_BINS; b++)
+        g->ulp[b] += r->hist[b];
+    if (r->max[CTS_METRIC_BOUND] > g->bound_max || isnan(r->max[CTS_METRIC_BOUND]))
+        g->bound_max = r->max[CTS_METRIC_BOUND];
+}
+
+/* The distribution of bound units, the quantity that decides PASS, with the limit 1 drawn. */
+static void bound_picture(FILE *f, const pic_group *g)
+{
+    static const char *const names[CTS_AUDIT_BOUND_BINS] = {
+        "0", "", "", "", "", "", "", "", "", "", "", "", "", "", ">4", "\u221e/NaN"};
+    static const char *const edges[CTS_AUDIT_BOUND_BINS] = {
+        "", "2\u207b\u00b9\u2070", "", "2\u207b\u2078", "", "2\u207b\u2076", "",
+        "2\u207b\u2074", "", "2\u207b\u00b2", "", "1", "2", "4", "", ""};
+    double colour[CTS_AUDIT_BOUND_BINS];
+    int64_t above = 0;
+    for (int b = 0; b < CTS_AUDIT_BOUND_BINS; b++) {
+        colour[b] = b == 0 ? 0 : b == CTS_AUDIT_BOUND_BINS - 1 ? INFINITY
+                  : b == CTS_AUDIT_BOUND_BINS - 2 ? 8 : ldexp(1, cts_audit_bound_bin_exp(b));
+        above += b > CTS_AUDIT_BOUND_PASS_LAST ? g->bound[b] : 0;
+    }
+    char caption[160];
+    if (above)
+        snprintf(caption, sizeof caption, "%lld elements, max %.3g: %lld above 1 (FAIL)",
+                 (long long)g->n, g->bound_max, (long long)above);
+    else
+        snprintf(caption, sizeof caption, "%lld elements, max %.3g: all within the bound",
+                 (long long)g->n, g->bound_max);
+    cts_svg_bars b = {.title = "bound units (decides PASS)", .counts = g->bound,
+                      .nbins = CTS_AUDIT_BOUND_BINS, .bin_names = names, .edge_names = edges,
+                      .unit = "bound units", .axis = "|got - exact| / allowed error, octave "
+                                                    "bins (count, log scale)",
+                      .caption = caption, .colour_units = colour,
+                      .limit_after = CTS_AUDIT_BOUND_PASS_LAST, .limit_label = "1 = pass limit",
+                      .overflow_bin = -1, .bar_width = 30};
+    cts_svg_bars_draw(f, &b);
+}
+
+/* ULPs on their own scale: large counts past 256 are legal where the bound allows them. */
+static void ulp_picture(FILE *f, const pic_group *g)
+{
+    char caption[200] = "";
+    int64_t over = g->ulp[CTS_AUDIT_BINS - 1];
+    if (over)
+        snprintf(caption, sizeof caption, "overflow: %lld element%s above 256 ULP, legal while "
+                 "bound units <= 1", (long long)over, over == 1 ? "" : "s");
+    cts_svg_bars b = {.title = "ULP against the correctly rounded value", .counts = g->ulp,
+                      .nbins = CTS_AUDIT_BINS, .bin_names = cts_audit_bin_names, .unit = "ULP",
+                      .axis = "error in ULP of the output dtype (count, log scale of this chart)",
+                      .caption = over ? caption : NULL, .limit_after = -1,
+                      .overflow_bin = CTS_AUDIT_BINS - 1};
+    cts_svg_bars_draw(f, &b);
+}
+
+/* Per op x dtype x cubeMathType: the bound-unit distribution first, then the ULP histogram. */
+static void pictures(FILE *f, const cts_audit *a)
+{
+    for (size_t i = 0; i < a->nrows;) {
+        pic_group g = {.key = &a->rows[i]};
+        size_t j = i;
+        for (; j < a->nrows && same_group(&a->rows[i], &a->rows[j]); j++)
+            add_to_group(&g, &a->rows[j]);
+        fprintf(f, "<div class=\"group\"><h3>%s &middot; %s &middot; ", g.key->op, g.key->dtype);
+        if (g.key->cube_math_type < 0)
+            fputs("no cubeMathType", f);
         else
-            snprintf(title, sizeof title, "%s, cubeMathType %d", a->rows[i].dtype,
-                     a->rows[i].cube_math_type);
-        fputs("<div class=\"fig\">", f);
-        cts_svg_histogram(f, title, cts_audit_bin_names, h, CTS_AUDIT_BINS);
-        fputs("</div>\n", f);
+            fprintf(f, "cubeMathType %d", g.key->cube_math_type);
+        fputs(" <small>(all products and paths)</small></h3>\n<div class=\"fig\">", f);
+        bound_picture(f, &g);
+        fputs("</div><div class=\"fig\">", f);
+        ulp_picture(f, &g);
+        fputs("</div></div>\n", f);
+        i = j;
     }
 }
 
@@ -268,7 +349,7 @@ int cts_report_html_write(FILE *f, const cts_report *r)
         fputs("<h2>Pictures</h2>\n", f);
     }
     if (r->audit) {
-        histograms(f, r->audit);
+        pictures(f, r->audit);
         for (size_t i = 0; i < r->audit->nmaps; i++)
             error_map(f, &r->audit->maps[i], "error map of failing case,");
         if (r->audit->nmaps)
@@ -285,7 +366,7 @@ int cts_report_html_write(FILE *f, const cts_report *r)
         waivers_and_failures(f, r);
     }
     if (r->audit) {
-        fputs("<h2>Precision audit</h2>\n", f);
+        fputs("<h2 id=\"audit\">Precision audit</h2>\n", f);
         md_section(f, write_audit_md, r->audit);
     }
     fputs("<p style=\"color:#777\">Generated by aclcts; self-contained (no network, no scripts)."

@@ -36,39 +36,78 @@ static void title_text(FILE *f, double x, double y, const char *title)
     fputs("</text>\n", f);
 }
 
-void cts_svg_histogram(FILE *f, const char *title, const char *const *bin_names,
-                       const int64_t *counts, int nbins)
+static void label(FILE *f, double x, double y, const char *anchor, const char *fill,
+                  const char *text)
 {
-    const double bw = 44, ph = 120, top = 34, left = 10;
-    double width = left * 2 + bw * nbins, height = top + ph + 34;
+    fprintf(f, "<text x=\"%g\" y=\"%g\" " FONT " text-anchor=\"%s\" fill=\"%s\">", x, y, anchor,
+            fill);
+    cts_xml_escape(f, text);
+    fputs("</text>\n", f);
+}
+
+void cts_svg_bars_draw(FILE *f, const cts_svg_bars *b)
+{
+    const double bw = b->bar_width > 0 ? b->bar_width : 44, ph = 120, top = 40, left = 10;
+    double width = left * 2 + bw * b->nbins, height = top + ph + 58;
+    if (width < 7 * (double)strlen(b->title) + 20) width = 7 * (double)strlen(b->title) + 20;
     int64_t max = 0, total = 0;
-    for (int b = 0; b < nbins; b++) {
-        if (counts[b] > max) max = counts[b];
-        total += counts[b];
+    for (int i = 0; i < b->nbins; i++) {
+        if (b->counts[i] > max) max = b->counts[i];
+        total += b->counts[i];
     }
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
                "viewBox=\"0 0 %g %g\" role=\"img\">\n", width, height, width, height);
-    title_text(f, left, 14, title);
-    for (int b = 0; b < nbins; b++) {
-        double h = max > 0 ? ph * log10(1 + (double)counts[b]) / log10(1 + (double)max) : 0;
-        double x = left + b * bw, y = top + ph - h;
-        /* bins past 2 ULP shade darker: further from correctly rounded */
+    title_text(f, left, 14, b->title);
+    fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#555\"/>\n", left,
+            top + ph, left + bw * b->nbins, top + ph);
+    for (int i = 0; i < b->nbins; i++) {
+        double h = max > 0 ? ph * log10(1 + (double)b->counts[i]) / log10(1 + (double)max) : 0;
+        double x = left + i * bw, y = top + ph - h;
         char col[8];
-        cts_svg_error_color(b == 0 ? 0 : pow(10, -4 + 4.0 * b / nbins), col);
+        cts_svg_error_color(b->colour_units ? b->colour_units[i]
+                            : i == 0 ? 0 : pow(10, -4 + 4.0 * i / b->nbins), col);
         fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"%s\" "
-                   "stroke=\"#555\" stroke-width=\"0.5\"><title>", x + 3, y, bw - 6, h, col);
-        cts_xml_escape(f, bin_names[b]);
-        fprintf(f, " ULP: %lld of %lld elements</title></rect>\n", (long long)counts[b],
-                (long long)total);
-        fprintf(f, "<text x=\"%g\" y=\"%g\" " FONT " text-anchor=\"middle\">%lld</text>\n",
-                x + bw / 2, y - 3, (long long)counts[b]);
-        fprintf(f, "<text x=\"%g\" y=\"%g\" " FONT " text-anchor=\"middle\">", x + bw / 2,
-                top + ph + 14);
-        cts_xml_escape(f, bin_names[b]);
-        fputs("</text>\n", f);
+                   "stroke=\"#555\" stroke-width=\"0.5\"><title>", x + 2, y, bw - 4, h, col);
+        cts_xml_escape(f, b->bin_names && b->bin_names[i] ? b->bin_names[i] : "");
+        fprintf(f, " %s: %lld of %lld elements</title></rect>\n", b->unit,
+                (long long)b->counts[i], (long long)total);
+        if (b->counts[i]) {
+            char n[32];
+            snprintf(n, sizeof n, "%lld", (long long)b->counts[i]);
+            fprintf(f, "<text x=\"%g\" y=\"%g\" font-family=\"sans-serif\" font-size=\"%d\" "
+                       "text-anchor=\"middle\">%s</text>\n", x + bw / 2, y - 3,
+                    bw < 40 ? 9 : 11, n);
+        }
+        if (b->bin_names && b->bin_names[i] && b->bin_names[i][0])
+            label(f, x + bw / 2, top + ph + 14, "middle", "#000", b->bin_names[i]);
+        if (b->edge_names && b->edge_names[i] && b->edge_names[i][0]) {
+            fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#555\"/>\n",
+                    x + bw, top + ph, x + bw, top + ph + 4);
+            label(f, x + bw, top + ph + 14, "middle", "#000", b->edge_names[i]);
+        }
+        if (i == b->overflow_bin)
+            label(f, x + bw / 2, top + ph + 26, "middle", "#b00", "overflow");
     }
-    fprintf(f, "<text x=\"%g\" y=\"%g\" " FONT " fill=\"#555\">error in ULP (count, log "
-               "scale)</text>\n</svg>\n", left, top + ph + 30);
+    if (b->limit_after >= 0) {
+        double x = left + (b->limit_after + 1) * bw;
+        fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#d62728\" "
+                   "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\n", x, top - 12, x, top + ph);
+        label(f, x + 4, top - 4, "start", "#d62728", b->limit_label ? b->limit_label : "");
+    }
+    label(f, left, top + ph + 40, "start", "#555", b->axis);
+    if (b->caption)
+        label(f, left, top + ph + 54, "start", "#555", b->caption);
+    fputs("</svg>\n", f);
+}
+
+void cts_svg_histogram(FILE *f, const char *title, const char *const *bin_names,
+                       const int64_t *counts, int nbins)
+{
+    cts_svg_bars b = {.title = title, .counts = counts, .nbins = nbins, .bin_names = bin_names,
+                      .unit = "ULP", .axis = "error in ULP of the output dtype (count, log "
+                                             "scale of this chart)",
+                      .limit_after = -1, .overflow_bin = nbins - 1};
+    cts_svg_bars_draw(f, &b);
 }
 
 void cts_svg_heatmap(FILE *f, const char *title, const char *const *row_names, int nrows,

@@ -13,7 +13,28 @@
  * grey for NaN (not judged). */
 void cts_svg_error_color(double x, char out[8]);
 
-/* Bar chart: one bar per bin (height on a log scale of the count, the count written above). */
+/* A bar chart of element counts per error bin: bar heights on a log scale of the count (its
+ * own scale: the largest bar of this chart is full height), the count written above each bar. */
+typedef struct {
+    const char *title;
+    const int64_t *counts;
+    int nbins;
+    const char *const *bin_names;   /* under each bar's centre ("" or NULL entries: none) */
+    const char *const *edge_names;  /* at each bar's right edge (NULL: none) */
+    const char *unit;               /* "ULP", "bound units": tooltips */
+    const char *axis;               /* caption under the axis */
+    const char *caption;            /* a second caption line, or NULL */
+    const double *colour_units;     /* per bin, the error (bound units) its colour shows; NULL:
+                                       shade by position */
+    int limit_after;                /* dashed red line after this bin (the pass limit); -1 none */
+    const char *limit_label;
+    int overflow_bin;               /* bin labelled "overflow" under its name; -1 none */
+    double bar_width;               /* 0: 44 */
+} cts_svg_bars;
+
+void cts_svg_bars_draw(FILE *f, const cts_svg_bars *b);
+
+/* The ULP histogram: one bar per bin of bin_names, the last bin labelled as the overflow. */
 void cts_svg_histogram(FILE *f, const char *title, const char *const *bin_names,
                        const int64_t *counts, int nbins);
 

@@ -4,7 +4,11 @@
 # repro line and an error map), then the page must show the verdict-free audit heading, at least
 # one <svg>, no console errors, no network request, and a screenshot is saved
 # ($ACLCTS_REPORT_SHOT or report.png in the temp dir). Also `certify` on the same suite: its page
-# shows the NOT CONFORMANT verdict.
+# shows the NOT CONFORMANT verdict. For a precision engineer: each op x dtype x cubeMathType's
+# first picture is the bound-unit distribution with the pass limit 1 drawn, then the ULP
+# histogram with its overflow bin labelled; the audit table has no ULP or relative means, every
+# inf is footnoted, and ascend310b (which offers neither operator: every case expects an error
+# status, per the documents' product tables) says so in its column.
 source "$(dirname "$0")/e2e_lib.sh"
 if ! command -v chromium >/dev/null; then
   if command -v apt-get >/dev/null && [[ $(id -u) == 0 ]]; then
@@ -17,7 +21,7 @@ fi
 cat >suite.yaml <<'YAML'
 suite: report.avgpool
 op: avgpool2d_backward
-product: [ascend910b, ascend910]
+product: [ascend910b, ascend910, ascend310b]
 seed: 5
 cases:
   - name: thirds
@@ -45,6 +49,26 @@ grep -q '<svg' audit/report.html || fail "no svg in the page"
 grep -q "filter &apos;report.avgpool.strict" audit/report.html || grep -q "filter &#39;report.avgpool.strict" audit/report.html || fail "repro line not escaped"
 grep -qiE '<script|https?://[a-z]' <(grep -v 'xmlns=' audit/report.html) && fail "page has scripts or network references"
 expect_rc 1 "$ACLCTS" certify --product ascend910 --out pkg --jobs 2 suite.yaml
+
+# Pictures: per group the first <svg> after the heading is the bound-unit chart with the limit.
+python3 - audit/report.html <<'PY' || fail "pictures of a group are not bound units first"
+import re, sys
+html = open(sys.argv[1]).read()
+groups = re.findall(r'<div class="group"><h3>(.*?)</h3>(.*?)</div></div>', html, re.S)
+assert len(groups) == 2, [g[0] for g in groups]  # the suite has float16 and float32, cubeMathType 1
+for title, body in groups:
+    svgs = re.findall(r'<svg.*?</svg>', body, re.S)
+    assert len(svgs) == 2, title
+    assert 'bound units (decides PASS)' in svgs[0] and '1 = pass limit' in svgs[0], title
+    assert 'stroke-dasharray' in svgs[0], title            # the limit line
+    assert 'ULP against the correctly rounded value' in svgs[1], title
+    assert '>overflow<' in svgs[1], title                  # the >256 bin is labelled
+PY
+grep -q '| ascend310b: no case compares numbers (all [0-9]* expect an error status) |' audit/audit.md \
+  || { head -1 audit/audit.md; fail "ascend310b column does not say why it is empty"; }
+grep -qE 'ULP mean|rel mean' audit/audit.md && fail "audit still shows ULP or relative means"
+if grep -q 'inf\*' audit/audit.md; then grep -q '^inf\* in ' audit/audit.md || fail "inf* without a footnote"; fi
+grep -qE '\| inf \|| inf /' audit/audit.md && fail "an unexplained inf in the audit"
 
 shot=${ACLCTS_REPORT_SHOT:-$T/report.png}
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
