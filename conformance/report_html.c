@@ -230,7 +230,8 @@ static void add_to_group(pic_group *g, const cts_audit_row *r)
         g->bound_max = r->max[CTS_METRIC_BOUND];
 }
 
-/* The distribution of bound units, the quantity that decides PASS, with the limit 1 drawn. */
+/* The distribution of bound units, the quantity that decides PASS under the default `bound`
+ * tolerance (a suite may name another), with the limit 1 drawn. */
 static void bound_picture(FILE *f, const pic_group *g)
 {
     static const char *const names[CTS_AUDIT_BOUND_BINS] = {
@@ -252,7 +253,7 @@ static void bound_picture(FILE *f, const pic_group *g)
     else
         snprintf(caption, sizeof caption, "%lld elements, max %.3g: all within the bound",
                  (long long)g->n, g->bound_max);
-    cts_svg_bars b = {.title = "bound units (decides PASS)", .counts = g->bound,
+    cts_svg_bars b = {.title = "bound units: the default pass criterion", .counts = g->bound,
                       .nbins = CTS_AUDIT_BOUND_BINS, .bin_names = names, .edge_names = edges,
                       .unit = "bound units", .axis = "|got - exact| / allowed error, octave "
                                                     "bins (count, log scale)",

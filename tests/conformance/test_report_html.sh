@@ -59,7 +59,7 @@ assert len(groups) == 2, [g[0] for g in groups]  # the suite has float16 and flo
 for title, body in groups:
     svgs = re.findall(r'<svg.*?</svg>', body, re.S)
     assert len(svgs) == 2, title
-    assert 'bound units (decides PASS)' in svgs[0] and '1 = pass limit' in svgs[0], title
+    assert 'bound units: the default pass criterion' in svgs[0] and '1 = pass limit' in svgs[0], title
     assert 'stroke-dasharray' in svgs[0], title            # the limit line
     assert 'ULP against the correctly rounded value' in svgs[1], title
     assert '>overflow<' in svgs[1], title                  # the >256 bin is labelled
