@@ -84,11 +84,17 @@ cases:
     kernel_size: [2, 2]
     cube_math_type: 1
 YAML
-rc=0
-(ulimit -v 4194304; exec "$ACLCTS" run --jobs 1 --max-memory 8192T --out v vm.yaml) >out 2>&1 || rc=$?
-[[ $rc == 1 ]] || { cat out; fail "exit $rc under ulimit -v"; }
-grep -q "^RESOURCE_ERROR sizes.vm.more_than_the_limit.ascend910b \[memory\]: out of host memory" out \
-  || fail "$(cat out)"
+# AddressSanitizer reserves terabytes of shadow address space at start, so an ASan build cannot
+# start under any ulimit -v: that part is checked by the default build only.
+if ldd "$ACLCTS" | grep -q libasan; then
+  echo "note: ulimit -v part not run under AddressSanitizer"
+else
+  rc=0
+  (ulimit -v 4194304; exec "$ACLCTS" run --jobs 1 --max-memory 8192T --out v vm.yaml) >out 2>&1 || rc=$?
+  [[ $rc == 1 ]] || { cat out; fail "exit $rc under ulimit -v"; }
+  grep -q "^RESOURCE_ERROR sizes.vm.more_than_the_limit.ascend910b \[memory\]: out of host memory" out \
+    || fail "$(cat out)"
+fi
 
 # SIGKILL from outside (what the OOM killer sends) while a case runs: a resource failure.
 write_suite s.yaml
