@@ -1,4 +1,4 @@
-# Third-party libraries of the project: OpenMP, MPFR (+GMP), libyaml, cmocka, dl, m.
+# Third-party libraries of the project: OpenMP, MPFR (+GMP), libyaml, jansson, cmocka, dl, m.
 find_package(OpenMP REQUIRED COMPONENTS C)
 find_package(PkgConfig REQUIRED)
 
@@ -11,6 +11,9 @@ target_link_libraries(aclcts::mpfr INTERFACE ${MPFR_LIBRARY} ${GMP_LIBRARY})
 
 pkg_check_modules(YAML REQUIRED IMPORTED_TARGET yaml-0.1)
 add_library(aclcts::yaml ALIAS PkgConfig::YAML)
+
+pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
+add_library(aclcts::jansson ALIAS PkgConfig::JANSSON)
 
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 add_library(aclcts::cmocka ALIAS PkgConfig::CMOCKA)

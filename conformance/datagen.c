@@ -35,6 +35,11 @@ static double unit(uint64_t key, uint64_t i)
     return (double)(bits(key, i) >> 11) * 0x1p-53;
 }
 
+double cts_draw_unit(uint64_t seed, const char *key)
+{
+    return unit(hash_str(splitmix64(seed), key, strlen(key)), 0);
+}
+
 static bool is_float(ref_dtype dt)
 {
     return dt == REF_DT_FLOAT || dt == REF_DT_FLOAT16 || dt == REF_DT_BF16 || dt == REF_DT_DOUBLE;

@@ -14,6 +14,10 @@
  * cases. Values are independent of n (a prefix of a longer fill is the shorter fill). */
 void cts_fill(const cts_case *c, int slot, double *out, int64_t n);
 
+/* Uniform in [0, 1), a pure function of (seed, key): the draws of importers (a parameter drawn
+ * from a range, keyed by where it comes from) use the generators' hash. */
+double cts_draw_unit(uint64_t seed, const char *key);
+
 /* The `special` generator's value table for a dtype (NaN, ±Inf, ±0, smallest and largest
  * subnormal, smallest normal, max finite, ±1, ...), in the dtype. Returns its length. */
 int cts_special_values(ref_dtype dt, const double **out);

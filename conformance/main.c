@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "atk_import.h"
 #include "cli.h"
 #include "package.h"
 
@@ -21,6 +22,7 @@ static const char help[] =
     "  certify --product ID   certification run and package (see docs/certification.md)\n"
     "  verify-package DIR|TAR re-check a certification package\n"
     "  audit --product ID|all precision audit tables and report.html\n"
+    "  import-atk FILE.json...  the vendor's ATK case files as suites\n"
     "\n"
     "  help COMMAND       the options of one command (the same as COMMAND --help)\n"
     "\n"
@@ -50,7 +52,7 @@ int main(int argc, char **argv)
                     {"repro", cli_repro}, {"merge", cli_merge},
                     {"certify", cli_certify},
                     {"verify-package", cli_verify_package},
-                    {"audit", cli_audit}};
+                    {"audit", cli_audit}, {"import-atk", cli_import_atk}};
     if (argc < 2) {
         fputs(help, stderr);
         return CLI_EXIT_USAGE;

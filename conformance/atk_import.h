@@ -1,0 +1,32 @@
+/* The vendor's ATK system-test case files (a JSON array of cases: op name, input tensors with
+ * shape, dtype and a value distribution, attributes) turned into aclcts suites. */
+#ifndef ACLCTS_CONFORMANCE_ATK_IMPORT_H_
+#define ACLCTS_CONFORMANCE_ATK_IMPORT_H_
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    uint64_t seed;          /* the suite's data seed and the key of every drawn parameter */
+    const char *product;    /* the suite's product: line (an id, a list "[a, b]" or "all") */
+    const char *source;     /* where the file comes from (repo:path@commit), for the header */
+} atk_options;
+
+typedef struct {
+    int cases, imported;    /* cases in the file, cases written to the suite */
+    int notes;              /* distinct fields not expressed (reported) */
+    const char *op;         /* the operator of the file's cases (NULL if none was known) */
+} atk_summary;
+
+/* Converts the ATK file at path into one suite written to out. Every field that the suite
+ * cannot express is reported on diag with its JSON path (aggregated over the cases: the first
+ * path, the value and how many cases have it) and listed in the suite's header; a case whose
+ * data or parameters cannot be expressed is left out and said so. Returns 0 when every case
+ * was imported, 1 when some were left out, 2 when the file is not an ATK case file (nothing
+ * useful written; the message names the JSON path). */
+int atk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, atk_summary *sum);
+
+/* `aclcts import-atk` (cli_import_atk.c). */
+int cli_import_atk(int argc, char **argv);
+
+#endif

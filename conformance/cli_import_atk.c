@@ -1,0 +1,106 @@
+/* `aclcts import-atk FILE.json...`: the vendor's ATK system-test case files as suites. */
+#include "atk_import.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char import_help[] =
+    "usage: aclcts import-atk [--out DIR] [--seed S] [--product P] [--source TEXT]... "
+    "FILE.json...\n"
+    "\n"
+    "Turns the vendor's ATK case files (JSON lists of system-test cases) into suites, one per\n"
+    "file, written as DIR/<op>.yaml (default DIR: .): suite vendor_st.<op>, case idN for ATK id\n"
+    "N, shapes, dtypes and attributes as given, data as the distribution given (uniform\n"
+    "[lo, hi]; normal with its mean and std drawn from the given ranges; inf/-inf/nan fills).\n"
+    "Every drawn parameter is keyed by (S, operator, JSON path) and written with its range.\n"
+    "Fields the suite format does not express are printed with their JSON path and listed in\n"
+    "the suite's header; a case that cannot be expressed is left out and named.\n"
+    "\n"
+    "  --out DIR      where the suites go (default .)\n"
+    "  --seed S       the suites' data seed and the key of the draws (default 0)\n"
+    "  --product P    the suites' product line: an id, all, or a list \"[a, b]\" (default\n"
+    "                 ascend910b)\n"
+    "  --source TEXT  the origin of the k-th FILE (e.g. repo:path@commit) for its header;\n"
+    "                 repeatable, in FILE order (default: the path given)\n"
+    "\n"
+    "Exit 0 when every case was imported, 1 when some were left out, 2 for usage errors or a\n"
+    "file that is not an ATK case file (its suite is not written).\n";
+
+/* Writes the suite of one file to DIR/<op>.yaml through a temporary file. */
+static int import_one(const char *file, const atk_options *o, const char *dir)
+{
+    char tmp[4096], final[4096];
+    snprintf(tmp, sizeof tmp, "%s/.import-atk.%ld.tmp", dir, (long)getpid());
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fprintf(stderr, "aclcts: error: %s: %s\n", tmp, strerror(errno));
+        return 2;
+    }
+    atk_summary sum;
+    int rc = atk_import(file, o, out, stderr, &sum);
+    bool write_ok = fclose(out) == 0;
+    if (rc < 2 && write_ok) {
+        snprintf(final, sizeof final, "%s/%s.yaml", dir, sum.op);
+        if (rename(tmp, final) != 0)
+            write_ok = false;
+        else
+            fprintf(stderr, "%s: %d cases, %d imported, %d kinds of field not expressed -> %s\n",
+                    file, sum.cases, sum.imported, sum.notes, final);
+    }
+    if (!write_ok) {
+        fprintf(stderr, "aclcts: error: writing %s: %s\n", tmp, strerror(errno));
+        rc = 2;
+    }
+    if (rc == 2)
+        remove(tmp);
+    return rc;
+}
+
+int cli_import_atk(int argc, char **argv)
+{
+    const char *dir = ".", *files[CLI_MAX_ARGS], *sources[CLI_MAX_ARGS], *v;
+    int nfiles = 0, nsources = 0, r;
+    long seed = 0;
+    atk_options o = {.product = "ascend910b"};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(import_help, stdout);
+            return CLI_EXIT_OK;
+        }
+        if ((r = cli_opt_value(argc, argv, &i, "--out", &dir)) ||
+            (r = cli_opt_value(argc, argv, &i, "--product", &o.product))) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--seed", &v)) != 0) {
+            if (r < 0 || cli_parse_long("--seed", v, 0, 0x7fffffffL, &seed))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--source", &v)) != 0) {
+            if (r < 0 || nsources == CLI_MAX_ARGS)
+                return CLI_EXIT_USAGE;
+            sources[nsources++] = v;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "aclcts: error: import-atk: unknown option '%s'\n%s", argv[i],
+                    import_help);
+            return CLI_EXIT_USAGE;
+        } else if (nfiles < CLI_MAX_ARGS) {
+            files[nfiles++] = argv[i];
+        }
+    }
+    if (nfiles == 0 || nsources > nfiles) {
+        fprintf(stderr, "aclcts: error: import-atk needs FILE.json (and at most one --source "
+                        "per file)\n%s", import_help);
+        return CLI_EXIT_USAGE;
+    }
+    o.seed = (uint64_t)seed;
+    int rc = 0;
+    for (int k = 0; k < nfiles; k++) {
+        o.source = k < nsources ? sources[k] : NULL;
+        int one = import_one(files[k], &o, dir);
+        rc = one > rc ? one : rc;
+    }
+    return rc;
+}
