@@ -29,22 +29,19 @@ static void GS_FN(det_geometry)(const gs_shape *s, const GS_T *grid, const GS_FN
 {
     const int64_t q0 = k / ch->bpi * ch->po + k % ch->bpi * GS_BLOCK; /* first point */
     const int64_t count = GS_FN(block_count)(ch, k);
-    for (int64_t i = 0; i < count; i++) {
-        g->cell[i] = 0;
-        GS_FN(geometry)(s, grid + (q0 + i) * 2, g, i);
+    if (!GS_FN(nearest_cells)(s, grid + q0 * 2, count, g))
+        for (int64_t i = 0; i < count; i++) {
+            g->cell[i] = 0;
+            GS_FN(geometry)(s, grid + (q0 + i) * 2, g, i);
+        }
+    /* The points that contribute, so the nearest dx loop neither tests nor masks (grids whose
+     * points fall outside at random would mispredict); the build is branch-free too. */
+    int32_t n = 0;
+    for (int32_t i = 0; i < (int32_t)count; i++) {
+        g->live[n] = i;
+        n += g->ok[i] != 0;
     }
-}
-
-/* v when ok, else +0 (an out-of-range point adds +0 to cell 0, which changes nothing: sums
- * that start at +0 are never -0). A bit mask, not a branch, so grids whose points fall outside
- * at random cost no mispredictions in the hot loop. */
-static inline GS_T GS_FN(keep_if)(GS_T v, unsigned char ok)
-{
-    GS_UINT bits;
-    memcpy(&bits, &v, sizeof bits);
-    bits &= (GS_UINT)0 - (GS_UINT)(ok != 0);
-    memcpy(&v, &bits, sizeof v);
-    return v;
+    g->nlive = n;
 }
 
 /* dx planes (b, c) and (b, c + 1) when two < C - c: the points of item b that lie in the
@@ -67,14 +64,15 @@ static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_
         const GS_T *g0 = go_c + k % ch->bpi * GS_BLOCK, *g1 = g0 + ch->po;
         const int64_t count = GS_FN(block_count)(ch, k);
         if (s->interpolation == GS_NEAREST && two) { /* the hot loop of nearest */
-            for (int64_t i = 0; i < count; i++) {
+            for (int32_t j = 0; j < gk->nlive; j++) {
+                const int32_t i = gk->live[j];
                 const int64_t cell = gk->cell[i];
-                d0[cell] += GS_FN(keep_if)(g0[i], gk->ok[i]);
-                d1[cell] += GS_FN(keep_if)(g1[i], gk->ok[i]);
+                d0[cell] += g0[i];
+                d1[cell] += g1[i];
             }
         } else if (s->interpolation == GS_NEAREST) {
-            for (int64_t i = 0; i < count; i++)
-                d0[gk->cell[i]] += GS_FN(keep_if)(g0[i], gk->ok[i]);
+            for (int32_t j = 0; j < gk->nlive; j++)
+                d0[gk->cell[gk->live[j]]] += g0[gk->live[j]];
         } else {
             for (int64_t i = 0; i < count; i++) {
                 if (!gk->ok[i])
