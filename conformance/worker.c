@@ -1,15 +1,27 @@
-/* Forked workers with a poll/waitpid loop: up to `jobs` children, each with a verdict pipe and an
- * output pipe (stdout and stderr of the child, kept as a tail for the report). A stop request
+/* Pre-forked workers fed over a socket: up to `jobs` children, each running case after case.
+ * The parent sends a case index on the child's command socket together with the write end of a
+ * new output pipe for that case (SCM_RIGHTS); the child points stdout and stderr at it, runs the
+ * case, closes it and answers with the verdict on its verdict pipe, so the output tail kept for
+ * the report is exactly that case's. Each worker has WORKER_DEPTH cases sent ahead, so it never
+ * waits while the parent writes results. A child that dies or hangs costs only the case it was
+ * running (CRASH, TIMEOUT, ERROR exactly as with one fork per case); the cases queued behind it
+ * go back to the queue and the child is replaced. A child whose case did not pass (FAIL, ERROR)
+ * is retired (killed if a queued case already started there; that case is run again on a new
+ * worker), as is one that has run WORKER_MAX_CASES, so nothing a failing or long-lived device
+ * left behind (heap damage, leaked memory, runtime state) reaches another case. A stop request
  * (SIGINT, a write error) ends the loop at once: running workers are killed, not judged. */
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,18 +29,34 @@
 #include <sys/prctl.h>
 #endif
 
+#define WORKER_MAX_CASES 256
+#define WORKER_DEPTH 2 /* cases sent ahead to a worker: the running one and the next */
+
 typedef struct {
-    pid_t pid;               /* 0: free slot */
-    size_t index;
-    int vfd, lfd;            /* read ends; -1 once at EOF */
+    pid_t pid;               /* 0: no worker */
+    int cfd;                 /* command socket; -1 once the worker is retired */
+    int vfd;                 /* verdict pipe; -1 at EOF (the worker has exited) */
+    size_t sent[WORKER_DEPTH]; /* case indices sent, in order: sent[0] is running */
+    int lfds[WORKER_DEPTH];  /* their output pipes (-1 at EOF) */
+    int nsent;
+    bool doomed;             /* killed to retire it: its cases go back to the queue */
+    size_t ncases;           /* cases this worker has finished */
     unsigned char vbuf[sizeof(cts_verdict)];
     size_t vlen;
-    bool vextra;             /* more bytes than one verdict */
-    char log[CTS_WORKER_LOG_MAX];
+    char log[CTS_WORKER_LOG_MAX]; /* output tail of the running case */
     size_t loglen;
-    double start, deadline;
-    bool killed;
+    double start, deadline;  /* of the running case */
+    bool killed;             /* by its timeout */
 } slot;
+
+/* Work queue of a run: cases[0..n), the next one not yet started, and cases given back by
+ * workers that ended before reaching them. */
+typedef struct {
+    const cts_case *const *cases;
+    size_t n, next;
+    size_t *back;
+    size_t nback;
+} queue;
 
 static double now(void)
 {
@@ -64,9 +92,35 @@ static void write_all(int fd, const void *p, size_t n)
     }
 }
 
-/* The child: run the case, send the verdict, leave without running exit handlers (the parent's
- * stdio buffers and atexit work are not ours to flush). */
-static void child(const cts_case *c, const cts_worker_options *o, int vfd, int lfd)
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* A case index and its output pipe from the command socket; false at the end of commands. */
+static bool receive(int cfd, uint64_t *index, int *lfd)
+{
+    char ctl[CMSG_SPACE(sizeof(int))];
+    struct iovec iov = {index, sizeof *index};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+                       .msg_controllen = sizeof ctl};
+    ssize_t r;
+    while ((r = recvmsg(cfd, &m, MSG_WAITALL)) < 0 && errno == EINTR)
+        ;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    if (r != (ssize_t)sizeof *index || !c || c->cmsg_type != SCM_RIGHTS)
+        return false;
+    memcpy(lfd, CMSG_DATA(c), sizeof *lfd);
+    return true;
+}
+
+/* The child: run each case that arrives with its output going to the case's pipe, close that
+ * pipe, send the verdict; leave at the end of commands without running exit handlers (the
+ * parent's stdio buffers and atexit work are not ours). */
+static void child(const cts_case *const *cases, size_t n, const cts_worker_options *o, int cfd,
+                  int vfd)
 {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed harness leaves no hung children behind */
@@ -74,16 +128,22 @@ static void child(const cts_case *c, const cts_worker_options *o, int vfd, int l
     signal(SIGPIPE, SIG_DFL);
     signal(SIGINT, SIG_IGN); /* the parent decides: it stops the run and kills its workers */
     signal(SIGTERM, SIG_IGN);
-    dup2(lfd, STDOUT_FILENO);
-    dup2(lfd, STDERR_FILENO);
-    close(lfd);
-    cts_verdict v;
-    memset(&v, 0, sizeof v);
-    cts_run_case(o->backend, c, &o->run, &v);
-    fflush(stdout);
-    fflush(stderr);
-    write_all(vfd, &v, sizeof v);
-    close(vfd);
+    int null = open("/dev/null", O_WRONLY);
+    uint64_t index;
+    int lfd;
+    while (receive(cfd, &index, &lfd) && index < n) {
+        dup2(lfd, STDOUT_FILENO);
+        dup2(lfd, STDERR_FILENO);
+        close(lfd);
+        cts_verdict v;
+        memset(&v, 0, sizeof v);
+        cts_run_case(o->backend, cases[index], &o->run, &v);
+        fflush(stdout);
+        fflush(stderr);
+        dup2(null, STDOUT_FILENO); /* the case's output is complete when its verdict arrives */
+        dup2(null, STDERR_FILENO);
+        write_all(vfd, &v, sizeof v);
+    }
     _exit(0);
 }
 
@@ -95,70 +155,113 @@ static void setup_error(cts_verdict *v, const char *what)
     snprintf(v->message, sizeof v->message, "%s: %s", what, strerror(errno));
 }
 
-static int start(slot *s, size_t index, const cts_case *c, const cts_worker_options *o,
-                 cts_verdict *err)
+/* A new worker in slot k. The child closes every other worker's descriptors: a command socket
+ * it kept open would hide that worker's end of commands. */
+static int spawn(slot *slots, int jobs, int k, const cts_case *const *cases, size_t n,
+                 const cts_worker_options *o, cts_verdict *err)
 {
-    int vp[2], lp[2];
-    if (pipe(vp) != 0) {
-        setup_error(err, "pipe");
+    int cp[2], vp[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, cp) != 0) {
+        setup_error(err, "socketpair");
         return -1;
     }
-    if (pipe(lp) != 0) {
+    if (pipe(vp) != 0) {
         setup_error(err, "pipe");
-        close(vp[0]), close(vp[1]);
+        close(cp[0]), close(cp[1]);
         return -1;
     }
     fflush(NULL); /* or the child would inherit, and one day print, our buffered output */
     pid_t pid = fork();
     if (pid < 0) {
         setup_error(err, "fork");
-        close(vp[0]), close(vp[1]), close(lp[0]), close(lp[1]);
+        close(cp[0]), close(cp[1]), close(vp[0]), close(vp[1]);
         return -1;
     }
     if (pid == 0) {
-        close(vp[0]);
-        close(lp[0]);
-        child(c, o, vp[1], lp[1]);
+        for (int j = 0; j < jobs; j++) {
+            if (!slots[j].pid)
+                continue;
+            close_fd(&slots[j].cfd), close_fd(&slots[j].vfd);
+            for (int d = 0; d < slots[j].nsent; d++)
+                close_fd(&slots[j].lfds[d]);
+        }
+        close(cp[0]), close(vp[0]);
+        child(cases, n, o, cp[1], vp[1]);
     }
-    close(vp[1]);
-    close(lp[1]);
+    close(cp[1]), close(vp[1]);
+    slot *s = &slots[k];
     memset(s, 0, sizeof *s);
     s->pid = pid;
-    s->index = index;
+    s->cfd = cp[0];
     s->vfd = vp[0];
-    s->lfd = lp[0];
+    return 0;
+}
+
+/* The running case's clock and output start now. */
+static void start_case(slot *s, const cts_worker_options *o)
+{
+    s->vlen = 0;
+    s->loglen = 0;
+    s->log[0] = '\0';
+    s->killed = false;
     s->start = now();
     s->deadline = o->timeout > 0 ? s->start + o->timeout : 0;
-    return 0;
+}
+
+/* Sends case index and a new output pipe to the worker of s; false when the worker is gone
+ * (or no pipe could be made): the case stays with the caller. */
+static bool assign(slot *s, size_t index, const cts_worker_options *o)
+{
+    int lp[2];
+    if (pipe(lp) != 0)
+        return false;
+    uint64_t i = index;
+    char ctl[CMSG_SPACE(sizeof(int))];
+    memset(ctl, 0, sizeof ctl);
+    struct iovec iov = {&i, sizeof i};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+                       .msg_controllen = sizeof ctl};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &lp[1], sizeof(int));
+    bool sent = sendmsg(s->cfd, &m, MSG_NOSIGNAL) == (ssize_t)sizeof i;
+    close(lp[1]);
+    if (!sent) {
+        close(lp[0]);
+        close_fd(&s->cfd);
+        return false;
+    }
+    fcntl(lp[0], F_SETFL, fcntl(lp[0], F_GETFL) | O_NONBLOCK);
+    s->sent[s->nsent] = index;
+    s->lfds[s->nsent++] = lp[0];
+    if (s->nsent == 1)
+        start_case(s, o);
+    return true;
 }
 
 static void read_verdict(slot *s)
 {
-    unsigned char tmp[4096];
-    size_t room = sizeof s->vbuf - s->vlen;
-    ssize_t r = read(s->vfd, room ? s->vbuf + s->vlen : tmp, room ? room : sizeof tmp);
+    ssize_t r = read(s->vfd, s->vbuf + s->vlen, sizeof s->vbuf - s->vlen);
     if (r < 0 && errno == EINTR)
         return;
-    if (r <= 0) {
-        close(s->vfd);
-        s->vfd = -1;
-    } else if (room) {
+    if (r <= 0)
+        close_fd(&s->vfd);
+    else
         s->vlen += (size_t)r;
-    } else {
-        s->vextra = true;
-    }
 }
 
-static void read_log(slot *s)
+/* Reads what the running case wrote; false when nothing is there now (or at EOF). */
+static bool read_log(slot *s)
 {
     char tmp[4096];
-    ssize_t r = read(s->lfd, tmp, sizeof tmp);
-    if (r < 0 && errno == EINTR)
-        return;
+    ssize_t r = read(s->lfds[0], tmp, sizeof tmp);
+    if (r < 0 && (errno == EINTR || errno == EAGAIN))
+        return errno == EINTR;
     if (r <= 0) {
-        close(s->lfd);
-        s->lfd = -1;
-        return;
+        close_fd(&s->lfds[0]);
+        return false;
     }
     /* keep the tail: the end of a crash report is the part that says what happened */
     size_t cap = sizeof s->log - 1, n = (size_t)r;
@@ -175,12 +278,13 @@ static void read_log(slot *s)
     memcpy(s->log + s->loglen, src, n);
     s->loglen += n;
     s->log[s->loglen] = '\0';
+    return true;
 }
 
 /* The verdict of a reaped child from its wait status and what it sent. */
 static void judge(slot *s, int wstatus, double timeout, cts_verdict *v)
 {
-    bool have = s->vlen == sizeof *v && !s->vextra;
+    bool have = s->vlen == sizeof *v;
     memset(v, 0, sizeof *v);
     if (have) {
         memcpy(v, s->vbuf, sizeof *v);
@@ -229,20 +333,144 @@ static void judge(slot *s, int wstatus, double timeout, cts_verdict *v)
         v->t_total = elapsed;
 }
 
-/* A stop request: kill every running worker and reap it; its case gets no verdict. */
+static bool has_work(const queue *q)
+{
+    return q->nback > 0 || q->next < q->n;
+}
+
+static size_t take(queue *q)
+{
+    return q->nback > 0 ? q->back[--q->nback] : q->next++;
+}
+
+/* Cases not yet sent to a worker. */
+static size_t remaining(const queue *q)
+{
+    return q->nback + (q->n - q->next);
+}
+
+/* The worker of s gets cases until WORKER_DEPTH are sent (a case ahead only while more cases
+ * remain than workers, so none waits behind a long case at the end while another worker is
+ * idle); one with nothing to run and no more cases is retired (it exits at the end of its
+ * commands). */
+static void feed(slot *s, queue *q, const cts_worker_options *o)
+{
+    while (s->cfd >= 0 && !s->doomed && has_work(q) &&
+           (s->nsent == 0 || (s->nsent < WORKER_DEPTH && remaining(q) > (size_t)o->jobs))) {
+        size_t i = take(q);
+        if (!assign(s, i, o)) {
+            q->back[q->nback++] = i;
+            break;
+        }
+    }
+    if (s->cfd >= 0 && s->nsent == 0 && !has_work(q))
+        close_fd(&s->cfd);
+}
+
+/* The first case sent to s is done (verdict or end of the worker); the next one is running. */
+static size_t pop_case(slot *s, const cts_worker_options *o)
+{
+    size_t index = s->sent[0];
+    close_fd(&s->lfds[0]);
+    for (int d = 1; d < s->nsent; d++)
+        s->sent[d - 1] = s->sent[d], s->lfds[d - 1] = s->lfds[d];
+    if (--s->nsent > 0)
+        start_case(s, o);
+    return index;
+}
+
+/* The verdict of slot s's running case goes out. A worker whose case did not pass, or that has
+ * run its share, is retired: killed if it has already started the next case (which goes back
+ * to the queue when the worker is reaped). */
+static void finish(slot *s, queue *q, int wstatus, const cts_worker_options *o,
+                   cts_worker_done_fn done, void *ctx)
+{
+    cts_verdict v;
+    judge(s, wstatus, o->timeout, &v);
+    char log[CTS_WORKER_LOG_MAX];
+    memcpy(log, s->log, s->loglen + 1);
+    size_t index = pop_case(s, o);
+    snprintf(v.case_id, sizeof v.case_id, "%s", q->cases[index]->id);
+    bool retire = ++s->ncases >= WORKER_MAX_CASES || v.status == CTS_FAIL ||
+                  v.status == CTS_ERROR;
+    if (s->pid && retire) {
+        close_fd(&s->cfd);
+        if (s->nsent > 0) {
+            kill(s->pid, SIGKILL);
+            s->doomed = true;
+        }
+    }
+    if (s->pid)
+        feed(s, q, o);
+    done(ctx, index, &v, log);
+}
+
+/* Reaps the worker of s once it has exited (verdict pipe at EOF, running case's output read):
+ * the running case gets its verdict from how the worker ended, the cases behind it go back to
+ * the queue (all of them when the parent killed it to retire it). */
+static void reap(slot *s, queue *q, const cts_worker_options *o, cts_worker_done_fn done,
+                 void *ctx)
+{
+    int ws;
+    pid_t w = waitpid(s->pid, &ws, WNOHANG);
+    if (w == 0 || (w < 0 && errno == EINTR))
+        return;
+    if (w < 0)
+        ws = 0; /* lost child: judged as an exit without a verdict */
+    close_fd(&s->cfd);
+    s->pid = 0;
+    if (s->nsent > 0 && !s->doomed)
+        finish(s, q, ws, o, done, ctx);
+    while (s->nsent > 0)
+        q->back[q->nback++] = pop_case(s, o);
+}
+
+/* Milliseconds poll may sleep for slot s: until its deadline, or briefly while its worker exits. */
+static int wait_ms_for(const slot *s, double t)
+{
+    if (s->vfd < 0)
+        return 1; /* the worker is exiting; reap it promptly */
+    if (s->nsent > 0 && !s->doomed && s->deadline > 0 && !s->killed)
+        return s->deadline <= t ? 0 : (int)((s->deadline - t) * 1000) + 1;
+    return -1;
+}
+
+/* Where the slot's worker stands after a poll: verdict, timeout, end. */
+static void step(slot *s, queue *q, int *live, const cts_worker_options *o,
+                 cts_worker_done_fn done, void *ctx)
+{
+    bool running = s->nsent > 0 && !s->doomed;
+    if (running && s->vlen == sizeof(cts_verdict)) {
+        while (s->lfds[0] >= 0 && read_log(s)) /* the output the case wrote before its verdict */
+            ;
+        finish(s, q, 0, o, done, ctx);
+        return;
+    }
+    if (running && s->deadline > 0 && !s->killed && now() >= s->deadline) {
+        kill(s->pid, SIGKILL);
+        s->killed = true;
+    }
+    if (s->vfd < 0 && (s->nsent == 0 || s->lfds[0] < 0 || s->doomed)) {
+        reap(s, q, o, done, ctx);
+        *live -= !s->pid;
+    }
+}
+
+/* A stop request: kill every worker and reap it; its cases get no verdict. */
 static void abandon(slot *slots, int jobs)
 {
-    for (int k = 0; k < jobs; k++)
-        if (slots[k].pid) {
-            kill(slots[k].pid, SIGKILL);
-            while (waitpid(slots[k].pid, NULL, 0) < 0 && errno == EINTR)
-                continue;
-            if (slots[k].vfd >= 0)
-                close(slots[k].vfd);
-            if (slots[k].lfd >= 0)
-                close(slots[k].lfd);
-            slots[k].pid = 0;
-        }
+    for (int k = 0; k < jobs; k++) {
+        slot *s = &slots[k];
+        if (!s->pid)
+            continue;
+        kill(s->pid, SIGKILL);
+        while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+            continue;
+        close_fd(&s->cfd), close_fd(&s->vfd);
+        for (int d = 0; d < s->nsent; d++)
+            close_fd(&s->lfds[d]);
+        s->pid = 0;
+    }
 }
 
 static bool stopping(const cts_worker_options *o)
@@ -257,24 +485,27 @@ void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_opt
     slot *slots = calloc((size_t)jobs, sizeof *slots);
     struct pollfd *pfd = calloc(2 * (size_t)jobs, sizeof *pfd);
     slot **owner = calloc(2 * (size_t)jobs, sizeof *owner);
-    if (!slots || !pfd || !owner)
+    queue q = {cases, n, 0, calloc((size_t)jobs * WORKER_DEPTH, sizeof(size_t)), 0};
+    if (!slots || !pfd || !owner || !q.back)
         abort();
-    size_t next = 0;
-    int running = 0;
+    int live = 0;
     cts_verdict v;
-    while ((next < n || running > 0) && !stopping(o)) {
-        for (int k = 0; k < jobs && next < n && !stopping(o); k++) {
-            if (slots[k].pid)
-                continue;
-            size_t i = next++;
-            if (start(&slots[k], i, cases[i], o, &v) != 0) {
-                snprintf(v.case_id, sizeof v.case_id, "%s", cases[i]->id);
-                done(ctx, i, &v, "");
-                continue;
+    while ((has_work(&q) || live > 0) && !stopping(o)) {
+        for (int k = 0; k < jobs && !stopping(o); k++) {
+            slot *s = &slots[k];
+            if (!s->pid && has_work(&q)) {
+                if (spawn(slots, jobs, k, cases, n, o, &v) != 0) {
+                    size_t i = take(&q); /* the case that had no worker to run on */
+                    snprintf(v.case_id, sizeof v.case_id, "%s", cases[i]->id);
+                    done(ctx, i, &v, "");
+                    continue;
+                }
+                live++;
             }
-            running++;
+            if (s->pid)
+                feed(s, &q, o);
         }
-        if (!running)
+        if (!live)
             continue;
 
         int np = 0, wait_ms = -1;
@@ -285,13 +516,9 @@ void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_opt
                 continue;
             if (s->vfd >= 0)
                 pfd[np] = (struct pollfd){.fd = s->vfd, .events = POLLIN}, owner[np++] = s;
-            if (s->lfd >= 0)
-                pfd[np] = (struct pollfd){.fd = s->lfd, .events = POLLIN}, owner[np++] = s;
-            int ms = -1;
-            if (s->vfd < 0 && s->lfd < 0)
-                ms = 1; /* pipes closed: the child is exiting; reap it promptly */
-            else if (s->deadline > 0 && !s->killed)
-                ms = s->deadline <= t ? 0 : (int)((s->deadline - t) * 1000) + 1;
+            if (s->nsent > 0 && s->lfds[0] >= 0)
+                pfd[np] = (struct pollfd){.fd = s->lfds[0], .events = POLLIN}, owner[np++] = s;
+            int ms = wait_ms_for(s, t);
             if (ms >= 0 && (wait_ms < 0 || ms < wait_ms))
                 wait_ms = ms;
         }
@@ -306,32 +533,12 @@ void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_opt
             else
                 read_log(owner[p]);
         }
-
-        t = now();
-        for (int k = 0; k < jobs && !stopping(o); k++) {
-            slot *s = &slots[k];
-            if (!s->pid)
-                continue;
-            if (s->deadline > 0 && !s->killed && t >= s->deadline) {
-                kill(s->pid, SIGKILL);
-                s->killed = true;
-            }
-            if (s->vfd >= 0 || s->lfd >= 0)
-                continue;
-            int ws;
-            pid_t w = waitpid(s->pid, &ws, WNOHANG);
-            if (w == 0 || (w < 0 && errno == EINTR))
-                continue;
-            if (w < 0)
-                ws = 0; /* lost child: judged as an exit without a verdict below */
-            judge(s, ws, o->timeout, &v);
-            snprintf(v.case_id, sizeof v.case_id, "%s", cases[s->index]->id);
-            s->pid = 0;
-            running--;
-            done(ctx, s->index, &v, s->log);
-        }
+        for (int k = 0; k < jobs && !stopping(o); k++)
+            if (slots[k].pid)
+                step(&slots[k], &q, &live, o, done, ctx);
     }
     abandon(slots, jobs);
+    free(q.back);
     free(owner);
     free(pfd);
     free(slots);

@@ -1,8 +1,9 @@
-/* Isolation: every case runs in a forked child that sends back its verdict through a pipe as the
- * flat cts_verdict struct. A child killed by a signal is CRASH (with the signal's name), except
- * by a SIGKILL the harness did not send (the OOM killer's): RESOURCE_ERROR; one that overruns
- * the per-case timeout is killed with SIGKILL and is TIMEOUT, one that exits without a verdict is
- * ERROR; the run goes on. The parent never calls the device or the reference, so no
+/* Isolation: cases run in forked children (each runs many cases, one at a time) that send back
+ * each verdict through a pipe as the flat cts_verdict struct. A child killed by a signal during a
+ * case is CRASH for that case (with the signal's name), except by a SIGKILL the harness did not
+ * send (the OOM killer's): RESOURCE_ERROR; one that overruns the per-case timeout is killed with
+ * SIGKILL and is TIMEOUT, one that exits without a verdict is ERROR; the child is replaced and
+ * the run goes on. The parent never calls the device or the reference, so no
  * OpenMP runtime or device context exists in it when it forks. */
 #ifndef ACLCTS_CONFORMANCE_WORKER_H_
 #define ACLCTS_CONFORMANCE_WORKER_H_

@@ -55,6 +55,9 @@ aclError aclInit(const char *configPath)
         rc = read_shuffle_seed(&shuffle_seed);
     if (rc != ACL_SUCCESS)
         return rc;
+    /* Call counts start again with each session, so a process that runs many sessions (the
+     * harness's long-lived workers) sees the orders a fresh process would. */
+    atomic_store(&shuffle_calls, 0);
     deterministic = 0;
     initialized = true;
     return ACL_SUCCESS;

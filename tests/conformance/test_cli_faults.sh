@@ -20,6 +20,14 @@ assert ok and all(".pad_too_big." in i for i in ok), ok
 assert all(r["repro"].startswith("ACLNN_EMU_FAULT=crash ") for r in crashed)
 PY
 grep -q '^CRASH .*SIGSEGV' out || fail "CRASH not printed"
+# One worker runs case after case: each crash still costs exactly its own case, and the cases
+# after it (on the replacement worker) get the same verdicts as with two workers.
+ACLNN_EMU_FAULT=crash expect_rc 1 "$ACLCTS" run --quiet --jobs 1 --out crash1 s.yaml
+python3 - crash/results.jsonl crash1/results.jsonl <<'PY' || fail "crash verdicts with one worker"
+import json, sys
+a, b = ({json.loads(l)["id"]: json.loads(l)["status"] for l in open(f)} for f in sys.argv[1:])
+assert a == b, {k: (a[k], b.get(k)) for k in a if a[k] != b.get(k)}
+PY
 
 start=$(date +%s)
 ACLNN_EMU_FAULT=hang expect_rc 1 "$ACLCTS" run --quiet --jobs 2 --timeout 2 --out hang \
@@ -34,6 +42,16 @@ for p in ("ascend910b", "ascend910"):
     r = rows["e2e.avgpool.doc_example." + p]
     assert r["status"] == "TIMEOUT" and r["check"] == "timeout" and "SIGKILL" in r["message"], r
     assert rows["e2e.avgpool.pad_too_big." + p]["status"] == "PASS"
+PY
+# A hang costs its own case on a single worker too; the case after it runs on a new worker.
+ACLNN_EMU_FAULT=hang expect_rc 1 "$ACLCTS" run --quiet --jobs 1 --timeout 1 --out hang1 \
+  --filter '*doc_example.ascend910b' --filter '*pad_too_big*' s.yaml
+python3 - hang1/results.jsonl <<'PY' || fail "hang verdicts with one worker"
+import json, sys
+rows = {json.loads(l)["id"]: json.loads(l)["status"] for l in open(sys.argv[1])}
+assert rows == {"e2e.avgpool.doc_example.ascend910b": "TIMEOUT",
+                "e2e.avgpool.pad_too_big.ascend910b": "PASS",
+                "e2e.avgpool.pad_too_big.ascend910": "PASS"}, rows
 PY
 # A device that leaks device memory (the emulation's counter, read through an optional symbol)
 # fails the cases that reach the second phase with check `leak`.
