@@ -63,6 +63,8 @@ typedef struct {
     note *notes;
     size_t nnotes;
     int errors;
+    json_int_t *ids;   /* ATK ids seen: they name the cases */
+    size_t nids;
     const op_desc *op; /* of the current case */
     int ci;            /* index of the current case */
     bool skip;         /* the current case cannot be expressed */
@@ -162,6 +164,9 @@ static void check_other_keys(ctx *c, const char *rest, json_t *obj, const char *
             note_add(c, sub, v, "unknown ATK field");
     }
 }
+
+/* The fields of a tensor or attribute entry that its conversion reads. */
+static const char *const ENTRY_FIELDS[] = {"name", "type", "dtype", "shape", "range_values", NULL};
 
 static void fmt_num(char *buf, size_t n, double x)
 {
@@ -303,13 +308,14 @@ static const char *suite_dtype(const char *atk)
 
 static void tensor(ctx *c, const char *rest, json_t *t, built *b)
 {
-    static const char *const handled[] = {"name", "type", "dtype", "shape", "range_values", NULL};
     const char *name = json_string_value(json_object_get(t, "name"));
     int k = 0;
     while (k < 3 && c->op->tensor_atk[k] && (!name || strcmp(c->op->tensor_atk[k], name)))
         k++;
     if (k == 3 || !c->op->tensor_atk[k])
         return leave_out(c, rest, json_object_get(t, "name"), "not a tensor of the operator");
+    if (b->have_tensor[k])
+        return leave_out(c, rest, json_object_get(t, "name"), "a tensor given twice");
     char sub[PATH_MAX_LEN];
     const char *dtype = suite_dtype(json_string_value(json_object_get(t, "dtype")));
     cts_fmt(sub, sizeof sub, "%s.dtype", rest);
@@ -340,7 +346,7 @@ static void tensor(ctx *c, const char *rest, json_t *t, built *b)
     cts_fmt(sub, sizeof sub, "%s.range_values", rest);
     tensor_data(c, sub, json_object_get(t, "range_values"), &b->data[k]);
     b->have_tensor[k] = true;
-    check_other_keys(c, rest, t, handled);
+    check_other_keys(c, rest, t, ENTRY_FIELDS);
 }
 
 /* One attribute value (range_values of an attribute entry) as suite text. */
@@ -382,7 +388,6 @@ static bool attr_value(ctx *c, const char *rest, const json_t *rv, enum attr_kin
 /* An attribute: one entry object, or a JSON array of entries forming a list. */
 static void attribute(ctx *c, const char *rest, json_t *a, built *b)
 {
-    static const char *const handled[] = {"name", "type", "dtype", "shape", "range_values", NULL};
     bool is_list = json_is_array(a);
     json_t *first = is_list ? json_array_get(a, 0) : a;
     const char *name = json_string_value(json_object_get(first, "name"));
@@ -392,6 +397,8 @@ static void attribute(ctx *c, const char *rest, json_t *a, built *b)
     if (k == 8 || !c->op->attrs[k].atk)
         return leave_out(c, rest, json_object_get(first, "name"),
                          "not an attribute of the operator");
+    if (b->have_attr[k])
+        return leave_out(c, rest, json_object_get(first, "name"), "an attribute given twice");
     const attr_desc *d = &c->op->attrs[k];
     if (is_list && !d->list)
         return leave_out(c, rest, a, "a list where the operator takes one value");
@@ -410,7 +417,7 @@ static void attribute(ctx *c, const char *rest, json_t *a, built *b)
         if (!json_is_object(e) || !en || strcmp(en, name))
             return error_at(c, sub, "the entries of a list attribute must be objects of one "
                                     "name");
-        check_other_keys(c, sub, e, handled);
+        check_other_keys(c, sub, e, ENTRY_FIELDS);
         strncat(sub, ".range_values", sizeof sub - strlen(sub) - 1);
         json_t *rv = json_object_get(e, "range_values");
         if (!attr_value(c, sub, rv, d->kind, v, sizeof v, cm, sizeof cm))
@@ -484,6 +491,16 @@ static bool one_case(ctx *c, json_t *cs, const op_desc **file_op, FILE *out)
         error_at(c, ".inputs", "a case needs a list of inputs");
         return false;
     }
+    for (size_t k = 0; k < c->nids; k++)
+        if (c->ids[k] == json_integer_value(id)) {
+            error_at(c, ".id", "an id an earlier case has (ids name the cases)");
+            return false;
+        }
+    json_int_t *grown = realloc(c->ids, (c->nids + 1) * sizeof *grown);
+    if (!grown)
+        abort();
+    c->ids = grown;
+    c->ids[c->nids++] = json_integer_value(id);
     c->op = op_named(json_string_value(json_object_get(cs, "aclnn_name")));
     if (!c->op) {
         leave_out(c, ".aclnn_name", json_object_get(cs, "aclnn_name"),
@@ -605,6 +622,7 @@ int atk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, at
         free(c.notes[k].reason), free(c.notes[k].first);
     }
     free(c.notes);
+    free(c.ids);
     json_decref(root);
     return rc;
 }

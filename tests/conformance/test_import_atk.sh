@@ -75,6 +75,8 @@ grep -q 'bad_shape.json: \$\[0\].inputs\[0\].shape: error: a tensor.s shape must
   fail "bad shape message"
 expect_rc 2 "$ACLCTS" import-atk --out bad "$A/bad_json.json"
 grep -q 'bad_json.json:2:14: error:' out || fail "JSON syntax error without line:column"
+expect_rc 2 "$ACLCTS" import-atk --out bad "$A/dup_id.json"
+grep -q 'dup_id.json: \$\[1\].id: error: an id an earlier case has' out || fail "duplicate id"
 [[ -z $(ls -A bad) ]] || fail "a malformed file left a suite behind"
 expect_rc 2 "$ACLCTS" import-atk --out bad
 echo PASS
