@@ -23,6 +23,8 @@ typedef struct {
     uint64_t seed;
     bool deterministic;      /* the case asked for a deterministic computation */
     char backend[64];
+    char contract[16];       /* the contract the run judged against ("doc" unless told) */
+    char aclcts_version[32]; /* the aclcts that wrote the record */
     char repro[2048];        /* non-pass only: the command line that reruns just this case */
     char log[2048];          /* non-pass only: tail of the worker's stdout and stderr */
 } cts_result;
@@ -35,7 +37,8 @@ typedef struct {
 void cts_result_list_push(cts_result_list *l, const cts_result *r);
 void cts_result_list_free(cts_result_list *l);
 
-/* The case part of a result (everything but the verdict, repro and log). */
+/* The case part of a result (everything but the verdict, repro and log); contract "doc" and
+ * this build's version (a run with another contract overwrites r->contract). */
 void cts_result_from_case(cts_result *r, const cts_case *c, const char *file,
                           const char *backend);
 const char *cts_op_id(ref_op op);          /* "avgpool2d_backward" */
@@ -43,7 +46,10 @@ const char *cts_op_id(ref_op op);          /* "avgpool2d_backward" */
 /* FAIL, CRASH, TIMEOUT, ERROR, RESOURCE_ERROR: the statuses that make the exit code 1. */
 bool cts_status_fails(cts_status s);
 
-/* ---- JSONL (results_jsonl.c): one flat JSON object per line ---- */
+/* ---- JSONL (results_jsonl.c): one flat JSON object per line ----
+ * Every number reads back bit for bit: finite doubles as %.17g, +-inf as +-1e999, NaN as null
+ * (sign and payload not kept), integers exactly (uint64 included). Duplicate keys, arrays and
+ * values of the wrong type are errors; unknown keys are ignored (newer writers). */
 
 /* Writes one record and a newline, then fflush and fsync, so a kill -9 loses no finished case.
  * Returns 0 or -1 (errno set). */

@@ -1,14 +1,21 @@
 /* results.jsonl: one flat JSON object per finished case. The field table below is the single
- * description of the format; the writer and the reader both walk it. */
+ * description of the format; the writer and the reader both walk it. Values are encoded and
+ * decoded by jansson; the two numbers JSON's grammar allows but jansson cannot hold, an
+ * overflowing real (our +-1e999 for +-infinity) and an integer beyond int64 (a uint64 seed), are
+ * handled around it so every number reads back bit for bit (NaN is null; its sign and payload
+ * are not kept). */
 #include "results.h"
 #include "sink.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 typedef enum {
     F_STR, F_INT, F_I32, F_I64, F_U64, F_HEX, F_DBL, F_STATUS, F_BOOL, F_HIST, F_GRID
@@ -37,6 +44,8 @@ static const field fields[] = {
     R("seed", F_U64, seed),
     R("deterministic", F_BOOL, deterministic),
     R("backend", F_STR, backend),
+    R("contract", F_STR, contract),
+    R("aclcts_version", F_STR, aclcts_version),
     R("status", F_STATUS, v.status),
     R("check", F_STR, v.check),
     R("message", F_STR, v.message),
@@ -86,70 +95,87 @@ static const field fields[] = {
 
 /* ---- writing ---- */
 
-
-/* Length of the valid UTF-8 sequence at p, or 0 if it is not one. */
+/* Length of the valid UTF-8 sequence at p (no overlongs, surrogates or code points above
+ * U+10FFFF), or 0 if it is not one. */
 static int utf8_len(const unsigned char *p)
 {
-    int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-    if (p[0] >= 0xf5)
-        return 0;
+    int n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+          : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
     for (int i = 1; i < n; i++)
         if ((p[i] & 0xc0) != 0x80)
             return 0;
+    if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
+        (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] >= 0x90))
+        return 0;
     return n;
 }
 
-static void put_string(cts_sink *s, const char *str)
+/* jansson's rendering of one value (compact), appended to s; consumes v. */
+static void put_json(cts_sink *s, json_t *v)
 {
-    cts_sink_put(s, "\"");
-    for (const unsigned char *p = (const unsigned char *)str; *p;) {
-        if (*p == '"' || *p == '\\')
-            cts_sink_put(s, "\\%c", *p++);
-        else if (*p == '\n')
-            cts_sink_put(s, "\\n"), p++;
-        else if (*p == '\t')
-            cts_sink_put(s, "\\t"), p++;
-        else if (*p < 0x20 || *p == 0x7f)
-            cts_sink_put(s, "\\u%04x", *p++);
-        else if (*p < 0x80)
-            cts_sink_put(s, "%c", *p++);
-        else {
-            int n = utf8_len(p);
-            if (n)
-                cts_sink_put(s, "%.*s", n, (const char *)p), p += n;
-            else
-                cts_sink_put(s, "\\ufffd"), p++; /* not UTF-8 (e.g. a crashing child's bytes) */
-        }
-    }
-    cts_sink_put(s, "\"");
+    char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    if (!text)
+        abort(); /* out of memory */
+    cts_sink_put(s, "%s", text);
+    free(text);
+    json_decref(v);
 }
 
+/* A C string as a JSON string; bytes that are not UTF-8 (a crashing child's output) become
+ * U+FFFD. */
+static void put_string(cts_sink *s, const char *str)
+{
+    size_t n = strlen(str), k = 0;
+    char *clean = malloc(3 * n + 1);
+    if (!clean)
+        abort();
+    for (const unsigned char *p = (const unsigned char *)str; *p;) {
+        int len = utf8_len(p);
+        if (len) {
+            memcpy(clean + k, p, (size_t)len);
+            k += (size_t)len, p += len;
+        } else {
+            memcpy(clean + k, "\xef\xbf\xbd", 3);
+            k += 3, p++;
+        }
+    }
+    put_json(s, json_stringn(clean, k));
+    free(clean);
+}
+
+/* Finite: jansson's shortest-round-trip form ("%.17g", always with '.' or an exponent).
+ * +-inf: +-1e999, valid JSON that overflows to +-inf in every IEEE reader (Python's json,
+ * JavaScript's JSON.parse, strtod). NaN: null. */
 static void put_double(cts_sink *s, double d)
 {
     if (isnan(d))
-        cts_sink_put(s, "\"NaN\"");
+        cts_sink_put(s, "null");
     else if (isinf(d))
-        cts_sink_put(s, d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+        cts_sink_put(s, d > 0 ? "1e999" : "-1e999");
     else
-        cts_sink_put(s, "%.17g", d);
+        put_json(s, json_real(d));
 }
 
 static void put_hist(cts_sink *s, const uint32_t *h)
 {
-    cts_sink_put(s, "\"");
+    char text[CTS_STAT_BINS * 16] = "";
+    cts_sink t = {text, sizeof text, 0};
     for (int b = 0, n = 0; b < CTS_STAT_BINS; b++)
-        if (h[b]) cts_sink_put(s, "%s%d:%lu", n++ ? "," : "", b, (unsigned long)h[b]);
-    cts_sink_put(s, "\"");
+        if (h[b]) cts_sink_put(&t, "%s%d:%lu", n++ ? "," : "", b, (unsigned long)h[b]);
+    put_string(s, text);
 }
 
+/* The grid's worst value in its text form: %.17g, or inf/-inf/nan. */
 static void put_grid(cts_sink *s, const cts_error_grid *g)
 {
-    cts_sink_put(s, "\"%s %lld %lld %lld %d %d ", g->output, (long long)g->h, (long long)g->w,
+    char text[2 * sizeof g->code + 160];
+    cts_sink t = {text, sizeof text, 0};
+    cts_sink_put(&t, "%s %lld %lld %lld %d %d ", g->output, (long long)g->h, (long long)g->w,
         (long long)g->plane, (int)g->rows, (int)g->cols);
-    if (isfinite(g->worst)) cts_sink_put(s, "%.17g ", g->worst);
-    else cts_sink_put(s, "%s ", isnan(g->worst) ? "nan" : "inf");
-    for (int32_t i = 0; i < g->rows * g->cols; i++) cts_sink_put(s, "%02x", g->code[i]);
-    cts_sink_put(s, "\"");
+    if (isfinite(g->worst)) cts_sink_put(&t, "%.17g ", g->worst);
+    else cts_sink_put(&t, "%s ", isnan(g->worst) ? "nan" : g->worst > 0 ? "inf" : "-inf");
+    for (int32_t i = 0; i < g->rows * g->cols; i++) cts_sink_put(&t, "%02x", g->code[i]);
+    put_string(s, text);
 }
 
 static bool written(const field *f, const cts_result *r)
@@ -159,35 +185,37 @@ static bool written(const field *f, const cts_result *r)
     return true;
 }
 
+static void put_value(cts_sink *s, const field *f, const char *p)
+{
+    switch (f->kind) {
+    case F_STR: put_string(s, p); break;
+    case F_INT: {
+        int v = *(const int *)p; /* cube_math_type: -1 is "no such parameter" */
+        if (v < 0) cts_sink_put(s, "null");
+        else cts_sink_put(s, "%d", v);
+        break;
+    }
+    case F_I32: cts_sink_put(s, "%" PRId32, *(const int32_t *)p); break;
+    case F_I64: cts_sink_put(s, "%" PRId64, *(const int64_t *)p); break;
+    case F_U64: cts_sink_put(s, "%" PRIu64, *(const uint64_t *)p); break;
+    case F_HEX: cts_sink_put(s, "\"%016" PRIx64 "\"", *(const uint64_t *)p); break;
+    case F_DBL: put_double(s, *(const double *)p); break;
+    case F_STATUS: put_string(s, cts_status_name(*(const cts_status *)p)); break;
+    case F_BOOL: cts_sink_put(s, *(const bool *)p ? "true" : "false"); break;
+    case F_HIST: put_hist(s, (const uint32_t *)p); break;
+    case F_GRID: put_grid(s, (const cts_error_grid *)p); break;
+    }
+}
+
 size_t cts_jsonl_format(char *buf, size_t len, const cts_result *r)
 {
     cts_sink s = {buf, len, 0};
     cts_sink_put(&s, "{");
     for (size_t i = 0; i < NFIELDS; i++) {
         const field *f = &fields[i];
-        const char *p = (const char *)r + f->offset;
         if (!written(f, r)) continue;
         cts_sink_put(&s, "%s\"%s\":", i ? "," : "", f->key);
-        switch (f->kind) {
-        case F_STR: put_string(&s, p); break;
-        case F_INT: {
-            int v = *(const int *)p;
-            if (v < 0 && strcmp(f->key, "cube_math_type") == 0)
-                cts_sink_put(&s, "null");
-            else
-                cts_sink_put(&s, "%d", v);
-            break;
-        }
-        case F_I32: cts_sink_put(&s, "%ld", (long)*(const int32_t *)p); break;
-        case F_I64: cts_sink_put(&s, "%lld", (long long)*(const int64_t *)p); break;
-        case F_U64: cts_sink_put(&s, "%llu", (unsigned long long)*(const uint64_t *)p); break;
-        case F_HEX: cts_sink_put(&s, "\"%016llx\"", (unsigned long long)*(const uint64_t *)p); break;
-        case F_DBL: put_double(&s, *(const double *)p); break;
-        case F_STATUS: put_string(&s, cts_status_name(*(const cts_status *)p)); break;
-        case F_BOOL: cts_sink_put(&s, *(const bool *)p ? "true" : "false"); break;
-        case F_HIST: put_hist(&s, (const uint32_t *)p); break;
-        case F_GRID: put_grid(&s, (const cts_error_grid *)p); break;
-        }
+        put_value(&s, f, (const char *)r + f->offset);
     }
     cts_sink_put(&s, "}");
     return s.pos;
@@ -219,140 +247,113 @@ int cts_jsonl_append(FILE *f, const cts_result *r)
 
 /* ---- reading ---- */
 
+/* Number tokens jansson cannot hold, lifted out of the text before it parses: each is replaced
+ * in place by "[k]" (k its index here), which cannot otherwise occur in a flat record. */
+#define MAX_LIFTED 64
 typedef struct {
-    const char *start, *p;
-    char *err;
-    size_t errlen;
-} reader;
+    char text[MAX_LIFTED][40];
+    int n;
+} lifted;
 
-static int fail(reader *rd, const char *what)
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int errf(char *err, size_t errlen, const char *fmt, ...)
 {
-    snprintf(rd->err, rd->errlen, "%s at column %d", what, (int)(rd->p - rd->start) + 1);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
-static void skip_ws(reader *rd)
+/* Does a number token overflow a double (a real) or int64 (an integer)? */
+static bool beyond_jansson(const char *tok, size_t n)
 {
-    while (*rd->p == ' ' || *rd->p == '\t' || *rd->p == '\r' || *rd->p == '\n')
-        rd->p++;
-}
-
-static void put_utf8(char *out, size_t len, size_t *n, unsigned cp)
-{
-    char b[4];
-    int k;
-    if (cp < 0x80)
-        b[0] = (char)cp, k = 1;
-    else if (cp < 0x800)
-        b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), k = 2;
-    else if (cp < 0x10000)
-        b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f)),
-        b[2] = (char)(0x80 | (cp & 0x3f)), k = 3;
-    else
-        b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 0x3f)),
-        b[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), k = 4;
-    for (int i = 0; i < k; i++)
-        if (*n + 1 < len)
-            out[(*n)++] = b[i];
-}
-
-static int hex4(const char *p, unsigned *out)
-{
-    unsigned v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0)
-            return -1;
-        v = v * 16 + (unsigned)d;
+    char buf[400];
+    if (n >= sizeof buf) return true;
+    memcpy(buf, tok, n);
+    buf[n] = 0;
+    errno = 0;
+    if (strpbrk(buf, ".eE")) {
+        double d = strtod(buf, NULL);
+        return isinf(d);
     }
-    *out = v;
-    return 0;
+    (void)strtoll(buf, NULL, 10);
+    return errno == ERANGE;
 }
 
-/* A JSON string into out (truncated to len-1 bytes, always terminated). */
-static int read_string(reader *rd, char *out, size_t len)
+static int lift_numbers(char *text, lifted *l, char *err, size_t errlen)
 {
-    size_t n = 0;
-    if (*rd->p != '"')
-        return fail(rd, "expected a string");
-    rd->p++;
-    while (*rd->p != '"') {
-        unsigned char c = (unsigned char)*rd->p;
-        if (c == '\0')
-            return fail(rd, "unterminated string");
-        if (c < 0x20)
-            return fail(rd, "control character in string");
-        if (c != '\\') {
-            if (n + 1 < len)
-                out[n++] = (char)c;
-            rd->p++;
+    bool in_str = false;
+    l->n = 0;
+    for (char *p = text; *p; p++) {
+        if (in_str) {
+            if (*p == '\\' && p[1]) p++;
+            else if (*p == '"') in_str = false;
             continue;
         }
-        char e = rd->p[1];
-        rd->p += 2;
-        const char *simple = strchr("\"\\/bfnrt", e);
-        if (e && simple) {
-            static const char map[] = "\"\\/\b\f\n\r\t";
-            if (n + 1 < len)
-                out[n++] = map[simple - "\"\\/bfnrt"];
-        } else if (e == 'u') {
-            unsigned cp, lo;
-            if (hex4(rd->p, &cp))
-                return fail(rd, "bad \\u escape");
-            rd->p += 4;
-            if (cp >= 0xd800 && cp < 0xdc00 && rd->p[0] == '\\' && rd->p[1] == 'u' &&
-                hex4(rd->p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
-                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                rd->p += 6;
-            }
-            put_utf8(out, len, &n, cp);
-        } else {
-            return fail(rd, "bad escape");
+        if (*p == '"') { in_str = true; continue; }
+        if (*p == '[' || *p == ']')
+            return errf(err, errlen, "column %d: arrays are not part of the format",
+                        (int)(p - text) + 1);
+        if (*p != '-' && (*p < '0' || *p > '9')) continue;
+        size_t n = strspn(p, "+-.0123456789eE");
+        if (n >= 4 && beyond_jansson(p, n)) {
+            if (l->n == MAX_LIFTED || n >= sizeof l->text[0])
+                return errf(err, errlen, "column %d: number too long",
+                            (int)(p - text) + 1);
+            memcpy(l->text[l->n], p, n);
+            l->text[l->n][n] = 0;
+            char mark[8];
+            int m = snprintf(mark, sizeof mark, "[%d]", l->n++);
+            memset(p, ' ', n);
+            memcpy(p, mark, (size_t)m);
         }
+        p += n - 1;
     }
-    rd->p++;
-    if (len)
-        out[n < len ? n : len - 1] = '\0';
     return 0;
 }
 
-/* A scalar that is not a string: number, true, false or null, as text. */
-static int read_scalar(reader *rd, char *out, size_t len)
+/* The lifted token behind a "[k]" value, or NULL when v is not one. */
+static const char *lifted_token(const json_t *v, const lifted *l)
 {
-    size_t n = 0;
-    while (*rd->p && strchr("+-.0123456789eEtruefalsn", *rd->p)) {
-        if (n + 1 < len)
-            out[n++] = *rd->p;
-        rd->p++;
-    }
-    out[n] = '\0';
-    if (n == 0)
-        return fail(rd, "expected a value");
-    return 0;
+    if (!json_is_array(v) || json_array_size(v) != 1) return NULL;
+    json_int_t k = json_integer_value(json_array_get(v, 0));
+    return json_is_integer(json_array_get(v, 0)) && k >= 0 && k < l->n ? l->text[k] : NULL;
 }
 
-static int parse_hist(reader *rd, uint32_t *h, const char *text)
+static int parse_hist(uint32_t *h, const char *text)
 {
     memset(h, 0, CTS_STAT_BINS * sizeof *h);
     for (const char *p = text; *p;) {
         char *end;
         errno = 0;
         long b = strtol(p, &end, 10);
-        if (end == p || *end != ':' || b < 0 || b >= CTS_STAT_BINS)
-            return fail(rd, "bad histogram");
+        if (end == p || *end != ':' || b < 0 || b >= CTS_STAT_BINS || *p == '-' || *p == '+')
+            return -1;
         p = end + 1;
+        if (*p < '0' || *p > '9')
+            return -1;
         unsigned long long c = strtoull(p, &end, 10);
-        if (end == p || errno || c > UINT32_MAX || (*end && *end != ','))
-            return fail(rd, "bad histogram");
+        if (errno || c > UINT32_MAX || (*end && *end != ',') || (*end == ',' && !end[1]))
+            return -1;
         h[b] = (uint32_t)c;
         p = *end ? end + 1 : end;
     }
     return 0;
 }
 
-static int parse_grid(reader *rd, cts_error_grid *g, const char *text)
+static int parse_worst(const char *text, double *out)
+{
+    char *end;
+    if (!strcmp(text, "nan")) *out = NAN;
+    else if (!strcmp(text, "inf")) *out = INFINITY;
+    else if (!strcmp(text, "-inf")) *out = -INFINITY;
+    else if ((*out = strtod(text, &end)), end == text || *end || !isfinite(*out)) return -1;
+    return 0;
+}
+
+static int parse_grid(cts_error_grid *g, const char *text)
 {
     memset(g, 0, sizeof *g);
     long long h, w, plane;
@@ -361,15 +362,15 @@ static int parse_grid(reader *rd, cts_error_grid *g, const char *text)
     if (sscanf(text, "%15s %lld %lld %lld %d %d %39s %n", g->output, &h, &w, &plane, &rows,
                &cols, worst, &at) != 7 ||
         rows < 1 || cols < 1 || rows > CTS_GRID_MAX || cols > CTS_GRID_MAX || h < rows ||
-        w < cols || plane < 0)
-        return fail(rd, "bad grid");
+        w < cols || plane < 0 || parse_worst(worst, &g->worst) != 0)
+        return -1;
     const char *hex = text + at;
-    if (strlen(hex) != 2 * (size_t)(rows * cols))
-        return fail(rd, "bad grid");
+    if (strlen(hex) != 2 * (size_t)(rows * cols) || strspn(hex, "0123456789abcdef") != strlen(hex))
+        return -1;
     for (int i = 0; i < rows * cols; i++) {
         unsigned v;
         if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-            return fail(rd, "bad grid");
+            return -1;
         g->code[i] = (uint8_t)v;
     }
     g->h = h;
@@ -377,115 +378,138 @@ static int parse_grid(reader *rd, cts_error_grid *g, const char *text)
     g->plane = plane;
     g->rows = rows;
     g->cols = cols;
-    g->worst = strtod(worst, NULL);
     return 0;
 }
 
-static int store(reader *rd, const field *f, cts_result *r, const char *text, bool quoted)
+/* A double: a JSON number, null (NaN), a lifted +-inf, or the quoted names older writers used. */
+static int get_double(const json_t *v, const lifted *l, double *out)
 {
-    char *p = (char *)r + f->offset, *end = NULL;
-    bool null = !quoted && strcmp(text, "null") == 0;
-    errno = 0;
-    switch (f->kind) {
-    case F_STR:
-        if (!quoted && !null)
-            return fail(rd, "expected a string");
-        snprintf(p, f->size, "%s", null ? "" : text);
-        return 0;
-    case F_STATUS: {
-        cts_status s;
-        if (!quoted || cts_status_from_name(text, &s) != 0)
-            return fail(rd, "unknown status");
-        *(cts_status *)p = s;
-        return 0;
-    }
-    case F_BOOL:
-        if (quoted || (strcmp(text, "true") && strcmp(text, "false") && !null))
-            return fail(rd, "expected true or false");
-        *(bool *)p = strcmp(text, "true") == 0;
-        return 0;
-    case F_HIST:
-        if (!quoted)
-            return fail(rd, "expected a string");
-        return parse_hist(rd, (uint32_t *)p, text);
-    case F_GRID:
-        if (!quoted)
-            return fail(rd, "expected a string");
-        return parse_grid(rd, (cts_error_grid *)p, text);
-    case F_HEX:
-        *(uint64_t *)p = strtoull(text, &end, 16);
-        break;
-    case F_DBL:
-        if (quoted) {
-            double d = strcmp(text, "NaN") == 0 ? NAN : strcmp(text, "Infinity") == 0 ? INFINITY
-                     : strcmp(text, "-Infinity") == 0 ? -INFINITY : 0;
-            if (d == 0)
-                return fail(rd, "bad number");
-            *(double *)p = d;
-            return 0;
-        }
-        *(double *)p = null ? 0 : strtod(text, &end);
-        break;
-    case F_INT:
-        *(int *)p = null ? -1 : (int)strtol(text, &end, 10);
-        break;
-    case F_I32:
-        *(int32_t *)p = (int32_t)strtol(text, &end, 10);
-        break;
-    case F_I64:
-        *(int64_t *)p = strtoll(text, &end, 10);
-        break;
-    case F_U64:
-        *(uint64_t *)p = strtoull(text, &end, 10);
-        break;
-    }
-    if (null)
-        return 0;
-    if (errno || !end || *end || end == text || (quoted && f->kind != F_HEX))
-        return fail(rd, "bad number");
+    const char *tok = lifted_token(v, l);
+    if (json_is_null(v)) *out = NAN;
+    else if (json_is_real(v)) *out = json_real_value(v);
+    else if (json_is_integer(v)) *out = (double)json_integer_value(v);
+    else if (tok && strpbrk(tok, ".eE")) *out = strtod(tok, NULL);
+    else if (json_is_string(v) && !strcmp(json_string_value(v), "NaN")) *out = NAN;
+    else if (json_is_string(v) && !strcmp(json_string_value(v), "Infinity")) *out = INFINITY;
+    else if (json_is_string(v) && !strcmp(json_string_value(v), "-Infinity")) *out = -INFINITY;
+    else return -1;
     return 0;
+}
+
+/* An integer in [lo, hi]. */
+static int get_int(const json_t *v, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (!json_is_integer(v)) return -1;
+    *out = json_integer_value(v);
+    return *out < lo || *out > hi ? -1 : 0;
+}
+
+static int get_u64(const json_t *v, const lifted *l, uint64_t *out)
+{
+    const char *tok = lifted_token(v, l);
+    if (tok) {
+        char *end;
+        errno = 0;
+        if (*tok == '-' || strpbrk(tok, ".eE+")) return -1;
+        *out = strtoull(tok, &end, 10);
+        return errno || *end ? -1 : 0;
+    }
+    int64_t i;
+    if (get_int(v, 0, INT64_MAX, &i)) return -1;
+    *out = (uint64_t)i;
+    return 0;
+}
+
+static int get_string(const json_t *v, char *out, size_t size)
+{
+    if (json_is_null(v)) {
+        out[0] = 0;
+        return 0;
+    }
+    if (!json_is_string(v) || json_string_length(v) >= size) return -1;
+    memcpy(out, json_string_value(v), json_string_length(v) + 1);
+    return 0;
+}
+
+static const char *kind_name(field_kind k)
+{
+    switch (k) {
+    case F_STR: return "a string";
+    case F_INT: return "null or an integer >= 0";
+    case F_I32: return "a 32-bit integer";
+    case F_I64: return "a 64-bit integer";
+    case F_U64: return "an integer in [0, 2^64)";
+    case F_HEX: return "16 hex digits";
+    case F_DBL: return "a number or null";
+    case F_STATUS: return "a status name";
+    case F_BOOL: return "true or false";
+    case F_HIST: return "\"bin:count,...\"";
+    case F_GRID: return "\"OUTPUT H W PLANE ROWS COLS WORST HEX\"";
+    }
+    return "?";
+}
+
+static int store(const field *f, cts_result *r, const json_t *v, const lifted *l)
+{
+    char *p = (char *)r + f->offset;
+    int64_t i;
+    switch (f->kind) {
+    case F_STR: return get_string(v, p, f->size);
+    case F_STATUS:
+        return json_is_string(v) ? cts_status_from_name(json_string_value(v), (cts_status *)p)
+                                 : -1;
+    case F_BOOL:
+        if (!json_is_boolean(v)) return -1;
+        *(bool *)p = json_is_true(v);
+        return 0;
+    case F_HIST: return json_is_string(v) ? parse_hist((uint32_t *)p, json_string_value(v)) : -1;
+    case F_GRID:
+        return json_is_string(v) ? parse_grid((cts_error_grid *)p, json_string_value(v)) : -1;
+    case F_HEX: {
+        const char *s = json_string_value(v);
+        if (!s || strlen(s) != 16 || strspn(s, "0123456789abcdef") != 16) return -1;
+        *(uint64_t *)p = strtoull(s, NULL, 16);
+        return 0;
+    }
+    case F_DBL: return get_double(v, l, (double *)p);
+    case F_INT:
+        if (json_is_null(v)) i = -1;
+        else if (get_int(v, 0, INT32_MAX, &i)) return -1;
+        *(int *)p = (int)i;
+        return 0;
+    case F_I32:
+        if (get_int(v, INT32_MIN, INT32_MAX, &i)) return -1;
+        *(int32_t *)p = (int32_t)i;
+        return 0;
+    case F_I64: return get_int(v, INT64_MIN, INT64_MAX, (int64_t *)p);
+    case F_U64: return get_u64(v, l, (uint64_t *)p);
+    }
+    return -1;
 }
 
 int cts_jsonl_parse(const char *line, cts_result *r, char *err, size_t errlen)
 {
-    reader rd = {line, line, err, errlen};
-    char text[2 * sizeof r->v.grid + 64]; /* the longest value: an error grid in hex */
     memset(r, 0, sizeof *r);
     r->cube_math_type = -1;
-    skip_ws(&rd);
-    if (*rd.p != '{')
-        return fail(&rd, "expected '{'");
-    rd.p++;
-    skip_ws(&rd);
-    for (bool more = *rd.p != '}'; more;) {
-        char key[64];
-        skip_ws(&rd);
-        if (read_string(&rd, key, sizeof key))
-            return -1;
-        skip_ws(&rd);
-        if (*rd.p++ != ':')
-            return fail(&rd, "expected ':'");
-        skip_ws(&rd);
-        bool quoted = *rd.p == '"';
-        if (quoted ? read_string(&rd, text, sizeof text) : read_scalar(&rd, text, sizeof text))
-            return -1;
-        for (size_t i = 0; i < NFIELDS; i++)
-            if (strcmp(fields[i].key, key) == 0 && store(&rd, &fields[i], r, text, quoted))
-                return -1;
-        skip_ws(&rd);
-        if (*rd.p != ',' && *rd.p != '}')
-            return fail(&rd, "expected ',' or '}'");
-        more = *rd.p == ',';
-        if (more)
-            rd.p++;
+    char *text = strdup(line);
+    if (!text) abort();
+    lifted l;
+    int rc = lift_numbers(text, &l, err, errlen);
+    json_error_t je;
+    json_t *obj = rc ? NULL : json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    free(text);
+    if (rc) return -1;
+    if (!obj) return errf(err, errlen, "column %d: %s", je.column, je.text);
+    if (!json_is_object(obj)) rc = errf(err, errlen, "expected a JSON object");
+    for (size_t i = 0; rc == 0 && i < NFIELDS; i++) {
+        json_t *v = json_object_get(obj, fields[i].key);
+        if (v && store(&fields[i], r, v, &l) != 0)
+            rc = errf(err, errlen, "\"%s\": expected %s", fields[i].key,
+                      kind_name(fields[i].kind));
     }
-    rd.p++;
-    skip_ws(&rd);
-    if (*rd.p)
-        return fail(&rd, "text after the object");
-    if (!r->v.case_id[0])
-        return fail(&rd, "no \"id\"");
-    return 0;
+    if (rc == 0 && !r->v.case_id[0]) rc = errf(err, errlen, "no \"id\"");
+    json_decref(obj);
+    return rc;
 }
 
 int cts_jsonl_read(const char *path, cts_result_list *out, long *complete_len, FILE *err)
@@ -504,10 +528,13 @@ int cts_jsonl_read(const char *path, cts_result_list *out, long *complete_len, F
             break; /* cut short by a kill: not a finished case */
         offset += (long)n;
         cts_result r;
-        char msg[128];
+        char msg[160];
         if (n == 1)
             continue;
-        if (cts_jsonl_parse(line, &r, msg, sizeof msg) == 0) {
+        if (strlen(line) != (size_t)n) {
+            bad++;
+            fprintf(err, "%s:%d: error: a NUL byte in the line\n", path, lineno);
+        } else if (cts_jsonl_parse(line, &r, msg, sizeof msg) == 0) {
             cts_result_list_push(out, &r);
         } else {
             bad++;

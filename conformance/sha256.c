@@ -1,111 +1,62 @@
-/* SHA-256 (sha256.h), straight from FIPS 180-4 §6.2. */
+/* SHA-256 (sha256.h) through libcrypto's EVP interface. */
 #include "sha256.h"
 
+#include <errno.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
-static const uint32_t K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-
-static void block(uint32_t h[8], const unsigned char *p)
-{
-    uint32_t w[64];
-    for (int t = 0; t < 16; t++)
-        w[t] = (uint32_t)p[4 * t] << 24 | (uint32_t)p[4 * t + 1] << 16 |
-               (uint32_t)p[4 * t + 2] << 8 | p[4 * t + 3];
-    for (int t = 16; t < 64; t++) {
-        uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
-        uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
-        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-    }
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
-    for (int t = 0; t < 64; t++) {
-        uint32_t t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] +
-                      w[t];
-        uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        k = g; g = f; f = e; e = d + t1;
-        d = c; c = b; b = a; a = t1 + t2;
-    }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-    h[4] += e; h[5] += f; h[6] += g; h[7] += k;
-}
+#include <openssl/evp.h>
 
 void cts_sha256_init(cts_sha256 *s)
 {
-    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    memcpy(s->h, h0, sizeof h0);
-    s->nbytes = 0;
-    s->nbuf = 0;
+    s->ctx = EVP_MD_CTX_new();
+    if (!s->ctx || EVP_DigestInit_ex(s->ctx, EVP_sha256(), NULL) != 1) abort();
 }
 
 void cts_sha256_update(cts_sha256 *s, const void *data, size_t n)
 {
-    const unsigned char *p = data;
-    s->nbytes += n;
-    while (n > 0) {
-        if (s->nbuf == 0 && n >= 64) {
-            block(s->h, p);
-            p += 64;
-            n -= 64;
-            continue;
-        }
-        size_t take = 64 - s->nbuf < n ? 64 - s->nbuf : n;
-        memcpy(s->buf + s->nbuf, p, take);
-        s->nbuf += take;
-        p += take;
-        n -= take;
-        if (s->nbuf == 64) {
-            block(s->h, s->buf);
-            s->nbuf = 0;
-        }
-    }
+    if (EVP_DigestUpdate(s->ctx, data, n) != 1) abort();
 }
 
 void cts_sha256_final(cts_sha256 *s, unsigned char digest[32])
 {
-    uint64_t bits = s->nbytes * 8;
-    unsigned char pad[72] = {0x80};
-    size_t npad = (s->nbuf < 56 ? 56 : 120) - s->nbuf;
-    for (int i = 0; i < 8; i++)
-        pad[npad + i] = (unsigned char)(bits >> (56 - 8 * i));
-    cts_sha256_update(s, pad, npad + 8);
-    for (int i = 0; i < 8; i++)
-        for (int j = 0; j < 4; j++)
-            digest[4 * i + j] = (unsigned char)(s->h[i] >> (24 - 8 * j));
+    unsigned int len = 0;
+    if (EVP_DigestFinal_ex(s->ctx, digest, &len) != 1 || len != 32) abort();
+    EVP_MD_CTX_free(s->ctx);
+    s->ctx = NULL;
 }
 
 void cts_sha256_hex(const unsigned char digest[32], char hex[65])
 {
-    for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+void cts_sha256_bytes(const void *data, size_t n, char hex[65])
+{
+    cts_sha256 s;
+    unsigned char d[32];
+    cts_sha256_init(&s);
+    cts_sha256_update(&s, data, n);
+    cts_sha256_final(&s, d);
+    cts_sha256_hex(d, hex);
 }
 
 int cts_sha256_file(const char *path, char hex[65])
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     cts_sha256 s;
     unsigned char buf[65536], d[32];
     size_t n;
     cts_sha256_init(&s);
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        cts_sha256_update(&s, buf, n);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) cts_sha256_update(&s, buf, n);
     int bad = ferror(f);
     fclose(f);
-    if (bad)
-        return -1;
     cts_sha256_final(&s, d);
+    if (bad) {
+        errno = EIO;
+        return -1;
+    }
     cts_sha256_hex(d, hex);
     return 0;
 }

@@ -51,10 +51,11 @@ static void test_escaping(void **state)
     assert_int_equal(n, strlen(buf));
     assert_null(strchr(buf, '\n')); /* one record, one line */
     assert_non_null(strstr(buf, "\"message\":\"say \\\"hi\\\"\\\\ at\\nline\\t2 \\u0001 "
-                                "caf\xc3\xa9 \\ufffd!\""));
-    assert_non_null(strstr(buf, "\"worst_ulp\":\"Infinity\""));
-    assert_non_null(strstr(buf, "\"worst_got\":\"NaN\""));
-    assert_non_null(strstr(buf, "\"worst_exact\":\"-Infinity\""));
+                                "caf\xc3\xa9 \xef\xbf\xbd!\""));
+    /* numbers are numbers or null: +-inf as +-1e999 (JSON number syntax), NaN as null */
+    assert_non_null(strstr(buf, "\"worst_ulp\":1e999,"));
+    assert_non_null(strstr(buf, "\"worst_got\":null,"));
+    assert_non_null(strstr(buf, "\"worst_exact\":-1e999,"));
     assert_non_null(strstr(buf, "\"output_hash\":\"fedcba9876543210\""));
     assert_non_null(strstr(buf, "\"seed\":18446744073709551615"));
     assert_non_null(strstr(buf, "\"status\":\"FAIL\""));
@@ -124,8 +125,8 @@ static void test_element_statistics(void **state)
     memcpy(r.v.grid.code, codes, sizeof codes);
     cts_jsonl_format(buf, sizeof buf, &r);
     assert_non_null(strstr(buf, "\"deterministic\":true"));
-    assert_non_null(strstr(buf, "\"el_n\":4,\"el_skipped\":1,\"ulp_sum\":5,"));
-    assert_non_null(strstr(buf, "\"bound_max\":\"Infinity\""));
+    assert_non_null(strstr(buf, "\"el_n\":4,\"el_skipped\":1,\"ulp_sum\":5.0,"));
+    assert_non_null(strstr(buf, "\"bound_max\":1e999,"));
     assert_non_null(strstr(buf, "\"hist_ulp\":\"0:3,86:1\",\"hist_bound\":\"\","
                                 "\"hist_rel\":\"163:4000000000\""));
     assert_non_null(strstr(buf, "\"grid\":\"grad_input 2 3 7 2 3 5.25 0001abfeff10\""));
@@ -165,6 +166,82 @@ static void test_parse_errors(void **state)
     assert_int_equal(cts_jsonl_parse("{\"id\":\"a\nb\"}", &r, err, sizeof err), -1);
 }
 
+/* Every numeric field through format and parse keeps its bits: subnormals (the smallest, the
+ * largest, one in the middle: strtod flags them ERANGE), +-0, +-inf, extremes of every integer
+ * width. NaN is null and comes back as a NaN. Values are IEEE 754 binary64 constants. */
+static void test_special_values_round_trip(void **state)
+{
+    (void)state;
+    static const double specials[] = {0.0, -0.0, 4.9406564584124654e-324, -4.9406564584124654e-324,
+                                      2.2250738585072009e-308, 1.5e-310, -1.5e-310,
+                                      2.2250738585072014e-308, 1.7976931348623157e308,
+                                      -1.7976931348623157e308, INFINITY, -INFINITY, 0.1,
+                                      1.0 / 3.0, 9007199254740993.0, NAN};
+    const size_t ns = sizeof specials / sizeof specials[0];
+    for (size_t k = 0; k < ns; k++) {
+        cts_result r = sample(), back;
+        double x = specials[k], y = specials[(k + 5) % ns];
+        double *d[] = {&r.v.worst_ulp, &r.v.worst_bound_units, &r.v.worst_rel, &r.v.worst_got,
+                       &r.v.worst_exact, &r.v.spread_ulp, &r.v.t_total, &r.v.t_gen,
+                       &r.v.t_device, &r.v.t_ref, &r.v.t_check, &r.v.el.sum[0], &r.v.el.sum[1],
+                       &r.v.el.sum[2], &r.v.el.max[0], &r.v.el.max[1], &r.v.el.max[2],
+                       &r.v.grid.worst};
+        for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *d[i] = i % 2 ? y : x;
+        r.v.el.n = 1;
+        r.v.grid.rows = r.v.grid.cols = r.v.grid.h = r.v.grid.w = 1;
+        snprintf(r.v.grid.output, sizeof r.v.grid.output, "g");
+        r.seed = k % 2 ? UINT64_MAX : 0;
+        r.v.nelems = k % 2 ? INT64_MIN : INT64_MAX;
+        r.v.el.skipped = k % 2 ? INT64_MAX : INT64_MIN;
+        r.v.worst_index = k % 2 ? INT64_MIN : -1;
+        r.v.expected_status = k % 2 ? INT32_MIN : INT32_MAX;
+        r.v.output_hash = k % 2 ? UINT64_MAX : 0;
+        char buf[16384], err[160];
+        cts_jsonl_format(buf, sizeof buf, &r);
+        assert_int_equal(cts_jsonl_parse(buf, &back, err, sizeof err), 0);
+        for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+            double want = *d[i];
+            double got = *(double *)((char *)&back + ((char *)d[i] - (char *)&r));
+            if (isnan(want))
+                assert_true(isnan(got));
+            else
+                assert_memory_equal(&got, &want, sizeof got); /* bits, so -0 != +0 */
+        }
+        assert_true(back.seed == r.seed);
+        assert_true(back.v.nelems == r.v.nelems);
+        assert_true(back.v.el.skipped == r.v.el.skipped);
+        assert_true(back.v.worst_index == r.v.worst_index);
+        assert_int_equal(back.v.expected_status, r.v.expected_status);
+        assert_true(back.v.output_hash == r.v.output_hash);
+        /* what the file holds is JSON with numbers or null: no quoted non-finite names */
+        assert_null(strstr(buf, "Infinity"));
+        assert_null(strstr(buf, "NaN"));
+    }
+}
+
+/* A JSON document with a key twice is ambiguous (jq reads the last): refused. */
+static void test_duplicate_key(void **state)
+{
+    (void)state;
+    cts_result r;
+    char err[160];
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"status\":\"FAIL\",\"status\":\"PASS\"}",
+                                     &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "duplicate"));
+    /* the quoted names older writers used for non-finite numbers still read */
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"worst_ulp\":\"-Infinity\","
+                                     "\"worst_rel\":\"NaN\"}", &r, err, sizeof err), 0);
+    assert_true(isinf(r.v.worst_ulp) && r.v.worst_ulp < 0);
+    assert_true(isnan(r.v.worst_rel));
+    /* a number where a string belongs, a fraction where an integer belongs */
+    assert_int_equal(cts_jsonl_parse("{\"id\":7}", &r, err, sizeof err), -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"nelems\":1.5}", &r, err, sizeof err),
+                     -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"seed\":-1}", &r, err, sizeof err), -1);
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"seed\":18446744073709551616}", &r, err,
+                                     sizeof err), -1);
+}
+
 static void test_read_cut_file(void **state)
 {
     (void)state;
@@ -196,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_escaping), cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_read_cut_file),
         cmocka_unit_test(test_element_statistics),
+        cmocka_unit_test(test_special_values_round_trip), cmocka_unit_test(test_duplicate_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
