@@ -1,56 +1,64 @@
-/* `aclcts certify`: the certification run of one product. Runs the certification suite set with
- * the run subcommand (in process, so it is the same machinery as `aclcts run`), builds the
- * precision audit from the element statistics in its results.jsonl, then writes the package: manifest.json,
- * results.jsonl, junit.xml, summary.md, audit.md, audit.csv, report.html, the suites as run,
- * SHA256SUMS, and DIR.tar.gz. Exit 0 CONFORMANT, 1 NOT CONFORMANT, 2 usage. */
+/* `aclcts certify`: the certification of one product. Runs the suites with the run subcommand
+ * (in process, the same machinery as `aclcts run`) or takes the shards' results.jsonl files,
+ * checks that every case of the suite set is there exactly once from one backend, contract and
+ * aclcts version, and only then writes the package: manifest.json, results.jsonl (in case
+ * order), summary.md, junit.xml, audit.md, audit.csv, report.html (rendered from those two),
+ * suites/, SHA256SUMS, and OUT.tar.gz. Everything is built in a temporary directory beside OUT
+ * and renamed into place at the end, so no half-built package is ever left. */
 #include "cli.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "audit.h"
-#include "backend.h"
 #include "package.h"
-#include "report_html.h"
+#include "package_files.h"
 #include "sha256.h"
 
 static const char certify_help[] =
     "usage: aclcts certify --product ID [OPTIONS] [SUITE.yaml|DIR]...\n"
     "\n"
-    "Runs the certification suite set (default: every suite in ./suites) for one product and\n"
-    "writes a package a third party can re-check with `aclcts verify-package`:\n"
-    "  DIR/manifest.json   aclcts version and commit, suites and backend libraries with SHA-256,\n"
-    "                      SoC, host, seed, start and end time, command line, verdict, counts,\n"
-    "                      waivers used with their reasons\n"
-    "  DIR/results.jsonl, junit.xml, summary.md, audit.md, audit.csv, report.html, suites/\n"
-    "  DIR/SHA256SUMS      every file's SHA-256 (sha256sum -c format); its own SHA-256 is the\n"
+    "Certifies one product against the suites (default ./suites; only the canonical suite set\n"
+    "this aclcts ships can give CONFORMANT) and writes a package a third party can re-check\n"
+    "with `aclcts verify-package`:\n"
+    "  OUT/manifest.json   suite set (canonical or not), completeness, verdict, counts, waivers,\n"
+    "                      every run session (host, SoC, backend and its libraries' SHA-256,\n"
+    "                      contract, aclcts version, times, command, shard), every file's SHA-256\n"
+    "  OUT/results.jsonl   one record per case, in case order\n"
+    "  OUT/summary.md, junit.xml, audit.md, audit.csv, report.html: rendered from the two above\n"
+    "  OUT/suites/         the suites as run\n"
+    "  OUT/SHA256SUMS      every file's SHA-256 (sha256sum -c format); its own SHA-256 is the\n"
     "                      package digest printed at the end\n"
-    "  DIR.tar.gz          the same directory, made with the system tar\n"
+    "  OUT.tar.gz          the same directory\n"
     "\n"
     "Options:\n"
     "  --product ID       the product certified (required; one product)\n"
     "  --backend SPEC     emu (default), cann[:DIR], torch: as for run\n"
-    "  --out DIR          package directory (default certification-PRODUCT); must not exist\n"
+    "  --out DIR          package directory (default certification-PRODUCT); neither it nor\n"
+    "                     DIR.tar.gz may exist\n"
     "  --jobs N           workers (default: online CPUs)\n"
     "  --seed S           override the suites' seeds\n"
     "  --timeout S        seconds per case (default 60)\n"
     "  --keep-dump DIR    also --dump the run's tensors there (not needed by the audit)\n"
     "\n"
     "Across machines (docs/certification.md): run the shards with `aclcts run --shard K/N`\n"
-    "(or a Slurm array / Kubernetes Indexed Job), then package them here:\n"
-    "  --results F        a shard's results.jsonl (repeatable): merged as `aclcts merge` does\n"
-    "                     instead of running; a case recorded differently twice is an error;\n"
-    "                     the audit comes from the records' element statistics\n"
-    "  --dump DIR         accepted and ignored (older recipes passed the shards' dumps)\n"
+    "(or tools/slurm, tools/k8s), then package them here instead of running:\n"
+    "  --results F        a shard's results.jsonl (repeatable); its run sessions are read from\n"
+    "                     F's provenance file (results.provenance.jsonl beside it)\n"
     "\n"
-    "Exit 0 when the verdict is CONFORMANT (no FAIL, CRASH, TIMEOUT, ERROR, RESOURCE_ERROR), 1\n"
-    "otherwise, 2 for usage or suite errors.\n";
+    "No package is written, and the exit status is 1, when a case of the suites has no result\n"
+    "or more than one, or records or sessions mix backends, contracts or aclcts versions: each\n"
+    "is named. Scheduler variables (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX,\n"
+    "GTEST_SHARD_INDEX) are refused: a certification is never a shard.\n"
+    "\n"
+    "Exit 0 when the verdict is CONFORMANT (canonical suite set, complete, no FAIL, CRASH,\n"
+    "TIMEOUT, ERROR or RESOURCE_ERROR), 1 otherwise, 2 for usage or suite errors.\n";
 
 typedef struct {
     const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump;
@@ -63,7 +71,6 @@ typedef struct {
 static int parse(int argc, char **argv, certify_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->backend = "emu";
     for (int i = 1; i < argc; i++) {
         static const char *const names[] = {"--product", "--backend", "--out", "--jobs",
                                             "--seed", "--timeout", "--keep-dump"};
@@ -79,10 +86,6 @@ static int parse(int argc, char **argv, certify_args *a)
             if (r < 0 || a->nresults == CLI_MAX_ARGS) return -1;
             a->results[a->nresults++] = v;
             continue;
-        }
-        if ((r = cli_opt_value(argc, argv, &i, "--dump", &v)) != 0) {
-            if (r < 0) return -1;
-            continue; /* the audit needs no dump any more */
         }
         if (argv[i][0] == '-') {
             fprintf(stderr, "aclcts: error: certify: unknown option %s (see aclcts certify "
@@ -101,13 +104,6 @@ static int parse(int argc, char **argv, certify_args *a)
     return 0;
 }
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void now_iso(char *out, size_t len)
 {
     time_t t = time(NULL);
@@ -116,27 +112,11 @@ static void now_iso(char *out, size_t len)
     strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* The SoC name the backend reports for the product, asked in a child process so this process
- * never initializes the runtime (the workers do). */
-static void soc_name(const cts_backend *b, const char *product, char *out, size_t len)
+static double mono(void)
 {
-    int fd[2];
-    snprintf(out, len, "unknown");
-    if (pipe(fd) != 0) return;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        if (b->emulated) setenv("ACLCTS_SOC", product, 1);
-        const char *s = NULL;
-        if (b->aclInit(NULL) == 0 && b->aclrtSetDevice(0) == 0) s = b->aclrtGetSocName();
-        if (s && write(fd[1], s, strlen(s)) < 0) _exit(1);
-        _exit(0);
-    }
-    close(fd[1]);
-    ssize_t n = pid > 0 ? read(fd[0], out, len - 1) : -1;
-    if (n > 0) out[n] = 0;
-    close(fd[0]);
-    if (pid > 0) waitpid(pid, NULL, 0);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -169,7 +149,7 @@ static int add_hashed(cts_manifest *m, const char *dir, const char *role, const 
 /* Copies each suite file that defined cases into DIR/suites/ and lists it. */
 static int add_suites(cts_manifest *m, const char *dir, const cli_loaded *l)
 {
-    char sdir[PATH_MAX + 16], dst[PATH_MAX * 2], name[PATH_MAX];
+    char sdir[PATH_MAX * 2], dst[PATH_MAX * 3], name[PATH_MAX], shown[PATH_MAX];
     snprintf(sdir, sizeof sdir, "%s/suites", dir);
     if (mkdir(sdir, 0777) != 0 && errno != EEXIST) return -1;
     for (size_t i = 0; i < l->all.ncases; i++) {
@@ -181,7 +161,6 @@ static int add_suites(cts_manifest *m, const char *dir, const cli_loaded *l)
         for (size_t k = 0; k < m->nfiles && !seen; k++) seen = !strcmp(m->files[k].path, name);
         if (seen) continue;
         snprintf(dst, sizeof dst, "%s/%s", dir, name);
-        char shown[PATH_MAX];
         cli_display_path(file, shown, sizeof shown);
         if (copy_file(file, dst) != 0 || add_hashed(m, dir, "suite", name, shown) != 0) {
             fprintf(stderr, "aclcts: error: copying %s to %s\n", file, dst);
@@ -191,36 +170,215 @@ static int add_suites(cts_manifest *m, const char *dir, const cli_loaded *l)
     return 0;
 }
 
-static void add_backend_libs(cts_manifest *m, const cts_backend *b)
+/* Runs the suites into dir with `aclcts run` (no shard: the scheduler variables were refused). */
+static int run_here(const certify_args *a, const char *dir)
 {
-    static const char *const libs[] = {"libascendcl.so", "libnnopbase.so", "libopapi.so",
-                                       "libopapi_nn.so", "libopapi_cv.so"};
-    for (size_t k = 0; k < sizeof libs / sizeof libs[0]; k++) {
-        char path[PATH_MAX * 2], real[PATH_MAX], hex[65];
-        snprintf(path, sizeof path, "%s/%s", b->dir, libs[k]);
-        if (!realpath(path, real) || cts_sha256_file(real, hex) != 0) continue;
-        cts_manifest_add_file(m, "backend", real, libs[k], hex);
-    }
+    char *rargv[CLI_MAX_ARGS + 24];
+    int rn = 0;
+    rargv[rn++] = "run";
+    const char *pairs[][2] = {{"--product", a->product}, {"--backend", a->backend},
+                              {"--out", dir}, {"--dump", a->keep_dump}, {"--jobs", a->jobs},
+                              {"--seed", a->seed}, {"--timeout", a->timeout}};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        if (pairs[k][1]) {
+            rargv[rn++] = (char *)pairs[k][0];
+            rargv[rn++] = (char *)pairs[k][1];
+        }
+    rargv[rn++] = "--quiet";
+    for (int k = 0; k < a->npaths; k++) rargv[rn++] = (char *)a->paths[k];
+    rargv[rn] = NULL;
+    return cli_run(rn, rargv);
 }
 
-static int write_text(const char *dir, const char *name, void (*fn)(FILE *, const void *),
-                      const void *arg)
+/* Reads one results file and its sessions into res and m; 0, or -1 (printed). */
+static int read_shard(const char *file, cts_result_list *res, cts_manifest *m)
+{
+    char prov[PATH_MAX + 32], err[1400];
+    int bad = cts_jsonl_read(file, res, NULL, stderr);
+    if (bad != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s: %s\n", file,
+                bad < 0 ? strerror(errno) : "unreadable records (above)");
+        return -1;
+    }
+    cts_provenance *p;
+    size_t n;
+    cts_provenance_path(file, prov, sizeof prov);
+    if (cts_provenance_read(prov, &p, &n, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: the run sessions of %s: %s (a shard must be "
+                "run by `aclcts run`, which writes them)\n", file, err);
+        free(p);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) cts_manifest_add_shard(m, &p[i]);
+    free(p);
+    return 0;
+}
+
+/* The records in the order of the suites' cases (so any sharding gives the same file). */
+static void case_order(const cli_loaded *l, const cts_result_list *in, cts_result_list *out)
+{
+    cts_id_set placed = {0};
+    for (size_t k = 0; k < l->nsel; k++)
+        for (size_t i = 0; i < in->count; i++)
+            if (!strcmp(in->r[i].v.case_id, l->sel[k]->id) &&
+                cts_id_set_add(&placed, in->r[i].v.case_id))
+                cts_result_list_push(out, &in->r[i]);
+    cts_id_set_free(&placed);
+}
+
+/* Writes results.jsonl, the rendered files, the suites, the manifest; 0 or -1 (printed). */
+static int write_package(const char *dir, cts_manifest *m, const cts_result_list *res,
+                         const cli_loaded *l)
 {
     char path[PATH_MAX * 2];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/results.jsonl", dir);
     FILE *f = fopen(path, "w");
-    if (!f) return -1;
-    fn(f, arg);
-    return fclose(f);
+    int rc = f ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < res->count; i++) rc = cts_jsonl_append(f, &res->r[i]);
+    if (f && fclose(f) != 0) rc = -1;
+    rc |= add_hashed(m, dir, "result", "results.jsonl", NULL);
+    cts_audit au;
+    memset(&au, 0, sizeof au);
+    cts_audit_results(&au, res, stderr);
+    for (const char *const *name = cts_package_rendered; rc == 0 && *name; name++) {
+        snprintf(path, sizeof path, "%s/%s", dir, *name);
+        f = fopen(path, "w");
+        if (!f || cts_package_render(*name, f, m, res, &au) != 0) rc = -1;
+        if (f && fclose(f) != 0) rc = -1;
+        if (rc == 0) rc = add_hashed(m, dir, "report", *name, NULL);
+    }
+    cts_audit_free(&au);
+    if (rc == 0) rc = add_suites(m, dir, l);
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    f = rc == 0 ? fopen(path, "w") : NULL;
+    if (!f || cts_manifest_write(f, m) != 0) rc = -1;
+    if (f && fclose(f) != 0) rc = -1;
+    if (rc != 0) fprintf(stderr, "aclcts: error: certify: writing %s: %s\n", path, strerror(errno));
+    return rc;
 }
 
-static void audit_md(FILE *f, const void *a)
+/* The suite set of the loaded cases against the canonical one (differences printed). */
+static int suite_set(const cli_loaded *l, cts_manifest *m)
 {
-    fprintf(f, "# aclcts precision audit\n\n");
-    cts_audit_write_markdown(f, a);
+    cts_suite_hash *h;
+    size_t n;
+    char err[600];
+    if (cts_loaded_suite_hashes(l, &h, &n, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s\n", err);
+        return -1;
+    }
+    cts_suite_set_digest(h, n, m->suite_set);
+    snprintf(m->canonical_set, sizeof m->canonical_set, "%s", cts_canonical_digest);
+    m->canonical = cts_suite_set_differences(h, n, "aclcts: warning: certify: suites/",
+                                             stderr) == 0;
+    cts_suite_hashes_free(h, n);
+    return 0;
 }
-static void audit_csv(FILE *f, const void *a) { cts_audit_write_csv(f, a); }
-static void report(FILE *f, const void *r) { cts_report_html_write(f, r); }
+
+/* The package's facts that are not about the runs. */
+static void packaging_facts(cts_manifest *m, const certify_args *a, const cli_loaded *l,
+                            int argc, char **argv)
+{
+    char srcdir[PATH_MAX], cmd[PATH_MAX + 64];
+    snprintf(srcdir, sizeof srcdir, "%s", l->all.ncases && l->all.cases[0].mark.file
+                                              ? l->all.cases[0].mark.file : ".");
+    if (strrchr(srcdir, '/')) *strrchr(srcdir, '/') = 0;
+    else snprintf(srcdir, sizeof srcdir, ".");
+    snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse HEAD 2>/dev/null", srcdir);
+    cts_command_line_output(cmd, m->commit, sizeof m->commit);
+    if (!*m->commit) snprintf(m->commit, sizeof m->commit, "unknown");
+    snprintf(m->version, sizeof m->version, "%s", ACLCTS_VERSION);
+    snprintf(m->product, sizeof m->product, "%s", a->product);
+    snprintf(m->seed, sizeof m->seed, "%s", a->seed ? a->seed : "suite");
+    if (gethostname(m->host, sizeof m->host - 1) != 0) snprintf(m->host, sizeof m->host, "unknown");
+    size_t n = (size_t)snprintf(m->command, sizeof m->command, "aclcts");
+    for (int i = 0; i < argc && n < sizeof m->command; i++)
+        n += (size_t)snprintf(m->command + n, sizeof m->command - n, " %s", argv[i]);
+}
+
+typedef struct {
+    certify_args a;
+    char out[PATH_MAX], tar[PATH_MAX + 8], tmp[PATH_MAX + 32];
+    cli_loaded l;
+    cts_manifest m;
+    cts_result_list got, res;
+} certify_state;
+
+static void state_free(certify_state *s)
+{
+    if (*s->tmp) cts_remove_tree(s->tmp);
+    cli_loaded_free(&s->l);
+    cts_manifest_free(&s->m);
+    cts_result_list_free(&s->got);
+    cts_result_list_free(&s->res);
+}
+
+/* Where the package goes; 0, or CLI_EXIT_USAGE (printed). */
+static int choose_paths(certify_state *s)
+{
+    struct stat st;
+    if (s->a.out) snprintf(s->out, sizeof s->out, "%s", s->a.out);
+    else snprintf(s->out, sizeof s->out, "certification-%s", s->a.product);
+    size_t n = strlen(s->out);
+    while (n > 1 && s->out[n - 1] == '/') s->out[--n] = 0;
+    snprintf(s->tar, sizeof s->tar, "%s.tar.gz", s->out);
+    const char *exists = lstat(s->out, &st) == 0 ? s->out : lstat(s->tar, &st) == 0 ? s->tar
+                                                                                     : NULL;
+    if (exists) {
+        fprintf(stderr, "aclcts: error: certify: %s exists; a package is written to a new "
+                "path (remove it or choose --out)\n", exists);
+        return CLI_EXIT_USAGE;
+    }
+    snprintf(s->tmp, sizeof s->tmp, "%s.partial-XXXXXX", s->out);
+    if (!mkdtemp(s->tmp)) {
+        fprintf(stderr, "aclcts: error: certify: creating %s: %s\n", s->tmp, strerror(errno));
+        *s->tmp = 0;
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The records: run here, or read from the shards. 0, or an exit code. */
+static int gather(certify_state *s)
+{
+    if (s->a.nresults == 0) {
+        int rc = run_here(&s->a, s->tmp);
+        if (rc == CLI_EXIT_USAGE) return rc;
+        char path[PATH_MAX * 2];
+        snprintf(path, sizeof path, "%s/results.jsonl", s->tmp);
+        rc = read_shard(path, &s->got, &s->m);
+        static const char *const scratch[] = {"results.jsonl", "results.provenance.jsonl",
+                                              "junit.xml", "summary.md", "repro"};
+        for (size_t k = 0; k < sizeof scratch / sizeof *scratch; k++) {
+            snprintf(path, sizeof path, "%s/%s", s->tmp, scratch[k]);
+            cts_remove_tree(path);
+        }
+        return rc ? CLI_EXIT_USAGE : 0;
+    }
+    for (int k = 0; k < s->a.nresults; k++)
+        if (read_shard(s->a.results[k], &s->got, &s->m) != 0) return CLI_EXIT_USAGE;
+    return 0;
+}
+
+/* Complete and of one origin; else every problem printed and CLI_EXIT_FAIL. */
+static int check_complete(certify_state *s)
+{
+    char backend[64] = "", contract[16] = "", version[32] = "";
+    if (s->a.backend) snprintf(backend, sizeof backend, "%s", s->a.backend);
+    int bad = cts_check_case_set(&s->l, &s->got, "aclcts: error: certify", stderr);
+    bad += cts_check_one_origin(&s->got, s->m.shards, s->m.nshards, s->a.product, backend,
+                                contract, version, "aclcts: error: certify", stderr);
+    if (bad) {
+        fprintf(stderr, "aclcts: error: certify: no package written: %d problem%s above (a "
+                "certification needs every case exactly once, from one backend, contract and "
+                "aclcts version)\n", bad, bad == 1 ? "" : "s");
+        return CLI_EXIT_FAIL;
+    }
+    snprintf(s->m.backend, sizeof s->m.backend, "%s", backend);
+    snprintf(s->m.contract, sizeof s->m.contract, "%s", contract);
+    s->m.complete = true;
+    return 0;
+}
 
 int cli_certify(int argc, char **argv)
 {
@@ -229,171 +387,93 @@ int cli_certify(int argc, char **argv)
             fputs(certify_help, stdout);
             return CLI_EXIT_OK;
         }
-    certify_args a;
-    if (parse(argc, argv, &a) != 0) return CLI_EXIT_USAGE;
-    char out[PATH_MAX], err[1200];
-    snprintf(out, sizeof out, "%s", a.out ? a.out : "");
-    if (!*out) snprintf(out, sizeof out, "certification-%s", a.product);
-    struct stat st;
-    if (stat(out, &st) == 0) {
-        fprintf(stderr, "aclcts: error: certify: %s exists; a package is written to a new "
-                "directory (remove it or choose --out)\n", out);
+    certify_state s;
+    memset(&s, 0, sizeof s);
+    if (parse(argc, argv, &s.a) != 0) return CLI_EXIT_USAGE;
+    const char *var = cts_scheduler_shard_variable();
+    if (var) {
+        fprintf(stderr, "aclcts: error: certify: %s is set: a certification runs every case, "
+                "never a shard; run the shards with `aclcts run --shard K/N` (tools/slurm, "
+                "tools/k8s) and package them with `certify --results`\n", var);
         return CLI_EXIT_USAGE;
     }
-    cts_backend b;
-    memset(&b, 0, sizeof b);
-    if (cts_backend_open(a.backend, &b, err, sizeof err) != 0) {
-        fprintf(stderr, "aclcts: error: --backend %s: %s\n", a.backend, err);
+    if (s.a.nresults && (s.a.jobs || s.a.timeout || s.a.keep_dump)) {
+        fprintf(stderr, "aclcts: error: certify: --jobs, --timeout and --keep-dump are for a "
+                "run; with --results nothing runs\n");
         return CLI_EXIT_USAGE;
     }
-    cts_manifest m;
-    memset(&m, 0, sizeof m);
-    now_iso(m.start, sizeof m.start);
-
-    /* The run itself: `aclcts run` with the package directory as --out. */
-    char *rargv[CLI_MAX_ARGS + 24];
-    int rn = 0;
-    rargv[rn++] = "run";
-    const char *pairs[][2] = {{"--product", a.product}, {"--backend", a.backend},
-                              {"--out", out}, {"--dump", a.keep_dump}, {"--jobs", a.jobs},
-                              {"--seed", a.seed}, {"--timeout", a.timeout}};
-    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
-        if (pairs[k][1]) {
-            rargv[rn++] = (char *)pairs[k][0];
-            rargv[rn++] = (char *)pairs[k][1];
-        }
-    rargv[rn++] = "--quiet";
-    for (int k = 0; k < a.npaths; k++) rargv[rn++] = (char *)a.paths[k];
-    rargv[rn] = NULL;
-    int rc;
-    double t_run = mono();
-    if (a.nresults) { /* shards run elsewhere: merge their records into the package */
-        char *margv[CLI_MAX_ARGS + 3];
-        int mn = 0;
-        margv[mn++] = "merge";
-        margv[mn++] = out;
-        for (int k = 0; k < a.nresults; k++) margv[mn++] = (char *)a.results[k];
-        margv[mn] = NULL;
-        rc = cli_merge(mn, margv);
-    } else {
-        rc = cli_run(rn, rargv);
-    }
-    now_iso(m.end, sizeof m.end);
-    double t_reports = mono();
-    if (rc == CLI_EXIT_USAGE) {
-        cts_backend_close(&b);
-        return rc;
-    }
-
-    /* The cases as the run loaded them (suites to package), the records, the audit. */
+    int rc = choose_paths(&s);
+    if (rc) return rc;
     cli_selection sel;
     memset(&sel, 0, sizeof sel);
-    sel.product = a.product;
-    for (int k = 0; k < a.npaths; k++) sel.paths[sel.npaths++] = a.paths[k];
-    if (a.seed) {
+    sel.product = s.a.product;
+    for (int k = 0; k < s.a.npaths; k++) sel.paths[sel.npaths++] = s.a.paths[k];
+    if (s.a.seed) {
+        char *end;
+        errno = 0;
+        sel.seed = strtoull(s.a.seed, &end, 0);
         sel.have_seed = true;
-        sel.seed = strtoull(a.seed, NULL, 0);
+        if (errno || end == s.a.seed || *end || *s.a.seed == '-') {
+            fprintf(stderr, "aclcts: error: --seed %s: expected a whole number >= 0\n", s.a.seed);
+            rc = CLI_EXIT_USAGE;
+        }
     }
-    cli_loaded l;
-    cts_audit au;
-    cts_result_list res = {0};
-    memset(&au, 0, sizeof au);
-    char path[PATH_MAX * 2];
-    snprintf(path, sizeof path, "%s/results.jsonl", out);
-    rc = cli_selection_load(&sel, &l);
-    if (rc == 0 && cts_jsonl_read(path, &res, NULL, stderr) != 0) rc = CLI_EXIT_USAGE;
-    if (rc != 0) {
-        fprintf(stderr, "aclcts: error: certify: cannot read back %s\n", path);
-        cli_loaded_free(&l);
-        cts_backend_close(&b);
-        return CLI_EXIT_USAGE;
+    double t0 = mono();
+    if (rc == 0) rc = cli_selection_load(&sel, &s.l);
+    if (rc == 0) rc = gather(&s);
+    double t1 = mono();
+    if (rc == 0) rc = check_complete(&s);
+    if (rc == 0 && suite_set(&s.l, &s.m) != 0) rc = CLI_EXIT_USAGE;
+    if (rc) {
+        state_free(&s);
+        return rc;
     }
-    cts_audit_results(&au, &res, stderr);
-
-    /* The manifest's facts. */
-    char srcdir[PATH_MAX], cmd[PATH_MAX + 64];
-    snprintf(srcdir, sizeof srcdir, "%s", l.all.ncases && l.all.cases[0].mark.file
-                                               ? l.all.cases[0].mark.file : ".");
-    if (strrchr(srcdir, '/')) *strrchr(srcdir, '/') = 0;
-    else snprintf(srcdir, sizeof srcdir, ".");
-    snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse HEAD 2>/dev/null", srcdir);
-    cts_command_line_output(cmd, m.commit, sizeof m.commit);
-    snprintf(cmd, sizeof cmd, "git -C '%s' describe --tags --always --dirty 2>/dev/null",
-             srcdir);
-    cts_command_line_output(cmd, m.version, sizeof m.version);
-    if (!*m.commit) snprintf(m.commit, sizeof m.commit, "unknown");
-    if (!*m.version) snprintf(m.version, sizeof m.version, "unknown");
-    snprintf(m.product, sizeof m.product, "%s", a.product);
-    snprintf(m.backend, sizeof m.backend, "%s", a.backend);
-    snprintf(m.backend_dir, sizeof m.backend_dir, "%s", b.dir);
-    soc_name(&b, a.product, m.soc, sizeof m.soc);
-    if (gethostname(m.host, sizeof m.host - 1) != 0) snprintf(m.host, sizeof m.host, "unknown");
-    snprintf(m.seed, sizeof m.seed, "%s", a.seed ? a.seed : "suite");
-    size_t n = (size_t)snprintf(m.command, sizeof m.command, "aclcts");
-    for (int i = 0; i < argc && n < sizeof m.command; i++)
-        n += (size_t)snprintf(m.command + n, sizeof m.command - n, " %s", argv[i]);
+    packaging_facts(&s.m, &s.a, &s.l, argc, argv);
+    case_order(&s.l, &s.got, &s.res);
     cts_tally t;
-    cts_tally_results(res.r, res.count, &t);
-    memcpy(m.counts, t.count, sizeof m.counts);
-    m.total = t.total;
-    snprintf(m.verdict, sizeof m.verdict, "%s", cts_certification_verdict(t.count, t.total));
-    for (size_t i = 0; i < res.count; i++)
-        if (res.r[i].v.status == CTS_WAIVED)
-            cts_manifest_add_waiver(&m, res.r[i].v.case_id, res.r[i].v.message);
+    cts_tally_results(s.res.r, s.res.count, &t);
+    memcpy(s.m.counts, t.count, sizeof s.m.counts);
+    s.m.total = t.total;
+    snprintf(s.m.verdict, sizeof s.m.verdict, "%s",
+             cts_certification_verdict(t.count, t.total, s.m.canonical, s.m.complete,
+                                       s.m.verdict_reason, sizeof s.m.verdict_reason));
+    for (size_t i = 0; i < s.res.count; i++)
+        if (s.res.r[i].v.status == CTS_WAIVED)
+            cts_manifest_add_waiver(&s.m, s.res.r[i].v.case_id, s.res.r[i].v.message);
+    now_iso(s.m.start, sizeof s.m.start);
+    snprintf(s.m.end, sizeof s.m.end, "%s", s.m.start);
 
-    /* Reports, suites, manifest, seal, tar. */
-    char counts[256] = "";
-    for (int s = 0, k = 0; s < CTS_STATUS_COUNT; s++)
-        if (t.count[s])
-            k += snprintf(counts + k, sizeof counts - (size_t)k, "%s%zu %s", k ? ", " : "",
-                          t.count[s], cts_status_name((cts_status)s));
-    char title[128];
-    snprintf(title, sizeof title, "aclcts certification: %s", a.product);
-    const char *keys[] = {"product", "SoC", "backend", "backend libraries", "host",
-                          "aclcts commit", "seed", "start", "end", "cases", "command"};
-    const char *vals[] = {m.product, m.soc, m.backend, m.backend_dir, m.host, m.commit, m.seed,
-                          m.start, m.end, counts, m.command};
-    cts_report rep = {.title = title, .verdict = m.verdict, .info_keys = keys,
-                      .info_values = vals, .ninfo = (int)(sizeof keys / sizeof keys[0]),
-                      .results = res.r, .nresults = res.count, .audit = &au};
-    int werr = write_text(out, "audit.md", audit_md, &au) |
-               write_text(out, "audit.csv", audit_csv, &au) |
-               write_text(out, "report.html", report, &rep);
-    werr |= add_suites(&m, out, &l);
-    static const char *const produced[] = {"results.jsonl", "junit.xml", "summary.md",
-                                           "audit.md", "audit.csv", "report.html"};
-    for (size_t k = 0; k < sizeof produced / sizeof produced[0]; k++)
-        werr |= add_hashed(&m, out, k < 3 ? "result" : "report", produced[k], NULL);
-    add_backend_libs(&m, &b);
-    snprintf(path, sizeof path, "%s/manifest.json", out);
-    FILE *f = fopen(path, "w");
-    werr |= !f || cts_manifest_write(f, &m) != 0;
-    if (f) werr |= fclose(f) != 0;
-    char digest[65] = "", tar[PATH_MAX];
-    double t_package = mono();
-    if (!werr && cts_package_seal(out, digest, err, sizeof err) != 0) {
-        fprintf(stderr, "aclcts: error: %s\n", err);
-        werr = 1;
+    char digest[65] = "", err[1400];
+    double t2 = mono();
+    rc = write_package(s.tmp, &s.m, &s.res, &s.l);
+    if (rc == 0 && cts_package_seal(s.tmp, digest, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s\n", err);
+        rc = -1;
     }
-    if (!werr && cts_package_tar(out, tar, sizeof tar) != 0) {
-        fprintf(stderr, "aclcts: error: tar could not write %s\n", tar);
-        werr = 1;
+    if (rc == 0 && rename(s.tmp, s.out) != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s -> %s: %s\n", s.tmp, s.out, strerror(errno));
+        rc = -1;
     }
-    printf("\n%s: %s (%s)\n", a.product, m.verdict, counts);
-    for (size_t i = 0; i < m.nwaivers; i++)
-        printf("  waiver: %s: %s\n", m.waivers[i].case_id, m.waivers[i].reason);
-    if (!werr)
-        printf("package: %s  %s\npackage digest (SHA-256 of SHA256SUMS): %s\n", out, tar,
-               digest);
+    if (rc == 0) *s.tmp = 0;
+    if (rc == 0 && cts_package_tar(s.out, s.tar, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s\n", err);
+        rc = -1;
+    }
+    printf("\n%s: %s (%zu cases", s.a.product, s.m.verdict, t.total);
+    for (int st = 0; st < CTS_STATUS_COUNT; st++)
+        if (t.count[st]) printf(", %zu %s", t.count[st], cts_status_name((cts_status)st));
+    printf(")%s%s\n", *s.m.verdict_reason ? ": " : "", s.m.verdict_reason);
+    for (size_t i = 0; i < s.m.nwaivers; i++)
+        printf("  waiver: %s: %s\n", s.m.waivers[i].case_id, s.m.waivers[i].reason);
+    if (rc == 0)
+        printf("suite set: %s\npackage: %s  %s\npackage digest (SHA-256 of SHA256SUMS): %s\n",
+               s.m.canonical ? "canonical" : "NOT the canonical set of this aclcts", s.out,
+               s.tar, digest);
     /* tools/bench-suite reads this line */
     printf("time: run %.3f s, audit, reports and manifest %.3f s, seal and tar %.3f s\n",
-           t_reports - t_run, t_package - t_reports, mono() - t_package);
-    bool conformant = strcmp(m.verdict, "CONFORMANT") == 0;
-    cts_audit_free(&au);
-    cts_result_list_free(&res);
-    cts_manifest_free(&m);
-    cli_loaded_free(&l);
-    cts_backend_close(&b);
-    if (werr) return CLI_EXIT_USAGE;
+           t1 - t0, t2 - t1, mono() - t2);
+    bool conformant = strcmp(s.m.verdict, "CONFORMANT") == 0;
+    state_free(&s);
+    if (rc != 0) return CLI_EXIT_USAGE;
     return conformant ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }

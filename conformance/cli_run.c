@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "provenance.h"
 #include "out_guard.h"
 #include "progress.h"
 #include "results.h"
@@ -647,6 +648,10 @@ int cli_run(int argc, char **argv)
         printf(", backend %s (%s), %ld jobs, timeout %g s\n", a.backend, backend.dir, a.jobs,
                a.timeout);
     }
+    cts_provenance prov; /* the session on record (docs/certification.md) */
+    int prov_err = 0;
+    cts_provenance_begin(&prov, &backend, a.backend, a.sel.product, l.shard.index,
+                         l.shard.count, argc, argv);
     run_ctx ctx = {.a = &a, .cases = todo, .o = &o};
     cli_repro_out(a.out, ctx.repro_out, sizeof ctx.repro_out);
     struct sigaction old[2];
@@ -663,6 +668,11 @@ int cli_run(int argc, char **argv)
     cts_progress_end(&ctx.progress);
     restore_stop_signals(old);
     int stopped_by = stop_request;
+    if (cts_provenance_finish(&prov, o.jsonl, (long long)ctx.recorded) != 0) {
+        fprintf(stderr, "aclcts: error: writing the provenance of %s: %s\n", o.jsonl,
+                strerror(errno));
+        prov_err = -1;
+    }
 
     size_t nprev = prev.count;
     if (ctx.write_errno) {
@@ -694,6 +704,8 @@ int cli_run(int argc, char **argv)
             rc = 128 + stopped_by;
         }
     }
+    if (prov_err && rc == CLI_EXIT_OK)
+        rc = CLI_EXIT_FAIL;
     outputs_close(&o);
     free(todo);
     cts_id_set_free(&done);

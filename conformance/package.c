@@ -1,30 +1,22 @@
-/* Certification package files (package.h). */
+/* Certification package files (package.h): rendering, sealing, the archive. The checks of
+ * verify-package are in package_verify.c. */
 #include "package.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "sha256.h"
+#include <archive.h>
+#include <archive_entry.h>
 
-int cts_run_command(char *const argv[])
-{
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "package_files.h"
+#include "report_html.h"
+#include "sha256.h"
 
 void cts_command_line_output(const char *cmd, char *out, size_t len)
 {
@@ -36,25 +28,105 @@ void cts_command_line_output(const char *cmd, char *out, size_t len)
     if (pclose(p) != 0) out[0] = 0;
 }
 
-typedef struct {
-    char **v;
-    size_t n, cap;
-} names;
+const char *cts_scheduler_shard_variable(void)
+{
+    static const char *const vars[] = {"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX",
+                                       "GTEST_SHARD_INDEX"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (getenv(vars[i])) return vars[i];
+    return NULL;
+}
 
-static void names_push(names *l, const char *s)
+/* ---- rendering ---- */
+
+const char *const cts_package_rendered[] = {"summary.md", "junit.xml", "audit.md", "audit.csv",
+                                            "report.html", NULL};
+
+/* The distinct values of one provenance field over the shards, joined with ", ". */
+static void shard_values(const cts_manifest *m, size_t off, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < m->nshards; i++) {
+        const char *v = (const char *)&m->shards[i] + off;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = !strcmp(v, (const char *)&m->shards[k] + off);
+        if (!seen && n < len) n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", v);
+    }
+}
+
+static int render_report(FILE *f, const cts_manifest *m, const cts_result_list *res,
+                         const cts_audit *au)
+{
+    char counts[256] = "", set[160], socs[512], hosts[1024], start[24] = "", end[24] = "",
+         shards[32], title[128];
+    for (int s = 0, k = 0; s < CTS_STATUS_COUNT; s++)
+        if (m->counts[s])
+            k += snprintf(counts + k, sizeof counts - (size_t)k, "%s%zu %s", k ? ", " : "",
+                          m->counts[s], cts_status_name((cts_status)s));
+    snprintf(set, sizeof set, "%s (%s)", m->canonical ? "canonical" : "NOT the canonical set",
+             m->suite_set);
+    shard_values(m, offsetof(cts_provenance, soc), socs, sizeof socs);
+    shard_values(m, offsetof(cts_provenance, host), hosts, sizeof hosts);
+    for (size_t i = 0; i < m->nshards; i++) {
+        if (!*start || strcmp(m->shards[i].start, start) < 0) memcpy(start, m->shards[i].start, 24);
+        if (strcmp(m->shards[i].end, end) > 0) memcpy(end, m->shards[i].end, 24);
+    }
+    snprintf(shards, sizeof shards, "%zu", m->nshards);
+    snprintf(title, sizeof title, "aclcts certification: %s", m->product);
+    const char *keys[] = {"product", "contract", "backend", "suite set", "complete", "SoC",
+                          "hosts", "aclcts version", "seed", "first start", "last end",
+                          "run sessions", "cases", "verdict reason"};
+    const char *vals[] = {m->product, m->contract, m->backend, set,
+                          m->complete ? "yes" : "NO", socs, hosts, m->version, m->seed, start,
+                          end, shards, counts, m->verdict_reason};
+    int ninfo = (int)(sizeof keys / sizeof keys[0]) - (*m->verdict_reason ? 0 : 1);
+    cts_report rep = {.title = title, .verdict = m->verdict, .info_keys = keys,
+                      .info_values = vals, .ninfo = ninfo, .results = res->r,
+                      .nresults = res->count, .audit = au};
+    return cts_report_html_write(f, &rep);
+}
+
+int cts_package_render(const char *name, FILE *f, const cts_manifest *m,
+                       const cts_result_list *res, const cts_audit *au)
+{
+    if (!strcmp(name, "summary.md")) {
+        fprintf(f, "# aclcts summary\n\n");
+        cts_summary_write(f, res->r, res->count, 0);
+    } else if (!strcmp(name, "junit.xml")) {
+        if (cts_junit_write(f, res->r, res->count) != 0) return -1;
+    } else if (!strcmp(name, "audit.md")) {
+        fprintf(f, "# aclcts precision audit\n\n");
+        cts_audit_write_markdown(f, au);
+    } else if (!strcmp(name, "audit.csv")) {
+        cts_audit_write_csv(f, au);
+    } else if (!strcmp(name, "report.html")) {
+        if (render_report(f, m, res, au) != 0) return -1;
+    } else {
+        return -1;
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- listing, sealing ---- */
+
+void cts_names_push(cts_names *l, const char *s)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 32;
         l->v = realloc(l->v, l->cap * sizeof *l->v);
         if (!l->v) abort();
     }
-    l->v[l->n++] = strdup(s);
+    l->v[l->n] = strdup(s);
+    if (!l->v[l->n++]) abort();
 }
 
-static void names_free(names *l)
+void cts_names_free(cts_names *l)
 {
     for (size_t i = 0; i < l->n; i++) free(l->v[i]);
     free(l->v);
+    memset(l, 0, sizeof *l);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -62,11 +134,32 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Regular files below root/rel, relative to root. */
-static int walk(const char *root, const char *rel, names *out)
+void cts_names_sort(cts_names *l)
+{
+    if (l->n) qsort(l->v, l->n, sizeof *l->v, cmp_str);
+}
+
+bool cts_names_has(const cts_names *l, const char *s)
+{
+    return l->n && bsearch(&s, l->v, l->n, sizeof *l->v, cmp_str) != NULL;
+}
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISLNK(m) ? "a symbolic link" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+         : S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a regular file";
+}
+
+int cts_package_list(const char *root, const char *rel, int depth, cts_names *files,
+                     cts_names *bad)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s%s%s", root, *rel ? "/" : "", rel);
+    if (depth > 16) {
+        snprintf(path, sizeof path, "%s: directories nested too deep", rel);
+        cts_names_push(bad, path);
+        return 0;
+    }
     DIR *d = opendir(path);
     if (!d) return -1;
     struct dirent *e;
@@ -77,9 +170,18 @@ static int walk(const char *root, const char *rel, names *out)
         snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
         snprintf(full, sizeof full, "%s/%s", root, sub);
         struct stat st;
-        if (lstat(full, &st) != 0) rc = -1;
-        else if (S_ISDIR(st.st_mode)) rc = walk(root, sub, out);
-        else names_push(out, sub);
+        if (lstat(full, &st) != 0) {
+            rc = -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = cts_package_list(root, sub, depth + 1, files, bad);
+        } else if (S_ISREG(st.st_mode)) {
+            cts_names_push(files, sub);
+        } else {
+            char msg[PATH_MAX + 64];
+            snprintf(msg, sizeof msg, "%s: %s (a package holds regular files only)", sub,
+                     kind_of(st.st_mode));
+            cts_names_push(bad, msg);
+        }
     }
     closedir(d);
     return rc;
@@ -87,177 +189,265 @@ static int walk(const char *root, const char *rel, names *out)
 
 int cts_package_seal(const char *dir, char digest[65], char *err, size_t errlen)
 {
-    names files = {0};
+    cts_names files = {0}, bad = {0};
     char path[PATH_MAX * 2], hex[65];
-    if (walk(dir, "", &files) != 0) {
-        snprintf(err, errlen, "%s: cannot list: %s", dir, strerror(errno));
-        names_free(&files);
+    if (cts_package_list(dir, "", 0, &files, &bad) != 0 || bad.n) {
+        snprintf(err, errlen, "%s: cannot list: %s", dir, bad.n ? bad.v[0] : strerror(errno));
+        cts_names_free(&files);
+        cts_names_free(&bad);
         return -1;
     }
-    qsort(files.v, files.n, sizeof *files.v, cmp_str);
+    cts_names_sort(&files);
     snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
     FILE *f = fopen(path, "w");
     int rc = f ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < files.n; i++) {
         if (!strcmp(files.v[i], "SHA256SUMS")) continue;
         snprintf(path, sizeof path, "%s/%s", dir, files.v[i]);
-        if (cts_sha256_file(path, hex) != 0) {
-            rc = -1;
-            break;
-        }
-        fprintf(f, "%s  %s\n", hex, files.v[i]);
+        if (cts_sha256_file(path, hex) != 0) rc = -1;
+        else fprintf(f, "%s  %s\n", hex, files.v[i]);
     }
     if (f && fclose(f) != 0) rc = -1;
     snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
     if (rc == 0 && cts_sha256_file(path, digest) != 0) rc = -1;
     if (rc != 0) snprintf(err, errlen, "%s: cannot write SHA256SUMS: %s", dir, strerror(errno));
-    names_free(&files);
+    cts_names_free(&files);
+    cts_names_free(&bad);
     return rc;
 }
 
-int cts_package_tar(const char *dir, char *tar_path, size_t len)
+void cts_remove_tree(const char *path)
 {
-    char parent[PATH_MAX], base[PATH_MAX];
-    snprintf(parent, sizeof parent, "%s", dir);
-    size_t n = strlen(parent);
-    while (n > 1 && parent[n - 1] == '/') parent[--n] = 0;
-    char *slash = strrchr(parent, '/');
-    if (slash) {
-        snprintf(base, sizeof base, "%s", slash + 1);
-        if (slash == parent) slash[1] = 0;
-        else *slash = 0;
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            char sub[PATH_MAX * 2];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            cts_remove_tree(sub);
+        }
+        if (d) closedir(d);
+        rmdir(path);
     } else {
-        snprintf(base, sizeof base, "%s", parent);
-        snprintf(parent, sizeof parent, ".");
+        unlink(path);
     }
-    snprintf(tar_path, len, "%s/%s.tar.gz", parent, base);
-    char *argv[] = {"tar", "--sort=name", "--owner=0", "--group=0", "--numeric-owner", "-czf",
-                    tar_path, "-C", parent, base, NULL};
-    return cts_run_command(argv) == 0 ? 0 : -1;
+}
+
+/* ---- the archive ---- */
+
+static int add_file(struct archive *a, const char *dir, const char *name, const char *base)
+{
+    char path[PATH_MAX * 2], inner[PATH_MAX * 2], buf[65536];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(inner, sizeof inner, "%s/%s", base, name);
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, inner);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, st.st_size);
+    archive_entry_set_mtime(e, st.st_mtime, 0);
+    int rc = archive_write_header(a, e) == ARCHIVE_OK ? 0 : -1;
+    ssize_t n;
+    while (rc == 0 && (n = read(fd, buf, sizeof buf)) > 0)
+        if (archive_write_data(a, buf, (size_t)n) != n) rc = -1;
+    close(fd);
+    archive_entry_free(e);
+    return rc;
+}
+
+static int add_dir(struct archive *a, const char *inner)
+{
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, inner);
+    archive_entry_set_filetype(e, AE_IFDIR);
+    archive_entry_set_perm(e, 0755);
+    int rc = archive_write_header(a, e) == ARCHIVE_OK ? 0 : -1;
+    archive_entry_free(e);
+    return rc;
+}
+
+/* The base name of dir (trailing slashes ignored). */
+static void base_name(const char *dir, char *out, size_t len)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/') tmp[--n] = 0;
+    const char *slash = strrchr(tmp, '/');
+    snprintf(out, len, "%s", slash ? slash + 1 : tmp);
+}
+
+int cts_package_tar(const char *dir, const char *tar_path, char *err, size_t errlen)
+{
+    char base[PATH_MAX], tmp[PATH_MAX + 16];
+    cts_names files = {0}, bad = {0};
+    base_name(dir, base, sizeof base);
+    snprintf(tmp, sizeof tmp, "%s.partial", tar_path);
+    if (cts_package_list(dir, "", 0, &files, &bad) != 0 || bad.n) {
+        snprintf(err, errlen, "%s: cannot list: %s", dir, bad.n ? bad.v[0] : strerror(errno));
+        cts_names_free(&files);
+        cts_names_free(&bad);
+        return -1;
+    }
+    cts_names_sort(&files);
+    struct archive *a = archive_write_new();
+    int rc = archive_write_add_filter_gzip(a) == ARCHIVE_OK &&
+             archive_write_set_format_pax_restricted(a) == ARCHIVE_OK &&
+             archive_write_open_filename(a, tmp) == ARCHIVE_OK && add_dir(a, base) == 0
+                 ? 0 : -1;
+    char last_dir[PATH_MAX] = "";
+    for (size_t i = 0; rc == 0 && i < files.n; i++) {
+        /* one directory entry before the first file below it (files are sorted) */
+        char sub[PATH_MAX], inner[PATH_MAX * 2];
+        snprintf(sub, sizeof sub, "%s", files.v[i]);
+        char *slash = strrchr(sub, '/');
+        if (slash) *slash = 0;
+        if (slash && strcmp(sub, last_dir) != 0) {
+            snprintf(inner, sizeof inner, "%s/%s", base, sub);
+            rc = add_dir(a, inner);
+            snprintf(last_dir, sizeof last_dir, "%s", sub);
+        }
+        if (rc == 0) rc = add_file(a, dir, files.v[i], base);
+    }
+    if (archive_write_close(a) != ARCHIVE_OK) rc = -1;
+    if (rc != 0) snprintf(err, errlen, "%s: %s", tar_path, archive_error_string(a) ?
+                          archive_error_string(a) : strerror(errno));
+    archive_write_free(a);
+    if (rc == 0 && rename(tmp, tar_path) != 0) {
+        snprintf(err, errlen, "%s: %s", tar_path, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0) unlink(tmp);
+    cts_names_free(&files);
+    cts_names_free(&bad);
+    return rc;
+}
+
+/* Limits of what an archive may unpack to (a certification package is a few MB). */
+#define MAX_ENTRIES 10000
+#define MAX_BYTES (1LL << 30)
+
+/* A path inside the archive that stays inside it: relative, no empty, "." or ".." part. */
+static bool safe_path(const char *p)
+{
+    if (!*p || *p == '/') return false;
+    while (*p) {
+        size_t n = strcspn(p, "/");
+        if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+            return false;
+        p += n;
+        if (*p == '/') p++; /* a trailing '/' ends a directory's name */
+    }
+    return true;
+}
+
+static int extract_entry(struct archive *a, struct archive_entry *e, const char *tmp,
+                         char *top, size_t toplen, long long *bytes, char *err, size_t errlen)
+{
+    const char *name = archive_entry_pathname(e);
+    char path[PATH_MAX * 2];
+    if (!name || !safe_path(name)) {
+        snprintf(err, errlen, "entry '%s': a path that leaves the package", name ? name : "");
+        return -1;
+    }
+    if (archive_entry_hardlink(e) || archive_entry_symlink(e)) {
+        snprintf(err, errlen, "entry '%s': a link (a package holds regular files only)", name);
+        return -1;
+    }
+    mode_t type = archive_entry_filetype(e);
+    if (type != AE_IFREG && type != AE_IFDIR) {
+        snprintf(err, errlen, "entry '%s': %s (a package holds regular files only)", name,
+                 kind_of(type));
+        return -1;
+    }
+    size_t tl = strcspn(name, "/");
+    if (!*top) snprintf(top, toplen, "%.*s", (int)tl, name);
+    if (strlen(top) != tl || strncmp(name, top, tl) != 0) {
+        snprintf(err, errlen, "entry '%s': outside the package directory '%s'", name, top);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') path[--n] = 0;
+    if (type == AE_IFDIR) {
+        if (mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
+        snprintf(err, errlen, "entry '%s': %s", name, strerror(errno));
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "entry '%s': %s", name, errno == EEXIST ? "twice in the archive"
+                 : errno == ENOENT ? "its directory is not in the archive" : strerror(errno));
+        return -1;
+    }
+    char buf[65536];
+    la_ssize_t got;
+    int rc = 0;
+    while (rc == 0 && (got = archive_read_data(a, buf, sizeof buf)) > 0) {
+        *bytes += got;
+        if (*bytes > MAX_BYTES || write(fd, buf, (size_t)got) != got) rc = -1;
+    }
+    if (rc == 0 && got < 0) rc = -1;
+    close(fd);
+    if (rc != 0)
+        snprintf(err, errlen, "entry '%s': %s", name, *bytes > MAX_BYTES
+                 ? "the package unpacks to more than 1 GiB" : archive_error_string(a)
+                 ? archive_error_string(a) : strerror(errno));
+    return rc;
 }
 
 int cts_package_extract(const char *tar, char *tmp_dir, size_t tmplen, char *pkg_dir,
                         size_t pkglen, char *err, size_t errlen)
 {
-    snprintf(tmp_dir, tmplen, "/tmp/aclcts-verify.XXXXXX");
+    const char *t = getenv("TMPDIR");
+    snprintf(tmp_dir, tmplen, "%s/aclcts-verify.XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(tmp_dir)) {
         snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
+        *tmp_dir = 0;
         return -1;
     }
-    char *argv[] = {"tar", "-xzf", (char *)tar, "-C", tmp_dir, NULL};
-    if (cts_run_command(argv) != 0) {
-        snprintf(err, errlen, "%s: tar could not extract it", tar);
-        return -1;
+    struct archive *a = archive_read_new();
+    archive_read_support_filter_gzip(a);
+    archive_read_support_format_tar(a);
+    char top[PATH_MAX] = "", msg[PATH_MAX + 200] = "";
+    long long bytes = 0;
+    int rc = 0, count = 0;
+    if (archive_read_open_filename(a, tar, 65536) != ARCHIVE_OK) {
+        snprintf(msg, sizeof msg, "%s", archive_error_string(a));
+        rc = -1;
     }
-    DIR *d = opendir(tmp_dir);
-    struct dirent *e;
-    int found = 0;
-    while (d && (e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            found++;
-            snprintf(pkg_dir, pkglen, "%s/%s", tmp_dir, e->d_name);
+    struct archive_entry *e;
+    while (rc == 0) {
+        int r = archive_read_next_header(a, &e);
+        if (r == ARCHIVE_EOF) break;
+        if (r != ARCHIVE_OK || ++count > MAX_ENTRIES) {
+            snprintf(msg, sizeof msg, "%s", r != ARCHIVE_OK ? archive_error_string(a)
+                                            : "more than 10000 entries");
+            rc = -1;
+        } else {
+            rc = extract_entry(a, e, tmp_dir, top, sizeof top, &bytes, msg, sizeof msg);
         }
-    if (d) closedir(d);
-    if (found != 1) {
-        snprintf(err, errlen, "%s: expected one package directory inside, found %d", tar, found);
+    }
+    archive_read_free(a);
+    if (rc == 0 && !*top) {
+        snprintf(msg, sizeof msg, "an empty archive");
+        rc = -1;
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: not a package archive: %s", tar, msg);
+        cts_remove_tree(tmp_dir);
+        *tmp_dir = 0;
         return -1;
     }
+    snprintf(pkg_dir, pkglen, "%s/%s", tmp_dir, top);
     return 0;
-}
-
-/* SHA256SUMS against the files; returns problems. */
-static int check_sums(const char *dir, FILE *out)
-{
-    char path[PATH_MAX * 2], hex[65];
-    snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(out, "SHA256SUMS: missing\n");
-        return 1;
-    }
-    names listed = {0}, present = {0};
-    char line[PATH_MAX + 80];
-    int bad = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (strlen(line) < 67 || line[64] != ' ' || line[65] != ' ') {
-            fprintf(out, "SHA256SUMS: malformed line '%s'\n", line);
-            bad++;
-            continue;
-        }
-        const char *name = line + 66;
-        names_push(&listed, name);
-        snprintf(path, sizeof path, "%s/%s", dir, name);
-        if (strstr(name, "..") || cts_sha256_file(path, hex) != 0) {
-            fprintf(out, "%s: missing (listed in SHA256SUMS)\n", name);
-            bad++;
-        } else if (strncmp(hex, line, 64) != 0) {
-            fprintf(out, "%s: SHA-256 %s differs from SHA256SUMS (%.64s): the file was "
-                         "changed\n", name, hex, line);
-            bad++;
-        }
-    }
-    fclose(f);
-    walk(dir, "", &present);
-    qsort(listed.v, listed.n, sizeof *listed.v, cmp_str);
-    for (size_t i = 0; i < present.n; i++) {
-        if (!strcmp(present.v[i], "SHA256SUMS")) continue;
-        if (!bsearch(&present.v[i], listed.v, listed.n, sizeof *listed.v, cmp_str)) {
-            fprintf(out, "%s: not listed in SHA256SUMS (added after sealing)\n", present.v[i]);
-            bad++;
-        }
-    }
-    names_free(&listed);
-    names_free(&present);
-    return bad;
-}
-
-int cts_package_verify(const char *dir, bool check_backend, FILE *out, cts_manifest *m,
-                       cts_result_list *results, char digest[65])
-{
-    char path[PATH_MAX * 2], hex[65], err[1200];
-    int bad = check_sums(dir, out);
-    snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
-    if (cts_sha256_file(path, digest) != 0) snprintf(digest, 65, "unknown");
-    snprintf(path, sizeof path, "%s/manifest.json", dir);
-    if (cts_manifest_read(path, m, err, sizeof err) != 0) {
-        fprintf(out, "manifest.json: %s\n", err);
-        return bad + 1;
-    }
-    for (size_t i = 0; i < m->nfiles; i++) {
-        const cts_manifest_file *e = &m->files[i];
-        bool backend = !strcmp(e->role, "backend");
-        if (backend && !check_backend) continue;
-        if (backend) snprintf(path, sizeof path, "%s", e->path);
-        else snprintf(path, sizeof path, "%s/%s", dir, e->path);
-        if (cts_sha256_file(path, hex) != 0) {
-            fprintf(out, "%s: missing (listed in manifest.json)\n", e->path);
-            bad++;
-        } else if (strcmp(hex, e->sha256) != 0) {
-            fprintf(out, "%s: SHA-256 %s differs from manifest.json (%s)\n", e->path, hex,
-                    e->sha256);
-            bad++;
-        }
-    }
-    snprintf(path, sizeof path, "%s/results.jsonl", dir);
-    int unreadable = cts_jsonl_read(path, results, NULL, out);
-    if (unreadable != 0) {
-        fprintf(out, "results.jsonl: %s\n", unreadable < 0 ? "missing" : "unreadable records");
-        return bad + 1;
-    }
-    cts_tally t;
-    cts_tally_results(results->r, results->count, &t);
-    const char *verdict = cts_certification_verdict(t.count, t.total);
-    if (strcmp(verdict, m->verdict) != 0) {
-        fprintf(out, "results.jsonl: the results give %s but manifest.json says %s\n", verdict,
-                m->verdict);
-        bad++;
-    }
-    for (int s = 0; s < CTS_STATUS_COUNT; s++)
-        if (t.count[s] != m->counts[s]) {
-            fprintf(out, "results.jsonl: %zu %s cases, manifest.json counts %zu\n", t.count[s],
-                    cts_status_name((cts_status)s), m->counts[s]);
-            bad++;
-        }
-    return bad;
 }

@@ -1,0 +1,390 @@
+/* verify-package's checks (package.h) and the completeness checks certify shares with it. */
+#include "package.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "package_files.h"
+#include "sha256.h"
+
+#define MAX_LINES 20 /* per kind of problem; the rest are counted */
+
+static void problem(FILE *out, int *count, const char *what, const char *fmt, const char *a)
+{
+    if ((*count)++ < MAX_LINES) {
+        fprintf(out, "%s: ", what);
+        fprintf(out, fmt, a);
+        fputc('\n', out);
+    }
+}
+
+static void more(FILE *out, int count, const char *what, const char *kind)
+{
+    if (count > MAX_LINES)
+        fprintf(out, "%s: ... and %d more %s\n", what, count - MAX_LINES, kind);
+}
+
+int cts_check_case_set(const cli_loaded *l, const cts_result_list *res, const char *what,
+                       FILE *out)
+{
+    cts_id_set want = {0}, got = {0};
+    int twice = 0, extra = 0, missing = 0;
+    for (size_t k = 0; k < l->nsel; k++) cts_id_set_add(&want, l->sel[k]->id);
+    for (size_t i = 0; i < res->count; i++) {
+        const char *id = res->r[i].v.case_id;
+        if (!cts_id_set_add(&got, id))
+            problem(out, &twice, what, "case %s recorded more than once", id);
+        else if (!cts_id_set_has(&want, id))
+            problem(out, &extra, what, "case %s is not a case of the suites for the product", id);
+    }
+    for (size_t k = 0; k < l->nsel; k++)
+        if (!cts_id_set_has(&got, l->sel[k]->id))
+            problem(out, &missing, what, "case %s has no result", l->sel[k]->id);
+    more(out, twice, what, "cases recorded more than once");
+    more(out, extra, what, "cases not in the suites");
+    more(out, missing, what, "cases without a result");
+    if (missing)
+        fprintf(out, "%s: %d of the %zu cases have no result\n", what, missing, l->nsel);
+    cts_id_set_free(&want);
+    cts_id_set_free(&got);
+    return twice + extra + missing;
+}
+
+/* field of one record or session against the value seen first. */
+static int agree(char *first, size_t size, const char *value, const char *field,
+                 const char *where, const char *what, FILE *out)
+{
+    if (!*first) {
+        snprintf(first, size, "%s", value);
+        return 0;
+    }
+    if (!strcmp(first, value)) return 0;
+    fprintf(out, "%s: mixed %s: %s is %s, earlier ones %s\n", what, field, where, value, first);
+    return 1;
+}
+
+int cts_check_one_origin(const cts_result_list *res, const cts_provenance *shards,
+                         size_t nshards, const char *product, char backend[64],
+                         char contract[16], char version[32], const char *what, FILE *out)
+{
+    int bad = 0;
+    char where[400];
+    for (size_t i = 0; i < res->count && bad < MAX_LINES; i++) {
+        const cts_result *r = &res->r[i];
+        snprintf(where, sizeof where, "case %s", r->v.case_id);
+        bad += agree(backend, 64, r->backend, "backends", where, what, out);
+        bad += agree(contract, 16, r->contract, "contracts", where, what, out);
+        bad += agree(version, 32, r->aclcts_version, "aclcts versions", where, what, out);
+        if (strcmp(r->product, product) != 0 && bad++ < MAX_LINES)
+            fprintf(out, "%s: case %s is of product %s, not %s\n", what, r->v.case_id,
+                    r->product, product);
+    }
+    for (size_t i = 0; i < nshards; i++) {
+        const cts_provenance *p = &shards[i];
+        snprintf(where, sizeof where, "the session of %s (shard %s on %s)", p->results,
+                 p->shard, p->host);
+        bad += agree(backend, 64, p->backend, "backends", where, what, out);
+        bad += agree(contract, 16, p->contract, "contracts", where, what, out);
+        bad += agree(version, 32, p->aclcts_version, "aclcts versions", where, what, out);
+        for (int k = 0; k < p->nlibs; k++)
+            for (int j = 0; j < shards[0].nlibs; j++)
+                if (!strcmp(p->libs[k].name, shards[0].libs[j].name) &&
+                    strcmp(p->libs[k].sha256, shards[0].libs[j].sha256) != 0) {
+                    fprintf(out, "%s: mixed backend libraries: %s of %s has SHA-256 %s, of "
+                            "the first session %s\n", what, p->libs[k].name, where,
+                            p->libs[k].sha256, shards[0].libs[j].sha256);
+                    bad++;
+                }
+    }
+    return bad;
+}
+
+void cts_suite_hashes_free(cts_suite_hash *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((char *)s[i].name);
+        free((char *)s[i].sha256);
+    }
+    free(s);
+}
+
+int cts_loaded_suite_hashes(const cli_loaded *l, cts_suite_hash **out, size_t *n, char *err,
+                            size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    for (size_t i = 0; i < l->all.ncases; i++) {
+        const char *file = l->all.cases[i].mark.file;
+        if (!file) continue;
+        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        char hex[65];
+        if (cts_sha256_file(file, hex) != 0) {
+            snprintf(err, errlen, "%s: cannot read", file);
+            return -1;
+        }
+        bool seen = false;
+        for (size_t k = 0; k < *n && !seen; k++) {
+            if (strcmp((*out)[k].name, base) != 0) continue;
+            if (strcmp((*out)[k].sha256, hex) != 0) {
+                snprintf(err, errlen, "two different suite files are named %s", base);
+                return -1;
+            }
+            seen = true;
+        }
+        if (seen) continue;
+        *out = realloc(*out, (*n + 1) * sizeof **out);
+        if (!*out) abort();
+        (*out)[*n].name = strdup(base);
+        (*out)[(*n)++].sha256 = strdup(hex);
+    }
+    return 0;
+}
+
+/* ---- verify-package ---- */
+
+/* SHA256SUMS against the files; every file listed; only regular files. */
+static int check_sums(const char *dir, FILE *out)
+{
+    char path[PATH_MAX * 2], hex[65];
+    cts_names listed = {0}, present = {0}, bad = {0};
+    int problems = 0;
+    if (cts_package_list(dir, "", 0, &present, &bad) != 0) {
+        fprintf(out, "%s: cannot list the package\n", dir);
+        return 1;
+    }
+    for (size_t i = 0; i < bad.n; i++, problems++) fprintf(out, "%s\n", bad.v[i]);
+    cts_names_sort(&present);
+    snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
+    FILE *f = cts_names_has(&present, "SHA256SUMS") ? fopen(path, "r") : NULL;
+    if (!f) {
+        fprintf(out, "SHA256SUMS: missing\n");
+        problems++;
+    }
+    char line[PATH_MAX + 80];
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        const char *name = line + 66;
+        if (strlen(line) < 67 || line[64] != ' ' || line[65] != ' ' ||
+            strspn(line, "0123456789abcdef") != 64) {
+            fprintf(out, "SHA256SUMS: malformed line '%.200s'\n", line);
+            problems++;
+            continue;
+        }
+        cts_names_push(&listed, name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (!cts_names_has(&present, name) || cts_sha256_file(path, hex) != 0) {
+            fprintf(out, "%s: missing (listed in SHA256SUMS)\n", name);
+            problems++;
+        } else if (strncmp(hex, line, 64) != 0) {
+            fprintf(out, "%s: SHA-256 %s differs from SHA256SUMS (%.64s): the file was "
+                         "changed\n", name, hex, line);
+            problems++;
+        }
+    }
+    if (f) fclose(f);
+    cts_names_sort(&listed);
+    for (size_t i = 0; i < present.n; i++)
+        if (strcmp(present.v[i], "SHA256SUMS") && !cts_names_has(&listed, present.v[i])) {
+            fprintf(out, "%s: not listed in SHA256SUMS (added after sealing)\n", present.v[i]);
+            problems++;
+        }
+    cts_names_free(&listed);
+    cts_names_free(&present);
+    cts_names_free(&bad);
+    return problems;
+}
+
+/* manifest.json's file list against the files (and, asked, the backend libraries). */
+static int check_manifest_files(const char *dir, const cts_manifest *m, bool check_backend,
+                                FILE *out)
+{
+    char path[PATH_MAX * 2], hex[65];
+    int bad = 0;
+    for (size_t i = 0; i < m->nfiles; i++) {
+        const cts_manifest_file *e = &m->files[i];
+        snprintf(path, sizeof path, "%s/%s", dir, e->path);
+        if (strstr(e->path, "..") || e->path[0] == '/' || cts_sha256_file(path, hex) != 0) {
+            fprintf(out, "%s: missing (listed in manifest.json)\n", e->path);
+            bad++;
+        } else if (strcmp(hex, e->sha256) != 0) {
+            fprintf(out, "%s: SHA-256 %s differs from manifest.json (%s)\n", e->path, hex,
+                    e->sha256);
+            bad++;
+        }
+    }
+    for (size_t s = 0; check_backend && s < m->nshards; s++)
+        for (int k = 0; k < m->shards[s].nlibs; k++) {
+            const cts_prov_lib *l = &m->shards[s].libs[k];
+            if (cts_sha256_file(l->path, hex) != 0 || strcmp(hex, l->sha256) != 0) {
+                fprintf(out, "%s: backend library %s differs from manifest.json (%s)\n",
+                        l->path, hex, l->sha256);
+                bad++;
+            }
+        }
+    return bad;
+}
+
+/* The packaged suites: loaded for the product (the case set), and hashed (the suite set). */
+static int check_suites(const char *dir, const cts_manifest *m, const cts_result_list *res,
+                        FILE *out)
+{
+    cli_selection sel;
+    memset(&sel, 0, sizeof sel);
+    sel.product = m->product;
+    static char paths[CLI_MAX_ARGS][PATH_MAX];
+    for (size_t i = 0; i < m->nfiles && sel.npaths < CLI_MAX_ARGS; i++)
+        if (!strcmp(m->files[i].role, "suite") && !strstr(m->files[i].path, "..")) {
+            snprintf(paths[sel.npaths], sizeof paths[0], "%s/%s", dir, m->files[i].path);
+            sel.paths[sel.npaths] = paths[sel.npaths];
+            sel.npaths++;
+        }
+    if (strcmp(m->seed, "suite") != 0) {
+        char *end;
+        sel.have_seed = true;
+        sel.seed = strtoull(m->seed, &end, 10);
+        if (!*m->seed || *end) {
+            fprintf(out, "manifest.json: seed '%s' is neither \"suite\" nor a number\n", m->seed);
+            return 1;
+        }
+    }
+    if (sel.npaths == 0) {
+        fprintf(out, "manifest.json: lists no suite\n");
+        return 1;
+    }
+    cli_loaded l;
+    if (cli_selection_load(&sel, &l) != 0) {
+        fprintf(out, "suites/: the packaged suites do not load (messages on stderr)\n");
+        cli_loaded_free(&l);
+        return 1;
+    }
+    int bad = 0;
+    int missing = cts_check_case_set(&l, res, "results.jsonl", out);
+    bad += missing;
+    if ((missing == 0) != m->complete) {
+        fprintf(out, "manifest.json: says complete: %s, the results are %s\n",
+                m->complete ? "true" : "false", missing ? "not" : "complete");
+        bad++;
+    }
+    cts_suite_hash *h;
+    size_t n;
+    char err[600], digest[65];
+    if (cts_loaded_suite_hashes(&l, &h, &n, err, sizeof err) != 0) {
+        fprintf(out, "suites/: %s\n", err);
+        bad++;
+    } else {
+        cts_suite_set_digest(h, n, digest);
+        if (strcmp(digest, m->suite_set) != 0) {
+            fprintf(out, "manifest.json: suite set digest %s, the packaged suites give %s\n",
+                    m->suite_set, digest);
+            bad++;
+        }
+        int diff = cts_suite_set_differences(h, n, "suites/", out);
+        if (diff == 0) fprintf(out, "suites/: canonical (the suite set of aclcts %s, %s)\n",
+                               ACLCTS_VERSION, cts_canonical_digest);
+        if ((diff == 0) != m->canonical) {
+            fprintf(out, "manifest.json: says canonical: %s, the packaged suites are %s\n",
+                    m->canonical ? "true" : "false", diff ? "not" : "canonical");
+            bad++;
+        }
+        cts_suite_hashes_free(h, n);
+    }
+    cli_loaded_free(&l);
+    return bad;
+}
+
+/* Verdict and counts recomputed; one origin; the rendered files re-derived and compared. */
+static int check_derived(const char *dir, const cts_manifest *m, const cts_result_list *res,
+                         FILE *out)
+{
+    int bad = 0;
+    cts_tally t;
+    cts_tally_results(res->r, res->count, &t);
+    char reason[256], backend[64] = "", contract[16] = "", version[32] = "";
+    const char *verdict = cts_certification_verdict(t.count, t.total, m->canonical, m->complete,
+                                                    reason, sizeof reason);
+    if (strcmp(verdict, m->verdict) != 0 || strcmp(reason, m->verdict_reason) != 0) {
+        fprintf(out, "manifest.json: says %s, the results give %s%s%s\n", m->verdict, verdict,
+                *reason ? ": " : "", reason);
+        bad++;
+    }
+    for (int s = 0; s < CTS_STATUS_COUNT; s++)
+        if (t.count[s] != m->counts[s]) {
+            fprintf(out, "manifest.json: counts %zu %s, results.jsonl has %zu\n", m->counts[s],
+                    cts_status_name((cts_status)s), t.count[s]);
+            bad++;
+        }
+    if (t.total != m->total) {
+        fprintf(out, "manifest.json: counts %zu cases in total, results.jsonl has %zu\n",
+                m->total, t.total);
+        bad++;
+    }
+    if (m->nshards == 0) {
+        fprintf(out, "manifest.json: no run session recorded\n");
+        bad++;
+    }
+    bad += cts_check_one_origin(res, m->shards, m->nshards, m->product, backend, contract,
+                                version, "results.jsonl", out);
+    if ((*backend && strcmp(backend, m->backend)) || (*contract && strcmp(contract, m->contract))) {
+        fprintf(out, "manifest.json: says backend %s, contract %s; the results were run with "
+                "%s, %s\n", m->backend, m->contract, backend, contract);
+        bad++;
+    }
+    cts_audit au;
+    memset(&au, 0, sizeof au);
+    FILE *quiet = fopen("/dev/null", "w");
+    cts_audit_results(&au, res, quiet ? quiet : stderr);
+    if (quiet) fclose(quiet);
+    for (const char *const *name = cts_package_rendered; *name; name++) {
+        char *want = NULL, path[PATH_MAX * 2];
+        size_t wlen = 0;
+        FILE *mem = open_memstream(&want, &wlen);
+        if (!mem || cts_package_render(*name, mem, m, res, &au) != 0) abort();
+        fclose(mem);
+        snprintf(path, sizeof path, "%s/%s", dir, *name);
+        FILE *f = fopen(path, "rb");
+        char *got = malloc(wlen + 2);
+        size_t glen = f && got ? fread(got, 1, wlen + 1, f) : 0;
+        if (!f) {
+            fprintf(out, "%s: missing\n", *name);
+            bad++;
+        } else if (glen != wlen || memcmp(got, want, wlen) != 0) {
+            fprintf(out, "%s: differs from what results.jsonl and manifest.json give (the "
+                    "file was replaced or edited)\n", *name);
+            bad++;
+        }
+        if (f) fclose(f);
+        free(got);
+        free(want);
+    }
+    cts_audit_free(&au);
+    return bad;
+}
+
+int cts_package_verify(const char *dir, bool check_backend, FILE *out, cts_manifest *m,
+                       char digest[65])
+{
+    char path[PATH_MAX * 2], err[1200];
+    memset(m, 0, sizeof *m);
+    int bad = check_sums(dir, out);
+    snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
+    if (cts_sha256_file(path, digest) != 0) snprintf(digest, 65, "unknown");
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    if (cts_manifest_read(path, m, err, sizeof err) != 0) {
+        fprintf(out, "manifest.json: %s\n", err);
+        return bad + 1;
+    }
+    bad += check_manifest_files(dir, m, check_backend, out);
+    cts_result_list res = {0};
+    snprintf(path, sizeof path, "%s/results.jsonl", dir);
+    int unreadable = cts_jsonl_read(path, &res, NULL, out);
+    if (unreadable != 0) {
+        fprintf(out, "results.jsonl: %s\n", unreadable < 0 ? "missing" : "unreadable records");
+        cts_result_list_free(&res);
+        return bad + 1;
+    }
+    bad += check_suites(dir, m, &res, out);
+    bad += check_derived(dir, m, &res, out);
+    cts_result_list_free(&res);
+    return bad;
+}
