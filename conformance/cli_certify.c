@@ -146,20 +146,16 @@ static int add_hashed(cts_manifest *m, const char *dir, const char *role, const 
     return 0;
 }
 
-/* Copies each suite file that defined cases into DIR/suites/ and lists it. */
-static int add_suites(cts_manifest *m, const char *dir, const cli_loaded *l)
+/* Copies each suite file into DIR/suites/ and lists it. */
+static int add_suites(cts_manifest *m, const char *dir, const cts_names *files)
 {
     char sdir[PATH_MAX * 2], dst[PATH_MAX * 3], name[PATH_MAX], shown[PATH_MAX];
     snprintf(sdir, sizeof sdir, "%s/suites", dir);
     if (mkdir(sdir, 0777) != 0 && errno != EEXIST) return -1;
-    for (size_t i = 0; i < l->all.ncases; i++) {
-        const char *file = l->all.cases[i].mark.file;
-        if (!file) continue;
+    for (size_t i = 0; i < files->n; i++) {
+        const char *file = files->v[i];
         const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
         snprintf(name, sizeof name, "suites/%s", base);
-        bool seen = false;
-        for (size_t k = 0; k < m->nfiles && !seen; k++) seen = !strcmp(m->files[k].path, name);
-        if (seen) continue;
         snprintf(dst, sizeof dst, "%s/%s", dir, name);
         cli_display_path(file, shown, sizeof shown);
         if (copy_file(file, dst) != 0 || add_hashed(m, dir, "suite", name, shown) != 0) {
@@ -228,7 +224,7 @@ static void case_order(const cli_loaded *l, const cts_result_list *in, cts_resul
 
 /* Writes results.jsonl, the rendered files, the suites, the manifest; 0 or -1 (printed). */
 static int write_package(const char *dir, cts_manifest *m, const cts_result_list *res,
-                         const cli_loaded *l)
+                         const cts_names *suites)
 {
     char path[PATH_MAX * 2];
     snprintf(path, sizeof path, "%s/results.jsonl", dir);
@@ -248,7 +244,7 @@ static int write_package(const char *dir, cts_manifest *m, const cts_result_list
         if (rc == 0) rc = add_hashed(m, dir, "report", *name, NULL);
     }
     cts_audit_free(&au);
-    if (rc == 0) rc = add_suites(m, dir, l);
+    if (rc == 0) rc = add_suites(m, dir, suites);
     snprintf(path, sizeof path, "%s/manifest.json", dir);
     f = rc == 0 ? fopen(path, "w") : NULL;
     if (!f || cts_manifest_write(f, m) != 0) rc = -1;
@@ -257,14 +253,15 @@ static int write_package(const char *dir, cts_manifest *m, const cts_result_list
     return rc;
 }
 
-/* The suite set of the loaded cases against the canonical one (differences printed). */
-static int suite_set(const cli_loaded *l, cts_manifest *m)
+/* The suite set given against the canonical one (differences printed). */
+static int suite_set(const certify_args *a, cts_manifest *m, cts_names *files)
 {
     cts_suite_hash *h;
     size_t n;
     char err[600];
-    if (cts_loaded_suite_hashes(l, &h, &n, err, sizeof err) != 0) {
+    if (cts_suite_hashes(a->paths, a->npaths, &h, &n, files, err, sizeof err) != 0) {
         fprintf(stderr, "aclcts: error: certify: %s\n", err);
+        cts_suite_hashes_free(h, n);
         return -1;
     }
     cts_suite_set_digest(h, n, m->suite_set);
@@ -302,6 +299,7 @@ typedef struct {
     cli_loaded l;
     cts_manifest m;
     cts_result_list got, res;
+    cts_names suites;
 } certify_state;
 
 static void state_free(certify_state *s)
@@ -311,6 +309,7 @@ static void state_free(certify_state *s)
     cts_manifest_free(&s->m);
     cts_result_list_free(&s->got);
     cts_result_list_free(&s->res);
+    cts_names_free(&s->suites);
 }
 
 /* Where the package goes; 0, or CLI_EXIT_USAGE (printed). */
@@ -423,7 +422,7 @@ int cli_certify(int argc, char **argv)
     if (rc == 0) rc = gather(&s);
     double t1 = mono();
     if (rc == 0) rc = check_complete(&s);
-    if (rc == 0 && suite_set(&s.l, &s.m) != 0) rc = CLI_EXIT_USAGE;
+    if (rc == 0 && suite_set(&s.a, &s.m, &s.suites) != 0) rc = CLI_EXIT_USAGE;
     if (rc) {
         state_free(&s);
         return rc;
@@ -445,7 +444,7 @@ int cli_certify(int argc, char **argv)
 
     char digest[65] = "", err[1400];
     double t2 = mono();
-    rc = write_package(s.tmp, &s.m, &s.res, &s.l);
+    rc = write_package(s.tmp, &s.m, &s.res, &s.suites);
     if (rc == 0 && cts_package_seal(s.tmp, digest, err, sizeof err) != 0) {
         fprintf(stderr, "aclcts: error: certify: %s\n", err);
         rc = -1;

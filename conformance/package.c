@@ -378,6 +378,13 @@ static int extract_entry(struct archive *a, struct archive_entry *e, const char 
     snprintf(path, sizeof path, "%s/%s", tmp, name);
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') path[--n] = 0;
+    /* parents an archive did not list (safe: every part was checked, no link exists here) */
+    for (char *slash = path + strlen(tmp) + 1; (slash = strchr(slash, '/')); slash++) {
+        *slash = 0;
+        int made = mkdir(path, 0755) == 0 || errno == EEXIST;
+        *slash = '/';
+        if (!made) break;
+    }
     if (type == AE_IFDIR) {
         if (mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
         snprintf(err, errlen, "entry '%s': %s", name, strerror(errno));
@@ -386,7 +393,7 @@ static int extract_entry(struct archive *a, struct archive_entry *e, const char 
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
     if (fd < 0) {
         snprintf(err, errlen, "entry '%s': %s", name, errno == EEXIST ? "twice in the archive"
-                 : errno == ENOENT ? "its directory is not in the archive" : strerror(errno));
+                 : strerror(errno));
         return -1;
     }
     char buf[65536];

@@ -42,8 +42,9 @@ int cts_check_case_set(const cli_loaded *l, const cts_result_list *res, const ch
 int cts_check_one_origin(const cts_result_list *res, const cts_provenance *shards,
                          size_t nshards, const char *product, char backend[64],
                          char contract[16], char version[32], const char *what, FILE *out);
-/* The suite files that define l's cases, by base name with their SHA-256 (malloc'd; free the
- * strings and the array). Two different files with one base name: -1 with a message. */
-int cts_loaded_suite_hashes(const cli_loaded *l, cts_suite_hash **out, size_t *n, char *err,
-                            size_t errlen);
+/* The suite files paths name (cts_suite_files), by base name with their SHA-256 and, in
+ * files (may be NULL), their paths (malloc'd; free with cts_suite_hashes_free). Two different
+ * files with one base name: -1 with a message. */
+int cts_suite_hashes(const char *const *paths, int npaths, cts_suite_hash **out, size_t *n,
+                     cts_names *files, char *err, size_t errlen);
 void cts_suite_hashes_free(cts_suite_hash *s, size_t n);

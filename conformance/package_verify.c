@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "package_files.h"
+#include "suite_load.h"
 #include "sha256.h"
 
 #define MAX_LINES 20 /* per kind of problem; the rest are counted */
@@ -109,36 +110,40 @@ void cts_suite_hashes_free(cts_suite_hash *s, size_t n)
     free(s);
 }
 
-int cts_loaded_suite_hashes(const cli_loaded *l, cts_suite_hash **out, size_t *n, char *err,
-                            size_t errlen)
+int cts_suite_hashes(const char *const *paths, int npaths, cts_suite_hash **out, size_t *n,
+                     cts_names *files, char *err, size_t errlen)
 {
-    *out = NULL;
+    char **list;
+    size_t count;
+    int rc = 0;
+    cts_suite_files(paths, npaths, &list, &count);
+    *out = calloc(count ? count : 1, sizeof **out);
+    if (!*out) abort();
     *n = 0;
-    for (size_t i = 0; i < l->all.ncases; i++) {
-        const char *file = l->all.cases[i].mark.file;
-        if (!file) continue;
-        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        const char *base = strrchr(list[i], '/') ? strrchr(list[i], '/') + 1 : list[i];
         char hex[65];
-        if (cts_sha256_file(file, hex) != 0) {
-            snprintf(err, errlen, "%s: cannot read", file);
-            return -1;
+        if (cts_sha256_file(list[i], hex) != 0) {
+            snprintf(err, errlen, "%s: cannot read", list[i]);
+            rc = -1;
+            break;
         }
         bool seen = false;
-        for (size_t k = 0; k < *n && !seen; k++) {
-            if (strcmp((*out)[k].name, base) != 0) continue;
-            if (strcmp((*out)[k].sha256, hex) != 0) {
-                snprintf(err, errlen, "two different suite files are named %s", base);
-                return -1;
-            }
-            seen = true;
+        for (size_t k = 0; k < *n && !seen; k++)
+            seen = !strcmp((*out)[k].name, base);
+        if (seen) {
+            snprintf(err, errlen, "two suite files are named %s (a package keeps one suites/ "
+                     "directory)", base);
+            rc = -1;
+            break;
         }
-        if (seen) continue;
-        *out = realloc(*out, (*n + 1) * sizeof **out);
-        if (!*out) abort();
         (*out)[*n].name = strdup(base);
         (*out)[(*n)++].sha256 = strdup(hex);
+        if (files) cts_names_push(files, list[i]);
     }
-    return 0;
+    for (size_t i = 0; i < count; i++) free(list[i]);
+    free(list);
+    return rc;
 }
 
 /* ---- verify-package ---- */
@@ -269,8 +274,9 @@ static int check_suites(const char *dir, const cts_manifest *m, const cts_result
     cts_suite_hash *h;
     size_t n;
     char err[600], digest[65];
-    if (cts_loaded_suite_hashes(&l, &h, &n, err, sizeof err) != 0) {
+    if (cts_suite_hashes(sel.paths, sel.npaths, &h, &n, NULL, err, sizeof err) != 0) {
         fprintf(out, "suites/: %s\n", err);
+        cts_suite_hashes_free(h, n);
         bad++;
     } else {
         cts_suite_set_digest(h, n, digest);

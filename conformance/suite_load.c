@@ -389,3 +389,16 @@ int cts_load_suites(const char *const *paths, int npaths, const cts_load_options
     cts_diag_free(&d);
     return count;
 }
+
+void cts_suite_files(const char *const *paths, int npaths, char ***files, size_t *n)
+{
+    strvec v = {0};
+    FILE *quiet = fopen("/dev/null", "w");
+    cts_diag d = {.err = quiet};
+    collect(paths, npaths, &v, &d);
+    cts_diag_free(&d);
+    if (quiet)
+        fclose(quiet);
+    *files = v.v;
+    *n = v.n;
+}

@@ -23,4 +23,9 @@ typedef struct {
 int cts_load_suites(const char *const *paths, int npaths, const cts_load_options *opt,
                     cts_case_list *out, FILE *err);
 
+/* The suite files paths name, by the loader's own rule (files as given, directories as their
+ * suite files sorted by name), whether or not they define cases for a product. A malloc'd
+ * array of malloc'd strings in *files; paths that do not exist are left out. */
+void cts_suite_files(const char *const *paths, int npaths, char ***files, size_t *n);
+
 #endif
