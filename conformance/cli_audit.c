@@ -33,7 +33,9 @@ static const char audit_help[] =
     "  --product ID|all   required\n"
     "  --backend SPEC     emu (default), cann[:DIR], torch\n"
     "  --out DIR          default audit\n"
-    "  --jobs N, --seed S, --timeout S, --filter GLOB, --quick: as for run\n"
+    "  --jobs N, --seed S, --timeout S, --filter GLOB, --quick, --shard K/N: as for run\n"
+    "                     (scheduler variables such as SLURM_ARRAY_TASK_ID are refused: an\n"
+    "                     audit shards only when --shard says so)\n"
     "  --keep-dump DIR    also --dump the run's tensors there (not needed by the audit)\n"
     "\n"
     "Exit 0 when the audit was written (whatever the errors it shows), 2 for usage errors.\n";
@@ -95,6 +97,12 @@ int cli_audit(int argc, char **argv)
     }
     if (!sel.product) {
         fprintf(stderr, "aclcts: error: audit needs --product ID or --product all\n");
+        return CLI_EXIT_USAGE;
+    }
+    const char *var = sel.shard ? NULL : cts_scheduler_shard_variable();
+    if (var) { /* an audit of a quarter of the cases must be asked for, never inherited */
+        fprintf(stderr, "aclcts: error: audit: %s is set: an audit covers every case unless "
+                "--shard K/N is given\n", var);
         return CLI_EXIT_USAGE;
     }
     char *rargv[CLI_MAX_ARGS + 16];

@@ -648,10 +648,9 @@ int cli_run(int argc, char **argv)
         printf(", backend %s (%s), %ld jobs, timeout %g s\n", a.backend, backend.dir, a.jobs,
                a.timeout);
     }
-    cts_provenance prov; /* the session on record (docs/certification.md) */
-    int prov_err = 0;
-    cts_provenance_begin(&prov, &backend, a.backend, a.sel.product, l.shard.index,
-                         l.shard.count, argc, argv);
+    cts_provenance prov; /* the session on record from its start (docs/certification.md) */
+    int prov_err = cts_provenance_begin(&prov, &backend, a.backend, a.sel.product,
+                                        l.shard.index, l.shard.count, argc, argv, o.jsonl);
     run_ctx ctx = {.a = &a, .cases = todo, .o = &o};
     cli_repro_out(a.out, ctx.repro_out, sizeof ctx.repro_out);
     struct sigaction old[2];
@@ -668,9 +667,8 @@ int cli_run(int argc, char **argv)
     cts_progress_end(&ctx.progress);
     restore_stop_signals(old);
     int stopped_by = stop_request;
-    if (cts_provenance_finish(&prov, o.jsonl, (long long)ctx.recorded) != 0) {
-        fprintf(stderr, "aclcts: error: writing the provenance of %s: %s\n", o.jsonl,
-                strerror(errno));
+    if (prov_err || cts_provenance_finish(&prov, (long long)ctx.recorded) != 0) {
+        fprintf(stderr, "aclcts: error: writing %s: %s\n", prov.file, strerror(errno));
         prov_err = -1;
     }
 

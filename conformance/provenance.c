@@ -2,10 +2,12 @@
 #include "provenance.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,9 +77,11 @@ static void hash_libs(cts_provenance *p, const cts_backend *b)
     }
 }
 
-void cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *backend_spec,
-                          const char *product, int shard_index, int shard_count, int argc,
-                          char **argv)
+static int write_record(cts_provenance *p);
+
+int cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *backend_spec,
+                         const char *product, int shard_index, int shard_count, int argc,
+                         char **argv, const char *jsonl_path)
 {
     memset(p, 0, sizeof *p);
     now_iso(p->start, sizeof p->start);
@@ -92,6 +96,11 @@ void cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *b
     snprintf(p->shard, sizeof p->shard, "%d/%d", shard_index, shard_count);
     join_command(argc, argv, p->command, sizeof p->command);
     hash_libs(p, b);
+    snprintf(p->results, sizeof p->results, "%s", jsonl_path);
+    cts_provenance_path(jsonl_path, p->file, sizeof p->file);
+    struct stat st;
+    p->offset = stat(p->file, &st) == 0 ? (long)st.st_size : 0;
+    return write_record(p);
 }
 
 void cts_provenance_path(const char *jsonl_path, char *out, size_t len)
@@ -159,21 +168,26 @@ int cts_provenance_from_json(const json_t *o, cts_provenance *p, char *err, size
     return 0;
 }
 
-int cts_provenance_finish(cts_provenance *p, const char *jsonl_path, long long cases)
+/* The record as one line at p->offset of p->file (replacing what the session wrote before). */
+static int write_record(cts_provenance *p)
 {
-    char path[PATH_MAX + 32];
-    now_iso(p->end, sizeof p->end);
-    p->cases = cases;
-    snprintf(p->results, sizeof p->results, "%s", jsonl_path);
-    cts_provenance_path(jsonl_path, path, sizeof path);
     json_t *o = cts_provenance_to_json(p);
     char *line = json_dumps(o, JSON_COMPACT);
     json_decref(o);
-    FILE *f = line ? fopen(path, "a") : NULL;
-    int rc = f && fprintf(f, "%s\n", line) > 0 ? 0 : -1;
-    if (f && fclose(f) != 0) rc = -1;
+    int fd = line ? open(p->file, O_WRONLY | O_CREAT, 0666) : -1;
+    int rc = fd >= 0 && ftruncate(fd, p->offset) == 0 && lseek(fd, p->offset, SEEK_SET) >= 0 ? 0 : -1;
+    size_t n = line ? strlen(line) : 0;
+    if (rc == 0 && (write(fd, line, n) != (ssize_t)n || write(fd, "\n", 1) != 1)) rc = -1;
+    if (fd >= 0 && close(fd) != 0) rc = -1;
     free(line);
     return rc;
+}
+
+int cts_provenance_finish(cts_provenance *p, long long cases)
+{
+    now_iso(p->end, sizeof p->end);
+    p->cases = cases;
+    return write_record(p);
 }
 
 int cts_provenance_read(const char *path, cts_provenance **out, size_t *n, char *err,

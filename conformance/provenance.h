@@ -28,15 +28,19 @@ typedef struct {
     long long cases;    /* cases this session ran */
     cts_prov_lib libs[CTS_PROV_MAX_LIBS];
     int nlibs;
+    char file[1056];    /* the provenance file written (not serialized) */
+    long offset;        /* where this session's record starts in it */
 } cts_provenance;
 
-/* Fills the facts known before the run: host, SoC (asked of the backend in a child process),
- * backend and its libraries' hashes, contract "doc", version, start, shard, command. */
-void cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *backend_spec,
-                          const char *product, int shard_index, int shard_count, int argc,
-                          char **argv);
-/* Sets end and cases and appends the record to the provenance file of jsonl_path. 0 or -1. */
-int cts_provenance_finish(cts_provenance *p, const char *jsonl_path, long long cases);
+/* Fills the facts known before the run (host, SoC asked of the backend in a child process,
+ * backend and its libraries' hashes, contract "doc", version, start, shard, command) and
+ * appends the record with an empty end to the provenance file of jsonl_path, so a session
+ * killed mid-run is still on record ("end": ""). 0, or -1 (errno) when it cannot be written. */
+int cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *backend_spec,
+                         const char *product, int shard_index, int shard_count, int argc,
+                         char **argv, const char *jsonl_path);
+/* Sets end and cases and rewrites the session's record in place. 0 or -1 (errno). */
+int cts_provenance_finish(cts_provenance *p, long long cases);
 /* RESULTS.provenance.jsonl for RESULTS[.jsonl]. */
 void cts_provenance_path(const char *jsonl_path, char *out, size_t len);
 /* Reads every record of a provenance file (-1 with a message when missing or malformed). */

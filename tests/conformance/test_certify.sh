@@ -126,8 +126,8 @@ done
 # certify refusals
 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=4 expect_rc 2 "$ACLCTS" certify --product $P --out x "$S"
 grep -q "SLURM_ARRAY_TASK_ID is set" out || fail "shard variable not named"
-JOB_COMPLETION_INDEX=0 expect_rc 2 "$ACLCTS" audit --product $P --out x "$S"
-grep -q "JOB_COMPLETION_INDEX is set" out || fail "audit: shard variable not named"
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=4 expect_rc 2 "$ACLCTS" audit --product $P --out x "$S"
+grep -q "audit: SLURM_ARRAY_TASK_ID is set" out || fail "audit: shard variable not named"
 mkdir -p part && head -n -5 run/results.jsonl >part/results.jsonl && cp run/results.provenance.jsonl part/
 expect_rc 1 "$ACLCTS" certify --product $P --out partpkg --results part/results.jsonl "$S"
 grep -q "5 of the .* cases have no result" out || fail "missing cases not counted"

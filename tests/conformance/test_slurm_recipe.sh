@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The Slurm recipe of docs/certification.md on a real one-node cluster: Debian's slurm-wlm and
+# munge (installed when missing), munged, slurmctld and slurmd started on localhost with their
+# state, sockets and logs in this test's temp dir, stopped at the end. Submits the documented
+# commands (tools/slurm/certify-array.sbatch with a run option passed through, then
+# certify-package.sh with an afterany dependency), cancels one array task mid-run, checks that
+# the package job refuses (exit 1, no package, the recovery command printed), recovers the task
+# the documented way (sbatch --array=ID, which resumes that shard), packages again, and checks
+# the package verifies and equals a single-process certify case by case (status, check, output
+# hash, worst errors: same seed, same data, so any difference is a defect). Exits 77 (ctest
+# SKIPPED) with the reason when the daemons cannot run here (not root, no packages, a daemon
+# that does not come up).
+source "$(dirname "$0")/e2e_lib.sh"
+SRC=$ACLCTS_SOURCE_DIR
+P=ascend310b
+skip() { echo "SKIPPED: $*"; exit 77; }
+[[ $(id -u) == 0 ]] || skip "starting slurmctld, slurmd and munged needs root"
+if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+  source "$SRC/tools/lib/common.sh"
+  (need_packages slurm-wlm munge) </dev/null || skip "slurm-wlm and munge are not installed and could not be"
+fi
+t_start=$(date +%s.%N)
+C=$T/cluster; mkdir -p "$C"/{munge,state,spool,log}; chmod 755 "$C" "$C/munge"
+# The daemons run in the foreground as this shell's children, so stopping means kill and wait
+# (no daemon outlives the test, none is left a zombie).
+daemons=()
+stop() {
+  [[ -n ${SLURM_CONF:-} ]] && scancel --quiet --user=root 2>/dev/null || true
+  ((${#daemons[@]})) && { kill "${daemons[@]}" 2>/dev/null; wait "${daemons[@]}" 2>/dev/null; }
+  rm -rf "$T"
+}
+alive() { sleep 0.5; kill -0 "$1" 2>/dev/null; }
+trap stop EXIT
+dd if=/dev/urandom of="$C/munge/key" bs=1024 count=1 2>/dev/null; chmod 400 "$C/munge/key"
+munged -F -f -S "$C/munge/sock" --key-file="$C/munge/key" --log-file="$C/log/munged.log" \
+  --pid-file="$C/munge/munged.pid" --seed-file="$C/munge/seed" 2>"$C/log/munged.err" &
+daemons+=($!)
+alive $! || skip "munged does not start: $(tail -1 "$C/log/munged.err")"
+read -r p1 p2 < <(python3 -c 'import socket
+s=[socket.socket() for _ in range(2)]
+[x.bind(("127.0.0.1",0)) for x in s]; print(*[x.getsockname()[1] for x in s])')
+host=$(hostname -s)
+cat >"$C/slurm.conf" <<CONF
+ClusterName=aclctstest
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$p1
+SlurmdPort=$p2
+AuthType=auth/munge
+AuthInfo=socket=$C/munge/sock
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$C/state
+SlurmdSpoolDir=$C/spool
+SlurmctldPidFile=$C/slurmctld.pid
+SlurmdPidFile=$C/slurmd.pid
+SlurmctldLogFile=$C/log/slurmctld.log
+SlurmdLogFile=$C/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SchedulerType=sched/builtin
+MpiDefault=none
+ReturnToService=2
+MinJobAge=600
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$C/slurm.conf
+slurmctld -D -i 2>"$C/log/ctld.err" &
+daemons+=($!)
+alive $! || skip "slurmctld does not start: $(tail -1 "$C/log/ctld.err")"
+slurmd -D 2>"$C/log/slurmd.err" &
+daemons+=($!)
+alive $! || skip "slurmd does not start: $(tail -1 "$C/log/slurmd.err")"
+for ((i = 0; i < 100; i++)); do
+  [[ $(sinfo -h -o %t 2>/dev/null) == idle ]] && break; sleep 0.2
+done
+[[ $(sinfo -h -o %t 2>/dev/null) == idle ]] || skip "the node never became idle: $(tail -2 "$C/log/slurmd.log")"
+t_up=$(date +%s.%N)
+
+# The documented commands, from a submit directory (ACLCTS and ACLCTS_SUITES as documented for
+# running outside the repository root; sbatch exports them to the tasks).
+cd "$T"
+export ACLCTS ACLCTS_SUITES=$SRC/suites/
+job_state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
+exit_code() { scontrol show job "$1" | grep -o ' ExitCode=[0-9:]*' | cut -d= -f2; }
+wait_done() { # JOBID [TIMEOUT]: until no task of the job is pending or running
+  local end=$((SECONDS + ${2:-150}))
+  while squeue -h -j "$1" 2>/dev/null | grep -q .; do
+    ((SECONDS < end)) || fail "job $1 did not finish: $(squeue -j "$1")"; sleep 0.3
+  done
+}
+jid=$(sbatch --parsable --array=0-3 "$SRC/tools/slurm/certify-array.sbatch" $P shards --timeout 120)
+# Cancel task 2 once it has recorded a few cases.
+for ((i = 0; i < 1500; i++)); do
+  [[ $(job_state "${jid}_2") == RUNNING && -s shards/2/results.jsonl ]] &&
+    (($(wc -l <shards/2/results.jsonl) >= 3)) && break
+  sleep 0.1
+done
+[[ $(job_state "${jid}_2") == RUNNING ]] || fail "task 2 never ran long enough to be cancelled ($(job_state "${jid}_2"))"
+scancel "${jid}_2"
+pk=$(sbatch --parsable --dependency=afterany:"$jid" --output=package1.log \
+  "$SRC/tools/slurm/certify-package.sh" $P cert shards)
+wait_done "$jid"; wait_done "$pk"
+[[ $(job_state "${jid}_2") == CANCELLED ]] || fail "task 2: $(job_state "${jid}_2")"
+got=$(wc -l <shards/2/results.jsonl)
+want=$("$ACLCTS" list --product $P --shard 2/4 "$ACLCTS_SUITES" | wc -l)
+((got < want)) || fail "task 2 finished before the cancel ($got of $want)"
+[[ $(exit_code "$pk") == 1:0 ]] || { cat package1.log; fail "package job after the cancel: exit $(exit_code "$pk")"; }
+grep -q "shard 2/4 has $got of $want cases; recover it with: sbatch --array=2 " package1.log || { cat package1.log; fail "no recovery line"; }
+grep -q "no package written" package1.log || fail "certify did not refuse"
+[[ ! -e cert && ! -e cert.tar.gz ]] || fail "a package from incomplete shards"
+t_cancel=$(date +%s.%N)
+
+# Recovery, the documented way: the same task id again (resumes shard 2 of 4), then package.
+rid=$(sbatch --parsable --array=2 "$SRC/tools/slurm/certify-array.sbatch" $P shards --timeout 120)
+wait_done "$rid"
+grep -q "resuming shards/2/results.jsonl" aclcts-shard-"${rid}"_2.log || fail "recovery did not resume"
+[[ $(jsonl_ids shards/2/results.jsonl | uniq -d) == "" ]] || fail "a case ran twice"
+pk=$(sbatch --parsable --output=package2.log "$SRC/tools/slurm/certify-package.sh" $P cert shards)
+wait_done "$pk"
+[[ $(exit_code "$pk") == 0:0 ]] || { cat package2.log; fail "package job after recovery: exit $(exit_code "$pk")"; }
+grep -q "^$P: CONFORMANT" package2.log || fail "verdict line"
+t_slurm=$(date +%s.%N)
+
+expect_rc 0 "$ACLCTS" verify-package cert.tar.gz
+python3 - cert/manifest.json <<'PY' || fail "per-shard provenance"
+import json, sys
+m = json.load(open(sys.argv[1]))
+s = m["shards"]
+assert sorted({x["shard"] for x in s}) == ["0/4", "1/4", "2/4", "3/4"], s
+two = [x for x in s if x["shard"] == "2/4"]
+assert len(two) == 2 and sorted(bool(x["end"]) for x in two) == [False, True], two  # killed, resumed
+assert all("--timeout 120" in x["command"] for x in s)   # the run option passed through
+PY
+expect_rc 0 "$ACLCTS" certify --product $P --out single "$ACLCTS_SUITES"
+table() { python3 -c '
+import json, sys
+for r in sorted((json.loads(l) for l in open(sys.argv[1])), key=lambda r: r["id"]):
+    print(r["id"], r["status"], r["check"], r["output_hash"], r["worst_ulp"], r["worst_bound_units"], r["worst_rel"])' "$1"; }
+table single/results.jsonl >a.txt; table cert/results.jsonl >b.txt
+diff a.txt b.txt || fail "the Slurm package differs from a single-process certify"
+diff <(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["verdict"], m["counts"], m["suite_set"])' single/manifest.json) \
+     <(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["verdict"], m["counts"], m["suite_set"])' cert/manifest.json) || fail "verdicts differ"
+t_end=$(date +%s.%N)
+python3 -c "import sys; a=[float(x) for x in sys.argv[1:]]
+print(f'slurm recipe: {len(open(\"b.txt\").readlines())} cases identical to one certify; '
+      f'cluster up {a[1]-a[0]:.1f} s, array+cancel+refused package {a[2]-a[1]:.1f} s, '
+      f'recovery+package {a[3]-a[2]:.1f} s, verify+single certify+compare {a[4]-a[3]:.1f} s, total {a[4]-a[0]:.1f} s')" \
+  "$t_start" "$t_up" "$t_cancel" "$t_slurm" "$t_end"
