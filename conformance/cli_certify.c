@@ -449,6 +449,7 @@ int cli_certify(int argc, char **argv)
         fprintf(stderr, "aclcts: error: certify: %s\n", err);
         rc = -1;
     }
+    if (rc == 0 && chmod(s.tmp, 0755) != 0) rc = -1; /* mkdtemp made it private */
     if (rc == 0 && rename(s.tmp, s.out) != 0) {
         fprintf(stderr, "aclcts: error: certify: %s -> %s: %s\n", s.tmp, s.out, strerror(errno));
         rc = -1;
