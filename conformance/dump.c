@@ -8,7 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "npy.h"
+#include "results.h"
 #include "run_reference.h"
 
 static int mkdir_p(const char *path)
@@ -90,159 +93,132 @@ static int dump_reference(const char *dir, const cts_tensor *t, const ref_output
     return rc;
 }
 
-static void json_str(FILE *f, const char *s)
+/* ---- case.json (jansson) ---- */
+
+static json_t *int_list(const int64_t *v, int n)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static json_t *int_array(const cts_int_array *a)
+{
+    return a->null ? json_null() : int_list(a->v, a->len);
+}
+
+static json_t *params_json(const cts_case *c)
+{
+    if (c->op == REF_OP_AVGPOOL2D_BACKWARD)
+        return json_pack("{s:o, s:o, s:o, s:b, s:b, s:I, s:I}", "kernel_size",
+                         int_array(&c->kernel_size), "stride", int_array(&c->stride), "padding",
+                         int_array(&c->padding), "ceil_mode", c->ceil_mode, "count_include_pad",
+                         c->count_include_pad, "divisor_override",
+                         (json_int_t)c->divisor_override, "cube_math_type",
+                         (json_int_t)c->cube_math_type);
+    json_t *mask = json_null();
+    if (!c->output_mask_null) {
+        mask = json_array();
+        for (int i = 0; i < c->output_mask_len; i++)
+            json_array_append_new(mask, json_boolean(c->output_mask[i]));
     }
-    fputc('"', f);
+    return json_pack("{s:I, s:I, s:b, s:o}", "interpolation_mode",
+                     (json_int_t)c->interpolation_mode, "padding_mode",
+                     (json_int_t)c->padding_mode, "align_corners", c->align_corners,
+                     "output_mask", mask);
 }
 
-static void json_ints(FILE *f, const int64_t *v, int n)
+static json_t *tensor_json(const cts_tensor *t, const cts_dev_tensor *d, const ref_output *ref)
 {
-    fputc('[', f);
-    for (int i = 0; i < n; i++) fprintf(f, "%s%lld", i ? ", " : "", (long long)v[i]);
-    fputc(']', f);
-}
-
-static void json_int_array(FILE *f, const char *key, const cts_int_array *a)
-{
-    fprintf(f, "    \"%s\": ", key);
-    if (a->null) fputs("null", f);
-    else json_ints(f, a->v, a->len);
-    fputs(",\n", f);
-}
-
-static void json_num(FILE *f, double x)
-{
-    if (isfinite(x)) fprintf(f, "%.17g", x);
-    else fprintf(f, "\"%s\"", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
-}
-
-static void write_params(FILE *f, const cts_case *c)
-{
-    fputs("  \"params\": {\n", f);
-    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
-        json_int_array(f, "kernel_size", &c->kernel_size);
-        json_int_array(f, "stride", &c->stride);
-        json_int_array(f, "padding", &c->padding);
-        fprintf(f, "    \"ceil_mode\": %s,\n    \"count_include_pad\": %s,\n"
-                   "    \"divisor_override\": %lld,\n    \"cube_math_type\": %lld\n",
-                c->ceil_mode ? "true" : "false", c->count_include_pad ? "true" : "false",
-                (long long)c->divisor_override, (long long)c->cube_math_type);
-    } else {
-        fprintf(f, "    \"interpolation_mode\": %lld,\n    \"padding_mode\": %lld,\n"
-                   "    \"align_corners\": %s,\n    \"output_mask\": ",
-                (long long)c->interpolation_mode, (long long)c->padding_mode,
-                c->align_corners ? "true" : "false");
-        if (c->output_mask_null) fputs("null", f);
-        else {
-            fputc('[', f);
-            for (int i = 0; i < c->output_mask_len; i++)
-                fprintf(f, "%s%s", i ? ", " : "", c->output_mask[i] ? "true" : "false");
-            fputc(']', f);
-        }
-        fputc('\n', f);
+    const char *descr = npy_descr(t->dtype);
+    char file[80];
+    json_t *npy = json_null();
+    if (!t->null && descr) {
+        snprintf(file, sizeof file, "%s.npy", t->name);
+        npy = json_pack("{s:s, s:s}", "file", file, "descr", descr);
+        if (t->dtype == REF_DT_BF16)
+            json_object_set_new(npy, "note",
+                                json_string("BF16 values stored widened to float32 (exact)"));
     }
-    fputs("  },\n", f);
-}
-
-static void write_tensors(FILE *f, const cts_case *c, const cts_dev_tensor d[],
-                          const ref_output ref[])
-{
-    fputs("  \"tensors\": [\n", f);
-    for (int i = 0; i < c->ntensors; i++) {
-        const cts_tensor *t = &c->t[i];
-        const char *descr = npy_descr(t->dtype);
-        fputs("    {\"name\": ", f);
-        json_str(f, t->name);
-        fprintf(f, ", \"role\": \"%s\", \"null\": %s, \"dtype\": ",
-                t->is_output ? "output" : "input", t->null ? "true" : "false");
-        json_str(f, ref_dtype_name(t->dtype));
-        fprintf(f, ", \"format\": %d, \"shape\": ", (int)t->format);
-        json_ints(f, t->dims, t->rank);
-        fputs(", \"strides\": ", f);
-        json_ints(f, d[i].strides, t->rank);
-        fprintf(f, ", \"offset\": %lld, \"npy\": ", (long long)t->offset);
-        if (t->null || !descr) fputs("null", f);
-        else {
-            fprintf(f, "{\"file\": \"%s.npy\", \"descr\": \"%s\"%s}", t->name, descr,
-                    t->dtype == REF_DT_BF16
-                        ? ", \"note\": \"BF16 values stored widened to float32 (exact)\""
-                        : "");
-        }
-        if (ref[i].numel > 0)
-            fprintf(f, ", \"exact\": \"exact_%s.npy\", \"ref\": \"ref_%s.npy\"", t->name,
-                    t->name);
-        fprintf(f, "}%s\n", i + 1 < c->ntensors ? "," : "");
+    json_t *o = json_pack("{s:s, s:s, s:b, s:s, s:i, s:o, s:o, s:I, s:o}", "name", t->name,
+                          "role", t->is_output ? "output" : "input", "null", t->null, "dtype",
+                          ref_dtype_name(t->dtype), "format", (int)t->format, "shape",
+                          int_list(t->dims, t->rank), "strides", int_list(d->strides, t->rank),
+                          "offset", (json_int_t)t->offset, "npy", npy);
+    if (ref->numel > 0) {
+        snprintf(file, sizeof file, "exact_%s.npy", t->name);
+        json_object_set_new(o, "exact", json_string(file));
+        snprintf(file, sizeof file, "ref_%s.npy", t->name);
+        json_object_set_new(o, "ref", json_string(file));
     }
-    fputs("  ],\n", f);
+    return o;
 }
 
-static void write_verdict(FILE *f, const cts_verdict *v)
+/* A string as valid UTF-8 for jansson (bytes that are not become '?'). */
+static json_t *text(const char *s)
 {
-    fputs("  \"verdict\": {\"status\": ", f);
-    json_str(f, cts_status_name(v->status));
-    fputs(", \"check\": ", f);
-    json_str(f, v->check);
-    fputs(", \"message\": ", f);
-    json_str(f, v->message);
-    fprintf(f, ", \"nelems\": %lld, \"worst_ulp\": ", (long long)v->nelems);
-    json_num(f, v->worst_ulp);
-    fputs(", \"worst_bound_units\": ", f);
-    json_num(f, v->worst_bound_units);
-    fputs(", \"worst_rel\": ", f);
-    json_num(f, v->worst_rel);
-    fputs(", \"worst_output\": ", f);
-    json_str(f, v->worst_output);
-    fprintf(f, ", \"worst_index\": %lld, \"worst_got\": ", (long long)v->worst_index);
-    json_num(f, v->worst_got);
-    fputs(", \"worst_exact\": ", f);
-    json_num(f, v->worst_exact);
-    fputs(", \"spread_ulp\": ", f);
-    json_num(f, v->spread_ulp);
-    fprintf(f, ", \"output_hash\": \"%016llx\"}\n", (unsigned long long)v->output_hash);
+    json_t *v = json_string(s ? s : "");
+    if (v) return v;
+    char *copy = strdup(s);
+    for (unsigned char *p = (unsigned char *)copy; copy && *p; p++)
+        if (*p >= 0x80) *p = '?';
+    v = json_string(copy ? copy : "");
+    free(copy);
+    return v;
 }
 
+static json_t *case_json(const cts_case *c, const cts_dev_tensor d[], const ref_output ref[],
+                         const cts_verdict *v)
+{
+    json_t *tensors = json_array();
+    for (int i = 0; i < c->ntensors; i++)
+        json_array_append_new(tensors, tensor_json(&c->t[i], &d[i], &ref[i]));
+    json_t *o = json_pack("{s:o, s:o, s:o, s:s, s:s, s:s, s:s}", "id", text(c->id), "suite",
+                          text(c->suite), "name", text(c->name), "op", cts_op_id(c->op),
+                          "dtype", ref_dtype_name(c->dtype), "product",
+                          ref_product_id(c->product), "spec", ref_spec_name(c->spec));
+    if (!o) abort();
+    /* a uint64 seed above int64 is written by the record below; here only when it fits */
+    json_object_set_new(o, "seed", c->seed <= INT64_MAX ? json_integer((json_int_t)c->seed)
+                                                        : json_null());
+    json_object_set_new(o, "params", params_json(c));
+    json_object_set_new(o, "tensors", tensors);
+    json_object_set_new(o, "tolerance", text(c->tolerance.name));
+    json_object_set_new(o, "deterministic", json_boolean(c->deterministic));
+    json_object_set_new(o, "repeat", json_integer(c->repeat));
+    json_object_set_new(o, "path", text(v->path));
+    json_object_set_new(o, "expected_status", json_integer(v->expected_status));
+    json_object_set_new(o, "got_status", json_integer(v->got_status));
+    json_object_set_new(o, "status_reason", text(v->status_reason));
+    return o;
+}
+
+/* case.json: the case (jansson, indented) and, as "verdict", the case's record exactly as
+ * results.jsonl holds it (its number encoding: +-inf as +-1e999, NaN as null). */
 static int write_case_json(const char *dir, const cts_case *c, const cts_dev_tensor d[],
                            const ref_output ref[], const cts_verdict *v)
 {
     char path[1400];
     snprintf(path, sizeof path, "%s/case.json", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
-    fputs("{\n  \"id\": ", f);
-    json_str(f, c->id);
-    fputs(",\n  \"suite\": ", f);
-    json_str(f, c->suite);
-    fputs(",\n  \"name\": ", f);
-    json_str(f, c->name);
-    fprintf(f, ",\n  \"op\": \"%s\",\n  \"dtype\": ",
-            c->op == REF_OP_AVGPOOL2D_BACKWARD ? "avgpool2d_backward" : "grid_sampler2d_backward");
-    json_str(f, ref_dtype_name(c->dtype));
-    fputs(",\n  \"product\": ", f);
-    json_str(f, ref_product_id(c->product));
-    fputs(",\n  \"spec\": ", f);
-    json_str(f, ref_spec_name(c->spec));
-    fprintf(f, ",\n  \"seed\": %llu,\n", (unsigned long long)c->seed);
-    write_params(f, c);
-    write_tensors(f, c, d, ref);
-    fputs("  \"tolerance\": ", f);
-    json_str(f, c->tolerance.name);
-    fprintf(f, ",\n  \"deterministic\": %s,\n  \"repeat\": %d,\n  \"path\": ",
-            c->deterministic ? "true" : "false", c->repeat);
-    json_str(f, v->path);
-    fprintf(f, ",\n  \"expected_status\": %d,\n  \"got_status\": %d,\n  \"status_reason\": ",
-            v->expected_status, v->got_status);
-    json_str(f, v->status_reason);
-    fputs(",\n", f);
-    write_verdict(f, v);
-    fputs("}\n", f);
-    return fclose(f) == 0 ? 0 : -1;
+    json_t *o = case_json(c, d, ref, v);
+    char *doc = json_dumps(o, JSON_INDENT(2));
+    json_decref(o);
+    cts_result r;
+    cts_result_from_case(&r, c, c->mark.file, "");
+    r.v = *v;
+    size_t need = cts_jsonl_format(NULL, 0, &r) + 1;
+    char *rec = malloc(need);
+    FILE *f = doc && rec ? fopen(path, "w") : NULL;
+    int rc = f ? 0 : -1;
+    if (f) {
+        cts_jsonl_format(rec, need, &r);
+        size_t n = strlen(doc); /* "{...\n}": the verdict goes before the closing brace */
+        fprintf(f, "%.*s,\n  \"verdict\": %s\n}\n", (int)(n - 2), doc, rec);
+        rc = fclose(f) == 0 ? 0 : -1;
+    }
+    free(doc);
+    free(rec);
+    return rc;
 }
 
 int cts_dump_case(const char *root, const cts_case *c, const cts_dev_tensor d[],
