@@ -238,7 +238,8 @@ static int cmp_row(const void *x, const void *y)
 
 void cts_audit_finish(cts_audit *a)
 {
-    qsort(a->rows, a->nrows, sizeof *a->rows, cmp_row);
+    if (a->nrows) /* no rows: rows is NULL, which qsort must not get */
+        qsort(a->rows, a->nrows, sizeof *a->rows, cmp_row);
 }
 
 void cts_audit_free(cts_audit *a)
