@@ -26,19 +26,45 @@ static void more(FILE *out, int count, const char *what, const char *kind)
         fprintf(out, "%s: ... and %d more %s\n", what, count - MAX_LINES, kind);
 }
 
+static int by_case_id(const void *a, const void *b)
+{
+    return strcmp((*(const cts_case *const *)a)->id, (*(const cts_case *const *)b)->id);
+}
+
+static int id_vs_case(const void *id, const void *c)
+{
+    return strcmp(id, (*(const cts_case *const *)c)->id);
+}
+
+/* The selected case with this id, or NULL (sorted: l's selection sorted by id). */
+static const cts_case *find_case(const cts_case **sorted, size_t n, const char *id)
+{
+    const cts_case **hit = n ? bsearch(id, sorted, n, sizeof *sorted, id_vs_case) : NULL;
+    return hit ? *hit : NULL;
+}
+
 int cts_check_case_set(const cli_loaded *l, const cts_result_list *res, const char *what,
                        FILE *out)
 {
-    cts_id_set want = {0}, got = {0};
-    int twice = 0, extra = 0, missing = 0;
-    for (size_t k = 0; k < l->nsel; k++) cts_id_set_add(&want, l->sel[k]->id);
+    cts_id_set got = {0};
+    int twice = 0, extra = 0, missing = 0, seeds = 0;
+    const cts_case **sorted = malloc((l->nsel ? l->nsel : 1) * sizeof *sorted);
+    if (!sorted) abort();
+    memcpy(sorted, l->sel, l->nsel * sizeof *sorted);
+    if (l->nsel) qsort(sorted, l->nsel, sizeof *sorted, by_case_id);
     for (size_t i = 0; i < res->count; i++) {
         const char *id = res->r[i].v.case_id;
+        const cts_case *c = find_case(sorted, l->nsel, id);
         if (!cts_id_set_add(&got, id))
             problem(out, &twice, what, "case %s recorded more than once", id);
-        else if (!cts_id_set_has(&want, id))
+        else if (!c)
             problem(out, &extra, what, "case %s is not a case of the suites for the product", id);
+        else if (c->seed != res->r[i].seed)
+            problem(out, &seeds, what, "case %s was run with another seed than the suites give "
+                    "(see --seed)", id);
     }
+    free(sorted);
+    more(out, seeds, what, "cases run with another seed");
     for (size_t k = 0; k < l->nsel; k++)
         if (!cts_id_set_has(&got, l->sel[k]->id))
             problem(out, &missing, what, "case %s has no result", l->sel[k]->id);
@@ -47,9 +73,8 @@ int cts_check_case_set(const cli_loaded *l, const cts_result_list *res, const ch
     more(out, missing, what, "cases without a result");
     if (missing)
         fprintf(out, "%s: %d of the %zu cases have no result\n", what, missing, l->nsel);
-    cts_id_set_free(&want);
     cts_id_set_free(&got);
-    return twice + extra + missing;
+    return twice + extra + missing + seeds;
 }
 
 /* field of one record or session against the value seen first. */
@@ -88,6 +113,8 @@ int cts_check_one_origin(const cts_result_list *res, const cts_provenance *shard
         bad += agree(backend, 64, p->backend, "backends", where, what, out);
         bad += agree(contract, 16, p->contract, "contracts", where, what, out);
         bad += agree(version, 32, p->aclcts_version, "aclcts versions", where, what, out);
+        if (strcmp(p->product, product) != 0 && bad++ < MAX_LINES)
+            fprintf(out, "%s: %s ran product %s, not %s\n", what, where, p->product, product);
         for (int k = 0; k < p->nlibs; k++)
             for (int j = 0; j < shards[0].nlibs; j++)
                 if (!strcmp(p->libs[k].name, shards[0].libs[j].name) &&

@@ -274,12 +274,13 @@ static bool beyond_jansson(const char *tok, size_t n)
     memcpy(buf, tok, n);
     buf[n] = 0;
     errno = 0;
+    char *end;
     if (strpbrk(buf, ".eE")) {
-        double d = strtod(buf, NULL);
-        return isinf(d);
+        double d = strtod(buf, &end);
+        return *end == 0 && isinf(d); /* anything else is jansson's to accept or refuse */
     }
-    (void)strtoll(buf, NULL, 10);
-    return errno == ERANGE;
+    (void)strtoll(buf, &end, 10);
+    return *end == 0 && errno == ERANGE;
 }
 
 static int lift_numbers(char *text, lifted *l, char *err, size_t errlen)

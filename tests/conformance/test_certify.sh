@@ -138,6 +138,30 @@ grep -q "mixed backends" out || fail "backend mismatch not named"
 expect_rc 2 "$ACLCTS" certify --product $P --out pkg --results run/results.jsonl "$S"
 grep -q "pkg exists" out || fail "existing package overwritten?"
 
+expect_rc 1 "$ACLCTS" certify --product $P --seed 5 --out seedpkg --results run/results.jsonl "$S"
+grep -q "was run with another seed" out || fail "seed mismatch not named"
+
+# A subnormal, -0 and infinite statistic (a device producing denormals): packaged and read back
+# bit for bit (strtod's ERANGE once made every reader refuse it, and certify half-build).
+mkdir -p sub && cp run/results.provenance.jsonl sub/
+python3 - run/results.jsonl >sub/results.jsonl <<'PY'
+import json, sys
+for i, line in enumerate(open(sys.argv[1])):
+    r = json.loads(line)
+    if i == 0: r.update(worst_rel=1.5e-310, worst_got=-0.0, worst_ulp=float("inf"), t_gen=5e-324)
+    print(json.dumps(r).replace("Infinity", "1e999"))
+PY
+expect_rc 0 "$ACLCTS" certify --product $P --out subnpkg --results sub/results.jsonl "$S"
+python3 - sub/results.jsonl subnpkg/results.jsonl <<'PY' || fail "special values changed on the way"
+import json, math, struct, sys
+a = {r["id"]: r for r in map(json.loads, open(sys.argv[1]))}
+bits = lambda x: struct.pack("<d", x)
+for r in map(json.loads, open(sys.argv[2])):
+    for k in ("worst_rel", "worst_got", "worst_ulp", "t_gen"):
+        assert bits(r[k]) == bits(a[r["id"]][k]), (k, r[k], a[r["id"]][k])
+PY
+expect_rc 0 "$ACLCTS" verify-package subnpkg.tar.gz
+
 # A subset of the suites: packaged, but NOT CONFORMANT, each missing canonical suite named.
 "$ACLCTS" run --product $P --quiet --out sub "$S/errors.yaml" >/dev/null 2>&1 || true
 expect_rc 1 "$ACLCTS" certify --product $P --out subpkg --results sub/results.jsonl "$S/errors.yaml"

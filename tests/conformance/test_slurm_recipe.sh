@@ -3,7 +3,8 @@
 # munge (installed when missing), munged, slurmctld and slurmd started on localhost with their
 # state, sockets and logs in this test's temp dir, stopped at the end. Submits the documented
 # commands (tools/slurm/certify-array.sbatch with a run option passed through, then
-# certify-package.sh with an afterany dependency), cancels one array task mid-run, checks that
+# certify-package.sh with an afterany dependency; a stepped array), cancels one array task
+# mid-run, checks that
 # the package job refuses (exit 1, no package, the recovery command printed), recovers the task
 # the documented way (sbatch --array=ID, which resumes that shard), packages again, and checks
 # the package verifies and equals a single-process certify case by case (status, check, output
@@ -21,12 +22,40 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 fi
 t_start=$(date +%s.%N)
 C=$T/cluster; mkdir -p "$C"/{munge,state,spool,log}; chmod 755 "$C" "$C/munge"
-# The daemons run in the foreground as this shell's children, so stopping means kill and wait
-# (no daemon outlives the test, none is left a zombie).
+# The daemons run in the foreground as this shell's children. Stopping: cancel the jobs, SIGTERM
+# the daemons, SIGKILL after 10 s, then SIGKILL what is left of this cluster's job steps (the
+# processes whose environment names this test's slurm.conf), and reap.
 daemons=()
+mine() { # is pid $1 this shell or below it?
+  local p=$1
+  while ((p > 1)); do
+    ((p == $$)) && return 0
+    p=$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ') || return 1
+    [[ -n $p ]] || return 1
+  done
+  return 1
+}
+ours() { # pids of this test's cluster that the daemons left behind (job steps, their tasks)
+  local p
+  for p in /proc/[0-9]*; do
+    tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qxF "SLURM_CONF=$C/slurm.conf" &&
+      ! mine "${p#/proc/}" && echo "${p#/proc/}"
+  done
+  return 0
+}
 stop() {
-  [[ -n ${SLURM_CONF:-} ]] && scancel --quiet --user=root 2>/dev/null || true
-  ((${#daemons[@]})) && { kill "${daemons[@]}" 2>/dev/null; wait "${daemons[@]}" 2>/dev/null; }
+  if [[ -n ${SLURM_CONF:-} ]]; then
+    scancel --quiet --user=root 2>/dev/null || true
+    for ((i = 0; i < 30; i++)); do squeue -h 2>/dev/null | grep -q . || break; sleep 0.3; done
+  fi
+  if ((${#daemons[@]})); then
+    kill "${daemons[@]}" 2>/dev/null || true
+    for ((i = 0; i < 50; i++)); do kill -0 "${daemons[@]}" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "${daemons[@]}" 2>/dev/null || true
+    wait "${daemons[@]}" 2>/dev/null || true
+  fi
+  local left; left=$(ours)
+  [[ -n $left ]] && kill -9 $left 2>/dev/null
   rm -rf "$T"
 }
 alive() { sleep 0.5; kill -0 "$1" 2>/dev/null; }
@@ -94,32 +123,34 @@ wait_done() { # JOBID [TIMEOUT]: until no task of the job is pending or running
     ((SECONDS < end)) || fail "job $1 did not finish: $(squeue -j "$1")"; sleep 0.3
   done
 }
-jid=$(sbatch --parsable --array=0-3 "$SRC/tools/slurm/certify-array.sbatch" $P shards --timeout 120)
-# Cancel task 2 once it has recorded a few cases.
+# A stepped array (task ids 1 3 5 7 are shards 0..3); task 5 (shard 2) is cancelled once it has
+# recorded a few cases.
+jid=$(sbatch --parsable --array=1-7:2 "$SRC/tools/slurm/certify-array.sbatch" $P shards --timeout 120)
 for ((i = 0; i < 1500; i++)); do
-  [[ $(job_state "${jid}_2") == RUNNING && -s shards/2/results.jsonl ]] &&
+  [[ $(job_state "${jid}_5") == RUNNING && -s shards/2/results.jsonl ]] &&
     (($(wc -l <shards/2/results.jsonl) >= 3)) && break
   sleep 0.1
 done
-[[ $(job_state "${jid}_2") == RUNNING ]] || fail "task 2 never ran long enough to be cancelled ($(job_state "${jid}_2"))"
-scancel "${jid}_2"
+[[ $(job_state "${jid}_5") == RUNNING ]] ||
+  fail "task 5 never ran long enough to be cancelled ($(job_state "${jid}_5")): $(tail -3 aclcts-shard-"${jid}"_5.log 2>&1)"
+scancel "${jid}_5"
 pk=$(sbatch --parsable --dependency=afterany:"$jid" --output=package1.log \
   "$SRC/tools/slurm/certify-package.sh" $P cert shards)
 wait_done "$jid"; wait_done "$pk"
-[[ $(job_state "${jid}_2") == CANCELLED ]] || fail "task 2: $(job_state "${jid}_2")"
+[[ $(job_state "${jid}_5") == CANCELLED ]] || fail "task 5: $(job_state "${jid}_5")"
 got=$(wc -l <shards/2/results.jsonl)
 want=$("$ACLCTS" list --product $P --shard 2/4 "$ACLCTS_SUITES" | wc -l)
-((got < want)) || fail "task 2 finished before the cancel ($got of $want)"
+((got < want)) || fail "task 5 finished before the cancel ($got of $want)"
 [[ $(exit_code "$pk") == 1:0 ]] || { cat package1.log; fail "package job after the cancel: exit $(exit_code "$pk")"; }
-grep -q "shard 2/4 has $got of $want cases; recover it with: sbatch --array=2 " package1.log || { cat package1.log; fail "no recovery line"; }
+grep -q "shard 2/4 has $got of $want cases; recover it with: sbatch --array=5 " package1.log || { cat package1.log; fail "no recovery line"; }
 grep -q "no package written" package1.log || fail "certify did not refuse"
 [[ ! -e cert && ! -e cert.tar.gz ]] || fail "a package from incomplete shards"
 t_cancel=$(date +%s.%N)
 
 # Recovery, the documented way: the same task id again (resumes shard 2 of 4), then package.
-rid=$(sbatch --parsable --array=2 "$SRC/tools/slurm/certify-array.sbatch" $P shards --timeout 120)
+rid=$(sbatch --parsable --array=5 "$SRC/tools/slurm/certify-array.sbatch" $P shards --timeout 120)
 wait_done "$rid"
-grep -q "resuming shards/2/results.jsonl" aclcts-shard-"${rid}"_2.log || fail "recovery did not resume"
+grep -q "resuming shards/2/results.jsonl" aclcts-shard-"${rid}"_5.log || fail "recovery did not resume"
 [[ $(jsonl_ids shards/2/results.jsonl | uniq -d) == "" ]] || fail "a case ran twice"
 pk=$(sbatch --parsable --output=package2.log "$SRC/tools/slurm/certify-package.sh" $P cert shards)
 wait_done "$pk"
