@@ -65,9 +65,18 @@ munged -F -f -S "$C/munge/sock" --key-file="$C/munge/key" --log-file="$C/log/mun
   --pid-file="$C/munge/munged.pid" --seed-file="$C/munge/seed" 2>"$C/log/munged.err" &
 daemons+=($!)
 alive $! || skip "munged does not start: $(tail -1 "$C/log/munged.err")"
-read -r p1 p2 < <(python3 -c 'import socket
-s=[socket.socket() for _ in range(2)]
-[x.bind(("127.0.0.1",0)) for x in s]; print(*[x.getsockname()[1] for x in s])')
+# Two free ports below the kernel's ephemeral range, which outgoing connections of other tests
+# take their local ports from (a port picked there was once taken before slurmctld bound it).
+read -r p1 p2 < <(python3 -c 'import random, socket
+ports = []
+while len(ports) < 2:
+    p = random.randrange(20000, 32000)
+    try:
+        socket.create_server(("127.0.0.1", p)).close()
+        ports += [p] if p not in ports else []
+    except OSError:
+        pass
+print(*ports)')
 host=$(hostname -s)
 cat >"$C/slurm.conf" <<CONF
 ClusterName=aclctstest
