@@ -95,7 +95,7 @@ int cts_check_one_origin(const cts_result_list *res, const cts_provenance *shard
                          char contract[16], char version[32], const char *what, FILE *out)
 {
     int bad = 0;
-    char where[400];
+    char where[1400];
     for (size_t i = 0; i < res->count && bad < MAX_LINES; i++) {
         const cts_result *r = &res->r[i];
         snprintf(where, sizeof where, "case %s", r->v.case_id);

@@ -54,12 +54,17 @@ void cts_avgpool_params(const cts_case *c, ref_avgpool_params *p)
     memset(p, 0, sizeof *p);
     const cts_tensor *self = &c->t[1], *go = &c->t[0];
     int r = self->rank;
-    p->n = r == 4 ? self->dims[0] : 1;
-    p->c = self->dims[r - 3];
-    p->h = self->dims[r - 2];
-    p->w = self->dims[r - 1];
-    p->oh = go->dims[go->rank - 2];
-    p->ow = go->dims[go->rank - 1];
+    /* Ranks the operator refuses (error cases) have no geometry: it stays 0, never dims[-1]. */
+    if (r >= 3) {
+        p->n = r == 4 ? self->dims[0] : 1;
+        p->c = self->dims[r - 3];
+        p->h = self->dims[r - 2];
+        p->w = self->dims[r - 1];
+    }
+    if (go->rank >= 2) {
+        p->oh = go->dims[go->rank - 2];
+        p->ow = go->dims[go->rank - 1];
+    }
     p->kh = axis(&c->kernel_size, 0, 1);
     p->kw = axis(&c->kernel_size, 1, 1);
     p->sh = axis(&c->stride, 0, p->kh); /* null or empty stride means stride = kernel */

@@ -29,4 +29,5 @@ for ((k = 0; k < N; k++)); do
   fi
   [[ -e $DIR/$k/results.jsonl ]] && args+=(--results "$DIR/$k/results.jsonl")
 done
+((${#args[@]})) || { echo "aclcts: error: no shard of $DIR has results" >&2; exit 1; }
 exec "$ACLCTS" certify --product "$PRODUCT" --out "$OUT" "${args[@]}" "$@" "$SUITES"
