@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
