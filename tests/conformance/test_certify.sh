@@ -7,7 +7,7 @@
 # a NOT CONFORMANT package carrying a CONFORMANT package's report.html, summary.md, junit.xml and
 # audit files (re-sealed); a manifest with "verdict" twice; results.jsonl a symlink out of the
 # package; a packaged suite edited and re-sealed; archives holding a symlink, a '..' path or a
-# device (and no temporary directory left behind). certify refuses: scheduler shard variables,
+# device (and no temporary directory left behind, also when stopped by SIGTERM). certify refuses: scheduler shard variables,
 # an incomplete shard (no package written), records of another backend; a subset of the suites
 # packages as NOT CONFORMANT naming each missing canonical suite.
 source "$(dirname "$0")/e2e_lib.sh"
@@ -122,6 +122,13 @@ for a in link:link dotdot:leaves device:device hardlink:link; do
 done
 [[ -e $T/evil || -e $TMPDIR/evil ]] && fail "an entry escaped"
 [[ -z $(ls "$TMPDIR") ]] || fail "verify-package left $(ls "$TMPDIR")"
+# ... nor when it is stopped: blocked reading a FIFO named like an archive, then SIGTERM.
+mkfifo fifo.tar.gz
+"$ACLCTS" verify-package fifo.tar.gz >/dev/null 2>&1 & vp=$!
+for ((i = 0; i < 50; i++)); do [[ -n $(ls "$TMPDIR") ]] && break; sleep 0.1; done
+[[ -n $(ls "$TMPDIR") ]] || fail "verify-package made no temporary directory"
+kill -TERM $vp; wait $vp || true
+[[ -z $(ls "$TMPDIR") ]] || fail "verify-package stopped by SIGTERM left $(ls "$TMPDIR")"
 
 # certify refusals
 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=4 expect_rc 2 "$ACLCTS" certify --product $P --out x "$S"
