@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "json_util.h"
+#include "results.h"
 #include "sha256.h"
 
 static void now_iso(char *out, size_t len)
@@ -91,7 +92,7 @@ int cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *ba
                          sizeof p->soc);
     snprintf(p->backend, sizeof p->backend, "%s", backend_spec);
     snprintf(p->backend_dir, sizeof p->backend_dir, "%s", b->dir);
-    snprintf(p->contract, sizeof p->contract, "doc");
+    snprintf(p->contract, sizeof p->contract, "%s", CTS_DEFAULT_CONTRACT);
     snprintf(p->aclcts_version, sizeof p->aclcts_version, "%s", ACLCTS_VERSION);
     snprintf(p->shard, sizeof p->shard, "%d/%d", shard_index, shard_count);
     join_command(argc, argv, p->command, sizeof p->command);

@@ -33,9 +33,10 @@ typedef struct {
 } cts_provenance;
 
 /* Fills the facts known before the run (host, SoC asked of the backend in a child process,
- * backend and its libraries' hashes, contract "doc", version, start, shard, command) and
- * appends the record with an empty end to the provenance file of jsonl_path, so a session
- * killed mid-run is still on record ("end": ""). 0, or -1 (errno) when it cannot be written. */
+ * backend and its libraries' hashes, contract CTS_DEFAULT_CONTRACT, version, start, shard,
+ * command) and appends the record with an empty end to the provenance file of jsonl_path, so a
+ * session killed mid-run is still on record ("end": ""). 0, or -1 (errno) when it cannot be
+ * written. */
 int cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *backend_spec,
                          const char *product, int shard_index, int shard_count, int argc,
                          char **argv, const char *jsonl_path);

@@ -37,8 +37,12 @@ typedef struct {
 void cts_result_list_push(cts_result_list *l, const cts_result *r);
 void cts_result_list_free(cts_result_list *l);
 
-/* The case part of a result (everything but the verdict, repro and log); contract "doc" and
- * this build's version (a run with another contract overwrites r->contract). */
+/* The contract a run judges against when it is not told another; a run with --contract sets
+ * cts_result.contract and cts_provenance.contract (the two places certify compares). */
+#define CTS_DEFAULT_CONTRACT "doc"
+
+/* The case part of a result (everything but the verdict, repro and log); contract
+ * CTS_DEFAULT_CONTRACT and this build's version. */
 void cts_result_from_case(cts_result *r, const cts_case *c, const char *file,
                           const char *backend);
 const char *cts_op_id(ref_op op);          /* "avgpool2d_backward" */
