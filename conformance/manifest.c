@@ -69,7 +69,8 @@ static json_t *counts_json(const cts_manifest *m)
 {
     json_t *c = json_object();
     for (int s = 0; s < CTS_STATUS_COUNT; s++)
-        json_object_set_new(c, cts_status_name((cts_status)s), json_integer((json_int_t)m->counts[s]));
+        json_object_set_new(c, cts_status_name((cts_status)s),
+                            json_integer((json_int_t)m->counts[s]));
     json_object_set_new(c, "total", json_integer((json_int_t)m->total));
     return c;
 }

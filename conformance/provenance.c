@@ -176,7 +176,8 @@ static int write_record(cts_provenance *p)
     char *line = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     int fd = line ? open(p->file, O_WRONLY | O_CREAT, 0666) : -1;
-    int rc = fd >= 0 && ftruncate(fd, p->offset) == 0 && lseek(fd, p->offset, SEEK_SET) >= 0 ? 0 : -1;
+    int rc = fd >= 0 && ftruncate(fd, p->offset) == 0 && lseek(fd, p->offset, SEEK_SET) >= 0
+                 ? 0 : -1;
     size_t n = line ? strlen(line) : 0;
     if (rc == 0 && (write(fd, line, n) != (ssize_t)n || write(fd, "\n", 1) != 1)) rc = -1;
     if (fd >= 0 && close(fd) != 0) rc = -1;

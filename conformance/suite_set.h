@@ -1,7 +1,7 @@
 /* The canonical suite set: the suite files this aclcts release ships (the top-level .yaml
  * files of suites/ at build time; vendor_st/ is an optional extra), each with its SHA-256, and
- * the set digest: the SHA-256 of the sorted `sha256sum`-style listing "HEX  NAME\n". A certification is CONFORMANT only when it ran
- * exactly this set. */
+ * the set digest: the SHA-256 of the sorted `sha256sum`-style listing "HEX  NAME\n". A
+ * certification is CONFORMANT only when it ran exactly this set. */
 #ifndef ACLCTS_CONFORMANCE_SUITE_SET_H_
 #define ACLCTS_CONFORMANCE_SUITE_SET_H_
 
