@@ -102,6 +102,7 @@ SchedulerType=sched/builtin
 MpiDefault=none
 ReturnToService=2
 MinJobAge=600
+KillWait=5
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
@@ -132,12 +133,24 @@ wait_done() { # JOBID [TIMEOUT]: until no task of the job is pending or running
     ((SECONDS < end)) || fail "job $1 did not finish: $(squeue -j "$1")"; sleep 0.3
   done
 }
-# A stepped array (task ids 1 3 5 7 are shards 0..3); task 5 (shard 2) is cancelled once it has
-# recorded a few cases.
-jid=$(sbatch --parsable --array=1-7:2 "$SRC/tools/slurm/certify-array.sbatch" $P shards --timeout 120)
+# A stepped array (task ids 1 3 5 7 are shards 0..3); task 5 (shard 2) is cancelled mid-run. Its
+# first run goes through a wrapper (the documented ACLCTS variable) that pauses aclcts with
+# SIGSTOP once it has recorded a case, so the cancel lands mid-run however fast or loaded the
+# machine is (polling for a running task raced with a shard that finished in a second); the
+# cancel's signals reach the paused run as they would a busy one.
+cat >"$T/pause-task5" <<WRAP
+#!/usr/bin/env bash
+[[ \${SLURM_ARRAY_TASK_ID:-} == 5 ]] || exec "$ACLCTS" "\$@"
+"$ACLCTS" "\$@" & pid=\$!
+until [[ -s shards/2/results.jsonl ]]; do kill -0 \$pid 2>/dev/null || break; sleep 0.01; done
+kill -STOP \$pid 2>/dev/null && touch "$T/task5.paused"
+wait \$pid
+WRAP
+chmod +x "$T/pause-task5"
+jid=$(ACLCTS=$T/pause-task5 sbatch --parsable --array=1-7:2 "$SRC/tools/slurm/certify-array.sbatch" \
+  $P shards --timeout 120)
 for ((i = 0; i < 1500; i++)); do
-  [[ $(job_state "${jid}_5") == RUNNING && -s shards/2/results.jsonl ]] &&
-    (($(wc -l <shards/2/results.jsonl) >= 3)) && break
+  [[ -e $T/task5.paused && $(job_state "${jid}_5") == RUNNING ]] && break
   sleep 0.1
 done
 [[ $(job_state "${jid}_5") == RUNNING ]] ||
