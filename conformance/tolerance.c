@@ -109,9 +109,11 @@ cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref
         return skip;
     }
     cts_elem_err best = cts_judge_value(tol, dt, path, got, &out->v[k]);
-    /* An operand that overflows the path's narrower operand format (reference flag) makes
-     * a non-finite result legal: the device computes on the rounded operand. */
-    if (!best.ok && !isfinite(got) && out->flags && (out->flags[k] & REF_FLAG_OPERAND_OVERFLOW)) {
+    /* An operand that overflows the path's narrower operand format, or an intermediate that
+     * leaves the working format's range (reference flags), makes a non-finite result legal:
+     * the device computes on the rounded operand, or overflows on the way. */
+    if (!best.ok && !isfinite(got) && out->flags &&
+        (out->flags[k] & (REF_FLAG_OPERAND_OVERFLOW | REF_FLAG_RANGE))) {
         best.ok = true;
         best.class_mismatch = false;
         best.ulp = best.bound_units = best.rel = best.policy_units = 0;

@@ -23,24 +23,32 @@ static int params_ok(const ref_avgpool_params *p)
            p->kh > 0 && p->kw > 0 && p->sh > 0 && p->sw > 0 && p->ph >= 0 && p->pw >= 0;
 }
 
-/* One axis of window o: [*a, *b) clipped, *full its length counting padding (facts §4). */
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+/* One axis of window o: [*a, *b) clipped, *full its length counting padding (facts §4). h0 + k
+ * saturates at the padded end: the kernel may be near INT64_MAX. */
 static void window(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t in, int64_t *a,
                    int64_t *b, int64_t *full)
 {
-    int64_t h0 = o * s - pad, h1 = min64(h0 + k, in + pad);
+    int64_t h0 = o * s - pad, h1 = in + pad, end;
+    if (!__builtin_add_overflow(h0, k, &end))
+        h1 = min64(end, h1);
     *full = h1 - h0;
     *a = max64(h0, 0);
     *b = min64(h1, in);
 }
 
 /* Per input index of one axis, the windows covering it in ascending o: built once per call so
- * the per-element gathering does no division. At most cap = ceil(k/s) windows cover an index. */
+ * the per-element gathering does no division. At most cap = min(ceil(k/s), on) windows cover an
+ * index: the kernel size alone (65536, 2^40) must not size the tables. */
 typedef struct { int64_t o, full, len; } axis_win;
 typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
 
 static int axis_tab_build(axis_tab *t, int64_t in, int64_t on, int64_t s, int64_t pad, int64_t k)
 {
     t->cap = k / s + (k % s != 0); /* ceil(k/s) without overflow (s may be near INT64_MAX) */
+    t->cap = min64(t->cap, max64(on, 1));
     t->cnt = calloc((size_t)(in > 0 ? in : 1), sizeof *t->cnt);
     t->w = malloc((size_t)(in > 0 ? in : 1) * (size_t)t->cap * sizeof *t->w);
     if (!t->cnt || !t->w)
@@ -76,9 +84,11 @@ static void pool_tabs_free(pool_tabs *T)
     axis_tab_free(&T->w);
 }
 
-/* The terms of element `index`: g[i] / d[i], i < returned count (cap = kh·kw is enough). */
+/* The terms of element `index`: g[i] / d[i], i < returned count (T->h.cap·T->w.cap is enough).
+ * d is 128-bit: with countIncludePad two padded window lengths of 2^32 and more multiply past
+ * int64. */
 static int64_t element_terms(const ref_avgpool_params *p, const pool_tabs *T, const double *go,
-                             int64_t index, double *g, int64_t *d)
+                             int64_t index, double *g, i128 *d)
 {
     int64_t iw = index % p->w, ih = (index / p->w) % p->h, plane = index / (p->w * p->h);
     const double *gp = go + plane * p->oh * p->ow;
@@ -89,21 +99,36 @@ static int64_t element_terms(const ref_avgpool_params *p, const pool_tabs *T, co
         for (int j = 0; j < nw; j++) {
             g[n] = gp[wh[i].o * p->ow + ww[j].o];
             d[n] = p->divisor_override ? p->divisor_override
-                   : p->count_include_pad ? wh[i].full * ww[j].full : wh[i].len * ww[j].len;
+                   : p->count_include_pad ? (i128)wh[i].full * ww[j].full
+                                          : (i128)wh[i].len * ww[j].len;
             n++;
         }
     return n;
 }
 
 /* |d| without overflow: divisorOverride INT64_MIN is legal where no range check applies. */
-static uint64_t magnitude(int64_t d) { return d < 0 ? 0 - (uint64_t)d : (uint64_t)d; }
+static u128 magnitude(i128 d) { return d < 0 ? 0 - (u128)d : (u128)d; }
+
+static void mpz_set_u128(mpz_t z, u128 v)
+{
+    mpz_set_ui(z, (unsigned long)(uint64_t)(v >> 64));
+    mpz_mul_2exp(z, z, 64);
+    mpz_add_ui(z, z, (unsigned long)(uint64_t)v);
+}
+
+/* Exact divisors: |d| ≤ 2^53 converts to double without rounding (the fast path's condition). */
+#define EXACT_DIVISOR ((u128)1 << 53)
 
 /* Exact S = Σ g·(D/d) and D, as MPFR/GMP numbers (S at a precision that holds it exactly). */
-static void exact_fraction(const double *g, const int64_t *d, int64_t n, mpfr_t S, mpz_t D)
+static void exact_fraction(const double *g, const i128 *d, int64_t n, mpfr_t S, mpz_t D)
 {
+    mpz_t m;
+    mpz_init(m);
     mpz_set_ui(D, 1);
-    for (int64_t i = 0; i < n; i++)
-        mpz_lcm_ui(D, D, (unsigned long)magnitude(d[i]));
+    for (int64_t i = 0; i < n; i++) {
+        mpz_set_u128(m, magnitude(d[i]));
+        mpz_lcm(D, D, m);
+    }
     int emax = INT_MIN, emin = INT_MAX;
     for (int64_t i = 0; i < n; i++)
         if (g[i] != 0) {
@@ -116,11 +141,12 @@ static void exact_fraction(const double *g, const int64_t *d, int64_t n, mpfr_t 
     mpfr_set_prec(S, prec);
     mpfr_set_zero(S, 1);
     mpfr_t t;
-    mpz_t m;
+    mpz_t di;
     mpfr_init2(t, 53 + bitsD + 2);
-    mpz_init(m);
+    mpz_init(di);
     for (int64_t i = 0; i < n; i++) {
-        mpz_divexact_ui(m, D, (unsigned long)magnitude(d[i]));
+        mpz_set_u128(di, magnitude(d[i]));
+        mpz_divexact(m, D, di);
         if (d[i] < 0)
             mpz_neg(m, m);
         mpfr_set_z(t, m, MPFR_RNDN);           /* exact: bitsD bits */
@@ -128,20 +154,27 @@ static void exact_fraction(const double *g, const int64_t *d, int64_t n, mpfr_t 
         mpfr_add(S, S, t, MPFR_RNDN);           /* exact: prec covers the exponent span */
     }
     mpfr_clear(t);
-    mpz_clear(m);
+    mpz_clears(m, di, (mpz_ptr)0);
 }
 
 /* (hi, lo) of reference.h by MPFR. */
-static void mpfr_value(const double *g, const int64_t *d, int64_t n, double *hi, double *lo)
+static void mpfr_value(const double *g, const i128 *d, int64_t n, double *hi, double *lo)
 {
     mpfr_t S, q, r;
     mpz_t D;
     mpfr_init2(S, 64);
     mpz_init(D);
     exact_fraction(g, d, n, S, D);
-    mpfr_init2(q, 53);
-    mpfr_div_z(q, S, D, MPFR_RNDN);
-    *hi = mpfr_get_d(q, MPFR_RNDN);
+    mpfr_init2(q, REF_ODD_PREC);
+    ref_mpfr_round_odd(q, mpfr_div_z(q, S, D, MPFR_RNDZ));
+    *hi = mpfr_get_d(q, MPFR_RNDN);     /* one rounding, subnormals included */
+    if (!isfinite(*hi)) {
+        *lo = 0;
+        mpfr_clears(S, q, (mpfr_ptr)0);
+        mpz_clear(D);
+        return;
+    }
+    mpfr_set_d(q, *hi, MPFR_RNDN);
     mpfr_init2(r, mpfr_get_prec(S) + 53 + (mpfr_prec_t)mpz_sizeinbase(D, 2) + 8);
     mpfr_mul_z(r, q, D, MPFR_RNDN);     /* exact */
     mpfr_sub(r, S, r, MPFR_RNDN);       /* exact: S − hi·D */
@@ -192,8 +225,10 @@ static int plain_sum_exact(const double *g, int64_t n, double sabs_g, double *su
     return 1;
 }
 
-/* Fast path (same: every d[i] equal, sabs_g = Σ|g|); 0 when Ziv's test cannot decide. */
-static int fast_value(const double *g, const int64_t *d, int64_t n, bool same, double sabs_g,
+/* Fast path (same: every d[i] equal, sabs_g = Σ|g|); 0 when Ziv's test cannot decide. The
+ * caller guarantees |d| ≤ 2^53 (exact as a double) and no quotient near the subnormal range
+ * (the remainders below are exact only without underflow). */
+static int fast_value(const double *g, const i128 *d, int64_t n, bool same, double sabs_g,
                       double *hi, double *lo)
 {
     ref_acc a = {{0, 0}, 0};
@@ -232,11 +267,11 @@ int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const doubl
 {
     if (!params_ok(p) || index < 0 || index >= p->n * p->c * p->h * p->w)
         return -1;
-    int64_t cap = p->kh * p->kw;
-    double *g = malloc((size_t)cap * sizeof *g);
-    int64_t *d = malloc((size_t)cap * sizeof *d);
     pool_tabs T;
     int rc = pool_tabs_build(&T, p);
+    int64_t cap = T.h.cap * T.w.cap;
+    double *g = malloc((size_t)cap * sizeof *g);
+    i128 *d = malloc((size_t)cap * sizeof *d);
     if (!g || !d || rc) {
         free(g);
         free(d);
@@ -259,32 +294,58 @@ int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const doubl
 }
 
 /* Per-thread scratch of the driver: the terms of one element. */
-typedef struct { double *g; int64_t *d; } pool_scratch;
+typedef struct { double *g; i128 *d; } pool_scratch;
+
+/* The range allowances of element terms g/d on the path (reference.h REF_FLAG_RANGE): a sum
+ * of magnitudes past the working format's largest value may overflow on the way (FP32 sums the
+ * gradients before or after dividing), and a cube weight 1/d that rounds to 0 in the operand
+ * format meets an infinite gradient as inf·0. */
+static uint8_t range_flags(const ref_path *path, double sabs_g, double sabs, bool infinite_g,
+                           u128 dmax)
+{
+    double lim = ref_path_overflow_at(path);
+    bool over = fmax(sabs_g, sabs) * (1 + 0x1p-40) > lim;
+    bool zero_w = false;
+    if (path->kind == REF_PATH_CUBE && infinite_g && dmax > 0) {
+        double w = ref_round_to(1.0 / (double)dmax, REF_DT_FLOAT);
+        zero_w = ref_round_to(w, path->hf32 ? REF_DT_FLOAT : path->operand) == 0;
+    }
+    return over || zero_w ? REF_FLAG_RANGE : 0;
+}
 
 /* One element's answer; returns 1 when the fast path decided it. */
 static int element(const ref_avgpool_params *p, const pool_tabs *T, const double *go, int64_t idx,
                    const ref_options *opt, const pool_scratch *S, ref_value *v, uint8_t *flags)
 {
     double *g = S->g;
-    int64_t *d = S->d;
+    i128 *d = S->d;
     int64_t n = element_terms(p, T, go, idx, g, d);
-    double sabs = 0, gmax = 0;
-    uint64_t dmax = 0;
-    bool finite = true, same = true;
+    double sabs = 0, gmax = 0, gmin = INFINITY;
+    u128 dmax = 0;
+    bool finite = true, same = true, infinite_g = false;
+    ref_nfclass cls = {0};
     for (int64_t i = 0; i < n; i++) {
-        uint64_t ad = magnitude(d[i]);
+        u128 ad = magnitude(d[i]);
         dmax = ad > dmax ? ad : dmax;
         same = same && d[i] == d[0];
-        if (isfinite(g[i]))
+        if (isfinite(g[i])) {
             gmax = fabs(g[i]) > gmax ? fabs(g[i]) : gmax;
-        else
+            if (g[i] != 0)
+                gmin = fmin(gmin, fabs(g[i]));
+        } else {
             finite = false;
+            infinite_g = infinite_g || isinf(g[i]);
+            /* a term's class: g's, sign times d's sign (d ≠ 0 is exact) */
+            double f[2] = {g[i], d[i] < 0 ? -1.0 : 1.0};
+            ref_nf_term(&cls, f, 2);
+        }
     }
+    double dmax_d = (double)dmax; /* rounded when |d| > 2^53: only bounds use it then */
     double sabs_g = 0;
     if (same && n > 0) { /* Σ|g| / |d|: n − 1 roundings in the sum, one in the quotient */
         for (int64_t i = 0; i < n; i++)
             sabs_g += fabs(g[i]);
-        sabs = sabs_g / (double)dmax;
+        sabs = sabs_g / dmax_d;
     } else {
         for (int64_t i = 0; i < n; i++)
             sabs += fabs(g[i] / (double)d[i]);
@@ -292,25 +353,26 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
     /* some operand overflows iff the largest finite one does (rounding is monotone) */
     if (ref_operand_overflows(&opt->path, gmax))
         *flags |= REF_FLAG_OPERAND_OVERFLOW;
+    *flags |= range_flags(&opt->path, sabs_g, sabs, infinite_g, dmax);
     v->nterms = n;
     v->nops = 2; /* a quotient (or reciprocal and product), then the sum */
     v->coord_err = 0;
     /* min over terms of 1/|d| rounded (only scales a term) = 1/max|d|: rounding is monotone */
-    v->min_weight = (n ? fmin(1, 1.0 / (double)dmax) : 0) * (1 - 0x1p-52);
+    v->min_weight = (n ? fmin(1, 1.0 / dmax_d) : 0) * (1 - 0x1p-52);
     /* each |t| (or Σ|g| and its quotient) and partial sum rounded to nearest: n+1 factors
      * (1 + 2^-53) at most */
     v->sum_abs = sabs * (1 + (double)(n + 2) * 0x1p-52);
-    if (!finite) { /* IEEE: the device's sum of NaN/Inf terms, whatever the order */
-        double ieee = 0;
-        for (int64_t i = 0; i < n; i++)
-            ieee += g[i] / (double)d[i];
-        v->hi = ieee;
+    if (!finite) { /* the class of the exact sum in the extended reals, whatever the order */
+        v->hi = ref_nf_value(&cls);
         v->lo = 0;
         v->sum_abs = INFINITY;
         *flags |= REF_FLAG_NONFINITE;
         return 1;
     }
-    if (!opt->force_mpfr && fast_value(g, d, n, same, sabs_g, &v->hi, &v->lo))
+    /* the fast path's divisions and remainders are exact for |d| ≤ 2^53 and quotients clear
+     * of the subnormal range; anything else is MPFR's */
+    bool fast_ok = dmax <= EXACT_DIVISOR && !(gmin / dmax_d < 0x1p-900);
+    if (!opt->force_mpfr && fast_ok && fast_value(g, d, n, same, sabs_g, &v->hi, &v->lo))
         return 1;
     mpfr_value(g, d, n, &v->hi, &v->lo);
     return 0;
@@ -335,7 +397,7 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
     int fail = 0;
 #pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits, falls) reduction(| : fail)
     {
-        pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(int64_t))};
+        pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(i128))};
         bool ok = S.g && S.d;
         fail = !ok;
 #pragma omp for schedule(dynamic, 1024)

@@ -98,6 +98,16 @@ int ref_decide(ref_dd s, double err, double *hi, double *lo)
     return 1;
 }
 
+void ref_mpfr_round_odd(mpfr_ptr x, int ternary)
+{
+    if (ternary == 0 || !mpfr_regular_p(x) || mpfr_min_prec(x) == mpfr_get_prec(x))
+        return; /* exact, or the last bit is already 1 */
+    if (mpfr_sgn(x) > 0)
+        mpfr_nextabove(x);
+    else
+        mpfr_nextbelow(x);
+}
+
 void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *lo, mpfr_ptr scratch)
 {
     (void)scratch;
@@ -106,14 +116,18 @@ void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *l
         return;
     }
     mpfr_t h, l;
-    mpfr_init2(h, 53);
+    mpfr_init2(h, REF_ODD_PREC);
     mpfr_init2(l, REF_LO_BITS);
-    mpfr_sum(h, terms, n, MPFR_RNDN);
+    ref_mpfr_round_odd(h, mpfr_sum(h, terms, n, MPFR_RNDZ));
     *hi = mpfr_get_d(h, MPFR_RNDN);
-    mpfr_neg(h, h, MPFR_RNDN);
-    terms[n] = h;
-    mpfr_sum(l, terms, n + 1, MPFR_RNDN);
-    *lo = mpfr_get_d(l, MPFR_RNDN);
+    if (isfinite(*hi)) {
+        mpfr_set_d(h, -*hi, MPFR_RNDN); /* exact */
+        terms[n] = h;
+        mpfr_sum(l, terms, n + 1, MPFR_RNDN);
+        *lo = mpfr_get_d(l, MPFR_RNDN);
+    } else {
+        *lo = 0; /* a finite exact value beyond the double range */
+    }
     mpfr_clear(h);
     mpfr_clear(l);
 }

@@ -27,6 +27,7 @@ typedef struct {
     const double *go, *in, *grid;
     double u_dev;
     bool force;
+    const ref_path *path;
 } gctx;
 
 typedef struct { int64_t e; int kx, ky; } corner;
@@ -133,10 +134,12 @@ static int dgrid_gather_fill(const gctx *G, int64_t n, int64_t pix, const grid_o
             gv[5 * c + 1 + k] = val;
             D->finite = D->finite && isfinite(val) && isfinite(g); /* only terms count */
             if (!G->force) {
-                double pr = val * g, e = fma(val, g, -pr); /* exact product */
+                double pr = val * g, e = fma(val, g, -pr); /* exact product, unless underflow */
                 ref_acc_add(&D->S[k], (ref_dd){pr, 0}, 0);
                 if (e != 0)
                     ref_acc_add(&D->S[k], (ref_dd){e, 0}, 0);
+                if (!ref_prod_clear(val, g, pr))
+                    D->S[k].err = INFINITY; /* undecidable: the MPFR path */
             }
         }
     }
@@ -155,7 +158,8 @@ static int exact_terms(ref_acc *a, ref_dd x, ref_dd y, double z)
             if (xs[i] == 0 || ys[j] == 0)
                 continue;
             double p = xs[i] * ys[j], f = fma(xs[i], ys[j], -p), pz = p * z, fz = f * z;
-            if (fma(p, z, -pz) != 0 || fma(f, z, -fz) != 0)
+            if (!ref_prod_clear(xs[i], ys[j], p) || !ref_prod_clear(p, z, pz) ||
+                !ref_prod_clear(f, z, fz) || fma(p, z, -pz) != 0 || fma(f, z, -fz) != 0)
                 return 0;
             part[np++] = pz;
             part[np++] = fz;
@@ -187,14 +191,20 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     }
     memset(v, 0, sizeof *v);
     v->nops = 4;
-    double ieee = 0, sabs = 0, cerr = 0;
+    double sabs = 0, cerr = 0, pre = 0, pmax = 0;
     int64_t nt = 0;
+    ref_nfclass cls = {0};
     for (int64_t c = 0; c < p->c; c++) {
         double g = D->gv[5 * c];
         for (int k = 0; k < nc; k++) {
             double val = D->gv[5 * c + 1 + k];
-            double t = sgn[k] * val * g * wk[k]->hi;
-            ieee += t;
+            double t = val * g * wk[k]->hi;
+            if (!D->finite) { /* PyTorch: gix accumulated, then times gix_mult (scale) */
+                double f[5] = {(double)sgn[k], val, g, wk[k]->hi, scale};
+                ref_nf_term(&cls, f, 5);
+            }
+            pmax = fmax(pmax, fabs(val * g));
+            pre += fabs(t);
             if (mult == 0)
                 continue;
             sabs += fabs(t * scale);
@@ -205,8 +215,12 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     v->nterms = nt;
     v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
     v->coord_err = cerr * (1 + 0x1p-40);
-    if (!D->finite || !isfinite(ieee)) {
-        v->hi = ieee * scale; /* PyTorch: gix accumulated, then times gix_mult */
+    /* FP32 (double) products val·g, the sum before and after the scale: past the working range
+     * an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact value is finite */
+    if (fmax(pmax, fmax(pre, sabs)) * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+        *flags |= REF_FLAG_RANGE;
+    if (ref_nf_any(&cls)) {
+        v->hi = ref_nf_value(&cls);
         v->lo = 0;
         v->sum_abs = INFINITY;
         *flags |= REF_FLAG_NONFINITE;
@@ -373,9 +387,10 @@ static void dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, i
 
 typedef struct {
     ref_acc *acc;
-    double *ieee, *sabs, *cerr;
+    ref_nfclass *cls;
+    double *sabs, *cerr;
     int64_t *nt;
-    uint8_t *nonfin, *fallback;
+    uint8_t *fallback;
 } plane_buf;
 
 #define AMB_PER_ELEM 6 /* each ambiguous point has ≥ 2 variants: 7 of them exceed REF_MAX_ALTS */
@@ -389,11 +404,10 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     bool bil = p->interpolation == REF_INTERP_BILINEAR;
     memset(B->acc, 0, (size_t)hw_in * sizeof *B->acc);
-    memset(B->ieee, 0, (size_t)hw_in * sizeof(double));
+    memset(B->cls, 0, (size_t)hw_in * sizeof *B->cls);
     memset(B->sabs, 0, (size_t)hw_in * sizeof(double));
     memset(B->cerr, 0, (size_t)hw_in * sizeof(double));
     memset(B->nt, 0, (size_t)hw_in * sizeof(int64_t));
-    memset(B->nonfin, 0, (size_t)hw_in);
     for (int64_t pix = 0; pix < hw_out; pix++) {
         const gpoint *pt = &pts[pix];
         if (pt->out || pt->unres)
@@ -407,22 +421,25 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
             int64_t e = cs[k].e;
             const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
             double t = g * wx->hi * wy->hi;
-            B->ieee[e] += t;
             B->sabs[e] += fabs(t);
             B->nt[e]++;
-            if (!isfinite(g))
-                B->nonfin[e] = 1;
+            if (!isfinite(g)) {
+                double f[3] = {g, wx->hi, wy->hi};
+                ref_nf_term(&B->cls[e], f, 3);
+            }
             if (bil)
                 B->cerr[e] += fabs(g) * (fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy);
             double pxy = wx->hi * wy->hi;
             if (!G->force && isfinite(g) && wx->lo == 0 && wy->lo == 0 &&
-                fma(wx->hi, wy->hi, -pxy) == 0) {
+                ref_prod_clear(wx->hi, wy->hi, pxy) && fma(wx->hi, wy->hi, -pxy) == 0) {
                 /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact
                  * value halfway between doubles stays decidable) */
                 double pg = pxy * g, f = fma(pxy, g, -pg);
                 ref_acc_add(&B->acc[e], (ref_dd){pg, 0}, 0);
                 if (f != 0)
                     ref_acc_add(&B->acc[e], (ref_dd){f, 0}, 0);
+                if (!ref_prod_clear(pxy, g, pg))
+                    B->acc[e].err = INFINITY; /* underflow: the MPFR path */
             } else if (!G->force && isfinite(g)) {
                 ref_dd tt = ref_dd_mul_d(ref_dd_mul(*wx, *wy), g);
                 ref_acc_add(&B->acc[e], tt, 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
@@ -442,8 +459,11 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
         B->fallback[e] = 0;
         if (any_unres)
             fl[e] |= REF_FLAG_UNCHECKABLE;
-        if (B->nonfin[e] || !isfinite(B->ieee[e])) {
-            v->hi = B->ieee[e];
+        /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
+        if (B->sabs[e] * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+            fl[e] |= REF_FLAG_RANGE;
+        if (ref_nf_any(&B->cls[e])) {
+            v->hi = ref_nf_value(&B->cls[e]);
             v->lo = 0;
             v->sum_abs = INFINITY;
             fl[e] |= REF_FLAG_NONFINITE;
@@ -621,7 +641,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
         return -1;
     /* working precision of the coordinates: FP32, or double for a DOUBLE path */
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
-    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr};
+    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path};
     ref_altlist *ax_alts = input_grad ? calloc((size_t)(nx ? nx : 1), sizeof *ax_alts) : NULL;
     ref_altlist *ag_alts = grid_grad ? calloc((size_t)(ng ? ng : 1), sizeof *ag_alts) : NULL;
     gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, true); /* ~3 KiB each */
@@ -692,16 +712,16 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
 #pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : prc)
             {
                 mterms mt = {0};
-                plane_buf B = {malloc((size_t)hw_in * sizeof(ref_acc)), malloc((size_t)hw_in * sizeof(double)),
+                plane_buf B = {malloc((size_t)hw_in * sizeof(ref_acc)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
                                malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
-                               malloc((size_t)hw_in * sizeof(int64_t)), malloc((size_t)hw_in), malloc((size_t)hw_in)};
-                bool ok = rc == 0 && B.acc && B.ieee && B.sabs && B.cerr && B.nt && B.nonfin && B.fallback;
+                               malloc((size_t)hw_in * sizeof(int64_t)), malloc((size_t)hw_in)};
+                bool ok = rc == 0 && B.acc && B.cls && B.sabs && B.cerr && B.nt && B.fallback;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t c = 0; c < p->c; c++)
                     if (!ok || dx_plane(&G, pts, amb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
                                         ax_alts, &hits, &falls) != 0)
                         prc = 1;
-                free(B.acc); free(B.ieee); free(B.sabs); free(B.cerr); free(B.nt); free(B.nonfin); free(B.fallback);
+                free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.nt); free(B.fallback);
                 mterms_free(&mt);
             }
             if (prc)
@@ -739,7 +759,8 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
     if (!p || !params_ok(p) || (which != 0 && which != 1))
         return -1;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
-    gctx G = {p, grad_output, input, grid, 0x1p-24, true};
+    ref_path vec = ref_grid_path(REF_DT_FLOAT);
+    gctx G = {p, grad_output, input, grid, 0x1p-24, true, &vec};
     mpfr_t t;
     mterms mt = {0};
     mpfr_init2(t, 64);

@@ -50,6 +50,7 @@ void ref_output_free(ref_output *o)
     free(o->alt_first);
     free(o->alt_count);
     free(o->alts);
+    free(o->ival);
     memset(o, 0, sizeof *o);
 }
 

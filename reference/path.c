@@ -1,5 +1,7 @@
 /* ref_avgpool_path and ref_grid_path: which arithmetic the device uses, as docs/contract.md
  * "Path" reads the documents and facts §3 (lowering of avg-pool). */
+#include <string.h>
+
 #include "ref_internal.h"
 
 static bool global_pooling(const ref_avgpool_params *p)
@@ -61,4 +63,12 @@ bool ref_operand_overflows(const ref_path *path, double x)
              : path->operand == REF_DT_BF16 ? 8 : 24;
     int emax = path->operand == REF_DT_FLOAT16 && !path->hf32 ? 15 : 127;
     return fabs(x) >= ldexp(2.0 - ldexp(1.0, -bits), emax);
+}
+
+double ref_path_overflow_at(const ref_path *path)
+{
+    bool dbl = path->kind == REF_PATH_VECTOR && path->name && strstr(path->name, "double");
+    /* FP32: its largest finite value plus half an ULP (the first value nearest rounds to inf);
+     * double: its largest finite value (the next one is not a double) */
+    return dbl ? 0x1.fffffffffffffp1023 : 0x1.ffffffp127;
 }

@@ -47,6 +47,13 @@ static inline ref_dd ref_dd_mul(ref_dd x, ref_dd y)
     return ref_fast_two_sum(p, e + fma(x.lo, y.hi, t));
 }
 
+/* Whether p = RN(a·b) leaves a·b − p representable (fma gives it exactly): a·b is not in or
+ * near the subnormal range, where the error-free transformation loses bits. */
+static inline bool ref_prod_clear(double a, double b, double p)
+{
+    return a == 0 || b == 0 || fabs(p) >= 0x1p-968;
+}
+
 /* A running double-double sum with a rigorous bound on its distance to the exact sum. */
 typedef struct {
     ref_dd s;
@@ -65,6 +72,49 @@ static inline void ref_acc_add(ref_acc *a, ref_dd t, double terr)
     a->s = ref_dd_add(a->s, t);
     a->err += terr + 4 * REF_U2 * fabs(a->s.hi) * 1.001 + REF_DD_TINY;
 }
+
+/* The class of a sum of non-finite terms in the extended reals (IEEE's conventions per term:
+ * NaN from a NaN factor or ∞·0; opposite infinities give NaN), independent of the order and of
+ * any overflow of finite partial results: a finite term never changes an infinite sum. */
+typedef struct { bool nan, pos, neg; } ref_nfclass;
+
+/* Adds the term f[0]·…·f[n−1] when it is not finite (finite terms add nothing to the class). */
+static inline void ref_nf_term(ref_nfclass *c, const double *f, int n)
+{
+    bool nan = false, inf = false, zero = false, neg = false;
+    for (int i = 0; i < n; i++) {
+        nan = nan || isnan(f[i]);
+        inf = inf || isinf(f[i]);
+        zero = zero || f[i] == 0;
+        neg = neg != (bool)signbit(f[i]);
+    }
+    if (nan || (inf && zero))
+        c->nan = true;
+    else if (inf && neg)
+        c->neg = true;
+    else if (inf)
+        c->pos = true;
+}
+static inline bool ref_nf_any(const ref_nfclass *c) { return c->nan || c->pos || c->neg; }
+static inline double ref_nf_value(const ref_nfclass *c)
+{
+    if (c->nan || (c->pos && c->neg))
+        return NAN;
+    return c->pos ? INFINITY : c->neg ? -INFINITY : 0;
+}
+
+/* Makes x, just rounded towards zero with ternary value `ternary`, the round-to-odd value at
+ * its precision. With 64 bits that is ≥ 2 bits more than any double (normal or subnormal) has,
+ * so mpfr_get_d(x, MPFR_RNDN) then rounds the exact value once, subnormals included (a 53-bit
+ * rounding first would round subnormals twice). */
+void ref_mpfr_round_odd(mpfr_ptr x, int ternary);
+/* RN(exact) as a double from a computation f done towards zero at 64 bits: see above. */
+#define REF_ODD_PREC 64
+
+/* Where the path's working format overflows: FP32's largest finite value plus half an ULP, or
+ * double's largest finite value for the DOUBLE vector path ("vector-double"). An intermediate
+ * whose magnitude may exceed it (computed·(1 + 2^-40) > it) makes REF_FLAG_RANGE. */
+double ref_path_overflow_at(const ref_path *path);
 
 /* Ziv's decision: from a double-double approximation s with |exact - s| <= err, the exact
  * value's (hi, lo) of reference.h when decidable (returns 1), else 0. */

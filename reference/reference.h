@@ -107,9 +107,21 @@ enum {
     REF_FLAG_UNCHECKABLE = 1u << 2, /* too many legal values to list (more than REF_MAX_ALTS
                                       combinations, or a coordinate error of a cell or more):
                                       a harness must skip the element, and say so */
-    REF_FLAG_OPERAND_OVERFLOW = 1u << 3 /* the path rounds an operand to a narrower format in
+    REF_FLAG_OPERAND_OVERFLOW = 1u << 3, /* the path rounds an operand to a narrower format in
                                       which it overflows (e.g. |g| > 65504 on FP16 cube
                                       operands): a non-finite result is legal */
+    REF_FLAG_RANGE = 1u << 4,      /* an intermediate of the path leaves its working format's
+                                      range (FP32 for FLOAT/FLOAT16/BF16, double for DOUBLE): a
+                                      product or partial sum past the largest finite value, an
+                                      overflow times a zero factor, or a cube weight 1/d that
+                                      rounds to 0 against an infinite gradient (∞·0): any
+                                      non-finite result is legal too */
+    REF_FLAG_INTERVAL = 1u << 5,   /* the legal values are too many to list (a grid point whose
+                                      branch is unknown): judged within the interval
+                                      [v + ival[2k], v + ival[2k+1]] widened by ref_bound */
+    REF_FLAG_EXACT_COORD = 1u << 6 /* grid sampler: every coordinate reaching the element is
+                                      computed exactly by the device's arithmetic (no branch
+                                      alternative: ties follow the contract's rounding) */
 };
 #define REF_MAX_ALTS 64
 /* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits: hi + lo is within
@@ -137,6 +149,8 @@ typedef struct {
     int32_t *alt_count;    /* numel */
     ref_value *alts;       /* every legal value of ambiguous elements, primary included */
     int64_t nalts;
+    double *ival;          /* 2·numel or NULL: REF_FLAG_INTERVAL elements' offsets [lo, hi]
+                              from v (lo ≤ 0 ≤ hi, rounded outwards) */
 } ref_output;
 
 void ref_output_free(ref_output *o);

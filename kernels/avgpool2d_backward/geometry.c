@@ -58,7 +58,12 @@ bool avgpool_axis_init(avgpool_axis *ax, int64_t n_in, int64_t n_out, int64_t k,
     }
     for (int64_t o = 0; o < n_out; o++) {
         int64_t h0 = o * s - p;
-        int64_t h1 = h0 + k + extra < n_in + p ? h0 + k + extra : n_in + p;
+        /* h0 + k + extra saturated at the padded end (k may be near INT64_MAX) */
+        int64_t h1 = n_in + p, end;
+        if (!__builtin_add_overflow(h0, k, &end) && !__builtin_add_overflow(end, extra, &end) &&
+            end < h1) {
+            h1 = end;
+        }
         ax->pool[o] = h1 - h0;
         ax->start[o] = h0 > 0 ? h0 : 0;
         ax->end[o] = h1 < n_in ? h1 : n_in;
