@@ -108,7 +108,18 @@ cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref
         cts_elem_err skip = {.exact = out->v[k].hi, .ok = true, .skipped = true};
         return skip;
     }
-    cts_elem_err best = cts_judge_value(tol, dt, path, got, &out->v[k]);
+    ref_value primary = out->v[k];
+    if (out->flags && (out->flags[k] & REF_FLAG_INTERVAL) && out->ival && isfinite(primary.hi)) {
+        /* the legal exact values fill [lo, hi]: judge against the one nearest to got (its
+         * bound is the whole interval's: Σ|terms| covers every contribution) */
+        double lo = nextafter(primary.hi + out->ival[2 * k], -INFINITY);
+        double hi = nextafter(primary.hi + out->ival[2 * k + 1], INFINITY);
+        if (!isnan(got)) {
+            primary.hi = fmin(fmax(got, lo), hi);
+            primary.lo = 0;
+        }
+    }
+    cts_elem_err best = cts_judge_value(tol, dt, path, got, &primary);
     /* An operand that overflows the path's narrower operand format, or an intermediate that
      * leaves the working format's range (reference flags), makes a non-finite result legal:
      * the device computes on the rounded operand, or overflows on the way. */

@@ -395,8 +395,83 @@ typedef struct {
 
 #define AMB_PER_ELEM 6 /* each ambiguous point has ≥ 2 variants: 7 of them exceed REF_MAX_ALTS */
 
-static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const int *tn, const int *tl,
-                    const dxreach *R, bool any_unres,
+/* ---- interval judgement of dx ----
+ * A point whose branch is unknown (unresolvable, or too many combinations with others) adds
+ * g·w to an element it reaches with some weight product w ∈ [0, 1] (bilinear weights lie in
+ * [0, 1] on every branch; nearest: 0 or 1), and 0 where it does not: a contribution within
+ * [min(0, g), max(0, g)]. The element's legal values then lie in the exact sum of the certain
+ * points plus those intervals. */
+typedef struct { double lo, hi, abs; int64_t n; bool nonfinite; } dx_unc;
+
+static void unc_add(dx_unc *u, double g)
+{
+    if (!isfinite(g))
+        u->nonfinite = true;
+    u->lo += fmin(0, g);
+    u->hi += fmax(0, g);
+    u->abs += fabs(g);
+    u->n++;
+}
+
+/* The unresolvable points of plane (n, c): they may reach any element. */
+static dx_unc plane_unresolved(const gctx *G, const gpoint *pts, int64_t n, int64_t c)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    dx_unc u = {0};
+    for (int64_t pix = 0; pix < hw_out; pix++)
+        if (!pts[pix].out && pts[pix].unres)
+            unc_add(&u, G->go[(n * p->c + c) * hw_out + pix]);
+    return u;
+}
+
+static bool amb_reaches(const ref_grid_params *p, const gpoint *pts, const dxamb *a, int64_t e)
+{
+    for (int k = 0; k < a->nv; k++) {
+        corner cs[4];
+        int nc = corners(p, &pts[a->pix].ax[0].o[a->vx[k]], &pts[a->pix].ax[1].o[a->vy[k]], cs);
+        for (int j = 0; j < nc; j++)
+            if (cs[j].e == e)
+                return true;
+    }
+    return false;
+}
+
+/* Element e of plane (n, c) judged by interval: v ← the certain points' exact sum (R: neither
+ * ambiguous nor unresolvable), ival ← the uncertain points' [lo, hi] rounded outwards, and the
+ * bound's Σ|terms| and count grow by theirs (the device rounds those terms too). A non-finite
+ * uncertain contribution leaves the element unjudged (REF_FLAG_UNCHECKABLE). */
+static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, const dxamb *amb,
+                        int namb, const int *tn, const int *tl, dx_unc u, int64_t n, int64_t c,
+                        int64_t e, mterms *mt, ref_value *v, uint8_t *fl, double *ival)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    const double *go = G->go + (n * p->c + c) * hw_out;
+    if (tn && tn[e] >= 0)
+        for (int i = 0; i < tn[e]; i++)
+            unc_add(&u, go[amb[tl[e * AMB_PER_ELEM + i]].pix]);
+    else
+        for (int i = 0; i < namb; i++)
+            if (amb_reaches(p, pts, &amb[i], e))
+                unc_add(&u, go[amb[i].pix]);
+    if (u.nonfinite || (*fl & REF_FLAG_NONFINITE)) {
+        *fl |= REF_FLAG_UNCHECKABLE;
+        return;
+    }
+    double cerr = v->coord_err;
+    dx_combo_value(G, pts, R, n, c, e, NULL, NULL, 0, mt, v);
+    v->coord_err = cerr;
+    double grow = 1 + (double)(u.n + 2) * 0x1p-52; /* the sums' own roundings, outwards */
+    v->nterms += u.n;
+    v->sum_abs += u.abs * grow;
+    ival[2 * e] = u.lo * grow;
+    ival[2 * e + 1] = u.hi * grow;
+    *fl = (uint8_t)((*fl & ~REF_FLAG_UNCHECKABLE) | REF_FLAG_INTERVAL);
+}
+
+static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb, const int *tn,
+                    const int *tl, const dxreach *R, bool any_unres,
                     int64_t n, int64_t c, plane_buf *B, mterms *mt, ref_output *out,
                     ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
@@ -457,8 +532,6 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
         v->coord_err = B->cerr[e] * (1 + 0x1p-40);
         v->min_weight = 0;
         B->fallback[e] = 0;
-        if (any_unres)
-            fl[e] |= REF_FLAG_UNCHECKABLE;
         /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
         if (B->sabs[e] * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
             fl[e] |= REF_FLAG_RANGE;
@@ -523,24 +596,25 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, const in
         free(off);
         free(fill);
     }
-    /* elements reached by ambiguous points: every combination of their variants */
-    for (int64_t e = 0; e < hw_in && tn; e++) {
-        if (tn[e] == 0)
+    /* elements reached by ambiguous points: every combination of their variants; too many
+     * combinations, or an unresolvable point in the batch: an interval */
+    dx_unc unres = any_unres ? plane_unresolved(G, pts, n, c) : (dx_unc){0};
+    double *ival = out->ival ? out->ival + 2 * (n * p->c + c) * hw_in : NULL;
+    for (int64_t e = 0; e < hw_in && (tn || any_unres); e++) {
+        if (!any_unres && tn[e] == 0)
             continue;
-        if (tn[e] < 0) {
-            fl[e] |= REF_FLAG_UNCHECKABLE;
-            continue;
-        }
         dxamb sel[AMB_PER_ELEM];
         long combos = 1;
-        for (int i = 0; i < tn[e]; i++) {
+        for (int i = 0; tn && i < tn[e]; i++) {
             sel[i] = amb[tl[e * AMB_PER_ELEM + i]];
             combos *= sel[i].nv;
         }
-        if (combos > REF_MAX_ALTS) {
-            fl[e] |= REF_FLAG_UNCHECKABLE;
+        if (any_unres || tn[e] < 0 || combos > REF_MAX_ALTS) {
+            dx_interval(G, pts, R, amb, namb, tn, tl, unres, n, c, e, mt, &vals[e], &fl[e], ival);
             continue;
         }
+        if (tn[e] == 0)
+            continue;
         ref_altlist *L = &alts[(n * p->c + c) * hw_in + e];
         if (ref_altlist_push(L, &vals[e]) != 0)
             return -1;
@@ -584,6 +658,32 @@ static void point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, mpfr_t
     pt->unres = pt->ax[0].unresolvable || pt->ax[1].unresolvable || !pt->ax[0].n || !pt->ax[1].n;
 }
 
+/* More alternatives than REF_MAX_ALTS: the interval they span (v the primary; Σ|terms| and the
+ * coordinate term the largest of any), the list dropped. Non-finite ones: left unjudged. */
+static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *ival)
+{
+    double lo = v->hi, hi = v->hi;
+    bool finite = isfinite(v->hi);
+    for (int32_t i = 0; i < L->n; i++) {
+        const ref_value *a = &L->v[i];
+        finite = finite && isfinite(a->hi);
+        lo = fmin(lo, a->hi + fmin(a->lo, 0) * 2);
+        hi = fmax(hi, a->hi + fmax(a->lo, 0) * 2);
+        v->sum_abs = fmax(v->sum_abs, a->sum_abs);
+        v->coord_err = fmax(v->coord_err, a->coord_err);
+        v->nterms = v->nterms > a->nterms ? v->nterms : a->nterms;
+    }
+    L->n = 0;
+    if (!finite) {
+        *fl |= REF_FLAG_UNCHECKABLE;
+        return;
+    }
+    /* offsets from v->hi, rounded outwards (one subtraction each) */
+    ival[0] = nextafter(lo - v->hi, -INFINITY);
+    ival[1] = nextafter(hi - v->hi, INFINITY);
+    *fl |= REF_FLAG_INTERVAL;
+}
+
 static int dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, mterms *mt,
                        ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
@@ -591,11 +691,13 @@ static int dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, 
     int64_t base = (n * p->h_out * p->w_out + pix) * 2;
     ref_value *v = &out->v[base];
     memset(v, 0, 2 * sizeof *v);
-    for (int comp = 0; comp < 2; comp++)
-        if (pt->unres)
-            out->flags[base + comp] |= REF_FLAG_UNCHECKABLE;
-    if (pt->out || pt->unres || p->interpolation == REF_INTERP_NEAREST)
+    if (pt->out || p->interpolation == REF_INTERP_NEAREST)
         return 0; /* 0: out of bounds, or nearest */
+    for (int comp = 0; comp < 2; comp++)
+        if (pt->unres) /* until dgrid_unresolved gives it an interval */
+            out->flags[base + comp] |= REF_FLAG_UNCHECKABLE;
+    if (pt->unres)
+        return 0;
     const grid_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
     dgrid_gather D;
     /* every combination of the axes' outcomes, the primary first; both components each */
@@ -621,8 +723,56 @@ static int dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, 
         }
     for (int comp = 0; comp < 2 && ax->n * ay->n > 1; comp++)
         if (alts[base + comp].n > REF_MAX_ALTS)
-            out->flags[base + comp] |= REF_FLAG_UNCHECKABLE;
+            alts_to_interval(&alts[base + comp], &v[comp], &out->flags[base + comp],
+                             out->ival + 2 * (base + comp));
     return 0;
+}
+
+/* Every grid point's data of batch n at unknown corners and weights: per channel c the largest
+ * |input| of its plane (the dgrid interval of an unresolvable point). */
+static double *plane_maxabs(const gctx *G, int64_t n)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_in = p->h_in * p->w_in;
+    double *m = calloc((size_t)(p->c > 0 ? p->c : 1), sizeof *m);
+    for (int64_t c = 0; m && c < p->c; c++)
+        for (int64_t e = 0; e < hw_in; e++) { /* NaN anywhere: NaN (left unjudged) */
+            double a = fabs(G->in[(n * p->c + c) * hw_in + e]);
+            m[c] = isnan(a) || isnan(m[c]) ? NAN : fmax(m[c], a);
+        }
+    return m;
+}
+
+/* dgrid of an unresolvable bilinear point: scale·Σ_c g_c·Σ_k ±w_k·val_k with unknown corners
+ * and weights; the corners pair up (x: east − west per row, y: south − north per column) with
+ * pair weights summing to at most 1, so |Σ_k ±w_k·val_k| ≤ 2·max|val| and the value lies in
+ * [−B, B], B = |factor|·Σ_c |g_c|·2·maxabs_c (|mult| ≤ 1), rounded up. Non-finite data: left
+ * unjudged. */
+static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double *maxabs,
+                             ref_output *out)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    int64_t base = (n * hw_out + pix) * 2;
+    double sum = 0;
+    bool finite = isfinite(G->grid[base]) && isfinite(G->grid[base + 1]);
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = G->go[(n * p->c + c) * hw_out + pix];
+        finite = finite && isfinite(g) && isfinite(maxabs[c]);
+        sum += fabs(g) * 2 * maxabs[c];
+    }
+    for (int comp = 0; comp < 2 && finite; comp++) {
+        double B = fabs(factor(p, comp)) * sum * (1 + (double)(2 * p->c + 4) * 0x1p-52);
+        ref_value *v = &out->v[base + comp];
+        memset(v, 0, sizeof *v);
+        v->nterms = 4 * p->c;
+        v->nops = 4;
+        v->sum_abs = B;
+        out->ival[2 * (base + comp)] = -B;
+        out->ival[2 * (base + comp) + 1] = B;
+        out->flags[base + comp] = (uint8_t)((out->flags[base + comp] & ~REF_FLAG_UNCHECKABLE) |
+                                            REF_FLAG_INTERVAL);
+    }
 }
 
 int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_output,
@@ -639,6 +789,12 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
     if ((input_grad && ref_output_alloc(input_grad, nx) != 0) ||
         (grid_grad && ref_output_alloc(grid_grad, ng) != 0))
         return -1;
+    /* grid_grad is small (two values per point): its interval offsets always exist */
+    if (grid_grad && !(grid_grad->ival = ref_big_alloc((size_t)(ng ? 2 * ng : 2), sizeof(double), true))) {
+        ref_output_free(input_grad);
+        ref_output_free(grid_grad);
+        return -1;
+    }
     /* working precision of the coordinates: FP32, or double for a DOUBLE path */
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path};
@@ -668,6 +824,17 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
         }
         if (gfail)
             rc = -1;
+        double *maxabs = NULL;
+        for (int64_t pix = 0; grid_grad && rc == 0 && pix < hw_out; pix++) {
+            if (pts[pix].out || !pts[pix].unres || p->interpolation != REF_INTERP_BILINEAR)
+                continue;
+            if (!maxabs && !(maxabs = plane_maxabs(&G, n))) {
+                rc = -1;
+                break;
+            }
+            dgrid_unresolved(&G, n, pix, maxabs, grid_grad);
+        }
+        free(maxabs);
         if (input_grad && rc == 0) {
             int namb = 0;
             bool any_unres = false;
@@ -706,7 +873,10 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                     }
                 }
             dxreach R = {0};
-            if (namb && dxreach_build(p, pts, amb, namb, &R) != 0)
+            if ((namb || any_unres) && dxreach_build(p, pts, amb, namb, &R) != 0)
+                rc = -1;
+            if ((namb || any_unres) && !input_grad->ival &&
+                !(input_grad->ival = ref_big_alloc((size_t)(2 * nx), sizeof(double), true)))
                 rc = -1;
             int prc = 0;
 #pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : prc)
@@ -718,7 +888,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                 bool ok = rc == 0 && B.acc && B.cls && B.sabs && B.cerr && B.nt && B.fallback;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t c = 0; c < p->c; c++)
-                    if (!ok || dx_plane(&G, pts, amb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
+                    if (!ok || dx_plane(&G, pts, amb, namb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
                                         ax_alts, &hits, &falls) != 0)
                         prc = 1;
                 free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.nt); free(B.fallback);
