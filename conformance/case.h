@@ -113,6 +113,8 @@ typedef struct {
     int32_t waiver_status[4];   /* statuses the waiver accepts besides the expected one */
     int nwaiver_status;
     bool quick;                 /* member of the --quick subset */
+    int64_t max_unjudged;       /* unjudged: N, elements the reference may leave unjudged
+                                   (REF_FLAG_UNCHECKABLE) before the case fails; -1: any */
 } cts_case;
 
 typedef struct {

@@ -255,6 +255,27 @@ static void fail_message(const char *check, const cts_tolerance *tol, const ref_
                      (long long)o->numel);
 }
 
+/* Appends "N of M elements of OUTPUT not judged (why)" to a passing verdict's message. */
+static void note_unjudged(cts_verdict *v, int64_t n, const cts_judged_output *o)
+{
+    size_t len = strlen(v->message);
+    snprintf(v->message + len, sizeof v->message - len,
+             "%s%lld of %lld elements of %s not judged: their legal values include a "
+             "non-finite contribution of a grid point whose branch is unknown, so no interval "
+             "bounds them (REF_FLAG_UNCHECKABLE)",
+             len ? "; " : "", (long long)n, (long long)o->numel, o->name);
+}
+
+bool cts_check_unjudged(int64_t max, cts_verdict *v)
+{
+    if (max < 0 || v->el.skipped <= max) return true;
+    cts_verdict_fail(v, CTS_FAIL, "unjudged",
+                     "%lld elements left unjudged by the reference, the suite allows %lld "
+                     "(unjudged: %lld)",
+                     (long long)v->el.skipped, (long long)max, (long long)max);
+    return false;
+}
+
 bool cts_check_tolerance(const cts_tolerance *tol_in, const ref_path *path,
                          const cts_judged_output *o, cts_verdict *v)
 {
@@ -292,10 +313,8 @@ bool cts_check_tolerance(const cts_tolerance *tol_in, const ref_path *path,
         return false;
     }
     if (s.bad == 0) {
-        if (s.skipped && !v->check[0] && !v->message[0])
-            snprintf(v->message, sizeof v->message,
-                     "%lld elements of %s not judged: the reference has too many legal values "
-                     "for them (REF_FLAG_UNCHECKABLE)", (long long)s.skipped, o->name);
+        if (s.skipped && !v->check[0]) /* one note per output, after any earlier one */
+            note_unjudged(v, s.skipped, o);
         return true;
     }
     fail_message("tolerance", &tol, path, o, &s, s.worst, &s.worst_err, "", v);

@@ -44,6 +44,9 @@ typedef struct {
  * element to the audit statistics v->el (when o->ref is given). */
 bool cts_check_tolerance(const cts_tolerance *tol, const ref_path *path,
                          const cts_judged_output *o, cts_verdict *v);
+/* A suite's `unjudged: N`: at most N elements over the case's outputs left unjudged by the
+ * reference (v->el.skipped); max < 0 accepts any number. */
+bool cts_check_unjudged(int64_t max, cts_verdict *v);
 /* The error map of a failing case: bound units over the plane (last two dims) of o holding
  * element k, block maxima coded into g (verdict.h). */
 void cts_error_grid_fill(const cts_judged_output *o, const ref_path *path, int64_t k,

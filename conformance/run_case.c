@@ -349,6 +349,7 @@ static void check_first_run(const cts_case *c, const ref_status *st, int32_t exp
         cts_check_tolerance(&c->tolerance, path, &o, v);
         cts_check_expected_values(&c->tolerance, path, &o, &c->expect_values[i], v);
     }
+    cts_check_unjudged(c->max_unjudged, v);
 }
 
 /* Later runs: same status, and bitwise-identical outputs when determinism is asked, else the

@@ -646,6 +646,21 @@ static bool k_repeat(const cts_keyctx *k, const char *f, const cts_ynode *v, cts
     return true;
 }
 
+static bool k_unjudged(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
+                       int a)
+{
+    (void)a;
+    int64_t x;
+    if (!cts_read_int(k, f, v, &x))
+        return false;
+    if (x < 0) {
+        ERR(v, f, "unjudged must be 0 or more (elements left unjudged), got %lld", (long long)x);
+        return false;
+    }
+    b->c.max_unjudged = x;
+    return true;
+}
+
 static bool k_waiver(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
                      int a)
 {
@@ -778,6 +793,7 @@ static const struct {
     {"deterministic", BOTH, k_bool, 3},
     {"repeat", BOTH, k_repeat, 0},
     {"waiver", BOTH, k_waiver, 0},
+    {"unjudged", BOTH, k_unjudged, 0},
     {"quick", BOTH, k_quick, 0},
     {"spec", BOTH, k_spec, 0},
     {"product", BOTH, k_product, 0},
@@ -816,6 +832,7 @@ void cts_builder_init(cts_builder *b, ref_op op)
     c->spec = REF_SPEC_DOC;
     c->expect_status_model = true;
     c->repeat = 1;
+    c->max_unjudged = -1;
     c->ntensors = cts_op_ntensors(op);
     c->output_mask_len = 2;
     c->output_mask[0] = c->output_mask[1] = true;
