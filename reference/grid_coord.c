@@ -279,6 +279,35 @@ static int add_outcome(grid_axis *ax, branch br, const tval *tv, const ref_grid_
     return 1;
 }
 
+/* Whether the device's coordinate arithmetic (p-bit, u_dev = 2^-p) is exact for x on an axis of
+ * `size`: x = X/2^K, so every intermediate of the unnormalize (x + 1, its product by size or
+ * size − 1, the −1, the halving, or the x·size/2 + (size−1)/2 variants) and of the reflection
+ * (t − min, extra + min, span − extra + min, the fold quotient's integer part) is a multiple of
+ * 2^-(K+1) of magnitude below M = (|x| + 1)·size + 1 (+ |t| + 2·size + 2 with reflection). When
+ * M·2^(K+1) < 2^p all of them are p-bit numbers: no rounding anywhere, δ = 0, and the device
+ * takes exactly the exact coordinate's branch (a tie follows the contract's rounding). The fold
+ * quotient in/span cannot round across an integer then either: its distance to one is at least
+ * 2^-(K+1)/span, above half its ULP. */
+static bool coord_exact(double x, double td, int64_t size, const ref_grid_params *p,
+                        double u_dev)
+{
+    int K = 0;
+    if (x != 0) {
+        int lsb = ilogb(x) - 52;
+        double m = ldexp(x, -lsb); /* an integer: trailing zero bits give K */
+        while (fmod(m, 2) == 0 && lsb < 0) {
+            m /= 2;
+            lsb++;
+        }
+        K = lsb < 0 ? -lsb : 0;
+    }
+    double M = (fabs(x) + 1) * (double)size + 1;
+    if (p->padding == REF_PAD_REFLECTION)
+        M += fabs(td) + 2 * (double)size + 2;
+    M *= 1 + 0x1p-50; /* the sums above rounded, upwards */
+    return K < 1000 && ldexp(M, K + 1) * u_dev < 1;
+}
+
 /* The stage on one representation of t; 0 when the integer form must give way to MPFR. */
 static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
                      const ref_grid_params *p, double u_dev)
@@ -292,6 +321,8 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
     if (p->padding == REF_PAD_REFLECTION)
         delta += u_dev * (fabs(td) + 1) + 2 * u_dev * (2 * sz + 1);
     delta *= 1 + 0x1p-40;
+    if (coord_exact(x, td, size, p, u_dev))
+        delta = 0;
     ax->delta = delta;
     const double LIM = 0x1p40;
     double rlo = -INFINITY, rhi = INFINITY;
@@ -313,10 +344,10 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
     }
     if (!add_outcome(ax, decide(p0, s0, size, p, false), tv, p))
         return 0;
-    /* lattice points within δ of t, inside the relevant range */
+    /* lattice points within δ of t, inside the relevant range (none when exact) */
     double a = fmax(td - delta, rlo), b = fmin(td + delta, rhi);
     int ok = 1;
-    if (a <= b) {
+    if (a <= b && delta > 0) {
         double q0 = ceil(2 * a - 1) / 2, q1 = floor(2 * b + 1) / 2;
         if ((q1 - q0) * 2 > 16) {
             ax->unresolvable = true;

@@ -104,8 +104,8 @@ ref_path ref_grid_path(ref_dtype dtype);
 enum {
     REF_FLAG_AMBIGUOUS = 1u << 0, /* several legal values: see alternatives */
     REF_FLAG_NONFINITE = 1u << 1, /* exact value is NaN or infinite (IEEE propagation) */
-    REF_FLAG_UNCHECKABLE = 1u << 2, /* too many legal values to list (more than REF_MAX_ALTS
-                                      combinations, or a coordinate error of a cell or more):
+    REF_FLAG_UNCHECKABLE = 1u << 2, /* no interval bounds the legal values (a non-finite
+                                      contribution of a grid point whose branch is unknown):
                                       a harness must skip the element, and say so */
     REF_FLAG_OPERAND_OVERFLOW = 1u << 3, /* the path rounds an operand to a narrower format in
                                       which it overflows (e.g. |g| > 65504 on FP16 cube
@@ -116,12 +116,9 @@ enum {
                                       overflow times a zero factor, or a cube weight 1/d that
                                       rounds to 0 against an infinite gradient (∞·0): any
                                       non-finite result is legal too */
-    REF_FLAG_INTERVAL = 1u << 5,   /* the legal values are too many to list (a grid point whose
+    REF_FLAG_INTERVAL = 1u << 5    /* the legal values are too many to list (a grid point whose
                                       branch is unknown): judged within the interval
                                       [v + ival[2k], v + ival[2k+1]] widened by ref_bound */
-    REF_FLAG_EXACT_COORD = 1u << 6 /* grid sampler: every coordinate reaching the element is
-                                      computed exactly by the device's arithmetic (no branch
-                                      alternative: ties follow the contract's rounding) */
 };
 #define REF_MAX_ALTS 64
 /* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits: hi + lo is within

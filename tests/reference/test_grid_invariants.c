@@ -3,12 +3,15 @@
  * - align_corners maps x = -1 and 1 to the corner centres 0 and size-1: dx all on corners;
  * - integer-filled input: dgrid of a bilinear ramp input[y][x] = x is (W-1)/2·g with align (the
  *   ramp's slope 1 times the factor), exactly;
- * - nearest on an exact tie (t = 1.5) offers both cells 1 and 2; the primary is the even one;
- * - a point exactly on a border clip limit gives both 0 (clipped) and the unclipped gradient. */
+ * - nearest on an exact tie the device computes exactly (t = 2.5 from x = 0.5) allows only the
+ *   even cell; near a tie (x = 1e-9) both cells, the primary the exact coordinate's;
+ * - a point exactly on a border clip limit (exact in FP32) is clipped, nothing else; just inside
+ *   it both 0 (clipped) and the unclipped gradient are legal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <cmocka.h>
 
@@ -86,47 +89,80 @@ static void ramp_gradient_is_exact(void **state)
     }
 }
 
-static void nearest_tie_gives_both_cells(void **state)
+/* W = 4, not align, nearest: t = ((x+1)·4 − 1)/2. y = -0.75 gives t = 0 (H = 2), no tie. */
+static ref_output nearest_at(double x)
 {
-    (void)state;
-    /* W = 4, not align: t = ((x+1)·4 − 1)/2 = 1.5 at x = 0 (a tie between cells 1 and 2, even = 2);
-     * y = -0.75 gives t = 0 (H = 2) exactly, no tie. */
     ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 4, .h_out = 1, .w_out = 1,
                          .interpolation = REF_INTERP_NEAREST};
-    double go[1] = {3}, in[8] = {0}, gr[2] = {0, -0.75};
+    double go[1] = {3}, in[8] = {0}, gr[2] = {x, -0.75};
     ref_options o = OPT();
     ref_output oi;
     assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &oi, NULL), 0);
-    assert_true(oi.v[2].hi == 3 && oi.v[1].hi == 0); /* primary: ties to even */
-    assert_true(oi.flags[1] & REF_FLAG_AMBIGUOUS);
-    assert_true(oi.flags[2] & REF_FLAG_AMBIGUOUS);
-    bool has3 = false, has0 = false;
-    for (int k = 0; k < oi.alt_count[1]; k++) {
-        double v = oi.alts[oi.alt_first[1] + k].hi;
-        has3 = has3 || v == 3;
-        has0 = has0 || v == 0;
-    }
-    assert_true(has3 && has0);
+    return oi;
+}
+
+static bool has_alt(const ref_output *o, int k, double v)
+{
+    for (int i = 0; o->alt_first[k] >= 0 && i < o->alt_count[k]; i++)
+        if (o->alts[o->alt_first[k] + i].hi == v)
+            return true;
+    return false;
+}
+
+static void nearest_exact_tie_is_even(void **state)
+{
+    (void)state;
+    /* x = 0.5: t = 2.5 exactly, and every FP32 step of the unnormalize is exact (short dyadic
+     * values), so the device rounds the tie itself: half-even gives cell 2, never 3 (half-up) */
+    ref_output oi = nearest_at(0.5);
+    assert_true(oi.v[2].hi == 3 && oi.v[3].hi == 0);
+    assert_false(oi.flags[2] & REF_FLAG_AMBIGUOUS);
+    assert_false(oi.flags[3] & REF_FLAG_AMBIGUOUS);
     ref_output_free(&oi);
 }
 
-static void border_clip_limit_gives_both(void **state)
+static void nearest_near_tie_gives_both_cells(void **state)
 {
     (void)state;
-    /* W = 3, align: x = 1 → t = 2 = size−1, the clip limit: clipped gives dgrid x = 0; unclipped
-     * gives (W−1)/2 · (input[2] − input[1]) · g = 1 · (10 − 4) · 1 = 6 (left cell, i0 = 1). */
+    /* x = 1e-9: t = 1.5 + 2e-9, nearest cell 2; the FP32 unnormalize errs by up to ~6e-7, so
+     * the device may land on or below the tie 1.5: cell 1 is legal too */
+    ref_output oi = nearest_at(1e-9);
+    assert_true(oi.v[2].hi == 3 && oi.v[1].hi == 0); /* primary: the exact coordinate's cell */
+    assert_true(oi.flags[1] & REF_FLAG_AMBIGUOUS);
+    assert_true(oi.flags[2] & REF_FLAG_AMBIGUOUS);
+    assert_true(has_alt(&oi, 1, 3) && has_alt(&oi, 1, 0));
+    ref_output_free(&oi);
+}
+
+/* W = 3, align, border: t = x + 1; at t = 2 = size−1 the clip limit. Clipped: dgrid x = 0;
+ * unclipped (left cell, i0 = 1): (W−1)/2 · (input[2] − input[1]) · g = 1 · (10 − 4) · 1 = 6. */
+static ref_output border_at(double x)
+{
     ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 3, .h_out = 1, .w_out = 1,
                          .padding = REF_PAD_BORDER, .align_corners = true};
-    double go[1] = {1}, in[3] = {1, 4, 10}, gr[2] = {1, 0.3};
+    double go[1] = {1}, in[3] = {1, 4, 10}, gr[2] = {x, 0.3};
     ref_options o = OPT();
     ref_output og;
     assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, NULL, &og), 0);
+    return og;
+}
+
+static void border_exact_clip_limit_clips(void **state)
+{
+    (void)state;
+    ref_output og = border_at(1); /* t = 2 exactly in FP32: clipped, gradient 0, nothing else */
     assert_true(og.v[0].hi == 0);
+    assert_false(og.flags[0] & REF_FLAG_AMBIGUOUS);
+    ref_output_free(&og);
+}
+
+static void border_near_clip_limit_gives_both(void **state)
+{
+    (void)state;
+    ref_output og = border_at(1 - 1e-9); /* t = 2 − 1e-9: unclipped, but within FP32 error */
+    assert_true(og.v[0].hi == 6);
     assert_true(og.flags[0] & REF_FLAG_AMBIGUOUS);
-    bool has6 = false;
-    for (int k = 0; k < og.alt_count[0]; k++)
-        has6 = has6 || og.alts[og.alt_first[0] + k].hi == 6;
-    assert_true(has6);
+    assert_true(has_alt(&og, 0, 0) && has_alt(&og, 0, 6));
     ref_output_free(&og);
 }
 
@@ -134,7 +170,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(padding_modes_agree_in_range), cmocka_unit_test(align_corners_maps_to_corner_centres),
-        cmocka_unit_test(ramp_gradient_is_exact), cmocka_unit_test(nearest_tie_gives_both_cells),
-        cmocka_unit_test(border_clip_limit_gives_both)};
+        cmocka_unit_test(ramp_gradient_is_exact), cmocka_unit_test(nearest_exact_tie_is_even),
+        cmocka_unit_test(nearest_near_tie_gives_both_cells), cmocka_unit_test(border_exact_clip_limit_clips),
+        cmocka_unit_test(border_near_clip_limit_gives_both)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
