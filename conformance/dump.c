@@ -13,6 +13,7 @@
 #include "npy.h"
 #include "results.h"
 #include "run_reference.h"
+#include "tolerance.h"
 
 static int mkdir_p(const char *path)
 {
@@ -90,6 +91,61 @@ static int dump_reference(const char *dir, const cts_tensor *t, const ref_output
     for (int64_t k = 0; k < r->numel; k++) x[k] = ref_round_value(&r->v[k], t->dtype);
     if (rc == 0) rc = write_npy(dir, "ref_", t->name, "<f8", t, x, (size_t)r->numel * 8);
     free(x);
+    return rc;
+}
+
+/* What the verdict judged each element against, per output (docs/dump.md): the low word of the
+ * exact value, the reference's flags, the bound of the primary value, the interval of legal exact
+ * values, and every legal alternative of ambiguous elements with its bound, so a verdict can be
+ * re-checked with NumPy alone. */
+static int write_arr(const char *dir, const char *prefix, const char *name, const char *descr,
+                     int rank, const int64_t *dims, const void *data, size_t nbytes)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s%s.npy", dir, prefix, name);
+    return cts_npy_write(path, descr, rank, dims, data, nbytes);
+}
+
+static int dump_judgement(const char *dir, const cts_tensor *t, const ref_path *path,
+                          const ref_output *r)
+{
+    size_t n = (size_t)(r->numel > 0 ? r->numel : 1);
+    double *x = malloc(2 * n * sizeof *x);
+    if (!x) return -1;
+    int64_t dims[CTS_MAX_DIMS + 1];
+    for (int i = 0; i < t->rank; i++) dims[i] = t->dims[i] > 0 ? t->dims[i] : 0;
+    size_t bytes = (size_t)r->numel * 8;
+    for (int64_t k = 0; k < r->numel; k++) x[k] = r->v[k].lo;
+    int rc = write_arr(dir, "exact_lo_", t->name, "<f8", t->rank, dims, x, bytes);
+    if (rc == 0) rc = write_arr(dir, "flags_", t->name, "|u1", t->rank, dims, r->flags,
+                                (size_t)r->numel);
+    for (int64_t k = 0; k < r->numel; k++) { /* interval elements: the bound of `wide` */
+        double lo, hi;
+        ref_value wide;
+        x[k] = ref_bound(t->dtype, path, cts_interval(r, k, &lo, &hi, &wide) ? &wide : &r->v[k]);
+    }
+    if (rc == 0) rc = write_arr(dir, "bound_", t->name, "<f8", t->rank, dims, x, bytes);
+    for (int64_t k = 0; k < r->numel; k++) { /* [lower, upper] of the legal exact values */
+        ref_value wide;
+        if (!cts_interval(r, k, &x[2 * k], &x[2 * k + 1], &wide))
+            x[2 * k] = x[2 * k + 1] = r->v[k].hi;
+    }
+    dims[t->rank] = 2;
+    if (rc == 0) rc = write_arr(dir, "interval_", t->name, "<f8", t->rank + 1, dims, x, 2 * bytes);
+    free(x);
+    double *a = malloc((size_t)(r->nalts > 0 ? r->nalts : 1) * 5 * sizeof *a);
+    if (!a) return -1;
+    int64_t m = 0;
+    for (int64_t k = 0; k < r->numel; k++)
+        for (int32_t i = 0; r->alt_first && r->alt_first[k] >= 0 && i < r->alt_count[k]; i++) {
+            const ref_value *v = &r->alts[r->alt_first[k] + i];
+            double row[5] = {(double)k, v->hi, v->lo, ref_bound(t->dtype, path, v),
+                             ref_round_value(v, t->dtype)};
+            memcpy(a + 5 * m++, row, sizeof row);
+        }
+    int64_t adims[2] = {m, 5};
+    if (rc == 0) rc = write_arr(dir, "alts_", t->name, "<f8", 2, adims, a, (size_t)m * 40);
+    free(a);
     return rc;
 }
 
@@ -232,10 +288,12 @@ int cts_dump_case(const char *root, const cts_case *c, const cts_dev_tensor d[],
     dir[n] = 0;
     if (mkdir_p(dir) != 0)
         return snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno)), -1;
+    ref_path path = cts_case_path(c);
     for (int i = 0; i < c->ntensors; i++) {
         if (c->t[i].null) continue;
         if (dump_tensor(dir, &d[i]) != 0 ||
-            (ref[i].numel > 0 && dump_reference(dir, &c->t[i], &ref[i]) != 0))
+            (ref[i].numel > 0 && dump_reference(dir, &c->t[i], &ref[i]) != 0) ||
+            (ref[i].numel > 0 && dump_judgement(dir, &c->t[i], &path, &ref[i]) != 0))
             return snprintf(err, errlen, "cannot write the arrays of %s in %s: %s",
                             c->t[i].name, dir, strerror(errno)), -1;
     }

@@ -94,6 +94,20 @@ bool cts_policy_accepts(const cts_tolerance *tol, const cts_elem_err *e, double 
     return policy_units(tol, e, got) <= 1;
 }
 
+bool cts_interval(const ref_output *out, int64_t k, double *lo, double *hi, ref_value *wide)
+{
+    if (!out->flags || !(out->flags[k] & REF_FLAG_INTERVAL) || !out->ival ||
+        !isfinite(out->v[k].hi))
+        return false;
+    double v = out->v[k].hi;
+    *lo = nextafter(v + out->ival[2 * k], -INFINITY);
+    *hi = nextafter(v + out->ival[2 * k + 1], INFINITY);
+    *wide = out->v[k];
+    wide->hi = fabs(*lo) > fabs(*hi) ? *lo : *hi;
+    wide->lo = 0;
+    return true;
+}
+
 /* Worse of two judgements for "best alternative" selection: failing, then larger units. */
 static bool better(const cts_elem_err *a, const cts_elem_err *b)
 {
@@ -108,18 +122,25 @@ cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref
         cts_elem_err skip = {.exact = out->v[k].hi, .ok = true, .skipped = true};
         return skip;
     }
-    ref_value primary = out->v[k];
-    if (out->flags && (out->flags[k] & REF_FLAG_INTERVAL) && out->ival && isfinite(primary.hi)) {
-        /* the legal exact values fill [lo, hi]: judge against the one nearest to got (its
-         * bound is the whole interval's: Σ|terms| covers every contribution) */
-        double lo = nextafter(primary.hi + out->ival[2 * k], -INFINITY);
-        double hi = nextafter(primary.hi + out->ival[2 * k + 1], INFINITY);
-        if (!isnan(got)) {
-            primary.hi = fmin(fmax(got, lo), hi);
-            primary.lo = 0;
+    double lo, hi;
+    ref_value wide;
+    cts_elem_err best;
+    if (cts_interval(out, k, &lo, &hi, &wide) && !isnan(got)) {
+        /* the legal exact values fill [lo, hi]: judge against the one nearest to got, within
+         * the bound of the interval's end of larger magnitude (Σ|terms| covers every
+         * contribution) */
+        ref_value nearest = wide;
+        nearest.hi = fmin(fmax(got, lo), hi);
+        nearest.lo = 0;
+        best = cts_judge_value(tol, dt, path, got, &nearest);
+        if (isfinite(got)) {
+            best.bound_units = ratio(best.err, ref_bound(dt, path, &wide));
+            best.policy_units = policy_units(tol, &best, got);
+            best.ok = best.policy_units <= 1;
         }
+    } else {
+        best = cts_judge_value(tol, dt, path, got, &out->v[k]);
     }
-    cts_elem_err best = cts_judge_value(tol, dt, path, got, &primary);
     /* An operand that overflows the path's narrower operand format, or an intermediate that
      * leaves the working format's range (reference flags), makes a non-finite result legal:
      * the device computes on the rounded operand, or overflows on the way. */
