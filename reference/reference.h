@@ -121,9 +121,11 @@ enum {
                                       [v + ival[2k], v + ival[2k+1]] widened by ref_bound */
 };
 #define REF_MAX_ALTS 64
-/* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits: hi + lo is within
- * 2^-84·|exact| of exact, sign(lo) = sign(exact − hi), and the pair is canonical (the fast path
- * and pure MPFR give it bitwise). */
+/* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits, then to a double:
+ * hi + lo is within 2^-84·|exact| of exact, sign(lo) = sign(exact − hi) (unless |exact − hi| is
+ * below half the smallest subnormal, lo then 0: only a subnormal hi, which no narrower dtype's
+ * rounding boundary is near), and the pair is canonical (the fast path and pure MPFR give it
+ * bitwise). */
 #define REF_LO_BITS 32
 
 typedef struct {

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The oracle against two independent ones on random corner-seeking cases, a fixed seed and a
+# small count (tools/differential: exact rationals in Python's fractions and torch float64; the
+# long run is `tools/differential --seed S --cases 5000`). Zero disagreements required.
+source "$(dirname "$0")/e2e_lib.sh"
+"$ACLCTS_SOURCE_DIR/tools/differential" --seed 1 --cases 60 --aclcts "$ACLCTS" >log 2>&1 || { cat log >&2; fail "differential"; }
+tail -1 log
+grep -q '| disagreements 0 |' log || fail "disagreements"
+grep -qE '\| elements [0-9]{3,} \|' log || fail "too few elements compared"
+echo PASS
