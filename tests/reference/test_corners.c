@@ -14,12 +14,33 @@
 
 #include "reference.h"
 
-/* Runs avg-pool on the fast path (mpfr = 0) or pure MPFR (mpfr = 1). */
+/* The fast path and pure MPFR agree bitwise (values, flags, intervals), as
+ * test_fast_vs_mpfr.c requires of every problem. */
+static void same_output(const ref_output *a, const ref_output *b)
+{
+    assert_int_equal(a->numel, b->numel);
+    for (int64_t i = 0; i < a->numel; i++) {
+        assert_memory_equal(&a->v[i].hi, &b->v[i].hi, sizeof(double));
+        assert_memory_equal(&a->v[i].lo, &b->v[i].lo, sizeof(double));
+        assert_int_equal(a->flags[i], b->flags[i]);
+        if (a->ival || b->ival) {
+            assert_true(a->ival && b->ival);
+            assert_memory_equal(&a->ival[2 * i], &b->ival[2 * i], 2 * sizeof(double));
+        }
+    }
+}
+
+/* Runs avg-pool on the fast path (mpfr = 0) or pure MPFR (mpfr = 1), checking the other one
+ * gives the same bits. */
 static void pool(const ref_avgpool_params *p, const double *g, int mpfr, ref_path path,
                  ref_output *o)
 {
-    ref_options opt = {.force_mpfr = mpfr, .path = path};
+    ref_options opt = {.force_mpfr = mpfr, .path = path}, other = {.force_mpfr = !mpfr, .path = path};
+    ref_output b;
     assert_int_equal(ref_avgpool2d_backward(p, g, &opt, o), 0);
+    assert_int_equal(ref_avgpool2d_backward(p, g, &other, &b), 0);
+    same_output(o, &b);
+    ref_output_free(&b);
 }
 
 static ref_path vector(void) { return ref_grid_path(REF_DT_FLOAT); }
@@ -153,7 +174,19 @@ static void grid(const ref_grid_params *p, const double *go, const double *in, c
                  int mpfr, ref_output *oi, ref_output *og)
 {
     ref_options opt = {.force_mpfr = mpfr, .path = ref_grid_path(REF_DT_DOUBLE)};
+    ref_options other = {.force_mpfr = !mpfr, .path = ref_grid_path(REF_DT_DOUBLE)};
     assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, &opt, oi, og), 0);
+    ref_output bi, bg;
+    assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, &other, oi ? &bi : NULL,
+                                                 og ? &bg : NULL), 0);
+    if (oi) {
+        same_output(oi, &bi);
+        ref_output_free(&bi);
+    }
+    if (og) {
+        same_output(og, &bg);
+        ref_output_free(&bg);
+    }
 }
 
 /* Align corners, input 1×1×2×3, grid (5e-324, 0), grad 1.5: x: t = (x + 1)/2·2 = 1 + 2^-1074,
@@ -211,6 +244,33 @@ static void grid_fp32_overflow_times_zero_scale(void **state)
     ref_output_free(&og);
 }
 
+/* Interval judgement, FP32 path, reflection, H = 1, W = 2, not align, y = 0 (t = 0 on the only
+ * row). Point A at x = 1e8 (FP32 coordinate error of dozens of cells: branch unknown), g = −1/4;
+ * point B at x = −1/2: t = ((1/2)·2 − 1)/2 = 0 exactly, all weight on column 0, g = 3. Element 0
+ * is B's 3 plus A's unknown share of −1/4: [3 − 1/4, 3]; element 1 gets 0 from B (weight 0) and
+ * [−1/4, 0] from A. Both judged by interval, none unjudged. */
+static void far_point_interval(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = 2,
+                         .padding = REF_PAD_REFLECTION};
+    double go[2] = {-0.25, 3}, in[2] = {0}, gr[4] = {1e8, 0, -0.5, 0};
+    for (int m = 0; m < 2; m++) {
+        ref_options opt = {.force_mpfr = m, .path = vector()};
+        ref_output oi;
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &opt, &oi, NULL), 0);
+        for (int e = 0; e < 2; e++) {
+            assert_true(oi.flags[e] & REF_FLAG_INTERVAL);
+            assert_false(oi.flags[e] & REF_FLAG_UNCHECKABLE);
+            assert_true(oi.ival[2 * e + 1] == 0);
+            assert_true(oi.ival[2 * e] <= -0.25 && oi.ival[2 * e] >= -0.25 * (1 + 0x1p-40));
+        }
+        assert_true(oi.v[0].hi == 3 && oi.v[1].hi == 0);
+        assert_true(oi.v[0].sum_abs >= 3.25); /* the uncertain |g| is in the bound */
+        ref_output_free(&oi);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(divisor_beyond_2_53),
@@ -221,6 +281,7 @@ int main(void)
                                        cmocka_unit_test(cube_weight_rounds_to_zero),
                                        cmocka_unit_test(grid_subnormal_result),
                                        cmocka_unit_test(grid_overflow_classified_exactly),
-                                       cmocka_unit_test(grid_fp32_overflow_times_zero_scale)};
+                                       cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
+                                       cmocka_unit_test(far_point_interval)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
