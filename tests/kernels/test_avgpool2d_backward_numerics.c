@@ -354,6 +354,23 @@ static void non_finite(void **state)
     check(&cs, inf_go, inf_want);
 }
 
+/* The pool size past int64: kernel 2^32 × 2^32, stride 2^32, padding 2^31, countIncludePad, on a
+ * 1×1 input: one window [−2^31, 2^31) per axis, pool size 2^32·2^32 = 2^64 (wrapped to 0 in
+ * int64 arithmetic, which divided by zero). Exact: 2^-64 (a power of two: exact in FP32, also
+ * as the cube's FP32 operand 1/d). */
+static void pool_size_past_int64(void **state)
+{
+    (void)state;
+    const char *socs[] = {"ascend910b", "ascend950"};
+    const int64_t k = INT64_C(1) << 32;
+    const double go[1] = {1}, want[1] = {0x1p-64};
+    for (size_t s = 0; s < sizeof socs / sizeof socs[0]; s++) {
+        emu_test_init(socs[s]);
+        ap_case cs = ap_case4(1, 1, 1, 1, 1, 1, k, k, k / 2);
+        check(&cs, go, want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +385,7 @@ int main(void)
         cmocka_unit_test_teardown(strided_views, teardown),
         cmocka_unit_test_teardown(planes, teardown),
         cmocka_unit_test_teardown(non_finite, teardown),
+        cmocka_unit_test_teardown(pool_size_past_int64, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
