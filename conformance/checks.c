@@ -261,8 +261,8 @@ static void note_unjudged(cts_verdict *v, int64_t n, const cts_judged_output *o)
     size_t len = strlen(v->message);
     snprintf(v->message + len, sizeof v->message - len,
              "%s%lld of %lld elements of %s not judged: their legal values include a "
-             "non-finite contribution of a grid point whose branch is unknown, so no interval "
-             "bounds them (REF_FLAG_UNCHECKABLE)",
+             "non-finite or overflowing contribution of a grid point whose branch is unknown, "
+             "so no finite interval bounds them (REF_FLAG_UNCHECKABLE)",
              len ? "; " : "", (long long)n, (long long)o->numel, o->name);
 }
 

@@ -455,14 +455,14 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
         for (int i = 0; i < namb; i++)
             if (amb_reaches(p, pts, &amb[i], e))
                 unc_add(&u, go[amb[i].pix]);
-    if (u.nonfinite || (*fl & REF_FLAG_NONFINITE)) {
-        *fl |= REF_FLAG_UNCHECKABLE;
+    double grow = 1 + (double)(u.n + 2) * 0x1p-52; /* the sums' own roundings, outwards */
+    if (u.nonfinite || (*fl & REF_FLAG_NONFINITE) || !isfinite(u.abs * grow)) {
+        *fl |= REF_FLAG_UNCHECKABLE; /* no finite interval bounds it */
         return;
     }
     double cerr = v->coord_err;
     dx_combo_value(G, pts, R, n, c, e, NULL, NULL, 0, mt, v);
     v->coord_err = cerr;
-    double grow = 1 + (double)(u.n + 2) * 0x1p-52; /* the sums' own roundings, outwards */
     v->nterms += u.n;
     v->sum_abs += u.abs * grow;
     ival[2 * e] = u.lo * grow;
@@ -763,6 +763,8 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
     }
     for (int comp = 0; comp < 2 && finite; comp++) {
         double B = fabs(factor(p, comp)) * sum * (1 + (double)(2 * p->c + 4) * 0x1p-52);
+        if (!isfinite(B))
+            continue; /* an unbounded interval judges nothing: left unjudged */
         ref_value *v = &out->v[base + comp];
         memset(v, 0, sizeof *v);
         v->nterms = 4 * p->c;

@@ -104,8 +104,9 @@ ref_path ref_grid_path(ref_dtype dtype);
 enum {
     REF_FLAG_AMBIGUOUS = 1u << 0, /* several legal values: see alternatives */
     REF_FLAG_NONFINITE = 1u << 1, /* exact value is NaN or infinite (IEEE propagation) */
-    REF_FLAG_UNCHECKABLE = 1u << 2, /* no interval bounds the legal values (a non-finite
-                                      contribution of a grid point whose branch is unknown):
+    REF_FLAG_UNCHECKABLE = 1u << 2, /* no finite interval bounds the legal values (a non-finite
+                                      or overflowing contribution of a grid point whose branch
+                                      is unknown):
                                       a harness must skip the element, and say so */
     REF_FLAG_OPERAND_OVERFLOW = 1u << 3, /* the path rounds an operand to a narrower format in
                                       which it overflows (e.g. |g| > 65504 on FP16 cube
