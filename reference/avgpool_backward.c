@@ -357,6 +357,7 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
     v->nterms = n;
     v->nops = 2; /* a quotient (or reciprocal and product), then the sum */
     v->coord_err = 0;
+    v->under_mag = 0; /* g/d or g·w: an underflow is the term's last rounding, not magnified */
     /* min over terms of 1/|d| rounded (only scales a term) = 1/max|d|: rounding is monotone */
     v->min_weight = (n ? fmin(1, 1.0 / dmax_d) : 0) * (1 - 0x1p-52);
     /* each |t| (or Σ|g| and its quotient) and partial sum rounded to nearest: n+1 factors

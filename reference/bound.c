@@ -14,7 +14,9 @@
  * - Coordinates (grid sampler): coord_err bounds Σ|∂term/∂coordinate|·δ over the terms, δ the
  *   device's coordinate error (grid_sampler_backward.c derives δ); factor (1+γ) likewise.
  * - Underflow: products and quotients landing below the normal range err by η_acc absolutely
- *   (Higham §2.1: fl(x op y) = (x op y)(1+δ) + η); n·nops of them at most.
+ *   (Higham §2.1: fl(x op y) = (x op y)(1+δ) + η); n·nops of them at most, each magnified by the
+ *   factors that may multiply it afterwards (under_mag: Σ per term of the product of its factors
+ *   above 1 in magnitude).
  * - Output: RN to out_dtype adds u_out·|computed| ≤ u_out·(|exact| + E), and η_out below the
  *   normal range. */
 #include <math.h>
@@ -67,7 +69,7 @@ double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v)
      * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
      * term's nops roundings may be one. */
     double eta_acc = u_acc == 0x1p-53 ? eta_of(REF_DT_DOUBLE, false, 53) : 0x1p-150;
-    double under = n * (double)(v->nops > 0 ? v->nops : 1) * eta_acc;
+    double under = (v->under_mag > 0 ? v->under_mag : n) * (double)(v->nops > 0 ? v->nops : 1) * eta_acc;
     double E = gamma * S + (1 + gamma) * (op + v->coord_err + under);
     return u_out * fabs(v->hi) + (1 + u_out) * E + eta_of(out_dtype, false, 0);
 }

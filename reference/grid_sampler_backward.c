@@ -191,11 +191,15 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     }
     memset(v, 0, sizeof *v);
     v->nops = 4;
-    double sabs = 0, cerr = 0, pre = 0, pmax = 0;
+    double sabs = 0, cerr = 0, pre = 0, pmax = 0, mag = 0;
     int64_t nt = 0;
     ref_nfclass cls = {0};
     for (int64_t c = 0; c < p->c; c++) {
-        double g = D->gv[5 * c];
+        double g = D->gv[5 * c], vsum = 0;
+        for (int k = 0; k < nc; k++)
+            vsum += fabs(D->gv[5 * c + 1 + k]);
+        /* PyTorch's form (ne − nw)·w·g: a difference of corner values, then times g */
+        pmax = fmax(pmax, fmax(vsum, vsum * fabs(g)));
         for (int k = 0; k < nc; k++) {
             double val = D->gv[5 * c + 1 + k];
             double t = val * g * wk[k]->hi;
@@ -207,6 +211,7 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
             pre += fabs(t);
             if (mult == 0)
                 continue;
+            mag += fmax(1, fabs(val)) * fmax(1, fabs(g)) * fmax(1, fabs(scale));
             sabs += fabs(t * scale);
             cerr += fabs(val * g * scale) * dl;
             nt++;
@@ -215,7 +220,9 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     v->nterms = nt;
     v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
     v->coord_err = cerr * (1 + 0x1p-40);
-    /* FP32 (double) products val·g, the sum before and after the scale: past the working range
+    v->under_mag = mag * (1 + 0x1p-40);
+    /* FP32 (double) products val·g, corner differences, the sum before and after the scale: past
+     * the working range
      * an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact value is finite */
     if (fmax(pmax, fmax(pre, sabs)) * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
         *flags |= REF_FLAG_RANGE;
@@ -281,6 +288,7 @@ static void dx_point_mpfr(const gctx *G, const grid_outcome *ox, const grid_outc
         mpfr_mul_d(t, t, g, MPFR_RNDN);
         double wxd = wdd(ox, cs[k].kx)->hi, wyd = wdd(oy, cs[k].ky)->hi;
         v->sum_abs += fabs(g * wxd * wyd);
+        v->under_mag += fmax(1, fabs(g));
         v->nterms++;
     }
 }
@@ -382,13 +390,14 @@ static void dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, i
         dx_point_mpfr(G, &pt->ax[0].o[ix], &pt->ax[1].o[iy], g, e, mt, v);
     }
     v->sum_abs *= 1 + (double)(v->nterms + 6) * 0x1p-52;
+    v->under_mag *= 1 + 0x1p-40;
     mpfr_finish(mt, v);
 }
 
 typedef struct {
     ref_acc *acc;
     ref_nfclass *cls;
-    double *sabs, *cerr;
+    double *sabs, *cerr, *mag;
     int64_t *nt;
     uint8_t *fallback;
 } plane_buf;
@@ -465,6 +474,7 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
     v->coord_err = cerr;
     v->nterms += u.n;
     v->sum_abs += u.abs * grow;
+    v->under_mag += ((double)u.n + u.abs) * grow; /* Σ max(1, |g|) ≤ n + Σ|g| */
     ival[2 * e] = u.lo * grow;
     ival[2 * e + 1] = u.hi * grow;
     *fl = (uint8_t)((*fl & ~REF_FLAG_UNCHECKABLE) | REF_FLAG_INTERVAL);
@@ -482,6 +492,7 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
     memset(B->cls, 0, (size_t)hw_in * sizeof *B->cls);
     memset(B->sabs, 0, (size_t)hw_in * sizeof(double));
     memset(B->cerr, 0, (size_t)hw_in * sizeof(double));
+    memset(B->mag, 0, (size_t)hw_in * sizeof(double));
     memset(B->nt, 0, (size_t)hw_in * sizeof(int64_t));
     for (int64_t pix = 0; pix < hw_out; pix++) {
         const gpoint *pt = &pts[pix];
@@ -497,6 +508,7 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
             const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
             double t = g * wx->hi * wy->hi;
             B->sabs[e] += fabs(t);
+            B->mag[e] += fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
             B->nt[e]++;
             if (!isfinite(g)) {
                 double f[3] = {g, wx->hi, wy->hi};
@@ -530,6 +542,7 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
         v->nops = bil ? 4 : 0;
         v->sum_abs = B->sabs[e] * (1 + (double)(B->nt[e] + 6) * 0x1p-52);
         v->coord_err = B->cerr[e] * (1 + 0x1p-40);
+        v->under_mag = B->mag[e] * (1 + 0x1p-40);
         v->min_weight = 0;
         B->fallback[e] = 0;
         /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
@@ -671,6 +684,7 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
         hi = fmax(hi, a->hi + fmax(a->lo, 0) * 2);
         v->sum_abs = fmax(v->sum_abs, a->sum_abs);
         v->coord_err = fmax(v->coord_err, a->coord_err);
+        v->under_mag = fmax(v->under_mag, a->under_mag);
         v->nterms = v->nterms > a->nterms ? v->nterms : a->nterms;
     }
     L->n = 0;
@@ -754,12 +768,14 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out;
     int64_t base = (n * hw_out + pix) * 2;
-    double sum = 0;
+    double sum = 0, mag = 0, diff = 0;
     bool finite = isfinite(G->grid[base]) && isfinite(G->grid[base + 1]);
     for (int64_t c = 0; c < p->c; c++) {
         double g = G->go[(n * p->c + c) * hw_out + pix];
         finite = finite && isfinite(g) && isfinite(maxabs[c]);
         sum += fabs(g) * 2 * maxabs[c];
+        diff = fmax(diff, 2 * maxabs[c]);
+        mag += 4 * fmax(1, fabs(g)) * fmax(1, maxabs[c]);
     }
     for (int comp = 0; comp < 2 && finite; comp++) {
         double B = fabs(factor(p, comp)) * sum * (1 + (double)(2 * p->c + 4) * 0x1p-52);
@@ -770,6 +786,10 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
         v->nterms = 4 * p->c;
         v->nops = 4;
         v->sum_abs = B;
+        v->under_mag = mag * fmax(1, fabs(factor(p, comp))) * (1 + 0x1p-40);
+        /* corner differences (≤ 2·max|val|) times g, their sum, the scaled sum: as dgrid_value */
+        if (fmax(diff, fmax(sum, B)) * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+            out->flags[base + comp] |= REF_FLAG_RANGE;
         out->ival[2 * (base + comp)] = -B;
         out->ival[2 * (base + comp) + 1] = B;
         out->flags[base + comp] = (uint8_t)((out->flags[base + comp] & ~REF_FLAG_UNCHECKABLE) |
@@ -886,14 +906,15 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                 mterms mt = {0};
                 plane_buf B = {malloc((size_t)hw_in * sizeof(ref_acc)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
                                malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
-                               malloc((size_t)hw_in * sizeof(int64_t)), malloc((size_t)hw_in)};
-                bool ok = rc == 0 && B.acc && B.cls && B.sabs && B.cerr && B.nt && B.fallback;
+                               malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(int64_t)),
+                               malloc((size_t)hw_in)};
+                bool ok = rc == 0 && B.acc && B.cls && B.sabs && B.cerr && B.mag && B.nt && B.fallback;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t c = 0; c < p->c; c++)
                     if (!ok || dx_plane(&G, pts, amb, namb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
                                         ax_alts, &hits, &falls) != 0)
                         prc = 1;
-                free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.nt); free(B.fallback);
+                free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.mag); free(B.nt); free(B.fallback);
                 mterms_free(&mt);
             }
             if (prc)

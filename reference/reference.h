@@ -124,7 +124,7 @@ enum {
 #define REF_MAX_ALTS 64
 /* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits, then to a double:
  * hi + lo is within 2^-84·|exact| of exact, sign(lo) = sign(exact − hi) (unless |exact − hi| is
- * below half the smallest subnormal, lo then 0: only a subnormal hi, which no narrower dtype's
+ * at most half the smallest subnormal, lo then 0: only a subnormal hi, which no narrower dtype's
  * rounding boundary is near), and the pair is canonical (the fast path and pure MPFR give it
  * bitwise). */
 #define REF_LO_BITS 32
@@ -138,6 +138,9 @@ typedef struct {
     double coord_err;     /* grid sampler: |∂value/∂coordinate| · coordinate error scale, else 0 */
     double min_weight;    /* avg-pool: min |1/divisor| over the terms (the cube rounds it to the
                              operand format, subnormal for large divisors in FP16), else 0 */
+    double under_mag;     /* Σ over the terms of the largest product of factors that may follow
+                             an underflowed partial product (each ≥ 1; 0: nterms, no such
+                             factor): an FP32 val·w below 2^-126 times a gradient of 2^127 */
 } ref_value;
 
 /* One output tensor's answers. alt_first/alt_count index `alts` for ambiguous elements. */
