@@ -417,6 +417,26 @@ static void test_dump(void **state)
     }
     snprintf(path, sizeof path, "%s/%s/exact_grad_input.npy", dir, c.id);
     unlink(path);
+    /* what the verdict judged against (docs/dump.md): 1/16 is exact, so lo = 0, no flag, no
+     * alternative, the interval [1/16, 1/16], and a positive bound */
+    struct { const char *file, *descr; int64_t bytes; } judged[] = {
+        {"exact_lo_grad_input.npy", "<f8'", 256 * 8}, {"flags_grad_input.npy", "|u1'", 256},
+        {"bound_grad_input.npy", "<f8'", 256 * 8}, {"interval_grad_input.npy", "<f8'", 512 * 8},
+        {"alts_grad_input.npy", "<f8'", 0}};
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", dir, c.id, judged[i].file);
+        assert_int_equal(read_npy(path, buf, sizeof buf, &descr), judged[i].bytes);
+        assert_memory_equal(descr, judged[i].descr, 4);
+        size_t h = buf[8] | (size_t)buf[9] << 8;
+        for (int64_t k = 0; k < judged[i].bytes / 8 && i != 1; k++) {
+            double x;
+            memcpy(&x, buf + 10 + h + 8 * k, 8);
+            assert_true(i == 0 ? x == 0 : i == 2 ? x > 0 && x < 1e-6 : x == 0.0625);
+        }
+        for (int64_t k = 0; i == 1 && k < 256; k++)
+            assert_int_equal(buf[10 + h + k], 0);
+        unlink(path);
+    }
     snprintf(path, sizeof path, "%s/%s/case.json", dir, c.id);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
