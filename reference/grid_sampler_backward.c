@@ -213,7 +213,8 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
                 continue;
             mag += fmax(1, fabs(val)) * fmax(1, fabs(g)) * fmax(1, fabs(scale));
             sabs += fabs(t * scale);
-            cerr += fabs(val * g * scale) * dl;
+            if (dl > 0) /* exact coordinates: none (and no inf·0 when val·g overflows) */
+                cerr += fabs(val * g * scale) * dl;
             nt++;
         }
     }
