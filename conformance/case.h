@@ -58,7 +58,9 @@ typedef enum {
     CTS_TOL_BOUND,              /* reference ref_bound per element (default) */
     CTS_TOL_ULP,                /* |got - correctly rounded| <= ulps ULP */
     CTS_TOL_ALLCLOSE,           /* |got - exact| <= atol + rtol*|exact| */
-    CTS_TOL_SHARE               /* Ascend "thousandth" family: share of elements within rel */
+    CTS_TOL_SHARE,              /* Ascend "thousandth" family: share of elements within rel */
+    CTS_TOL_DOCUMENTED          /* "documented-path": ref_bound without operand rounding, around
+                                   the exact value of the documented cube operands (honoured) */
 } cts_tol_kind;
 
 typedef struct {

@@ -429,6 +429,7 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     ref_status st = ref_expected_status(&q);
     int32_t expected = c->expect_status_model ? st.status : c->expect_status;
     ref_path path = cts_case_path(c);
+    ref_path judge = cts_judge_path(c, &path); /* differs under the documented-path policy */
     v->expected_status = expected;
     snprintf(v->status_reason, sizeof v->status_reason, "%s", st.reason);
     snprintf(v->path, sizeof v->path, "%s", path.name ? path.name : "");
@@ -500,7 +501,7 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
         }
     }
     t = now();
-    check_first_run(c, &st, expected, numerics, &path, ref, &runs[0], v);
+    check_first_run(c, &st, expected, numerics, &judge, ref, &runs[0], v);
     size_t live_after = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
     if (v->status == CTS_PASS && live_after > live_before)
         cts_verdict_fail(v, CTS_FAIL, "leak",
@@ -546,7 +547,7 @@ done:
         v->message[n] = 0;
         v->status = CTS_WAIVED;
     }
-    if (v->status == CTS_FAIL && nruns > 0) error_grid(c, &path, ref, &runs[0], v);
+    if (v->status == CTS_FAIL && nruns > 0) error_grid(c, &judge, ref, &runs[0], v);
     if (o && o->dump_dir && nruns > 0 && !s.dataless) {
         char derr[512];
         if (cts_dump_case(o->dump_dir, c, runs[0].d, ref, v, derr, sizeof derr) != 0)

@@ -99,6 +99,17 @@ ref_path cts_case_path(const cts_case *c)
     return ref_avgpool_path(c->product, &p, c->dtype, (int)c->cube_math_type);
 }
 
+/* documented-path on avg-pool: the reference of the documented operand rounding (honoured) */
+static bool documented(const cts_case *c)
+{
+    return c->tolerance.kind == CTS_TOL_DOCUMENTED && c->op == REF_OP_AVGPOOL2D_BACKWARD;
+}
+
+ref_path cts_judge_path(const cts_case *c, const ref_path *path)
+{
+    return documented(c) ? ref_documented_judge_path(path) : *path;
+}
+
 bool cts_output_computed(const cts_case *c, int slot)
 {
     if (c->op == REF_OP_AVGPOOL2D_BACKWARD) return slot == 2;
@@ -115,6 +126,7 @@ int cts_reference_outputs(const cts_case *c, const ref_path *path, double *const
     if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
         ref_avgpool_params p;
         cts_avgpool_params(c, &p);
+        if (documented(c)) return ref_avgpool2d_backward_documented(&p, in[0], path, &out[2]);
         return ref_avgpool2d_backward(&p, in[0], &opt, &out[2]);
     }
     ref_grid_params p;

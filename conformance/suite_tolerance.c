@@ -75,6 +75,8 @@ static bool policy(const cts_keyctx *k, const char *field, const cts_ynode *v, r
     if (v->kind == CTS_YN_SCALAR) {
         if (!strcmp(v->text, "bound")) {
             named(t, CTS_TOL_BOUND, "bound");
+        } else if (!strcmp(v->text, "documented-path")) {
+            named(t, CTS_TOL_DOCUMENTED, "documented-path");
         } else if (!strcmp(v->text, "torch-default")) {
             named(t, CTS_TOL_ALLCLOSE, "torch-default");
             torch_default(dt, &t->rtol, &t->atol);
@@ -86,7 +88,7 @@ static bool policy(const cts_keyctx *k, const char *field, const cts_ynode *v, r
             t->min_share = ten ? 0.9999 : 0.999;
             t->small_threshold = ascend_small(dt);
         } else {
-            ERR(v, field, "unknown tolerance policy '%s' (bound, torch-default, "
+            ERR(v, field, "unknown tolerance policy '%s' (bound, documented-path, torch-default, "
                 "ascend-thousandth, ascend-ten-thousandth, {ulp: N}, {allclose: {rtol, atol}}, "
                 "{share: {rel, min_share, small}})", v->text);
             return false;

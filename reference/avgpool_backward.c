@@ -28,7 +28,7 @@ __extension__ typedef unsigned __int128 u128;
 
 /* One axis of window o: [*a, *b) clipped, *full its length counting padding (facts §4). h0 + k
  * saturates at the padded end: the kernel may be near INT64_MAX. */
-static void window(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t in, int64_t *a,
+void ref_avgpool_window(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t in, int64_t *a,
                    int64_t *b, int64_t *full)
 {
     int64_t h0 = o * s - pad, h1 = in + pad, end;
@@ -55,7 +55,7 @@ static int axis_tab_build(axis_tab *t, int64_t in, int64_t on, int64_t s, int64_
         return -1;
     for (int64_t o = 0; o < on; o++) {
         int64_t a, b, full;
-        window(o, s, pad, k, in, &a, &b, &full);
+        ref_avgpool_window(o, s, pad, k, in, &a, &b, &full);
         for (int64_t i = a; i < b; i++)
             if (t->cnt[i] < t->cap) /* always: ≤ cap windows contain i */
                 t->w[i * t->cap + t->cnt[i]++] = (axis_win){o, full, b - a};

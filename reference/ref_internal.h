@@ -129,6 +129,11 @@ double ref_round_bits(double x, int p);
 /* calloc (zero) or malloc, with a transparent-huge-page hint on large blocks (fewer faults). */
 void *ref_big_alloc(size_t n, size_t size, bool zero);
 
+/* Avg-pool window o of one axis (s stride, pad padding, k kernel, in input length): the clipped
+ * range [*a, *b) and *full, its length counting padding (facts §4). */
+void ref_avgpool_window(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t in, int64_t *a,
+                        int64_t *b, int64_t *full);
+
 /* Output assembly. */
 int ref_output_alloc(ref_output *o, int64_t numel);
 /* Per-element alternative lists gathered in parallel, then flattened in element order. */

@@ -174,6 +174,18 @@ typedef struct {
 int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_output,
                            ref_options *opt, ref_output *grad_input);
 
+/* "Honoured" judgement of a cube path (docs/contract.md "Path"): the exact value of the documented
+ * computation itself, Σ r(g)·r(1/div) with gradOutput and each weight rounded to the path's
+ * operand format (FP16, BF16, HF32 of hf32_bits, FP32 kept), so that only the accumulation's
+ * own error remains to allow. Judge it under ref_documented_judge_path(path): a device that
+ * skips or changes the operand rounding then errs by far more than that. A vector path has no
+ * operand rounding: the value is ref_avgpool2d_backward's. 0 on success, -1 on bad parameters. */
+int ref_avgpool2d_backward_documented(const ref_avgpool_params *p, const double *grad_output,
+                                      const ref_path *path, ref_output *grad_input);
+/* The path whose ref_bound allows only accumulation and output rounding (no operand rounding)
+ * for values of ref_avgpool2d_backward_documented; its name says what is judged. */
+ref_path ref_documented_judge_path(const ref_path *path);
+
 /* grad_output (n,c,h_out,w_out), input (n,c,h_in,w_in), grid (n,h_out,w_out,2) →
  * input_grad (n,c,h_in,w_in) and grid_grad (n,h_out,w_out,2). Either output may be NULL. */
 int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_output,
