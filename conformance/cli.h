@@ -20,6 +20,7 @@
 int cli_run(int argc, char **argv);
 int cli_list(int argc, char **argv);
 int cli_show(int argc, char **argv);
+int cli_coverage(int argc, char **argv);
 int cli_repro(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 

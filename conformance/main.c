@@ -17,6 +17,7 @@ static const char help[] =
     "  run [SUITES]       run the cases, write results/ (results.jsonl, junit.xml, summary.md)\n"
     "  list [SUITES]      print the ids of the selected cases\n"
     "  show CASE [SUITES] print every parameter of a case\n"
+    "  coverage [SUITES]  which pairs of the coverage model the cases hit and miss\n"
     "  repro 'LINE'       rerun the case of a repro line printed by run\n"
     "  merge OUT IN...    join the results.jsonl of shards into one set of reports\n"
     "  certify --product ID   certification run and package (see docs/certification.md)\n"
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {{"run", cli_run}, {"list", cli_list}, {"show", cli_show},
+                    {"coverage", cli_coverage},
                     {"repro", cli_repro}, {"merge", cli_merge},
                     {"certify", cli_certify},
                     {"verify-package", cli_verify_package},

@@ -1,0 +1,118 @@
+/* `aclcts coverage`: which pairs of levels of the coverage model (coverage.h) the selected
+ * cases hit, which no legal case can hit (with the reason), and which are missed. */
+#include "cli.h"
+
+#include <string.h>
+
+#include "coverage.h"
+
+static const char coverage_help[] =
+    "usage: aclcts coverage [OPTIONS] [SUITE.yaml|DIR]...\n"
+    "\n"
+    "Counts, per operator, the pairs of levels of the coverage model that the selected cases\n"
+    "hit (factors: dtype, view kind, rank, channel class, determinism, numeric path,\n"
+    "cubeMathType, modes, outputMask, outcome; numeric factors count only for calls that\n"
+    "compute). Prints every missed pair; pairs no legal case can hit are explained, not\n"
+    "missed. Exit 0 when no pair is missed, 1 otherwise, 2 for usage or suite errors.\n"
+    "\n"
+    "%s"
+    "  --all              also print every pair hit, with its case count\n"
+    "  --impossible       also print the pairs no legal case can hit, with the reason\n";
+
+typedef struct {
+    const cov_model *m;
+    size_t ncases;
+    unsigned hits[COV_MAX_FACTORS][COV_MAX_LEVELS][COV_MAX_FACTORS][COV_MAX_LEVELS];
+} op_counts;
+
+static void count_case(op_counts *oc, const cts_case *c)
+{
+    uint32_t lv[COV_MAX_FACTORS];
+    cov_case_levels(c, oc->m, lv);
+    oc->ncases++;
+    for (int a = 0; a < oc->m->nfactors; a++)
+        for (int b = a + 1; b < oc->m->nfactors; b++)
+            for (int la = 0; la < oc->m->factors[a].nlevels; la++)
+                for (int lb = 0; lb < oc->m->factors[b].nlevels; lb++)
+                    if ((lv[a] >> la & 1) && (lv[b] >> lb & 1)) oc->hits[a][la][b][lb]++;
+}
+
+/* Prints the op's pairs; returns the number missed. */
+static int report(const op_counts *oc, const char *op, bool all, bool impossible)
+{
+    const cov_model *m = oc->m;
+    int pairs = 0, hit = 0, expl = 0, missed = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int a = 0; a < m->nfactors; a++)
+            for (int b = a + 1; b < m->nfactors; b++)
+                for (int la = 0; la < m->factors[a].nlevels; la++)
+                    for (int lb = 0; lb < m->factors[b].nlevels; lb++) {
+                        const cov_factor *fa = &m->factors[a], *fb = &m->factors[b];
+                        unsigned n = oc->hits[a][la][b][lb];
+                        const char *why = cov_impossible(m, a, la, b, lb);
+                        if (pass == 0) {
+                            pairs++;
+                            hit += n > 0;
+                            expl += n == 0 && why;
+                            missed += n == 0 && !why;
+                            continue;
+                        }
+                        if (n > 0 && why)
+                            printf("  CONTRADICTION %s=%s x %s=%s: hit by %u cases, yet "
+                                   "explained as impossible: %s\n", fa->name, fa->levels[la],
+                                   fb->name, fb->levels[lb], n, why);
+                        else if (n > 0 && all)
+                            printf("  hit %s=%s x %s=%s: %u cases\n", fa->name, fa->levels[la],
+                                   fb->name, fb->levels[lb], n);
+                        else if (n == 0 && why && impossible)
+                            printf("  impossible %s=%s x %s=%s: %s\n", fa->name,
+                                   fa->levels[la], fb->name, fb->levels[lb], why);
+                        else if (n == 0 && !why)
+                            printf("  MISSED %s=%s x %s=%s\n", fa->name, fa->levels[la],
+                                   fb->name, fb->levels[lb]);
+                    }
+    printf("%s: %zu cases, %d factors, %d pairs of levels: %d hit, %d impossible "
+           "(explained), %d missed\n",
+           op, oc->ncases, m->nfactors, pairs, hit, expl, missed);
+    return missed;
+}
+
+int cli_coverage(int argc, char **argv)
+{
+    cli_selection s = {0};
+    bool all = false, impossible = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf(coverage_help, cli_selection_help);
+            return CLI_EXIT_OK;
+        }
+        int r = cli_selection_arg(&s, argc, argv, &i);
+        if (r < 0) return CLI_EXIT_USAGE;
+        if (r > 0) continue;
+        if (strcmp(argv[i], "--all") == 0) {
+            all = true;
+        } else if (strcmp(argv[i], "--impossible") == 0) {
+            impossible = true;
+        } else {
+            fprintf(stderr, "aclcts: error: coverage: unknown option %s (see aclcts coverage "
+                    "--help)\n", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    cli_loaded l;
+    int rc = cli_selection_load(&s, &l);
+    if (rc != 0) {
+        cli_loaded_free(&l);
+        return rc;
+    }
+    static op_counts counts[2]; /* large: not on the stack */
+    memset(counts, 0, sizeof counts);
+    counts[0].m = cov_model_of(REF_OP_AVGPOOL2D_BACKWARD);
+    counts[1].m = cov_model_of(REF_OP_GRID_SAMPLER2D_BACKWARD);
+    for (size_t k = 0; k < l.nsel; k++)
+        count_case(&counts[l.sel[k]->op == REF_OP_AVGPOOL2D_BACKWARD ? 0 : 1], l.sel[k]);
+    int missed = report(&counts[0], "avgpool2d_backward", all, impossible) +
+                 report(&counts[1], "grid_sampler2d_backward", all, impossible);
+    cli_loaded_free(&l);
+    return missed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
