@@ -58,6 +58,12 @@ static void derive_grad_output(cts_case *c)
     }
 }
 
+/* The C axis of an NCHW or NCL shape, -1 for other ranks. */
+static int channel_axis(int rank)
+{
+    return rank == 3 || rank == 4 ? rank - 3 : -1;
+}
+
 /* mode 0..5: derived (go) or equal to self (gi); 6: one dim moved by -2..2; 7: any shape. */
 static void decode_shape(fdp *p, cts_tensor *t)
 {
@@ -69,7 +75,7 @@ static void decode_shape(fdp *p, cts_tensor *t)
         t->rank = RANKS[fdp_pick(p, 8)];
         fuzz_decode_dims(p, t->rank, -1, 14, t->dims);
     }
-    fuzz_shrink(t->rank, t->dims, FUZZ_MAX_NUMEL);
+    fuzz_shrink(t->rank, t->dims, FUZZ_MAX_NUMEL, channel_axis(t->rank));
 }
 
 void fuzz_decode_avgpool2d_backward(fdp *p, fuzz_call *fc)
@@ -79,7 +85,9 @@ void fuzz_decode_avgpool2d_backward(fdp *p, fuzz_call *fc)
     cts_tensor *self = &c->t[1];
     self->rank = RANKS[fdp_pick(p, 8)];
     fuzz_decode_dims(p, self->rank, -1, 14, self->dims);
-    fuzz_shrink(self->rank, self->dims, FUZZ_MAX_NUMEL);
+    int ch = channel_axis(self->rank);
+    if (ch >= 0 && self->dims[ch] == 14) self->dims[ch] = 2049; /* past 2048 (determinism) */
+    fuzz_shrink(self->rank, self->dims, FUZZ_MAX_NUMEL, ch);
     decode_int_array(p, &c->kernel_size, -1, 6);
     decode_int_array(p, &c->stride, -1, 6);
     decode_int_array(p, &c->padding, -1, 3);

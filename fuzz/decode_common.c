@@ -48,13 +48,13 @@ int64_t fuzz_numel(int rank, const int64_t *dims)
     return n;
 }
 
-void fuzz_shrink(int rank, int64_t *dims, int64_t max)
+void fuzz_shrink(int rank, int64_t *dims, int64_t max, int keep)
 {
     while (fuzz_numel(rank, dims) > max) {
-        int big = 0;
-        for (int i = 1; i < rank; i++)
-            if (dims[i] > dims[big]) big = i;
-        dims[big] /= 2;
+        int big = -1;
+        for (int i = 0; i < rank; i++)
+            if (i != keep && dims[i] > 1 && (big < 0 || dims[i] > dims[big])) big = i;
+        dims[big < 0 ? keep : big] /= 2;
     }
 }
 

@@ -21,7 +21,7 @@ static void decode_shape(fdp *p, cts_tensor *t)
         for (int i = t->rank; i < r; i++) t->dims[i] = 1;
         t->rank = r;
     }
-    fuzz_shrink(t->rank, t->dims, FUZZ_MAX_NUMEL);
+    fuzz_shrink(t->rank, t->dims, FUZZ_MAX_NUMEL, t->rank == 4 ? 1 : -1);
 }
 
 static void set4(cts_tensor *t, int64_t a, int64_t b, int64_t c, int64_t d)

@@ -12,9 +12,10 @@
 #include "case.h"
 #include "provider.h"
 
-/* Per-tensor element bound of a decoded call, and the output size up to which the numeric and
- * determinism oracles run. */
-#define FUZZ_MAX_NUMEL 4096
+/* Per-tensor element budget of a decoded call (axes are drawn freely, then the largest ones
+ * other than the channel axis are halved to fit), and the output size up to which the numeric
+ * oracle runs (the determinism oracle runs at every size). */
+#define FUZZ_MAX_NUMEL 16384
 #define FUZZ_NUMERIC_MAX_NUMEL 256
 
 typedef enum {
@@ -45,8 +46,9 @@ void fuzz_decode_tensor(fdp *p, fuzz_call *fc, int slot, ref_format natural);
 void fuzz_decode_dims(fdp *p, int rank, int64_t lo, int64_t hi, int64_t *dims);
 /* Elements of a shape (0 when a dim is <= 0), saturating. */
 int64_t fuzz_numel(int rank, const int64_t *dims);
-/* Halves the largest dims until the shape has at most max elements. */
-void fuzz_shrink(int rank, int64_t *dims, int64_t max);
+/* Halves the largest dims until the shape has at most max elements; axis `keep` (-1: none)
+ * last, so a wide channel axis keeps its class. */
+void fuzz_shrink(int rank, int64_t *dims, int64_t max, int keep);
 
 /* Input values of slot s (numel doubles, malloc'd) from the call's seed and value kind. */
 double *fuzz_input_values(const fuzz_call *fc, int slot, int64_t numel);
