@@ -4,10 +4,11 @@
 ACLCTS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # Debian packages the build and the tests need (tools may add their own with need_packages).
-# python3-numpy and python3-torch are test oracles only (float64 cross-checks), never linked.
+# python3-numpy and python3-torch are test oracles only (float64 cross-checks), never linked;
+# python3-yaml reads the mutant catalogue of tools/mutation-score.
 ACLCTS_BUILD_PACKAGES=(cmake make gcc g++ pkg-config libmpfr-dev libgmp-dev libyaml-dev
                        libcmocka-dev libjansson-dev libssl-dev libarchive-dev python3
-                       python3-numpy python3-torch)
+                       python3-numpy python3-torch python3-yaml)
 
 log() { printf 'aclcts: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
