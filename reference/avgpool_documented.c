@@ -150,18 +150,20 @@ int ref_avgpool2d_backward_documented(const ref_avgpool_params *p, const double 
 ref_path ref_documented_judge_path(const ref_path *path)
 {
     if (path->kind != REF_PATH_CUBE) return *path;
+    /* One literal per entry (parenthesized: adjacent literals in an initializer list look
+     * like a missing comma to clang). */
     static const char *const names[] = {
-        "cube-fp16 judged on its documented operands: gradOutput and 1/divisor rounded to FP16, "
-        "so an error beyond the FP32 accumulation's own means the device skipped or changed "
-        "that rounding",
-        "cube-bf16 judged on its documented operands: gradOutput and 1/divisor rounded to BF16, "
-        "so an error beyond the FP32 accumulation's own means the device skipped or changed "
-        "that rounding",
-        "cube-hf32 judged on its documented operands: gradOutput and 1/divisor rounded to HF32, "
-        "so an error beyond the FP32 accumulation's own means the device skipped or changed "
-        "that rounding",
-        "cube-fp32 judged on its documented operands: FLOAT kept (KEEP_DTYPE), so an error "
-        "beyond the FP32 accumulation's own means the device down-converted them",
+        ("cube-fp16 judged on its documented operands: gradOutput and 1/divisor rounded to "
+         "FP16, so an error beyond the FP32 accumulation's own means the device skipped or "
+         "changed that rounding"),
+        ("cube-bf16 judged on its documented operands: gradOutput and 1/divisor rounded to "
+         "BF16, so an error beyond the FP32 accumulation's own means the device skipped or "
+         "changed that rounding"),
+        ("cube-hf32 judged on its documented operands: gradOutput and 1/divisor rounded to "
+         "HF32, so an error beyond the FP32 accumulation's own means the device skipped or "
+         "changed that rounding"),
+        ("cube-fp32 judged on its documented operands: FLOAT kept (KEEP_DTYPE), so an error "
+         "beyond the FP32 accumulation's own means the device down-converted them"),
     };
     int i = path->hf32 ? 2 : path->operand == REF_DT_FLOAT16 ? 0 : path->operand == REF_DT_BF16 ? 1 : 3;
     ref_path j = {REF_PATH_VECTOR, REF_DT_UNDEFINED, false, 0, names[i]};
