@@ -7,16 +7,18 @@ source "$(dirname "$0")/e2e_lib.sh"
 write_suite s.yaml
 total=$("$ACLCTS" list --count s.yaml)
 
-# hold_and_wait DIR ARGS...: starts a run with the hang fault (its first case never ends before
-# the 30 s timeout), waits until it holds its locks, leaves its pid in $holder.
+# hold --out DIR ARGS...: starts a run with the hang fault (its first case never ends before the
+# 30 s timeout), waits until it holds its locks, leaves its pid in $holder. A child alone is not
+# enough: the run probes the device's environment in a child before it takes any lock; the
+# report file exists from the moment it is locked, and a child seen after that is a worker.
 hold() {
   ACLNN_EMU_FAULT=hang "$ACLCTS" run --quiet --jobs 1 --timeout 30 "$@" s.yaml >hold.log 2>&1 &
   holder=$!
-  for _ in $(seq 1 200); do
-    [[ -n $(pgrep -P "$holder") ]] && return 0
+  for _ in $(seq 1 400); do
+    [[ -e $2/summary.md && -n $(pgrep -P "$holder") ]] && return 0
     sleep 0.05
   done
-  fail "the holding run never started a worker"
+  fail "the holding run never started a worker: $(cat hold.log)"
 }
 release() { kill -INT "$holder"; wait "$holder" 2>/dev/null || true; }
 

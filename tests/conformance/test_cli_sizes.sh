@@ -101,8 +101,8 @@ write_suite s.yaml
 ACLNN_EMU_FAULT=hang "$ACLCTS" run --quiet --jobs 1 --timeout 60 --filter 'e2e.avgpool.doc_example.ascend910b' \
   --out k s.yaml >k.log 2>&1 &
 run=$!
-for _ in $(seq 1 200); do
-  worker=$(pgrep -P "$run" || true)
+for _ in $(seq 1 400); do  # a child seen after the outputs exist is a worker, not the env probe
+  worker=$([[ -e k/summary.md ]] && pgrep -P "$run" || true)
   [[ -n $worker ]] && break
   sleep 0.05
 done
