@@ -83,10 +83,28 @@ const char *ref_spec_name(ref_spec s)
     return spec_names[s];
 }
 
+static const char *const contract_names[] = {
+    [REF_SPEC_DOC] = "doc", [REF_SPEC_VENDOR] = "vendor@9.0", [REF_SPEC_VENDOR_OLD] = "vendor@8.5",
+};
+
+const char *ref_spec_contract(ref_spec s)
+{
+    if ((int)s < 0 || (int)s >= SPEC_COUNT)
+        return "unknown-contract";
+    return contract_names[s];
+}
+
 int ref_spec_from_name(const char *name, ref_spec *out)
 {
     if (name == NULL)
         return -1;
+    for (int s = 0; s < SPEC_COUNT; s++) {
+        if (strcmp(name, contract_names[s]) == 0) {
+            if (out != NULL)
+                *out = (ref_spec)s;
+            return 0;
+        }
+    }
     for (int s = 0; s < SPEC_COUNT; s++) {
         if (strcmp(name, spec_names[s]) == 0) {
             if (out != NULL)

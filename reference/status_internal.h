@@ -10,6 +10,9 @@ ref_status ref_status_make(int32_t status, bool runs, const char *fmt, ...)
 
 ref_status ref_status_avgpool2d_backward(const ref_status_query *q);
 ref_status ref_status_grid_sampler2d_backward(const ref_status_query *q);
+/* The same under the vendor releases (status_vendor_*.c, docs/contract.md "Vendor releases"). */
+ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q);
+ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q);
 
 /* Index of the first negative dim of t, or -1. */
 int ref_status_negative_axis(const ref_tensor_desc *t);

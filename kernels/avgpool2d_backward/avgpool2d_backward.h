@@ -66,6 +66,9 @@ aclnnStatus avgpool_check_shapes(const avgpool_args *a, const avgpool_window *wi
 /* True when any of the three tensors has a zero dim. */
 bool avgpool_any_empty(const avgpool_args *a);
 aclnnStatus avgpool_check_cube_math(const avgpool_args *a, const avgpool_window *win);
+/* Every check of a vendor contract in the vendor's order (check_vendor.c); fills the geometry
+ * of *p, or sets *empty. */
+aclnnStatus avgpool_validate_vendor(const avgpool_args *a, avgpool_params *p, bool *empty);
 
 /* ---- geometry (geometry.c) ---- */
 

@@ -14,11 +14,15 @@ static aclnnStatus run_nothing(aclOpExecutor *ex, void *workspace)
     return ACLNN_SUCCESS;
 }
 
-/* Checks 1 to 9; *empty is set when the tensors are empty and the profile accepts that. */
+/* Checks 1 to 9; *empty is set when the tensors are empty and the profile accepts that. A
+ * vendor contract has its own checks (check_vendor.c). */
 static aclnnStatus validate(const avgpool_args *a, avgpool_params *p, bool *empty)
 {
     avgpool_window win;
     aclnnStatus st;
+    if (emu_profile_current()->contract != EMU_CONTRACT_DOC) {
+        return avgpool_validate_vendor(a, p, empty);
+    }
     if ((st = avgpool_check_nulls(a)) || (st = avgpool_check_product()) ||
         (st = avgpool_check_dtypes(a)) || (st = avgpool_check_formats_ranks(a)) ||
         (st = avgpool_check_params(a, &win)) || (st = avgpool_check_shapes(a, &win, p))) {

@@ -62,8 +62,10 @@ aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
         return give_executor(NULL, workspaceSize, executor);
 
     bool nothing = false;
-    aclnnStatus raw = gs_validate(gradOutput, input, grid, interpolationMode, paddingMode,
-                                  outputMask, inputGrad, gridGrad, &nothing);
+    const bool vendor = emu_profile_current()->contract != EMU_CONTRACT_DOC;
+    aclnnStatus raw = (vendor ? gs_validate_vendor : gs_validate)(
+        gradOutput, input, grid, interpolationMode, paddingMode, outputMask, inputGrad, gridGrad,
+        &nothing);
     aclnnStatus st = emu_fault_status(raw);
     if (st != ACLNN_SUCCESS)
         return st;

@@ -10,22 +10,22 @@
 static const emu_profile PROFILES[] = {
     {"ascend910", "Ascend910", "Atlas training products", EMU_FAMILY_TRAINING_INFERENCE,
      true, true, false, false, true, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
-     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
     {"ascend910b", "Ascend910B", "Atlas A2 training/inference products", EMU_FAMILY_A2_A3,
      true, true, true, true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
-     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
     {"ascend910_93", "Ascend910_93", "Atlas A3 training/inference products", EMU_FAMILY_A2_A3,
      true, true, true, true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
-     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
     {"ascend310p", "Ascend310P", "Atlas inference products", EMU_FAMILY_TRAINING_INFERENCE,
      true, false, false, false, true, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
-     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
     {"ascend310b", "Ascend310B", "Atlas 200I/500 A2 inference products",
      EMU_FAMILY_A2_INFER_310B, false, false, false, false, false, 11, EMU_EMPTY_INVALID,
-     EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID},
+     EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
     {"ascend950", "Ascend950", "Ascend 950PR/Ascend 950DT", EMU_FAMILY_950, true, true, true,
      true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID,
-     EMU_EMPTY_STRIDE_INVALID},
+     EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
 };
 
 static emu_profile current;
@@ -81,17 +81,26 @@ static aclError apply_switches(emu_profile *p)
 {
     const char *spec = getenv("ACLNN_EMU_SPEC");
     if (spec && *spec) {
-        bool vendor = strcmp(spec, "vendor") == 0, old = strcmp(spec, "vendor-old") == 0;
-        if (!vendor && !old && strcmp(spec, "doc") != 0) {
-            emu_set_error("ACLNN_EMU_SPEC=%s is not valid: expected doc, vendor or vendor-old", spec);
+        static const struct { const char *name; emu_contract c; } names[] = {
+            {"doc", EMU_CONTRACT_DOC},          {"vendor", EMU_CONTRACT_VENDOR_9_0},
+            {"vendor@9.0", EMU_CONTRACT_VENDOR_9_0}, {"vendor-old", EMU_CONTRACT_VENDOR_8_5},
+            {"vendor@8.5", EMU_CONTRACT_VENDOR_8_5},
+        };
+        size_t i = 0;
+        while (i < sizeof names / sizeof names[0] && strcmp(spec, names[i].name) != 0)
+            i++;
+        if (i == sizeof names / sizeof names[0]) {
+            emu_set_error("ACLNN_EMU_SPEC=%s is not valid: expected doc, vendor (vendor@9.0) or "
+                          "vendor-old (vendor@8.5)", spec);
             return ACL_ERROR_INVALID_PARAM;
         }
-        if (vendor || old) {
+        p->contract = names[i].c;
+        if (p->contract != EMU_CONTRACT_DOC) {
             p->empty_tensor = EMU_EMPTY_SUCCESS;
             p->null_output_mask = EMU_NULL_MASK_SUCCESS;
             p->empty_stride = EMU_EMPTY_STRIDE_KERNEL;
         }
-        if (old)
+        if (p->contract == EMU_CONTRACT_VENDOR_8_5)
             p->cube_math_type_code = ACLNN_ERR_PARAM_NULLPTR;
     }
     int v;

@@ -1,0 +1,108 @@
+/* gs_validate_vendor: the first phase's checks under a vendor contract (ACLNN_EMU_SPEC=vendor or
+ * vendor-old), in the order of the vendor's op_api code (docs/contract.md "Vendor releases",
+ * G1..G7), implemented here without the reference's status model. Releases 8.5 and 9.0 check
+ * the same things. */
+#include "gs_backward.h"
+
+#define REFUSE(code, ...)                                                                      \
+    do {                                                                                       \
+        emu_set_error(GS_API_NAME ": " __VA_ARGS__);                                           \
+        return (code);                                                                         \
+    } while (0)
+
+static bool listed(aclDataType dt, const emu_profile *prof)
+{
+    if (dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_DOUBLE)
+        return true;
+    return dt == ACL_BF16 && (prof->family == EMU_FAMILY_A2_A3 || prof->family == EMU_FAMILY_950);
+}
+
+static bool equal_dims(const aclTensor *a, const aclTensor *b)
+{
+    if (a->ndim != b->ndim)
+        return false;
+    for (uint64_t i = 0; i < a->ndim; i++)
+        if (a->dims[i] != b->dims[i])
+            return false;
+    return true;
+}
+
+static bool negative_dim(const aclTensor *t)
+{
+    for (uint64_t i = 0; i < t->ndim; i++)
+        if (t->dims[i] < 0)
+            return true;
+    return false;
+}
+
+/* G6: ranks of input, grid and gradOutput, then the cross-tensor shape rules. */
+static aclnnStatus vendor_shapes(const aclTensor *go, const aclTensor *in, const aclTensor *gr,
+                                 const aclTensor *dx, const aclTensor *dgrid)
+{
+    if (in->ndim != 4 || gr->ndim != 4 || go->ndim != 4)
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "input, grid and gradOutput must be 4-D");
+    if (negative_dim(go) || negative_dim(in) || negative_dim(gr) || negative_dim(dx) ||
+        negative_dim(dgrid))
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "a tensor has a negative dim");
+    if (in->dims[0] != gr->dims[0] || in->dims[0] != go->dims[0])
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "input, grid and gradOutput need one batch size");
+    if (in->dims[1] != go->dims[1])
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "input and gradOutput need one channel count");
+    if (in->dims[2] == 0 || in->dims[3] == 0)
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "input's spatial dims must not be empty");
+    if (gr->dims[1] != go->dims[2] || gr->dims[2] != go->dims[3])
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "grid's H, W must be gradOutput's H, W");
+    if (gr->dims[3] != 2)
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "grid's last dim must be 2");
+    if (!equal_dims(dx, in) || !equal_dims(dgrid, gr))
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "inputGrad must have input's shape and gridGrad grid's");
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus gs_validate_vendor(const aclTensor *grad_output, const aclTensor *input,
+                               const aclTensor *grid, int64_t interpolation, int64_t padding,
+                               const aclBoolArray *mask, const aclTensor *input_grad,
+                               const aclTensor *grid_grad, bool *nothing)
+{
+    const emu_profile *prof = emu_profile_current();
+    const aclTensor *t[5] = {grad_output, input, grid, input_grad, grid_grad};
+    static const char *const names[5] = {"gradOutput", "input", "grid", "inputGrad", "gridGrad"};
+    *nothing = true;
+    /* G1/G2: a NULL mask (the caller's shortcut) or a mask selecting nothing succeeds first;
+     * entries past the array's end read as false. */
+    if (mask == NULL)
+        return ACLNN_SUCCESS;
+    if (mask->magic != EMU_MAGIC_BOOLARRAY)
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "outputMask is not a live aclBoolArray");
+    bool dx = mask->size > 0 && mask->values[0], dgrid = mask->size > 1 && mask->values[1];
+    if (!dx && !dgrid)
+        return ACLNN_SUCCESS;
+    /* G3 */
+    for (int i = 0; i < 5; i++)
+        if (t[i] == NULL)
+            REFUSE(ACLNN_ERR_PARAM_NULLPTR, "%s is a null pointer", names[i]);
+    for (int i = 0; i < 5; i++)
+        if (!emu_tensor_valid(t[i]))
+            REFUSE(ACLNN_ERR_PARAM_INVALID, "%s is not a live aclTensor", names[i]);
+    if (!prof->grid_sampler_supported) /* the package ships no kernel (derived) */
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "not supported on %s (%s)", prof->product, prof->id);
+    /* G4: dtypes equal to input's, then input's dtype in the SoC's list */
+    for (int i = 0; i < 5; i++)
+        if (t[i]->dtype != input->dtype)
+            REFUSE(ACLNN_ERR_PARAM_INVALID, "every dtype must be input's (%s)",
+                   emu_dtype_name(input->dtype));
+    if (!listed(input->dtype, prof))
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "dtype %s is not in the list of %s",
+               emu_dtype_name(input->dtype), prof->soc_name);
+    /* G5 */
+    if (interpolation < 0 || interpolation > 1 || padding < 0 || padding > 2)
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "interpolationMode must be in [0, 1] and paddingMode in "
+               "[0, 2]");
+    aclnnStatus st = vendor_shapes(grad_output, input, grid, input_grad, grid_grad);
+    if (st != ACLNN_SUCCESS)
+        return st;
+    /* G7: an empty gradOutput, input or grid leaves both outputs untouched. */
+    *nothing = emu_tensor_numel(grad_output) == 0 || emu_tensor_numel(input) == 0 ||
+               emu_tensor_numel(grid) == 0;
+    return ACLNN_SUCCESS;
+}

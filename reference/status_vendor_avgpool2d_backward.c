@@ -1,0 +1,225 @@
+/* Expected status of aclnnAvgPool2dBackwardGetWorkspaceSize under the vendor contracts, read
+ * from the vendor's operator code (docs/contract.md "Vendor releases", rules A1..A12 with their
+ * source lines): `vendor` is release 9.0 (hicann/ops-nn v9.0.0), `vendor-old` release 8.5
+ * (v8.5.0). Written from that reading alone, never from kernels/. Tensors: t[0] gradOutput,
+ * t[1] self, t[2] gradInput. */
+#include <stdio.h>
+
+#include "status_internal.h"
+
+static const char *const tensor_names[3] = {"gradOutput", "self", "gradInput"};
+
+/* A3: FLOAT and FLOAT16 everywhere; BF16 on 910B/910_93, and on the regbase SoC (950) from 9.0. */
+static bool dtype_listed(ref_spec rel, ref_product p, ref_dtype dt)
+{
+    if (dt == REF_DT_FLOAT || dt == REF_DT_FLOAT16)
+        return true;
+    if (dt != REF_DT_BF16)
+        return false;
+    return p == REF_PRODUCT_ASCEND910B || p == REF_PRODUCT_ASCEND910_93 ||
+           (p == REF_PRODUCT_ASCEND950 && rel == REF_SPEC_VENDOR);
+}
+
+static bool has_negative(const ref_tensor_desc *t) { return ref_status_negative_axis(t) >= 0; }
+
+static int64_t value(const ref_int_array_desc *a, int64_t i)
+{
+    return i < REF_MAX_DIMS ? a->values[i] : a->values[REF_MAX_DIMS - 1];
+}
+
+/* A4: storage formats NCHW or NCL, and NCHW for gradOutput and gradInput when 4-D. */
+static bool formats_ok(const ref_tensor_desc *t, ref_status *fail)
+{
+    for (int i = 0; i < 3; i++)
+        if (t[i].format != REF_FMT_NCHW && t[i].format != REF_FMT_NCL) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "%s format %s is not NCHW or NCL",
+                                    tensor_names[i], ref_format_name(t[i].format));
+            return false;
+        }
+    if (t[0].rank == 4 && (t[0].format != REF_FMT_NCHW || t[2].format != REF_FMT_NCHW)) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "gradOutput is 4-D, so gradOutput (%s) and gradInput (%s) must "
+                                "both be NCHW", ref_format_name(t[0].format),
+                                ref_format_name(t[2].format));
+        return false;
+    }
+    return true;
+}
+
+/* A5: ranks of gradOutput and gradInput, negative dims, attribute lengths and values. */
+static bool dims_ok(const ref_status_query *q, ref_status *fail)
+{
+    const ref_tensor_desc *t = q->t;
+    if (!((t[0].rank == 3 && t[2].rank == 3) || (t[0].rank == 4 && t[2].rank == 4))) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "gradOutput (rank %d) and gradInput (rank %d) are not both 3-D or "
+                                "both 4-D", t[0].rank, t[2].rank);
+        return false;
+    }
+    for (int i = 0; i < 3; i++)
+        if (has_negative(&t[i])) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "%s has a negative dim",
+                                    tensor_names[i]);
+            return false;
+        }
+    const ref_int_array_desc *k = &q->kernel_size, *s = &q->stride;
+    if (k->len < 1 || k->len > 2) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "kernelSize has length %lld, not 1 or 2", (long long)k->len);
+        return false;
+    }
+    for (int64_t i = 0; i < k->len; i++)
+        if (value(k, i) <= 0) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "kernelSize[%lld] = %lld is not > 0",
+                                    (long long)i, (long long)value(k, i));
+            return false;
+        }
+    if (s->present) {
+        if (s->len > 2) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "stride has length %lld, more than 2",
+                                    (long long)s->len);
+            return false;
+        }
+        for (int64_t i = 0; i < s->len; i++)
+            if (value(s, i) <= 0) {
+                *fail = ref_status_make(REF_STATUS_INVALID, false, "stride[%lld] = %lld is not > 0",
+                                        (long long)i, (long long)value(s, i));
+                return false;
+            }
+    }
+    if (q->padding.len > 2) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false, "padding has length %lld, more than 2",
+                                (long long)q->padding.len);
+        return false;
+    }
+    return true;
+}
+
+/* A6: padding not empty, and kernel >= 2·padding per axis (a negative padding passes here). */
+static bool padding_ok(const ref_status_query *q, int64_t k[2], int64_t p[2], ref_status *fail)
+{
+    if (q->padding.len == 0) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false, "padding is empty");
+        return false;
+    }
+    k[0] = value(&q->kernel_size, 0);
+    k[1] = q->kernel_size.len == 1 ? k[0] : value(&q->kernel_size, 1);
+    p[0] = value(&q->padding, 0);
+    p[1] = q->padding.len == 1 ? p[0] : value(&q->padding, 1);
+    for (int a = 0; a < 2; a++)
+        if (p[a] > k[a] / 2) { /* kernel < 2·pad, written without overflow */
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "padding %s = %lld exceeds half of kernelSize %s = %lld",
+                                    a ? "W" : "H", (long long)p[a], a ? "W" : "H",
+                                    (long long)k[a]);
+            return false;
+        }
+    return true;
+}
+
+static int64_t as_int8(int64_t v)
+{
+    int64_t low = (int64_t)((uint64_t)v & 0xffu);
+    return low >= 128 ? low - 256 : low;
+}
+
+/* A10: the lowering's global-pooling test (divisor 0, kernel = self's H×W >= 10×10, gradOutput
+ * 1×1), which skips every later check. */
+static bool global_pool(const ref_status_query *q, const int64_t k[2])
+{
+    const ref_tensor_desc *go = &q->t[0], *self = &q->t[1];
+    int r = go->rank, rs = self->rank;
+    if (q->divisor_override != 0 || rs < 2)
+        return false;
+    int64_t h = self->dims[rs - 2], w = self->dims[rs - 1];
+    return k[0] == h && k[1] == w && h >= 10 && w >= 10 && go->dims[r - 2] == 1 &&
+           go->dims[r - 1] == 1;
+}
+
+/* A11/A12: what the chosen lowering still refuses. */
+static bool lowering_ok(const ref_status_query *q, const int64_t p[2], ref_status *fail)
+{
+    const bool a2a3 = q->product == REF_PRODUCT_ASCEND910B || q->product == REF_PRODUCT_ASCEND910_93;
+    const bool regbase = q->product == REF_PRODUCT_ASCEND950 && q->spec == REF_SPEC_VENDOR;
+    if (!a2a3 && !regbase && (q->divisor_override < -255 || q->divisor_override > 255)) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "divisorOverride %lld is outside [-255, 255], which the cube "
+                                "lowering on %s needs", (long long)q->divisor_override,
+                                ref_product_id(q->product));
+        return false;
+    }
+    for (int a = 0; a < 2; a++)
+        if (p[a] < 0) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "padding %s = %lld is less than 0",
+                                    a ? "W" : "H", (long long)p[a]);
+            return false;
+        }
+    return true;
+}
+
+ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q)
+{
+    const ref_tensor_desc *t = q->t;
+    ref_status fail;
+    char b1[200], b2[200];
+
+    /* A1: null pointers; stride may be NULL. */
+    const bool present[5] = {t[0].present, t[1].present, q->kernel_size.present,
+                             q->padding.present, t[2].present};
+    const char *const null_names[5] = {"gradOutput", "self", "kernelSize", "padding", "gradInput"};
+    for (int i = 0; i < 5; i++)
+        if (!present[i])
+            return ref_status_make(REF_STATUS_NULLPTR, false, "%s is a null pointer",
+                                   null_names[i]);
+    /* A2 (package, derived): no kernel for the op on ascend310b. */
+    if ((int)q->product < 0 || q->product >= REF_PRODUCT_COUNT)
+        return ref_status_make(REF_STATUS_INVALID, false, "product %d is unknown", (int)q->product);
+    if (q->product == REF_PRODUCT_ASCEND310B)
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "aclnnAvgPool2dBackward is not supported on %s",
+                               ref_product_id(q->product));
+    /* A3: each dtype listed for the SoC, then gradOutput's equal to gradInput's (self free). */
+    for (int i = 0; i < 3; i++)
+        if (!dtype_listed(q->spec, q->product, t[i].dtype))
+            return ref_status_make(REF_STATUS_INVALID, false, "%s dtype %s is not supported on %s",
+                                   tensor_names[i], ref_dtype_name(t[i].dtype),
+                                   ref_product_id(q->product));
+    if (t[0].dtype != t[2].dtype)
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "gradOutput dtype %s differs from gradInput dtype %s",
+                               ref_dtype_name(t[0].dtype), ref_dtype_name(t[2].dtype));
+    int64_t k[2], p[2];
+    if (!formats_ok(t, &fail) || !dims_ok(q, &fail) || !padding_ok(q, k, p, &fail))
+        return fail;
+    /* A7: cubeMathType 0..3; 161001 in release 8.5. */
+    const int64_t cube = as_int8(q->cube_math_type);
+    if (cube < 0 || cube > 3)
+        return ref_status_make(q->spec == REF_SPEC_VENDOR_OLD ? REF_STATUS_NULLPTR
+                                                              : REF_STATUS_INVALID,
+                               false, "cubeMathType %lld is outside 0..3", (long long)cube);
+    /* A8: self's shape equals gradInput's. */
+    if (!ref_status_same_shape(&t[1], &t[2]))
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "self shape %s differs from gradInput shape %s",
+                               ref_status_shape_str(&t[1], b1, sizeof b1),
+                               ref_status_shape_str(&t[2], b2, sizeof b2));
+    /* A8' (derived): gradOutput keeps self's leading dims; the code does not compare them and
+     * the kernels' result is undefined otherwise. gradOutput's H and W are free (A9'). */
+    for (int i = 0; i < t[1].rank - 2; i++)
+        if (t[0].dims[i] != t[1].dims[i])
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "gradOutput dim %d = %lld differs from self dim %d = %lld", i,
+                                   (long long)t[0].dims[i], i, (long long)t[1].dims[i]);
+    /* A9: an empty tensor succeeds with nothing to compute. */
+    for (int i = 0; i < 3; i++) {
+        int ax = ref_status_zero_axis(&t[i]);
+        if (ax >= 0)
+            return ref_status_make(REF_STATUS_SUCCESS, false,
+                                   "%s is empty (dim %d is 0): success with nothing to compute",
+                                   tensor_names[i], ax);
+    }
+    if (!global_pool(q, k) && !lowering_ok(q, p, &fail))
+        return fail;
+    return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s (%s)",
+                           ref_product_id(q->product), ref_spec_name(q->spec));
+}

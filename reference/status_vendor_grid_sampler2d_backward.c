@@ -1,0 +1,126 @@
+/* Expected status of aclnnGridSampler2DBackwardGetWorkspaceSize under the vendor contracts, read
+ * from the vendor's operator code (docs/contract.md "Vendor releases", rules G1..G8 with their
+ * source lines): `vendor` is release 9.0 (hicann/ops-cv v9.0.0), `vendor-old` release 8.5
+ * (v8.5.0); both releases check the same things. Written from that reading alone, never from
+ * kernels/. Tensors: t[0] gradOutput, t[1] input, t[2] grid, t[3] inputGrad, t[4] gridGrad. */
+#include <stdio.h>
+
+#include "status_internal.h"
+
+static const char *const tensor_names[5] = {"gradOutput", "input", "grid", "inputGrad",
+                                            "gridGrad"};
+
+/* G4: FLOAT, FLOAT16 and DOUBLE on every SoC; BF16 on 910B/910_93 and 950. */
+static bool dtype_listed(ref_product p, ref_dtype dt)
+{
+    if (dt == REF_DT_FLOAT || dt == REF_DT_FLOAT16 || dt == REF_DT_DOUBLE)
+        return true;
+    return dt == REF_DT_BF16 && (p == REF_PRODUCT_ASCEND910B || p == REF_PRODUCT_ASCEND910_93 ||
+                                 p == REF_PRODUCT_ASCEND950);
+}
+
+/* G6: the shape rules, in the code's order. */
+static bool shapes_ok(const ref_tensor_desc *t, ref_status *fail)
+{
+    const ref_tensor_desc *go = &t[0], *in = &t[1], *grid = &t[2];
+    char b1[200], b2[200];
+    const int ranked[3] = {1, 2, 0};
+    for (int j = 0; j < 3; j++)
+        if (t[ranked[j]].rank != 4) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "%s has rank %d but must be 4",
+                                    tensor_names[ranked[j]], t[ranked[j]].rank);
+            return false;
+        }
+    /* (derived) the code compares negative dims like any other; aclcts refuses them first. */
+    for (int i = 0; i < 5; i++) {
+        int ax = ref_status_negative_axis(&t[i]);
+        if (ax >= 0) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "%s dim %d is negative (%lld)",
+                                    tensor_names[i], ax, (long long)t[i].dims[ax]);
+            return false;
+        }
+    }
+    const char *why = NULL;
+    if (in->dims[0] != grid->dims[0] || in->dims[0] != go->dims[0])
+        why = "input, grid and gradOutput do not have the same batch size";
+    else if (in->dims[1] != go->dims[1])
+        why = "input and gradOutput do not have the same channel count";
+    else if (in->dims[2] == 0 || in->dims[3] == 0)
+        why = "input has an empty spatial dim";
+    else if (grid->dims[1] != go->dims[2] || grid->dims[2] != go->dims[3])
+        why = "grid's H and W differ from gradOutput's";
+    else if (grid->dims[3] != 2)
+        why = "grid's last dim is not 2";
+    if (why) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false, "%s", why);
+        return false;
+    }
+    if (!ref_status_same_shape(&t[3], in) || !ref_status_same_shape(&t[4], grid)) {
+        int o = ref_status_same_shape(&t[3], in) ? 4 : 3;
+        *fail = ref_status_make(REF_STATUS_INVALID, false, "%s shape %s differs from %s shape %s",
+                                tensor_names[o], ref_status_shape_str(&t[o], b1, sizeof b1),
+                                tensor_names[o - 2],
+                                ref_status_shape_str(&t[o - 2], b2, sizeof b2));
+        return false;
+    }
+    return true;
+}
+
+ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q)
+{
+    const ref_tensor_desc *t = q->t;
+    ref_status fail;
+    /* G1/G2: a NULL mask, or one whose first two entries are false (a missing entry reads as
+     * false), succeeds before any other check. */
+    const bool dx = q->output_mask_len > 0 && q->output_mask[0];
+    const bool dgrid = q->output_mask_len > 1 && q->output_mask[1];
+    if (!q->output_mask_present)
+        return ref_status_make(REF_STATUS_SUCCESS, false,
+                               "outputMask is a null pointer: success with nothing to compute");
+    if (!dx && !dgrid)
+        return ref_status_make(REF_STATUS_SUCCESS, false,
+                               "outputMask (length %lld) asks for no output: success with "
+                               "nothing to compute", (long long)q->output_mask_len);
+    /* G3: null pointers. */
+    for (int i = 0; i < 5; i++)
+        if (!t[i].present)
+            return ref_status_make(REF_STATUS_NULLPTR, false, "%s is a null pointer",
+                                   tensor_names[i]);
+    /* (package, derived) the documents' product table: no kernel on ascend310p/ascend310b. */
+    if ((int)q->product < 0 || q->product >= REF_PRODUCT_COUNT)
+        return ref_status_make(REF_STATUS_INVALID, false, "product %d is unknown", (int)q->product);
+    if (q->product == REF_PRODUCT_ASCEND310B || q->product == REF_PRODUCT_ASCEND310P)
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "aclnnGridSampler2DBackward is not supported on %s",
+                               ref_product_id(q->product));
+    /* G4: the four other dtypes equal input's, then input's dtype listed for the SoC. */
+    for (int i = 0; i < 5; i++)
+        if (i != 1 && t[i].dtype != t[1].dtype)
+            return ref_status_make(REF_STATUS_INVALID, false,
+                                   "%s dtype %s differs from input dtype %s", tensor_names[i],
+                                   ref_dtype_name(t[i].dtype), ref_dtype_name(t[1].dtype));
+    if (!dtype_listed(q->product, t[1].dtype))
+        return ref_status_make(REF_STATUS_INVALID, false, "input dtype %s is not supported on %s",
+                               ref_dtype_name(t[1].dtype), ref_product_id(q->product));
+    /* G5: interpolationMode 0..1, paddingMode 0..2. */
+    if (q->interpolation_mode < 0 || q->interpolation_mode > 1)
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "interpolationMode %lld is not 0 (bilinear) or 1 (nearest)",
+                               (long long)q->interpolation_mode);
+    if (q->padding_mode < 0 || q->padding_mode > 2)
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "paddingMode %lld is not 0 (zeros), 1 (border) or 2 (reflection)",
+                               (long long)q->padding_mode);
+    if (!shapes_ok(t, &fail))
+        return fail;
+    /* G7: an empty gradOutput, input or grid succeeds with nothing to compute. */
+    for (int i = 0; i < 3; i++) {
+        int ax = ref_status_zero_axis(&t[i]);
+        if (ax >= 0)
+            return ref_status_make(REF_STATUS_SUCCESS, false,
+                                   "%s is empty (dim %d is 0): success with nothing to compute",
+                                   tensor_names[i], ax);
+    }
+    return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s (%s)",
+                           ref_product_id(q->product), ref_spec_name(q->spec));
+}

@@ -1,0 +1,163 @@
+/* The status model of aclnnAvgPool2dBackward under the vendor contracts, against the vendor's
+ * code: `vendor` = hicann/ops-nn v9.0.0 (0413e303), `vendor-old` = v8.5.0 (e9f5c1b3), file
+ * pooling/avg_pool3_d_grad/op_api/aclnn_avgpool2d_backward.cpp (op_host/op_api/ in v8.5.0). Each
+ * row cites the line its expected code comes from (v9.0.0 numbering unless it says v8.5.0);
+ * "derived" rows are aclcts's choices where the code leaves the outcome undefined
+ * (docs/contract.md "Vendor releases"). Starting point: the document's example, valid everywhere
+ * the op ships. */
+#include "status_rows.h"
+
+#define SUPPORTED (ALL_P & ~P(ASCEND310B))
+#define TRAIN_INF (P(ASCEND910) | P(ASCEND310P))
+#define A2A3 (P(ASCEND910B) | P(ASCEND910_93))
+#define V (VEN | OLD)
+
+static void set_array(ref_int_array_desc *a, const int64_t *v, int64_t len)
+{
+    a->present = true;
+    a->len = len;
+    for (int64_t i = 0; i < len && i < REF_MAX_DIMS; i++)
+        a->values[i] = v[i];
+}
+#define ARRAY(a, ...) set_array(&q->a, (int64_t[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
+#define EMPTY_ARRAY(a) (q->a.present = true, q->a.len = 0)
+
+static void all_dtype(ref_status_query *q, ref_dtype dt)
+{
+    for (int i = 0; i < 3; i++)
+        q->t[i].dtype = dt;
+}
+
+/* gradOutput (1,16,1,1), self = gradInput (1,16,4,4), FLOAT NCHW, kernel {4,4}, stride {1,1},
+ * padding {0,0}, countIncludePad, cubeMathType 1 (4 < 10, so not the code's global pooling). */
+static ref_status_query seed(ref_product p, ref_spec s)
+{
+    ref_status_query q0 = {.op = REF_OP_AVGPOOL2D_BACKWARD, .product = p, .spec = s};
+    ref_status_query *q = &q0;
+    for (int i = 0; i < 3; i++) {
+        q->t[i].present = true;
+        q->t[i].format = REF_FMT_NCHW;
+    }
+    all_dtype(q, REF_DT_FLOAT);
+    SHAPE(0, 1, 16, 1, 1);
+    SHAPE(1, 1, 16, 4, 4);
+    SHAPE(2, 1, 16, 4, 4);
+    ARRAY(kernel_size, 4, 4);
+    ARRAY(stride, 1, 1);
+    ARRAY(padding, 0, 0);
+    q->count_include_pad = true;
+    q->cube_math_type = 1;
+    return q0;
+}
+
+MUT(m_none, (void)q)
+MUT(m_null_go, q->t[0].present = false)
+MUT(m_null_self, q->t[1].present = false)
+MUT(m_null_kernel, q->kernel_size.present = false)
+MUT(m_null_padding, q->padding.present = false)
+MUT(m_null_gi, q->t[2].present = false)
+MUT(m_null_stride, q->stride.present = false)
+MUT(m_bf16, all_dtype(q, REF_DT_BF16))
+MUT(m_self_fp16, q->t[1].dtype = REF_DT_FLOAT16)
+MUT(m_go_fp16, q->t[0].dtype = REF_DT_FLOAT16)
+MUT(m_self_nd, q->t[1].format = REF_FMT_ND)
+MUT(m_gi_ncl, q->t[2].format = REF_FMT_NCL)
+MUT(m_3d_nchw, SHAPE(0, 16, 1, 1); SHAPE(1, 16, 4, 4); SHAPE(2, 16, 4, 4))
+MUT(m_rank_mixed, SHAPE(2, 16, 4, 4); SHAPE(1, 16, 4, 4))
+MUT(m_neg_self, SHAPE(1, 1, -16, 4, 4))
+MUT(m_kernel_len3, ARRAY(kernel_size, 4, 4, 4))
+MUT(m_kernel0, ARRAY(kernel_size, 0, 4))
+MUT(m_stride_len3, ARRAY(stride, 1, 1, 1))
+MUT(m_stride_empty, EMPTY_ARRAY(stride))
+MUT(m_stride_neg, ARRAY(stride, -1, 1))
+MUT(m_pad_len3, ARRAY(padding, 0, 0, 0))
+MUT(m_pad_empty, EMPTY_ARRAY(padding))
+MUT(m_pad_3, ARRAY(padding, 3, 0))
+MUT(m_pad_neg, ARRAY(padding, -1, 0))
+MUT(m_cube4, q->cube_math_type = 4)
+MUT(m_cube0, q->cube_math_type = 0)
+MUT(m_cube3_fp16, q->cube_math_type = 3; all_dtype(q, REF_DT_FLOAT16))
+MUT(m_gi_shape, SHAPE(2, 1, 16, 4, 5))
+MUT(m_go_spatial, SHAPE(0, 1, 16, 2, 2))
+MUT(m_go_c, SHAPE(0, 1, 8, 1, 1))
+MUT(m_empty_n, SHAPE(0, 0, 16, 1, 1); SHAPE(1, 0, 16, 4, 4); SHAPE(2, 0, 16, 4, 4))
+MUT(m_empty_n_cube9, m_empty_n(q); q->cube_math_type = 9)
+MUT(m_empty_n_pad_neg, m_empty_n(q); ARRAY(padding, -1, 0))
+MUT(m_div256, q->divisor_override = 256)
+/* The code's global pooling (divisor 0, kernel = self's H×W >= 10, gradOutput 1×1, :977-1022)
+ * returns before the lowering's checks, so a negative padding passes. */
+MUT(m_global_pad_neg, SHAPE(1, 1, 16, 10, 10); SHAPE(2, 1, 16, 10, 10); ARRAY(kernel_size, 10, 10);
+    ARRAY(padding, -1, -1))
+
+static const row rows[] = {
+    {"seed_valid", "CheckParams :459-478 all pass", m_none, SUPPORTED, V, OK, true, "valid"},
+    {"product_310b", "derived: no package for ascend310b", m_none, P(ASCEND310B), V, INV, false,
+     "not supported on ascend310b"},
+    {"null_gradOutput", ":263", m_null_go, ALL_P, V, NUL, false, "gradOutput"},
+    {"null_self", ":264", m_null_self, ALL_P, V, NUL, false, "self"},
+    {"null_kernelSize", ":265", m_null_kernel, ALL_P, V, NUL, false, "kernelSize"},
+    {"null_padding", ":266", m_null_padding, ALL_P, V, NUL, false, "padding"},
+    {"null_gradInput", ":267", m_null_gi, ALL_P, V, NUL, false, "gradInput"},
+    {"null_stride_ok", ":401 'stride != nullptr'", m_null_stride, SUPPORTED, V, OK, true, "valid"},
+    {"bf16_a2a3", ":273-275", m_bf16, A2A3, V, OK, true, "valid"},
+    {"bf16_950_regbase", ":277-278 IsRegbase", m_bf16, P(ASCEND950), VEN, OK, true, "valid"},
+    {"bf16_950_old", "v8.5.0 :268-272 (no regbase branch)", m_bf16, P(ASCEND950), OLD, INV, false,
+     "BF16 is not supported on ascend950"},
+    {"bf16_train_inf", ":280 DTYPE_SUPPORT_LIST", m_bf16, TRAIN_INF, V, INV, false,
+     "BF16 is not supported"},
+    {"self_dtype_free", ":300 compares gradOutput with gradInput only", m_self_fp16, SUPPORTED, V,
+     OK, true, "valid"},
+    {"gradOutput_dtype", ":300", m_go_fp16, SUPPORTED, V, INV, false,
+     "gradOutput dtype FLOAT16 differs"},
+    {"format_self_nd", ":321", m_self_nd, SUPPORTED, V, INV, false, "self format ND"},
+    {"format_4d_ncl", ":336 4-D needs NCHW", m_gi_ncl, SUPPORTED, V, INV, false, "both be NCHW"},
+    {"format_3d_nchw_ok", ":314-342 (NCHW storage is fine for 3-D)", m_3d_nchw, SUPPORTED, V, OK,
+     true, "valid"},
+    {"rank_mixed", ":362", m_rank_mixed, SUPPORTED, V, INV, false, "not both 3-D or both 4-D"},
+    {"negative_self", ":377", m_neg_self, SUPPORTED, V, INV, false, "self has a negative dim"},
+    {"kernel_len3", ":393", m_kernel_len3, SUPPORTED, V, INV, false, "kernelSize has length 3"},
+    {"kernel_zero", ":400", m_kernel0, SUPPORTED, V, INV, false, "kernelSize[0] = 0"},
+    {"stride_len3", ":409", m_stride_len3, SUPPORTED, V, INV, false, "stride has length 3"},
+    {"stride_empty_ok", ":545 empty stride = kernel", m_stride_empty, SUPPORTED, V, OK, true,
+     "valid"},
+    {"stride_negative", ":414", m_stride_neg, SUPPORTED, V, INV, false, "stride[0] = -1"},
+    {"padding_len3", ":423", m_pad_len3, SUPPORTED, V, INV, false, "padding has length 3"},
+    {"padding_empty", ":102", m_pad_empty, SUPPORTED, V, INV, false, "padding is empty"},
+    {"padding_over_half", ":106", m_pad_3, SUPPORTED, V, INV, false, "exceeds half"},
+    {"padding_negative", ":85 (vector/regbase lowering); derived on the cube lowering",
+     m_pad_neg, SUPPORTED, V, INV, false, "padding H = -1 is less than 0"},
+    {"cube_range", ":475 ACLNN_ERR_PARAM_INVALID", m_cube4, SUPPORTED, VEN, INV, false,
+     "cubeMathType 4"},
+    {"cube_range_old", "v8.5.0 :467 ACLNN_ERR_PARAM_NULLPTR", m_cube4, SUPPORTED, OLD, NUL, false,
+     "cubeMathType 4"},
+    {"cube0_fp32_no_product_rule", ":433 checks the range only", m_cube0, SUPPORTED, V, OK, true,
+     "valid"},
+    {"cube3_fp16_no_product_rule", ":433 checks the range only", m_cube3_fp16, SUPPORTED, V, OK,
+     true, "valid"},
+    {"gradInput_shape", ":445", m_gi_shape, SUPPORTED, V, INV, false, "differs from gradInput"},
+    {"gradOutput_spatial_free", "CheckParams :459-478 never derives gradOutput's H, W",
+     m_go_spatial, SUPPORTED, V, OK, true, "valid"},
+    {"gradOutput_channels", "derived: leading dims kept (the kernels' result is undefined)",
+     m_go_c, SUPPORTED, V, INV, false, "gradOutput dim 1 = 8"},
+    {"empty_success", ":1159", m_empty_n, SUPPORTED, V, OK, false, "nothing to compute"},
+    {"cube_before_empty", ":475 before :1159", m_empty_n_cube9, SUPPORTED, VEN, INV, false,
+     "cubeMathType 9"},
+    {"empty_before_padding_sign", ":1159 before :85", m_empty_n_pad_neg, SUPPORTED, V, OK, false,
+     "nothing to compute"},
+    {"divisor_cube_only", ":1102-1112 (non-2dTo3d SoCs)", m_div256, TRAIN_INF, V, INV, false,
+     "divisorOverride 256"},
+    {"divisor_a2a3_vector", ":1113-1133 falls back to the vector lowering", m_div256, A2A3, V, OK,
+     true, "valid"},
+    {"divisor_950_regbase", ":1165-1216 regbase lowering, no divisor range", m_div256,
+     P(ASCEND950), VEN, OK, true, "valid"},
+    {"divisor_950_old", "v8.5.0 :1112-1119: 950 takes the cube branch", m_div256, P(ASCEND950),
+     OLD, INV, false, "divisorOverride 256"},
+    {"global_skips_lowering_checks", ":1083-1087 and :1191-1197 return first",
+     m_global_pad_neg, SUPPORTED, V, OK, true, "valid"},
+};
+
+int main(void)
+{
+    return run_rows("status_vendor_avgpool2d_backward", rows, (int)(sizeof rows / sizeof rows[0]),
+                    NULL, 0);
+}
