@@ -86,6 +86,7 @@ typedef struct {
     ref_dtype dtype;
     ref_product product;
     ref_spec spec;              /* which contract the expected status follows (default doc) */
+    bool spec_fixed;            /* written for that contract (`spec:`): runs only under it */
     uint64_t seed;              /* suite seed (data seeded by seed, case id, tensor name) */
 
     int ntensors;

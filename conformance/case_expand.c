@@ -383,6 +383,7 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
         cts_builder b;
         cts_builder_init(&b, k->op);
         b.c.spec = s->spec; /* a case's own spec: overrides it */
+        b.c.spec_fixed = s->spec_fixed;
         bool cok = !s->defaults || apply_map(k, s->defaults, "defaults", &b);
         cok &= apply_map(k, cn, field, &b);
         char id[CTS_ID_MAX * 2];

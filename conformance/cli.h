@@ -35,6 +35,7 @@ typedef struct {
     bool have_seed;                      /* --seed S */
     uint64_t seed;
     bool quick;                          /* --quick */
+    ref_spec contract;                   /* --contract doc|vendor[@RELEASE] (default doc) */
     const char *paths[CLI_MAX_ARGS];     /* suite files and directories */
     int npaths;
 } cli_selection;
@@ -54,10 +55,17 @@ int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i);
 
 typedef struct {
     cts_case_list all;        /* every case the suites define (for the chosen product) */
-    const cts_case **sel;     /* the selected ones, in load order */
+    const cts_case **sel;     /* the selected ones, in load order, judged by the contract */
     size_t nsel;
+    size_t other_contract;    /* cases written for another contract (`spec:`), not selected */
     cts_shard shard;
 } cli_loaded;
+
+/* The contract named by --contract's value: doc, vendor (= vendor@9.0), vendor@9.0, vendor@8.5
+ * (= vendor-old). 0, or -1 with a message printed. */
+int cli_parse_contract(const char *text, ref_spec *out);
+/* "N cases written for another contract than C are not selected" on f, when N > 0. */
+void cli_print_other_contract(FILE *f, const cli_loaded *l, ref_spec contract);
 
 /* Loads the suites (default: ./suites when no path was given; the loader expands
  * directories), applies --filter and the shard. 0, or CLI_EXIT_USAGE after the
@@ -82,6 +90,7 @@ typedef struct {
     bool quick;
     const char *out;          /* --out for the rerun (so it never overwrites the full run's) */
                               /* binary, out and suite file are written as absolute paths */
+    const char *contract;     /* --contract (NULL or "doc": not printed) */
 } cli_repro_args;
 
 /* The --out of a repro line for a run writing to OUT: OUT/repro, or OUT itself when it already

@@ -45,6 +45,8 @@ static const char certify_help[] =
     "  --seed S           override the suites' seeds\n"
     "  --timeout S        seconds per case (default 60)\n"
     "  --keep-dump DIR    also --dump the run's tensors there (not needed by the audit)\n"
+    "  --contract C       judge by doc (default), vendor@9.0 (vendor) or vendor@8.5 (vendor-old);\n"
+    "                     the package records it (docs/contract.md)\n"
     "\n"
     "Across machines (docs/certification.md): run the shards with `aclcts run --shard K/N`\n"
     "(or tools/slurm, tools/k8s), then package them here instead of running:\n"
@@ -60,7 +62,7 @@ static const char certify_help[] =
     "TIMEOUT, ERROR or RESOURCE_ERROR), 1 otherwise, 2 for usage or suite errors.\n";
 
 typedef struct {
-    const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump;
+    const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump, *contract;
     const char *paths[CLI_MAX_ARGS];
     int npaths;
     const char *results[CLI_MAX_ARGS];
@@ -72,9 +74,9 @@ static int parse(int argc, char **argv, certify_args *a)
     memset(a, 0, sizeof *a);
     for (int i = 1; i < argc; i++) {
         static const char *const names[] = {"--product", "--backend", "--out", "--jobs",
-                                            "--seed", "--timeout", "--keep-dump"};
+                                            "--seed", "--timeout", "--keep-dump", "--contract"};
         const char **dst[] = {&a->product, &a->backend, &a->out, &a->jobs, &a->seed,
-                              &a->timeout, &a->keep_dump};
+                              &a->timeout, &a->keep_dump, &a->contract};
         int r = 0;
         for (size_t k = 0; k < sizeof names / sizeof names[0] && r == 0; k++)
             r = cli_opt_value(argc, argv, &i, names[k], dst[k]);
@@ -173,7 +175,8 @@ static int run_here(const certify_args *a, const char *dir)
     rargv[rn++] = "run";
     const char *pairs[][2] = {{"--product", a->product}, {"--backend", a->backend},
                               {"--out", dir}, {"--dump", a->keep_dump}, {"--jobs", a->jobs},
-                              {"--seed", a->seed}, {"--timeout", a->timeout}};
+                              {"--seed", a->seed}, {"--timeout", a->timeout},
+                              {"--contract", a->contract}};
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
         if (pairs[k][1]) {
             rargv[rn++] = (char *)pairs[k][0];
@@ -405,6 +408,8 @@ int cli_certify(int argc, char **argv)
     cli_selection sel;
     memset(&sel, 0, sizeof sel);
     sel.product = s.a.product;
+    if (s.a.contract && cli_parse_contract(s.a.contract, &sel.contract) != 0)
+        return CLI_EXIT_USAGE;
     for (int k = 0; k < s.a.npaths; k++) sel.paths[sel.npaths++] = s.a.paths[k];
     if (s.a.seed) {
         char *end;

@@ -40,6 +40,7 @@ int cli_list(int argc, char **argv)
     cli_loaded l;
     int rc = cli_selection_load(&s, &l);
     if (rc == 0) {
+        cli_print_other_contract(stderr, &l, s.contract);
         if (count)
             printf("%zu\n", l.nsel);
         for (size_t k = 0; !count && k < l.nsel; k++) {

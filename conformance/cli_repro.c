@@ -79,6 +79,8 @@ size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
         cts_sink_put(&s, " --timeout %g", a->timeout);
     if (a->quick)
         cts_sink_put(&s, " --quick");
+    if (a->contract && *a->contract && strcmp(a->contract, "doc") != 0)
+        cts_sink_put(&s, " --contract %s", a->contract);
     if (a->out && *a->out) {
         cts_sink_put(&s, " --out ");
         absolute(a->out, path, sizeof path);

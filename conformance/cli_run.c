@@ -511,7 +511,8 @@ static void on_done(void *vctx, size_t index, const cts_verdict *v, const char *
         cli_repro_args ra = {.backend = ctx->a->backend, .product = r.product, .seed = c->seed,
                              .id = c->id, .suite_file = file, .repeat = (int)ctx->a->repeat,
                              .timeout = ctx->a->timeout_given ? ctx->a->timeout : 0,
-                             .quick = ctx->a->sel.quick, .out = ctx->repro_out};
+                             .quick = ctx->a->sel.quick, .out = ctx->repro_out,
+                             .contract = r.contract};
         cli_repro_format(r.repro, sizeof r.repro, &ra);
         snprintf(r.log, sizeof r.log, "%s", log);
     }
@@ -645,12 +646,14 @@ int cli_run(int argc, char **argv)
             printf(" (%zu already in %s)", l.nsel - ntodo, o.jsonl);
         if (l.shard.count > 1)
             printf(", shard %d/%d", l.shard.index, l.shard.count);
-        printf(", backend %s (%s), %ld jobs, timeout %g s\n", a.backend, backend.dir, a.jobs,
-               a.timeout);
+        printf(", backend %s (%s), contract %s, %ld jobs, timeout %g s\n", a.backend,
+               backend.dir, ref_spec_contract(a.sel.contract), a.jobs, a.timeout);
+        cli_print_other_contract(stdout, &l, a.sel.contract);
     }
     cts_provenance prov; /* the session on record from its start (docs/certification.md) */
     int prov_err = cts_provenance_begin(&prov, &backend, a.backend, a.sel.product,
-                                        l.shard.index, l.shard.count, argc, argv, o.jsonl);
+                                        ref_spec_contract(a.sel.contract), l.shard.index,
+                                        l.shard.count, argc, argv, o.jsonl);
     run_ctx ctx = {.a = &a, .cases = todo, .o = &o};
     cli_repro_out(a.out, ctx.repro_out, sizeof ctx.repro_out);
     struct sigaction old[2];
@@ -690,6 +693,7 @@ int cli_run(int argc, char **argv)
             cts_summary_console(stdout, prev.r, prev.count, 20);
             printf("\nresults: %s  %s  %s\n", o.jsonl, o.junit, o.summary);
         }
+        cli_print_other_contract(stdout, &l, a.sel.contract);
         rc = cts_tally_exit_code(&t);
         if (wr != 0)
             rc = CLI_EXIT_FAIL;

@@ -22,7 +22,27 @@ const char cli_selection_help[] =
     "                     GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS\n"
     "  --shards N         shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)\n"
     "  --seed S           data seed for every suite instead of each suite's own seed\n"
-    "  --quick            only the cases marked quick (the fixed fast subset)\n";
+    "  --quick            only the cases marked quick (the fixed fast subset)\n"
+    "  --contract C       judge by contract C: doc (the documents, default), vendor@9.0 (alias\n"
+    "                     vendor) or vendor@8.5 (alias vendor-old), the vendor's code of that\n"
+    "                     release (docs/contract.md); cases written for another contract\n"
+    "                     (`spec:`) are not selected\n";
+
+int cli_parse_contract(const char *text, ref_spec *out)
+{
+    if (ref_spec_from_name(text, out) == 0)
+        return 0;
+    fprintf(stderr, "aclcts: error: --contract %s: expected doc, vendor, vendor@9.0, vendor@8.5 "
+            "or vendor-old\n", text);
+    return -1;
+}
+
+void cli_print_other_contract(FILE *f, const cli_loaded *l, ref_spec contract)
+{
+    if (l->other_contract > 0)
+        fprintf(f, "aclcts: %zu cases written for another contract than %s are not selected\n",
+                l->other_contract, ref_spec_contract(contract));
+}
 
 int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -119,6 +139,8 @@ int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i)
         s->have_seed = true;
         return 1;
     }
+    if ((r = cli_opt_value(argc, argv, i, "--contract", &v)) != 0)
+        return r < 0 || cli_parse_contract(v, &s->contract) ? -1 : 1;
     if (strcmp(argv[*i], "--quick") == 0) {
         s->quick = true;
         return 1;
@@ -159,9 +181,17 @@ int cli_selection_load(const cli_selection *s, cli_loaded *l)
     if (!l->sel)
         abort();
     for (size_t k = 0; k < l->all.ncases; k++) {
-        const cts_case *c = &l->all.cases[k];
-        if (cts_filter_match(s->filters, s->nfilters, c->id) && cts_shard_has(&l->shard, c->id))
-            l->sel[l->nsel++] = c;
+        cts_case *c = &l->all.cases[k];
+        if (!cts_filter_match(s->filters, s->nfilters, c->id) || !cts_shard_has(&l->shard, c->id))
+            continue;
+        /* A case written for one contract runs only under it; every other case is judged by
+         * the run's contract. */
+        if (c->spec_fixed && c->spec != s->contract) {
+            l->other_contract++;
+            continue;
+        }
+        c->spec = s->contract;
+        l->sel[l->nsel++] = c;
     }
     return 0;
 }

@@ -81,7 +81,7 @@ static void hash_libs(cts_provenance *p, const cts_backend *b)
 static int write_record(cts_provenance *p);
 
 int cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *backend_spec,
-                         const char *product, int shard_index, int shard_count, int argc,
+                         const char *product, const char *contract, int shard_index, int shard_count, int argc,
                          char **argv, const char *jsonl_path)
 {
     memset(p, 0, sizeof *p);
@@ -92,7 +92,7 @@ int cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *ba
                          sizeof p->soc);
     snprintf(p->backend, sizeof p->backend, "%s", backend_spec);
     snprintf(p->backend_dir, sizeof p->backend_dir, "%s", b->dir);
-    snprintf(p->contract, sizeof p->contract, "%s", CTS_DEFAULT_CONTRACT);
+    snprintf(p->contract, sizeof p->contract, "%s", contract ? contract : CTS_DEFAULT_CONTRACT);
     snprintf(p->aclcts_version, sizeof p->aclcts_version, "%s", ACLCTS_VERSION);
     snprintf(p->shard, sizeof p->shard, "%d/%d", shard_index, shard_count);
     join_command(argc, argv, p->command, sizeof p->command);

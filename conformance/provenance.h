@@ -33,13 +33,13 @@ typedef struct {
 } cts_provenance;
 
 /* Fills the facts known before the run (host, SoC asked of the backend in a child process,
- * backend and its libraries' hashes, contract CTS_DEFAULT_CONTRACT, version, start, shard,
+ * backend and its libraries' hashes, contract (NULL: CTS_DEFAULT_CONTRACT), version, start, shard,
  * command) and appends the record with an empty end to the provenance file of jsonl_path, so a
  * session killed mid-run is still on record ("end": ""). 0, or -1 (errno) when it cannot be
  * written. */
 int cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *backend_spec,
-                         const char *product, int shard_index, int shard_count, int argc,
-                         char **argv, const char *jsonl_path);
+                         const char *product, const char *contract, int shard_index,
+                         int shard_count, int argc, char **argv, const char *jsonl_path);
 /* Sets end and cases and rewrites the session's record in place. 0 or -1 (errno). */
 int cts_provenance_finish(cts_provenance *p, long long cases);
 /* RESULTS.provenance.jsonl for RESULTS[.jsonl]. */

@@ -47,7 +47,7 @@ void cts_result_from_case(cts_result *r, const cts_case *c, const char *file, co
     r->seed = c->seed;
     r->deterministic = c->deterministic;
     copy(r->backend, sizeof r->backend, backend);
-    copy(r->contract, sizeof r->contract, CTS_DEFAULT_CONTRACT);
+    copy(r->contract, sizeof r->contract, ref_spec_contract(c->spec));
     copy(r->aclcts_version, sizeof r->aclcts_version, ACLCTS_VERSION);
 }
 

@@ -44,6 +44,19 @@ static int soc_product(const char *soc, ref_product *out)
     return -1;
 }
 
+/* True when the user set ACLNN_EMU_SPEC: the emulated device then keeps that contract whatever
+ * the run judges by (how a device that follows another contract is shown). Read once, before
+ * this process sets the variable itself. */
+static bool emu_spec_pinned(void)
+{
+    static int pinned = -1;
+    if (pinned < 0) {
+        const char *v = getenv("ACLNN_EMU_SPEC");
+        pinned = v != NULL && *v != '\0';
+    }
+    return pinned;
+}
+
 typedef struct {
     const cts_backend *b;
     const cts_case *c;
@@ -61,7 +74,8 @@ static int session_open(session *s, cts_verdict *v)
     if (b->emulated) {
         /* The emulated device plays the product and the release the case describes. */
         setenv("ACLCTS_SOC", ref_product_id(c->product), 1);
-        setenv("ACLNN_EMU_SPEC", ref_spec_name(c->spec), 1);
+        if (!emu_spec_pinned())
+            setenv("ACLNN_EMU_SPEC", ref_spec_name(c->spec), 1);
         /* Scatter-add order varies between runs on a real device even on one core; ask the
          * emulation for that too (unless the user chose a seed), so determinism and spread
          * checks mean the same thing on any machine. */

@@ -85,6 +85,7 @@ bool cts_tolerance_resolve(const cts_keyctx *k, const char *field, const cts_yno
 typedef struct {
     const char *suite;
     ref_spec spec;
+    bool spec_fixed;                         /* the suite says `spec:` */
     uint64_t seed;
     ref_product products[REF_PRODUCT_COUNT]; /* the suite's list (default: all) */
     int nproducts;

@@ -726,6 +726,7 @@ static bool k_spec(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_b
         ERR(v, f, "unknown spec '%s' (doc, vendor, vendor-old)", s);
         return false;
     }
+    b->c.spec_fixed = true; /* written for one contract: runs only under it */
     return true;
 }
 

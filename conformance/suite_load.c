@@ -249,8 +249,10 @@ static void load_suite(const char *file, const cts_ynode *root, cts_diag *d, cts
         }
     }
     if ((v = cts_yaml_get(root, "spec"))) {
-        if (cts_key_apply(k, "spec", "spec", v, &scratch))
+        if (cts_key_apply(k, "spec", "spec", v, &scratch)) {
             s.spec = scratch.c.spec;
+            s.spec_fixed = true;
+        }
         else
             ok = false;
     }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# --contract: a run judges by one contract. A copy of the emulated libraries driven as a real
+# install (--backend cann:DIR, contract pinned with ACLNN_EMU_SPEC as a real device's release
+# would be) gets no FAIL under the contract it follows, on every product, and FAILs under
+# another; cases written for another contract are not selected and the run says how many; the
+# results record the contract; the emulated backend follows --contract unless ACLNN_EMU_SPEC
+# pins it.
+source "$(dirname "$0")/e2e_lib.sh"
+S="$ACLCTS_SOURCE_DIR/suites"
+cp -r "$(dirname "$ACLCTS")/../ascend-emu" "$T/install"
+LIB="$T/install/lib64"
+PRODUCTS=(ascend910 ascend910b ascend910_93 ascend310p ascend310b ascend950)
+
+# contract name -> the emulation's setting that follows it
+declare -A EMU=([doc]=doc [vendor@9.0]=vendor [vendor@8.5]=vendor-old)
+
+for c in doc vendor@9.0 vendor@8.5; do
+  for p in "${PRODUCTS[@]}"; do
+    expect_rc 0 env ACLCTS_SOC="$p" ACLNN_EMU_SPEC="${EMU[$c]}" "$ACLCTS" run --quick \
+      --backend "cann:$LIB" --product "$p" --contract "$c" --quiet --out "r-$c-$p" "$S"
+    grep -q ' FAIL' "$T/out" && fail "$c on $p: $(cat "$T/out")"
+    python3 - "r-$c-$p/results.jsonl" "$c" <<'PY' || fail "$c on $p: contract not recorded"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert rows and all(r["contract"] == sys.argv[2] for r in rows), rows[:1]
+PY
+  done
+done
+
+# A device that follows the vendor's code, judged by the documents: FAILs (the null-mask case
+# of the quick subset), and the repro line carries no --contract for doc.
+expect_rc 1 env ACLCTS_SOC=ascend910b ACLNN_EMU_SPEC=vendor "$ACLCTS" run --quick \
+  --backend "cann:$LIB" --product ascend910b --out mix "$S"
+grep -q 'FAIL .*null_output_mask' "$T/out" || fail "no null-mask FAIL: $(cat "$T/out")"
+# ... and a device that follows the documents, judged by the vendor's code.
+expect_rc 1 env ACLCTS_SOC=ascend910b ACLNN_EMU_SPEC=doc "$ACLCTS" run --quick \
+  --backend "cann:$LIB" --product ascend910b --contract vendor --out mix2 "$S"
+grep -q 'repro: .*--contract vendor@9.0' "$T/out" || fail "repro without --contract: $(cat "$T/out")"
+
+# The emulated backend follows --contract (the harness sets the emulation per case) ...
+expect_rc 0 "$ACLCTS" run --quick --product ascend910b --contract vendor --quiet --out emu "$S"
+# ... unless the user pins ACLNN_EMU_SPEC.
+expect_rc 1 env ACLNN_EMU_SPEC=doc "$ACLCTS" run --quick --product ascend910b --contract vendor \
+  --quiet --out emu2 "$S"
+
+# Selection: cases written for one contract run only under it; the count is printed.
+total=$("$ACLCTS" list --count "$S" 2>/dev/null)
+for c in doc vendor vendor-old; do
+  n=$("$ACLCTS" list --count --contract "$c" "$S" 2>"$T/err")
+  other=$(sed -n 's/^aclcts: \([0-9]*\) cases written for another contract than .* are not selected$/\1/p' "$T/err")
+  [[ -n $other && $((n + other)) -gt 0 ]] || fail "$c: no count of unselected cases: $(cat "$T/err")"
+done
+[[ $("$ACLCTS" list --count --contract doc "$S" 2>/dev/null) == "$total" ]] ||
+  fail "the default contract is not doc"
+# A case id naming another contract is never selected.
+"$ACLCTS" list --contract vendor "$S" 2>/dev/null | grep -q 'spec=doc' && fail "doc case selected under vendor"
+"$ACLCTS" list --contract doc "$S" 2>/dev/null | grep -q 'spec=vendor' && fail "vendor case selected under doc"
+
+expect_rc 2 "$ACLCTS" run --contract vendor@7.0 "$S"
+grep -q 'expected doc, vendor, vendor@9.0, vendor@8.5 or vendor-old' "$T/out" || fail "$(cat "$T/out")"
+echo "contract e2e: ok"
