@@ -56,6 +56,12 @@ done
 "$ACLCTS" list --contract vendor "$S" 2>/dev/null | grep -q 'spec=doc' && fail "doc case selected under vendor"
 "$ACLCTS" list --contract doc "$S" 2>/dev/null | grep -q 'spec=vendor' && fail "vendor case selected under doc"
 
+# The vendor's own op_api unit tests, translated (suites/vendor_ut_*.yaml): all pass under the
+# vendor contract and are not selected under the documents'.
+expect_rc 0 "$ACLCTS" run --contract vendor --quiet --out ut "$S"/vendor_ut_*.yaml
+grep -q 'cases: 35 PASS$' "$T/out" || fail "vendor unit tests: $(cat "$T/out")"
+[[ $("$ACLCTS" list --count "$S"/vendor_ut_*.yaml 2>/dev/null) == 0 ]] || fail "vendor_ut under doc"
+
 expect_rc 2 "$ACLCTS" run --contract vendor@7.0 "$S"
 grep -q 'expected doc, vendor, vendor@9.0, vendor@8.5 or vendor-old' "$T/out" || fail "$(cat "$T/out")"
 echo "contract e2e: ok"
