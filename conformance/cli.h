@@ -23,6 +23,7 @@ int cli_show(int argc, char **argv);
 int cli_coverage(int argc, char **argv);
 int cli_repro(int argc, char **argv);
 int cli_merge(int argc, char **argv);
+int cli_detect_contract(int argc, char **argv);
 
 /* ---- choosing cases (cli_select.c), shared by run, list and show ---- */
 

@@ -24,6 +24,7 @@ static const char help[] =
     "  verify-package DIR|TAR re-check a certification package\n"
     "  audit --product ID|all precision audit tables and report.html\n"
     "  import-atk FILE.json...  the vendor's ATK case files as suites\n"
+    "  detect-contract    which contract (doc, vendor@9.0, vendor@8.5) the device follows\n"
     "\n"
     "  help COMMAND       the options of one command (the same as COMMAND --help)\n"
     "\n"
@@ -54,7 +55,8 @@ int main(int argc, char **argv)
                     {"repro", cli_repro}, {"merge", cli_merge},
                     {"certify", cli_certify},
                     {"verify-package", cli_verify_package},
-                    {"audit", cli_audit}, {"import-atk", cli_import_atk}};
+                    {"audit", cli_audit}, {"import-atk", cli_import_atk},
+                    {"detect-contract", cli_detect_contract}};
     if (argc < 2) {
         fputs(help, stderr);
         return CLI_EXIT_USAGE;
