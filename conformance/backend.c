@@ -1,6 +1,7 @@
 /* Opening a device's CANN libraries with dlopen (backend.h). */
 #include "backend.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
@@ -70,11 +71,11 @@ static bool file_exists(const cts_backend *b, const char *lib)
     return access(path, F_OK) == 0;
 }
 
-/* Look `name` up in every loaded library; the operators may live in either opapi split. */
+/* Look `name` up in every loaded library, in load order (runtime, opbase, operators). */
 static int bind(cts_backend *b, const char *name, void *slot, char *err, size_t errlen)
 {
     void *p = NULL;
-    for (int i = 0; i < 4 && !p; i++)
+    for (int i = 0; i < CTS_BACKEND_MAX_LIBS && !p; i++)
         if (b->handles[i]) p = dlsym(b->handles[i], name);
     if (!p)
         return snprintf(err, errlen, "backend %s: symbol %s not found in %s", b->name, name,
@@ -83,21 +84,57 @@ static int bind(cts_backend *b, const char *name, void *slot, char *err, size_t 
     return 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The operator libraries of b->dir as op-plugin finds them (op_plugin/utils/op_api_common.cpp):
+ * every libopapi_*.so, then libopapi.so, then the older per-feature libaclnn_* names. Fills
+ * names[] (malloc'd) and returns their count, at most max. */
+static int operator_libs(const cts_backend *b, char **names, int max)
+{
+    int n = 0;
+    DIR *d = opendir(b->dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL && n < max;) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, "libopapi_", 9) == 0 && len > 12 &&
+            strcmp(e->d_name + len - 3, ".so") == 0)
+            names[n++] = strdup(e->d_name);
+    }
+    if (d) closedir(d);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    static const char *const later[] = {"libopapi.so", "libaclnn_ops_infer.so",
+                                        "libaclnn_ops_train.so", "libaclnn_math.so"};
+    for (size_t k = 0; k < sizeof later / sizeof later[0] && n < max; k++)
+        if (file_exists(b, later[k])) names[n++] = strdup(later[k]);
+    return n;
+}
+
 int cts_backend_open(const char *spec, cts_backend *b, char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
     if (resolve_dir(spec ? spec : "emu", b, err, errlen) != 0) return -1;
-    /* Order matters: libopapi needs the runtime and opbase symbols already loaded. */
-    const char *libs[4] = {"libascendcl.so", "libnnopbase.so", "libopapi.so", NULL};
-    if (!file_exists(b, "libopapi.so") && file_exists(b, "libopapi_nn.so")) {
-        libs[2] = "libopapi_nn.so";
-        libs[3] = "libopapi_cv.so";
-    }
-    for (int i = 0; i < 4 && libs[i]; i++)
-        if (!(b->handles[i] = open_lib(b, libs[i], err, errlen))) {
-            cts_backend_close(b);
-            return -1;
+    /* Order matters: the operators need the runtime and opbase symbols already loaded. */
+    char *libs[CTS_BACKEND_MAX_LIBS] = {strdup("libascendcl.so"), strdup("libnnopbase.so")};
+    int rc = 0, nlibs = 2;
+    for (int i = 0; rc == 0 && i < nlibs; i++)
+        if (!libs[i] || !(b->handles[i] = open_lib(b, libs[i], err, errlen))) rc = -1;
+    if (rc == 0) {
+        nlibs += operator_libs(b, libs + 2, CTS_BACKEND_MAX_LIBS - 2);
+        if (nlibs == 2) {
+            snprintf(err, errlen, "backend %s: no operator library in %s (libopapi_*.so, "
+                     "libopapi.so or libaclnn_ops_*.so)", b->name, b->dir);
+            rc = -1;
         }
+    }
+    for (int i = 2; rc == 0 && i < nlibs; i++)
+        if (!libs[i] || !(b->handles[i] = open_lib(b, libs[i], err, errlen))) rc = -1;
+    for (int i = 0; i < nlibs; i++) free(libs[i]);
+    if (rc != 0) {
+        cts_backend_close(b);
+        return -1;
+    }
 #define BIND(f) bind(b, #f, &b->f, err, errlen)
     if (BIND(aclInit) || BIND(aclFinalize) || BIND(aclrtSetDevice) || BIND(aclrtResetDevice) ||
         BIND(aclrtCreateStream) || BIND(aclrtDestroyStream) || BIND(aclrtSynchronizeStream) ||
@@ -120,7 +157,7 @@ int cts_backend_open(const char *spec, cts_backend *b, char *err, size_t errlen)
 
 void cts_backend_close(cts_backend *b)
 {
-    for (int i = 3; i >= 0; i--)
+    for (int i = CTS_BACKEND_MAX_LIBS - 1; i >= 0; i--)
         if (b->handles[i]) dlclose(b->handles[i]);
     memset(b->handles, 0, sizeof b->handles);
 }

@@ -12,11 +12,15 @@
 #include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
 
+#define CTS_BACKEND_MAX_LIBS 16
+
 typedef struct {
     char dir[1024];          /* lib64 directory the libraries came from */
     char name[32];           /* "emu", "cann", "torch" */
     bool emulated;           /* product selectable per case with ACLCTS_SOC */
-    void *handles[4];        /* ascendcl, nnopbase, opapi (or opapi_nn + opapi_cv) */
+    /* ascendcl, nnopbase, then the operator libraries in op-plugin's lookup order: every
+     * libopapi_*.so (sorted), libopapi.so, the older libaclnn_ops_infer/_train/libaclnn_math */
+    void *handles[CTS_BACKEND_MAX_LIBS];
     aclError (*aclInit)(const char *);
     aclError (*aclFinalize)(void);
     aclError (*aclrtSetDevice)(int32_t);

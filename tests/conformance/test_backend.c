@@ -101,6 +101,73 @@ static void test_missing_symbol_named(void **state)
     rmdir(dir);
 }
 
+/* A temporary directory of symlinks into lib64: links[i] = {target in lib64, name}. */
+static void link_dir(const char *lib64, char *dir, const char *const (*links)[2], int n)
+{
+    assert_non_null(mkdtemp(dir));
+    char from[PATH_MAX + 32], to[PATH_MAX + 32];
+    for (int i = 0; i < n; i++) {
+        snprintf(from, sizeof from, "%s/%s", lib64, links[i][0]);
+        snprintf(to, sizeof to, "%s/%s", dir, links[i][1]);
+        assert_int_equal(symlink(from, to), 0);
+    }
+}
+
+static void unlink_dir(const char *dir, const char *const (*links)[2], int n)
+{
+    char to[PATH_MAX + 32];
+    for (int i = 0; i < n; i++) {
+        snprintf(to, sizeof to, "%s/%s", dir, links[i][1]);
+        unlink(to);
+    }
+    rmdir(dir);
+}
+
+static int open_dir(const char *dir, char *err, size_t errlen)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, "cann:%s", dir);
+    cts_backend b;
+    int rc = cts_backend_open(spec, &b, err, errlen);
+    if (rc == 0) cts_backend_close(&b);
+    return rc;
+}
+
+/* The operator libraries are found as op-plugin finds them (op_plugin/utils/op_api_common.cpp):
+ * any libopapi_*.so, then libopapi.so, then the older libaclnn_ops_* names. */
+static void test_operator_library_discovery(void **state)
+{
+    (void)state;
+    char lib64[PATH_MAX], err[512];
+    if (!emu_lib64(lib64, sizeof lib64)) skip();
+    static const char *const names[] = {"libopapi_nn.so", "libopapi.so",
+                                        "libaclnn_ops_train.so", "libaclnn_ops_infer.so"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const char *const links[3][2] = {{"libascendcl.so", "libascendcl.so"},
+                                         {"libnnopbase.so", "libnnopbase.so"},
+                                         {"libopapi.so", names[k]}};
+        char dir[] = "/tmp/aclcts-backend-XXXXXX";
+        link_dir(lib64, dir, links, 3);
+        assert_int_equal(open_dir(dir, err, sizeof err), 0);
+        unlink_dir(dir, links, 3);
+    }
+    /* A libopapi_*.so without the operators comes first; libopapi.so still provides them. */
+    const char *const split[4][2] = {{"libascendcl.so", "libascendcl.so"},
+                                     {"libnnopbase.so", "libnnopbase.so"},
+                                     {"libnnopbase.so", "libopapi_math.so"},
+                                     {"libopapi.so", "libopapi.so"}};
+    char dir[] = "/tmp/aclcts-backend-XXXXXX";
+    link_dir(lib64, dir, split, 4);
+    assert_int_equal(open_dir(dir, err, sizeof err), 0);
+    unlink_dir(dir, split, 4);
+    /* No operator library at all: named as such. */
+    char none[] = "/tmp/aclcts-backend-XXXXXX";
+    link_dir(lib64, none, split, 2);
+    assert_int_equal(open_dir(none, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no operator library"));
+    unlink_dir(none, split, 2);
+}
+
 static void test_cann_needs_ascend_home(void **state)
 {
     (void)state;
@@ -119,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_open_emu),
         cmocka_unit_test(test_missing_library_named),
         cmocka_unit_test(test_missing_symbol_named),
+        cmocka_unit_test(test_operator_library_discovery),
         cmocka_unit_test(test_cann_needs_ascend_home),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
