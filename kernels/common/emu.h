@@ -40,7 +40,7 @@ typedef enum { EMU_CONTRACT_DOC, EMU_CONTRACT_VENDOR_9_0, EMU_CONTRACT_VENDOR_8_
 
 typedef struct {
     const char *id;        /* ascend910b */
-    const char *soc_name;  /* what aclrtGetSocName reports: Ascend910B */
+    const char *soc_name;  /* what aclrtGetSocName reports: a SoC version, Ascend910B3 */
     const char *product;   /* the documents' wording: Atlas A2 training/inference products */
     emu_family family;
     bool avgpool_supported;

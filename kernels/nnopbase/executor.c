@@ -157,3 +157,28 @@ aclnnStatus emu_executor_launch(const char *api, void *workspace, uint64_t works
     executor_free(executor);
     return rc;
 }
+
+/* An executor a first phase returned and nobody will run: freed, and no longer runnable. */
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
+{
+    if (!executor) {
+        emu_set_error("aclDestroyAclOpExecutor: executor is a null pointer");
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    if (!emu_registry_remove(executor, EMU_MAGIC_EXECUTOR)) {
+        emu_set_error("aclDestroyAclOpExecutor: %p is not a live executor (run, destroyed, or "
+                      "never returned by a first phase)", (void *)executor);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    executor_free(executor);
+    return ACLNN_SUCCESS;
+}
+
+/* The opbase library needs no set-up of its own in the emulation; both calls are idempotent. */
+aclnnStatus aclnnInit(const char *configPath)
+{
+    (void)configPath;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnFinalize(void) { return ACLNN_SUCCESS; }

@@ -15,7 +15,14 @@ typedef struct {
 
 static bool initialized;
 static int32_t device = -1;
-static int64_t deterministic;
+/* System options (ACL_OPT_*), per context and per process; `set` says whether a value was
+ * given (getting an option never set is ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, as in the runtime). */
+enum { N_OPTS = 4 };
+typedef struct {
+    int64_t value[N_OPTS];
+    bool set[N_OPTS];
+} sys_opts;
+static sys_opts ctx_opts, process_opts;
 static uint64_t shuffle_seed;
 static atomic_uint_fast64_t shuffle_calls;
 static emu_stream *streams[MAX_STREAMS];
@@ -58,7 +65,8 @@ aclError aclInit(const char *configPath)
     /* Call counts start again with each session, so a process that runs many sessions (the
      * harness's long-lived workers) sees the orders a fresh process would. */
     atomic_store(&shuffle_calls, 0);
-    deterministic = 0;
+    memset(&ctx_opts, 0, sizeof ctx_opts);
+    memset(&process_opts, 0, sizeof process_opts);
     initialized = true;
     return ACL_SUCCESS;
 }
@@ -160,30 +168,69 @@ aclError aclrtSynchronizeStream(aclrtStream stream)
 
 bool emu_stream_valid(aclrtStream stream) { return !stream || stream_slot(stream) >= 0; }
 
-aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value)
+/* Options and values the runtime takes (hicann/runtime src/acl/aclrt_impl/context.cpp: the
+ * context calls take options 0..2, the process calls 0..3); DETERMINISTIC takes 0..3, the
+ * switches 0 or 1. */
+static aclError set_opt(sys_opts *o, const char *api, int nopts, aclSysParamOpt opt, int64_t value)
 {
-    if (opt != ACL_OPT_DETERMINISTIC || (value != 0 && value != 1)) {
-        emu_set_error("aclrtCtxSetSysParamOpt: option %d value %lld is not supported "
-                      "(ACL_OPT_DETERMINISTIC takes 0 or 1)", (int)opt, (long long)value);
+    if ((int)opt < 0 || (int)opt >= nopts) {
+        emu_set_error("%s: option %d is not one of ACL_OPT_DETERMINISTIC(0) .. %d", api, (int)opt,
+                      nopts - 1);
         return ACL_ERROR_INVALID_PARAM;
     }
-    deterministic = value;
+    int64_t max = opt == ACL_OPT_DETERMINISTIC ? 3 : 1;
+    if (value < 0 || value > max) {
+        emu_set_error("%s: option %d takes 0..%lld, not %lld", api, (int)opt, (long long)max,
+                      (long long)value);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    o->value[opt] = value;
+    o->set[opt] = true;
     return ACL_SUCCESS;
+}
+
+static aclError get_opt(const sys_opts *o, const char *api, int nopts, aclSysParamOpt opt,
+                        int64_t *value)
+{
+    if ((int)opt < 0 || (int)opt >= nopts || !value) {
+        emu_set_error("%s: option %d or the value pointer is invalid", api, (int)opt);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!o->set[opt]) {
+        emu_set_error("%s: option %d was never set", api, (int)opt);
+        return ACL_ERROR_RT_SYSPARAMOPT_NOT_SET;
+    }
+    *value = o->value[opt];
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value)
+{
+    return set_opt(&ctx_opts, "aclrtCtxSetSysParamOpt", 3, opt, value);
 }
 
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value)
 {
-    if (opt != ACL_OPT_DETERMINISTIC || !value) {
-        emu_set_error("aclrtCtxGetSysParamOpt: option %d or the value pointer is invalid", (int)opt);
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    *value = deterministic;
-    return ACL_SUCCESS;
+    return get_opt(&ctx_opts, "aclrtCtxGetSysParamOpt", 3, opt, value);
 }
 
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value)
+{
+    return set_opt(&process_opts, "aclrtSetSysParamOpt", N_OPTS, opt, value);
+}
+
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value)
+{
+    return get_opt(&process_opts, "aclrtGetSysParamOpt", N_OPTS, opt, value);
+}
+
+/* The context's setting wins over the process's; any non-zero DETERMINISTIC value asks for
+ * a deterministic computation. */
 bool emu_deterministic(void)
 {
-    return deterministic == 1 && !emu_fault_on(EMU_FAULT_IGNORE_DETERMINISTIC);
+    const sys_opts *o = ctx_opts.set[ACL_OPT_DETERMINISTIC] ? &ctx_opts : &process_opts;
+    return o->set[ACL_OPT_DETERMINISTIC] && o->value[ACL_OPT_DETERMINISTIC] != 0 &&
+           !emu_fault_on(EMU_FAULT_IGNORE_DETERMINISTIC);
 }
 
 uint64_t emu_shuffle_seed(void)

@@ -123,7 +123,7 @@ aclError aclrtFree(void *devPtr)
     if (!intact) {
         emu_set_error("aclrtFree: the guard zone of the %zu-byte allocation at %p was overwritten "
                       "(out-of-bounds write)", a.size, devPtr);
-        return ACL_ERROR_RT_MEMORY_ADDRESS;
+        return ACL_ERROR_RT_MEMORY_FREE;
     }
     return ACL_SUCCESS;
 }

@@ -8,25 +8,57 @@
 #include "runtime.h"
 
 static const emu_profile PROFILES[] = {
-    {"ascend910", "Ascend910", "Atlas training products", EMU_FAMILY_TRAINING_INFERENCE,
+    {"ascend910", "Ascend910A", "Atlas training products", EMU_FAMILY_TRAINING_INFERENCE,
      true, true, false, false, true, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
      ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend910b", "Ascend910B", "Atlas A2 training/inference products", EMU_FAMILY_A2_A3,
+    {"ascend910b", "Ascend910B3", "Atlas A2 training/inference products", EMU_FAMILY_A2_A3,
      true, true, true, true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
      ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend910_93", "Ascend910_93", "Atlas A3 training/inference products", EMU_FAMILY_A2_A3,
+    {"ascend910_93", "Ascend910_9391", "Atlas A3 training/inference products", EMU_FAMILY_A2_A3,
      true, true, true, true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
      ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend310p", "Ascend310P", "Atlas inference products", EMU_FAMILY_TRAINING_INFERENCE,
+    {"ascend310p", "Ascend310P3", "Atlas inference products", EMU_FAMILY_TRAINING_INFERENCE,
      true, false, false, false, true, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
      ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend310b", "Ascend310B", "Atlas 200I/500 A2 inference products",
+    {"ascend310b", "Ascend310B1", "Atlas 200I/500 A2 inference products",
      EMU_FAMILY_A2_INFER_310B, false, false, false, false, false, 11, EMU_EMPTY_INVALID,
      EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend950", "Ascend950", "Ascend 950PR/Ascend 950DT", EMU_FAMILY_950, true, true, true,
+    {"ascend950", "Ascend950PR_9599", "Ascend 950PR/Ascend 950DT", EMU_FAMILY_950, true, true, true,
      true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID,
      EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
 };
+
+/* The SoC versions real devices report (aclrtGetSocName), per profile; ACLCTS_SOC may name one
+ * of them instead of a profile id, and the device then reports that version. */
+static const struct { const char *version, *id; } SOC_VERSIONS[] = {
+    {"Ascend910A", "ascend910"},          {"Ascend910ProA", "ascend910"},
+    {"Ascend910PremiumA", "ascend910"},   {"Ascend910ProB", "ascend910"},
+    {"Ascend910B1", "ascend910b"},        {"Ascend910B2", "ascend910b"},
+    {"Ascend910B2C", "ascend910b"},       {"Ascend910B3", "ascend910b"},
+    {"Ascend910B4", "ascend910b"},        {"Ascend910B4-1", "ascend910b"},
+    {"Ascend910_9391", "ascend910_93"},   {"Ascend910_9392", "ascend910_93"},
+    {"Ascend910_9381", "ascend910_93"},   {"Ascend910_9382", "ascend910_93"},
+    {"Ascend910_9372", "ascend910_93"},   {"Ascend910_9362", "ascend910_93"},
+    {"Ascend310P1", "ascend310p"},        {"Ascend310P3", "ascend310p"},
+    {"Ascend310P5", "ascend310p"},        {"Ascend310P7", "ascend310p"},
+    {"Ascend310B1", "ascend310b"},        {"Ascend310B2", "ascend310b"},
+    {"Ascend310B3", "ascend310b"},        {"Ascend310B4", "ascend310b"},
+    {"Ascend950PR_9599", "ascend950"},    {"Ascend950PR_9589", "ascend950"},
+    {"Ascend950DT_9591", "ascend950"},    {"Ascend950DT_9582", "ascend950"},
+};
+
+/* The profile ACLCTS_SOC names, as a profile id or a SoC version (*version set for the latter). */
+static const emu_profile *profile_of(const char *name, const char **version)
+{
+    *version = NULL;
+    const emu_profile *p = emu_profile_find(name);
+    for (size_t i = 0; !p && i < sizeof SOC_VERSIONS / sizeof SOC_VERSIONS[0]; i++)
+        if (strcmp(name, SOC_VERSIONS[i].version) == 0) {
+            *version = SOC_VERSIONS[i].version;
+            p = emu_profile_find(SOC_VERSIONS[i].id);
+        }
+    return p;
+}
 
 static emu_profile current;
 static bool loaded;
@@ -141,17 +173,22 @@ aclError emu_profile_load(const char *config_path)
         env = id;
     else if (!env || !*env)
         env = "ascend910b";
-    const emu_profile *p = emu_profile_find(env);
+    const char *version;
+    const emu_profile *p = profile_of(env, &version);
     if (!p) {
         char ids[256];
         size_t n = 0, count = sizeof PROFILES / sizeof PROFILES[0];
         for (size_t i = 0; i < count && n < sizeof ids; i++)
             n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i == 0 ? "" : i + 1 < count
                                   ? ", " : " or ", PROFILES[i].id);
-        emu_set_error("ACLCTS_SOC=%s names no product profile: expected %s", env, ids);
+        emu_set_error("ACLCTS_SOC=%s names no product profile: expected %s, or a SoC version "
+                      "such as Ascend910B3, Ascend910_9391, Ascend310P3 or Ascend950PR_9599",
+                      env, ids);
         return ACL_ERROR_INVALID_PARAM;
     }
     emu_profile next = *p;
+    if (version)
+        next.soc_name = version;
     aclError rc = apply_switches(&next);
     if (rc != ACL_SUCCESS)
         return rc;

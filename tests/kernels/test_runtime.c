@@ -88,11 +88,11 @@ static void guard_zone_damage_is_detected(void **state)
     assert_int_equal(emu_check_guards(), 0);
     ((unsigned char *)dev)[40] = 0; /* one byte past the end */
     assert_int_equal(emu_check_guards(), 1);
-    assert_int_equal(aclrtFree(dev), ACL_ERROR_RT_MEMORY_ADDRESS);
+    assert_int_equal(aclrtFree(dev), ACL_ERROR_RT_MEMORY_FREE);
     expect_msg("out-of-bounds write");
     assert_int_equal(aclrtMalloc(&dev, 40, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     ((unsigned char *)dev)[-1] = 0; /* one byte before the start */
-    assert_int_equal(aclrtFree(dev), ACL_ERROR_RT_MEMORY_ADDRESS);
+    assert_int_equal(aclrtFree(dev), ACL_ERROR_RT_MEMORY_FREE);
 }
 
 static void malloc_rejects_bad_arguments(void **state)
@@ -144,34 +144,68 @@ static void unknown_switches_are_named(void **state)
     emu_test_init(NULL);
 }
 
-/* facts.md §2: profile id → SoC family reported by aclrtGetSocName. */
+/* aclrtGetSocName reports a SoC version, as real devices do (the names the vendor's code and
+ * tests use: Ascend910B3, Ascend910_9391, Ascend310P3, Ascend950PR_9599, ...): a profile id gives
+ * its default version, a SoC version in ACLCTS_SOC picks the profile and is reported as given. */
 static void soc_name_follows_profile(void **state)
 {
     (void)state;
     const char *ids[] = {"ascend910", "ascend910b", "ascend910_93", "ascend310p", "ascend310b",
                          "ascend950"};
-    const char *socs[] = {"Ascend910", "Ascend910B", "Ascend910_93", "Ascend310P", "Ascend310B",
-                          "Ascend950"};
+    const char *socs[] = {"Ascend910A", "Ascend910B3", "Ascend910_9391", "Ascend310P3",
+                          "Ascend310B1", "Ascend950PR_9599"};
     for (int i = 0; i < 6; i++) {
         emu_test_init(ids[i]);
         assert_string_equal(aclrtGetSocName(), socs[i]);
+        assert_string_equal(emu_profile_current()->id, ids[i]);
+    }
+    const char *versions[] = {"Ascend910B1", "Ascend910_9362", "Ascend310P1", "Ascend950DT_9591",
+                              "Ascend910ProB"};
+    const char *profile[] = {"ascend910b", "ascend910_93", "ascend310p", "ascend950",
+                             "ascend910"};
+    for (int i = 0; i < 5; i++) {
+        emu_test_init(versions[i]);
+        assert_string_equal(aclrtGetSocName(), versions[i]);
+        assert_string_equal(emu_profile_current()->id, profile[i]);
     }
     emu_test_init(NULL);
-    assert_string_equal(aclrtGetSocName(), "Ascend910B"); /* default profile */
+    assert_string_equal(aclrtGetSocName(), "Ascend910B3"); /* default profile */
 }
 
 static void deterministic_option_round_trips(void **state)
 {
     (void)state;
     int64_t v = -1;
-    assert_int_equal(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_SUCCESS);
-    assert_int_equal(v, 0); /* non-deterministic by default, as the documents say */
+    /* Never set: the runtime's 107021 (rt_error_codes.h), and non-deterministic as the
+     * documents say (the vendor's grid sampler reads a failed get as 0). */
+    assert_int_equal(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
+    assert_int_equal(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, 107021);
+    assert_false(emu_deterministic());
     assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS);
     assert_int_equal(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_SUCCESS);
     assert_int_equal(v, 1);
     assert_true(emu_deterministic());
-    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 2), ACL_ERROR_INVALID_PARAM);
+    /* acl_base_rt.h: 2 strong consistency, 3 batch consistency, both deterministic. */
+    for (int64_t k = 2; k <= 3; k++) {
+        assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, k), ACL_SUCCESS);
+        assert_true(emu_deterministic());
+    }
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_RT_PARAM_INVALID);
+    /* Context calls take options 0..2, process calls 0..3 (runtime context.cpp). */
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_STRONG_CONSISTENCY, 0), ACL_SUCCESS);
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1),
+                     ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1), ACL_SUCCESS);
+    assert_int_equal(aclrtGetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, &v), ACL_SUCCESS);
+    assert_int_equal(v, 1);
+    /* The context's setting wins over the process's. */
+    assert_int_equal(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS);
     assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0), ACL_SUCCESS);
+    assert_false(emu_deterministic());
+    /* aclFinalize forgets every option. */
+    emu_test_init(NULL);
+    assert_int_equal(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
 }
 
 static void handles_destroyed_twice_are_reported(void **state)
@@ -194,6 +228,20 @@ static void handles_destroyed_twice_are_reported(void **state)
     assert_null(aclCreateIntArray(NULL, 3));
     assert_null(aclCreateTensor(dims, 9, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 2, NULL));
     expect_msg("at most 8");
+}
+
+/* aclDestroyAclOpExecutor frees an executor that will not run; aclnnInit/aclnnFinalize are
+ * accepted around the runtime's calls. */
+static void executor_destroyed_without_running(void **state)
+{
+    (void)state;
+    assert_int_equal(aclnnInit(NULL), ACLNN_SUCCESS);
+    aclOpExecutor *e = emu_executor_new("test", 0, NULL, NULL, NULL);
+    assert_non_null(e);
+    assert_int_equal(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
+    assert_int_equal(aclDestroyAclOpExecutor(e), ACLNN_ERR_PARAM_INVALID);
+    assert_int_equal(aclDestroyAclOpExecutor(NULL), ACLNN_ERR_PARAM_NULLPTR);
+    assert_int_equal(aclnnFinalize(), ACLNN_SUCCESS);
 }
 
 static void second_phase_rejects_foreign_executor(void **state)
@@ -223,6 +271,7 @@ int main(void)
         cmocka_unit_test(malloc_rejects_bad_arguments),
         cmocka_unit_test(init_twice_and_unknown_soc),
         cmocka_unit_test(soc_name_follows_profile),
+        cmocka_unit_test(executor_destroyed_without_running),
         cmocka_unit_test(deterministic_option_round_trips),
         cmocka_unit_test(handles_destroyed_twice_are_reported),
         cmocka_unit_test(second_phase_rejects_foreign_executor),

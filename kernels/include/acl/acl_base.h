@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "acl/error_codes/rt_error_codes.h"
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
@@ -30,8 +32,8 @@ static const int ACL_ERROR_UNINITIALIZE = 100001;
 static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
 static const int ACL_ERROR_INVALID_FILE = 100003;
 static const int ACL_ERROR_BAD_ALLOC = 200000;
-static const int ACL_ERROR_RT_PARAM_INVALID = 107000;
-static const int ACL_ERROR_RT_MEMORY_ADDRESS = 207001; /* emulation: corrupted guard zone */
+static const int ACL_ERROR_INVALID_DEVICE = 200002;
+static const int ACL_ERROR_FEATURE_UNSUPPORTED = 200006;
 
 typedef enum {
     ACL_DT_UNDEFINED = -1,

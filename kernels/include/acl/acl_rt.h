@@ -21,8 +21,13 @@ typedef enum {
     ACL_MEM_MALLOC_NORMAL_ONLY = 2
 } aclrtMemMallocPolicy;
 
+/* ACL_OPT_DETERMINISTIC takes 0 (off), 1 (deterministic), 2 (strong consistency), 3 (batch
+ * consistency); the context-level calls take options 0..2, the process-level ones 0..3. */
 typedef enum {
-    ACL_OPT_DETERMINISTIC = 0
+    ACL_OPT_DETERMINISTIC = 0,
+    ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
+    ACL_OPT_STRONG_CONSISTENCY = 2,
+    ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
 } aclSysParamOpt;
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
@@ -38,6 +43,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
                                          aclrtMemcpyKind kind);
 ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
 ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 

@@ -1,18 +1,19 @@
-/* aclnn status codes (op_errno.h values) and the two-phase operator convention. */
+/* aclnnInit / aclnnFinalize (hicann/opbase include/nnopbase/aclnn/aclnn_base.h); the status
+ * codes come from aclnn/opdev/op_errno.h, included here as the harness and the documents'
+ * examples expect them. */
 #ifndef ACLNN_ACLNN_BASE_H_
 #define ACLNN_ACLNN_BASE_H_
 
 #include "aclnn/acl_meta.h"
+#include "aclnn/opdev/op_errno.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define ACLNN_SUCCESS 0
-#define ACLNN_ERR_PARAM_NULLPTR 161001
-#define ACLNN_ERR_PARAM_INVALID 161002
-#define ACLNN_ERR_RUNTIME_ERROR 361001
-#define ACLNN_ERR_INNER 561000
+/* Optional in a program that called aclInit; the emulation accepts both orders. */
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInit(const char *configPath);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnFinalize(void);
 
 #ifdef __cplusplus
 }

@@ -3,18 +3,19 @@
 #define ACLNNOP_ACLNN_AVGPOOL2D_BACKWARD_H_
 
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(
+ACLNN_API aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(
     const aclTensor *gradOutput, const aclTensor *self, const aclIntArray *kernelSize,
     const aclIntArray *stride, const aclIntArray *padding, bool ceilMode, bool countIncludePad,
     int64_t divisorOverride, int8_t cubeMathType, aclTensor *gradInput, uint64_t *workspaceSize,
     aclOpExecutor **executor);
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnAvgPool2dBackward(void *workspace, uint64_t workspaceSize,
+ACLNN_API aclnnStatus aclnnAvgPool2dBackward(void *workspace, uint64_t workspaceSize,
                                                        aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus

@@ -3,18 +3,19 @@
 #define ACLNNOP_ACLNN_GRID_SAMPLER2D_BACKWARD_H_
 
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
+ACLNN_API aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
     const aclTensor *gradOutput, const aclTensor *input, const aclTensor *grid,
     int64_t interpolationMode, int64_t paddingMode, bool alignCorners,
     const aclBoolArray *outputMask, aclTensor *inputGrad, aclTensor *gridGrad,
     uint64_t *workspaceSize, aclOpExecutor **executor);
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnGridSampler2DBackward(void *workspace, uint64_t workspaceSize,
+ACLNN_API aclnnStatus aclnnGridSampler2DBackward(void *workspace, uint64_t workspaceSize,
                                                            aclOpExecutor *executor,
                                                            aclrtStream stream);
 
