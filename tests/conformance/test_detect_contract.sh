@@ -15,9 +15,10 @@ done
 expect_rc 0 "$ACLCTS" detect-contract
 grep -q '^the device follows contract doc$' "$T/out" || fail "default: $(cat "$T/out")"
 
-# The same through --backend cann:DIR (a real install's discovery), product from ACLCTS_SOC.
+# The same through --backend cann:DIR (a real install's discovery); the device reports the SoC
+# version Ascend910_9362, which the harness maps to ascend910_93.
 cp -r "$(dirname "$ACLCTS")/../ascend-emu" "$T/install"
-expect_rc 0 env ACLCTS_SOC=ascend910_93 ACLNN_EMU_SPEC=vendor "$ACLCTS" detect-contract \
+expect_rc 0 env ACLCTS_SOC=Ascend910_9362 ACLNN_EMU_SPEC=vendor "$ACLCTS" detect-contract \
   --backend "cann:$T/install/lib64" --product ascend910_93
 grep -q '^the device follows contract vendor@9.0$' "$T/out" || fail "cann: $(cat "$T/out")"
 # Evidence per probe: the device's status and each contract's expectation.
