@@ -122,8 +122,8 @@ static aclError apply_switches(emu_profile *p)
         while (i < sizeof names / sizeof names[0] && strcmp(spec, names[i].name) != 0)
             i++;
         if (i == sizeof names / sizeof names[0]) {
-            emu_set_error("ACLNN_EMU_SPEC=%s is not valid: expected doc, vendor (vendor@9.0) or "
-                          "vendor-old (vendor@8.5)", spec);
+            emu_set_error("ACLNN_EMU_SPEC=%s is not valid: expected doc, vendor or vendor-old "
+                          "(also vendor@9.0, vendor@8.5)", spec);
             return ACL_ERROR_INVALID_PARAM;
         }
         p->contract = names[i].c;
