@@ -3,6 +3,7 @@
  * source lines): `vendor` is release 9.0 (hicann/ops-nn v9.0.0), `vendor-old` release 8.5
  * (v8.5.0). Written from that reading alone, never from kernels/. Tensors: t[0] gradOutput,
  * t[1] self, t[2] gradInput. */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "status_internal.h"
@@ -136,9 +137,31 @@ static bool global_pool(const ref_status_query *q, const int64_t k[2])
            go->dims[r - 1] == 1;
 }
 
-/* A11/A12: what the chosen lowering still refuses. */
-static bool lowering_ok(const ref_status_query *q, const int64_t p[2], ref_status *fail)
+/* The stride of axis a (H 0, W 1): NULL or empty stride = kernel. */
+static int64_t stride_of(const ref_status_query *q, const int64_t k[2], int a)
 {
+    const ref_int_array_desc *s = &q->stride;
+    if (!s->present || s->len == 0)
+        return k[a];
+    return a == 1 && s->len == 2 ? value(s, 1) : value(s, 0);
+}
+
+/* A11/A12: what the chosen lowering still refuses. A13 (derived): the lowering computes
+ * (gradOutput H - 1) * stride + kernel in int64 (NN:610-611@0413e303); where that overflows
+ * the result is undefined, so aclcts refuses it. */
+static bool lowering_ok(const ref_status_query *q, const int64_t k[2], const int64_t p[2],
+                        ref_status *fail)
+{
+    const ref_tensor_desc *go = &q->t[0];
+    for (int a = 0; a < 2; a++) {
+        __int128 last = (__int128)(go->dims[go->rank - 2 + a] - 1) * stride_of(q, k, a) + k[a];
+        if (last > INT64_MAX) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "the last %s window of gradOutput ends past the int64 range",
+                                    a ? "W" : "H");
+            return false;
+        }
+    }
     const bool a2a3 = q->product == REF_PRODUCT_ASCEND910B || q->product == REF_PRODUCT_ASCEND910_93;
     const bool regbase = q->product == REF_PRODUCT_ASCEND950 && q->spec == REF_SPEC_VENDOR;
     if (!a2a3 && !regbase && (q->divisor_override < -255 || q->divisor_override > 255)) {
@@ -218,7 +241,7 @@ ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q)
                                    "%s is empty (dim %d is 0): success with nothing to compute",
                                    tensor_names[i], ax);
     }
-    if (!global_pool(q, k) && !lowering_ok(q, p, &fail))
+    if (!global_pool(q, k) && !lowering_ok(q, k, p, &fail))
         return fail;
     return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s (%s)",
                            ref_product_id(q->product), ref_spec_name(q->spec));

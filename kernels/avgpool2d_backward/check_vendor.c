@@ -121,9 +121,19 @@ static bool vendor_global(const avgpool_args *a, const avgpool_window *win, int6
            a->grad_output->dims[r - 2] == 1 && a->grad_output->dims[r - 1] == 1;
 }
 
-/* A11/A12: divisorOverride range on the cube-only SoCs, negative padding everywhere. */
-static aclnnStatus check_lowering(const avgpool_args *a, const avgpool_window *win)
+/* A11/A12: divisorOverride range on the cube-only SoCs, negative padding everywhere; A13
+ * (derived): (gradOutput's H or W - 1) * stride + kernel must be an int64, as the lowering
+ * computes it. */
+static aclnnStatus check_lowering(const avgpool_args *a, const avgpool_window *win,
+                                  const avgpool_params *p)
 {
+    int64_t span;
+    if (__builtin_mul_overflow(p->oh - 1, win->sh, &span) ||
+        __builtin_add_overflow(span, win->kh, &span) ||
+        __builtin_mul_overflow(p->ow - 1, win->sw, &span) ||
+        __builtin_add_overflow(span, win->kw, &span)) {
+        return invalid("gradOutput's last window ends past the int64 range");
+    }
     bool a2a3 = emu_profile_current()->family == EMU_FAMILY_A2_A3;
     if (!a2a3 && !regbase() && (a->divisor_override < -255 || a->divisor_override > 255)) {
         return invalid("divisorOverride must lie in [-255, 255] for the cube lowering");
@@ -182,7 +192,7 @@ aclnnStatus avgpool_validate_vendor(const avgpool_args *a, avgpool_params *p, bo
         return ACLNN_SUCCESS;
     }
     fill_geometry(a, &win, p);
-    if (!vendor_global(a, &win, p->h, p->w) && (st = check_lowering(a, &win))) {
+    if (!vendor_global(a, &win, p->h, p->w) && (st = check_lowering(a, &win, p))) {
         return st;
     }
     return ACLNN_SUCCESS;

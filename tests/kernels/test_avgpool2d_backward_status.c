@@ -234,6 +234,23 @@ static void parameter_values(void **state)
     expect_msg(&cs, INVALID, "paddingW");
 }
 
+/* Under a vendor contract gradOutput's H, W are free, but the lowering computes
+ * (H - 1) * stride + kernel in int64 (ops-nn v9.0.0 aclnn_avgpool2d_backward.cpp:610-611): where
+ * that overflows, 161002 (docs/contract.md A13, derived). A fuzz finding: the window arithmetic
+ * overflowed in the emulation before. A stride just small enough is a valid call. */
+static void vendor_window_overflow(void **state)
+{
+    (void)state;
+    setenv("ACLNN_EMU_SPEC", "vendor", 1);
+    emu_test_init(NULL);
+    ap_case cs = ap_case4(1, 1, 4, 4, 3, 2, 2, INT64_C(1) << 62, 0); /* 2 * 2^62 + 2 overflows */
+    expect_msg(&cs, INVALID, "int64");
+    cs.stride[0] = (INT64_MAX - 2) / 2; /* 2 * s + 2 <= INT64_MAX */
+    expect(&cs, ACLNN_SUCCESS);
+    unsetenv("ACLNN_EMU_SPEC");
+    emu_test_init(NULL);
+}
+
 /* Stride of length 0: 161002 under `doc`, stride = kernel under `vendor` (facts §3) and under
  * ACLNN_EMU_EMPTY_STRIDE=kernel alone. */
 static void empty_stride_switch(void **state)
@@ -458,6 +475,7 @@ int main(void)
         cmocka_unit_test_teardown(ranks, teardown),
         cmocka_unit_test_teardown(parameter_values, teardown),
         cmocka_unit_test_teardown(empty_stride_switch, teardown),
+        cmocka_unit_test_teardown(vendor_window_overflow, teardown),
         cmocka_unit_test_teardown(divisor_range, teardown),
         cmocka_unit_test_teardown(shapes, teardown),
         cmocka_unit_test_teardown(empty_tensors, teardown),

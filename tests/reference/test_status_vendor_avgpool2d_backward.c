@@ -84,6 +84,8 @@ MUT(m_empty_n, SHAPE(0, 0, 16, 1, 1); SHAPE(1, 0, 16, 4, 4); SHAPE(2, 0, 16, 4, 
 MUT(m_empty_n_cube9, m_empty_n(q); q->cube_math_type = 9)
 MUT(m_empty_n_pad_neg, m_empty_n(q); ARRAY(padding, -1, 0))
 MUT(m_div256, q->divisor_override = 256)
+/* gradOutput H = 3 with stride 2^62: (3 - 1)·2^62 + 4 > INT64_MAX (fuzz finding). */
+MUT(m_window_overflow, SHAPE(0, 1, 16, 3, 1); ARRAY(stride, INT64_C(1) << 62, 1))
 /* The code's global pooling (divisor 0, kernel = self's H×W >= 10, gradOutput 1×1, :977-1022)
  * returns before the lowering's checks, so a negative padding passes. */
 MUT(m_global_pad_neg, SHAPE(1, 1, 16, 10, 10); SHAPE(2, 1, 16, 10, 10); ARRAY(kernel_size, 10, 10);
@@ -152,6 +154,8 @@ static const row rows[] = {
      P(ASCEND950), VEN, OK, true, "valid"},
     {"divisor_950_old", "v8.5.0 :1112-1119: 950 takes the cube branch", m_div256, P(ASCEND950),
      OLD, INV, false, "divisorOverride 256"},
+    {"window_overflow", "derived A13: NN:610-611 computes it in int64", m_window_overflow,
+     SUPPORTED, V, INV, false, "ends past the int64 range"},
     {"global_skips_lowering_checks", ":1083-1087 and :1191-1197 return first",
      m_global_pad_neg, SUPPORTED, V, OK, true, "valid"},
 };
