@@ -25,7 +25,10 @@ void avgpool_choose_path(const avgpool_args *a, const avgpool_window *win, avgpo
     }
     p->path = cube ? AVGPOOL_PATH_CUBE : AVGPOOL_PATH_VECTOR;
     p->hf32_bits = prof->hf32_bits > 0 ? prof->hf32_bits : 11;
-    switch (a->self->dtype) {
+    /* The operands follow gradOutput's dtype (= gradInput's): self's is the same under `doc`
+     * and free under the vendor contracts, whose cube graph casts a BF16 self to FLOAT
+     * (ops-nn v9.0.0 aclnn_avgpool2d_backward.cpp:902-907). */
+    switch (a->grad_input->dtype) {
     case ACL_FLOAT16:
         p->operand = AVGPOOL_OPERAND_FP16;
         break;
