@@ -77,14 +77,18 @@ float *avgpool_scales(const avgpool_params *p, const avgpool_axis *ah, const avg
     }
     for (int64_t oh = 0; oh < p->oh; oh++) {
         for (int64_t ow = 0; ow < p->ow; ow++) {
-            int64_t count = (ah->end[oh] - ah->start[oh]) * (aw->end[ow] - aw->start[ow]);
-            /* 128-bit: two pool lengths of 2^32 and more overflow int64 (kernel 2^32 with
-             * padding 2^31); the conversion to float rounds the exact product once */
-            __int128 div = p->divisor != 0       ? p->divisor
-                           : p->count_include_pad ? (__int128)ah->pool[oh] * aw->pool[ow]
-                                                  : count;
             float v = 0.0f;
             if (ah->end[oh] > ah->start[oh] && aw->end[ow] > aw->start[ow]) {
+                /* Only for a non-empty window (past the input, legal when gradOutput exceeds
+                 * the forward size under a vendor contract, the lengths are huge and
+                 * negative). 128-bit: two pool lengths of 2^32 and more overflow int64 (kernel
+                 * 2^32 with padding 2^31); the conversion to float rounds the exact product
+                 * once. */
+                __int128 count = (__int128)(ah->end[oh] - ah->start[oh]) *
+                                 (aw->end[ow] - aw->start[ow]);
+                __int128 div = p->divisor != 0       ? p->divisor
+                               : p->count_include_pad ? (__int128)ah->pool[oh] * aw->pool[ow]
+                                                      : count;
                 v = p->path == AVGPOOL_PATH_VECTOR ? (float)div
                                                    : round_operand(p, 1.0f / (float)div);
             }
