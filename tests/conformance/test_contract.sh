@@ -62,10 +62,12 @@ expect_rc 0 "$ACLCTS" run --contract vendor --quiet --out ut "$S"/vendor_ut_*.ya
 grep -q 'cases: 35 PASS$' "$T/out" || fail "vendor unit tests: $(cat "$T/out")"
 [[ $("$ACLCTS" list --count "$S"/vendor_ut_*.yaml 2>/dev/null) == 0 ]] || fail "vendor_ut under doc"
 
-# certify records the contract in the package's manifest.
-expect_rc 0 "$ACLCTS" certify --product ascend910b --contract vendor --out cert \
+# certify records the contract in the package's manifest (and in every run session); exit 1:
+# one suite file is not the canonical suite set, so the verdict cannot be CONFORMANT.
+expect_rc 1 "$ACLCTS" certify --product ascend910b --contract vendor --out cert \
   "$S"/vendor_ut_grid_sampler2d_backward.yaml
-grep -q '"contract": "vendor@9.0"' cert/manifest.json || fail "manifest: $(cat cert/manifest.json)"
+grep -q '"contract": *"vendor@9.0"' cert/manifest.json || fail "manifest: $(cat cert/manifest.json)"
+grep -q '"contract": *"doc"' cert/manifest.json && fail "a session recorded doc: $(cat cert/manifest.json)"
 
 expect_rc 2 "$ACLCTS" run --contract vendor@7.0 "$S"
 grep -q 'expected doc, vendor, vendor@9.0, vendor@8.5 or vendor-old' "$T/out" || fail "$(cat "$T/out")"
