@@ -36,7 +36,7 @@ assert m["suite_set"]["canonical"] is True
 s = m["shards"][0]
 for k in ("host", "soc", "backend", "contract", "aclcts_version", "start", "end", "command", "shard"):
     assert s[k], k
-assert s["soc"] == "Ascend910" and s["shard"] == "0/1" and s["cases"] == m["counts"]["total"]
+assert s["soc"] == "Ascend910A" and s["shard"] == "0/1" and s["cases"] == m["counts"]["total"]
 assert {l["name"] for l in s["backend_libs"]} >= {"libascendcl.so", "libopapi.so"}
 assert {f["role"] for f in m["files"]} == {"suite", "result", "report"}
 PY
