@@ -37,6 +37,7 @@ typedef struct {
     uint64_t seed;
     bool quick;                          /* --quick */
     ref_spec contract;                   /* --contract doc|vendor[@RELEASE] (default doc) */
+    bool all_contracts;                  /* keep every contract's cases (coverage) */
     const char *paths[CLI_MAX_ARGS];     /* suite files and directories */
     int npaths;
 } cli_selection;

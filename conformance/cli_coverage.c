@@ -100,6 +100,7 @@ int cli_coverage(int argc, char **argv)
         }
     }
     cli_loaded l;
+    s.all_contracts = true; /* the suites' case space: every contract's cases */
     int rc = cli_selection_load(&s, &l);
     if (rc != 0) {
         cli_loaded_free(&l);

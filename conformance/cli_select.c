@@ -186,6 +186,10 @@ int cli_selection_load(const cli_selection *s, cli_loaded *l)
             continue;
         /* A case written for one contract runs only under it; every other case is judged by
          * the run's contract. */
+        if (s->all_contracts) {
+            l->sel[l->nsel++] = c;
+            continue;
+        }
         if (c->spec_fixed && c->spec != s->contract) {
             l->other_contract++;
             continue;
