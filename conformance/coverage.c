@@ -176,6 +176,9 @@ static const cov_rule avgpool_rules[] = {
     {AV_OUTCOME, OUT_COMPUTES, AV_CHANNELS, CH_0, "C = 0 is an empty tensor: nothing is computed"},
     {AV_OUTCOME, OUT_COMPUTES, AV_CMT, CMT_OUT_OF_RANGE,
      "a cubeMathType outside 0..3 is rejected (161002, or 161001 under vendor-old)"},
+    {AV_OUTCOME, OUT_NOTHING, AV_CMT, CMT_OUT_OF_RANGE,
+     "the vendor releases check cubeMathType before the empty-tensor early return, and the "
+     "documents make an empty tensor an error (docs/contract.md)"},
     {AV_DTYPE, 1, AV_PATH, P_BF16, "FLOAT16 inputs are FP16 cube operands (docs/contract.md Path)"},
     {AV_DTYPE, 1, AV_PATH, P_HF32, "FLOAT16 inputs are FP16 cube operands (docs/contract.md Path)"},
     {AV_DTYPE, 1, AV_PATH, P_FP32, "FLOAT16 inputs are FP16 cube operands (docs/contract.md Path)"},
