@@ -104,6 +104,10 @@ int main(void)
     GET(aclIntArray *, aclCreateIntArray, (const int64_t *, uint64_t));
     GET(aclBoolArray *, aclCreateBoolArray, (const bool *, uint64_t));
     GET(aclnnStatus, aclDestroyAclOpExecutor, (aclOpExecutor *));
+    GET(aclnnStatus, aclDestroyTensor, (const aclTensor *));
+    GET(aclnnStatus, aclDestroyIntArray, (const aclIntArray *));
+    GET(aclnnStatus, aclDestroyBoolArray, (const aclBoolArray *));
+    GET(aclError, aclrtDestroyStream, (aclrtStream));
     GET(aclnnStatus, aclnnAvgPool2dBackwardGetWorkspaceSize, (const aclTensor *, const aclTensor *, const aclIntArray *,
                         const aclIntArray *, const aclIntArray *, bool, bool, int64_t, int8_t,
                         aclTensor *, uint64_t *, aclOpExecutor **));
@@ -172,7 +176,14 @@ int main(void)
     if (aclnnGridSampler2DBackwardGetWorkspaceSize(t4, t4, g4, 0, 0, false, mask, t4, g4, &ws, &ex) ||
         aclDestroyAclOpExecutor(ex) != 0)
         FAIL("grid sampler with an empty mask");
+    /* Everything created is given back, as a well-behaved client does (LeakSanitizer checks). */
+    aclDestroyTensor(go), aclDestroyTensor(self), aclDestroyTensor(gi);
+    aclDestroyTensor(t4), aclDestroyTensor(g4);
+    aclDestroyIntArray(k), aclDestroyIntArray(s), aclDestroyIntArray(p), aclDestroyIntArray(kbad);
+    aclDestroyBoolArray(mask);
+    if (work) aclrtFree(work);
     aclrtFree(d_go), aclrtFree(d_self), aclrtFree(d_gi);
+    aclrtDestroyStream(stream);
     if (aclrtResetDevice(0) || aclnnFinalize() || aclFinalize()) FAIL("shutdown");
     printf("dlsym client: ok on %s\n", aclrtGetSocName());
     return 0;

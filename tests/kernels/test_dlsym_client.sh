@@ -8,7 +8,11 @@ set -euo pipefail
 T=$(mktemp -d /tmp/aclcts-dlsym.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 CC=${CC:-cc}
-"$CC" -std=c11 -Wall -Wextra -Werror -o "$T/client" "$ACLCTS_SOURCE_DIR/tests/kernels/dlsym_client.c" -ldl
+flags=(-std=c11 -Wall -Wextra -Werror)
+# A toolkit built with sanitizers (the asan preset) needs its callers built with them too.
+[[ $(ldd "$ACLCTS_EMU_DIR/lib64/libascendcl.so" 2>/dev/null) == *libasan* ]] &&
+  flags+=(-fsanitize=address,undefined)
+"$CC" "${flags[@]}" -o "$T/client" "$ACLCTS_SOURCE_DIR/tests/kernels/dlsym_client.c" -ldl
 for name in libopapi.so libopapi_nn.so libaclnn_ops_train.so; do
   rm -rf "$T/home" && mkdir -p "$T/home/lib64"
   cp "$ACLCTS_EMU_DIR"/lib64/libascendcl.so "$ACLCTS_EMU_DIR"/lib64/libnnopbase.so "$T/home/lib64/"

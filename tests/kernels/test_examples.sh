@@ -10,7 +10,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 flags=(-Wall -Wextra -Werror -I"$home/include" -L"$home/lib64" -Wl,-rpath,"$home/lib64")
 # A toolkit built with sanitizers (the asan preset) needs its callers built with them too.
-if ldd "$home/lib64/libascendcl.so" 2>/dev/null | grep -q libasan; then
+if [[ $(ldd "$home/lib64/libascendcl.so" 2>/dev/null) == *libasan* ]]; then
   flags+=(-fsanitize=address,undefined)
 fi
 libs=(-lascendcl -lnnopbase -lopapi)
