@@ -223,6 +223,19 @@ static ref_dd dd_of(i128 W, int S)
     return (ref_dd){hi * pow2(-S), (double)rest * pow2(-S)};
 }
 
+/* w as a double-double (r scratch, of w's precision); *inexact is set when hi + lo ≠ w. */
+static ref_dd dd_split(mpfr_srcptr w, mpfr_ptr r, bool *inexact)
+{
+    ref_dd d;
+    d.hi = mpfr_get_d(w, MPFR_RNDN);
+    mpfr_sub_d(r, w, d.hi, MPFR_RNDN); /* exact: r has w's precision and more */
+    d.lo = mpfr_get_d(r, MPFR_RNDN);
+    mpfr_sub_d(r, r, d.lo, MPFR_RNDN);
+    if (!mpfr_zero_p(r))
+        *inexact = true;
+    return d;
+}
+
 /* 0 when the integer form cannot hold the weights exactly (caller redoes the axis in MPFR). */
 static int add_outcome(grid_axis *ax, branch br, const tval *tv, const ref_grid_params *p)
 {
@@ -248,6 +261,7 @@ static int add_outcome(grid_axis *ax, branch br, const tval *tv, const ref_grid_
         grid_outcome *o = &ax->o[ax->n++];
         o->a = br.a; o->b = br.b; o->mult = br.mult; o->i0 = br.i0; o->far = br.far;
         o->mp = false;
+        o->dd_inexact = false; /* |W| < 2^106 and S ≤ 81: hi and lo are exact, and normal */
         o->d0 = dd_of(W0, tv->S);
         o->d1 = dd_of(W1, tv->S);
         return 1;
@@ -255,6 +269,7 @@ static int add_outcome(grid_axis *ax, branch br, const tval *tv, const ref_grid_
     grid_outcome *o = &ax->o[ax->n++];
     o->a = br.a; o->b = br.b; o->mult = br.mult; o->i0 = br.i0; o->far = br.far;
     o->mp = true;
+    o->dd_inexact = false;
     mpfr_prec_t pr = mpfr_get_prec(tv->mp) + 64;
     mpfr_init2(o->w0, pr);
     mpfr_init2(o->w1, pr);
@@ -269,12 +284,8 @@ static int add_outcome(grid_axis *ax, branch br, const tval *tv, const ref_grid_
     }
     mpfr_t r;
     mpfr_init2(r, pr);
-    o->d0.hi = mpfr_get_d(o->w0, MPFR_RNDN);
-    mpfr_sub_d(r, o->w0, o->d0.hi, MPFR_RNDN);
-    o->d0.lo = mpfr_get_d(r, MPFR_RNDN);
-    o->d1.hi = mpfr_get_d(o->w1, MPFR_RNDN);
-    mpfr_sub_d(r, o->w1, o->d1.hi, MPFR_RNDN);
-    o->d1.lo = mpfr_get_d(r, MPFR_RNDN);
+    o->d0 = dd_split(o->w0, r, &o->dd_inexact);
+    o->d1 = dd_split(o->w1, r, &o->dd_inexact);
     mpfr_clear(r);
     return 1;
 }

@@ -18,6 +18,8 @@ typedef struct {
     bool mp;          /* w0, w1 hold the weights; else they are exactly d0.hi + d0.lo, ... */
     mpfr_t w0, w1;    /* bilinear: i0 + 1 − c and c − i0, exact */
     ref_dd d0, d1;    /* the same as double-doubles: hi = RN(w), lo = RN(w − hi) */
+    bool dd_inexact;  /* hi + lo ≠ w for d0 or d1 (w − hi needs more bits than lo, or lies
+                       * below the subnormals, e.g. w = 1/2 + 2^-1075): no fast path */
 } grid_outcome;
 
 typedef struct {

@@ -202,14 +202,17 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
         pmax = fmax(pmax, fmax(vsum, vsum * fabs(g)));
         for (int k = 0; k < nc; k++) {
             double val = D->gv[5 * c + 1 + k];
-            double t = val * g * wk[k]->hi;
+            double t = val * (g * wk[k]->hi); /* a zero weight gives 0, not (val·g = ∞)·0 */
             if (!D->finite) { /* PyTorch: gix accumulated, then times gix_mult (scale) */
                 double f[5] = {(double)sgn[k], val, g, wk[k]->hi, scale};
                 ref_nf_term(&cls, f, 5);
             }
             pmax = fmax(pmax, fabs(val * g));
             pre += fabs(t);
-            if (mult == 0)
+            /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there,
+             * or NaN through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
+            bool zero = dl == 0 && wk[k]->hi == 0 && wk[k]->lo == 0 && !ow->dd_inexact;
+            if (mult == 0 || zero)
                 continue;
             mag += fmax(1, fabs(val)) * fmax(1, fabs(g)) * fmax(1, fabs(scale));
             sabs += fabs(t * scale);
@@ -242,7 +245,9 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
         ref_acc a = {{0, 0}, 0};
         for (int k = 0; k < nc; k++) {
             double sc = sgn[k] * scale;
-            if (D->S[k].err == 0 && exact_terms(&a, D->S[k].s, *wk[k], sc))
+            if (ow->dd_inexact)
+                a.err = INFINITY; /* the weight is not hi + lo: the MPFR path */
+            else if (D->S[k].err == 0 && exact_terms(&a, D->S[k].s, *wk[k], sc))
                 continue;
             ref_dd tt = ref_dd_mul_d(ref_dd_mul(D->S[k].s, *wk[k]), sc);
             double terr = 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY +
@@ -518,7 +523,9 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
             if (bil)
                 B->cerr[e] += fabs(g) * (fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy);
             double pxy = wx->hi * wy->hi;
-            if (!G->force && isfinite(g) && wx->lo == 0 && wy->lo == 0 &&
+            if (!G->force && (ox->dd_inexact || oy->dd_inexact))
+                B->acc[e].err = INFINITY; /* a weight is not hi + lo: the MPFR path */
+            else if (!G->force && isfinite(g) && wx->lo == 0 && wy->lo == 0 &&
                 ref_prod_clear(wx->hi, wy->hi, pxy) && fma(wx->hi, wy->hi, -pxy) == 0) {
                 /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact
                  * value halfway between doubles stays decidable) */

@@ -228,6 +228,50 @@ static void grid_overflow_classified_exactly(void **state)
     }
 }
 
+/* A weight beyond the double-double: align corners, input 1×1×2×1, grid (0, 5e-324), grad 3.
+ * x: W = 1, t = 0, weight 1 on column 0; y: t = (1 + 2^-1074)/2 = 1/2 + 2^-1075, weights
+ * 1/2 − 2^-1075 (row 0) and 1/2 + 2^-1075 (row 1). input_grad = 3/2 ∓ 1.5·2^-1074: hi 1.5 both,
+ * exact − hi = ∓1.5·2^-1074, representable in sign (above half the smallest subnormal), so lo < 0
+ * on row 0 and lo > 0 on row 1. The old fast path took the weights as 1/2 + 0 (2^-1075 rounds
+ * to 0 as a double) and said lo = 0 for both, unlike pure MPFR. */
+static void grid_weight_below_subnormals(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 1, .h_out = 1, .w_out = 1,
+                         .align_corners = true};
+    double go = 3, in[2] = {0}, gr[2] = {0, 0x1p-1074};
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, &go, in, gr, m, &oi, NULL);
+        assert_true(oi.v[0].hi == 1.5 && oi.v[0].lo < 0);
+        assert_true(oi.v[1].hi == 1.5 && oi.v[1].lo > 0);
+        ref_output_free(&oi);
+    }
+}
+
+/* A zero weight times an overflowing val·g: border, not align, input [1, 3; M, M] (M =
+ * DBL_MAX), grid (0, −2), grad 2. x: t = ((0 + 1)·2 − 1)/2 = 1/2, weights 1/2, 1/2, factor W/2
+ * = 1; y: t = ((−2 + 1)·2 − 1)/2 = −3/2 clips to 0 for every coordinate nearby (no coordinate
+ * error term): row 0 weight 1, row 1 weight 0, gradient multiplier 0. grid_grad x = (−1 + 3)·2
+ * = 4 (row 1 adds (−M + M)·2·0 = 0), y = 0. Its bound is finite and at least the output
+ * rounding; the old Σ|terms| took (M·2)·0 = NaN, a NaN bound that failed every device. */
+static void grid_zero_weight_overflowing_product(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 2, .h_out = 1, .w_out = 1,
+                         .padding = REF_PAD_BORDER};
+    double go = 2, in[4] = {1, 3, DBL_MAX, DBL_MAX}, gr[2] = {0, -2};
+    ref_path path = ref_grid_path(REF_DT_DOUBLE);
+    for (int m = 0; m < 2; m++) {
+        ref_output og;
+        grid(&p, &go, in, gr, m, NULL, &og);
+        assert_true(og.v[0].hi == 4 && og.v[0].lo == 0 && og.v[1].hi == 0);
+        double b = ref_bound(REF_DT_DOUBLE, &path, &og.v[0]);
+        assert_true(isfinite(b) && b >= 4 * 0x1p-53);
+        ref_output_free(&og);
+    }
+}
+
 /* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
  * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
 static void grid_fp32_overflow_times_zero_scale(void **state)
@@ -281,6 +325,8 @@ int main(void)
                                        cmocka_unit_test(cube_weight_rounds_to_zero),
                                        cmocka_unit_test(grid_subnormal_result),
                                        cmocka_unit_test(grid_overflow_classified_exactly),
+                                       cmocka_unit_test(grid_weight_below_subnormals),
+                                       cmocka_unit_test(grid_zero_weight_overflowing_product),
                                        cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
                                        cmocka_unit_test(far_point_interval)};
     return cmocka_run_group_tests(tests, NULL, NULL);
