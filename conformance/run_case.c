@@ -236,6 +236,20 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     return ret;
 }
 
+/* Upload every prepared tensor, call the op, download every tensor (both device runs). */
+static int upload_call_download(const session *s, device_run *r, char *err, size_t errlen)
+{
+    const cts_case *c = s->c;
+    int rc;
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
+            return rc;
+    if ((rc = call_op(s, r, err, errlen)) != 0) return rc;
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
+    return 0;
+}
+
 /* An error case whose data would not fit: every tensor is described with its real shape,
  * strides and storage but points at a buffer of guard zones only. The device must refuse it
  * from its parameters, before touching data; the guards show if it did not. */
@@ -255,13 +269,8 @@ static int device_run_dataless(const session *s, device_run *r, char *err, size_
         for (size_t k = 0; k < d->bytes; k++) d->sent[k] = cts_poison_byte(k);
         memcpy(d->back, d->sent, d->bytes);
     }
-    int rc;
-    for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
-            return rc;
-    if ((rc = call_op(s, r, err, errlen)) != 0) return rc;
-    for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
+    int rc = upload_call_download(s, r, err, errlen);
+    if (rc != 0) return rc;
     for (int i = 0; i < c->ntensors; i++) cts_dev_tensor_release(s->b, &r->d[i]);
     return 0;
 }
@@ -286,13 +295,8 @@ static int device_run_once(const session *s, double *const in[], device_run *r, 
             return snprintf(err, errlen, rc == CTS_OUT_OF_MEMORY ? "out of host memory for %s"
                             : "%s cannot exist (its size passes 2^63)", c->t[i].name), rc;
     }
-    int rc;
-    for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
-            return rc;
-    if ((rc = call_op(s, r, err, errlen)) != 0) return rc;
-    for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
+    int rc = upload_call_download(s, r, err, errlen);
+    if (rc != 0) return rc;
     for (int i = 0; i < c->ntensors; i++) {
         if (c->t[i].is_output) cts_dev_tensor_read_back(&r->d[i], r->d[i].values);
         cts_dev_tensor_release(s->b, &r->d[i]);
