@@ -88,3 +88,18 @@ ref_status ref_expected_status(const ref_status_query *q)
     return ref_status_make(REF_STATUS_INVALID, false, "op %d is not one of the two operators",
                            (int)q->op);
 }
+
+bool ref_status_grid_modes_ok(const ref_status_query *q, ref_status *fail)
+{
+    if (q->interpolation_mode < 0 || q->interpolation_mode > 1)
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "interpolationMode %lld is not 0 (bilinear) or 1 (nearest)",
+                                (long long)q->interpolation_mode);
+    else if (q->padding_mode < 0 || q->padding_mode > 2)
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "paddingMode %lld is not 0 (zeros), 1 (border) or 2 (reflection)",
+                                (long long)q->padding_mode);
+    else
+        return true;
+    return false;
+}

@@ -76,14 +76,9 @@ ref_status ref_status_grid_sampler2d_backward(const ref_status_query *q)
                                    tensor_names[i], t[i].rank);
 
     /* 6. Parameter values. */
-    if (q->interpolation_mode < 0 || q->interpolation_mode > 1)
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "interpolationMode %lld is not 0 (bilinear) or 1 (nearest)",
-                               (long long)q->interpolation_mode);
-    if (q->padding_mode < 0 || q->padding_mode > 2)
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "paddingMode %lld is not 0 (zeros), 1 (border) or 2 (reflection)",
-                               (long long)q->padding_mode);
+    ref_status fail;
+    if (!ref_status_grid_modes_ok(q, &fail))
+        return fail;
 
     /* 7. Shapes, in the order of the document's table. */
     for (int i = 0; i < 5; i++) {

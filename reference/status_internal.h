@@ -21,6 +21,9 @@ int ref_status_zero_axis(const ref_tensor_desc *t);
 bool ref_status_same_shape(const ref_tensor_desc *a, const ref_tensor_desc *b);
 /* "[1,16,4,4]" into buf (size >= 8 * 21 + 3 covers REF_MAX_DIMS dims). */
 const char *ref_status_shape_str(const ref_tensor_desc *t, char *buf, size_t size);
+/* The grid sampler's interpolationMode 0..1 and paddingMode 0..2, one rule in every reading;
+ * false with *fail set when either is out of range. */
+bool ref_status_grid_modes_ok(const ref_status_query *q, ref_status *fail);
 /* The spec whose rules apply: anything unknown is read as the documents. */
 ref_spec ref_status_spec(const ref_status_query *q);
 

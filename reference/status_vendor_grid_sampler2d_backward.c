@@ -103,14 +103,8 @@ ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q)
         return ref_status_make(REF_STATUS_INVALID, false, "input dtype %s is not supported on %s",
                                ref_dtype_name(t[1].dtype), ref_product_id(q->product));
     /* G5: interpolationMode 0..1, paddingMode 0..2. */
-    if (q->interpolation_mode < 0 || q->interpolation_mode > 1)
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "interpolationMode %lld is not 0 (bilinear) or 1 (nearest)",
-                               (long long)q->interpolation_mode);
-    if (q->padding_mode < 0 || q->padding_mode > 2)
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "paddingMode %lld is not 0 (zeros), 1 (border) or 2 (reflection)",
-                               (long long)q->padding_mode);
+    if (!ref_status_grid_modes_ok(q, &fail))
+        return fail;
     if (!shapes_ok(t, &fail))
         return fail;
     /* G7: an empty gradOutput, input or grid succeeds with nothing to compute. */
