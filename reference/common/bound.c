@@ -12,7 +12,7 @@
  *   η_o·|w| ≤ η_o per term). A product of two perturbed factors: (1+a)(1+b) − 1 ≤ a + b + ab.
  *   These perturb the terms, so the accumulation γ applies to the perturbed Σ: factor (1+γ).
  * - Coordinates (grid sampler): coord_err bounds Σ|∂term/∂coordinate|·δ over the terms, δ the
- *   device's coordinate error (grid_sampler_backward.c derives δ); factor (1+γ) likewise.
+ *   device's coordinate error (grid_sampler2d_backward.c derives δ); factor (1+γ) likewise.
  * - Underflow: products and quotients landing below the normal range err by η_acc absolutely
  *   (Higham §2.1: fl(x op y) = (x op y)(1+δ) + η); n·nops of them at most, each magnified by the
  *   factors that may multiply it afterwards (under_mag: Σ per term of the product of its factors

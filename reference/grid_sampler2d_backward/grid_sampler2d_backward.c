@@ -1,10 +1,10 @@
 /* ref_grid_sampler2d_backward and its one-element MPFR form (facts §4, PyTorch's
- * grid_sampler_2d_backward). Per batch: the coordinate stage of every grid point (grid_coord.c,
+ * grid_sampler_2d_backward). Per batch: the coordinate stage of every grid point (grid_axis.c,
  * exact, with its legal branches), then dgrid per grid point and dx per (n, c) plane, each plane
  * gathered in grid-point order (deterministic for any thread count).
  * Terms: dx[yi][xi] gets g·wx·wy per in-bounds corner (nearest: g); dgrid x gets
  * ±input[corner]·g·wy·(factor·mult) and y likewise with wx (PyTorch's gix/giy), factor = size/2
- * (size−1)/2 with align). Fast path: coordinates in exact integer form (grid_coord.c), terms as
+ * (size−1)/2 with align). Fast path: coordinates in exact integer form (grid_axis.c), terms as
  * exact double pairs where the products split exactly, else double-double with error bound;
  * dgrid as Σ_k ±w_k·scale·(Σ_c val·g) over the corners k; Ziv's test; MPFR on failure, the exact
  * terms summed by mpfr_sum. nops = 4 (bilinear: two weight differences and two
