@@ -3,7 +3,7 @@
  * The first phase (get_workspace_size.c) runs the checks of docs/contract.md in their order
  * (check_*.c), resolves the geometry (geometry.c) and the numeric path (path.c), and stores
  * everything the run needs in an avgpool_params owned by the executor. The run (run.c) picks
- * the fixed-order gather kernel (gather.c) or the scatter-add kernel (scatter.c). */
+ * the fixed-order gather kernel (kernel_deterministic.c) or the scatter-add kernel (kernel_atomic.c). */
 #ifndef ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
 #define ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
 
@@ -116,7 +116,7 @@ static inline float avgpool_term(const avgpool_params *p, float g, float scale)
     }
 }
 
-/* ---- strided plane access (plane_io.c) ---- */
+/* ---- strided plane access (tensor_io.c) ---- */
 
 /* Element offset of plane `plane` (flat index over the leading dims) of a rank-3/4 view. */
 int64_t avgpool_plane_offset(const aclTensor *t, int64_t plane);

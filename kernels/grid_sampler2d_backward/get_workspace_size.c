@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
-#include "gs_backward.h"
+#include "grid_sampler2d_backward.h"
 
 static void free_params(void *p)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gs_backward.h"
+#include "grid_sampler2d_backward.h"
 
 #include "geometry_impl.h"
 

@@ -1,7 +1,7 @@
 /* gs_permutation: the seeded point order of the non-deterministic kernel (ACLNN_EMU_SHUFFLE). */
 #include <stdlib.h>
 
-#include "gs_backward.h"
+#include "grid_sampler2d_backward.h"
 
 static uint64_t splitmix64(uint64_t *state)
 {

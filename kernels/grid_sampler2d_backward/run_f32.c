@@ -1,7 +1,7 @@
 /* gs_run_f32: the second phase for FLOAT, FLOAT16 and BF16 (computed in FP32). */
 #include <string.h>
 
-#include "gs_backward.h"
+#include "grid_sampler2d_backward.h"
 
 /* One rounding of an FP32 result into the output's dtype. */
 static void store_f32(const aclTensor *t, int64_t i, float v, bool truncate)

@@ -1,7 +1,7 @@
 /* gs_run_f64: the second phase for DOUBLE (computed in double). */
 #include <string.h>
 
-#include "gs_backward.h"
+#include "grid_sampler2d_backward.h"
 
 static void store_f64(const aclTensor *t, int64_t i, double v, bool truncate)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gs_backward.h"
+#include "grid_sampler2d_backward.h"
 
 static bool GS_FN(direct)(const aclTensor *t)
 {

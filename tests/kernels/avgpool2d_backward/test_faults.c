@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "test_avgpool2d_backward.h"
+#include "call.h"
 
 static void init_with_fault(const char *fault)
 {

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <omp.h>
 
-#include "test_grid_sampler2d_backward.h"
+#include "call.h"
 
 static uint64_t lcg(uint64_t *s)
 {

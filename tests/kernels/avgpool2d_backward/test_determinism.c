@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "test_avgpool2d_backward.h"
+#include "call.h"
 
 #define H 24
 #define OH 22 /* (24 - 3)/1 + 1 */

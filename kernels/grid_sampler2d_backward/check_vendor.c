@@ -2,7 +2,7 @@
  * vendor-old), in the order of the vendor's op_api code (docs/contract.md "Vendor releases",
  * G1..G7), implemented here without the reference's status model. Releases 8.5 and 9.0 check
  * the same things. */
-#include "gs_backward.h"
+#include "grid_sampler2d_backward.h"
 
 #define REFUSE(code, ...)                                                                      \
     do {                                                                                       \

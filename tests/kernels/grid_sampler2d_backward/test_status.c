@@ -2,7 +2,7 @@
  * (spec/003), the contract's choices (docs/contract.md: check order, null outputMask, empty
  * tensors, outputMask length) per product, the vendor switches and the two check faults.
  * Expected codes come from those documents, not from the emulator. */
-#include "test_grid_sampler2d_backward.h"
+#include "call.h"
 
 static const char *const kSupported[] = {"ascend910", "ascend910b", "ascend910_93", "ascend950"};
 static const char *const kFull[] = {"ascend910b", "ascend910_93", "ascend950"}; /* BF16+DOUBLE */

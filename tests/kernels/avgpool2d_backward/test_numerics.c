@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "test_avgpool2d_backward.h"
+#include "call.h"
 
 static int teardown(void **state)
 {

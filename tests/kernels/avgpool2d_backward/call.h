@@ -1,4 +1,4 @@
-/* Shared helpers of the aclnnAvgPool2dBackward tests (test_avgpool2d_backward_*.c): a case
+/* Shared helpers of the aclnnAvgPool2dBackward tests (test_*.c): a case
  * description, and one call through both phases of the public interface. Include after
  * <cmocka.h>. */
 #ifndef ACLCTS_TESTS_AVGPOOL2D_BACKWARD_H_

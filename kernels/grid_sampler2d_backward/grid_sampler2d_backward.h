@@ -36,7 +36,7 @@ aclnnStatus gs_validate(const aclTensor *grad_output, const aclTensor *input,
                         const aclTensor *grid, int64_t interpolation, int64_t padding,
                         const aclBoolArray *mask, const aclTensor *input_grad,
                         const aclTensor *grid_grad, bool *nothing);
-/* The same under a vendor contract (validate_vendor.c): a NULL mask is accepted. */
+/* The same under a vendor contract (check_vendor.c): a NULL mask is accepted. */
 aclnnStatus gs_validate_vendor(const aclTensor *grad_output, const aclTensor *input,
                                const aclTensor *grid, int64_t interpolation, int64_t padding,
                                const aclBoolArray *mask, const aclTensor *input_grad,

@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "test_avgpool2d_backward.h"
+#include "call.h"
 
 #define NULLPTR ACLNN_ERR_PARAM_NULLPTR
 #define INVALID ACLNN_ERR_PARAM_INVALID

@@ -3,7 +3,7 @@
  * then the output mask. Formats are not checked (the document's table has no format row). */
 #include <stdio.h>
 
-#include "gs_backward.h"
+#include "grid_sampler2d_backward.h"
 
 #define FAIL(code, ...)                                                                        \
     do {                                                                                       \

@@ -9,7 +9,7 @@
  * with PyTorch 1.13 float64: F.grid_sample(...).backward(gradOutput), same arguments. */
 #include <math.h>
 
-#include "test_grid_sampler2d_backward.h"
+#include "call.h"
 
 static int setup(void **state)
 {
