@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref_internal.h"
+#include "avgpool_internal.h"
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -25,19 +25,6 @@ static int params_ok(const ref_avgpool_params *p)
 
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
-
-/* One axis of window o: [*a, *b) clipped, *full its length counting padding (facts §4). h0 + k
- * saturates at the padded end: the kernel may be near INT64_MAX. */
-void ref_avgpool_window(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t in, int64_t *a,
-                   int64_t *b, int64_t *full)
-{
-    int64_t h0 = o * s - pad, h1 = in + pad, end;
-    if (!__builtin_add_overflow(h0, k, &end))
-        h1 = min64(end, h1);
-    *full = h1 - h0;
-    *a = max64(h0, 0);
-    *b = min64(h1, in);
-}
 
 /* Per input index of one axis, the windows covering it in ascending o: built once per call so
  * the per-element gathering does no division. At most cap = min(ceil(k/s), on) windows cover an

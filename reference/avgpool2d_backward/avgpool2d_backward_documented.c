@@ -10,21 +10,17 @@
  * double's range), so the terms go to mpfr_sum as they are. */
 #include <stdlib.h>
 
-#include "ref_internal.h"
-
-/* x rounded to `bits` significant bits with FP32's exponent range (HF32, facts §5 derived):
- * below 2^-126 the quantum stays 2^(-126-(bits-1)). Overflow is ignored (|x| < 2^127 here). */
-static double round_hf32(double x, int bits)
-{
-    if (!isfinite(x) || fabs(x) >= 0x1p-126) return ref_round_bits(x, bits);
-    double q = ldexp(1.0, -126 - (bits - 1));
-    return nearbyint(x / q) * q;
-}
+#include "avgpool_internal.h"
 
 /* One operand rounded to the path's operand format. */
 static double operand(const ref_path *path, double x)
 {
-    if (path->hf32) return round_hf32(x, path->hf32_bits > 0 ? path->hf32_bits : 11);
+    if (path->hf32) {
+        /* FP32's exponent range, so below 2^-126 the quantum stays 2^(-126-(bits-1)) (facts §5,
+         * derived); overflow is left out, as the exact sum of the terms needs no infinity. */
+        ref_prec f = ref_operand_prec(path);
+        return ref_round_bits_emin(x, f.bits, f.emin);
+    }
     return ref_round_to(x, path->operand);
 }
 

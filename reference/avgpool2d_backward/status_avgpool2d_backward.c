@@ -3,6 +3,7 @@
  * of docs/contract.md. Tensors: t[0] gradOutput, t[1] self, t[2] gradInput. */
 #include <stdio.h>
 
+#include "avgpool_internal.h"
 #include "status_internal.h"
 
 static const char *const tensor_names[3] = {"gradOutput", "self", "gradInput"};
@@ -12,8 +13,8 @@ static bool dtype_supported(ref_product p, ref_dtype dt)
     if (dt == REF_DT_FLOAT || dt == REF_DT_FLOAT16)
         return true;
     /* doc: "Atlas inference products, Atlas training products: ... do not support BFLOAT16" */
-    return dt == REF_DT_BF16 && (p == REF_PRODUCT_ASCEND910B || p == REF_PRODUCT_ASCEND910_93 ||
-                                 p == REF_PRODUCT_ASCEND950);
+    const ref_family f = ref_product_family(p);
+    return dt == REF_DT_BF16 && (f == REF_FAMILY_A2A3 || f == REF_FAMILY_950);
 }
 
 /* Forward output size on one axis (facts §4, PyTorch pooling_output_shape), in 128-bit
@@ -153,7 +154,7 @@ ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
                                    (long long)k[a]);
     /* "Atlas inference products and Atlas training products: The supported range is
      * [-255, 255]"; "this check does not apply to Ascend 950PR/Ascend 950DT". */
-    if ((q->product == REF_PRODUCT_ASCEND910 || q->product == REF_PRODUCT_ASCEND310P) &&
+    if (ref_product_family(q->product) == REF_FAMILY_TRAIN_INFER &&
         (q->divisor_override < -255 || q->divisor_override > 255))
         return ref_status_make(REF_STATUS_INVALID, false,
                                "divisorOverride %lld is outside [-255, 255] on %s",
@@ -218,13 +219,14 @@ ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
                                                            : REF_STATUS_INVALID,
                                false, "cubeMathType %lld is outside 0..3", (long long)cube);
     const ref_dtype dt = self->dtype;
-    const bool global = k[0] == self->dims[r - 2] && k[1] == self->dims[r - 1] && p[0] == 0 &&
-                        p[1] == 0 && q->divisor_override == 0;
+    const bool global = ref_avgpool_global_pooling(k[0], k[1], self->dims[r - 2],
+                                                   self->dims[r - 1], p[0], p[1],
+                                                   q->divisor_override);
     const char *prod = ref_product_id(q->product);
-    const char *where = q->product == REF_PRODUCT_ASCEND950 ? " in global pooling" : "";
-    switch (q->product) {
-    case REF_PRODUCT_ASCEND910:
-    case REF_PRODUCT_ASCEND310P:
+    const ref_family family = ref_product_family(q->product);
+    const char *where = family == REF_FAMILY_950 ? " in global pooling" : "";
+    switch (family) {
+    case REF_FAMILY_TRAIN_INFER:
         /* "0: ... not supported when the input data type is FLOAT32"; "3: ... not supported" */
         if (cube == 0 && dt == REF_DT_FLOAT)
             return ref_status_make(REF_STATUS_INVALID, false,
@@ -234,12 +236,11 @@ ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
             return ref_status_make(REF_STATUS_INVALID, false,
                                    "cubeMathType 3 (USE_HF32) is not supported on %s", prod);
         break;
-    case REF_PRODUCT_ASCEND910B:
-    case REF_PRODUCT_ASCEND910_93:
-    case REF_PRODUCT_ASCEND950:
+    case REF_FAMILY_A2A3:
+    case REF_FAMILY_950:
         /* "2: ... not supported when the input data type is BFLOAT16"; "3: ... not supported
          * for other input data types"; on 950 both "In globalPooling mode" only. */
-        if (q->product == REF_PRODUCT_ASCEND950 && !global)
+        if (family == REF_FAMILY_950 && !global)
             break;
         if (cube == 2 && dt == REF_DT_BF16)
             return ref_status_make(REF_STATUS_INVALID, false,

@@ -17,8 +17,8 @@ static bool dtype_listed(ref_spec rel, ref_product p, ref_dtype dt)
         return true;
     if (dt != REF_DT_BF16)
         return false;
-    return p == REF_PRODUCT_ASCEND910B || p == REF_PRODUCT_ASCEND910_93 ||
-           (p == REF_PRODUCT_ASCEND950 && rel == REF_SPEC_VENDOR);
+    const ref_family f = ref_product_family(p);
+    return f == REF_FAMILY_A2A3 || (f == REF_FAMILY_950 && rel == REF_SPEC_VENDOR);
 }
 
 static bool has_negative(const ref_tensor_desc *t) { return ref_status_negative_axis(t) >= 0; }
@@ -162,8 +162,9 @@ static bool lowering_ok(const ref_status_query *q, const int64_t k[2], const int
             return false;
         }
     }
-    const bool a2a3 = q->product == REF_PRODUCT_ASCEND910B || q->product == REF_PRODUCT_ASCEND910_93;
-    const bool regbase = q->product == REF_PRODUCT_ASCEND950 && q->spec == REF_SPEC_VENDOR;
+    const ref_family family = ref_product_family(q->product);
+    const bool a2a3 = family == REF_FAMILY_A2A3;
+    const bool regbase = family == REF_FAMILY_950 && q->spec == REF_SPEC_VENDOR;
     if (!a2a3 && !regbase && (q->divisor_override < -255 || q->divisor_override > 255)) {
         *fail = ref_status_make(REF_STATUS_INVALID, false,
                                 "divisorOverride %lld is outside [-255, 255], which the cube "

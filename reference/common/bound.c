@@ -23,53 +23,39 @@
 
 #include "ref_internal.h"
 
-static int prec_of(ref_dtype dt)
+/* The dtype's format; FP32's for a dtype without one (the harness's default output). */
+static const ref_prec *prec_or_fp32(ref_dtype dt)
 {
-    switch (dt) {
-    case REF_DT_FLOAT16: return 11;
-    case REF_DT_BF16: return 8;
-    case REF_DT_DOUBLE: return 53;
-    default: return 24;
-    }
-}
-
-/* Half the smallest subnormal. HF32 keeps FP32's exponent range with `bits` significant bits,
- * so its subnormal quantum is 2^(-126-(bits-1)) (the emulation's model, facts §5 derived). */
-static double eta_of(ref_dtype dt, bool hf32, int bits)
-{
-    if (hf32)
-        return ldexp(1.0, -126 - bits);
-    switch (dt) {
-    case REF_DT_FLOAT16: return 0x1p-25;
-    case REF_DT_BF16: return 0x1p-134;
-    case REF_DT_DOUBLE: return 0x1p-1074; /* the smallest subnormal: 2^-1075 is not a double */
-    default: return 0x1p-150;
-    }
+    const ref_prec *f = ref_dtype_prec(dt);
+    return f ? f : ref_dtype_prec(REF_DT_FLOAT);
 }
 
 double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v)
 {
     if (!isfinite(v->hi))
         return 0; /* NaN/Inf: the class must match exactly */
-    double u_out = ldexp(1.0, -prec_of(out_dtype));
-    double u_acc = (path->kind == REF_PATH_VECTOR && out_dtype == REF_DT_DOUBLE) ? 0x1p-53 : 0x1p-24;
+    const ref_prec *out = prec_or_fp32(out_dtype);
+    /* The working format: FP32, or double for a DOUBLE vector path. */
+    const ref_prec *acc = ref_dtype_prec(
+        path->kind == REF_PATH_VECTOR && out_dtype == REF_DT_DOUBLE ? REF_DT_DOUBLE : REF_DT_FLOAT);
+    double u_out = out->unit_roundoff, u_acc = acc->unit_roundoff;
     double k = (double)v->nops + (double)(v->nterms > 1 ? v->nterms - 1 : 0);
     double gamma = k * u_acc / (1 - k * u_acc);
     double S = v->sum_abs, n = (double)v->nterms;
     double op = 0;
     if (path->kind == REF_PATH_CUBE) {
-        int po = path->hf32 ? (path->hf32_bits > 0 ? path->hf32_bits : 11) : prec_of(path->operand);
-        double u_o = ldexp(1.0, -po), eta = eta_of(path->operand, path->hf32, po);
+        ref_prec o = ref_operand_prec(path);
+        double u_o = o.unit_roundoff, eta = o.eta;
         double u_w = u_o + (v->min_weight > 0 ? eta / v->min_weight : 0);
-        bool g_rounded = po < prec_of(out_dtype);
+        bool g_rounded = o.bits < out->bits;
         double u_g = g_rounded ? u_o : 0;
         op = (u_w + u_g + u_w * u_g) * S + (g_rounded ? n * eta : 0);
     }
     /* Underflow: a product or quotient whose result is subnormal in the working format errs
      * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
      * term's nops roundings may be one. */
-    double eta_acc = u_acc == 0x1p-53 ? eta_of(REF_DT_DOUBLE, false, 53) : 0x1p-150;
+    double eta_acc = acc->eta;
     double under = (v->under_mag > 0 ? v->under_mag : n) * (double)(v->nops > 0 ? v->nops : 1) * eta_acc;
     double E = gamma * S + (1 + gamma) * (op + v->coord_err + under);
-    return u_out * fabs(v->hi) + (1 + u_out) * E + eta_of(out_dtype, false, 0);
+    return u_out * fabs(v->hi) + (1 + u_out) * E + out->eta;
 }

@@ -7,6 +7,7 @@
 #include <mpfr.h>
 #include <omp.h>
 
+#include "ref_rules.h"
 #include "reference.h"
 
 /* u = 2^-53. Relative error bounds (Joldes, Muller, Popescu, "Tight and rigorous error bounds
@@ -125,14 +126,12 @@ void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *l
 
 /* x rounded to nearest-even with p significant bits and unbounded exponent. */
 double ref_round_bits(double x, int p);
+/* The same with the exponent bounded below by emin (the smallest normal's: below it the quantum
+ * stays 2^(emin−p+1), subnormals) and unbounded above (no overflow). */
+double ref_round_bits_emin(double x, int p, int emin);
 
 /* calloc (zero) or malloc, with a transparent-huge-page hint on large blocks (fewer faults). */
 void *ref_big_alloc(size_t n, size_t size, bool zero);
-
-/* Avg-pool window o of one axis (s stride, pad padding, k kernel, in input length): the clipped
- * range [*a, *b) and *full, its length counting padding (facts §4). */
-void ref_avgpool_window(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t in, int64_t *a,
-                        int64_t *b, int64_t *full);
 
 /* Output assembly. */
 int ref_output_alloc(ref_output *o, int64_t numel);

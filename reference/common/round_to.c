@@ -1,4 +1,4 @@
-/* ref_round_to, ref_round_bits, ref_unit_roundoff, ref_round_value: rounding of doubles to the
+/* ref_round_to, ref_round_bits(_emin), ref_unit_roundoff, ref_round_value: rounding of doubles to the
  * narrow formats in plain double arithmetic. x / q and q * n below are exact (q a power of two,
  * the quotient below 2^p), so the only rounding is nearbyint's, ties-to-even in the default
  * mode. tests/reference/common/test_round_to.c checks it against MPFR's set_emin/emax + subnormalize
@@ -7,20 +7,6 @@
 #include <math.h>
 
 #include "ref_internal.h"
-
-typedef struct { int p, emin, emax; } fmt;
-
-/* p significant bits; emin the exponent of the smallest normal; emax of the largest finite. */
-static int fmt_of(ref_dtype dt, fmt *f)
-{
-    switch (dt) {
-    case REF_DT_FLOAT16: *f = (fmt){11, -14, 15}; return 0;
-    case REF_DT_BF16: *f = (fmt){8, -126, 127}; return 0;
-    case REF_DT_FLOAT: *f = (fmt){24, -126, 127}; return 0;
-    case REF_DT_DOUBLE: *f = (fmt){53, -1022, 1023}; return 0;
-    default: return -1;
-    }
-}
 
 static double round_fmt(double x, int p, int emin, int emax)
 {
@@ -40,20 +26,20 @@ static double round_fmt(double x, int p, int emin, int emax)
 
 double ref_round_bits(double x, int p) { return round_fmt(x, p, INT_MIN, INT_MAX); }
 
+double ref_round_bits_emin(double x, int p, int emin) { return round_fmt(x, p, emin, INT_MAX); }
+
 double ref_round_to(double x, ref_dtype dt)
 {
-    fmt f;
-    if (dt == REF_DT_DOUBLE || fmt_of(dt, &f) != 0)
+    const ref_prec *f = ref_dtype_prec(dt);
+    if (dt == REF_DT_DOUBLE || f == NULL)
         return x;
-    return round_fmt(x, f.p, f.emin, f.emax);
+    return round_fmt(x, f->bits, f->emin, f->emax);
 }
 
 double ref_unit_roundoff(ref_dtype dt)
 {
-    fmt f;
-    if (fmt_of(dt, &f) != 0)
-        return 0x1p-24;
-    return ldexp(1.0, -f.p);
+    const ref_prec *f = ref_dtype_prec(dt);
+    return (f ? f : ref_dtype_prec(REF_DT_FLOAT))->unit_roundoff;
 }
 
 /* Rounding hi+lo as one number: only when hi itself sits on a rounding boundary of dt (a

@@ -2,6 +2,7 @@
 #ifndef ACLCTS_REFERENCE_STATUS_INTERNAL_H_
 #define ACLCTS_REFERENCE_STATUS_INTERNAL_H_
 
+#include "ref_rules.h"
 #include "reference.h"
 
 /* A result with a printf-formatted reason sentence. */

@@ -15,8 +15,8 @@ static bool dtype_listed(ref_product p, ref_dtype dt)
 {
     if (dt == REF_DT_FLOAT || dt == REF_DT_FLOAT16 || dt == REF_DT_DOUBLE)
         return true;
-    return dt == REF_DT_BF16 && (p == REF_PRODUCT_ASCEND910B || p == REF_PRODUCT_ASCEND910_93 ||
-                                 p == REF_PRODUCT_ASCEND950);
+    const ref_family f = ref_product_family(p);
+    return dt == REF_DT_BF16 && (f == REF_FAMILY_A2A3 || f == REF_FAMILY_950);
 }
 
 /* G6: the shape rules, in the code's order. */

@@ -1,0 +1,11 @@
+/* ref_grid_path: the grid sampler computes on the vector unit, in FP32 (in double for DOUBLE),
+ * as docs/contract.md "Path" reads the document. */
+#include "grid_internal.h"
+
+ref_path ref_grid_path(ref_dtype dtype)
+{
+    ref_path p = {REF_PATH_VECTOR, REF_DT_UNDEFINED, false, 0, "vector-fp32"};
+    if (dtype == REF_DT_DOUBLE)
+        p.name = "vector-double";
+    return p;
+}
