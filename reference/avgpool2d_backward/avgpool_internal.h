@@ -1,5 +1,6 @@
-/* Private to reference/avgpool2d_backward/: the window geometry the exact values, the documented
- * path and the status model share, and the one global-pooling predicate. */
+/* Private to reference/avgpool2d_backward/: the window geometry the exact values and the
+ * documented path share, the one global-pooling predicate, and the status rules the doc and
+ * vendor readings share (status_avgpool_rules.c). */
 #ifndef ACLCTS_REFERENCE_AVGPOOL_INTERNAL_H_
 #define ACLCTS_REFERENCE_AVGPOOL_INTERNAL_H_
 
@@ -18,5 +19,16 @@ static inline bool ref_avgpool_global_pooling(int64_t kh, int64_t kw, int64_t h,
 {
     return kh == h && kw == w && ph == 0 && pw == 0 && divisor_override == 0;
 }
+
+/* The status models' names of t[0..2]: gradOutput, self, gradInput. */
+extern const char *const ref_avgpool_tensor_names[3];
+/* gradOutput, self, kernelSize, padding, gradInput present (stride may be NULL): else 161001. */
+bool ref_status_avgpool_pointers_ok(const ref_status_query *q, ref_status *fail);
+/* A known product the op ships on (all but the Atlas 200I/500 A2): else 161002. */
+bool ref_status_avgpool_product_ok(const ref_status_query *q, ref_status *fail);
+/* The int8_t the device receives for the widened cubeMathType (reference.h). */
+int64_t ref_status_avgpool_cube_math_type(const ref_status_query *q);
+/* That value in 0..3: else 161002 (161001 under vendor-old). */
+bool ref_status_avgpool_cube_range_ok(const ref_status_query *q, ref_status *fail);
 
 #endif

@@ -6,7 +6,7 @@
 #include "avgpool_internal.h"
 #include "status_internal.h"
 
-static const char *const tensor_names[3] = {"gradOutput", "self", "gradInput"};
+#define tensor_names ref_avgpool_tensor_names
 
 static bool dtype_supported(ref_product p, ref_dtype dt)
 {
@@ -33,13 +33,6 @@ static wide forward_size(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil_
     if (ceil_mode && (out - 1) * s >= (wide)in + p)
         out--;
     return out;
-}
-
-/* The int8_t the device receives for the widened cubeMathType (reference.h). */
-static int64_t as_int8(int64_t v)
-{
-    int64_t low = (int64_t)((uint64_t)v & 0xffu);
-    return low >= 128 ? low - 256 : low;
 }
 
 /* Length and values of an int array; `what` names it, `min` is the least legal value. */
@@ -70,154 +63,175 @@ static void pair(const ref_int_array_desc *a, int64_t out[2])
     out[1] = a->len == 2 ? a->values[1] : a->values[0];
 }
 
-ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
+/* 3. dtypes: support per product, then gradOutput and self equal to gradInput. */
+static bool dtypes_ok(const ref_status_query *q, ref_status *fail)
 {
-    const ref_spec spec = ref_status_spec(q);
     const ref_tensor_desc *t = q->t;
-    const ref_tensor_desc *self = &t[1];
-    ref_status fail;
-    char b1[200], b2[200];
-
-    /* 1. Null pointers: doc table row 161001 "gradOutput, self, kernelSize, padding, or
-     * gradInput"; stride NULL means stride = kernel (facts §3, contract). */
-    if (!t[0].present)
-        return ref_status_make(REF_STATUS_NULLPTR, false, "gradOutput is a null pointer");
-    if (!t[1].present)
-        return ref_status_make(REF_STATUS_NULLPTR, false, "self is a null pointer");
-    if (!q->kernel_size.present)
-        return ref_status_make(REF_STATUS_NULLPTR, false, "kernelSize is a null pointer");
-    if (!q->padding.present)
-        return ref_status_make(REF_STATUS_NULLPTR, false, "padding is a null pointer");
-    if (!t[2].present)
-        return ref_status_make(REF_STATUS_NULLPTR, false, "gradInput is a null pointer");
-
-    /* 2. Product: "Atlas 200I/500 A2 inference products ×" (facts §2: 161002). */
-    if ((int)q->product < 0 || q->product >= REF_PRODUCT_COUNT)
-        return ref_status_make(REF_STATUS_INVALID, false, "product %d is unknown",
-                               (int)q->product);
-    if (q->product == REF_PRODUCT_ASCEND310B)
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "aclnnAvgPool2dBackward is not supported on %s",
-                               ref_product_id(q->product));
-
-    /* 3. dtypes: support per product, then gradOutput and self equal to gradInput. */
     for (int i = 0; i < 3; i++)
-        if (!dtype_supported(q->product, t[i].dtype))
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "%s dtype %s is not supported on %s", tensor_names[i],
-                                   ref_dtype_name(t[i].dtype), ref_product_id(q->product));
+        if (!dtype_supported(q->product, t[i].dtype)) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "%s dtype %s is not supported on %s", tensor_names[i],
+                                    ref_dtype_name(t[i].dtype), ref_product_id(q->product));
+            return false;
+        }
     for (int i = 0; i < 2; i++)
-        if (t[i].dtype != t[2].dtype)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "%s dtype %s differs from gradInput dtype %s",
-                                   tensor_names[i], ref_dtype_name(t[i].dtype),
-                                   ref_dtype_name(t[2].dtype));
+        if (t[i].dtype != t[2].dtype) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "%s dtype %s differs from gradInput dtype %s",
+                                    tensor_names[i], ref_dtype_name(t[i].dtype),
+                                    ref_dtype_name(t[2].dtype));
+            return false;
+        }
+    return true;
+}
 
-    /* 4. Formats NCHW or NCL (not cross-checked with the rank: contract, derived). */
+/* 4. Formats NCHW or NCL (not cross-checked with the rank: contract, derived). 5. Ranks 3 or 4,
+ * all three equal. */
+static bool formats_and_ranks_ok(const ref_tensor_desc *t, ref_status *fail)
+{
     for (int i = 0; i < 3; i++)
-        if (t[i].format != REF_FMT_NCHW && t[i].format != REF_FMT_NCL)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "%s format %s is not NCHW or NCL", tensor_names[i],
-                                   ref_format_name(t[i].format));
-
-    /* 5. Ranks 3 or 4, all three equal. */
+        if (t[i].format != REF_FMT_NCHW && t[i].format != REF_FMT_NCL) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "%s format %s is not NCHW or NCL",
+                                    tensor_names[i], ref_format_name(t[i].format));
+            return false;
+        }
     for (int i = 0; i < 3; i++)
-        if (t[i].rank != 3 && t[i].rank != 4)
-            return ref_status_make(REF_STATUS_INVALID, false, "%s has rank %d but must be 3 or 4",
-                                   tensor_names[i], t[i].rank);
+        if (t[i].rank != 3 && t[i].rank != 4) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false, "%s has rank %d but must be 3 or 4",
+                                    tensor_names[i], t[i].rank);
+            return false;
+        }
     for (int i = 0; i < 2; i++)
-        if (t[i].rank != t[2].rank)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "%s rank %d differs from gradInput rank %d", tensor_names[i],
-                                   t[i].rank, t[2].rank);
+        if (t[i].rank != t[2].rank) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "%s rank %d differs from gradInput rank %d", tensor_names[i],
+                                    t[i].rank, t[2].rank);
+            return false;
+        }
+    return true;
+}
 
-    /* 6. Parameter values. kernelSize length 1 or 2, > 0; stride length 1 or 2 (doc) or 0..2
-     * with empty = kernel (vendor), > 0; padding length 1 or 2, >= 0; 2·pad <= kernel. */
-    if (!int_array_ok(&q->kernel_size, "kernelSize", 1, false, &fail))
-        return fail;
-    int64_t k[2], s[2], p[2];
+/* 6. Parameter values. kernelSize length 1 or 2, > 0; stride length 1 or 2 (doc) or 0..2 with
+ * empty = kernel (vendor), > 0; padding length 1 or 2, >= 0; 2·pad <= kernel; divisorOverride's
+ * range. Sets the (H, W) pairs k, s, p. */
+static bool params_ok(const ref_status_query *q, ref_spec spec, int64_t k[2], int64_t s[2],
+                      int64_t p[2], ref_status *fail)
+{
+    if (!int_array_ok(&q->kernel_size, "kernelSize", 1, false, fail))
+        return false;
     pair(&q->kernel_size, k);
-    if (q->stride.present && !int_array_ok(&q->stride, "stride", 1, spec != REF_SPEC_DOC, &fail))
-        return fail;
+    if (q->stride.present && !int_array_ok(&q->stride, "stride", 1, spec != REF_SPEC_DOC, fail))
+        return false;
     if (q->stride.present && q->stride.len > 0)
         pair(&q->stride, s);
     else
         s[0] = k[0], s[1] = k[1];
-    if (!int_array_ok(&q->padding, "padding", 0, false, &fail))
-        return fail;
+    if (!int_array_ok(&q->padding, "padding", 0, false, fail))
+        return false;
     pair(&q->padding, p);
     for (int a = 0; a < 2; a++)
-        if (p[a] > k[a] / 2) /* 2·pad > kernel, without overflow (pad, kernel >= 0) */
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "padding %s = %lld exceeds half of kernelSize %s = %lld",
-                                   a ? "W" : "H", (long long)p[a], a ? "W" : "H",
-                                   (long long)k[a]);
+        if (p[a] > k[a] / 2) { /* 2·pad > kernel, without overflow (pad, kernel >= 0) */
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "padding %s = %lld exceeds half of kernelSize %s = %lld",
+                                    a ? "W" : "H", (long long)p[a], a ? "W" : "H",
+                                    (long long)k[a]);
+            return false;
+        }
     /* "Atlas inference products and Atlas training products: The supported range is
      * [-255, 255]"; "this check does not apply to Ascend 950PR/Ascend 950DT". */
     if (ref_product_family(q->product) == REF_FAMILY_TRAIN_INFER &&
-        (q->divisor_override < -255 || q->divisor_override > 255))
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "divisorOverride %lld is outside [-255, 255] on %s",
-                               (long long)q->divisor_override, ref_product_id(q->product));
-
-    /* 7. Shapes: no negative dim; self == gradInput; gradOutput = (N,) C, forward size. */
-    for (int i = 0; i < 3; i++) {
-        int ax = ref_status_negative_axis(&t[i]);
-        if (ax >= 0)
-            return ref_status_make(REF_STATUS_INVALID, false, "%s dim %d is negative (%lld)",
-                                   tensor_names[i], ax, (long long)t[i].dims[ax]);
+        (q->divisor_override < -255 || q->divisor_override > 255)) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "divisorOverride %lld is outside [-255, 255] on %s",
+                                (long long)q->divisor_override, ref_product_id(q->product));
+        return false;
     }
-    if (!ref_status_same_shape(self, &t[2]))
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "self shape %s differs from gradInput shape %s",
-                               ref_status_shape_str(self, b1, sizeof b1),
-                               ref_status_shape_str(&t[2], b2, sizeof b2));
+    return true;
+}
+
+/* gradOutput's H and W: the forward output of self's (an empty self may have an empty forward
+ * output; step 8 then decides: facts §3, the vendor code returns success for every empty
+ * tensor). */
+static bool forward_sizes_ok(const ref_status_query *q, const int64_t k[2], const int64_t s[2],
+                             const int64_t p[2], ref_status *fail)
+{
+    const ref_tensor_desc *go = &q->t[0], *self = &q->t[1];
     const int r = self->rank;
-    for (int i = 0; i < r - 2; i++)
-        if (t[0].dims[i] != self->dims[i])
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "gradOutput dim %d = %lld differs from self dim %d = %lld", i,
-                                   (long long)t[0].dims[i], i, (long long)self->dims[i]);
-    /* An empty self may have an empty forward output; step 8 then decides (facts §3: the vendor
-     * code returns success for every empty tensor). */
     const bool self_empty = ref_status_zero_axis(self) >= 0;
     for (int a = 0; a < 2; a++) {
         int64_t in = self->dims[r - 2 + a];
         wide out = forward_size(in, k[a], s[a], p[a], q->ceil_mode);
         if (self_empty && out < 0)
             out = 0;
-        if (out < 1 && !self_empty)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "the forward output %s of self (%lld) is %lld, less than 1",
-                                   a ? "width" : "height", (long long)in, (long long)out);
-        if (t[0].dims[r - 2 + a] != out)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "gradOutput %s %lld differs from the forward output size %lld",
-                                   a ? "width" : "height", (long long)t[0].dims[r - 2 + a],
-                                   (long long)out);
+        if (out < 1 && !self_empty) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "the forward output %s of self (%lld) is %lld, less than 1",
+                                    a ? "width" : "height", (long long)in, (long long)out);
+            return false;
+        }
+        if (go->dims[r - 2 + a] != out) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "gradOutput %s %lld differs from the forward output size %lld",
+                                    a ? "width" : "height", (long long)go->dims[r - 2 + a],
+                                    (long long)out);
+            return false;
+        }
     }
+    return true;
+}
 
-    /* 8. Empty tensors: doc "Empty tensors are not supported"; vendor success, no work. */
+/* 7. Shapes: no negative dim; self == gradInput; gradOutput = (N,) C, forward size. */
+static bool shapes_ok(const ref_status_query *q, const int64_t k[2], const int64_t s[2],
+                      const int64_t p[2], ref_status *fail)
+{
+    const ref_tensor_desc *t = q->t, *self = &t[1];
+    char b1[200], b2[200];
+    if (ref_status_first_negative(t, tensor_names, 3, fail))
+        return false;
+    if (!ref_status_same_shape(self, &t[2])) {
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "self shape %s differs from gradInput shape %s",
+                                ref_status_shape_str(self, b1, sizeof b1),
+                                ref_status_shape_str(&t[2], b2, sizeof b2));
+        return false;
+    }
+    for (int i = 0; i < self->rank - 2; i++)
+        if (t[0].dims[i] != self->dims[i]) {
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "gradOutput dim %d = %lld differs from self dim %d = %lld", i,
+                                    (long long)t[0].dims[i], i, (long long)self->dims[i]);
+            return false;
+        }
+    return forward_sizes_ok(q, k, s, p, fail);
+}
+
+/* 8. Empty tensors: doc "Empty tensors are not supported"; vendor success, no work. */
+static bool nonempty(const ref_status_query *q, ref_spec spec, ref_status *done)
+{
+    if (spec != REF_SPEC_DOC)
+        return !ref_status_first_empty(q->t, tensor_names, 3, done);
     for (int i = 0; i < 3; i++) {
-        int ax = ref_status_zero_axis(&t[i]);
-        if (ax < 0)
-            continue;
-        if (spec == REF_SPEC_DOC)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "%s is empty (dim %d is 0) and empty tensors are not supported",
-                                   tensor_names[i], ax);
-        return ref_status_make(REF_STATUS_SUCCESS, false,
-                               "%s is empty (dim %d is 0): success with nothing to compute",
-                               tensor_names[i], ax);
+        int ax = ref_status_zero_axis(&q->t[i]);
+        if (ax >= 0) {
+            *done = ref_status_make(REF_STATUS_INVALID, false,
+                                    "%s is empty (dim %d is 0) and empty tensors are not "
+                                    "supported", tensor_names[i], ax);
+            return false;
+        }
     }
+    return true;
+}
 
-    /* 9. cubeMathType: range 0..3 (161001 under vendor-old), then the per-product rules of the
-     * document's enumeration (161002 in every spec). */
-    const int64_t cube = as_int8(q->cube_math_type);
-    if (cube < 0 || cube > 3)
-        return ref_status_make(spec == REF_SPEC_VENDOR_OLD ? REF_STATUS_NULLPTR
-                                                           : REF_STATUS_INVALID,
-                               false, "cubeMathType %lld is outside 0..3", (long long)cube);
+/* 9. cubeMathType: range 0..3 (161001 under vendor-old), then the per-product rules of the
+ * document's enumeration (161002 in every spec). */
+static bool cube_math_ok(const ref_status_query *q, const int64_t k[2], const int64_t p[2],
+                         ref_status *fail)
+{
+    if (!ref_status_avgpool_cube_range_ok(q, fail))
+        return false;
+    const int64_t cube = ref_status_avgpool_cube_math_type(q);
+    const ref_tensor_desc *self = &q->t[1];
+    const int r = self->rank;
     const ref_dtype dt = self->dtype;
     const bool global = ref_avgpool_global_pooling(k[0], k[1], self->dims[r - 2],
                                                    self->dims[r - 1], p[0], p[1],
@@ -229,29 +243,48 @@ ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
     case REF_FAMILY_TRAIN_INFER:
         /* "0: ... not supported when the input data type is FLOAT32"; "3: ... not supported" */
         if (cube == 0 && dt == REF_DT_FLOAT)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "cubeMathType 0 (KEEP_DTYPE) is not supported with FLOAT on %s",
-                                   prod);
-        if (cube == 3)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "cubeMathType 3 (USE_HF32) is not supported on %s", prod);
-        break;
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "cubeMathType 0 (KEEP_DTYPE) is not supported with FLOAT on "
+                                    "%s", prod);
+        else if (cube == 3)
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "cubeMathType 3 (USE_HF32) is not supported on %s", prod);
+        else
+            return true;
+        return false;
     case REF_FAMILY_A2A3:
     case REF_FAMILY_950:
         /* "2: ... not supported when the input data type is BFLOAT16"; "3: ... not supported
          * for other input data types"; on 950 both "In globalPooling mode" only. */
         if (family == REF_FAMILY_950 && !global)
-            break;
+            return true;
         if (cube == 2 && dt == REF_DT_BF16)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "cubeMathType 2 (USE_FP16) is not supported with BF16 on %s%s",
-                                   prod, where);
-        if (cube == 3 && dt != REF_DT_FLOAT)
-            return ref_status_make(REF_STATUS_INVALID, false,
-                                   "cubeMathType 3 (USE_HF32) is not supported with %s on %s%s",
-                                   ref_dtype_name(dt), prod, where);
-        break;
-    default: break;
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "cubeMathType 2 (USE_FP16) is not supported with BF16 on %s%s",
+                                    prod, where);
+        else if (cube == 3 && dt != REF_DT_FLOAT)
+            *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                    "cubeMathType 3 (USE_HF32) is not supported with %s on %s%s",
+                                    ref_dtype_name(dt), prod, where);
+        else
+            return true;
+        return false;
+    default: return true;
     }
-    return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s", prod);
+}
+
+/* The checks in docs/contract.md's order (1. null pointers, 2. product: "Atlas 200I/500 A2
+ * inference products ×", then 3..9 above); the first failing one decides. */
+ref_status ref_status_avgpool2d_backward(const ref_status_query *q)
+{
+    const ref_spec spec = ref_status_spec(q);
+    ref_status fail;
+    int64_t k[2], s[2], p[2];
+    if (!ref_status_avgpool_pointers_ok(q, &fail) || !ref_status_avgpool_product_ok(q, &fail) ||
+        !dtypes_ok(q, &fail) || !formats_and_ranks_ok(q->t, &fail) ||
+        !params_ok(q, spec, k, s, p, &fail) || !shapes_ok(q, k, s, p, &fail) ||
+        !nonempty(q, spec, &fail) || !cube_math_ok(q, k, p, &fail))
+        return fail;
+    return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s",
+                           ref_product_id(q->product));
 }

@@ -6,9 +6,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "avgpool_internal.h"
 #include "status_internal.h"
 
-static const char *const tensor_names[3] = {"gradOutput", "self", "gradInput"};
+#define tensor_names ref_avgpool_tensor_names
 
 /* A3: FLOAT and FLOAT16 everywhere; BF16 on 910B/910_93, and on the regbase SoC (950) from 9.0. */
 static bool dtype_listed(ref_spec rel, ref_product p, ref_dtype dt)
@@ -118,12 +119,6 @@ static bool padding_ok(const ref_status_query *q, int64_t k[2], int64_t p[2], re
     return true;
 }
 
-static int64_t as_int8(int64_t v)
-{
-    int64_t low = (int64_t)((uint64_t)v & 0xffu);
-    return low >= 128 ? low - 256 : low;
-}
-
 /* A10: the lowering's global-pooling test (divisor 0, kernel = self's H×W >= 10×10, gradOutput
  * 1×1), which skips every later check. */
 static bool global_pool(const ref_status_query *q, const int64_t k[2])
@@ -187,21 +182,10 @@ ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q)
     ref_status fail;
     char b1[200], b2[200];
 
-    /* A1: null pointers; stride may be NULL. */
-    const bool present[5] = {t[0].present, t[1].present, q->kernel_size.present,
-                             q->padding.present, t[2].present};
-    const char *const null_names[5] = {"gradOutput", "self", "kernelSize", "padding", "gradInput"};
-    for (int i = 0; i < 5; i++)
-        if (!present[i])
-            return ref_status_make(REF_STATUS_NULLPTR, false, "%s is a null pointer",
-                                   null_names[i]);
-    /* A2 (package, derived): no kernel for the op on ascend310b. */
-    if ((int)q->product < 0 || q->product >= REF_PRODUCT_COUNT)
-        return ref_status_make(REF_STATUS_INVALID, false, "product %d is unknown", (int)q->product);
-    if (q->product == REF_PRODUCT_ASCEND310B)
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "aclnnAvgPool2dBackward is not supported on %s",
-                               ref_product_id(q->product));
+    /* A1: null pointers; stride may be NULL. A2 (package, derived): no kernel for the op on
+     * ascend310b. */
+    if (!ref_status_avgpool_pointers_ok(q, &fail) || !ref_status_avgpool_product_ok(q, &fail))
+        return fail;
     /* A3: each dtype listed for the SoC, then gradOutput's equal to gradInput's (self free). */
     for (int i = 0; i < 3; i++)
         if (!dtype_listed(q->spec, q->product, t[i].dtype))
@@ -216,11 +200,8 @@ ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q)
     if (!formats_ok(t, &fail) || !dims_ok(q, &fail) || !padding_ok(q, k, p, &fail))
         return fail;
     /* A7: cubeMathType 0..3; 161001 in release 8.5. */
-    const int64_t cube = as_int8(q->cube_math_type);
-    if (cube < 0 || cube > 3)
-        return ref_status_make(q->spec == REF_SPEC_VENDOR_OLD ? REF_STATUS_NULLPTR
-                                                              : REF_STATUS_INVALID,
-                               false, "cubeMathType %lld is outside 0..3", (long long)cube);
+    if (!ref_status_avgpool_cube_range_ok(q, &fail))
+        return fail;
     /* A8: self's shape equals gradInput's. */
     if (!ref_status_same_shape(&t[1], &t[2]))
         return ref_status_make(REF_STATUS_INVALID, false,
@@ -235,13 +216,8 @@ ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q)
                                    "gradOutput dim %d = %lld differs from self dim %d = %lld", i,
                                    (long long)t[0].dims[i], i, (long long)t[1].dims[i]);
     /* A9: an empty tensor succeeds with nothing to compute. */
-    for (int i = 0; i < 3; i++) {
-        int ax = ref_status_zero_axis(&t[i]);
-        if (ax >= 0)
-            return ref_status_make(REF_STATUS_SUCCESS, false,
-                                   "%s is empty (dim %d is 0): success with nothing to compute",
-                                   tensor_names[i], ax);
-    }
+    if (ref_status_first_empty(t, tensor_names, 3, &fail))
+        return fail;
     if (!global_pool(q, k) && !lowering_ok(q, k, p, &fail))
         return fail;
     return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s (%s)",

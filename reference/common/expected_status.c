@@ -6,61 +6,8 @@
  * and status_grid_sampler2d_backward.c) and the vendor releases read from the vendor's code,
  * `vendor` (release 9.0) and `vendor-old` (release 8.5), in status_vendor_*.c. The first failing check decides
  * the code; `runs` says whether a successful call has anything for the second phase to compute.
- * This file holds the dispatch and the helpers both per-op models share. */
-#include <stdarg.h>
-#include <stdio.h>
-
+ * This file holds the dispatch; status_helpers.c the checks every model words the same way. */
 #include "status_internal.h"
-
-ref_status ref_status_make(int32_t status, bool runs, const char *fmt, ...)
-{
-    ref_status r = {.status = status, .runs = runs};
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r.reason, sizeof r.reason, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
-int ref_status_negative_axis(const ref_tensor_desc *t)
-{
-    for (int i = 0; i < t->rank && i < REF_MAX_DIMS; i++)
-        if (t->dims[i] < 0)
-            return i;
-    return -1;
-}
-
-int ref_status_zero_axis(const ref_tensor_desc *t)
-{
-    for (int i = 0; i < t->rank && i < REF_MAX_DIMS; i++)
-        if (t->dims[i] == 0)
-            return i;
-    return -1;
-}
-
-bool ref_status_same_shape(const ref_tensor_desc *a, const ref_tensor_desc *b)
-{
-    if (a->rank != b->rank)
-        return false;
-    for (int i = 0; i < a->rank && i < REF_MAX_DIMS; i++)
-        if (a->dims[i] != b->dims[i])
-            return false;
-    return true;
-}
-
-const char *ref_status_shape_str(const ref_tensor_desc *t, char *buf, size_t size)
-{
-    size_t used = 0;
-    int n = snprintf(buf, size, "[");
-    used = n > 0 ? (size_t)n : 0;
-    for (int i = 0; i < t->rank && i < REF_MAX_DIMS && used < size; i++) {
-        n = snprintf(buf + used, size - used, "%s%lld", i ? "," : "", (long long)t->dims[i]);
-        used += n > 0 ? (size_t)n : 0;
-    }
-    if (used < size)
-        snprintf(buf + used, size - used, "]");
-    return buf;
-}
 
 ref_spec ref_status_spec(const ref_status_query *q)
 {
@@ -87,19 +34,4 @@ ref_status ref_expected_status(const ref_status_query *q)
     }
     return ref_status_make(REF_STATUS_INVALID, false, "op %d is not one of the two operators",
                            (int)q->op);
-}
-
-bool ref_status_grid_modes_ok(const ref_status_query *q, ref_status *fail)
-{
-    if (q->interpolation_mode < 0 || q->interpolation_mode > 1)
-        *fail = ref_status_make(REF_STATUS_INVALID, false,
-                                "interpolationMode %lld is not 0 (bilinear) or 1 (nearest)",
-                                (long long)q->interpolation_mode);
-    else if (q->padding_mode < 0 || q->padding_mode > 2)
-        *fail = ref_status_make(REF_STATUS_INVALID, false,
-                                "paddingMode %lld is not 0 (zeros), 1 (border) or 2 (reflection)",
-                                (long long)q->padding_mode);
-    else
-        return true;
-    return false;
 }

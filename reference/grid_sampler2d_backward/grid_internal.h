@@ -1,5 +1,6 @@
-/* Private: the grid sampler's per-axis coordinate stage, shared by the fast and MPFR paths so
- * both take identical branch decisions. */
+/* Private to reference/grid_sampler2d_backward/: the grid sampler's per-axis coordinate stage,
+ * shared by the fast and MPFR paths so both take identical branch decisions, and the status
+ * rules the doc and vendor readings share (status_grid_rules.c). */
 #ifndef ACLCTS_GRID_INTERNAL_H_
 #define ACLCTS_GRID_INTERNAL_H_
 
@@ -39,5 +40,14 @@ void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params
 void grid_axis_clear(grid_axis *ax);
 /* t ← t · (weight k of o), exactly (t's precision is raised as needed). */
 void grid_weight_mul(mpfr_ptr t, const grid_outcome *o, int k);
+
+/* The status models' names of t[0..4]: gradOutput, input, grid, inputGrad, gridGrad. */
+extern const char *const ref_grid_tensor_names[5];
+/* A known product the op ships on (not the Atlas inference products nor the 200I/500 A2):
+ * else 161002. */
+bool ref_status_grid_product_ok(const ref_status_query *q, ref_status *fail);
+/* The grid sampler's interpolationMode 0..1 and paddingMode 0..2, one rule in every reading;
+ * false with *fail set when either is out of range. */
+bool ref_status_grid_modes_ok(const ref_status_query *q, ref_status *fail);
 
 #endif

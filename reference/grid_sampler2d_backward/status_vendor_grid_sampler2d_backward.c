@@ -5,10 +5,10 @@
  * kernels/. Tensors: t[0] gradOutput, t[1] input, t[2] grid, t[3] inputGrad, t[4] gridGrad. */
 #include <stdio.h>
 
+#include "grid_internal.h"
 #include "status_internal.h"
 
-static const char *const tensor_names[5] = {"gradOutput", "input", "grid", "inputGrad",
-                                            "gridGrad"};
+#define tensor_names ref_grid_tensor_names
 
 /* G4: FLOAT, FLOAT16 and DOUBLE on every SoC; BF16 on 910B/910_93 and 950. */
 static bool dtype_listed(ref_product p, ref_dtype dt)
@@ -32,14 +32,8 @@ static bool shapes_ok(const ref_tensor_desc *t, ref_status *fail)
             return false;
         }
     /* (derived) the code compares negative dims like any other; aclcts refuses them first. */
-    for (int i = 0; i < 5; i++) {
-        int ax = ref_status_negative_axis(&t[i]);
-        if (ax >= 0) {
-            *fail = ref_status_make(REF_STATUS_INVALID, false, "%s dim %d is negative (%lld)",
-                                    tensor_names[i], ax, (long long)t[i].dims[ax]);
-            return false;
-        }
-    }
+    if (ref_status_first_negative(t, tensor_names, 5, fail))
+        return false;
     const char *why = NULL;
     if (in->dims[0] != grid->dims[0] || in->dims[0] != go->dims[0])
         why = "input, grid and gradOutput do not have the same batch size";
@@ -81,18 +75,11 @@ ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q)
         return ref_status_make(REF_STATUS_SUCCESS, false,
                                "outputMask (length %lld) asks for no output: success with "
                                "nothing to compute", (long long)q->output_mask_len);
-    /* G3: null pointers. */
-    for (int i = 0; i < 5; i++)
-        if (!t[i].present)
-            return ref_status_make(REF_STATUS_NULLPTR, false, "%s is a null pointer",
-                                   tensor_names[i]);
-    /* (package, derived) the documents' product table: no kernel on ascend310p/ascend310b. */
-    if ((int)q->product < 0 || q->product >= REF_PRODUCT_COUNT)
-        return ref_status_make(REF_STATUS_INVALID, false, "product %d is unknown", (int)q->product);
-    if (q->product == REF_PRODUCT_ASCEND310B || q->product == REF_PRODUCT_ASCEND310P)
-        return ref_status_make(REF_STATUS_INVALID, false,
-                               "aclnnGridSampler2DBackward is not supported on %s",
-                               ref_product_id(q->product));
+    /* G3: null pointers. (package, derived) the documents' product table: no kernel on
+     * ascend310p/ascend310b. */
+    if (ref_status_first_null(t, tensor_names, 5, &fail) ||
+        !ref_status_grid_product_ok(q, &fail))
+        return fail;
     /* G4: the four other dtypes equal input's, then input's dtype listed for the SoC. */
     for (int i = 0; i < 5; i++)
         if (i != 1 && t[i].dtype != t[1].dtype)
@@ -108,13 +95,8 @@ ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q)
     if (!shapes_ok(t, &fail))
         return fail;
     /* G7: an empty gradOutput, input or grid succeeds with nothing to compute. */
-    for (int i = 0; i < 3; i++) {
-        int ax = ref_status_zero_axis(&t[i]);
-        if (ax >= 0)
-            return ref_status_make(REF_STATUS_SUCCESS, false,
-                                   "%s is empty (dim %d is 0): success with nothing to compute",
-                                   tensor_names[i], ax);
-    }
+    if (ref_status_first_empty(t, tensor_names, 3, &fail))
+        return fail;
     return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s (%s)",
                            ref_product_id(q->product), ref_spec_name(q->spec));
 }

@@ -1,0 +1,28 @@
+/* The grid-sampler status rules the doc and vendor readings word the same way. */
+#include "grid_internal.h"
+#include "status_internal.h"
+
+const char *const ref_grid_tensor_names[5] = {"gradOutput", "input", "grid", "inputGrad",
+                                              "gridGrad"};
+
+bool ref_status_grid_product_ok(const ref_status_query *q, ref_status *fail)
+{
+    /* "Atlas 200I/500 A2 inference products ×", "Atlas inference products ×": no kernel */
+    bool shipped = q->product != REF_PRODUCT_ASCEND310B && q->product != REF_PRODUCT_ASCEND310P;
+    return ref_status_product_ok(q, "aclnnGridSampler2DBackward", shipped, fail);
+}
+
+bool ref_status_grid_modes_ok(const ref_status_query *q, ref_status *fail)
+{
+    if (q->interpolation_mode < 0 || q->interpolation_mode > 1)
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "interpolationMode %lld is not 0 (bilinear) or 1 (nearest)",
+                                (long long)q->interpolation_mode);
+    else if (q->padding_mode < 0 || q->padding_mode > 2)
+        *fail = ref_status_make(REF_STATUS_INVALID, false,
+                                "paddingMode %lld is not 0 (zeros), 1 (border) or 2 (reflection)",
+                                (long long)q->padding_mode);
+    else
+        return true;
+    return false;
+}
