@@ -149,12 +149,41 @@ static void bound_covers_underflow(void **state)
     assert_true(ref_bound(REF_DT_FLOAT, &vec, &one) < 0x1p-22);
 }
 
+/* The document's seed example against facts.md §4 (checked there with PyTorch float64):
+ * 1x16x4x4, kernel 4, all-ones gradient → 0.0625 everywhere (= 1/16 by hand: one window of 16
+ * elements), on the fast path and on pure MPFR. */
+static void seed_example(void **state)
+{
+    (void)state;
+    ref_avgpool_params p = {.n = 1, .c = 16, .h = 4, .w = 4, .oh = 1, .ow = 1, .kh = 4, .kw = 4,
+                            .sh = 1, .sw = 1, .count_include_pad = true};
+    double g[16];
+    for (int i = 0; i < 16; i++)
+        g[i] = 1;
+    for (int force = 0; force < 2; force++) {
+        ref_options o = {.force_mpfr = force};
+        ref_output out;
+        assert_int_equal(ref_avgpool2d_backward(&p, g, &o, &out), 0);
+        assert_int_equal(out.numel, 256);
+        for (int i = 0; i < 256; i++) {
+            assert_true(out.v[i].hi == 0.0625);
+            assert_true(out.v[i].lo == 0);
+            assert_int_equal(out.v[i].nterms, 1);
+            assert_int_equal(out.flags[i], 0);
+        }
+        ref_output_free(&out);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(integer_fill_and_mass),
-                                       cmocka_unit_test(negative_divisor_matches_mpfr),
-                                       cmocka_unit_test(bound_contains_fp32_and_catches_4ulp),
-                                       cmocka_unit_test(operand_overflow_thresholds),
-                                       cmocka_unit_test(bound_covers_underflow)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seed_example),
+        cmocka_unit_test(integer_fill_and_mass),
+        cmocka_unit_test(negative_divisor_matches_mpfr),
+        cmocka_unit_test(bound_contains_fp32_and_catches_4ulp),
+        cmocka_unit_test(operand_overflow_thresholds),
+        cmocka_unit_test(bound_covers_underflow),
+    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

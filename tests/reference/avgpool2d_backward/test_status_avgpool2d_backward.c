@@ -3,54 +3,9 @@
  * every product and spec version it names, starting each time from the seed example's
  * parameters (valid on every supported product). The expected code of each row is the one the
  * cited line gives; expected forward sizes are hand-derived from the facts §4 formula. */
-#include "status_rows.h"
+#include "status_seed.h"
 
-#define SUPPORTED (ALL_P & ~P(ASCEND310B))          /* 000 "Applicable Products" */
-#define TRAIN_INF (P(ASCEND910) | P(ASCEND310P))    /* "Atlas training / inference products" */
-#define A2A3 (P(ASCEND910B) | P(ASCEND910_93))
 #define BF16_OK (A2A3 | P(ASCEND950))
-
-static void set_array(ref_int_array_desc *a, const int64_t *v, int64_t len)
-{
-    a->present = true;
-    a->len = len;
-    for (int64_t i = 0; i < len && i < REF_MAX_DIMS; i++)
-        a->values[i] = v[i];
-}
-#define ARRAY(a, ...) set_array(&q->a, (int64_t[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
-
-static void all_dtype(ref_status_query *q, ref_dtype dt)
-{
-    for (int i = 0; i < 3; i++)
-        q->t[i].dtype = dt;
-}
-/* self = gradInput = (1,16,h,w); gradOutput = (1,16,oh,ow). */
-static void shapes(ref_status_query *q, int64_t h, int64_t w, int64_t oh, int64_t ow)
-{
-    SHAPE(1, 1, 16, h, w);
-    SHAPE(2, 1, 16, h, w);
-    SHAPE(0, 1, 16, oh, ow);
-}
-
-/* 000 "Example": gradOutput (1,16,1,1), self = gradInput (1,16,4,4), FLOAT NCHW, kernel {4,4},
- * stride {1,1}, padding {0,0}, ceilMode false, countIncludePad true, divisor 0, cubeMathType 1. */
-static ref_status_query seed(ref_product p, ref_spec s)
-{
-    ref_status_query q0 = {.op = REF_OP_AVGPOOL2D_BACKWARD, .product = p, .spec = s};
-    ref_status_query *q = &q0;
-    for (int i = 0; i < 3; i++) {
-        q->t[i].present = true;
-        q->t[i].format = REF_FMT_NCHW;
-    }
-    all_dtype(q, REF_DT_FLOAT);
-    shapes(q, 4, 4, 1, 1);
-    ARRAY(kernel_size, 4, 4);
-    ARRAY(stride, 1, 1);
-    ARRAY(padding, 0, 0);
-    q->count_include_pad = true;
-    q->cube_math_type = 1;
-    return q0;
-}
 
 /* Non-global pooling: kernel 2, stride 2 on 4x4 → 2x2 (facts §4: floor((4-2)/2)+1 = 2). */
 static void non_global(ref_status_query *q)

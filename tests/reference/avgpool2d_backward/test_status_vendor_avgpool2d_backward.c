@@ -5,50 +5,9 @@
  * "derived" rows are aclcts's choices where the code leaves the outcome undefined
  * (docs/contract.md "Vendor releases"). Starting point: the document's example, valid everywhere
  * the op ships. */
-#include "status_rows.h"
+#include "status_seed.h"
 
-#define SUPPORTED (ALL_P & ~P(ASCEND310B))
-#define TRAIN_INF (P(ASCEND910) | P(ASCEND310P))
-#define A2A3 (P(ASCEND910B) | P(ASCEND910_93))
 #define V (VEN | OLD)
-
-static void set_array(ref_int_array_desc *a, const int64_t *v, int64_t len)
-{
-    a->present = true;
-    a->len = len;
-    for (int64_t i = 0; i < len && i < REF_MAX_DIMS; i++)
-        a->values[i] = v[i];
-}
-#define ARRAY(a, ...) set_array(&q->a, (int64_t[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
-#define EMPTY_ARRAY(a) (q->a.present = true, q->a.len = 0)
-
-static void all_dtype(ref_status_query *q, ref_dtype dt)
-{
-    for (int i = 0; i < 3; i++)
-        q->t[i].dtype = dt;
-}
-
-/* gradOutput (1,16,1,1), self = gradInput (1,16,4,4), FLOAT NCHW, kernel {4,4}, stride {1,1},
- * padding {0,0}, countIncludePad, cubeMathType 1 (4 < 10, so not the code's global pooling). */
-static ref_status_query seed(ref_product p, ref_spec s)
-{
-    ref_status_query q0 = {.op = REF_OP_AVGPOOL2D_BACKWARD, .product = p, .spec = s};
-    ref_status_query *q = &q0;
-    for (int i = 0; i < 3; i++) {
-        q->t[i].present = true;
-        q->t[i].format = REF_FMT_NCHW;
-    }
-    all_dtype(q, REF_DT_FLOAT);
-    SHAPE(0, 1, 16, 1, 1);
-    SHAPE(1, 1, 16, 4, 4);
-    SHAPE(2, 1, 16, 4, 4);
-    ARRAY(kernel_size, 4, 4);
-    ARRAY(stride, 1, 1);
-    ARRAY(padding, 0, 0);
-    q->count_include_pad = true;
-    q->cube_math_type = 1;
-    return q0;
-}
 
 MUT(m_none, (void)q)
 MUT(m_null_go, q->t[0].present = false)

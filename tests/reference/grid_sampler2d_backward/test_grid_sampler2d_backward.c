@@ -166,12 +166,55 @@ static void border_near_clip_limit_gives_both(void **state)
     ref_output_free(&og);
 }
 
+/* The document's seed example against facts.md §4 (checked there with PyTorch float64): 1x1x5x8
+ * input 1..40, 3x3 grid of -1/0/1, bilinear, zeros, align false → facts §4's dx and dgrid lists,
+ * on the fast path and on pure MPFR. */
+static void seed_example(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 5, .w_in = 8, .h_out = 3, .w_out = 3,
+                         .interpolation = REF_INTERP_BILINEAR, .padding = REF_PAD_ZEROS,
+                         .align_corners = false};
+    double go[9], in[40];
+    for (int i = 0; i < 9; i++)
+        go[i] = 1;
+    for (int i = 0; i < 40; i++)
+        in[i] = i + 1;
+    const double grid[18] = {-1, -1, 0, -1, 1, -1, -1, 0, 0, 0, 1, 0, -1, 1, 0, 1, 1, 1};
+    const double dx[40] = {0.25, 0, 0, 0.25, 0.25, 0, 0, 0.25, 0, 0, 0, 0, 0, 0, 0, 0,
+                           0.5, 0, 0, 0.5, 0.5, 0, 0, 0.5, 0, 0, 0, 0, 0, 0, 0, 0,
+                           0.25, 0, 0, 0.25, 0.25, 0, 0, 0.25};
+    const double dg[18] = {2, 1.25, 2, 11.25, -16, 10, 68, 10, 4, 20, -96, 10, 66, -41.25, 2, -91.25, -80, -50};
+    for (int force = 0; force < 2; force++) {
+        ref_options o = {.force_mpfr = force, .path = ref_grid_path(REF_DT_FLOAT)};
+        ref_output ig, gg;
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, grid, &o, &ig, &gg), 0);
+        for (int i = 0; i < 40; i++) {
+            assert_true(ig.v[i].hi == dx[i]);
+            assert_true(ig.v[i].lo == 0);
+            assert_int_equal(ig.flags[i], 0);
+        }
+        for (int i = 0; i < 18; i++) {
+            assert_true(gg.v[i].hi == dg[i]);
+            assert_true(gg.v[i].lo == 0);
+            assert_int_equal(gg.flags[i] & ~REF_FLAG_AMBIGUOUS, 0);
+        }
+        ref_output_free(&ig);
+        ref_output_free(&gg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(padding_modes_agree_in_range), cmocka_unit_test(align_corners_maps_to_corner_centres),
-        cmocka_unit_test(ramp_gradient_is_exact), cmocka_unit_test(nearest_exact_tie_is_even),
-        cmocka_unit_test(nearest_near_tie_gives_both_cells), cmocka_unit_test(border_exact_clip_limit_clips),
-        cmocka_unit_test(border_near_clip_limit_gives_both)};
+        cmocka_unit_test(seed_example),
+        cmocka_unit_test(padding_modes_agree_in_range),
+        cmocka_unit_test(align_corners_maps_to_corner_centres),
+        cmocka_unit_test(ramp_gradient_is_exact),
+        cmocka_unit_test(nearest_exact_tie_is_even),
+        cmocka_unit_test(nearest_near_tie_gives_both_cells),
+        cmocka_unit_test(border_exact_clip_limit_clips),
+        cmocka_unit_test(border_near_clip_limit_gives_both),
+    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,52 +3,9 @@
  * every product and spec version it names, starting each time from the seed example's
  * parameters (valid on every supported product). The expected code of each row is the one the
  * cited line gives. */
-#include "status_rows.h"
+#include "status_seed.h"
 
-#define UNSUPPORTED (P(ASCEND310P) | P(ASCEND310B)) /* 003 "Applicable Products" × */
-#define SUPPORTED (ALL_P & ~UNSUPPORTED)
 #define WIDE (P(ASCEND910B) | P(ASCEND910_93) | P(ASCEND950)) /* BF16 and DOUBLE */
-
-static void set_mask(ref_status_query *q, const bool *m, int len)
-{
-    q->output_mask_present = true;
-    q->output_mask_len = len;
-    for (int i = 0; i < len; i++)
-        q->output_mask[i] = m[i];
-}
-#define MASK(...) set_mask(q, (bool[]){__VA_ARGS__}, (int)sizeof((bool[]){__VA_ARGS__}))
-
-static void all_dtype(ref_status_query *q, ref_dtype dt)
-{
-    for (int i = 0; i < 5; i++)
-        q->t[i].dtype = dt;
-}
-/* input = inputGrad (n,c,hi,wi); gradOutput (n,c,ho,wo); grid = gridGrad (n,ho,wo,2). */
-static void shapes(ref_status_query *q, int64_t n, int64_t c, int64_t hi, int64_t wi, int64_t ho,
-                   int64_t wo)
-{
-    SHAPE(0, n, c, ho, wo);
-    SHAPE(1, n, c, hi, wi);
-    SHAPE(2, n, ho, wo, 2);
-    SHAPE(3, n, c, hi, wi);
-    SHAPE(4, n, ho, wo, 2);
-}
-
-/* 003 "Example": gradOutput (1,1,3,3), input = inputGrad (1,1,5,8), grid = gridGrad (1,3,3,2),
- * FLOAT, ND, bilinear, zeros, alignCorners false, outputMask {true, true}. */
-static ref_status_query seed(ref_product p, ref_spec s)
-{
-    ref_status_query q0 = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = p, .spec = s};
-    ref_status_query *q = &q0;
-    for (int i = 0; i < 5; i++) {
-        q->t[i].present = true;
-        q->t[i].format = REF_FMT_ND;
-    }
-    all_dtype(q, REF_DT_FLOAT);
-    shapes(q, 1, 1, 5, 8, 3, 3);
-    MASK(true, true);
-    return q0;
-}
 
 MUT(m_none, (void)q)
 MUT(m_fp16, all_dtype(q, REF_DT_FLOAT16))
@@ -126,7 +83,7 @@ static const row rows[] = {
     {"seed_valid", "003 Example params + Applicable Products √", m_none, SUPPORTED, DOC, OK,
      true, "valid"},
     {"seed_unsupported_products", "003 Applicable Products: 200I/500 A2 ×, inference ×", m_none,
-     UNSUPPORTED, DOC, INV, false, "not supported on ascend310"},
+     UNSHIPPED, DOC, INV, false, "not supported on ascend310"},
     {"fp16_valid", "003 dtype column FLOAT16", m_fp16, SUPPORTED, DOC, OK, true, "valid"},
     {"bf16_valid", "003 dtype column BFLOAT16", m_bf16, WIDE, DOC, OK, true, "valid"},
     {"double_valid", "003 dtype column DOUBLE", m_double, WIDE, DOC, OK, true, "valid"},
@@ -240,7 +197,7 @@ static const row rows[] = {
      SUPPORTED, DOC, OK, true, "valid"},
     {"empty_but_input_h0", "003 161002 input H = 0 (even when N = 0)", m_empty_n_input_h0,
      SUPPORTED, DOC, INV, false, "input spatial dims"},
-    {"empty_unsupported_product", "003 Applicable Products ×", m_empty_n, UNSUPPORTED, DOC, INV,
+    {"empty_unsupported_product", "003 Applicable Products ×", m_empty_n, UNSHIPPED, DOC, INV,
      false, "not supported"},
 
     /* outputMask (facts §3, contract) */
@@ -262,11 +219,11 @@ static const row rows[] = {
      SUPPORTED, DOC, INV, false, "paddingMode 7"},
 
     /* check order (contract) */
-    {"order_null_before_product", "contract order 1 < 2", m_null_go, UNSUPPORTED, DOC, NUL,
+    {"order_null_before_product", "contract order 1 < 2", m_null_go, UNSHIPPED, DOC, NUL,
      false, "gradOutput is a null"},
     {"order_null_before_dtype", "contract order 1 < 3", m_null_unsupported_dtype, SUPPORTED,
      DOC, NUL, false, "gradOutput is a null"},
-    {"order_product_before_dtype", "contract order 2 < 3", m_int32, UNSUPPORTED, DOC, INV, false,
+    {"order_product_before_dtype", "contract order 2 < 3", m_int32, UNSHIPPED, DOC, INV, false,
      "not supported on ascend310"},
     {"order_dtype_before_rank", "contract order 3 < 5", m_bad_dtype_rank, SUPPORTED, DOC, INV,
      false, "dtype INT32"},

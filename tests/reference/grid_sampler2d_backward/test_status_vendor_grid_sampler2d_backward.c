@@ -4,46 +4,10 @@
  * numbers; the checks are the same in v8.5.0, two lines up). "derived" rows are aclcts's choices
  * where the code leaves the outcome to the package or undefined (docs/contract.md "Vendor
  * releases"). Starting point: the document's example. */
-#include "status_rows.h"
+#include "status_seed.h"
 
-#define UNSHIPPED (P(ASCEND310P) | P(ASCEND310B))
-#define SUPPORTED (ALL_P & ~UNSHIPPED)
 #define BF16_SOCS (P(ASCEND910B) | P(ASCEND910_93) | P(ASCEND950))
 #define V (VEN | OLD)
-
-static void set_mask(ref_status_query *q, const bool *m, int len)
-{
-    q->output_mask_present = true;
-    q->output_mask_len = len;
-    for (int i = 0; i < len; i++)
-        q->output_mask[i] = m[i];
-}
-#define MASK(...) set_mask(q, (bool[]){__VA_ARGS__}, (int)sizeof((bool[]){__VA_ARGS__}))
-
-static void all_dtype(ref_status_query *q, ref_dtype dt)
-{
-    for (int i = 0; i < 5; i++)
-        q->t[i].dtype = dt;
-}
-
-/* gradOutput (1,1,3,3), input = inputGrad (1,1,5,8), grid = gridGrad (1,3,3,2), FLOAT, ND. */
-static ref_status_query seed(ref_product p, ref_spec s)
-{
-    ref_status_query q0 = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = p, .spec = s};
-    ref_status_query *q = &q0;
-    for (int i = 0; i < 5; i++) {
-        q->t[i].present = true;
-        q->t[i].format = REF_FMT_ND;
-    }
-    all_dtype(q, REF_DT_FLOAT);
-    SHAPE(0, 1, 1, 3, 3);
-    SHAPE(1, 1, 1, 5, 8);
-    SHAPE(2, 1, 3, 3, 2);
-    SHAPE(3, 1, 1, 5, 8);
-    SHAPE(4, 1, 3, 3, 2);
-    MASK(true, true);
-    return q0;
-}
 
 MUT(m_none, (void)q)
 MUT(m_null_mask, q->output_mask_present = false; q->t[1].present = false)

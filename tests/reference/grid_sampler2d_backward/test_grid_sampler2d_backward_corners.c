@@ -1,0 +1,175 @@
+/* The grid sampler oracle's corners: subnormal results, overflow classified in exact
+ * arithmetic, a weight below the double-double's reach, intermediate overflow the path allows,
+ * interval judgement. Every case runs on the fast path and on pure MPFR (both must give the same
+ * answer). Expected values are derived by hand in each comment (exact rationals). */
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "reference.h"
+#include "same_output.h"
+
+static ref_path vector(void) { return ref_grid_path(REF_DT_FLOAT); }
+
+static void grid(const ref_grid_params *p, const double *go, const double *in, const double *gr,
+                 int mpfr, ref_output *oi, ref_output *og)
+{
+    ref_options opt = {.force_mpfr = mpfr, .path = ref_grid_path(REF_DT_DOUBLE)};
+    ref_options other = {.force_mpfr = !mpfr, .path = ref_grid_path(REF_DT_DOUBLE)};
+    assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, &opt, oi, og), 0);
+    ref_output bi, bg;
+    assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, &other, oi ? &bi : NULL,
+                                                 og ? &bg : NULL), 0);
+    if (oi) {
+        same_output(oi, &bi);
+        ref_output_free(&bi);
+    }
+    if (og) {
+        same_output(og, &bg);
+        ref_output_free(&bg);
+    }
+}
+
+/* Align corners, input 1×1×2×3, grid (5e-324, 0), grad 1.5: x: t = (x + 1)/2·2 = 1 + 2^-1074,
+ * weight 2^-1074 on column 2; y: t = 1/2, weights 1/2 on rows 0 and 1. input_grad[r][2] =
+ * 1.5·2^-1074·0.5 = 0.75·2^-1074, which rounds to 2^-1074 (above the half-way 2^-1075). */
+static void grid_subnormal_result(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 3, .h_out = 1, .w_out = 1,
+                         .align_corners = true};
+    double go = 1.5, in[6] = {0}, gr[2] = {0x1p-1074, 0};
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, &go, in, gr, m, &oi, NULL);
+        assert_true(oi.v[2].hi == 0x1p-1074);
+        assert_true(oi.v[5].hi == 0x1p-1074);
+        assert_true(oi.v[1].hi == 0.75); /* 0.75·(1 − 2^-1074) rounds to 0.75 */
+        ref_output_free(&oi);
+    }
+}
+
+/* Input [M, M; 0, 0] (M = DBL_MAX), grid (0, −1), grad 2, align corners: x: t = 1/2 (weights
+ * 1/2, 1/2), y: t = 0 (row 0 weight 1). grid_grad x = (−M + M)·2·(1/2)·(1/2) = 0; y =
+ * −(M/2 + M/2)·2·(1/2) = −M. Both finite and exact; the intermediates overflow double: RANGE. */
+static void grid_overflow_classified_exactly(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 2, .h_out = 1, .w_out = 1,
+                         .align_corners = true};
+    double go = 2, in[4] = {DBL_MAX, DBL_MAX, 0, 0}, gr[2] = {0, -1};
+    for (int m = 0; m < 2; m++) {
+        ref_output og;
+        grid(&p, &go, in, gr, m, NULL, &og);
+        assert_true(og.v[0].hi == 0 && og.v[1].hi == -DBL_MAX);
+        assert_false(og.flags[0] & REF_FLAG_NONFINITE);
+        assert_false(og.flags[1] & REF_FLAG_NONFINITE);
+        assert_true(og.flags[1] & REF_FLAG_RANGE);
+        ref_output_free(&og);
+    }
+}
+
+/* A weight beyond the double-double: align corners, input 1×1×2×1, grid (0, 5e-324), grad 3.
+ * x: W = 1, t = 0, weight 1 on column 0; y: t = (1 + 2^-1074)/2 = 1/2 + 2^-1075, weights
+ * 1/2 − 2^-1075 (row 0) and 1/2 + 2^-1075 (row 1). input_grad = 3/2 ∓ 1.5·2^-1074: hi 1.5 both,
+ * exact − hi = ∓1.5·2^-1074, representable in sign (above half the smallest subnormal), so lo < 0
+ * on row 0 and lo > 0 on row 1. The old fast path took the weights as 1/2 + 0 (2^-1075 rounds
+ * to 0 as a double) and said lo = 0 for both, unlike pure MPFR. */
+static void grid_weight_below_subnormals(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 1, .h_out = 1, .w_out = 1,
+                         .align_corners = true};
+    double go = 3, in[2] = {0}, gr[2] = {0, 0x1p-1074};
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, &go, in, gr, m, &oi, NULL);
+        assert_true(oi.v[0].hi == 1.5 && oi.v[0].lo < 0);
+        assert_true(oi.v[1].hi == 1.5 && oi.v[1].lo > 0);
+        ref_output_free(&oi);
+    }
+}
+
+/* A zero weight times an overflowing val·g: border, not align, input [1, 3; M, M] (M =
+ * DBL_MAX), grid (0, −2), grad 2. x: t = ((0 + 1)·2 − 1)/2 = 1/2, weights 1/2, 1/2, factor W/2
+ * = 1; y: t = ((−2 + 1)·2 − 1)/2 = −3/2 clips to 0 for every coordinate nearby (no coordinate
+ * error term): row 0 weight 1, row 1 weight 0, gradient multiplier 0. grid_grad x = (−1 + 3)·2
+ * = 4 (row 1 adds (−M + M)·2·0 = 0), y = 0. Its bound is finite and at least the output
+ * rounding; the old Σ|terms| took (M·2)·0 = NaN, a NaN bound that failed every device. */
+static void grid_zero_weight_overflowing_product(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 2, .h_out = 1, .w_out = 1,
+                         .padding = REF_PAD_BORDER};
+    double go = 2, in[4] = {1, 3, DBL_MAX, DBL_MAX}, gr[2] = {0, -2};
+    ref_path path = ref_grid_path(REF_DT_DOUBLE);
+    for (int m = 0; m < 2; m++) {
+        ref_output og;
+        grid(&p, &go, in, gr, m, NULL, &og);
+        assert_true(og.v[0].hi == 4 && og.v[0].lo == 0 && og.v[1].hi == 0);
+        double b = ref_bound(REF_DT_DOUBLE, &path, &og.v[0]);
+        assert_true(isfinite(b) && b >= 4 * 0x1p-53);
+        ref_output_free(&og);
+    }
+}
+
+/* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
+ * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
+static void grid_fp32_overflow_times_zero_scale(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 1, .h_out = 1, .w_out = 1,
+                         .align_corners = true};
+    double go = 2, in[2] = {FLT_MAX, FLT_MAX}, gr[2] = {0.25, 0.5};
+    ref_options opt = {.path = ref_grid_path(REF_DT_FLOAT)};
+    ref_output og;
+    assert_int_equal(ref_grid_sampler2d_backward(&p, &go, in, gr, &opt, NULL, &og), 0);
+    assert_true(og.v[0].hi == 0);
+    assert_true(og.flags[0] & REF_FLAG_RANGE);
+    ref_output_free(&og);
+}
+
+/* Interval judgement, FP32 path, reflection, H = 1, W = 2, not align, y = 0 (t = 0 on the only
+ * row). Point A at x = 1e8 (FP32 coordinate error of dozens of cells: branch unknown), g = −1/4;
+ * point B at x = −1/2: t = ((1/2)·2 − 1)/2 = 0 exactly, all weight on column 0, g = 3. Element 0
+ * is B's 3 plus A's unknown share of −1/4: [3 − 1/4, 3]; element 1 gets 0 from B (weight 0) and
+ * [−1/4, 0] from A. Both judged by interval, none unjudged. */
+static void far_point_interval(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = 2,
+                         .padding = REF_PAD_REFLECTION};
+    double go[2] = {-0.25, 3}, in[2] = {0}, gr[4] = {1e8, 0, -0.5, 0};
+    for (int m = 0; m < 2; m++) {
+        ref_options opt = {.force_mpfr = m, .path = vector()};
+        ref_output oi;
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &opt, &oi, NULL), 0);
+        for (int e = 0; e < 2; e++) {
+            assert_true(oi.flags[e] & REF_FLAG_INTERVAL);
+            assert_false(oi.flags[e] & REF_FLAG_UNCHECKABLE);
+            assert_true(oi.ival[2 * e + 1] == 0);
+            assert_true(oi.ival[2 * e] <= -0.25 && oi.ival[2 * e] >= -0.25 * (1 + 0x1p-40));
+        }
+        assert_true(oi.v[0].hi == 3 && oi.v[1].hi == 0);
+        assert_true(oi.v[0].sum_abs >= 3.25); /* the uncertain |g| is in the bound */
+        ref_output_free(&oi);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(grid_subnormal_result),
+        cmocka_unit_test(grid_overflow_classified_exactly),
+        cmocka_unit_test(grid_weight_below_subnormals),
+        cmocka_unit_test(grid_zero_weight_overflowing_product),
+        cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
+        cmocka_unit_test(far_point_interval),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
