@@ -1,6 +1,7 @@
 /* Private to the reference: the rules every part of it reads, each stated once. The floating
- * formats' precision (round_to.c, bound.c, path_overflow.c, the documented path), the product
- * families the documents group their rules by (the paths and the status models). */
+ * formats' precision (round_to.c, ulp_distance.c, bound.c, path_overflow.c, the documented
+ * path), the product families the documents group their rules by (the paths and the status
+ * models). */
 #ifndef ACLCTS_REFERENCE_RULES_H_
 #define ACLCTS_REFERENCE_RULES_H_
 

@@ -9,18 +9,14 @@
  * 2^(p-1) at the smallest normal, one past the largest finite value at infinity. */
 static long double ordinal(double x, ref_dtype dt)
 {
-    int p, emin, emax;
-    switch (dt) {
-    case REF_DT_FLOAT16: p = 11; emin = -14; emax = 15; break;
-    case REF_DT_BF16: p = 8; emin = -126; emax = 127; break;
-    case REF_DT_FLOAT: p = 24; emin = -126; emax = 127; break;
-    default: { /* DOUBLE: the bit pattern is the ordinal */
+    const ref_prec *f = ref_dtype_prec(dt);
+    if (f == NULL || dt == REF_DT_DOUBLE) { /* DOUBLE (and any other): the bit pattern */
         uint64_t b;
         memcpy(&b, &x, sizeof b);
         long double m = (long double)(b & 0x7fffffffffffffffull);
         return signbit(x) ? -m : m;
     }
-    }
+    const int p = f->bits, emin = f->emin, emax = f->emax;
     double a = fabs(x);
     long double m;
     if (isinf(a))
