@@ -1,8 +1,9 @@
-/* ref_round_to, ref_round_bits(_emin), ref_unit_roundoff, ref_round_value: rounding of doubles to the
- * narrow formats in plain double arithmetic. x / q and q * n below are exact (q a power of two,
- * the quotient below 2^p), so the only rounding is nearbyint's, ties-to-even in the default
- * mode. tests/reference/common/test_round_to.c checks it against MPFR's set_emin/emax + subnormalize
- * emulation (facts §5) on subnormals, ties and overflow. */
+/* ref_round_to, ref_round_bits(_emin), ref_unit_roundoff, ref_round_value: rounding of doubles
+ * to the narrow formats (their precision from dtype_prec.c) in plain double arithmetic. x / q
+ * and q * n below are exact (q a power of two, the quotient below 2^p), so the only rounding is
+ * nearbyint's, ties-to-even in the default mode. tests/reference/common/test_round_to.c checks
+ * it against MPFR's set_emin/emax + subnormalize emulation (facts §5) on subnormals, ties and
+ * overflow. */
 #include <limits.h>
 #include <math.h>
 

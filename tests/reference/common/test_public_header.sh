@@ -21,13 +21,19 @@ found() {
     err=$(printf '#include "%s"\n' "$1" | "$cc" -E "${flags[@]}" -x c - 2>&1 >/dev/null) || true
     ! grep -qF -e "$1: No such file" -e "'$1' file not found" <<<"$err"
 }
-compiles reference.h || { echo "reference.h does not compile from the exported include dirs"; exit 1; }
+if ! compiles reference.h; then
+    echo "reference.h does not compile from the exported include dirs"
+    exit 1
+fi
 reachable=0 n=0
 while IFS= read -r h; do
     rel=${h#"$src/reference/"}
     for spelling in "$(basename "$rel")" "$rel" "reference/$rel"; do
         n=$((n + 1))
-        if found "$spelling"; then echo "private header reachable as \"$spelling\""; reachable=$((reachable + 1)); fi
+        if found "$spelling"; then
+            echo "private header reachable as \"$spelling\""
+            reachable=$((reachable + 1))
+        fi
     done
 done < <(find "$src/reference" -name '*.h' ! -path "$src/reference/reference.h" | sort)
 [[ $n -gt 0 ]] || { echo "no private header found under $src/reference"; exit 1; }
