@@ -1,4 +1,4 @@
-/* aclnnGridSampler2DBackwardGetWorkspaceSize: the first phase. Validates (gs_validate), decides
+/* aclnnGridSampler2DBackwardGetWorkspaceSize: the first phase. Checks (gs_check or gs_check_vendor), decides
  * the kernel (deterministic or not) and returns an executor. The workspace is always 0: staging
  * buffers, when needed, are host memory of the emulation. */
 #include <stdlib.h>
@@ -63,7 +63,7 @@ aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
 
     bool nothing = false;
     const bool vendor = emu_profile_current()->contract != EMU_CONTRACT_DOC;
-    aclnnStatus raw = (vendor ? gs_validate_vendor : gs_validate)(
+    aclnnStatus raw = (vendor ? gs_check_vendor : gs_check)(
         gradOutput, input, grid, interpolationMode, paddingMode, outputMask, inputGrad, gridGrad,
         &nothing);
     aclnnStatus st = emu_fault_status(raw);

@@ -30,17 +30,27 @@ typedef struct {
     bool align_corners;
 } gs_shape;
 
-/* Validates the first phase's arguments in the contract's order. Returns the (unfaulted) status;
+/* The five tensors in parameter order, and their parameter names (check.c). */
+enum { GS_GRAD_OUTPUT, GS_INPUT, GS_GRID, GS_INPUT_GRAD, GS_GRID_GRAD, GS_TENSOR_COUNT };
+extern const char *const gs_tensor_names[GS_TENSOR_COUNT];
+
+/* The document's checks in the contract's order (check.c). Returns the (unfaulted) status;
  * *nothing is set when the call succeeds with nothing to compute. Sets the error message. */
-aclnnStatus gs_validate(const aclTensor *grad_output, const aclTensor *input,
-                        const aclTensor *grid, int64_t interpolation, int64_t padding,
-                        const aclBoolArray *mask, const aclTensor *input_grad,
-                        const aclTensor *grid_grad, bool *nothing);
-/* The same under a vendor contract (check_vendor.c): a NULL mask is accepted. */
-aclnnStatus gs_validate_vendor(const aclTensor *grad_output, const aclTensor *input,
-                               const aclTensor *grid, int64_t interpolation, int64_t padding,
-                               const aclBoolArray *mask, const aclTensor *input_grad,
-                               const aclTensor *grid_grad, bool *nothing);
+aclnnStatus gs_check(const aclTensor *grad_output, const aclTensor *input,
+                     const aclTensor *grid, int64_t interpolation, int64_t padding,
+                     const aclBoolArray *mask, const aclTensor *input_grad,
+                     const aclTensor *grid_grad, bool *nothing);
+/* The same under a vendor contract, in its code's order (check_vendor.c): a NULL mask is
+ * accepted. */
+aclnnStatus gs_check_vendor(const aclTensor *grad_output, const aclTensor *input,
+                            const aclTensor *grid, int64_t interpolation, int64_t padding,
+                            const aclBoolArray *mask, const aclTensor *input_grad,
+                            const aclTensor *grid_grad, bool *nothing);
+/* Tensor tests both orders use (check.c): the first of t whose dtype is not input's (-1: none),
+ * equal shapes, a negative dim. */
+int gs_first_dtype_mismatch(const aclTensor *const t[GS_TENSOR_COUNT]);
+bool gs_same_shape(const aclTensor *a, const aclTensor *b);
+bool gs_negative_dim(const aclTensor *t);
 
 /* The executor's run: stages data, runs the kernel, writes the selected outputs. */
 aclnnStatus gs_run_f32(const gs_params *params); /* FLOAT, FLOAT16, BF16 */
