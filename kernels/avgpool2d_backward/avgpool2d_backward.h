@@ -1,9 +1,10 @@
 /* Private interface of the emulated aclnnAvgPool2dBackward (never included outside this folder).
  *
  * The first phase (get_workspace_size.c) runs the checks of docs/contract.md in their order
- * (check_*.c), resolves the geometry (geometry.c) and the numeric path (path.c), and stores
- * everything the run needs in an avgpool_params owned by the executor. The run (run.c) picks
- * the fixed-order gather kernel (kernel_deterministic.c) or the scatter-add kernel (kernel_atomic.c). */
+ * (check.c, or a vendor release's in check_vendor.c), resolves the geometry (geometry.c) and
+ * the numeric path (path.c), and stores everything the run needs in an avgpool_params owned by
+ * the executor. The run (run.c) picks the fixed-order gather kernel (kernel_deterministic.c) or
+ * the scatter-add kernel (kernel_atomic.c). */
 #ifndef ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
 #define ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
 
@@ -54,21 +55,17 @@ typedef struct {
 } avgpool_params;
 
 /* ---- checks (each returns 0 or the status of the first failing rule, message set) ---- */
-aclnnStatus avgpool_check_nulls(const avgpool_args *a);
-aclnnStatus avgpool_check_product(void);
-aclnnStatus avgpool_check_dtypes(const avgpool_args *a);
-aclnnStatus avgpool_check_formats_ranks(const avgpool_args *a);
-/* Also fills *win (stride defaults to the kernel). */
-aclnnStatus avgpool_check_params(const avgpool_args *a, avgpool_window *win);
-/* Also fills the geometry of *p. */
-aclnnStatus avgpool_check_shapes(const avgpool_args *a, const avgpool_window *win,
-                                 avgpool_params *p);
-/* True when any of the three tensors has a zero dim. */
-bool avgpool_any_empty(const avgpool_args *a);
-aclnnStatus avgpool_check_cube_math(const avgpool_args *a, const avgpool_window *win);
+
+/* The document's checks 1 to 9 in their order (check.c); fills the geometry of *p, or sets
+ * *empty when the tensors are empty and the profile accepts that. */
+aclnnStatus avgpool_check(const avgpool_args *a, avgpool_params *p, bool *empty);
 /* Every check of a vendor contract in the vendor's order (check_vendor.c); fills the geometry
  * of *p, or sets *empty. */
-aclnnStatus avgpool_validate_vendor(const avgpool_args *a, avgpool_params *p, bool *empty);
+aclnnStatus avgpool_check_vendor(const avgpool_args *a, avgpool_params *p, bool *empty);
+/* Checks 1 and 2 and the empty-tensor test, which the vendor's order shares (check.c). */
+aclnnStatus avgpool_check_nulls(const avgpool_args *a);
+aclnnStatus avgpool_check_product(void);
+bool avgpool_any_empty(const avgpool_args *a); /* any of the three tensors has a zero dim */
 
 /* ---- geometry (geometry.c) ---- */
 

@@ -159,7 +159,7 @@ static void fill_geometry(const avgpool_args *a, const avgpool_window *win, avgp
     p->win = *win;
 }
 
-aclnnStatus avgpool_validate_vendor(const avgpool_args *a, avgpool_params *p, bool *empty)
+aclnnStatus avgpool_check_vendor(const avgpool_args *a, avgpool_params *p, bool *empty)
 {
     avgpool_window win;
     aclnnStatus st;

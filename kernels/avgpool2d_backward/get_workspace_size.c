@@ -14,32 +14,6 @@ static aclnnStatus run_nothing(aclOpExecutor *ex, void *workspace)
     return ACLNN_SUCCESS;
 }
 
-/* Checks 1 to 9; *empty is set when the tensors are empty and the profile accepts that. A
- * vendor contract has its own checks (check_vendor.c). */
-static aclnnStatus validate(const avgpool_args *a, avgpool_params *p, bool *empty)
-{
-    avgpool_window win;
-    aclnnStatus st;
-    if (emu_profile_current()->contract != EMU_CONTRACT_DOC) {
-        return avgpool_validate_vendor(a, p, empty);
-    }
-    if ((st = avgpool_check_nulls(a)) || (st = avgpool_check_product()) ||
-        (st = avgpool_check_dtypes(a)) || (st = avgpool_check_formats_ranks(a)) ||
-        (st = avgpool_check_params(a, &win)) || (st = avgpool_check_shapes(a, &win, p))) {
-        return st;
-    }
-    if (avgpool_any_empty(a)) {
-        if (emu_profile_current()->empty_tensor == EMU_EMPTY_INVALID) {
-            emu_set_error("gradOutput, self or gradInput is an empty tensor (a zero dim): empty "
-                          "tensors are not supported");
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-        *empty = true; /* vendor: success, workspace 0, nothing written */
-        return ACLNN_SUCCESS;
-    }
-    return avgpool_check_cube_math(a, &win);
-}
-
 aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(
     const aclTensor *gradOutput, const aclTensor *self, const aclIntArray *kernelSize,
     const aclIntArray *stride, const aclIntArray *padding, bool ceilMode, bool countIncludePad,
@@ -60,7 +34,9 @@ aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(
         return ACLNN_ERR_INNER;
     }
     bool empty = false;
-    aclnnStatus checked = validate(&a, p, &empty);
+    aclnnStatus checked = emu_profile_current()->contract == EMU_CONTRACT_DOC
+                              ? avgpool_check(&a, p, &empty)
+                              : avgpool_check_vendor(&a, p, &empty);
     aclnnStatus st = emu_fault_status(checked);
     if (st != ACLNN_SUCCESS) {
         free(p);

@@ -8,34 +8,6 @@
 
 #include "avgpool2d_backward.h"
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Fisher-Yates permutation of [0, n) from the seed; NULL when out of memory. */
-static int64_t *permutation(int64_t n, uint64_t seed)
-{
-    int64_t *perm = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    if (perm == NULL) {
-        return NULL;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        perm[i] = i;
-    }
-    uint64_t state = seed;
-    for (int64_t i = n - 1; i > 0; i--) {
-        int64_t j = (int64_t)(splitmix64(&state) % (uint64_t)(i + 1));
-        int64_t tmp = perm[i];
-        perm[i] = perm[j];
-        perm[j] = tmp;
-    }
-    return perm;
-}
-
 static float load_one(const aclTensor *t, int64_t plane_off, int64_t h, int64_t w)
 {
     int64_t off = plane_off + h * t->strides[t->ndim - 2] + w * t->strides[t->ndim - 1];
@@ -56,7 +28,7 @@ aclnnStatus avgpool_scatter(const avgpool_params *p, const avgpool_axis *ah,
     const int64_t total = p->planes * plane_out;
     uint64_t seed = emu_shuffle_seed();
     int64_t *perm = NULL;
-    if (seed != 0 && (perm = permutation(total, seed)) == NULL) {
+    if (seed != 0 && (perm = emu_permutation(total, seed)) == NULL) {
         emu_set_error("aclnnAvgPool2dBackward: out of host memory for the shuffled order");
         return ACLNN_ERR_INNER;
     }

@@ -183,6 +183,12 @@ EMU_API void *emu_element_ptr(const aclTensor *t, int64_t linear_index);
 /* True when the view is row-major contiguous (fast paths). */
 EMU_API bool emu_tensor_contiguous(const aclTensor *t);
 
+/* ---- seeded orders (kernels/common/permutation.c, built into libopapi, not exported) ---- */
+
+/* A pseudo-random permutation of 0..count-1 from seed (Fisher-Yates on splitmix64; the caller
+ * frees); NULL when out of memory. */
+int64_t *emu_permutation(int64_t count, uint64_t seed);
+
 /* ---- number formats (kernels/common/fp.c, built into libnnopbase and exported) ---- */
 
 /* Round-to-nearest-even with subnormals, infinities and NaN, in portable C. The truncate flag

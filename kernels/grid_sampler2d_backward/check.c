@@ -1,6 +1,7 @@
-/* gs_validate: the first phase's checks in the order of docs/contract.md (grid sampler section
+/* gs_check: the first phase's checks in the order of docs/contract.md (grid sampler section
  * and "Both operators"): nulls, product, dtypes, ranks, parameter values, shapes, empty tensors,
- * then the output mask. Formats are not checked (the document's table has no format row). */
+ * then the output mask. Formats are not checked (the document's table has no format row). Also
+ * the tensor tests both contracts' checks use (check_vendor.c). */
 #include <stdio.h>
 
 #include "grid_sampler2d_backward.h"
@@ -11,18 +12,18 @@
         return (code);                                                                         \
     } while (0)
 
-enum { T_GRAD_OUTPUT, T_INPUT, T_GRID, T_INPUT_GRAD, T_GRID_GRAD, T_COUNT };
-static const char *const kNames[T_COUNT] = {"gradOutput", "input", "grid", "inputGrad",
-                                            "gridGrad"};
+const char *const gs_tensor_names[GS_TENSOR_COUNT] = {"gradOutput", "input", "grid",
+                                                      "inputGrad", "gridGrad"};
 
-static bool dtype_supported(aclDataType dt, const emu_profile *prof)
+int gs_first_dtype_mismatch(const aclTensor *const t[GS_TENSOR_COUNT])
 {
-    if (dt == ACL_FLOAT || dt == ACL_FLOAT16)
-        return true;
-    return (dt == ACL_BF16 || dt == ACL_DOUBLE) && prof->grid_bf16_double;
+    for (int i = 0; i < GS_TENSOR_COUNT; i++)
+        if (t[i]->dtype != t[GS_INPUT]->dtype)
+            return i;
+    return -1;
 }
 
-static bool same_shape(const aclTensor *a, const aclTensor *b)
+bool gs_same_shape(const aclTensor *a, const aclTensor *b)
 {
     if (a->ndim != b->ndim)
         return false;
@@ -32,16 +33,30 @@ static bool same_shape(const aclTensor *a, const aclTensor *b)
     return true;
 }
 
+bool gs_negative_dim(const aclTensor *t)
+{
+    for (uint64_t i = 0; i < t->ndim; i++)
+        if (t->dims[i] < 0)
+            return true;
+    return false;
+}
+
+static bool dtype_supported(aclDataType dt, const emu_profile *prof)
+{
+    if (dt == ACL_FLOAT || dt == ACL_FLOAT16)
+        return true;
+    return (dt == ACL_BF16 || dt == ACL_DOUBLE) && prof->grid_bf16_double;
+}
+
 /* The shape rules of the document's table, in its order. */
-static aclnnStatus check_shapes(const aclTensor *const t[T_COUNT])
+static aclnnStatus check_shapes(const aclTensor *const t[GS_TENSOR_COUNT])
 {
     char b1[96], b2[96];
-    const int64_t *go = t[T_GRAD_OUTPUT]->dims, *in = t[T_INPUT]->dims, *gr = t[T_GRID]->dims;
-    for (int i = 0; i < T_COUNT; i++)
-        for (uint64_t d = 0; d < t[i]->ndim; d++)
-            if (t[i]->dims[d] < 0)
-                FAIL(ACLNN_ERR_PARAM_INVALID, "%s shape %s has a negative dimension", kNames[i],
-                     emu_shape_str(t[i], b1, sizeof b1));
+    const int64_t *go = t[GS_GRAD_OUTPUT]->dims, *in = t[GS_INPUT]->dims, *gr = t[GS_GRID]->dims;
+    for (int i = 0; i < GS_TENSOR_COUNT; i++)
+        if (gs_negative_dim(t[i]))
+            FAIL(ACLNN_ERR_PARAM_INVALID, "%s shape %s has a negative dimension",
+                 gs_tensor_names[i], emu_shape_str(t[i], b1, sizeof b1));
     if (in[0] != gr[0] || in[0] != go[0])
         FAIL(ACLNN_ERR_PARAM_INVALID,
              "the first dimensions of input (%lld), grid (%lld) and gradOutput (%lld) must be "
@@ -60,42 +75,43 @@ static aclnnStatus check_shapes(const aclTensor *const t[T_COUNT])
              (long long)gr[2], (long long)go[3]);
     if (in[2] == 0 || in[3] == 0)
         FAIL(ACLNN_ERR_PARAM_INVALID, "the last two dimensions of input %s must not be 0",
-             emu_shape_str(t[T_INPUT], b1, sizeof b1));
+             emu_shape_str(t[GS_INPUT], b1, sizeof b1));
     if (gr[3] != 2 && !emu_fault_on(EMU_FAULT_SKIP_CHECK))
         FAIL(ACLNN_ERR_PARAM_INVALID, "the last dimension of grid %s must be 2",
-             emu_shape_str(t[T_GRID], b1, sizeof b1));
-    if (!same_shape(t[T_INPUT], t[T_INPUT_GRAD]))
+             emu_shape_str(t[GS_GRID], b1, sizeof b1));
+    if (!gs_same_shape(t[GS_INPUT], t[GS_INPUT_GRAD]))
         FAIL(ACLNN_ERR_PARAM_INVALID, "inputGrad shape %s must equal input shape %s",
-             emu_shape_str(t[T_INPUT_GRAD], b1, sizeof b1),
-             emu_shape_str(t[T_INPUT], b2, sizeof b2));
-    if (!same_shape(t[T_GRID], t[T_GRID_GRAD]))
+             emu_shape_str(t[GS_INPUT_GRAD], b1, sizeof b1),
+             emu_shape_str(t[GS_INPUT], b2, sizeof b2));
+    if (!gs_same_shape(t[GS_GRID], t[GS_GRID_GRAD]))
         FAIL(ACLNN_ERR_PARAM_INVALID, "gridGrad shape %s must equal grid shape %s",
-             emu_shape_str(t[T_GRID_GRAD], b1, sizeof b1),
-             emu_shape_str(t[T_GRID], b2, sizeof b2));
+             emu_shape_str(t[GS_GRID_GRAD], b1, sizeof b1),
+             emu_shape_str(t[GS_GRID], b2, sizeof b2));
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus gs_validate(const aclTensor *grad_output, const aclTensor *input,
-                        const aclTensor *grid, int64_t interpolation, int64_t padding,
-                        const aclBoolArray *mask, const aclTensor *input_grad,
-                        const aclTensor *grid_grad, bool *nothing)
+aclnnStatus gs_check(const aclTensor *grad_output, const aclTensor *input,
+                     const aclTensor *grid, int64_t interpolation, int64_t padding,
+                     const aclBoolArray *mask, const aclTensor *input_grad,
+                     const aclTensor *grid_grad, bool *nothing)
 {
-    const aclTensor *const t[T_COUNT] = {grad_output, input, grid, input_grad, grid_grad};
+    const aclTensor *const t[GS_TENSOR_COUNT] = {grad_output, input, grid, input_grad,
+                                                 grid_grad};
     const emu_profile *prof = emu_profile_current();
     *nothing = false;
 
     /* 1. null pointers, in parameter order (outputMask is the 7th parameter) */
-    for (int i = 0; i < T_INPUT_GRAD; i++)
+    for (int i = 0; i < GS_INPUT_GRAD; i++)
         if (t[i] == NULL)
-            FAIL(ACLNN_ERR_PARAM_NULLPTR, "%s must not be a null pointer", kNames[i]);
+            FAIL(ACLNN_ERR_PARAM_NULLPTR, "%s must not be a null pointer", gs_tensor_names[i]);
     if (mask == NULL) /* doc: the mask is a required input (derived) */
         FAIL(ACLNN_ERR_PARAM_NULLPTR, "outputMask must not be a null pointer");
-    for (int i = T_INPUT_GRAD; i < T_COUNT; i++)
+    for (int i = GS_INPUT_GRAD; i < GS_TENSOR_COUNT; i++)
         if (t[i] == NULL)
-            FAIL(ACLNN_ERR_PARAM_NULLPTR, "%s must not be a null pointer", kNames[i]);
-    for (int i = 0; i < T_COUNT; i++)
+            FAIL(ACLNN_ERR_PARAM_NULLPTR, "%s must not be a null pointer", gs_tensor_names[i]);
+    for (int i = 0; i < GS_TENSOR_COUNT; i++)
         if (!emu_tensor_valid(t[i]))
-            FAIL(ACLNN_ERR_PARAM_INVALID, "%s is not a live aclTensor", kNames[i]);
+            FAIL(ACLNN_ERR_PARAM_INVALID, "%s is not a live aclTensor", gs_tensor_names[i]);
     if (mask->magic != EMU_MAGIC_BOOLARRAY)
         FAIL(ACLNN_ERR_PARAM_INVALID, "outputMask is not a live aclBoolArray");
 
@@ -104,20 +120,21 @@ aclnnStatus gs_validate(const aclTensor *grad_output, const aclTensor *input,
         FAIL(ACLNN_ERR_PARAM_INVALID, "not supported on %s (%s)", prof->product, prof->id);
 
     /* 3. dtypes: support, then equality with input's */
-    for (int i = 0; i < T_COUNT; i++)
+    for (int i = 0; i < GS_TENSOR_COUNT; i++)
         if (!dtype_supported(t[i]->dtype, prof))
-            FAIL(ACLNN_ERR_PARAM_INVALID, "%s dtype %s is not supported on %s (%s)", kNames[i],
+            FAIL(ACLNN_ERR_PARAM_INVALID, "%s dtype %s is not supported on %s (%s)",
+                 gs_tensor_names[i],
                  emu_dtype_name(t[i]->dtype), prof->product, prof->id);
-    for (int i = 0; i < T_COUNT; i++)
-        if (t[i]->dtype != input->dtype)
-            FAIL(ACLNN_ERR_PARAM_INVALID, "%s dtype %s differs from input dtype %s", kNames[i],
-                 emu_dtype_name(t[i]->dtype), emu_dtype_name(input->dtype));
+    int odd = gs_first_dtype_mismatch(t);
+    if (odd >= 0)
+        FAIL(ACLNN_ERR_PARAM_INVALID, "%s dtype %s differs from input dtype %s",
+             gs_tensor_names[odd], emu_dtype_name(t[odd]->dtype), emu_dtype_name(input->dtype));
 
     /* 5. ranks */
-    for (int i = 0; i < T_COUNT; i++)
+    for (int i = 0; i < GS_TENSOR_COUNT; i++)
         if (t[i]->ndim != 4)
             FAIL(ACLNN_ERR_PARAM_INVALID, "%s must be 4-dimensional, got %llu dimensions",
-                 kNames[i], (unsigned long long)t[i]->ndim);
+                 gs_tensor_names[i], (unsigned long long)t[i]->ndim);
 
     /* 6. parameter values */
     if (interpolation < 0 || interpolation > 1)

@@ -1,4 +1,4 @@
-/* gs_validate_vendor: the first phase's checks under a vendor contract (ACLNN_EMU_SPEC=vendor or
+/* gs_check_vendor: the first phase's checks under a vendor contract (ACLNN_EMU_SPEC=vendor or
  * vendor-old), in the order of the vendor's op_api code (docs/contract.md "Vendor releases",
  * G1..G7), implemented here without the reference's status model. Releases 8.5 and 9.0 check
  * the same things. */
@@ -17,32 +17,14 @@ static bool listed(aclDataType dt, const emu_profile *prof)
     return dt == ACL_BF16 && (prof->family == EMU_FAMILY_A2_A3 || prof->family == EMU_FAMILY_950);
 }
 
-static bool equal_dims(const aclTensor *a, const aclTensor *b)
-{
-    if (a->ndim != b->ndim)
-        return false;
-    for (uint64_t i = 0; i < a->ndim; i++)
-        if (a->dims[i] != b->dims[i])
-            return false;
-    return true;
-}
-
-static bool negative_dim(const aclTensor *t)
-{
-    for (uint64_t i = 0; i < t->ndim; i++)
-        if (t->dims[i] < 0)
-            return true;
-    return false;
-}
-
 /* G6: ranks of input, grid and gradOutput, then the cross-tensor shape rules. */
 static aclnnStatus vendor_shapes(const aclTensor *go, const aclTensor *in, const aclTensor *gr,
                                  const aclTensor *dx, const aclTensor *dgrid)
 {
     if (in->ndim != 4 || gr->ndim != 4 || go->ndim != 4)
         REFUSE(ACLNN_ERR_PARAM_INVALID, "input, grid and gradOutput must be 4-D");
-    if (negative_dim(go) || negative_dim(in) || negative_dim(gr) || negative_dim(dx) ||
-        negative_dim(dgrid))
+    if (gs_negative_dim(go) || gs_negative_dim(in) || gs_negative_dim(gr) || gs_negative_dim(dx) ||
+        gs_negative_dim(dgrid))
         REFUSE(ACLNN_ERR_PARAM_INVALID, "a tensor has a negative dim");
     if (in->dims[0] != gr->dims[0] || in->dims[0] != go->dims[0])
         REFUSE(ACLNN_ERR_PARAM_INVALID, "input, grid and gradOutput need one batch size");
@@ -54,19 +36,19 @@ static aclnnStatus vendor_shapes(const aclTensor *go, const aclTensor *in, const
         REFUSE(ACLNN_ERR_PARAM_INVALID, "grid's H, W must be gradOutput's H, W");
     if (gr->dims[3] != 2)
         REFUSE(ACLNN_ERR_PARAM_INVALID, "grid's last dim must be 2");
-    if (!equal_dims(dx, in) || !equal_dims(dgrid, gr))
+    if (!gs_same_shape(dx, in) || !gs_same_shape(dgrid, gr))
         REFUSE(ACLNN_ERR_PARAM_INVALID, "inputGrad must have input's shape and gridGrad grid's");
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus gs_validate_vendor(const aclTensor *grad_output, const aclTensor *input,
-                               const aclTensor *grid, int64_t interpolation, int64_t padding,
-                               const aclBoolArray *mask, const aclTensor *input_grad,
-                               const aclTensor *grid_grad, bool *nothing)
+aclnnStatus gs_check_vendor(const aclTensor *grad_output, const aclTensor *input,
+                            const aclTensor *grid, int64_t interpolation, int64_t padding,
+                            const aclBoolArray *mask, const aclTensor *input_grad,
+                            const aclTensor *grid_grad, bool *nothing)
 {
     const emu_profile *prof = emu_profile_current();
-    const aclTensor *t[5] = {grad_output, input, grid, input_grad, grid_grad};
-    static const char *const names[5] = {"gradOutput", "input", "grid", "inputGrad", "gridGrad"};
+    const aclTensor *const t[GS_TENSOR_COUNT] = {grad_output, input, grid, input_grad,
+                                                 grid_grad};
     *nothing = true;
     /* G1/G2: a NULL mask (the caller's shortcut) or a mask selecting nothing succeeds first;
      * entries past the array's end read as false. */
@@ -78,18 +60,17 @@ aclnnStatus gs_validate_vendor(const aclTensor *grad_output, const aclTensor *in
     if (!dx && !dgrid)
         return ACLNN_SUCCESS;
     /* G3 */
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < GS_TENSOR_COUNT; i++)
         if (t[i] == NULL)
-            REFUSE(ACLNN_ERR_PARAM_NULLPTR, "%s is a null pointer", names[i]);
-    for (int i = 0; i < 5; i++)
+            REFUSE(ACLNN_ERR_PARAM_NULLPTR, "%s is a null pointer", gs_tensor_names[i]);
+    for (int i = 0; i < GS_TENSOR_COUNT; i++)
         if (!emu_tensor_valid(t[i]))
-            REFUSE(ACLNN_ERR_PARAM_INVALID, "%s is not a live aclTensor", names[i]);
+            REFUSE(ACLNN_ERR_PARAM_INVALID, "%s is not a live aclTensor", gs_tensor_names[i]);
     if (!prof->grid_sampler_supported) /* the package ships no kernel (derived) */
         REFUSE(ACLNN_ERR_PARAM_INVALID, "not supported on %s (%s)", prof->product, prof->id);
     /* G4: dtypes equal to input's, then input's dtype in the SoC's list */
-    for (int i = 0; i < 5; i++)
-        if (t[i]->dtype != input->dtype)
-            REFUSE(ACLNN_ERR_PARAM_INVALID, "every dtype must be input's (%s)",
+    if (gs_first_dtype_mismatch(t) >= 0)
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "every dtype must be input's (%s)",
                    emu_dtype_name(input->dtype));
     if (!listed(input->dtype, prof))
         REFUSE(ACLNN_ERR_PARAM_INVALID, "dtype %s is not in the list of %s",

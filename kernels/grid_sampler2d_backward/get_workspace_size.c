@@ -1,6 +1,7 @@
-/* aclnnGridSampler2DBackwardGetWorkspaceSize: the first phase. Validates (gs_validate), decides
- * the kernel (deterministic or not) and returns an executor. The workspace is always 0: staging
- * buffers, when needed, are host memory of the emulation. */
+/* aclnnGridSampler2DBackwardGetWorkspaceSize: the first phase. Checks (gs_check or
+ * gs_check_vendor), chooses the compute type and kernel (gs_choose_path) and returns an
+ * executor. The workspace is always 0: staging buffers, when needed, are host memory of the
+ * emulation. */
 #include <stdlib.h>
 
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
@@ -11,14 +12,14 @@ static void free_params(void *p)
     free(p);
 }
 
-/* The executor's run: FP32 for FLOAT, FLOAT16 and BF16; double for DOUBLE. */
+/* The executor's run: the compute type's run chosen in the first phase (gs_choose_path). */
 static aclnnStatus run(aclOpExecutor *executor, void *workspace)
 {
     (void)workspace; /* workspace size is 0 */
     const gs_params *p = executor->params;
     if (p == NULL) /* nothing to compute */
         return ACLNN_SUCCESS;
-    return p->input->dtype == ACL_DOUBLE ? gs_run_f64(p) : gs_run_f32(p);
+    return p->run(p);
 }
 
 /* A success: an executor that runs `params` (NULL: a no-op). */
@@ -63,7 +64,7 @@ aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
 
     bool nothing = false;
     const bool vendor = emu_profile_current()->contract != EMU_CONTRACT_DOC;
-    aclnnStatus raw = (vendor ? gs_validate_vendor : gs_validate)(
+    aclnnStatus raw = (vendor ? gs_check_vendor : gs_check)(
         gradOutput, input, grid, interpolationMode, paddingMode, outputMask, inputGrad, gridGrad,
         &nothing);
     aclnnStatus st = emu_fault_status(raw);
@@ -89,9 +90,7 @@ aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
         .align_corners = alignCorners,
         .want_dx = outputMask->size > 0 && mask[0],
         .want_dgrid = outputMask->size > 1 && mask[1],
-        /* the document: deterministic only for dtype != DOUBLE and C <= 2048 */
-        .deterministic = emu_deterministic() && input->dtype != ACL_DOUBLE &&
-                         input->dims[1] <= 2048,
     };
+    gs_choose_path(p);
     return give_executor(p, workspaceSize, executor);
 }

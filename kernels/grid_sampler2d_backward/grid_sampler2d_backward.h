@@ -1,6 +1,13 @@
-/* Internals of the emulated aclnnGridSampler2DBackward (libopapi). */
-#ifndef ACLCTS_KERNELS_GS_BACKWARD_H_
-#define ACLCTS_KERNELS_GS_BACKWARD_H_
+/* Private interface of the emulated aclnnGridSampler2DBackward (never included outside this
+ * folder).
+ *
+ * The first phase (get_workspace_size.c) runs the checks of docs/contract.md in their order
+ * (check.c, or a vendor release's in check_vendor.c) and chooses the numerics path (path.c):
+ * the compute type and the kernel. The run (run.c) stages the tensors (tensor_io.c), computes
+ * the per-point geometry (geometry.c) and runs the fixed-order kernel (kernel_deterministic.c)
+ * or the atomic one (kernel_atomic.c). */
+#ifndef ACLCTS_KERNELS_GRID_SAMPLER2D_BACKWARD_H_
+#define ACLCTS_KERNELS_GRID_SAMPLER2D_BACKWARD_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,13 +20,14 @@ enum { GS_BILINEAR = 0, GS_NEAREST = 1 };
 enum { GS_ZEROS = 0, GS_BORDER = 1, GS_REFLECTION = 2 };
 
 /* Everything the second phase needs; the tensors are the caller's (alive until it runs). */
-typedef struct {
+typedef struct gs_params {
     const aclTensor *grad_output, *input, *grid;
     aclTensor *input_grad, *grid_grad;
     int interpolation, padding;
     bool align_corners;
     bool want_dx, want_dgrid;  /* outputMask[0], outputMask[1] */
     bool deterministic;        /* fixed-order kernel (decided in the first phase) */
+    aclnnStatus (*run)(const struct gs_params *p); /* gs_run_f32 or gs_run_f64 (path.c) */
 } gs_params;
 
 /* Shape of one problem on contiguous staging arrays (element counts, row-major):
@@ -30,32 +38,174 @@ typedef struct {
     bool align_corners;
 } gs_shape;
 
-/* Validates the first phase's arguments in the contract's order. Returns the (unfaulted) status;
- * *nothing is set when the call succeeds with nothing to compute. Sets the error message. */
-aclnnStatus gs_validate(const aclTensor *grad_output, const aclTensor *input,
-                        const aclTensor *grid, int64_t interpolation, int64_t padding,
-                        const aclBoolArray *mask, const aclTensor *input_grad,
-                        const aclTensor *grid_grad, bool *nothing);
-/* The same under a vendor contract (check_vendor.c): a NULL mask is accepted. */
-aclnnStatus gs_validate_vendor(const aclTensor *grad_output, const aclTensor *input,
-                               const aclTensor *grid, int64_t interpolation, int64_t padding,
-                               const aclBoolArray *mask, const aclTensor *input_grad,
-                               const aclTensor *grid_grad, bool *nothing);
+/* The five tensors in parameter order, and their parameter names (check.c). */
+enum { GS_GRAD_OUTPUT, GS_INPUT, GS_GRID, GS_INPUT_GRAD, GS_GRID_GRAD, GS_TENSOR_COUNT };
+extern const char *const gs_tensor_names[GS_TENSOR_COUNT];
 
-/* The executor's run: stages data, runs the kernel, writes the selected outputs. */
+/* The document's checks in the contract's order (check.c). Returns the (unfaulted) status;
+ * *nothing is set when the call succeeds with nothing to compute. Sets the error message. */
+aclnnStatus gs_check(const aclTensor *grad_output, const aclTensor *input,
+                     const aclTensor *grid, int64_t interpolation, int64_t padding,
+                     const aclBoolArray *mask, const aclTensor *input_grad,
+                     const aclTensor *grid_grad, bool *nothing);
+/* The same under a vendor contract, in its code's order (check_vendor.c): a NULL mask is
+ * accepted. */
+aclnnStatus gs_check_vendor(const aclTensor *grad_output, const aclTensor *input,
+                            const aclTensor *grid, int64_t interpolation, int64_t padding,
+                            const aclBoolArray *mask, const aclTensor *input_grad,
+                            const aclTensor *grid_grad, bool *nothing);
+/* Tensor tests both orders use (check.c): the first of t whose dtype is not input's (-1: none),
+ * equal shapes, a negative dim. */
+int gs_first_dtype_mismatch(const aclTensor *const t[GS_TENSOR_COUNT]);
+bool gs_same_shape(const aclTensor *a, const aclTensor *b);
+bool gs_negative_dim(const aclTensor *t);
+
+/* The first phase's choice of the numerics path (path.c): the compute type and the kernel. */
+void gs_choose_path(gs_params *p);
+
+/* ---- per compute type ----
+ * geometry.c, kernel_atomic.c, kernel_deterministic.c, run.c and tensor_io.c are written once
+ * for a compute type GS_T and built twice (CMakeLists.txt): with GS_DOUBLE 0, GS_T is float
+ * (FLOAT, FLOAT16 and BF16 compute in FP32), with GS_DOUBLE 1 double (DOUBLE). GS_FN(name) is
+ * name_f32 or name_f64, so both builds link into one library. */
+
+/* The run of one compute type (run.c): stages data, runs the kernel, writes the selected
+ * outputs. */
 aclnnStatus gs_run_f32(const gs_params *params); /* FLOAT, FLOAT16, BF16 */
 aclnnStatus gs_run_f64(const gs_params *params); /* DOUBLE */
 
-/* Kernels on contiguous arrays; they write every element of the outputs (the caller need not
- * zero dx), either of which may be NULL. det: fixed order, bitwise identical whatever the thread
- * count. Otherwise points are processed in parallel with atomic adds into dx, in an order
- * permuted by shuffle_seed when non-zero. Return false when out of host memory. */
-bool gs_kernel_f32(const gs_shape *s, const float *go, const float *in, const float *grid,
-                   float *dx, float *dgrid, bool det, uint64_t shuffle_seed);
-bool gs_kernel_f64(const gs_shape *s, const double *go, const double *in, const double *grid,
-                   double *dx, double *dgrid, bool det, uint64_t shuffle_seed);
+#ifdef GS_DOUBLE
+#include <float.h>
+#include <math.h>
 
-/* A pseudo-random permutation of 0..count-1 from seed (caller frees); NULL when out of memory. */
-int64_t *gs_permutation(int64_t count, uint64_t seed);
+#if GS_DOUBLE
+#define GS_T double
+#define GS_DT ACL_DOUBLE /* the dtype used in place, without staging */
+#define GS_FN(name) name##_f64
+#define GS_FLOOR floor
+#define GS_FMOD fmod
+#define GS_EPSILON DBL_EPSILON
+#else
+#define GS_T float
+#define GS_DT ACL_FLOAT
+#define GS_FN(name) name##_f32
+#define GS_FLOOR floorf
+#define GS_FMOD fmodf
+#define GS_EPSILON FLT_EPSILON
+#endif
+
+#define GS_BLOCK 256 /* points per block: their geometry stays in L1 across the channels */
+
+/* What the points of one block contribute, computed once and used for every channel; arrays
+ * rather than structs so the channel loops read only what they use. */
+typedef struct {
+    int64_t go[GS_BLOCK];   /* offset of the point in channel 0 of gradOutput */
+    int64_t cell[GS_BLOCK]; /* offset in channel 0 of input/dx: nearest cell or nw corner */
+    int64_t dg[GS_BLOCK];   /* offset of the point's (x, y) in gridGrad */
+    GS_T wt[4][GS_BLOCK];   /* bilinear weights nw, ne, sw, se */
+    GS_T e[GS_BLOCK], w[GS_BLOCK], n[GS_BLOCK], s[GS_BLOCK]; /* distances to the sides */
+    GS_T mx[GS_BLOCK], my[GS_BLOCK]; /* gradient factors of x and y */
+    unsigned char ok[GS_BLOCK]; /* bit k: corner k inside; 0: no dx, dgrid 0 */
+    int32_t live[GS_BLOCK];     /* deterministic kernel: the points with ok != 0, in order */
+    int32_t nlive;
+} GS_FN(gs_geom);
+
+/* ---- geometry (geometry.c) ---- */
+
+/* Geometry of point i of the block, at grid values xy. A point whose grid value or pixel
+ * coordinate is not finite, or whose corners all lie outside, gets ok = 0: it contributes
+ * nothing and its dgrid is 0 (contract: non-finite grid values are out of bounds). g->cell[i]
+ * holds the offset of the point's item on entry; the cell's in-plane offset is added. */
+void GS_FN(gs_geometry)(const gs_shape *s, const GS_T *xy, GS_FN(gs_geom) *g, int64_t i);
+/* Nearest cells of count points at grid values xy under zeros or border padding, as
+ * gs_geometry gives them; false, and nothing done, for bilinear, reflection or planes too wide
+ * for int32 indices. */
+bool GS_FN(gs_nearest_cells)(const gs_shape *s, const GS_T *restrict xy, int64_t count,
+                             GS_FN(gs_geom) *restrict g);
+
+/* ---- per-point contributions, shared by both kernels (inline: the channel loops' body) ---- */
+
+static inline void GS_FN(gs_add)(GS_T *p, GS_T v, bool atomic)
+{
+    if (atomic) {
+#pragma omp atomic
+        *p += v;
+    } else {
+        *p += v;
+    }
+}
+
+/* dx contribution of bilinear block point i (ok != 0) in one channel (dx at the channel). */
+static inline void GS_FN(gs_bilinear_dx)(const GS_FN(gs_geom) *g, int64_t i, int64_t W, GS_T gv,
+                                         GS_T *dx, bool atomic)
+{
+    GS_T *d = dx + g->cell[i];
+    if (g->ok[i] == 15 && !atomic) { /* interior: no bounds tests */
+        d[0] += g->wt[0][i] * gv;
+        d[1] += g->wt[1][i] * gv;
+        d[W] += g->wt[2][i] * gv;
+        d[W + 1] += g->wt[3][i] * gv;
+        return;
+    }
+    const int64_t off[4] = {0, 1, W, W + 1};
+    for (int k = 0; k < 4; k++)
+        if (g->ok[i] >> k & 1)
+            GS_FN(gs_add)(d + off[k], g->wt[k][i] * gv, atomic);
+}
+
+/* Grid-gradient term of bilinear block point i (ok != 0) in one channel, added to *gx, *gy in
+ * PyTorch's vectorised form; corners outside read as zeros. */
+static inline void GS_FN(gs_bilinear_dgrid)(const GS_FN(gs_geom) *g, int64_t i, int64_t W,
+                                            GS_T gv, const GS_T *in, GS_T *gx, GS_T *gy)
+{
+    const GS_T *v = in + g->cell[i];
+    GS_T v0, v1, v2, v3;
+    if (g->ok[i] == 15) {
+        v0 = v[0], v1 = v[1], v2 = v[W], v3 = v[W + 1];
+    } else {
+        unsigned ok = g->ok[i];
+        v0 = ok & 1 ? v[0] : 0;
+        v1 = ok & 2 ? v[1] : 0;
+        v2 = ok & 4 ? v[W] : 0;
+        v3 = ok & 8 ? v[W + 1] : 0;
+    }
+    *gx += ((v1 - v0) * g->s[i] + (v3 - v2) * g->n[i]) * gv;
+    *gy += ((v2 - v0) * g->e[i] + (v3 - v1) * g->w[i]) * gv;
+}
+
+/* dgrid of block point i from its summed terms (nearest has no grid gradient). */
+static inline void GS_FN(gs_store_dgrid)(const gs_shape *s, const GS_FN(gs_geom) *g, int64_t i,
+                                         GS_T gx, GS_T gy, GS_T *d)
+{
+    const bool live = s->interpolation == GS_BILINEAR && g->ok[i];
+    d[0] = live ? gx * g->mx[i] : 0;
+    d[1] = live ? gy * g->my[i] : 0;
+}
+
+/* ---- kernels on contiguous arrays ----
+ * They write every element of the selected outputs (the caller need not zero dx), either of
+ * which may be NULL, and assume at least one grid point. Return false when out of host memory. */
+
+/* Fixed order, bitwise identical whatever the thread count (kernel_deterministic.c). */
+bool GS_FN(gs_kernel_deterministic)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                                    const GS_T *grid, GS_T *dx, GS_T *dgrid);
+/* Blocks of points in parallel with atomic adds into dx, in an order permuted by shuffle_seed
+ * when non-zero (kernel_atomic.c). */
+bool GS_FN(gs_kernel_atomic)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                             const GS_T *grid, GS_T *dx, GS_T *dgrid, uint64_t shuffle_seed);
+
+/* ---- staging (tensor_io.c) ---- */
+
+/* The tensor can be used in place: dtype GS_DT, contiguous. */
+bool GS_FN(gs_direct)(const aclTensor *t);
+/* A contiguous GS_T view of a tensor: its own memory when possible, else a staged copy
+ * (*owned, freed by the caller); NULL when out of memory. */
+GS_T *GS_FN(gs_view)(const aclTensor *t, GS_T **owned);
+/* The grid as [points][2] (see tensor_io.c for a last dim other than 2). */
+GS_T *GS_FN(gs_grid_view)(const aclTensor *t, int64_t points, GS_T **owned);
+/* Element i of t (row-major over the view) set to v, rounded once into t's dtype. */
+void GS_FN(gs_store)(const aclTensor *t, int64_t i, GS_T v, bool truncate);
+
+#endif /* GS_DOUBLE */
 
 #endif

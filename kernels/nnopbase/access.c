@@ -1,58 +1,58 @@
-/* Element access through a tensor's view (dims, strides, offset), dtype names and sizes. */
+/* Element access through a tensor's view (dims, strides, offset); the one table of dtype names
+ * and sizes and the one of format names (kernels/). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nnopbase.h"
 
+/* Every dtype of acl_base.h: its name in messages and its element size (0: none fixed). */
+static const struct {
+    aclDataType dt;
+    const char *name;
+    size_t size;
+} DTYPES[] = {
+    {ACL_FLOAT, "FLOAT", 4},        {ACL_FLOAT16, "FLOAT16", 2},   {ACL_BF16, "BFLOAT16", 2},
+    {ACL_DOUBLE, "DOUBLE", 8},      {ACL_INT8, "INT8", 1},         {ACL_INT16, "INT16", 2},
+    {ACL_INT32, "INT32", 4},        {ACL_INT64, "INT64", 8},       {ACL_UINT8, "UINT8", 1},
+    {ACL_UINT16, "UINT16", 2},      {ACL_UINT32, "UINT32", 4},     {ACL_UINT64, "UINT64", 8},
+    {ACL_BOOL, "BOOL", 1},          {ACL_STRING, "STRING", 0},     {ACL_COMPLEX64, "COMPLEX64", 8},
+    {ACL_COMPLEX128, "COMPLEX128", 16}, {ACL_DT_UNDEFINED, "UNDEFINED", 0},
+};
+
+/* Every format of acl_base.h the emulation names. */
+static const struct {
+    aclFormat format;
+    const char *name;
+} FORMATS[] = {
+    {ACL_FORMAT_NCHW, "NCHW"},       {ACL_FORMAT_NHWC, "NHWC"},
+    {ACL_FORMAT_ND, "ND"},           {ACL_FORMAT_NC1HWC0, "NC1HWC0"},
+    {ACL_FORMAT_FRACTAL_Z, "FRACTAL_Z"}, {ACL_FORMAT_NCL, "NCL"},
+    {ACL_FORMAT_UNDEFINED, "UNDEFINED"},
+};
+
 size_t emu_dtype_size(aclDataType dt)
 {
-    switch (dt) {
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    default: return 0;
-    }
+    for (size_t i = 0; i < sizeof DTYPES / sizeof DTYPES[0]; i++)
+        if (DTYPES[i].dt == dt)
+            return DTYPES[i].size;
+    return 0;
 }
 
 const char *emu_dtype_name(aclDataType dt)
 {
-    switch (dt) {
-    case ACL_FLOAT: return "FLOAT";
-    case ACL_FLOAT16: return "FLOAT16";
-    case ACL_BF16: return "BFLOAT16";
-    case ACL_DOUBLE: return "DOUBLE";
-    case ACL_INT8: return "INT8";
-    case ACL_INT16: return "INT16";
-    case ACL_INT32: return "INT32";
-    case ACL_INT64: return "INT64";
-    case ACL_UINT8: return "UINT8";
-    case ACL_UINT16: return "UINT16";
-    case ACL_UINT32: return "UINT32";
-    case ACL_UINT64: return "UINT64";
-    case ACL_BOOL: return "BOOL";
-    case ACL_STRING: return "STRING";
-    case ACL_COMPLEX64: return "COMPLEX64";
-    case ACL_COMPLEX128: return "COMPLEX128";
-    case ACL_DT_UNDEFINED: return "UNDEFINED";
-    default: return "UNKNOWN";
-    }
+    for (size_t i = 0; i < sizeof DTYPES / sizeof DTYPES[0]; i++)
+        if (DTYPES[i].dt == dt)
+            return DTYPES[i].name;
+    return "UNKNOWN";
 }
 
 const char *emu_format_name(aclFormat f)
 {
-    switch (f) {
-    case ACL_FORMAT_NCHW: return "NCHW";
-    case ACL_FORMAT_NHWC: return "NHWC";
-    case ACL_FORMAT_ND: return "ND";
-    case ACL_FORMAT_NC1HWC0: return "NC1HWC0";
-    case ACL_FORMAT_FRACTAL_Z: return "FRACTAL_Z";
-    case ACL_FORMAT_NCL: return "NCL";
-    case ACL_FORMAT_UNDEFINED: return "UNDEFINED";
-    default: return "UNKNOWN";
-    }
+    for (size_t i = 0; i < sizeof FORMATS / sizeof FORMATS[0]; i++)
+        if (FORMATS[i].format == f)
+            return FORMATS[i].name;
+    return "UNKNOWN";
 }
 
 const char *emu_shape_str(const aclTensor *t, char *buf, size_t len)

@@ -7,25 +7,44 @@
 
 #include "runtime.h"
 
+/* The documents' switches (docs/contract.md): every profile starts from them; ACLNN_EMU_SPEC and
+ * the single ACLNN_EMU_* switches change them at aclInit (apply_switches). */
+#define DOC_CONTRACT                                                                           \
+    .hf32_bits = 11, .empty_tensor = EMU_EMPTY_INVALID,                                       \
+    .null_output_mask = EMU_NULL_MASK_NULLPTR, .cube_math_type_code = ACLNN_ERR_PARAM_INVALID, \
+    .empty_stride = EMU_EMPTY_STRIDE_INVALID, .contract = EMU_CONTRACT_DOC
+
 static const emu_profile PROFILES[] = {
-    {"ascend910", "Ascend910A", "Atlas training products", EMU_FAMILY_TRAINING_INFERENCE,
-     true, true, false, false, true, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
-     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend910b", "Ascend910B3", "Atlas A2 training/inference products", EMU_FAMILY_A2_A3,
-     true, true, true, true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
-     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend910_93", "Ascend910_9391", "Atlas A3 training/inference products", EMU_FAMILY_A2_A3,
-     true, true, true, true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
-     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend310p", "Ascend310P3", "Atlas inference products", EMU_FAMILY_TRAINING_INFERENCE,
-     true, false, false, false, true, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR,
-     ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend310b", "Ascend310B1", "Atlas 200I/500 A2 inference products",
-     EMU_FAMILY_A2_INFER_310B, false, false, false, false, false, 11, EMU_EMPTY_INVALID,
-     EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID, EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
-    {"ascend950", "Ascend950PR_9599", "Ascend 950PR/Ascend 950DT", EMU_FAMILY_950, true, true, true,
-     true, false, 11, EMU_EMPTY_INVALID, EMU_NULL_MASK_NULLPTR, ACLNN_ERR_PARAM_INVALID,
-     EMU_EMPTY_STRIDE_INVALID, EMU_CONTRACT_DOC},
+    {.id = "ascend910", .soc_name = "Ascend910A",
+     .product = "Atlas training products", .family = EMU_FAMILY_TRAINING_INFERENCE,
+     .avgpool_supported = true, .grid_sampler_supported = true,
+     .avgpool_bf16 = false, .grid_bf16_double = false, .divisor_range_checked = true,
+     DOC_CONTRACT},
+    {.id = "ascend910b", .soc_name = "Ascend910B3",
+     .product = "Atlas A2 training/inference products", .family = EMU_FAMILY_A2_A3,
+     .avgpool_supported = true, .grid_sampler_supported = true,
+     .avgpool_bf16 = true, .grid_bf16_double = true, .divisor_range_checked = false,
+     DOC_CONTRACT},
+    {.id = "ascend910_93", .soc_name = "Ascend910_9391",
+     .product = "Atlas A3 training/inference products", .family = EMU_FAMILY_A2_A3,
+     .avgpool_supported = true, .grid_sampler_supported = true,
+     .avgpool_bf16 = true, .grid_bf16_double = true, .divisor_range_checked = false,
+     DOC_CONTRACT},
+    {.id = "ascend310p", .soc_name = "Ascend310P3",
+     .product = "Atlas inference products", .family = EMU_FAMILY_TRAINING_INFERENCE,
+     .avgpool_supported = true, .grid_sampler_supported = false,
+     .avgpool_bf16 = false, .grid_bf16_double = false, .divisor_range_checked = true,
+     DOC_CONTRACT},
+    {.id = "ascend310b", .soc_name = "Ascend310B1",
+     .product = "Atlas 200I/500 A2 inference products", .family = EMU_FAMILY_A2_INFER_310B,
+     .avgpool_supported = false, .grid_sampler_supported = false,
+     .avgpool_bf16 = false, .grid_bf16_double = false, .divisor_range_checked = false,
+     DOC_CONTRACT},
+    {.id = "ascend950", .soc_name = "Ascend950PR_9599",
+     .product = "Ascend 950PR/Ascend 950DT", .family = EMU_FAMILY_950,
+     .avgpool_supported = true, .grid_sampler_supported = true,
+     .avgpool_bf16 = true, .grid_bf16_double = true, .divisor_range_checked = false,
+     DOC_CONTRACT},
 };
 
 /* The SoC versions real devices report (aclrtGetSocName), per profile; ACLCTS_SOC may name one

@@ -70,10 +70,56 @@ static void *sym(const char *name)
     }
     FAIL("%s not found", name);
 }
-/* `ret (*name) params`, bound by dlsym as op-plugin's GET_OP_API_FUNC does. */
-#define GET(ret, name, params) ret (*name) params; { void *p_ = sym(#name); memcpy(&name, &p_, sizeof p_); }
+/* The interface this client uses, as `X(ret, name, params)`: the public headers' prototypes. */
+#define CANN_API(X)                                                                            \
+    X(aclError, aclInit, (const char *))                                                       \
+    X(aclError, aclFinalize, (void))                                                           \
+    X(aclnnStatus, aclnnInit, (const char *))                                                  \
+    X(aclnnStatus, aclnnFinalize, (void))                                                      \
+    X(aclError, aclrtSetDevice, (int32_t))                                                     \
+    X(aclError, aclrtResetDevice, (int32_t))                                                   \
+    X(aclError, aclrtCreateStream, (aclrtStream *))                                            \
+    X(aclError, aclrtSynchronizeStream, (aclrtStream))                                         \
+    X(aclError, aclrtMalloc, (void **, size_t, int))                                           \
+    X(aclError, aclrtFree, (void *))                                                           \
+    X(aclError, aclrtMemcpy, (void *, size_t, const void *, size_t, int))                      \
+    X(aclError, aclrtSetSysParamOpt, (int, int64_t))                                           \
+    X(aclError, aclrtCtxGetSysParamOpt, (int, int64_t *))                                      \
+    X(const char *, aclrtGetSocName, (void))                                                   \
+    X(aclTensor *, aclCreateTensor, (const int64_t *, uint64_t, int, const int64_t *, int64_t, \
+                                     int, const int64_t *, uint64_t, void *))                  \
+    X(aclIntArray *, aclCreateIntArray, (const int64_t *, uint64_t))                           \
+    X(aclBoolArray *, aclCreateBoolArray, (const bool *, uint64_t))                            \
+    X(aclnnStatus, aclDestroyAclOpExecutor, (aclOpExecutor *))                                 \
+    X(aclnnStatus, aclDestroyTensor, (const aclTensor *))                                      \
+    X(aclnnStatus, aclDestroyIntArray, (const aclIntArray *))                                  \
+    X(aclnnStatus, aclDestroyBoolArray, (const aclBoolArray *))                                \
+    X(aclError, aclrtDestroyStream, (aclrtStream))                                             \
+    X(aclnnStatus, aclnnAvgPool2dBackwardGetWorkspaceSize,                                     \
+      (const aclTensor *, const aclTensor *, const aclIntArray *, const aclIntArray *,         \
+       const aclIntArray *, bool, bool, int64_t, int8_t, aclTensor *, uint64_t *,              \
+       aclOpExecutor **))                                                                      \
+    X(aclnnStatus, aclnnAvgPool2dBackward, (void *, uint64_t, aclOpExecutor *, aclrtStream))   \
+    X(aclnnStatus, aclnnGridSampler2DBackwardGetWorkspaceSize,                                 \
+      (const aclTensor *, const aclTensor *, const aclTensor *, int64_t, int64_t, bool,        \
+       const aclBoolArray *, aclTensor *, aclTensor *, uint64_t *, aclOpExecutor **))
 
-int main(void)
+#define DECLARE(ret, name, params) static ret(*name) params;
+CANN_API(DECLARE)
+
+/* Every pointer bound by dlsym, as op-plugin's GET_OP_API_FUNC does. */
+static void bind_api(void)
+{
+#define BIND(ret, name, params)                                                                \
+    {                                                                                          \
+        void *p_ = sym(#name);                                                                 \
+        memcpy(&name, &p_, sizeof p_);                                                         \
+    }
+    CANN_API(BIND)
+}
+
+/* The runtime and opbase libraries, then the operator libraries, from $ASCEND_HOME_PATH/lib64. */
+static void load_libraries(void)
 {
     const char *home = getenv("ASCEND_HOME_PATH");
     if (!home) FAIL("ASCEND_HOME_PATH is not set");
@@ -84,38 +130,11 @@ int main(void)
     int runtime_libs = nhandles;
     load_operator_libs(dir);
     if (runtime_libs != 2 || nhandles < 3) FAIL("libraries missing in %s", dir);
+}
 
-    GET(aclError, aclInit, (const char *));
-    GET(aclError, aclFinalize, (void));
-    GET(aclnnStatus, aclnnInit, (const char *));
-    GET(aclnnStatus, aclnnFinalize, (void));
-    GET(aclError, aclrtSetDevice, (int32_t));
-    GET(aclError, aclrtResetDevice, (int32_t));
-    GET(aclError, aclrtCreateStream, (aclrtStream *));
-    GET(aclError, aclrtSynchronizeStream, (aclrtStream));
-    GET(aclError, aclrtMalloc, (void **, size_t, int));
-    GET(aclError, aclrtFree, (void *));
-    GET(aclError, aclrtMemcpy, (void *, size_t, const void *, size_t, int));
-    GET(aclError, aclrtSetSysParamOpt, (int, int64_t));
-    GET(aclError, aclrtCtxGetSysParamOpt, (int, int64_t *));
-    GET(const char *, aclrtGetSocName, (void));
-    GET(aclTensor *, aclCreateTensor, (const int64_t *, uint64_t, int, const int64_t *, int64_t, int,
-                       const int64_t *, uint64_t, void *));
-    GET(aclIntArray *, aclCreateIntArray, (const int64_t *, uint64_t));
-    GET(aclBoolArray *, aclCreateBoolArray, (const bool *, uint64_t));
-    GET(aclnnStatus, aclDestroyAclOpExecutor, (aclOpExecutor *));
-    GET(aclnnStatus, aclDestroyTensor, (const aclTensor *));
-    GET(aclnnStatus, aclDestroyIntArray, (const aclIntArray *));
-    GET(aclnnStatus, aclDestroyBoolArray, (const aclBoolArray *));
-    GET(aclError, aclrtDestroyStream, (aclrtStream));
-    GET(aclnnStatus, aclnnAvgPool2dBackwardGetWorkspaceSize, (const aclTensor *, const aclTensor *, const aclIntArray *,
-                        const aclIntArray *, const aclIntArray *, bool, bool, int64_t, int8_t,
-                        aclTensor *, uint64_t *, aclOpExecutor **));
-    GET(aclnnStatus, aclnnAvgPool2dBackward, (void *, uint64_t, aclOpExecutor *, aclrtStream));
-    GET(aclnnStatus, aclnnGridSampler2DBackwardGetWorkspaceSize, (const aclTensor *, const aclTensor *, const aclTensor *, int64_t, int64_t,
-                        bool, const aclBoolArray *, aclTensor *, aclTensor *, uint64_t *,
-                        aclOpExecutor **));
-
+/* aclInit, device 0, the reported SoC, the deterministic option (unset, then 1), a stream. */
+static aclrtStream init_runtime(void)
+{
     if (aclInit(NULL) != 0 || aclnnInit(NULL) != 0 || aclrtSetDevice(0) != 0)
         FAIL("initialisation failed");
     const char *want = getenv("WANT_SOC");
@@ -127,17 +146,18 @@ int main(void)
     if (aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1) != 0) FAIL("aclrtSetSysParamOpt");
     aclrtStream stream;
     if (aclrtCreateStream(&stream) != 0) FAIL("aclrtCreateStream");
+    return stream;
+}
 
-    /* The document's example: gradOutput (1,16,1,1) of ones, self = gradInput (1,16,4,4). */
+/* The document's example: gradOutput (1,16,1,1) of ones in d_go, self = gradInput (1,16,4,4) in
+ * d_self and d_gi; two first-phase errors, an executor given back unrun, then the run, whose
+ * every gradInput element is 1/16. */
+static void avgpool_example(aclrtStream stream, void *d_go, void *d_self, void *d_gi)
+{
     int64_t go_dims[4] = {1, 16, 1, 1}, in_dims[4] = {1, 16, 4, 4};
     int64_t go_str[4] = {16, 1, 1, 1}, in_str[4] = {256, 16, 4, 1};
     float ones[16], out[256];
     for (int i = 0; i < 16; i++) ones[i] = 1.0f;
-    void *d_go, *d_self, *d_gi;
-    if (aclrtMalloc(&d_go, sizeof ones, ACL_MEM_MALLOC_HUGE_FIRST) ||
-        aclrtMalloc(&d_self, sizeof out, ACL_MEM_MALLOC_HUGE_FIRST) ||
-        aclrtMalloc(&d_gi, sizeof out, ACL_MEM_MALLOC_HUGE_FIRST))
-        FAIL("aclrtMalloc");
     aclrtMemcpy(d_go, sizeof ones, ones, sizeof ones, ACL_MEMCPY_HOST_TO_DEVICE);
     aclTensor *go = aclCreateTensor(go_dims, 4, ACL_FLOAT, go_str, 0, ACL_FORMAT_NCHW, go_dims, 4, d_go);
     aclTensor *self = aclCreateTensor(in_dims, 4, ACL_FLOAT, in_str, 0, ACL_FORMAT_NCHW, in_dims, 4, d_self);
@@ -166,22 +186,42 @@ int main(void)
     aclrtMemcpy(out, sizeof out, d_gi, sizeof out, ACL_MEMCPY_DEVICE_TO_HOST);
     for (int i = 0; i < 256; i++)
         if (out[i] != 0.0625f) FAIL("gradInput[%d] = %g, expected 0.0625", i, out[i]);
+    /* Everything created is given back, as a well-behaved client does (LeakSanitizer checks). */
+    aclDestroyTensor(go), aclDestroyTensor(self), aclDestroyTensor(gi);
+    aclDestroyIntArray(k), aclDestroyIntArray(s), aclDestroyIntArray(p), aclDestroyIntArray(kbad);
+    if (work) aclrtFree(work);
+}
 
-    /* The grid sampler lives in whichever operator library has it (op-plugin's lookup). */
+/* The grid sampler lives in whichever operator library has it (op-plugin's lookup): a mask
+ * selecting nothing succeeds with an executor, given back unrun. */
+static void grid_sampler_empty_mask(void *d_a, void *d_b)
+{
     bool none[2] = {false, false};
     aclBoolArray *mask = aclCreateBoolArray(none, 2);
     int64_t nd4[4] = {1, 1, 1, 1}, gd[4] = {1, 1, 1, 2};
-    aclTensor *t4 = aclCreateTensor(nd4, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, nd4, 4, d_go);
-    aclTensor *g4 = aclCreateTensor(gd, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, gd, 4, d_self);
+    aclTensor *t4 = aclCreateTensor(nd4, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, nd4, 4, d_a);
+    aclTensor *g4 = aclCreateTensor(gd, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, gd, 4, d_b);
+    uint64_t ws = 0;
+    aclOpExecutor *ex = NULL;
     if (aclnnGridSampler2DBackwardGetWorkspaceSize(t4, t4, g4, 0, 0, false, mask, t4, g4, &ws, &ex) ||
         aclDestroyAclOpExecutor(ex) != 0)
         FAIL("grid sampler with an empty mask");
-    /* Everything created is given back, as a well-behaved client does (LeakSanitizer checks). */
-    aclDestroyTensor(go), aclDestroyTensor(self), aclDestroyTensor(gi);
     aclDestroyTensor(t4), aclDestroyTensor(g4);
-    aclDestroyIntArray(k), aclDestroyIntArray(s), aclDestroyIntArray(p), aclDestroyIntArray(kbad);
     aclDestroyBoolArray(mask);
-    if (work) aclrtFree(work);
+}
+
+int main(void)
+{
+    load_libraries();
+    bind_api();
+    aclrtStream stream = init_runtime();
+    void *d_go, *d_self, *d_gi;
+    if (aclrtMalloc(&d_go, 16 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST) ||
+        aclrtMalloc(&d_self, 256 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST) ||
+        aclrtMalloc(&d_gi, 256 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST))
+        FAIL("aclrtMalloc");
+    avgpool_example(stream, d_go, d_self, d_gi);
+    grid_sampler_empty_mask(d_go, d_self);
     aclrtFree(d_go), aclrtFree(d_self), aclrtFree(d_gi);
     aclrtDestroyStream(stream);
     if (aclrtResetDevice(0) || aclnnFinalize() || aclFinalize()) FAIL("shutdown");

@@ -1,5 +1,6 @@
-/* Helpers shared by the aclnnGridSampler2DBackward tests (status, numerics, determinism). Only
- * the CANN interface and emu_test_util are used; included once per test program. */
+/* Helpers shared by the aclnnGridSampler2DBackward tests (status, numerics, determinism,
+ * faults). Only the CANN interface and emu_test_util are used; included once per test
+ * program. */
 #ifndef ACLCTS_TESTS_GRID_SAMPLER2D_BACKWARD_H_
 #define ACLCTS_TESTS_GRID_SAMPLER2D_BACKWARD_H_
 

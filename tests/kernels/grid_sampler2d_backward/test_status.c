@@ -1,6 +1,6 @@
 /* aclnnGridSampler2DBackward first-phase statuses: every row of the document's error table
  * (spec/003), the contract's choices (docs/contract.md: check order, null outputMask, empty
- * tensors, outputMask length) per product, the vendor switches and the two check faults.
+ * tensors, outputMask length) per product and the vendor switches (the faults: test_faults.c).
  * Expected codes come from those documents, not from the emulator. */
 #include "call.h"
 
@@ -324,32 +324,6 @@ static void test_check_order(void **state)
     expect(&k, ACLNN_ERR_PARAM_INVALID, "last two dimensions");
 }
 
-/* Faults: `skip-check` skips the grid-last-dim check (the one the grid sampler skips); `status`
- * turns 161002 into success and 161001 into 161002 (kernels/README.md). */
-static void test_faults(void **state)
-{
-    (void)state;
-    init("ascend910b", NULL, "skip-check");
-    gs_call k = gs_valid_call(ACL_FLOAT);
-    k.dims[GS_GRID][3] = k.dims[GS_DGRID][3] = 3;
-    expect(&k, ACLNN_SUCCESS, NULL); /* also runs the kernel on the 3-wide grid */
-    k.dims[GS_GRID][3] = k.dims[GS_DGRID][3] = 1;
-    expect(&k, ACLNN_SUCCESS, NULL);
-    k = gs_valid_call(ACL_FLOAT);
-    k.interp = 4; /* other checks stay */
-    expect(&k, ACLNN_ERR_PARAM_INVALID, "interpolationMode");
-
-    init("ascend910b", NULL, "status");
-    k = gs_valid_call(ACL_FLOAT);
-    k.interp = 4;
-    expect(&k, ACLNN_SUCCESS, NULL);
-    k = gs_valid_call(ACL_FLOAT);
-    k.null_t[GS_GO] = true;
-    expect(&k, ACLNN_ERR_PARAM_INVALID, NULL);
-    k = gs_valid_call(ACL_FLOAT);
-    expect(&k, ACLNN_SUCCESS, NULL);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,7 +339,6 @@ int main(void)
         cmocka_unit_test_teardown(test_empty_tensors_succeed, teardown),
         cmocka_unit_test_teardown(test_output_mask_lengths, teardown),
         cmocka_unit_test_teardown(test_check_order, teardown),
-        cmocka_unit_test_teardown(test_faults, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

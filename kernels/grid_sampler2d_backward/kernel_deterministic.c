@@ -1,4 +1,5 @@
-/* The deterministic kernel (included by kernel_impl.h). Results are bitwise identical for any
+/* gs_kernel_deterministic: the grid sampler backward's fixed-order kernel for one compute type
+ * GS_T (built once per type, grid_sampler2d_backward.h). Results are bitwise identical for any
  * thread count because every output element is computed by exactly one task in an order that
  * does not depend on the schedule:
  * - dx planes (b, c), (b, c + 1) are one task: zeroed, then every point of item b added in
@@ -8,6 +9,10 @@
  * run in parallel for any N (also N = 1). Point geometry is computed once per chunk of blocks
  * and shared by all tasks, so the per-channel loops are a load and one (nearest) or four
  * (bilinear) adds per point. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_sampler2d_backward.h"
 
 #define GS_CHUNK_BLOCKS 256 /* blocks of geometry held at once (~4 MB in FP32): bounds memory */
 
@@ -25,14 +30,14 @@ static int64_t GS_FN(block_count)(const GS_FN(chunk) *ch, int64_t k)
 
 /* Geometry of global block k into g (in-plane cell offsets). */
 static void GS_FN(det_geometry)(const gs_shape *s, const GS_T *grid, const GS_FN(chunk) *ch,
-                                int64_t k, GS_FN(geom) *g)
+                                int64_t k, GS_FN(gs_geom) *g)
 {
     const int64_t q0 = k / ch->bpi * ch->po + k % ch->bpi * GS_BLOCK; /* first point */
     const int64_t count = GS_FN(block_count)(ch, k);
-    if (!GS_FN(nearest_cells)(s, grid + q0 * 2, count, g))
+    if (!GS_FN(gs_nearest_cells)(s, grid + q0 * 2, count, g))
         for (int64_t i = 0; i < count; i++) {
             g->cell[i] = 0;
-            GS_FN(geometry)(s, grid + (q0 + i) * 2, g, i);
+            GS_FN(gs_geometry)(s, grid + (q0 + i) * 2, g, i);
         }
     /* The points that contribute, so the nearest dx loop neither tests nor masks (grids whose
      * points fall outside at random would mispredict); the build is branch-free too. */
@@ -48,7 +53,7 @@ static void GS_FN(det_geometry)(const gs_shape *s, const GS_T *grid, const GS_FN
  * chunk, in point order. Two channels per pass share each point's geometry loads; each plane
  * still gets its points in order. The planes are zeroed by the chunk holding the item's first
  * block, right before their adds (in cache). */
-static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_FN(geom) *g,
+static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_FN(gs_geom) *g,
                           const GS_FN(chunk) *ch, int64_t b, int64_t c)
 {
     const int64_t hw = s->hi * s->wi, W = s->wi, two = s->c - c > 1;
@@ -60,7 +65,7 @@ static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_
     if (first == b * ch->bpi)
         memset(d0, 0, (size_t)((1 + two) * hw) * sizeof *d0);
     for (int64_t k = first; k < end; k++) {
-        const GS_FN(geom) *gk = g + (k - ch->k0);
+        const GS_FN(gs_geom) *gk = g + (k - ch->k0);
         const GS_T *g0 = go_c + k % ch->bpi * GS_BLOCK, *g1 = g0 + ch->po;
         const int64_t count = GS_FN(block_count)(ch, k);
         if (s->interpolation == GS_NEAREST && two) { /* the hot loop of nearest */
@@ -77,9 +82,9 @@ static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_
             for (int64_t i = 0; i < count; i++) {
                 if (!gk->ok[i])
                     continue;
-                GS_FN(bilinear_dx)(gk, i, W, g0[i], d0, false);
+                GS_FN(gs_bilinear_dx)(gk, i, W, g0[i], d0, false);
                 if (two)
-                    GS_FN(bilinear_dx)(gk, i, W, g1[i], d1, false);
+                    GS_FN(gs_bilinear_dx)(gk, i, W, g1[i], d1, false);
             }
         }
     }
@@ -87,7 +92,7 @@ static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_
 
 /* dgrid of global block k: each point's terms summed over the channels in ascending order. */
 static void GS_FN(det_dgrid)(const gs_shape *s, const GS_T *go, const GS_T *in, GS_T *dgrid,
-                             const GS_FN(geom) *g, const GS_FN(chunk) *ch, int64_t k)
+                             const GS_FN(gs_geom) *g, const GS_FN(chunk) *ch, int64_t k)
 {
     const int64_t hw = s->hi * s->wi, b = k / ch->bpi, p0 = k % ch->bpi * GS_BLOCK;
     const int64_t count = GS_FN(block_count)(ch, k);
@@ -97,20 +102,19 @@ static void GS_FN(det_dgrid)(const gs_shape *s, const GS_T *go, const GS_T *in, 
             const GS_T *go_k = go + (b * s->c + c) * ch->po + p0, *in_c = in + (b * s->c + c) * hw;
             for (int64_t i = 0; i < count; i++)
                 if (g->ok[i])
-                    GS_FN(bilinear_dgrid)(g, i, s->wi, go_k[i], in_c, &gx[i], &gy[i]);
+                    GS_FN(gs_bilinear_dgrid)(g, i, s->wi, go_k[i], in_c, &gx[i], &gy[i]);
         }
     GS_T *d = dgrid + (b * ch->po + p0) * 2;
     for (int64_t i = 0; i < count; i++)
-        GS_FN(store_dgrid)(s, g, i, gx[i], gy[i], d + i * 2);
+        GS_FN(gs_store_dgrid)(s, g, i, gx[i], gy[i], d + i * 2);
 }
 
-/* Returns false when out of memory. */
-static bool GS_FN(det_kernel)(const gs_shape *s, const GS_T *go, const GS_T *in,
-                              const GS_T *grid, GS_T *dx, GS_T *dgrid)
+bool GS_FN(gs_kernel_deterministic)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                                    const GS_T *grid, GS_T *dx, GS_T *dgrid)
 {
     const int64_t po = s->ho * s->wo, bpi = (po + GS_BLOCK - 1) / GS_BLOCK, blocks = s->n * bpi;
     const int64_t cap = blocks < GS_CHUNK_BLOCKS ? blocks : GS_CHUNK_BLOCKS;
-    GS_FN(geom) *g = malloc((size_t)cap * sizeof *g);
+    GS_FN(gs_geom) *g = malloc((size_t)cap * sizeof *g);
     if (g == NULL)
         return false;
     for (int64_t k0 = 0; k0 < blocks; k0 += cap) {

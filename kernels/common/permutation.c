@@ -1,7 +1,8 @@
-/* gs_permutation: the seeded point order of the non-deterministic kernel (ACLNN_EMU_SHUFFLE). */
+/* emu_permutation: the seeded order of the operators' non-deterministic kernels
+ * (ACLNN_EMU_SHUFFLE). Built into libopapi. */
 #include <stdlib.h>
 
-#include "grid_sampler2d_backward.h"
+#include "emu.h"
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -11,7 +12,7 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-int64_t *gs_permutation(int64_t count, uint64_t seed)
+int64_t *emu_permutation(int64_t count, uint64_t seed)
 {
     int64_t *order = malloc((size_t)(count > 0 ? count : 1) * sizeof *order);
     if (order == NULL)

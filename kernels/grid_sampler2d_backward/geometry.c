@@ -1,7 +1,8 @@
-/* Per-point geometry of the grid sampler backward, written once for a scalar type (included
- * by kernel_impl.h, which defines GS_T, GS_FN, GS_FLOOR, GS_FMOD, GS_EPSILON): pixel
- * coordinates under each padding mode, corners, weights and gradient factors of blocks of points.
- * Both kernels share it, so they see the same numbers. */
+/* gs_geometry, gs_nearest_cells: the per-point geometry of the grid sampler backward for one
+ * compute type GS_T (built once per type, grid_sampler2d_backward.h): pixel coordinates under
+ * each padding mode, corners, weights and gradient factors of blocks of points. Both kernels
+ * share it, so they see the same numbers. */
+#include "grid_sampler2d_backward.h"
 
 /* Grid coordinate -> pixel coordinate, *grad = d(pixel)/d(grid). */
 static inline GS_T GS_FN(unnormalize)(GS_T coord, int64_t size, bool align, GS_T *grad)
@@ -92,26 +93,7 @@ GS_FN(source_index)(GS_T coord, int64_t size, int padding, bool align, GS_T *gra
     return coord;
 }
 
-#define GS_BLOCK 256 /* points per block: their geometry stays in L1 across the channels */
-
-/* What the points of one block contribute, computed once and used for every channel; arrays
- * rather than structs so the channel loops read only what they use. */
-typedef struct {
-    int64_t go[GS_BLOCK];   /* offset of the point in channel 0 of gradOutput */
-    int64_t cell[GS_BLOCK]; /* offset in channel 0 of input/dx: nearest cell or nw corner */
-    int64_t dg[GS_BLOCK];   /* offset of the point's (x, y) in gridGrad */
-    GS_T wt[4][GS_BLOCK];   /* bilinear weights nw, ne, sw, se */
-    GS_T e[GS_BLOCK], w[GS_BLOCK], n[GS_BLOCK], s[GS_BLOCK]; /* distances to the sides */
-    GS_T mx[GS_BLOCK], my[GS_BLOCK]; /* gradient factors of x and y */
-    unsigned char ok[GS_BLOCK]; /* bit k: corner k inside; 0: no dx, dgrid 0 */
-    int32_t live[GS_BLOCK];     /* deterministic kernel: the points with ok != 0, in order */
-    int32_t nlive;
-} GS_FN(geom);
-
-/* Geometry of point i of the block, at grid values xy. A point whose grid value or pixel
- * coordinate is not finite, or whose corners all lie outside, gets ok = 0: it contributes
- * nothing and its dgrid is 0 (contract: non-finite grid values are out of bounds). */
-static void GS_FN(geometry)(const gs_shape *s, const GS_T *xy, GS_FN(geom) *g, int64_t i)
+void GS_FN(gs_geometry)(const gs_shape *s, const GS_T *xy, GS_FN(gs_geom) *g, int64_t i)
 {
     const int64_t W = s->wi, H = s->hi;
     g->ok[i] = 0;
@@ -163,10 +145,10 @@ GS_FN(nearest_index)(GS_T v, GS_T fsize, GS_T last, bool align, bool border)
     return fabs(c) < magic ? r : c;
 }
 
-/* Nearest cells and masks of count points at grid values xy (see nearest_cells). */
+/* Nearest cells and masks of count points at grid values xy (see gs_nearest_cells). */
 __attribute__((always_inline)) static inline void
 GS_FN(nearest_cells_loop)(const gs_shape *s, const GS_T *restrict xy, int64_t count,
-                          GS_FN(geom) *restrict g, bool align, bool border)
+                          GS_FN(gs_geom) *restrict g, bool align, bool border)
 {
     const int64_t W = s->wi;
     const GS_T fw = (GS_T)W, fh = (GS_T)s->hi, lw = (GS_T)(W - 1), lh = (GS_T)(s->hi - 1);
@@ -189,8 +171,8 @@ GS_FN(nearest_cells_loop)(const gs_shape *s, const GS_T *restrict xy, int64_t co
  * sixth of the nearest kernel's time, one call per point). Same cell and ok for every input:
  * x - x == 0 is isfinite (NaN and infinities give NaN), and a point outside or not finite gets
  * cell 0, ok 0. The deterministic kernel uses neither mx nor my of nearest points. */
-static bool GS_FN(nearest_cells)(const gs_shape *s, const GS_T *restrict xy, int64_t count,
-                                 GS_FN(geom) *restrict g)
+bool GS_FN(gs_nearest_cells)(const gs_shape *s, const GS_T *restrict xy, int64_t count,
+                             GS_FN(gs_geom) *restrict g)
 {
     if (s->interpolation != GS_NEAREST || s->padding == GS_REFLECTION || s->wi > INT32_MAX ||
         s->hi > INT32_MAX)

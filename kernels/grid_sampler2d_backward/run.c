@@ -1,0 +1,76 @@
+/* gs_run_f32, gs_run_f64: the executor's run for one compute type GS_T (built once per type,
+ * grid_sampler2d_backward.h): contiguous GS_T views of the tensors (tensor_io.c), the kernel
+ * chosen in the first phase, then one rounding of each staged result into its output. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_sampler2d_backward.h"
+
+/* The kernel on contiguous arrays; false when out of host memory. */
+static bool GS_FN(kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, const GS_T *grid,
+                          GS_T *dx, GS_T *dgrid, bool det, uint64_t shuffle_seed)
+{
+    /* No grid points (Hout or Wout or N is 0): a selected dx is still written, all zeros, as
+     * the sum over no points (docs/contract.md); both kernels assume points exist. */
+    if (s->n * s->ho * s->wo == 0) {
+        if (dx != NULL)
+            memset(dx, 0, (size_t)(s->n * s->c * s->hi * s->wi) * sizeof *dx);
+        return true;
+    }
+    if (det)
+        return GS_FN(gs_kernel_deterministic)(s, go, in, grid, dx, dgrid);
+    return GS_FN(gs_kernel_atomic)(s, go, in, grid, dx, dgrid, shuffle_seed);
+}
+
+aclnnStatus GS_FN(gs_run)(const gs_params *pr)
+{
+    const int64_t *di = pr->input->dims, *dg = pr->grad_output->dims;
+    const gs_shape s = {di[0], di[1], di[2], di[3], dg[2], dg[3],
+                        pr->interpolation, pr->padding, pr->align_corners};
+    const int64_t points = s.n * s.ho * s.wo, nin = s.n * s.c * s.hi * s.wi;
+    const int64_t dgrid_dim = pr->grid_grad->dims[3];
+    GS_T *own_go = NULL, *own_in = NULL, *own_grid = NULL, *own_dx = NULL, *own_dgrid = NULL;
+    GS_T *dx = NULL, *dgrid = NULL;
+    const GS_T *go = GS_FN(gs_view)(pr->grad_output, &own_go);
+    const GS_T *in = pr->want_dgrid ? GS_FN(gs_view)(pr->input, &own_in) : NULL;
+    const GS_T *grid = GS_FN(gs_grid_view)(pr->grid, points, &own_grid);
+    bool ok = go && grid && (in || !pr->want_dgrid);
+
+    if (ok && pr->want_dx) {
+        if (GS_FN(gs_direct)(pr->input_grad)) /* the kernel writes (zeroes) all of dx itself */
+            dx = emu_element_ptr(pr->input_grad, 0);
+        else
+            dx = own_dx = malloc((size_t)(nin > 0 ? nin : 1) * sizeof(GS_T));
+        ok = dx != NULL;
+    }
+    if (ok && pr->want_dgrid) {
+        if (GS_FN(gs_direct)(pr->grid_grad) && dgrid_dim == 2)
+            dgrid = emu_element_ptr(pr->grid_grad, 0);
+        else
+            dgrid = own_dgrid = calloc((size_t)points * 2, sizeof(GS_T));
+        ok = dgrid != NULL;
+    }
+    if (ok) {
+        uint64_t seed = pr->deterministic ? 0 : emu_shuffle_seed();
+        ok = GS_FN(kernel)(&s, go, in, grid, dx, dgrid, pr->deterministic, seed);
+    }
+    if (ok) {
+        bool truncate = emu_fault_on(EMU_FAULT_ROUND_TRUNCATE);
+        if (own_dx != NULL)
+            for (int64_t i = 0; i < nin; i++)
+                GS_FN(gs_store)(pr->input_grad, i, own_dx[i], truncate);
+        if (own_dgrid != NULL)
+            for (int64_t p = 0; p < points; p++)
+                for (int64_t k = 0; k < 2 && k < dgrid_dim; k++)
+                    GS_FN(gs_store)(pr->grid_grad, p * dgrid_dim + k, own_dgrid[p * 2 + k],
+                                    truncate);
+    } else {
+        emu_set_error(GS_API_NAME ": out of host memory for staging buffers or kernel scratch");
+    }
+    free(own_go);
+    free(own_in);
+    free(own_grid);
+    free(own_dx);
+    free(own_dgrid);
+    return ok ? ACLNN_SUCCESS : ACLNN_ERR_INNER;
+}

@@ -1,0 +1,69 @@
+/* gs_direct, gs_view, gs_grid_view, gs_store: the grid sampler's staging for one compute type
+ * GS_T (built once per type, grid_sampler2d_backward.h). Tensors of dtype GS_DT that are
+ * contiguous are used in place; anything else (FLOAT16, BF16, strided views, offsets) is staged
+ * through contiguous GS_T arrays, computed there, and rounded once per element into the
+ * output. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_sampler2d_backward.h"
+
+bool GS_FN(gs_direct)(const aclTensor *t)
+{
+    return t->dtype == GS_DT && emu_tensor_contiguous(t);
+}
+
+GS_T *GS_FN(gs_view)(const aclTensor *t, GS_T **owned)
+{
+    int64_t n = emu_tensor_numel(t);
+    *owned = NULL;
+    if (GS_FN(gs_direct)(t))
+        return (GS_T *)emu_element_ptr(t, 0);
+    GS_T *buf = malloc((size_t)(n > 0 ? n : 1) * sizeof(GS_T));
+    if (buf != NULL)
+        for (int64_t i = 0; i < n; i++)
+            buf[i] = (GS_T)emu_load(t, i); /* exact: FLOAT16 and BF16 fit in FP32 */
+    return *owned = buf;
+}
+
+/* A last dim other than 2 (possible only under the skip-check fault) reads missing coordinates
+ * as 0 and ignores extra ones, staying inside the tensor. */
+GS_T *GS_FN(gs_grid_view)(const aclTensor *t, int64_t points, GS_T **owned)
+{
+    int64_t d = t->dims[3];
+    if (d == 2)
+        return GS_FN(gs_view)(t, owned);
+    GS_T *buf = *owned = calloc((size_t)(points > 0 ? points : 1) * 2, sizeof(GS_T));
+    if (buf != NULL)
+        for (int64_t p = 0; p < points; p++)
+            for (int64_t k = 0; k < 2 && k < d; k++)
+                buf[p * 2 + k] = (GS_T)emu_load(t, p * d + k);
+    return buf;
+}
+
+#if GS_DOUBLE
+void GS_FN(gs_store)(const aclTensor *t, int64_t i, GS_T v, bool truncate)
+{
+    (void)truncate; /* no narrowing */
+    memcpy(emu_element_ptr(t, i), &v, sizeof v);
+}
+#else
+void GS_FN(gs_store)(const aclTensor *t, int64_t i, GS_T v, bool truncate)
+{
+    void *p = emu_element_ptr(t, i);
+    uint16_t h;
+    switch (t->dtype) {
+    case ACL_FLOAT16:
+        h = emu_f32_to_f16(v, truncate);
+        memcpy(p, &h, sizeof h);
+        break;
+    case ACL_BF16:
+        h = emu_f32_to_bf16(v, truncate);
+        memcpy(p, &h, sizeof h);
+        break;
+    default:
+        memcpy(p, &v, sizeof v);
+        break;
+    }
+}
+#endif
