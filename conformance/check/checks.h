@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "case.h"
-#include "run_tensors.h"
+#include "dev_tensor.h"
 #include "verdict.h"
 
 /* Record status s with check name and message unless a failure is already recorded. */

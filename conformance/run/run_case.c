@@ -14,7 +14,7 @@
 #include "datagen.h"
 #include "dump.h"
 #include "run_reference.h"
-#include "run_tensors.h"
+#include "dev_tensor.h"
 
 static double now(void)
 {

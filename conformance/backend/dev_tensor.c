@@ -1,5 +1,5 @@
-/* Device tensors with guard zones and poison (run_tensors.h). */
-#include "run_tensors.h"
+/* Device tensors with guard zones and poison (dev_tensor.h). */
+#include "dev_tensor.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * harness guard zones, a poison pattern everywhere the device should not write, and the host
  * images of what was sent and what came back. Only aclrtMalloc/aclrtMemcpy are used, so the
  * same checks hold on a real device. Private to run_case.c, checks and dump. */
-#ifndef ACLCTS_CONFORMANCE_RUN_TENSORS_H_
-#define ACLCTS_CONFORMANCE_RUN_TENSORS_H_
+#ifndef ACLCTS_CONFORMANCE_DEV_TENSOR_H_
+#define ACLCTS_CONFORMANCE_DEV_TENSOR_H_
 
 #include <stdbool.h>
 #include <stddef.h>

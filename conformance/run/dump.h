@@ -7,7 +7,7 @@
 
 #include "case.h"
 #include "reference.h"
-#include "run_tensors.h"
+#include "dev_tensor.h"
 #include "verdict.h"
 
 /* d: the case's tensors after run 1 (NULL entries or null tensors are skipped); ref: the
