@@ -8,17 +8,6 @@
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "host images assume little-endian");
 
-size_t cts_dtype_size(ref_dtype dt)
-{
-    switch (dt) {
-    case REF_DT_INT8: case REF_DT_UINT8: case REF_DT_BOOL: case REF_DT_STRING: return 1;
-    case REF_DT_FLOAT16: case REF_DT_BF16: case REF_DT_INT16: case REF_DT_UINT16: return 2;
-    case REF_DT_INT64: case REF_DT_UINT64: case REF_DT_DOUBLE: case REF_DT_COMPLEX64: return 8;
-    case REF_DT_COMPLEX128: return 16;
-    default: return 4;
-    }
-}
-
 /* x is already an FP16 value (rounded by ref_round_to): pack sign, exponent, significand. */
 static uint16_t fp16_bits(double x)
 {
@@ -110,43 +99,6 @@ int64_t cts_dev_tensor_pos(const cts_dev_tensor *d, int64_t k)
     return pos;
 }
 
-/* Strides (given, or contiguous), element count, storage span and bytes of t, each in checked
- * 64-bit arithmetic: false when one does not fit (the tensor cannot exist). */
-static bool extent(const cts_tensor *t, int64_t strides[CTS_MAX_DIMS], cts_tensor_extent *e)
-{
-    bool ok = true;
-    int64_t s = 1, numel = 1;
-    for (int i = 0; i < t->rank; i++)
-        if (t->dims[i] <= 0) numel = 0;
-        else if (numel) ok &= !__builtin_mul_overflow(numel, t->dims[i], &numel);
-    for (int i = t->rank - 1; i >= 0; i--) {
-        strides[i] = t->has_strides ? t->strides[i] : s;
-        if (t->dims[i] > 0 && ok) ok &= !__builtin_mul_overflow(s, t->dims[i], &s);
-    }
-    int64_t storage = t->offset > 0 ? t->offset : 0;
-    if (numel > 0 && ok) {
-        int64_t last = t->offset, span;
-        for (int i = 0; i < t->rank && ok; i++)
-            if (strides[i] > 0)
-                ok = !__builtin_mul_overflow(t->dims[i] - 1, strides[i], &span) &&
-                     !__builtin_add_overflow(last, span, &last);
-        ok = ok && !__builtin_add_overflow(last, 1, &storage);
-    }
-    int64_t bytes = 0;
-    ok = ok && !__builtin_mul_overflow(storage, (int64_t)cts_dtype_size(t->dtype), &bytes) &&
-         !__builtin_add_overflow(bytes, 2 * (int64_t)CTS_GUARD_BYTES, &bytes);
-    e->numel = ok ? numel : 0;
-    e->storage = ok ? storage : 0;
-    e->bytes = ok ? bytes : 0;
-    return ok;
-}
-
-bool cts_tensor_extent_of(const cts_tensor *t, cts_tensor_extent *e)
-{
-    int64_t strides[CTS_MAX_DIMS];
-    return extent(t, strides, e);
-}
-
 int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot)
 {
     memset(d, 0, sizeof *d);
@@ -154,7 +106,7 @@ int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot)
     d->slot = slot;
     d->esize = cts_dtype_size(t->dtype);
     cts_tensor_extent e;
-    bool ok = extent(t, d->strides, &e);
+    bool ok = cts_tensor_layout(t, d->strides, &e);
     d->numel = e.numel;
     d->storage = e.storage;
     d->bytes = (size_t)e.bytes;

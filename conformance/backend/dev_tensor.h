@@ -16,11 +16,6 @@
  * host, not a defect of the device. */
 #define CTS_OUT_OF_MEMORY (-2)
 
-/* ≥ 64 bytes asked; 512 keeps the tensor data as aligned as aclrtMalloc's own result. */
-#define CTS_GUARD_BYTES 512
-
-/* Bytes per element of a dtype (1 for BOOL/INT8/UINT8, 16 for COMPLEX128); 4 for unknown. */
-size_t cts_dtype_size(ref_dtype dt);
 /* x into one element of dt (little-endian host). Floats are rounded to dt first. */
 void cts_encode(ref_dtype dt, double x, void *dst);
 double cts_decode(ref_dtype dt, const void *src);
@@ -42,17 +37,6 @@ typedef struct {
     double *values;         /* logical row-major view values: inputs as the device saw them */
     aclTensor *acl;
 } cts_dev_tensor;
-
-/* How much of memory a tensor's view needs. Every size is checked 64-bit arithmetic (shapes x
- * strides + offset, elements, bytes), so a tensor too large to exist is reported, never wrapped. */
-typedef struct {
-    int64_t numel;          /* view elements (0 when a dim is <= 0) */
-    int64_t storage;        /* storage elements the view spans, offset included */
-    int64_t bytes;          /* guard + storage + guard */
-} cts_tensor_extent;
-
-/* false (and a zero extent) when a size exceeds INT64_MAX: the tensor cannot exist. */
-bool cts_tensor_extent_of(const cts_tensor *t, cts_tensor_extent *e);
 
 /* Sizes, strides and storage of t only (no host images, no device memory): what prepare starts
  * with, for a caller that places the tensor in memory of its own (the fuzz targets' arena).

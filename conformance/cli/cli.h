@@ -10,12 +10,12 @@
 #include <stdio.h>
 
 #include "case.h"
-#include "select.h"
+#include "suite_load.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
-#define CLI_MAX_ARGS 256
+#define CLI_MAX_ARGS CTS_SELECTION_MAX /* argv words a command keeps */
 
 int cli_run(int argc, char **argv);
 int cli_list(int argc, char **argv);
@@ -25,22 +25,8 @@ int cli_repro(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 int cli_detect_contract(int argc, char **argv);
 
-/* ---- choosing cases (cli_select.c), shared by run, list and show ---- */
-
-typedef struct {
-    const char *product;                 /* --product ID|all (NULL: all) */
-    const char *filters[CLI_MAX_ARGS];   /* --filter GLOB, repeatable */
-    int nfilters;
-    const char *shard;                   /* --shard K/N */
-    int shards;                          /* --shards N (with JOB_COMPLETION_INDEX) */
-    bool have_seed;                      /* --seed S */
-    uint64_t seed;
-    bool quick;                          /* --quick */
-    ref_spec contract;                   /* --contract doc|vendor[@RELEASE] (default doc) */
-    bool all_contracts;                  /* keep every contract's cases (coverage) */
-    const char *paths[CLI_MAX_ARGS];     /* suite files and directories */
-    int npaths;
-} cli_selection;
+/* ---- choosing cases (cli_select.c: options into a cts_selection), shared by run, list and
+ * show ---- */
 
 /* Options text of the selection, for the --help of run, list and show. */
 extern const char cli_selection_help[];
@@ -53,27 +39,13 @@ int cli_parse_long(const char *name, const char *text, long lo, long hi, long *o
 
 /* Consumes a selection option or a positional suite path at argv[*i]: 1 consumed, 0 not a
  * selection option (the caller's own or unknown), -1 usage error (printed). */
-int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i);
-
-typedef struct {
-    cts_case_list all;        /* every case the suites define (for the chosen product) */
-    const cts_case **sel;     /* the selected ones, in load order, judged by the contract */
-    size_t nsel;
-    size_t other_contract;    /* cases written for another contract (`spec:`), not selected */
-    cts_shard shard;
-} cli_loaded;
+int cli_selection_arg(cts_selection *s, int argc, char **argv, int *i);
 
 /* The contract named by --contract's value: doc, vendor (= vendor@9.0), vendor@9.0, vendor@8.5
  * (= vendor-old). 0, or -1 with a message printed. */
 int cli_parse_contract(const char *text, ref_spec *out);
 /* "N cases written for another contract than C are not selected" on f, when N > 0. */
-void cli_print_other_contract(FILE *f, const cli_loaded *l, ref_spec contract);
-
-/* Loads the suites (default: ./suites when no path was given; the loader expands
- * directories), applies --filter and the shard. 0, or CLI_EXIT_USAGE after the
- * loader's messages were printed to stderr. */
-int cli_selection_load(const cli_selection *s, cli_loaded *out);
-void cli_loaded_free(cli_loaded *l);
+void cli_print_other_contract(FILE *f, const cts_loaded *l, ref_spec contract);
 
 /* A path as a person should see it in a repro line: relative to the working directory when it
  * lies below it, else absolute. */

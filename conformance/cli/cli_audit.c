@@ -64,7 +64,7 @@ int cli_audit(int argc, char **argv)
     const char *backend = "emu", *out = "audit", *keep = NULL;
     const char *pass[CLI_MAX_ARGS];
     int npass = 0;
-    cli_selection sel;
+    cts_selection sel;
     memset(&sel, 0, sizeof sel);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

@@ -213,7 +213,7 @@ static int read_shard(const char *file, cts_result_list *res, cts_manifest *m)
 }
 
 /* The records in the order of the suites' cases (so any sharding gives the same file). */
-static void case_order(const cli_loaded *l, const cts_result_list *in, cts_result_list *out)
+static void case_order(const cts_loaded *l, const cts_result_list *in, cts_result_list *out)
 {
     cts_id_set placed = {0};
     for (size_t k = 0; k < l->nsel; k++)
@@ -275,7 +275,7 @@ static int suite_set(const certify_args *a, cts_manifest *m, cts_names *files)
 }
 
 /* The package's facts that are not about the runs. */
-static void packaging_facts(cts_manifest *m, const certify_args *a, const cli_loaded *l,
+static void packaging_facts(cts_manifest *m, const certify_args *a, const cts_loaded *l,
                             int argc, char **argv)
 {
     char srcdir[PATH_MAX], cmd[PATH_MAX + 64];
@@ -298,7 +298,7 @@ static void packaging_facts(cts_manifest *m, const certify_args *a, const cli_lo
 typedef struct {
     certify_args a;
     char out[PATH_MAX], tar[PATH_MAX + 8], tmp[PATH_MAX + 32];
-    cli_loaded l;
+    cts_loaded l;
     cts_manifest m;
     cts_result_list got, res;
     cts_names suites;
@@ -307,7 +307,7 @@ typedef struct {
 static void state_free(certify_state *s)
 {
     if (*s->tmp) cts_remove_tree(s->tmp);
-    cli_loaded_free(&s->l);
+    cts_loaded_free(&s->l);
     cts_manifest_free(&s->m);
     cts_result_list_free(&s->got);
     cts_result_list_free(&s->res);
@@ -405,7 +405,7 @@ int cli_certify(int argc, char **argv)
     }
     int rc = choose_paths(&s);
     if (rc) return rc;
-    cli_selection sel;
+    cts_selection sel;
     memset(&sel, 0, sizeof sel);
     sel.product = s.a.product;
     if (s.a.contract && cli_parse_contract(s.a.contract, &sel.contract) != 0)
@@ -422,7 +422,7 @@ int cli_certify(int argc, char **argv)
         }
     }
     double t0 = mono();
-    if (rc == 0) rc = cli_selection_load(&sel, &s.l);
+    if (rc == 0) rc = cts_selection_load(&sel, &s.l) ? CLI_EXIT_USAGE : 0;
     if (rc == 0) rc = gather(&s);
     double t1 = mono();
     if (rc == 0) rc = check_complete(&s);

@@ -79,7 +79,7 @@ static int report(const op_counts *oc, const char *op, bool all, bool impossible
 
 int cli_coverage(int argc, char **argv)
 {
-    cli_selection s = {0};
+    cts_selection s = {0};
     bool all = false, impossible = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -99,11 +99,11 @@ int cli_coverage(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    cli_loaded l;
+    cts_loaded l;
     s.all_contracts = true; /* the suites' case space: every contract's cases */
-    int rc = cli_selection_load(&s, &l);
+    int rc = cts_selection_load(&s, &l) ? CLI_EXIT_USAGE : 0;
     if (rc != 0) {
-        cli_loaded_free(&l);
+        cts_loaded_free(&l);
         return rc;
     }
     static op_counts counts[2]; /* large: not on the stack */
@@ -114,6 +114,6 @@ int cli_coverage(int argc, char **argv)
         count_case(&counts[l.sel[k]->op == REF_OP_AVGPOOL2D_BACKWARD ? 0 : 1], l.sel[k]);
     int missed = report(&counts[0], "avgpool2d_backward", all, impossible) +
                  report(&counts[1], "grid_sampler2d_backward", all, impossible);
-    cli_loaded_free(&l);
+    cts_loaded_free(&l);
     return missed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

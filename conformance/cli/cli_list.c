@@ -15,7 +15,7 @@ static const char list_help[] =
 
 int cli_list(int argc, char **argv)
 {
-    cli_selection s = {0};
+    cts_selection s = {0};
     bool lng = false, count = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -37,8 +37,8 @@ int cli_list(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    cli_loaded l;
-    int rc = cli_selection_load(&s, &l);
+    cts_loaded l;
+    int rc = cts_selection_load(&s, &l) ? CLI_EXIT_USAGE : 0;
     if (rc == 0) {
         cli_print_other_contract(stderr, &l, s.contract);
         if (count)
@@ -52,6 +52,6 @@ int cli_list(int argc, char **argv)
                 printf("%s\n", c->id);
         }
     }
-    cli_loaded_free(&l);
+    cts_loaded_free(&l);
     return rc;
 }

@@ -65,7 +65,7 @@ static const char run_help[] =
     "One run writes an output directory and a JSONL file at a time: a second one is refused.\n";
 
 typedef struct {
-    cli_selection sel;
+    cts_selection sel;
     const char *backend, *out, *jsonl, *junit, *dump, *resume;
     long jobs, repeat;
     double timeout;
@@ -335,7 +335,7 @@ static int case_by_id(const void *a, const void *b)
 
 /* --resume F must hold cases of this selection only: records of another suite, seed or shard
  * would be reported as if this run had made them. Fills done with the ids of F. */
-static int check_resume_ids(const char *path, const cts_result_list *prev, const cli_loaded *l,
+static int check_resume_ids(const char *path, const cts_result_list *prev, const cts_loaded *l,
                             cts_id_set *done)
 {
     const cts_case **by_id = malloc((l->nsel ? l->nsel : 1) * sizeof *by_id);
@@ -376,7 +376,7 @@ static int check_resume_ids(const char *path, const cts_result_list *prev, const
 
 /* Creates the directories, takes the locks, reads and trims --resume F, and opens the JSONL
  * for appending. 0, or -1 (message printed). */
-static int open_outputs(const run_args *a, const cli_loaded *l, outputs *o, cts_id_set *done,
+static int open_outputs(const run_args *a, const cts_loaded *l, outputs *o, cts_id_set *done,
                         cts_result_list *prev)
 {
     char err[PATH_MAX + 128];
@@ -607,8 +607,8 @@ int cli_run(int argc, char **argv)
         fprintf(stderr, "aclcts: error: --backend %s: %s\n", a.backend, err);
         return CLI_EXIT_USAGE;
     }
-    cli_loaded l;
-    int rc = cli_selection_load(&a.sel, &l);
+    cts_loaded l;
+    int rc = cts_selection_load(&a.sel, &l) ? CLI_EXIT_USAGE : 0;
     if (rc == 0 && l.nsel == 0 && l.shard.count <= 1) {
         fprintf(stderr, "aclcts: error: no case selected (%zu cases in the suites; check "
                 "--filter, --product, --quick)\n", l.all.ncases);
@@ -627,7 +627,7 @@ int cli_run(int argc, char **argv)
         outputs_close(&o);
         cts_id_set_free(&done);
         cts_result_list_free(&prev);
-        cli_loaded_free(&l);
+        cts_loaded_free(&l);
         cts_backend_close(&backend);
         return rc;
     }
@@ -713,7 +713,7 @@ int cli_run(int argc, char **argv)
     cts_id_set_free(&done);
     cts_result_list_free(&prev);
     cts_result_list_free(&ctx.results);
-    cli_loaded_free(&l);
+    cts_loaded_free(&l);
     cts_backend_close(&backend);
     return rc;
 }

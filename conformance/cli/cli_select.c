@@ -37,7 +37,7 @@ int cli_parse_contract(const char *text, ref_spec *out)
     return -1;
 }
 
-void cli_print_other_contract(FILE *f, const cli_loaded *l, ref_spec contract)
+void cli_print_other_contract(FILE *f, const cts_loaded *l, ref_spec contract)
 {
     if (l->other_contract > 0)
         fprintf(f, "aclcts: %zu cases written for another contract than %s are not selected\n",
@@ -78,7 +78,7 @@ int cli_parse_long(const char *name, const char *text, long lo, long hi, long *o
     return 0;
 }
 
-int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i)
+int cli_selection_arg(cts_selection *s, int argc, char **argv, int *i)
 {
     const char *v;
     int r;
@@ -153,58 +153,6 @@ int cli_selection_arg(cli_selection *s, int argc, char **argv, int *i)
     }
     s->paths[s->npaths++] = argv[*i];
     return 1;
-}
-
-static const char *env(const char *name)
-{
-    return getenv(name);
-}
-
-int cli_selection_load(const cli_selection *s, cli_loaded *l)
-{
-    memset(l, 0, sizeof *l);
-    const char *deflt = "suites";
-    const char *const *paths = s->npaths ? s->paths : &deflt;
-    int npaths = s->npaths ? s->npaths : 1;
-    char err[256];
-    if (cts_shard_resolve(s->shard, s->shards, env, &l->shard, err, sizeof err) != 0) {
-        fprintf(stderr, "aclcts: error: %s\n", err);
-        return CLI_EXIT_USAGE;
-    }
-
-    cts_load_options opt = {.product = s->product, .have_seed = s->have_seed, .seed = s->seed,
-                            .quick = s->quick};
-    if (cts_load_suites(paths, npaths, &opt, &l->all, stderr) != 0)
-        return CLI_EXIT_USAGE;
-
-    l->sel = malloc((l->all.ncases ? l->all.ncases : 1) * sizeof *l->sel);
-    if (!l->sel)
-        abort();
-    for (size_t k = 0; k < l->all.ncases; k++) {
-        cts_case *c = &l->all.cases[k];
-        if (!cts_filter_match(s->filters, s->nfilters, c->id) || !cts_shard_has(&l->shard, c->id))
-            continue;
-        /* A case written for one contract runs only under it; every other case is judged by
-         * the run's contract. */
-        if (s->all_contracts) {
-            l->sel[l->nsel++] = c;
-            continue;
-        }
-        if (c->spec_fixed && c->spec != s->contract) {
-            l->other_contract++;
-            continue;
-        }
-        c->spec = s->contract;
-        l->sel[l->nsel++] = c;
-    }
-    return 0;
-}
-
-void cli_loaded_free(cli_loaded *l)
-{
-    cts_case_list_free(&l->all);
-    free(l->sel);
-    memset(l, 0, sizeof *l);
 }
 
 void cli_display_path(const char *path, char *out, size_t len)

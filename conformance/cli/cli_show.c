@@ -136,7 +136,7 @@ static void print_case(const cts_case *c)
 
 int cli_show(int argc, char **argv)
 {
-    cli_selection s = {0};
+    cts_selection s = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf(show_help, cli_selection_help);
@@ -159,8 +159,8 @@ int cli_show(int argc, char **argv)
     s.filters[s.nfilters++] = s.paths[0];
     memmove(s.paths, s.paths + 1, (size_t)(s.npaths - 1) * sizeof s.paths[0]);
     s.npaths--;
-    cli_loaded l;
-    int rc = cli_selection_load(&s, &l);
+    cts_loaded l;
+    int rc = cts_selection_load(&s, &l) ? CLI_EXIT_USAGE : 0;
     if (rc == 0 && l.nsel == 0) {
         fprintf(stderr, "aclcts: error: no case matches %s (try aclcts list)\n",
                 s.filters[s.nfilters - 1]);
@@ -168,6 +168,6 @@ int cli_show(int argc, char **argv)
     }
     for (size_t k = 0; rc == 0 && k < l.nsel; k++)
         print_case(l.sel[k]), printf("%s", k + 1 < l.nsel ? "\n" : "");
-    cli_loaded_free(&l);
+    cts_loaded_free(&l);
     return rc;
 }

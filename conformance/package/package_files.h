@@ -26,7 +26,7 @@ int cts_package_list(const char *root, const char *rel, int depth, cts_names *fi
 
 #include <stdio.h>
 
-#include "cli.h"
+#include "suite_load.h"
 #include "provenance.h"
 #include "results.h"
 #include "suite_set.h"
@@ -35,7 +35,7 @@ int cts_package_list(const char *root, const char *rel, int depth, cts_names *fi
  * prefixed by `what` (a file name), and returns the number of problems. */
 
 /* results hold every selected case of l exactly once and nothing else. */
-int cts_check_case_set(const cli_loaded *l, const cts_result_list *res, const char *what,
+int cts_check_case_set(const cts_loaded *l, const cts_result_list *res, const char *what,
                        FILE *out);
 /* The records and the run sessions agree on one product, backend, contract and aclcts version
  * (the first seen is put in backend/contract/version); sessions' backend libraries agree. */

@@ -43,7 +43,7 @@ static const cts_case *find_case(const cts_case **sorted, size_t n, const char *
     return hit ? *hit : NULL;
 }
 
-int cts_check_case_set(const cli_loaded *l, const cts_result_list *res, const char *what,
+int cts_check_case_set(const cts_loaded *l, const cts_result_list *res, const char *what,
                        FILE *out)
 {
     cts_id_set got = {0};
@@ -261,11 +261,11 @@ static int check_manifest_files(const char *dir, const cts_manifest *m, bool che
 static int check_suites(const char *dir, const cts_manifest *m, const cts_result_list *res,
                         FILE *out)
 {
-    cli_selection sel;
+    cts_selection sel;
     memset(&sel, 0, sizeof sel);
     sel.product = m->product;
-    static char paths[CLI_MAX_ARGS][PATH_MAX];
-    for (size_t i = 0; i < m->nfiles && sel.npaths < CLI_MAX_ARGS; i++)
+    static char paths[CTS_SELECTION_MAX][PATH_MAX];
+    for (size_t i = 0; i < m->nfiles && sel.npaths < CTS_SELECTION_MAX; i++)
         if (!strcmp(m->files[i].role, "suite") && !strstr(m->files[i].path, "..")) {
             snprintf(paths[sel.npaths], sizeof paths[0], "%s/%s", dir, m->files[i].path);
             sel.paths[sel.npaths] = paths[sel.npaths];
@@ -284,10 +284,10 @@ static int check_suites(const char *dir, const cts_manifest *m, const cts_result
         fprintf(out, "manifest.json: lists no suite\n");
         return 1;
     }
-    cli_loaded l;
-    if (cli_selection_load(&sel, &l) != 0) {
+    cts_loaded l;
+    if (cts_selection_load(&sel, &l) != 0) {
         fprintf(out, "suites/: the packaged suites do not load (messages on stderr)\n");
-        cli_loaded_free(&l);
+        cts_loaded_free(&l);
         return 1;
     }
     int bad = 0;
@@ -322,7 +322,7 @@ static int check_suites(const char *dir, const cts_manifest *m, const cts_result
         }
         cts_suite_hashes_free(h, n);
     }
-    cli_loaded_free(&l);
+    cts_loaded_free(&l);
     return bad;
 }
 

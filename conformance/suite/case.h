@@ -131,4 +131,25 @@ void cts_case_list_free(cts_case_list *l);
  * the product or where it was written): two cases with one hash are one case. */
 uint64_t cts_case_param_hash(const cts_case *c);
 
+/* The guard zone on each side of a tensor's device storage (the loader refuses a tensor whose
+ * bytes with its guards pass 2^63): ≥ 64 bytes asked; 512 keeps the tensor data as aligned as
+ * aclrtMalloc's own result. */
+#define CTS_GUARD_BYTES 512
+
+/* Bytes per element of a dtype (1 for BOOL/INT8/UINT8, 16 for COMPLEX128); 4 for unknown. */
+size_t cts_dtype_size(ref_dtype dt);
+
+/* How much of memory a tensor's view needs. Every size is checked 64-bit arithmetic (shapes x
+ * strides + offset, elements, bytes), so a tensor too large to exist is reported, never wrapped. */
+typedef struct {
+    int64_t numel;          /* view elements (0 when a dim is <= 0) */
+    int64_t storage;        /* storage elements the view spans, offset included */
+    int64_t bytes;          /* guard + storage + guard */
+} cts_tensor_extent;
+
+/* false (and a zero extent) when a size exceeds INT64_MAX: the tensor cannot exist. */
+bool cts_tensor_extent_of(const cts_tensor *t, cts_tensor_extent *e);
+/* The same, with the view's strides (given, or contiguous) into strides. */
+bool cts_tensor_layout(const cts_tensor *t, int64_t strides[CTS_MAX_DIMS], cts_tensor_extent *e);
+
 #endif

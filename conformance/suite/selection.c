@@ -1,0 +1,58 @@
+/* Which cases of the suites a command works on (suite_load.h): the loader's options, --filter
+ * globs, the shard and the contract. */
+#include "suite_load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *env(const char *name)
+{
+    return getenv(name);
+}
+
+int cts_selection_load(const cts_selection *s, cts_loaded *l)
+{
+    memset(l, 0, sizeof *l);
+    const char *deflt = "suites";
+    const char *const *paths = s->npaths ? s->paths : &deflt;
+    int npaths = s->npaths ? s->npaths : 1;
+    char err[256];
+    if (cts_shard_resolve(s->shard, s->shards, env, &l->shard, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: %s\n", err);
+        return -1;
+    }
+
+    cts_load_options opt = {.product = s->product, .have_seed = s->have_seed, .seed = s->seed,
+                            .quick = s->quick};
+    if (cts_load_suites(paths, npaths, &opt, &l->all, stderr) != 0)
+        return -1;
+
+    l->sel = malloc((l->all.ncases ? l->all.ncases : 1) * sizeof *l->sel);
+    if (!l->sel)
+        abort();
+    for (size_t k = 0; k < l->all.ncases; k++) {
+        cts_case *c = &l->all.cases[k];
+        if (!cts_filter_match(s->filters, s->nfilters, c->id) || !cts_shard_has(&l->shard, c->id))
+            continue;
+        /* A case written for one contract runs only under it; every other case is judged by
+         * the run's contract. */
+        if (s->all_contracts) {
+            l->sel[l->nsel++] = c;
+            continue;
+        }
+        if (c->spec_fixed && c->spec != s->contract) {
+            l->other_contract++;
+            continue;
+        }
+        c->spec = s->contract;
+        l->sel[l->nsel++] = c;
+    }
+    return 0;
+}
+
+void cts_loaded_free(cts_loaded *l)
+{
+    cts_case_list_free(&l->all);
+    free(l->sel);
+    memset(l, 0, sizeof *l);
+}
