@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "dev_tensor.h"
+#include "backend/backend.h"
 
 /* Lays out d[0..n) (each set by cts_dev_tensor_layout) in the arena, growing it when needed,
  * and creates their aclTensors. Aborts with a setup message when device memory fails. */

@@ -5,7 +5,7 @@
 #ifndef ACLCTS_FUZZ_DEVICE_H_
 #define ACLCTS_FUZZ_DEVICE_H_
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "reference.h"
 
 /* The backend, ready for a call of product/spec (on a real device the product and spec are

@@ -1,4 +1,4 @@
-/* One fuzzed operator call: the bytes decoded into a suite case (conformance/suite/case.h) plus what a
+/* One fuzzed operator call: the bytes decoded into a suite case (conformance/suite/suite.h) plus what a
  * suite cannot express (NULL first-phase out-pointers, the data seed). The same struct feeds the
  * run with oracles (run_call.c) and the describe mode (describe_call.c), so a finding prints as
  * exactly the call that was made. */
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "case.h"
+#include "suite/suite.h"
 #include "provider.h"
 
 /* Per-tensor element budget of a decoded call (axes are drawn freely, then the largest ones

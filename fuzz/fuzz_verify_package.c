@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "package.h"
+#include "package/package.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
  * status model, the error message, guard zones, outputs untouched on an error or when not asked
  * for, inputs unchanged, numeric bound of the reference on small successful calls, bitwise
  * repeats where determinism is promised, and (outside sanitizer builds) a heap that returns to
- * its size. The checks themselves are the harness's (conformance/check/checks.h); this file decides
+ * its size. The checks themselves are the harness's (conformance/check/check.h); this file decides
  * which apply and turns a failure into an abort naming the oracle. */
 #include <malloc.h>
 #include <math.h>
@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "arena.h"
-#include "checks.h"
+#include "check/check.h"
 #include "device.h"
 #include "fuzz_call.h"
-#include "run_reference.h"
+#include "run/run.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define FUZZ_ASAN 1

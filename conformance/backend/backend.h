@@ -1,8 +1,7 @@
-/* A device reached only through the CANN binary interface: dlopen of libascendcl.so,
- * libnnopbase.so and libopapi.so and a table of function pointers. The emulated device is just
- * the default directory. */
-#ifndef ACLCTS_CONFORMANCE_BACKEND_H_
-#define ACLCTS_CONFORMANCE_BACKEND_H_
+/* The backend stage: a CANN toolkit reached through its ABI (dlopen), and the tensors of a case
+ * on its device with guard zones and poison. */
+#ifndef ACLCTS_CONFORMANCE_BACKEND_BACKEND_H_
+#define ACLCTS_CONFORMANCE_BACKEND_BACKEND_H_
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,6 +10,11 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
+#include "suite/suite.h"
+
+/* A device reached only through the CANN binary interface: dlopen of libascendcl.so,
+ * libnnopbase.so and libopapi.so and a table of function pointers. The emulated device is just
+ * the default directory. */
 
 #define CTS_BACKEND_MAX_LIBS 16
 
@@ -61,5 +65,65 @@ typedef struct {
  * Returns 0, or -1 with a message naming the library or symbol in err. */
 int cts_backend_open(const char *spec, cts_backend *b, char *err, size_t errlen);
 void cts_backend_close(cts_backend *b);
+
+/* Device tensors of one run: storage sized for the case's view (strides, offset) between two
+ * harness guard zones, a poison pattern everywhere the device should not write, and the host
+ * images of what was sent and what came back. Only aclrtMalloc/aclrtMemcpy are used, so the
+ * same checks hold on a real device. */
+
+/* What prepare and upload return when host or device memory ran out: a resource failure of the
+ * host, not a defect of the device. */
+#define CTS_OUT_OF_MEMORY (-2)
+
+/* x into one element of dt (little-endian host). Floats are rounded to dt first. */
+void cts_encode(ref_dtype dt, double x, void *dst);
+double cts_decode(ref_dtype dt, const void *src);
+/* The poison byte at position i of a buffer: position dependent so shifted copies show. */
+unsigned char cts_poison_byte(size_t i);
+
+typedef struct {
+    const cts_tensor *t;
+    int slot;
+    int64_t numel;          /* view elements (0 when a dim is <= 0) */
+    int64_t strides[CTS_MAX_DIMS];
+    int64_t storage;        /* storage elements the view spans, offset included */
+    int64_t acl_storage;    /* storage told to the device when it differs (dataless runs) */
+    size_t esize;
+    size_t bytes;           /* guard + storage + guard */
+    void *dev;              /* aclrtMalloc result; tensor data starts CTS_GUARD_BYTES later */
+    unsigned char *sent;    /* host image written before the call (poison + inputs) */
+    unsigned char *back;    /* host image read back after the call */
+    double *values;         /* logical row-major view values: inputs as the device saw them */
+    aclTensor *acl;
+} cts_dev_tensor;
+
+/* Sizes, strides and storage of t only (no host images, no device memory): what prepare starts
+ * with, for a caller that places the tensor in memory of its own (the fuzz targets' arena).
+ * 0, or -1 when the tensor cannot exist (cts_tensor_extent_of). */
+int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot);
+/* Host side: sizes, strides, the sent image (poison, then `values` at the view positions for
+ * inputs, reread so overlapping views give what the device really sees). values: numel doubles
+ * for inputs (ownership taken), NULL for outputs. 0, CTS_OUT_OF_MEMORY, or -1 (a tensor that
+ * cannot exist). */
+int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values);
+/* Device side: aclrtMalloc, copy `sent`, aclCreateTensor (unless the case asks for NULL).
+ * 0, or CTS_OUT_OF_MEMORY (aclrtMalloc: ACL_ERROR_BAD_ALLOC) or -1, with a message in err. */
+int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
+/* aclCreateTensor of d's view over device data `data` (nothing when the case asks for NULL);
+ * upload does this at its buffer's data start. 0, or -1 with a message in err. */
+int cts_dev_tensor_attach(const cts_backend *b, cts_dev_tensor *d, void *data, char *err,
+                          size_t errlen);
+/* Copy the device buffer into `back`. 0 or -1. */
+int cts_dev_tensor_download(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
+/* Storage element (from the data start) of logical element k. */
+int64_t cts_dev_tensor_pos(const cts_dev_tensor *d, int64_t k);
+/* Decode the view of `back` into out (numel doubles). */
+void cts_dev_tensor_read_back(const cts_dev_tensor *d, double *out);
+/* Destroy the aclTensor and free device memory (keeps host images). */
+void cts_dev_tensor_release(const cts_backend *b, cts_dev_tensor *d);
+void cts_dev_tensor_free(const cts_backend *b, cts_dev_tensor *d);
+
+/* "[0,3,1,2]": multi-index of logical element k of dims. */
+const char *cts_multi_index(int rank, const int64_t *dims, int64_t k, char *buf, size_t size);
 
 #endif

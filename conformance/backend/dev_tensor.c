@@ -1,5 +1,5 @@
-/* Device tensors with guard zones and poison (dev_tensor.h). */
-#include "dev_tensor.h"
+/* Device tensors with guard zones and poison (backend.h). */
+#include "backend.h"
 
 #include <math.h>
 #include <stdio.h>

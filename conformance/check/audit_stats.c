@@ -1,5 +1,5 @@
-/* Bins, quantiles and grid codes of the per-element statistics (audit_stats.h). */
-#include "audit_stats.h"
+/* Bins, quantiles and grid codes of the per-element statistics (check.h). */
+#include "check.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* The checks of one case (checks.h). */
-#include "checks.h"
+/* The checks of one case (check.h). */
+#include "check.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_stats.h"
 #include "tolerance.h"
 
 void cts_verdict_fail(cts_verdict *v, cts_status s, const char *check, const char *fmt, ...)

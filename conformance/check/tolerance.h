@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "case.h"
+#include "suite/suite.h"
 #include "reference.h"
 
 typedef struct {
@@ -35,10 +35,6 @@ cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_p
 cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
                                double got, const ref_output *out, int64_t k);
 
-/* Element k of out judged by interval (REF_FLAG_INTERVAL): the legal exact values [*lo, *hi]
- * (rounded outwards) and *wide, the primary value moved to the end of larger magnitude, whose
- * ref_bound is the element's bound. False for other elements. */
-bool cts_interval(const ref_output *out, int64_t k, double *lo, double *hi, ref_value *wide);
 
 /* Whether policy tol accepts the element judged as e (by any policy) when the judgement does not
  * depend on the policy: an element the reference does not mark ambiguous (its errors are the same

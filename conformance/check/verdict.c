@@ -1,5 +1,5 @@
-/* Status names of a verdict (verdict.h). */
-#include "verdict.h"
+/* Status names of a verdict (check.h). */
+#include "check.h"
 
 #include <string.h>
 

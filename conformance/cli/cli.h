@@ -9,8 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "case.h"
-#include "suite_load.h"
+#include "suite/suite.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -24,6 +23,11 @@ int cli_coverage(int argc, char **argv);
 int cli_repro(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 int cli_detect_contract(int argc, char **argv);
+int cli_import_atk(int argc, char **argv);
+/* The certification workflow (docs/certification.md). */
+int cli_certify(int argc, char **argv);
+int cli_verify_package(int argc, char **argv);
+int cli_audit(int argc, char **argv);
 
 /* ---- choosing cases (cli_select.c: options into a cts_selection), shared by run, list and
  * show ---- */

@@ -11,9 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "audit.h"
-#include "package.h"
-#include "report_html.h"
+#include "report/report.h"
+#include "package/package.h"
 
 static const char audit_help[] =
     "usage: aclcts audit --product ID|all [OPTIONS] [SUITE.yaml|DIR]...\n"

@@ -15,10 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "audit.h"
-#include "package.h"
-#include "package_files.h"
-#include "sha256.h"
+#include "report/report.h"
+#include "package/package.h"
+#include "results/results.h"
 
 static const char certify_help[] =
     "usage: aclcts certify --product ID [OPTIONS] [SUITE.yaml|DIR]...\n"

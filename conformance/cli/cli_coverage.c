@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "coverage.h"
+#include "coverage/coverage.h"
 
 static const char coverage_help[] =
     "usage: aclcts coverage [OPTIONS] [SUITE.yaml|DIR]...\n"

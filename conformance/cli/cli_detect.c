@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "suite_load.h"
-#include "worker.h"
+#include "suite/suite.h"
+#include "run/run.h"
 
 static const char detect_help[] =
     "usage: aclcts detect-contract [--backend emu|cann[:DIR]|torch] [--product ID]\n"

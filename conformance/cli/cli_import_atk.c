@@ -1,5 +1,5 @@
 /* `aclcts import-atk FILE.json...`: the vendor's ATK system-test case files as suites. */
-#include "atk_import.h"
+#include "import/import.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out_guard.h"
-#include "results.h"
+#include "results/results.h"
 
 static const char merge_help[] =
     "usage: aclcts merge OUT IN.jsonl...\n"

@@ -1,7 +1,7 @@
 /* The repro line: written for every non-pass case, read back by `aclcts repro LINE`. One place
  * knows its format in both directions. */
 #include "cli.h"
-#include "sink.h"
+#include "results/results.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -14,13 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "provenance.h"
-#include "out_guard.h"
-#include "progress.h"
-#include "results.h"
-#include "sink.h"
-#include "worker.h"
+#include "backend/backend.h"
+#include "results/results.h"
+#include "run/run.h"
 
 #define DEFAULT_TIMEOUT 60.0
 #define MAX_TIMEOUT 1e6

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "suite_load.h"
+#include "suite/suite.h"
 
 const char cli_selection_help[] =
     "  --product ID|all   only cases of this product (ascend910, ascend910b, ascend910_93,\n"

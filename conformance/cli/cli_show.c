@@ -5,9 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "results.h"
-#include "run_reference.h"
-#include "suite_case.h"
+#include "results/results.h"
+#include "run/run.h"
 
 static const char show_help[] =
     "usage: aclcts show [OPTIONS] CASE [SUITE.yaml|DIR]...\n"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "package.h"
+#include "package/package.h"
 
 static const char verify_help[] =
     "usage: aclcts verify-package [--check-backend] [--digest HEX] DIR|PACKAGE.tar.gz\n"

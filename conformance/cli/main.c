@@ -3,9 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "atk_import.h"
 #include "cli.h"
-#include "package.h"
+#include "package/package.h" /* cts_command_line_output */
 
 static const char help[] =
     "usage: aclcts COMMAND [OPTIONS] [ARGS]\n"

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "run_reference.h"
+#include "run/run.h"
 
 /* ---- factors ---- */
 

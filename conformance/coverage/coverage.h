@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "case.h"
+#include "suite/suite.h"
 
 #define COV_MAX_FACTORS 10
 #define COV_MAX_LEVELS 8

@@ -1,6 +1,6 @@
 /* Counter-based data generation (benchdnn style: the value of element i is a pure function of
  * its key and i, so any chunking or thread count produces the same tensor). */
-#include "datagen.h"
+#include "data.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,5 +1,5 @@
-/* NumPy .npy writer (npy.h), following numpy/lib/format.py's description of version 1.0. */
-#include "npy.h"
+/* NumPy .npy writer (data.h), following numpy/lib/format.py's description of version 1.0. */
+#include "data.h"
 
 #include <stdio.h>
 #include <string.h>

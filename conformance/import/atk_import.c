@@ -1,10 +1,10 @@
-/* ATK case files -> suites (atk_import.h). An ATK file is a JSON array of cases; each case names
+/* ATK case files -> suites (import.h). An ATK file is a JSON array of cases; each case names
  * the operator (aclnn_name) and lists its inputs: tensors {name, dtype, shape, range_values} and
  * attributes {name, dtype, range_values}, an attribute that is a list being a JSON array of
  * entries of the same name. range_values is a value, [lo, hi] (uniform; for an integer
  * attribute a draw), ["inf"] / ["nan"] (a fill) or {"name": "nd", "mean": [lo, hi], "std":
  * [lo, hi]} (normal with a mean and a standard deviation drawn from those ranges). */
-#include "atk_import.h"
+#include "import.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datagen.h"
-#include "suite_diag.h"
+#include "data/data.h"
+#include "suite/suite.h"
 
 #define PATH_MAX_LEN 160
 #define TEXT_MAX 256

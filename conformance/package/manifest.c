@@ -1,11 +1,10 @@
-/* manifest.json (manifest.h). */
-#include "manifest.h"
+/* manifest.json (package.h). */
+#include "package.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_util.h"
-#include "results.h"
+#include "results/results.h"
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size)
 {

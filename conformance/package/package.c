@@ -14,9 +14,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "package_files.h"
-#include "report_html.h"
-#include "sha256.h"
+#include "report/report.h"
+#include "results/results.h"
 
 void cts_command_line_output(const char *cmd, char *out, size_t len)
 {

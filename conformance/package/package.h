@@ -1,17 +1,96 @@
-/* The certification package on disk: a directory whose every file is listed with its SHA-256 in
- * SHA256SUMS (coreutils `sha256sum -c` format, so a third party can check it without aclcts),
- * its .tar.gz (libarchive), the human-facing files rendered from results.jsonl and the manifest,
- * and every check of verify-package. */
-#ifndef ACLCTS_CONFORMANCE_PACKAGE_H_
-#define ACLCTS_CONFORMANCE_PACKAGE_H_
+/* The package stage: the certification package (manifest, rendered files, SHA256SUMS, archive),
+ * its verification, and the canonical suite set it is compared with. */
+#ifndef ACLCTS_CONFORMANCE_PACKAGE_PACKAGE_H_
+#define ACLCTS_CONFORMANCE_PACKAGE_PACKAGE_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "audit.h"
-#include "manifest.h"
-#include "results.h"
+#include "results/results.h"
+#include "check/check.h"
+#include "report/report.h"
+
+/* The canonical suite set: the suite files this aclcts release ships (the top-level .yaml
+ * files of suites/ at build time; vendor_st/ is an optional extra), each with its SHA-256, and
+ * the set digest: the SHA-256 of the sorted `sha256sum`-style listing "HEX  NAME\n". A
+ * certification is CONFORMANT only when it ran exactly this set. */
+
+typedef struct {
+    const char *name;   /* file name, e.g. "errors.yaml" */
+    const char *sha256; /* 64 hex digits */
+} cts_suite_hash;
+
+/* Generated (suite_set_data.c.in); the table ends with {NULL, NULL}. */
+extern const cts_suite_hash cts_canonical_suites[];
+extern const size_t cts_canonical_nsuites;
+extern const char cts_canonical_digest[];
+
+/* The set digest of n suites (any order). */
+void cts_suite_set_digest(const cts_suite_hash *s, size_t n, char digest[65]);
+/* Names each difference from the canonical set on out, one line each prefixed by prefix
+ * (a suite missing, one not in the set, one whose content differs); returns their number. */
+int cts_suite_set_differences(const cts_suite_hash *s, size_t n, const char *prefix, FILE *out);
+
+/* manifest.json of a certification package: what ran (each shard's provenance: host, SoC,
+ * backend and its libraries' SHA-256, contract, aclcts version, times, command), the suite set
+ * and whether it is the canonical one of this release, completeness, the verdict and counts,
+ * waivers, and every packaged file with its SHA-256. Read and written with jansson; a key
+ * twice, a key the format does not define or a value of the wrong type is an error. */
+
+#define CTS_MANIFEST_FORMAT "aclcts-certification-package/2"
+
+typedef struct {
+    char role[16];          /* "suite", "result", "report" */
+    char path[512];         /* path inside the package */
+    char source[1024];      /* where it came from (suite: the path given to certify) */
+    char sha256[65];
+} cts_manifest_file;
+
+typedef struct {
+    char case_id[256];
+    char reason[1024];
+} cts_manifest_waiver;
+
+typedef struct {
+    char version[32], commit[64];   /* the aclcts that packaged */
+    char product[24], contract[16], backend[64], seed[32];
+    char suite_set[65];             /* digest of the packaged suites (package.h) */
+    char canonical_set[65];         /* the packaging aclcts's canonical digest */
+    bool canonical, complete;
+    char verdict[32];               /* "CONFORMANT" / "NOT CONFORMANT" */
+    char verdict_reason[256];       /* why not, in words ("" when CONFORMANT) */
+    char host[256], start[24], end[24], command[4096]; /* the packaging step */
+    size_t counts[CTS_STATUS_COUNT], total;
+    cts_provenance *shards;
+    size_t nshards;
+    cts_manifest_file *files;
+    size_t nfiles, cap;
+    cts_manifest_waiver *waivers;
+    size_t nwaivers, wcap;
+} cts_manifest;
+
+void cts_manifest_add_file(cts_manifest *m, const char *role, const char *path,
+                           const char *source, const char *sha256);
+void cts_manifest_add_waiver(cts_manifest *m, const char *case_id, const char *reason);
+void cts_manifest_add_shard(cts_manifest *m, const cts_provenance *p);
+void cts_manifest_free(cts_manifest *m);
+
+/* 0, or -1 (errno). */
+int cts_manifest_write(FILE *f, const cts_manifest *m);
+/* 0, or -1 with a message naming the key or path:line:column in err. */
+int cts_manifest_read(const char *path, cts_manifest *m, char *err, size_t errlen);
+
+/* The verdict: CONFORMANT only for a canonical suite set run completely, with some case run and
+ * none FAIL, CRASH, TIMEOUT, ERROR or RESOURCE_ERROR. reason (may be NULL) says why not. */
+const char *cts_certification_verdict(const size_t counts[CTS_STATUS_COUNT], size_t total,
+                                      bool canonical, bool complete, char *reason,
+                                      size_t reasonlen);
+
+/* The certification package on disk: a directory whose every file is listed with its SHA-256 in
+ * SHA256SUMS (coreutils `sha256sum -c` format, so a third party can check it without aclcts),
+ * its .tar.gz (libarchive), the human-facing files rendered from results.jsonl and the manifest,
+ * and every check of verify-package. */
 
 /* First line of a shell command's output (popen), "" when it fails. */
 void cts_command_line_output(const char *cmd, char *out, size_t len);
@@ -45,14 +124,46 @@ void cts_remove_tree(const char *path);
 int cts_package_verify(const char *dir, bool check_backend, FILE *out, cts_manifest *m,
                        char digest[65]);
 
-/* The subcommands of the certification workflow (cli_certify.c, cli_verify_package.c,
- * cli_audit.c), for main.c's table; exit codes as in cli.h. */
-int cli_certify(int argc, char **argv);
-int cli_verify_package(int argc, char **argv);
-int cli_audit(int argc, char **argv);
 
 /* The scheduler variable that would shard a run implicitly (SLURM_ARRAY_TASK_ID,
  * JOB_COMPLETION_INDEX, GTEST_SHARD_INDEX) when set, else NULL: certify and audit refuse them. */
 const char *cts_scheduler_shard_variable(void);
+
+/* Sorted name lists and the package's file listing, shared by package.c and
+ * package_verify.c. */
+
+typedef struct {
+    char **v;
+    size_t n, cap;
+} cts_names;
+
+void cts_names_push(cts_names *l, const char *s);
+void cts_names_free(cts_names *l);
+void cts_names_sort(cts_names *l);
+bool cts_names_has(const cts_names *l, const char *s); /* l sorted */
+
+/* The regular files below root/rel (relative to root) into files; every other entry (symbolic
+ * link, FIFO, socket, device) as a message into bad. No link is followed. 0, or -1 (errno)
+ * when a directory cannot be read. */
+int cts_package_list(const char *root, const char *rel, int depth, cts_names *files,
+                     cts_names *bad);
+
+/* Checks shared by certify and verify-package; each prints one line per problem on out,
+ * prefixed by `what` (a file name), and returns the number of problems. */
+
+/* results hold every selected case of l exactly once and nothing else. */
+int cts_check_case_set(const cts_loaded *l, const cts_result_list *res, const char *what,
+                       FILE *out);
+/* The records and the run sessions agree on one product, backend, contract and aclcts version
+ * (the first seen is put in backend/contract/version); sessions' backend libraries agree. */
+int cts_check_one_origin(const cts_result_list *res, const cts_provenance *shards,
+                         size_t nshards, const char *product, char backend[64],
+                         char contract[16], char version[32], const char *what, FILE *out);
+/* The suite files paths name (cts_suite_files), by base name with their SHA-256 and, in
+ * files (may be NULL), their paths (malloc'd; free with cts_suite_hashes_free). Two different
+ * files with one base name: -1 with a message. */
+int cts_suite_hashes(const char *const *paths, int npaths, cts_suite_hash **out, size_t *n,
+                     cts_names *files, char *err, size_t errlen);
+void cts_suite_hashes_free(cts_suite_hash *s, size_t n);
 
 #endif

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "package_files.h"
-#include "suite_load.h"
-#include "sha256.h"
+#include "suite/suite.h"
+#include "results/results.h"
 
 #define MAX_LINES 20 /* per kind of problem; the rest are counted */
 

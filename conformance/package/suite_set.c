@@ -1,10 +1,10 @@
-/* The canonical suite set (suite_set.h). */
-#include "suite_set.h"
+/* The canonical suite set (package.h). */
+#include "package.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "results/results.h"
 
 static int by_name(const void *a, const void *b)
 {

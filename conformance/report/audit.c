@@ -1,5 +1,5 @@
-/* The precision audit (audit.h): the result records' element statistics gathered per row. */
-#include "audit.h"
+/* The precision audit (report.h): the result records' element statistics gathered per row. */
+#include "report.h"
 
 #include <math.h>
 #include <stdlib.h>

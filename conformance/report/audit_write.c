@@ -1,6 +1,6 @@
-/* The audit tables (audit.h): Markdown with the products side by side, CSV one line per row
+/* The audit tables (report.h): Markdown with the products side by side, CSV one line per row
  * with every metric. */
-#include "audit.h"
+#include "report.h"
 
 #include <math.h>
 #include <string.h>

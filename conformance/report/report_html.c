@@ -1,11 +1,11 @@
-/* report.html (report_html.h). */
-#include "report_html.h"
+/* report.html (report.h). */
+#include "report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_stats.h"
+#include "check/check.h"
 #include "svg.h"
 
 static const char style[] =

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h" /* cts_xml_escape */
+#include "results/results.h" /* cts_xml_escape */
 
 #define FONT "font-family=\"sans-serif\" font-size=\"11\""
 

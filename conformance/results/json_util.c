@@ -1,5 +1,5 @@
-/* Strict JSON object reading (json_util.h). */
-#include "json_util.h"
+/* Strict JSON object reading (results.h). */
+#include "results.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* Output locks and path aliases (out_guard.h). */
-#include "out_guard.h"
+/* Output locks and path aliases (results.h). */
+#include "results.h"
 
 #include <errno.h>
 #include <fcntl.h>

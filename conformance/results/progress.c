@@ -1,5 +1,5 @@
 /* Console progress: a live line on terminals, periodic plain lines elsewhere. */
-#include "progress.h"
+#include "results.h"
 
 #include <string.h>
 #include <time.h>

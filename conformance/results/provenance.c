@@ -1,5 +1,5 @@
-/* Per-run provenance records (provenance.h). */
-#include "provenance.h"
+/* Per-run provenance records (results.h). */
+#include "results.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,9 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "json_util.h"
-#include "results.h"
-#include "sha256.h"
 
 static void now_iso(char *out, size_t len)
 {

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suite_case.h" /* cts_dtype_yaml_name: the suite format's dtype names */
-
 void cts_result_list_push(cts_result_list *l, const cts_result *r)
 {
     if (l->count == l->cap) {

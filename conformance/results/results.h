@@ -1,16 +1,22 @@
-/* One finished case as the reports see it: the worker's verdict plus what the case was (suite,
- * op, dtype, cubeMathType, product, seed) and how to rerun it. Written to JSONL by a run, read
- * back by --resume and merge, so JUnit and the summary are made from the same records. */
-#ifndef ACLCTS_CONFORMANCE_RESULTS_H_
-#define ACLCTS_CONFORMANCE_RESULTS_H_
+/* The results stage: the record of each verdict and the files a run writes (JSONL, JUnit XML,
+ * summary, console progress), the run sessions' provenance, and the helpers they share (buffered
+ * output, SHA-256, JSON). */
+#ifndef ACLCTS_CONFORMANCE_RESULTS_RESULTS_H_
+#define ACLCTS_CONFORMANCE_RESULTS_RESULTS_H_
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "case.h"
-#include "verdict.h"
+#include "suite/suite.h"
+#include "check/check.h"
+#include "backend/backend.h"
+
+/* One finished case as the reports see it: the worker's verdict plus what the case was (suite,
+ * op, dtype, cubeMathType, product, seed) and how to rerun it. Written to JSONL by a run, read
+ * back by --resume and merge, so JUnit and the summary are made from the same records. */
 
 typedef struct {
     cts_verdict v;
@@ -94,5 +100,138 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
 /* The console form: one line per op x dtype x product with the non-zero status counts and the
  * worst bound units, then the same totals and failing cases as summary.md. */
 void cts_summary_console(FILE *f, const cts_result *r, size_t n, size_t max_repro);
+
+/* A bounded text sink: printf-style appends into a caller's buffer that never overflow and
+ * remember how long the text needed to be (pos > len: truncated). */
+
+typedef struct cts_sink {
+    char *buf;
+    size_t len, pos; /* pos may exceed len: the length that was needed */
+} cts_sink;
+
+void cts_sink_put(cts_sink *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Console reporting while a run goes: on a terminal one live line (done/total, failures, ETA)
+ * redrawn with \r at most 4 times a second; otherwise plain lines, one per failing case and a
+ * progress line every `period` seconds. Failing-case lines never mix with the live line. */
+
+typedef struct {
+    FILE *out;
+    bool tty, quiet;
+    double period;           /* seconds between plain progress lines */
+    double redraw_period;    /* seconds between redraws of the live line (0.25) */
+    size_t total, done, failing, skipped_before;
+    double t_start, t_last, t_drawn;
+    bool line_shown;         /* a live line is on screen */
+} cts_progress;
+
+void cts_progress_start(cts_progress *p, FILE *out, bool quiet, size_t total);
+/* One finished case: prints it if it fails (with its repro line), updates the line. */
+void cts_progress_case(cts_progress *p, const cts_result *r);
+/* Clears the live line; the summary follows. */
+void cts_progress_end(cts_progress *p);
+double cts_now(void);         /* monotonic seconds */
+
+/* Where and how a run happened, one record per `aclcts run` session (a shard, or a resumed part
+ * of one): host, SoC the backend reports, backend and the SHA-256 of its libraries, contract,
+ * aclcts version, start and end (UTC), command line, shard, cases run. `run` appends it to
+ * RESULTS.provenance.jsonl beside its JSONL file (results.jsonl -> results.provenance.jsonl);
+ * certify copies the records of every shard into the package manifest. */
+
+#define CTS_PROV_MAX_LIBS 8
+
+typedef struct {
+    char name[32];   /* libascendcl.so, ... */
+    char path[1024]; /* absolute path on the host that ran */
+    char sha256[65];
+} cts_prov_lib;
+
+typedef struct {
+    char results[1024]; /* the JSONL file the session appended to, as given */
+    char host[256], soc[64], product[24], backend[64], backend_dir[1024], contract[16];
+    char aclcts_version[32], start[24], end[24], shard[32], command[4096];
+    long long cases;    /* cases this session ran */
+    cts_prov_lib libs[CTS_PROV_MAX_LIBS];
+    int nlibs;
+    char file[1056];    /* the provenance file written (not serialized) */
+    long offset;        /* where this session's record starts in it */
+} cts_provenance;
+
+/* Fills the facts known before the run (host, SoC asked of the backend in a child process,
+ * backend and its libraries' hashes, contract (NULL: CTS_DEFAULT_CONTRACT), version, start, shard,
+ * command) and appends the record with an empty end to the provenance file of jsonl_path, so a
+ * session killed mid-run is still on record ("end": ""). 0, or -1 (errno) when it cannot be
+ * written. */
+int cts_provenance_begin(cts_provenance *p, const cts_backend *b, const char *backend_spec,
+                         const char *product, const char *contract, int shard_index,
+                         int shard_count, int argc, char **argv, const char *jsonl_path);
+/* Sets end and cases and rewrites the session's record in place. 0 or -1 (errno). */
+int cts_provenance_finish(cts_provenance *p, long long cases);
+/* RESULTS.provenance.jsonl for RESULTS[.jsonl]. */
+void cts_provenance_path(const char *jsonl_path, char *out, size_t len);
+/* Reads every record of a provenance file (-1 with a message when missing or malformed). */
+int cts_provenance_read(const char *path, cts_provenance **out, size_t *n, char *err,
+                        size_t errlen);
+
+/* JSON object <-> record (for the manifest's "shards"); from_json: 0, or -1 naming the key. */
+json_t *cts_provenance_to_json(const cts_provenance *p);
+int cts_provenance_from_json(const json_t *o, cts_provenance *p, char *err, size_t errlen);
+
+/* The SoC name the backend reports for the product, asked in a child process so the caller
+ * never initializes the runtime. "unknown" when it cannot tell. */
+void cts_backend_soc_name(const cts_backend *b, const char *product, char *out, size_t len);
+
+/* The files a run or a merge writes: one writer at a time, and no two names for one file.
+ * Locks are POSIX record locks (fcntl F_SETLK) on the file itself, so they vanish with the
+ * process that held them (kill -9 included) and another aclcts can name the holder's pid. */
+
+/* Opens path (creating it, never truncating) with `flags` (O_WRONLY, O_APPEND ...) and takes an
+ * exclusive lock without waiting. The fd, or -1 with a message in err ("WHAT is in use by
+ * another aclcts run (pid N)", what being the file or the directory it stands for, or the open
+ * error). Closing any descriptor of the file drops the lock. An output directory is locked
+ * through its summary.md, which every run and merge writes. */
+int cts_out_lock(const char *path, const char *what, int flags, char *err, size_t errlen);
+
+/* True when a and b name one file: the same device and inode when both exist, else the same
+ * real directory and the same last component. */
+bool cts_out_same_file(const char *a, const char *b);
+
+/* SHA-256 of byte strings and files, for the certification package's manifest and SHA256SUMS:
+ * OpenSSL's libcrypto (EVP) behind a small interface. */
+
+typedef struct {
+    void *ctx; /* EVP_MD_CTX; freed by cts_sha256_final */
+} cts_sha256;
+
+/* init aborts when libcrypto cannot allocate a digest context (out of memory). */
+void cts_sha256_init(cts_sha256 *s);
+void cts_sha256_update(cts_sha256 *s, const void *data, size_t n);
+void cts_sha256_final(cts_sha256 *s, unsigned char digest[32]);
+/* 64 lowercase hex digits and a NUL. */
+void cts_sha256_hex(const unsigned char digest[32], char hex[65]);
+/* Hex digest of a whole file; 0, or -1 with errno set. */
+int cts_sha256_file(const char *path, char hex[65]);
+/* Hex digest of a byte string. */
+void cts_sha256_bytes(const void *data, size_t n, char hex[65]);
+
+/* Strict reading of JSON objects aclcts wrote (jansson): required keys of the right type and
+ * size, and no key the format does not define, each failure named in err. */
+
+/* The string at key into out (size bytes with the NUL); 0, or -1 naming where.key. */
+int cts_json_str(const json_t *o, const char *where, const char *key, char *out, size_t size,
+                 char *err, size_t errlen);
+/* A whole number >= 0 at key. */
+int cts_json_count(const json_t *o, const char *where, const char *key, long long *out,
+                   char *err, size_t errlen);
+int cts_json_bool(const json_t *o, const char *where, const char *key, bool *out, char *err,
+                  size_t errlen);
+/* -1 naming the first key of o that is not one of keys (NULL-terminated). */
+int cts_json_only_keys(const json_t *o, const char *where, const char *const *keys, char *err,
+                       size_t errlen);
+/* Loads a JSON file as jansson reads it with duplicate keys refused; NULL with a message
+ * naming path:line:column. */
+json_t *cts_json_load_file(const char *path, char *err, size_t errlen);
+/* Writes v (2-space indent, keys in insertion order) and a newline; 0, or -1 (errno). */
+int cts_json_dump_file(const json_t *v, FILE *f);
 
 #endif

@@ -5,7 +5,6 @@
  * handled around it so every number reads back bit for bit (NaN is null; its sign and payload
  * are not kept). */
 #include "results.h"
-#include "sink.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -70,7 +69,7 @@ static const field fields[] = {
     R("t_check", F_DBL, v.t_check),
     R("repro", F_STR, repro),
     R("log", F_STR, log),
-    /* the precision audit's per-element statistics (audit_stats.h); histograms sparse as
+    /* the precision audit's per-element statistics (check/check.h); histograms sparse as
      * "bin:count,..." */
     S("el_n", F_I64, v.el.n),
     S("el_skipped", F_I64, v.el.skipped),

@@ -1,5 +1,5 @@
 /* SHA-256 (sha256.h) through libcrypto's EVP interface. */
-#include "sha256.h"
+#include "results.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* cts_sink_put (sink.h). */
-#include "sink.h"
+/* cts_sink_put (results.h). */
+#include "results.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,10 +10,10 @@
 
 #include <jansson.h>
 
-#include "npy.h"
-#include "results.h"
-#include "run_reference.h"
-#include "tolerance.h"
+#include "data/data.h"
+#include "results/results.h"
+#include "run.h"
+#include "check/check.h"
 
 static int mkdir_p(const char *path)
 {

@@ -5,10 +5,10 @@
 
 #include <stddef.h>
 
-#include "case.h"
+#include "suite/suite.h"
 #include "reference.h"
-#include "dev_tensor.h"
-#include "verdict.h"
+#include "backend/backend.h"
+#include "check/check.h"
 
 /* d: the case's tensors after run 1 (NULL entries or null tensors are skipped); ref: the
  * reference outputs by slot (numel 0 when not computed). 0, or -1 with a message in err. */

@@ -1,5 +1,5 @@
-/* cts_run_case (runner.h): one case in-process, from data generation to verdict. */
-#include "runner.h"
+/* cts_run_case (run.h): one case in-process, from data generation to verdict. */
+#include "run.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,11 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "checks.h"
-#include "datagen.h"
+#include "check/check.h"
+#include "data/data.h"
 #include "dump.h"
-#include "run_reference.h"
-#include "dev_tensor.h"
+#include "backend/backend.h"
 
 static double now(void)
 {

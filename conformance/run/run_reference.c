@@ -1,5 +1,5 @@
-/* The reference side of one case (run_reference.h). */
-#include "run_reference.h"
+/* The reference side of one case (run.h). */
+#include "run.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
  * worker), as is one that has run WORKER_MAX_CASES, so nothing a failing or long-lived device
  * left behind (heap damage, leaked memory, runtime state) reaches another case. A stop request
  * (SIGINT, a write error) ends the loop at once: running workers are killed, not judged. */
-#include "worker.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>

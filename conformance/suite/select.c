@@ -1,5 +1,5 @@
 /* Case selection: filter globs, shard resolution and assignment, and the id set of --resume. */
-#include "select.h"
+#include "suite.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -1,6 +1,6 @@
-/* Which cases of the suites a command works on (suite_load.h): the loader's options, --filter
+/* Which cases of the suites a command works on (suite.h): the loader's options, --filter
  * globs, the shard and the contract. */
-#include "suite_load.h"
+#include "suite.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "case.h"
+#include "suite.h"
 #include "suite_diag.h"
 #include "suite_yaml.h"
 
@@ -54,7 +54,6 @@ bool cts_expect_kind(const cts_keyctx *k, const char *field, const cts_ynode *v,
                      cts_yn_kind kind);
 /* Names: dtype (float32, float16, bfloat16, float64, int32, ...), product ids. */
 bool cts_dtype_from_name(const char *s, ref_dtype *out);
-const char *cts_dtype_yaml_name(ref_dtype dt);
 bool cts_read_dtype(const cts_keyctx *k, const char *field, const cts_ynode *v, ref_dtype *out);
 bool cts_read_product(const cts_keyctx *k, const char *field, const cts_ynode *v,
                       ref_product *out);

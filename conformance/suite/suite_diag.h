@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "suite.h"
+
 typedef struct {
     FILE *err;
     int count;          /* distinct errors reported */
@@ -23,7 +25,5 @@ typedef struct {
 void cts_diag_error(cts_diag *d, const char *file, int line, int col, const char *field,
                     const char *fmt, ...) CTS_PRINTF(6, 7);
 void cts_diag_free(cts_diag *d);
-/* snprintf for field paths and ids: truncates silently (a path is never near the limit). */
-void cts_fmt(char *buf, size_t n, const char *fmt, ...) CTS_PRINTF(3, 4);
 
 #endif

@@ -1,7 +1,7 @@
 /* cts_load_suites: files and directories → YAML trees → suite keys → expanded cases. Errors
  * of every file are collected before anything is returned, so a certifier fixes a suite in one
  * pass. */
-#include "suite_load.h"
+#include "suite.h"
 
 #include <dirent.h>
 #include <errno.h>

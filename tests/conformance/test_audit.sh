@@ -10,7 +10,7 @@
 # (|got-exact| <= 1e-5 + 1e-3|exact|) follow. Then: without a dump the audit gives the same
 # CSV; shards merged by certify --results keep every record's statistics, and the package's
 # audit.csv equals a recomputation in Python from its results.jsonl (sums, maxima, counts, and
-# the p99 from the bins as documented in conformance/check/audit_stats.h).
+# the p99 from the bins as documented in conformance/check/check.h).
 source "$(dirname "$0")/e2e_lib.sh"
 cat >suite.yaml <<'YAML'
 suite: audit.avgpool
@@ -84,7 +84,7 @@ keys = [k for k in shard[recs[0]["id"]] if k.startswith(("el_", "ulp_", "bound_"
 assert "el_n" in keys and "hist_ulp" in keys, keys
 for r in recs:
     assert all(r[k] == shard[r["id"]][k] for k in keys), r["id"]
-def upper(b):  # conformance/check/audit_stats.h: 0, (0, 2^-40], half octaves to 2^40, above, inf
+def upper(b):  # conformance/check/check.h: 0, (0, 2^-40], half octaves to 2^40, above, inf
     return 0.0 if b == 0 else 2.0 ** -40 if b == 1 else math.inf if b >= 162 else 2.0 ** ((b - 81) / 2)
 rows = {}
 for r in recs:

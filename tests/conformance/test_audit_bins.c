@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "audit.h"
+#include "report/report.h"
 
 static int bin(double x) { return cts_audit_bound_bin(cts_stat_bin(x)); }
 

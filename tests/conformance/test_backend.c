@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 
 static const char *emu_lib64(char *buf, size_t size)
 {

@@ -12,8 +12,7 @@
 
 #include <cmocka.h>
 
-#include "audit_stats.h"
-#include "checks.h"
+#include "check/check.h"
 #include "tolerance.h"
 
 static const ref_path vector_fp32 = {REF_PATH_VECTOR, REF_DT_FLOAT, false, 0, "vector-fp32"};

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datagen.h"
+#include "data/data.h"
 
 static cts_case make(const char *id, ref_dtype dt, cts_gen_kind kind, double a, double b)
 {

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "checks.h"
+#include "check/check.h"
 #include "reference.h"
 
 #define G0 (1.0 + 0x1p-11 + 0x1p-13)

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "npy.h"
+#include "data/data.h"
 
 static size_t read_all(const char *path, unsigned char *buf, size_t size)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
+#include "results/results.h"
 
 static size_t count(const char *s, const char *what)
 {

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "results.h"
+#include "results/results.h"
 
 static cts_result sample(void)
 {

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "results.h"
+#include "results/results.h"
 
 /* What fn writes, as a malloc'd string (through a temporary file). */
 static char *capture(void (*fn)(FILE *, const void *), const void *arg)

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "runner.h"
+#include "run/run.h"
 
 static cts_backend backend;
 static bool have_backend;

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "select.h"
+#include "suite/suite.h"
 
 static void test_filter_globs(void **state)
 {

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "sha256.h"
+#include "results/results.h"
 
 static void hex_of(const void *p, size_t n, char hex[65])
 {

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "suite_load.h"
+#include "suite/suite.h"
 
 /* Writes text to a fresh file in a temporary directory; returns its path (static storage). */
 static char tmpdir[256];

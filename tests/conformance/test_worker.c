@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "worker.h"
+#include "run/run.h"
 
 void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
                   cts_verdict *v)

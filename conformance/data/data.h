@@ -1,10 +1,13 @@
-/* Seeded input data of a case. */
-#ifndef ACLCTS_CONFORMANCE_DATAGEN_H_
-#define ACLCTS_CONFORMANCE_DATAGEN_H_
+/* The data stage: the seeded input values of a case, and NumPy .npy files. */
+#ifndef ACLCTS_CONFORMANCE_DATA_DATA_H_
+#define ACLCTS_CONFORMANCE_DATA_DATA_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "case.h"
+#include "suite/suite.h"
+
+/* Seeded input data of a case. */
 
 /* n values of tensor slot `slot` of case c (logical elements in row-major order of the view),
  * already rounded to that tensor's dtype exactly as the device will hold them (ref_round_to for
@@ -21,5 +24,16 @@ double cts_draw_unit(uint64_t seed, const char *key);
 /* The `special` generator's value table for a dtype (NaN, ±Inf, ±0, smallest and largest
  * subnormal, smallest normal, max finite, ±1, ...), in the dtype. Returns its length. */
 int cts_special_values(ref_dtype dt, const double **out);
+
+/* A small writer of NumPy .npy files, format version 1.0 (C order, little-endian data as given). */
+
+/* The header bytes for descr ("<f4", "<f2", "<f8", ...) and shape: magic, version 1.0, length,
+ * the dict, spaces and '\n' padding the whole header to a multiple of 64 bytes. Returns the
+ * header length, or 0 when out is too small. */
+size_t cts_npy_header(const char *descr, int rank, const int64_t *dims, char *out, size_t size);
+
+/* Write header + nbytes of data to path. 0, or -1 with errno set. */
+int cts_npy_write(const char *path, const char *descr, int rank, const int64_t *dims,
+                  const void *data, size_t nbytes);
 
 #endif

@@ -1,14 +1,18 @@
-/* One expanded conformance case: everything needed to generate data, call the device, ask the
- * reference, and judge. Produced by suite_load + case_expand (from YAML), consumed by the
- * runner, the checks and the reports. Plain data; the strings are owned by the case. */
-#ifndef ACLCTS_CONFORMANCE_CASE_H_
-#define ACLCTS_CONFORMANCE_CASE_H_
+/* The suite stage: YAML suites (format: suites/README.md) loaded into expanded cases, and the
+ * selection of the cases a command works on. The case is the data every later stage reads. */
+#ifndef ACLCTS_CONFORMANCE_SUITE_SUITE_H_
+#define ACLCTS_CONFORMANCE_SUITE_SUITE_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "reference.h"
+
+/* One expanded conformance case: everything needed to generate data, call the device, ask the
+ * reference, and judge. Produced by suite_load + case_expand (from YAML), consumed by the
+ * runner, the checks and the reports. Plain data; the strings are owned by the case. */
 
 #define CTS_MAX_DIMS 8
 #define CTS_MAX_TENSORS 5
@@ -151,5 +155,106 @@ typedef struct {
 bool cts_tensor_extent_of(const cts_tensor *t, cts_tensor_extent *e);
 /* The same, with the view's strides (given, or contiguous) into strides. */
 bool cts_tensor_layout(const cts_tensor *t, int64_t strides[CTS_MAX_DIMS], cts_tensor_extent *e);
+
+/* Which cases a run executes: --filter globs, the shard of this process (from --shard or the
+ * environment of a Slurm array / Kubernetes Indexed Job / gtest-style runner), and the ids a
+ * previous run already recorded (--resume). Pure functions; the caller owns all memory. */
+
+/* True when id matches any of the fnmatch(3) globs; an empty list matches everything. */
+bool cts_filter_match(const char *const *globs, int nglobs, const char *id);
+
+/* Shards are 0-based: index in [0, count). count 1 = no sharding. */
+typedef struct {
+    int index, count;
+} cts_shard;
+
+/* Parses "K/N" (0 <= K < N). 0, or -1 with a message in err. */
+int cts_shard_parse(const char *text, cts_shard *out, char *err, size_t errlen);
+
+/* The shard of this process. `flag` is --shard (or NULL), `shards` is --shards N (0 if absent);
+ * getenv is the environment lookup (getenv, or a table in tests). Order: --shard, then
+ * SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT, then
+ * JOB_COMPLETION_INDEX of --shards N, then GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS; else 0/1.
+ * --shard K/N with --shards M is an error unless M = N.
+ * Returns 0, or -1 with a message naming the variable in err. */
+int cts_shard_resolve(const char *flag, int shards, const char *(*getenv_fn)(const char *),
+                      cts_shard *out, char *err, size_t errlen);
+
+/* Stable assignment: a 64-bit hash of the case id modulo the count, so a case keeps its shard
+ * when other cases are added and the union of the shards is every case exactly once. */
+uint64_t cts_id_hash(const char *id);
+bool cts_shard_has(const cts_shard *s, const char *id);
+
+/* A set of case ids (open addressing over cts_id_hash), for --resume and merge. */
+typedef struct {
+    char **ids;
+    size_t cap, count;
+} cts_id_set;
+
+bool cts_id_set_has(const cts_id_set *s, const char *id);
+/* Adds a copy of id; returns false if it was already there. */
+bool cts_id_set_add(cts_id_set *s, const char *id);
+void cts_id_set_free(cts_id_set *s);
+
+/* Loading YAML conformance suites (format: suites/README.md) into expanded cases. */
+
+typedef struct {
+    const char *product; /* NULL or "all": every product the suite lists */
+    bool have_seed;
+    uint64_t seed;       /* --seed overrides suite seeds */
+    bool quick;          /* keep only cases marked quick */
+} cts_load_options;
+
+/* Loads suite files or directories (every *.yaml inside, sorted by name), expands matrices and
+ * products into cases with stable dotted ids. Each error goes to err as
+ * "FILE:LINE:COL: error: FIELD: message" (1-based), all errors of all files are reported, and
+ * then nothing is returned (out empty). Returns the number of errors (0 = ok). err may be NULL.
+ * An unknown opt->product is one error, printed as "aclcts: error: --product: ...". */
+int cts_load_suites(const char *const *paths, int npaths, const cts_load_options *opt,
+                    cts_case_list *out, FILE *err);
+
+/* The suite files paths name, by the loader's own rule (files as given, directories as their
+ * suite files sorted by name), whether or not they define cases for a product. A malloc'd
+ * array of malloc'd strings in *files; paths that do not exist are left out. */
+void cts_suite_files(const char *const *paths, int npaths, char ***files, size_t *n);
+
+/* ---- which cases a command works on (selection.c) ---- */
+
+#define CTS_SELECTION_MAX 256 /* --filter globs and suite paths a selection holds */
+
+typedef struct {
+    const char *product;                 /* --product ID|all (NULL: all) */
+    const char *filters[CTS_SELECTION_MAX]; /* --filter GLOB, repeatable */
+    int nfilters;
+    const char *shard;                   /* --shard K/N */
+    int shards;                          /* --shards N (with JOB_COMPLETION_INDEX) */
+    bool have_seed;                      /* --seed S */
+    uint64_t seed;
+    bool quick;                          /* --quick */
+    ref_spec contract;                   /* --contract doc|vendor[@RELEASE] (default doc) */
+    bool all_contracts;                  /* keep every contract's cases (coverage) */
+    const char *paths[CTS_SELECTION_MAX]; /* suite files and directories */
+    int npaths;
+} cts_selection;
+
+typedef struct {
+    cts_case_list all;        /* every case the suites define (for the chosen product) */
+    const cts_case **sel;     /* the selected ones, in load order, judged by the contract */
+    size_t nsel;
+    size_t other_contract;    /* cases written for another contract (`spec:`), not selected */
+    cts_shard shard;
+} cts_loaded;
+
+/* Loads the suites (default: ./suites when no path was given; the loader expands
+ * directories), applies the filters, the shard and the contract. 0, or -1 after the loader's
+ * messages were printed to stderr. */
+int cts_selection_load(const cts_selection *s, cts_loaded *out);
+void cts_loaded_free(cts_loaded *l);
+
+/* The suite format's name of a dtype ("float32", "bfloat16", ...). */
+const char *cts_dtype_yaml_name(ref_dtype dt);
+
+/* snprintf for field paths and ids: truncates silently (a path is never near the limit). */
+void cts_fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

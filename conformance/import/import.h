@@ -1,10 +1,12 @@
-/* The vendor's ATK system-test case files (a JSON array of cases: op name, input tensors with
- * shape, dtype and a value distribution, attributes) turned into aclcts suites. */
-#ifndef ACLCTS_CONFORMANCE_ATK_IMPORT_H_
-#define ACLCTS_CONFORMANCE_ATK_IMPORT_H_
+/* The import stage: the vendor's ATK case files as suites (aclcts import-atk). */
+#ifndef ACLCTS_CONFORMANCE_IMPORT_IMPORT_H_
+#define ACLCTS_CONFORMANCE_IMPORT_IMPORT_H_
 
 #include <stdint.h>
 #include <stdio.h>
+
+/* The vendor's ATK system-test case files (a JSON array of cases: op name, input tensors with
+ * shape, dtype and a value distribution, attributes) turned into aclcts suites. */
 
 typedef struct {
     uint64_t seed;          /* the suite's data seed and the key of every drawn parameter */
@@ -26,7 +28,5 @@ typedef struct {
  * useful written; the message names the JSON path). */
 int atk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, atk_summary *sum);
 
-/* `aclcts import-atk` (cli_import_atk.c). */
-int cli_import_atk(int argc, char **argv);
 
 #endif

@@ -1,3 +1,15 @@
+/* The report stage: the audit of a run's results and report.html. */
+#ifndef ACLCTS_CONFORMANCE_REPORT_REPORT_H_
+#define ACLCTS_CONFORMANCE_REPORT_REPORT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "check/check.h"
+#include "suite/suite.h"
+#include "results/results.h"
+
 /* The precision audit: per op x dtype x cubeMathType x computation path x product, the
  * distribution of the element errors of a run (ULP against the correctly rounded value, units of
  * the `bound` tolerance, relative error), the share of elements meeting each named standard and
@@ -5,16 +17,6 @@
  * per-element statistics while its tolerance check judged the elements (cts_elem_stats in the
  * verdict, serialized in results.jsonl), with the same tolerance code, so ambiguous and
  * uncheckable elements count as they do there. No dump is read and nothing is recomputed. */
-#ifndef ACLCTS_CONFORMANCE_AUDIT_H_
-#define ACLCTS_CONFORMANCE_AUDIT_H_
-
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#include "audit_stats.h"
-#include "case.h"
-#include "results.h"
 
 /* ULP histogram bins of the tables and pictures: 0, 1, 2, 3-4, 5-8, 9-16, 17-64, 65-256, >256
  * (inf: non-finite class); exact unions of the half-octave bins for integer ULPs. */
@@ -30,7 +32,7 @@ typedef struct {
     size_t ncases, nnondet;             /* cases judged; of them not promised deterministic */
     int64_t n, skipped;                 /* judged elements; uncheckable ones (not judged) */
     double sum[CTS_STAT_METRICS], max[CTS_STAT_METRICS];
-    int64_t hist3[CTS_STAT_METRICS][CTS_STAT_BINS]; /* half-octave bins (audit_stats.h) */
+    int64_t hist3[CTS_STAT_METRICS][CTS_STAT_BINS]; /* half-octave bins (check/check.h) */
     int64_t meets[CTS_AUDIT_STANDARDS];
     int64_t hist[CTS_AUDIT_BINS];       /* ULP, coarse bins above */
     double spread_ulp;                  /* max over the non-deterministic cases' repeats */
@@ -114,5 +116,26 @@ const char *cts_audit_gap_reason(const cts_audit *a, const cts_audit_row *row,
 void cts_audit_write_markdown(FILE *f, const cts_audit *a);
 /* CSV: one line per op x dtype x cubeMathType x path x product with every metric. */
 void cts_audit_write_csv(FILE *f, const cts_audit *a);
+
+/* report.html: one self-contained page (no network, no scripts, no external fonts) with the
+ * verdict, the status counts and summary tables, waivers, failures with their repro lines, the
+ * precision audit and pictures drawn by svg.c. All text is escaped. */
+
+typedef struct {
+    const char *title;               /* page title and heading */
+    const char *verdict;             /* "CONFORMANT", "NOT CONFORMANT", or NULL (audit only) */
+    const char *const *info_keys;    /* key/value lines of the header table (manifest facts) */
+    const char *const *info_values;
+    int ninfo;
+    const cts_result *results;
+    size_t nresults;
+    const cts_audit *audit;          /* or NULL */
+} cts_report;
+
+/* 0, or -1 on a write error. */
+int cts_report_html_write(FILE *f, const cts_report *r);
+
+/* Markdown as aclcts writes it (headings, pipe tables, paragraphs) as escaped HTML. */
+void cts_markdown_to_html(FILE *f, const char *md);
 
 #endif

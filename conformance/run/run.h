@@ -1,0 +1,79 @@
+/* The run stage: one case driven through the others (data, device, reference, checks, --dump),
+ * in forked workers so a crash or hang costs one case. */
+#ifndef ACLCTS_CONFORMANCE_RUN_RUN_H_
+#define ACLCTS_CONFORMANCE_RUN_RUN_H_
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "suite/suite.h"
+#include "check/check.h"
+#include "reference.h"
+
+/* Running one case in-process: generate inputs, call the device through the backend, ask the
+ * reference, apply the checks, fill the verdict. The worker module wraps this in a fork. */
+
+typedef struct {
+    int repeat;              /* 0: the case's own repeat */
+    int threads;             /* OMP threads for the determinism cross-thread run (--jobs) */
+    const char *dump_dir;    /* --dump DIR, or NULL */
+    uint64_t max_memory;     /* host bytes a case may need (estimate); 0: no limit */
+} cts_run_options;
+
+/* For the emulated backend selects the case's product (ACLCTS_SOC) before aclInit; for a real
+ * install reads aclrtGetSocName and returns NOT_SUPPORTED for cases of other products. */
+void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
+                  cts_verdict *v);
+
+/* Isolation: cases run in forked children (each runs many cases, one at a time) that send back
+ * each verdict through a pipe as the flat cts_verdict struct. A child killed by a signal during a
+ * case is CRASH for that case (with the signal's name), except by a SIGKILL the harness did not
+ * send (the OOM killer's): RESOURCE_ERROR; one that overruns the per-case timeout is killed with
+ * SIGKILL and is TIMEOUT, one that exits without a verdict is ERROR; the child is replaced and
+ * the run goes on. The parent never calls the device or the reference, so no
+ * OpenMP runtime or device context exists in it when it forks. */
+
+#define CTS_WORKER_LOG_MAX 2048
+
+typedef struct {
+    const cts_backend *backend;
+    cts_run_options run;
+    int jobs;                /* children at once (>= 1) */
+    double timeout;          /* seconds per case; <= 0: none */
+    volatile sig_atomic_t *stop; /* non-zero: start no case, kill the running ones, return */
+} cts_worker_options;
+
+/* Called in the parent for each finished case, in completion order. log is the tail (at most
+ * CTS_WORKER_LOG_MAX - 1 bytes) of what the child wrote to stdout and stderr. */
+typedef void (*cts_worker_done_fn)(void *ctx, size_t index, const cts_verdict *v,
+                                   const char *log);
+
+/* Runs cases[0..n) and calls done once for each. */
+void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_options *o,
+                    cts_worker_done_fn done, void *ctx);
+
+/* "SIGSEGV" for SIGSEGV, "signal N" for one without a name. */
+const char *cts_signal_name(int sig, char *buf, size_t len);
+
+/* The reference side of one case: the status query, the operator parameters, the computation
+ * path and the exact answers, all built from the case (private to the runner and dump). */
+
+ref_status_query cts_status_query(const cts_case *c);
+void cts_avgpool_params(const cts_case *c, ref_avgpool_params *p);
+void cts_grid_params(const cts_case *c, ref_grid_params *p);
+ref_path cts_case_path(const cts_case *c);
+/* The path the case's outputs are judged under: its own, or under the documented-path policy
+ * the one that allows only accumulation error around the documented operands' exact value. */
+ref_path cts_judge_path(const cts_case *c, const ref_path *path);
+/* Whether a successful call must write output slot `slot` (grid sampler: its outputMask entry;
+ * a missing entry is false). */
+bool cts_output_computed(const cts_case *c, int slot);
+/* Exact answers for the computed outputs from the input values the device saw (in[slot],
+ * logical row-major). out[slot] is filled for computed outputs. 0, or -1 (bad parameters). */
+int cts_reference_outputs(const cts_case *c, const ref_path *path, double *const in[],
+                          ref_output out[]);
+
+#endif
