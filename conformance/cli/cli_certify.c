@@ -380,6 +380,104 @@ static int check_complete(certify_state *s)
     return 0;
 }
 
+/* A certification runs every case in one place: refused under a scheduler's shard variables,
+ * and --results (the shards' records) runs nothing. 0, or CLI_EXIT_USAGE (printed). */
+static int refuse_partial_run(const certify_args *a)
+{
+    const char *var = cts_scheduler_shard_variable();
+    if (var) {
+        fprintf(stderr, "aclcts: error: certify: %s is set: a certification runs every case, "
+                "never a shard; run the shards with `aclcts run --shard K/N` (tools/slurm, "
+                "tools/k8s) and package them with `certify --results`\n", var);
+        return CLI_EXIT_USAGE;
+    }
+    if (a->nresults && (a->jobs || a->timeout || a->keep_dump)) {
+        fprintf(stderr, "aclcts: error: certify: --jobs, --timeout and --keep-dump are for a "
+                "run; with --results nothing runs\n");
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Every case of the suites for the product, under the contract and seed given. 0, or
+ * CLI_EXIT_USAGE (printed). */
+static int selection_of(const certify_args *a, cts_selection *sel)
+{
+    memset(sel, 0, sizeof *sel);
+    sel->product = a->product;
+    if (a->contract && cli_parse_contract(a->contract, &sel->contract) != 0)
+        return CLI_EXIT_USAGE;
+    for (int k = 0; k < a->npaths; k++) sel->paths[sel->npaths++] = a->paths[k];
+    if (a->seed) {
+        char *end;
+        errno = 0;
+        sel->seed = strtoull(a->seed, &end, 0);
+        sel->have_seed = true;
+        if (errno || end == a->seed || *end || *a->seed == '-') {
+            fprintf(stderr, "aclcts: error: --seed %s: expected a whole number >= 0\n", a->seed);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* The manifest's verdict, counts (into t), waivers and facts of a complete record set. */
+static void conclude(certify_state *s, int argc, char **argv, cts_tally *t)
+{
+    packaging_facts(&s->m, &s->a, &s->l, argc, argv);
+    case_order(&s->l, &s->got, &s->res);
+    cts_tally_results(s->res.r, s->res.count, t);
+    memcpy(s->m.counts, t->count, sizeof s->m.counts);
+    s->m.total = t->total;
+    snprintf(s->m.verdict, sizeof s->m.verdict, "%s",
+             cts_certification_verdict(t->count, t->total, s->m.canonical, s->m.complete,
+                                       s->m.verdict_reason, sizeof s->m.verdict_reason));
+    for (size_t i = 0; i < s->res.count; i++)
+        if (s->res.r[i].v.status == CTS_WAIVED)
+            cts_manifest_add_waiver(&s->m, s->res.r[i].v.case_id, s->res.r[i].v.message);
+    now_iso(s->m.start, sizeof s->m.start);
+    snprintf(s->m.end, sizeof s->m.end, "%s", s->m.start);
+}
+
+/* The package written and sealed in the temporary directory, renamed to OUT, and archived.
+ * 0, or -1 (printed). */
+static int seal_package(certify_state *s, char digest[65])
+{
+    char err[1400];
+    int rc = write_package(s->tmp, &s->m, &s->res, &s->suites);
+    if (rc == 0 && cts_package_seal(s->tmp, digest, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s\n", err);
+        rc = -1;
+    }
+    if (rc == 0 && chmod(s->tmp, 0755) != 0) rc = -1; /* mkdtemp made it private */
+    if (rc == 0 && rename(s->tmp, s->out) != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s -> %s: %s\n", s->tmp, s->out,
+                strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0) *s->tmp = 0;
+    if (rc == 0 && cts_package_tar(s->out, s->tar, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s\n", err);
+        rc = -1;
+    }
+    return rc;
+}
+
+static void print_outcome(const certify_state *s, const cts_tally *t, const char *digest,
+                          bool sealed)
+{
+    printf("\n%s: %s (%zu cases", s->a.product, s->m.verdict, t->total);
+    for (int st = 0; st < CTS_STATUS_COUNT; st++)
+        if (t->count[st]) printf(", %zu %s", t->count[st], cts_status_name((cts_status)st));
+    printf(")%s%s\n", *s->m.verdict_reason ? ": " : "", s->m.verdict_reason);
+    for (size_t i = 0; i < s->m.nwaivers; i++)
+        printf("  waiver: %s: %s\n", s->m.waivers[i].case_id, s->m.waivers[i].reason);
+    if (sealed)
+        printf("suite set: %s\npackage: %s  %s\npackage digest (SHA-256 of SHA256SUMS): %s\n",
+               s->m.canonical ? "canonical" : "NOT the canonical set of this aclcts", s->out,
+               s->tar, digest);
+}
+
 int cli_certify(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -390,36 +488,11 @@ int cli_certify(int argc, char **argv)
     certify_state s;
     memset(&s, 0, sizeof s);
     if (parse(argc, argv, &s.a) != 0) return CLI_EXIT_USAGE;
-    const char *var = cts_scheduler_shard_variable();
-    if (var) {
-        fprintf(stderr, "aclcts: error: certify: %s is set: a certification runs every case, "
-                "never a shard; run the shards with `aclcts run --shard K/N` (tools/slurm, "
-                "tools/k8s) and package them with `certify --results`\n", var);
-        return CLI_EXIT_USAGE;
-    }
-    if (s.a.nresults && (s.a.jobs || s.a.timeout || s.a.keep_dump)) {
-        fprintf(stderr, "aclcts: error: certify: --jobs, --timeout and --keep-dump are for a "
-                "run; with --results nothing runs\n");
-        return CLI_EXIT_USAGE;
-    }
-    int rc = choose_paths(&s);
+    int rc = refuse_partial_run(&s.a);
+    if (rc == 0) rc = choose_paths(&s);
     if (rc) return rc;
     cts_selection sel;
-    memset(&sel, 0, sizeof sel);
-    sel.product = s.a.product;
-    if (s.a.contract && cli_parse_contract(s.a.contract, &sel.contract) != 0)
-        return CLI_EXIT_USAGE;
-    for (int k = 0; k < s.a.npaths; k++) sel.paths[sel.npaths++] = s.a.paths[k];
-    if (s.a.seed) {
-        char *end;
-        errno = 0;
-        sel.seed = strtoull(s.a.seed, &end, 0);
-        sel.have_seed = true;
-        if (errno || end == s.a.seed || *end || *s.a.seed == '-') {
-            fprintf(stderr, "aclcts: error: --seed %s: expected a whole number >= 0\n", s.a.seed);
-            rc = CLI_EXIT_USAGE;
-        }
-    }
+    rc = selection_of(&s.a, &sel);
     double t0 = mono();
     if (rc == 0) rc = cts_selection_load(&sel, &s.l) ? CLI_EXIT_USAGE : 0;
     if (rc == 0) rc = gather(&s);
@@ -430,48 +503,12 @@ int cli_certify(int argc, char **argv)
         state_free(&s);
         return rc;
     }
-    packaging_facts(&s.m, &s.a, &s.l, argc, argv);
-    case_order(&s.l, &s.got, &s.res);
     cts_tally t;
-    cts_tally_results(s.res.r, s.res.count, &t);
-    memcpy(s.m.counts, t.count, sizeof s.m.counts);
-    s.m.total = t.total;
-    snprintf(s.m.verdict, sizeof s.m.verdict, "%s",
-             cts_certification_verdict(t.count, t.total, s.m.canonical, s.m.complete,
-                                       s.m.verdict_reason, sizeof s.m.verdict_reason));
-    for (size_t i = 0; i < s.res.count; i++)
-        if (s.res.r[i].v.status == CTS_WAIVED)
-            cts_manifest_add_waiver(&s.m, s.res.r[i].v.case_id, s.res.r[i].v.message);
-    now_iso(s.m.start, sizeof s.m.start);
-    snprintf(s.m.end, sizeof s.m.end, "%s", s.m.start);
-
-    char digest[65] = "", err[1400];
+    conclude(&s, argc, argv, &t);
+    char digest[65] = "";
     double t2 = mono();
-    rc = write_package(s.tmp, &s.m, &s.res, &s.suites);
-    if (rc == 0 && cts_package_seal(s.tmp, digest, err, sizeof err) != 0) {
-        fprintf(stderr, "aclcts: error: certify: %s\n", err);
-        rc = -1;
-    }
-    if (rc == 0 && chmod(s.tmp, 0755) != 0) rc = -1; /* mkdtemp made it private */
-    if (rc == 0 && rename(s.tmp, s.out) != 0) {
-        fprintf(stderr, "aclcts: error: certify: %s -> %s: %s\n", s.tmp, s.out, strerror(errno));
-        rc = -1;
-    }
-    if (rc == 0) *s.tmp = 0;
-    if (rc == 0 && cts_package_tar(s.out, s.tar, err, sizeof err) != 0) {
-        fprintf(stderr, "aclcts: error: certify: %s\n", err);
-        rc = -1;
-    }
-    printf("\n%s: %s (%zu cases", s.a.product, s.m.verdict, t.total);
-    for (int st = 0; st < CTS_STATUS_COUNT; st++)
-        if (t.count[st]) printf(", %zu %s", t.count[st], cts_status_name((cts_status)st));
-    printf(")%s%s\n", *s.m.verdict_reason ? ": " : "", s.m.verdict_reason);
-    for (size_t i = 0; i < s.m.nwaivers; i++)
-        printf("  waiver: %s: %s\n", s.m.waivers[i].case_id, s.m.waivers[i].reason);
-    if (rc == 0)
-        printf("suite set: %s\npackage: %s  %s\npackage digest (SHA-256 of SHA256SUMS): %s\n",
-               s.m.canonical ? "canonical" : "NOT the canonical set of this aclcts", s.out,
-               s.tar, digest);
+    rc = seal_package(&s, digest);
+    print_outcome(&s, &t, digest, rc == 0);
     /* tools/bench-suite reads this line */
     printf("time: run %.3f s, audit, reports and manifest %.3f s, seal and tar %.3f s\n",
            t1 - t0, t2 - t1, mono() - t2);

@@ -585,17 +585,158 @@ static int report_write_error(int argc, char **argv, const run_ctx *ctx, size_t 
     return CLI_EXIT_USAGE;
 }
 
+static bool asks_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
+/* The selected cases and the output files (with the records of --resume), in that order:
+ * nothing is created before the suites loaded and the device accepted its environment.
+ * 0 or CLI_EXIT_USAGE. */
+static int open_run(const run_args *a, const cts_backend *backend, cts_loaded *l, outputs *o,
+                    cts_id_set *done, cts_result_list *prev)
+{
+    int rc = cts_selection_load(&a->sel, l) ? CLI_EXIT_USAGE : 0;
+    if (rc == 0 && l->nsel == 0 && l->shard.count <= 1) {
+        fprintf(stderr, "aclcts: error: no case selected (%zu cases in the suites; check "
+                "--filter, --product, --quick)\n", l->all.ncases);
+        rc = CLI_EXIT_USAGE;
+    }
+    outputs_paths(a, o);
+    if (rc == 0 && (probe_device_env(backend) != 0 || check_aliases(o) != 0))
+        rc = CLI_EXIT_USAGE;
+    if (rc == 0 && open_outputs(a, l, o, done, prev) != 0)
+        rc = CLI_EXIT_USAGE;
+    return rc;
+}
+
+/* The selected cases not yet recorded (--resume), in selection order. */
+static const cts_case **cases_to_run(const cts_loaded *l, const cts_id_set *done, size_t *n)
+{
+    const cts_case **todo = malloc((l->nsel ? l->nsel : 1) * sizeof *todo);
+    if (!todo)
+        abort();
+    *n = 0;
+    for (size_t k = 0; k < l->nsel; k++)
+        if (!cts_id_set_has(done, l->sel[k]->id))
+            todo[(*n)++] = l->sel[k];
+    return todo;
+}
+
+static void print_plan(const run_args *a, const cts_backend *backend, const cts_loaded *l,
+                       const outputs *o, size_t ntodo)
+{
+    printf("aclcts: %zu cases to run", ntodo);
+    if (l->nsel != ntodo)
+        printf(" (%zu already in %s)", l->nsel - ntodo, o->jsonl);
+    if (l->shard.count > 1)
+        printf(", shard %d/%d", l->shard.index, l->shard.count);
+    printf(", backend %s (%s), contract %s, %ld jobs, timeout %g s\n", a->backend, backend->dir,
+           ref_spec_contract(a->sel.contract), a->jobs, a->timeout);
+    cli_print_other_contract(stdout, l, a->sel.contract);
+}
+
+/* The cases of ctx in the workers, each record written as it comes back, the session on record
+ * from its start (docs/certification.md). *stopped_by: the signal that stopped the run, or 0.
+ * Non-zero when the session record could not be written. */
+static int run_cases(int argc, char **argv, const cts_backend *backend, const cts_loaded *l,
+                     run_ctx *ctx, size_t ntodo, int *stopped_by)
+{
+    const run_args *a = ctx->a;
+    cts_provenance prov;
+    int prov_err = cts_provenance_begin(&prov, backend, a->backend, a->sel.product,
+                                        ref_spec_contract(a->sel.contract), l->shard.index,
+                                        l->shard.count, argc, argv, ctx->o->jsonl);
+    cli_repro_out(a->out, ctx->repro_out, sizeof ctx->repro_out);
+    struct sigaction old[2];
+    stop_request = 0;
+    catch_stop_signals(old);
+    cts_progress_start(&ctx->progress, stdout, a->quiet, ntodo);
+    cts_worker_options wo = {.backend = backend,
+                             .run = {.repeat = (int)a->repeat, .threads = (int)a->jobs,
+                                     .dump_dir = a->dump, .max_memory = a->max_memory},
+                             .jobs = (int)a->jobs,
+                             .timeout = a->timeout,
+                             .stop = &stop_request};
+    cts_worker_run(ctx->cases, ntodo, &wo, on_done, ctx);
+    cts_progress_end(&ctx->progress);
+    restore_stop_signals(old);
+    *stopped_by = stop_request;
+    if (prov_err || cts_provenance_finish(&prov, (long long)ctx->recorded) != 0) {
+        fprintf(stderr, "aclcts: error: writing %s: %s\n", prov.file, strerror(errno));
+        prov_err = -1;
+    }
+    return prov_err;
+}
+
+/* JUnit and the summary over the whole JSONL file (the records of --resume in prev, then this
+ * run's), the console summary, and the exit code. */
+static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
+                      cts_result_list *prev, size_t ntodo, int stopped_by)
+{
+    const run_args *a = ctx->a;
+    outputs *o = ctx->o;
+    for (size_t k = 0; k < ctx->results.count; k++)
+        cts_result_list_push(prev, &ctx->results.r[k]);
+    int wr = write_reports(o->junit, o->summary, prev);
+    o->reports_written = true;
+    cts_tally t;
+    cts_tally_results(prev->r, prev->count, &t);
+    if (a->quiet) {
+        print_counts(&t);
+    } else {
+        printf("\n");
+        cts_summary_console(stdout, prev->r, prev->count, 20);
+        printf("\nresults: %s  %s  %s\n", o->jsonl, o->junit, o->summary);
+    }
+    cli_print_other_contract(stdout, l, a->sel.contract);
+    int rc = cts_tally_exit_code(&t);
+    if (wr != 0)
+        rc = CLI_EXIT_FAIL;
+    if (stopped_by > 0) {
+        fflush(stdout);
+        fprintf(stderr, "aclcts: interrupted by %s: %zu of %zu cases finished and are "
+                "recorded in %s; the reports cover those\n",
+                stopped_by == SIGINT ? "SIGINT" : "SIGTERM", ctx->recorded, ntodo, o->jsonl);
+        print_resume_line(argc, argv, o->jsonl);
+        rc = 128 + stopped_by;
+    }
+    return rc;
+}
+
+/* Runs the selected cases not yet recorded and writes the reports: the exit code. */
+static int run_selected(int argc, char **argv, const run_args *a, const cts_backend *backend,
+                        const cts_loaded *l, outputs *o, const cts_id_set *done,
+                        cts_result_list *prev)
+{
+    size_t ntodo;
+    const cts_case **todo = cases_to_run(l, done, &ntodo);
+    if (!a->quiet)
+        print_plan(a, backend, l, o, ntodo);
+    run_ctx ctx = {.a = a, .cases = todo, .o = o};
+    int stopped_by;
+    int prov_err = run_cases(argc, argv, backend, l, &ctx, ntodo, &stopped_by);
+    int rc = ctx.write_errno ? report_write_error(argc, argv, &ctx, ntodo, prev->count)
+                             : report_run(argc, argv, l, &ctx, prev, ntodo, stopped_by);
+    if (prov_err && rc == CLI_EXIT_OK)
+        rc = CLI_EXIT_FAIL;
+    free(todo);
+    cts_result_list_free(&ctx.results);
+    return rc;
+}
+
 int cli_run(int argc, char **argv)
 {
     run_args a;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf(run_help, cli_selection_help);
-            return CLI_EXIT_OK;
-        }
+    if (asks_help(argc, argv)) {
+        printf(run_help, cli_selection_help);
+        return CLI_EXIT_OK;
+    }
     if (parse_args(argc, argv, &a) != 0)
         return CLI_EXIT_USAGE;
-
     cts_backend backend;
     char err[1024];
     memset(&backend, 0, sizeof backend);
@@ -604,111 +745,15 @@ int cli_run(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     cts_loaded l;
-    int rc = cts_selection_load(&a.sel, &l) ? CLI_EXIT_USAGE : 0;
-    if (rc == 0 && l.nsel == 0 && l.shard.count <= 1) {
-        fprintf(stderr, "aclcts: error: no case selected (%zu cases in the suites; check "
-                "--filter, --product, --quick)\n", l.all.ncases);
-        rc = CLI_EXIT_USAGE;
-    }
-    /* Nothing is created before the suites loaded and the device accepted its environment. */
     outputs o;
-    outputs_paths(&a, &o);
-    if (rc == 0 && (probe_device_env(&backend) != 0 || check_aliases(&o) != 0))
-        rc = CLI_EXIT_USAGE;
     cts_id_set done = {0};
     cts_result_list prev = {0};
-    if (rc == 0 && open_outputs(&a, &l, &o, &done, &prev) != 0)
-        rc = CLI_EXIT_USAGE;
-    if (rc != 0) {
-        outputs_close(&o);
-        cts_id_set_free(&done);
-        cts_result_list_free(&prev);
-        cts_loaded_free(&l);
-        cts_backend_close(&backend);
-        return rc;
-    }
-
-    const cts_case **todo = malloc((l.nsel ? l.nsel : 1) * sizeof *todo);
-    size_t ntodo = 0;
-    if (!todo)
-        abort();
-    for (size_t k = 0; k < l.nsel; k++)
-        if (!cts_id_set_has(&done, l.sel[k]->id))
-            todo[ntodo++] = l.sel[k];
-
-    if (!a.quiet) {
-        printf("aclcts: %zu cases to run", ntodo);
-        if (l.nsel != ntodo)
-            printf(" (%zu already in %s)", l.nsel - ntodo, o.jsonl);
-        if (l.shard.count > 1)
-            printf(", shard %d/%d", l.shard.index, l.shard.count);
-        printf(", backend %s (%s), contract %s, %ld jobs, timeout %g s\n", a.backend,
-               backend.dir, ref_spec_contract(a.sel.contract), a.jobs, a.timeout);
-        cli_print_other_contract(stdout, &l, a.sel.contract);
-    }
-    cts_provenance prov; /* the session on record from its start (docs/certification.md) */
-    int prov_err = cts_provenance_begin(&prov, &backend, a.backend, a.sel.product,
-                                        ref_spec_contract(a.sel.contract), l.shard.index,
-                                        l.shard.count, argc, argv, o.jsonl);
-    run_ctx ctx = {.a = &a, .cases = todo, .o = &o};
-    cli_repro_out(a.out, ctx.repro_out, sizeof ctx.repro_out);
-    struct sigaction old[2];
-    stop_request = 0;
-    catch_stop_signals(old);
-    cts_progress_start(&ctx.progress, stdout, a.quiet, ntodo);
-    cts_worker_options wo = {.backend = &backend,
-                             .run = {.repeat = (int)a.repeat, .threads = (int)a.jobs,
-                                     .dump_dir = a.dump, .max_memory = a.max_memory},
-                             .jobs = (int)a.jobs,
-                             .timeout = a.timeout,
-                             .stop = &stop_request};
-    cts_worker_run(todo, ntodo, &wo, on_done, &ctx);
-    cts_progress_end(&ctx.progress);
-    restore_stop_signals(old);
-    int stopped_by = stop_request;
-    if (prov_err || cts_provenance_finish(&prov, (long long)ctx.recorded) != 0) {
-        fprintf(stderr, "aclcts: error: writing %s: %s\n", prov.file, strerror(errno));
-        prov_err = -1;
-    }
-
-    size_t nprev = prev.count;
-    if (ctx.write_errno) {
-        rc = report_write_error(argc, argv, &ctx, ntodo, nprev);
-    } else {
-        /* The reports cover the whole JSONL file: earlier records (--resume) and this run's. */
-        for (size_t k = 0; k < ctx.results.count; k++)
-            cts_result_list_push(&prev, &ctx.results.r[k]);
-        int wr = write_reports(o.junit, o.summary, &prev);
-        o.reports_written = true;
-        cts_tally t;
-        cts_tally_results(prev.r, prev.count, &t);
-        if (a.quiet) {
-            print_counts(&t);
-        } else {
-            printf("\n");
-            cts_summary_console(stdout, prev.r, prev.count, 20);
-            printf("\nresults: %s  %s  %s\n", o.jsonl, o.junit, o.summary);
-        }
-        cli_print_other_contract(stdout, &l, a.sel.contract);
-        rc = cts_tally_exit_code(&t);
-        if (wr != 0)
-            rc = CLI_EXIT_FAIL;
-        if (stopped_by > 0) {
-            fflush(stdout);
-            fprintf(stderr, "aclcts: interrupted by %s: %zu of %zu cases finished and are "
-                    "recorded in %s; the reports cover those\n",
-                    stopped_by == SIGINT ? "SIGINT" : "SIGTERM", ctx.recorded, ntodo, o.jsonl);
-            print_resume_line(argc, argv, o.jsonl);
-            rc = 128 + stopped_by;
-        }
-    }
-    if (prov_err && rc == CLI_EXIT_OK)
-        rc = CLI_EXIT_FAIL;
+    int rc = open_run(&a, &backend, &l, &o, &done, &prev);
+    if (rc == 0)
+        rc = run_selected(argc, argv, &a, &backend, &l, &o, &done, &prev);
     outputs_close(&o);
-    free(todo);
     cts_id_set_free(&done);
     cts_result_list_free(&prev);
-    cts_result_list_free(&ctx.results);
     cts_loaded_free(&l);
     cts_backend_close(&backend);
     return rc;

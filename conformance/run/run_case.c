@@ -432,93 +432,115 @@ static void run_failed(int rc, const char *err, cts_verdict *v)
         cts_verdict_fail(v, CTS_ERROR, "setup", "%s", err);
 }
 
-void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
-                  cts_verdict *v)
-{
-    double t0 = now(), t;
-    memset(v, 0, sizeof *v);
-    snprintf(v->case_id, sizeof v->case_id, "%s", c->id);
-    v->status = CTS_PASS;
-    v->worst_index = -1;
-
-    t = now();
-    ref_status_query q = cts_status_query(c);
-    ref_status st = ref_expected_status(&q);
-    int32_t expected = c->expect_status_model ? st.status : c->expect_status;
-    ref_path path = cts_case_path(c);
-    ref_path judge = cts_judge_path(c, &path); /* differs under the documented-path policy */
-    v->expected_status = expected;
-    snprintf(v->status_reason, sizeof v->status_reason, "%s", st.reason);
-    snprintf(v->path, sizeof v->path, "%s", path.name ? path.name : "");
-    v->t_ref += now() - t;
-
-    double *in[CTS_MAX_TENSORS] = {0};
+/* One case's run in progress, shared by the steps of cts_run_case. */
+typedef struct {
+    session s;
+    const cts_run_options *o;
+    ref_status st;               /* the status model's answer */
+    int32_t expected;            /* the status the case expects */
+    ref_path path, judge;        /* judge differs under the documented-path policy */
+    double *in[CTS_MAX_TENSORS]; /* generated values of each input */
     ref_output ref[CTS_MAX_TENSORS];
-    memset(ref, 0, sizeof ref);
-    device_run *runs = NULL;
-    int nruns = 0;
-    char err[512] = "";
-    session s = {.b = b, .c = c};
+    device_run *runs;
+    int nruns, total;
+} case_run;
+
+/* What the reference expects of the case: its status (and reason) and computation path. */
+static void expectation(case_run *r, cts_verdict *v)
+{
+    const cts_case *c = r->s.c;
+    double t = now();
+    ref_status_query q = cts_status_query(c);
+    r->st = ref_expected_status(&q);
+    r->expected = c->expect_status_model ? r->st.status : c->expect_status;
+    r->path = cts_case_path(c);
+    r->judge = cts_judge_path(c, &r->path);
+    v->expected_status = r->expected;
+    snprintf(v->status_reason, sizeof v->status_reason, "%s", r->st.reason);
+    snprintf(v->path, sizeof v->path, "%s", r->path.name ? r->path.name : "");
+    v->t_ref += now() - t;
+}
+
+/* Device runs of the case: its repeat (or --repeat), at least 2 when determinism is promised,
+ * then one with 1 thread and one with --jobs threads. */
+static int total_runs(const cts_case *c, const cts_run_options *o)
+{
     int repeat = o && o->repeat > 0 ? o->repeat : (c->repeat > 0 ? c->repeat : 1);
     if (c->deterministic && repeat < 2) repeat = 2;
-    int total = c->deterministic ? repeat + 2 : repeat;
-    if (!fits_memory(&s, o ? o->max_memory : 0, total, expected, v)) goto done;
-    if (session_open(&s, v) != 0) goto done;
+    return c->deterministic ? repeat + 2 : repeat;
+}
 
-    t = now();
-    for (int i = 0; i < c->ntensors && !s.dataless; i++) {
+/* The seeded values of every input (none for a dataless run). False when memory ran out. */
+static bool generate_inputs(case_run *r, cts_verdict *v)
+{
+    const cts_case *c = r->s.c;
+    double t = now();
+    for (int i = 0; i < c->ntensors && !r->s.dataless; i++) {
         if (c->t[i].is_output || c->t[i].null) continue;
         int64_t n = numel_of(&c->t[i]);
-        if (!(in[i] = malloc((size_t)(n > 0 ? n : 1) * sizeof(double)))) {
+        if (!(r->in[i] = malloc((size_t)(n > 0 ? n : 1) * sizeof(double)))) {
             cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory for the "
                              "%lld values of %s", (long long)n, c->t[i].name);
-            goto done;
+            return false;
         }
-        cts_fill(c, i, in[i], n);
+        cts_fill(c, i, r->in[i], n);
     }
     v->t_gen += now() - t;
+    return true;
+}
 
-    if (!(runs = calloc((size_t)total, sizeof *runs))) {
-        cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
-        goto done;
+/* The reference's answers on the inputs exactly as the device saw them in run 1 (rounded,
+ * overlapping views). False (the verdict says why) when it cannot give them. */
+static bool reference_answers(case_run *r, cts_verdict *v)
+{
+    double t = now();
+    double *seen[CTS_MAX_TENSORS] = {0};
+    for (int i = 0; i < r->s.c->ntensors; i++) seen[i] = r->runs[0].d[i].values;
+    errno = 0;
+    int rc = cts_reference_outputs(r->s.c, &r->path, seen, r->ref);
+    v->t_ref += now() - t;
+    if (rc != 0 && errno == ENOMEM) {
+        cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory",
+                         "the reference ran out of host memory for this case");
+        return false;
     }
+    if (rc != 0) {
+        cts_verdict_fail(v, CTS_ERROR, "setup",
+                         "the reference cannot compute this case (parameters it rejects)");
+        return false;
+    }
+    return true;
+}
 
-    t = now();
-    nruns = 1;
+/* Run 1: the device call, the reference's answers when the call computed something, and every
+ * check of the first run. False when the case cannot go on. */
+static bool first_run(case_run *r, cts_verdict *v)
+{
+    const cts_backend *b = r->s.b;
+    const cts_case *c = r->s.c;
+    char err[512] = "";
+    if (!(r->runs = calloc((size_t)r->total, sizeof *r->runs))) {
+        cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
+        return false;
+    }
+    double t = now();
+    r->nruns = 1;
     /* Leak check where the backend can tell (the emulation's counter; a real install cannot):
      * every byte the case allocated is freed again when its first run ends. */
     size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
-    int rc = device_run_once(&s, in, &runs[0], err, sizeof err);
+    int rc = device_run_once(&r->s, r->in, &r->runs[0], err, sizeof err);
     if (rc != 0) {
         run_failed(rc, err, v);
-        goto done;
+        return false;
     }
     v->t_device += now() - t;
-    v->got_status = runs[0].status;
-    v->output_hash = output_hash(c, &runs[0]);
-
-    /* The reference sees the inputs exactly as the device did (rounded, overlapping views). */
-    bool numerics = runs[0].status == 0 && expected == 0 && (st.status != 0 || st.runs);
-    if (numerics) {
-        t = now();
-        double *seen[CTS_MAX_TENSORS] = {0};
-        for (int i = 0; i < c->ntensors; i++) seen[i] = runs[0].d[i].values;
-        errno = 0;
-        rc = cts_reference_outputs(c, &path, seen, ref);
-        v->t_ref += now() - t;
-        if (rc != 0 && errno == ENOMEM) {
-            cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory",
-                             "the reference ran out of host memory for this case");
-            goto done;
-        }
-        if (rc != 0) {
-            cts_verdict_fail(v, CTS_ERROR, "setup",
-                             "the reference cannot compute this case (parameters it rejects)");
-            goto done;
-        }
-    }
+    v->got_status = r->runs[0].status;
+    v->output_hash = output_hash(c, &r->runs[0]);
+    bool numerics =
+        r->runs[0].status == 0 && r->expected == 0 && (r->st.status != 0 || r->st.runs);
+    if (numerics && !reference_answers(r, v)) return false;
     t = now();
-    check_first_run(c, &st, expected, numerics, &judge, ref, &runs[0], v);
+    check_first_run(c, &r->st, r->expected, numerics, &r->judge, r->ref, &r->runs[0], v);
     size_t live_after = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
     if (v->status == CTS_PASS && live_after > live_before)
         cts_verdict_fail(v, CTS_FAIL, "leak",
@@ -526,14 +548,22 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
                          "before, with every tensor and workspace freed: a leak",
                          live_after - live_before);
     v->t_check += now() - t;
+    return true;
+}
 
-    /* Further runs: determinism (plus 1 thread and --jobs threads) or the spread. */
+/* Runs 2..total while the case passes: determinism (plus 1 thread and --jobs threads) or the
+ * spread. */
+static void later_runs(case_run *r, cts_verdict *v)
+{
+    const cts_case *c = r->s.c;
+    const cts_run_options *o = r->o;
+    char err[512] = "";
     int saved_threads = omp_get_max_threads();
-    for (int k = 1; k < total && v->status == CTS_PASS; k++) {
+    for (int k = 1; k < r->total && v->status == CTS_PASS; k++) {
         char label[32];
         int threads = 0;
-        if (c->deterministic && k == total - 2) threads = 1;
-        if (c->deterministic && k == total - 1)
+        if (c->deterministic && k == r->total - 2) threads = 1;
+        if (c->deterministic && k == r->total - 1)
             threads = o && o->threads > 0 ? o->threads : omp_get_num_procs();
         if (threads) {
             omp_set_num_threads(threads);
@@ -541,9 +571,9 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
         } else {
             snprintf(label, sizeof label, "run %d", k + 1);
         }
-        t = now();
-        rc = device_run_once(&s, in, &runs[k], err, sizeof err);
-        nruns = k + 1;
+        double t = now();
+        int rc = device_run_once(&r->s, r->in, &r->runs[k], err, sizeof err);
+        r->nruns = k + 1;
         omp_set_num_threads(saved_threads);
         v->t_device += now() - t;
         if (rc != 0) {
@@ -551,31 +581,58 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
             break;
         }
         t = now();
-        check_later_run(c, &runs[0], &runs[k], label, v);
+        check_later_run(c, &r->runs[0], &r->runs[k], label, v);
         v->t_check += now() - t;
     }
+}
 
-done:
-    if (v->status == CTS_FAIL && c->waiver && c->nwaiver_status == 0) {
-        char msg[sizeof v->message + 300];
-        snprintf(msg, sizeof msg, "waived (%s): %s", c->waiver, v->message);
-        size_t n = strlen(msg) < sizeof v->message ? strlen(msg) : sizeof v->message - 1;
-        memcpy(v->message, msg, n);
-        v->message[n] = 0;
-        v->status = CTS_WAIVED;
-    }
-    if (v->status == CTS_FAIL && nruns > 0) error_grid(c, &judge, ref, &runs[0], v);
-    if (o && o->dump_dir && nruns > 0 && !s.dataless) {
+/* A FAIL the case's waiver accepts whatever the failure is (no status list): WAIVED, with the
+ * waiver's reason before the message. */
+static void waive(const cts_case *c, cts_verdict *v)
+{
+    char msg[sizeof v->message + 300];
+    snprintf(msg, sizeof msg, "waived (%s): %s", c->waiver, v->message);
+    size_t n = strlen(msg) < sizeof v->message ? strlen(msg) : sizeof v->message - 1;
+    memcpy(v->message, msg, n);
+    v->message[n] = 0;
+    v->status = CTS_WAIVED;
+}
+
+/* The end of every case, however far it got: the waiver, the error map of a failure, --dump,
+ * and every buffer and the device session released. */
+static void finish(case_run *r, cts_verdict *v)
+{
+    const cts_case *c = r->s.c;
+    if (v->status == CTS_FAIL && c->waiver && c->nwaiver_status == 0) waive(c, v);
+    if (v->status == CTS_FAIL && r->nruns > 0) error_grid(c, &r->judge, r->ref, &r->runs[0], v);
+    if (r->o && r->o->dump_dir && r->nruns > 0 && !r->s.dataless) {
         char derr[512];
-        if (cts_dump_case(o->dump_dir, c, runs[0].d, ref, v, derr, sizeof derr) != 0)
+        if (cts_dump_case(r->o->dump_dir, c, r->runs[0].d, r->ref, v, derr, sizeof derr) != 0)
             fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
     }
-    for (int k = 0; k < nruns; k++) device_run_free(b, c, &runs[k]);
-    free(runs);
+    for (int k = 0; k < r->nruns; k++) device_run_free(r->s.b, c, &r->runs[k]);
+    free(r->runs);
     for (int i = 0; i < CTS_MAX_TENSORS; i++) {
-        free(in[i]);
-        if (ref[i].numel || ref[i].v) ref_output_free(&ref[i]);
+        free(r->in[i]);
+        if (r->ref[i].numel || r->ref[i].v) ref_output_free(&r->ref[i]);
     }
-    session_close(&s);
+    session_close(&r->s);
+}
+
+void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
+                  cts_verdict *v)
+{
+    double t0 = now();
+    memset(v, 0, sizeof *v);
+    snprintf(v->case_id, sizeof v->case_id, "%s", c->id);
+    v->status = CTS_PASS;
+    v->worst_index = -1;
+    case_run r = {.s = {.b = b, .c = c}, .o = o};
+    expectation(&r, v);
+    r.total = total_runs(c, o);
+    if (fits_memory(&r.s, o ? o->max_memory : 0, r.total, r.expected, v) &&
+        session_open(&r.s, v) == 0 && generate_inputs(&r, v) && first_run(&r, v))
+        later_runs(&r, v);
+    finish(&r, v);
     v->t_total = now() - t0;
 }

@@ -137,21 +137,12 @@ typedef struct {
     int line;
 } suite_seen;
 
-/* One suite (a document of a file). Appends its cases to out; names holds the suites read
- * before it. */
-static void load_suite(const char *file, const cts_ynode *root, cts_diag *d, cts_case_list *out,
-                       size_t *cap, suite_seen **names, size_t *nnames)
+/* The top-level keys of a suite: false (with an error each) when one is unknown. */
+static bool top_keys_known(const cts_keyctx *k, const cts_ynode *root)
 {
-    cts_keyctx kk = {.file = file, .d = d, .op = REF_OP_AVGPOOL2D_BACKWARD};
-    const cts_keyctx *k = &kk;
-    if (!cts_expect_kind(k, "suite", root, CTS_YN_MAP))
-        return;
-    cts_suite_ctx s = {.spec = REF_SPEC_DOC, .nproducts = REF_PRODUCT_COUNT};
-    for (int p = 0; p < REF_PRODUCT_COUNT; p++)
-        s.products[p] = (ref_product)p;
-    bool ok = true;
     static const char *const top[] = {"suite", "op", "product", "seed", "spec", "defaults",
                                       "cases"};
+    bool ok = true;
     for (size_t i = 0; i < root->n; i += 2) {
         bool known = false;
         for (size_t j = 0; j < sizeof top / sizeof top[0]; j++)
@@ -162,134 +153,169 @@ static void load_suite(const char *file, const cts_ynode *root, cts_diag *d, cts
             ok = false;
         }
     }
-    const cts_ynode *v;
-    /* suite */
-    if (!(v = cts_yaml_get(root, "suite"))) {
+    return ok;
+}
+
+/* `suite:`, valid and not used by a suite read before (names, which it joins). */
+static bool read_suite_name(const cts_keyctx *k, const cts_ynode *root, cts_suite_ctx *s,
+                            suite_seen **names, size_t *nnames)
+{
+    const cts_ynode *v = cts_yaml_get(root, "suite");
+    if (!v) {
         ERR(root, "suite", "required");
-        ok = false;
-    } else if (cts_read_string(k, "suite", v, &s.suite)) {
-        if (!valid_suite_name(s.suite)) {
-            ERR(v, "suite", "'%s' is not a valid suite name (letters, digits, '_', '-', '.')",
-                s.suite);
-            ok = false;
-        }
-        for (size_t i = 0; i < *nnames; i++)
-            if (!strcmp((*names)[i].name, s.suite)) {
-                ERR(v, "suite", "duplicate suite name '%s' (also in %s:%d)", s.suite,
-                    (*names)[i].file, (*names)[i].line);
-                ok = false;
-            }
-        suite_seen *nn = realloc(*names, (*nnames + 1) * sizeof **names);
-        if (!nn)
-            abort();
-        *names = nn;
-        nn[*nnames].name = strdup(s.suite);
-        nn[*nnames].file = strdup(file);
-        nn[*nnames].line = v->line;
-        (*nnames)++;
-    } else {
+        return false;
+    }
+    if (!cts_read_string(k, "suite", v, &s->suite))
+        return false;
+    bool ok = true;
+    if (!valid_suite_name(s->suite)) {
+        ERR(v, "suite", "'%s' is not a valid suite name (letters, digits, '_', '-', '.')",
+            s->suite);
         ok = false;
     }
-    /* op */
-    if (!(v = cts_yaml_get(root, "op"))) {
+    for (size_t i = 0; i < *nnames; i++)
+        if (!strcmp((*names)[i].name, s->suite)) {
+            ERR(v, "suite", "duplicate suite name '%s' (also in %s:%d)", s->suite,
+                (*names)[i].file, (*names)[i].line);
+            ok = false;
+        }
+    suite_seen *nn = realloc(*names, (*nnames + 1) * sizeof **names);
+    if (!nn)
+        abort();
+    *names = nn;
+    nn[*nnames].name = strdup(s->suite);
+    nn[*nnames].file = strdup(k->file);
+    nn[*nnames].line = v->line;
+    (*nnames)++;
+    return ok;
+}
+
+/* `op:`, into *op. */
+static bool read_op(const cts_keyctx *k, const cts_ynode *root, ref_op *op)
+{
+    const cts_ynode *v = cts_yaml_get(root, "op");
+    const char *name;
+    if (!v) {
         ERR(root, "op", "required");
-        ok = false;
-    } else {
-        const char *op;
-        if (!cts_read_string(k, "op", v, &op)) {
-            ok = false;
-        } else if (!strcmp(op, "avgpool2d_backward")) {
-            kk.op = REF_OP_AVGPOOL2D_BACKWARD;
-        } else if (!strcmp(op, "grid_sampler2d_backward")) {
-            kk.op = REF_OP_GRID_SAMPLER2D_BACKWARD;
-        } else {
-            ERR(v, "op", "unknown op '%s' (avgpool2d_backward, grid_sampler2d_backward)", op);
-            ok = false;
-        }
+        return false;
     }
-    if (!ok) /* without a suite name and an op the cases cannot be read meaningfully */
+    if (!cts_read_string(k, "op", v, &name))
+        return false;
+    if (!strcmp(name, "avgpool2d_backward")) {
+        *op = REF_OP_AVGPOOL2D_BACKWARD;
+    } else if (!strcmp(name, "grid_sampler2d_backward")) {
+        *op = REF_OP_GRID_SAMPLER2D_BACKWARD;
+    } else {
+        ERR(v, "op", "unknown op '%s' (avgpool2d_backward, grid_sampler2d_backward)", name);
+        return false;
+    }
+    return true;
+}
+
+/* `product:` of a suite (read by the case key reader on scratch), as its product list. */
+static void read_products(const cts_keyctx *k, const cts_ynode *root, cts_builder *scratch,
+                          cts_suite_ctx *s)
+{
+    const cts_ynode *v = cts_yaml_get(root, "product");
+    if (!v || !cts_key_apply(k, "product", "product", v, scratch))
         return;
-    /* product, seed, spec: read through the case-key readers on a scratch case */
-    cts_builder scratch;
-    cts_builder_init(&scratch, kk.op);
-    if ((v = cts_yaml_get(root, "product")) && cts_key_apply(k, "product", "product", v, &scratch)) {
-        if (v->kind == CTS_YN_SCALAR && strcmp(v->text, "all") != 0) {
-            ref_product_from_id(v->text, &s.products[0]);
-            s.nproducts = 1;
-        } else if (v->kind == CTS_YN_SEQ) {
-            s.nproducts = 0;
-            for (size_t i = 0; i < v->n; i++) {
-                ref_product p;
-                bool dup = false;
-                ref_product_from_id(v->items[i]->text, &p);
-                for (int j = 0; j < s.nproducts; j++)
-                    dup |= s.products[j] == p;
-                if (dup) {
-                    char f[32];
-                    cts_fmt(f, sizeof f, "product[%zu]", i);
-                    ERR(v->items[i], f, "duplicate product '%s'", v->items[i]->text);
-                    ok = false;
-                } else {
-                    s.products[s.nproducts++] = p;
-                }
+    if (v->kind == CTS_YN_SCALAR && strcmp(v->text, "all") != 0) {
+        ref_product_from_id(v->text, &s->products[0]);
+        s->nproducts = 1;
+    } else if (v->kind == CTS_YN_SEQ) {
+        s->nproducts = 0;
+        for (size_t i = 0; i < v->n; i++) {
+            ref_product p;
+            bool dup = false;
+            ref_product_from_id(v->items[i]->text, &p);
+            for (int j = 0; j < s->nproducts; j++)
+                dup |= s->products[j] == p;
+            if (dup) {
+                char f[32];
+                cts_fmt(f, sizeof f, "product[%zu]", i);
+                ERR(v->items[i], f, "duplicate product '%s'", v->items[i]->text);
+            } else {
+                s->products[s->nproducts++] = p;
             }
         }
-    } else if (v) {
-        ok = false;
     }
-    if ((v = cts_yaml_get(root, "seed"))) {
-        int64_t seed;
-        if (!cts_read_int(k, "seed", v, &seed)) {
-            ok = false;
-        } else if (seed < 0) {
+}
+
+/* The suite-wide values: product, seed and spec (read by the case-key readers on a scratch
+ * case), and defaults. */
+static void read_suite_values(const cts_keyctx *k, const cts_ynode *root, cts_suite_ctx *s)
+{
+    cts_builder scratch;
+    cts_builder_init(&scratch, k->op);
+    read_products(k, root, &scratch, s);
+    const cts_ynode *v;
+    int64_t seed;
+    if ((v = cts_yaml_get(root, "seed")) && cts_read_int(k, "seed", v, &seed)) {
+        if (seed < 0)
             ERR(v, "seed", "must be >= 0");
-            ok = false;
-        } else {
-            s.seed = (uint64_t)seed;
-        }
-    }
-    if ((v = cts_yaml_get(root, "spec"))) {
-        if (cts_key_apply(k, "spec", "spec", v, &scratch)) {
-            s.spec = scratch.c.spec;
-            s.spec_fixed = true;
-        }
         else
-            ok = false;
+            s->seed = (uint64_t)seed;
+    }
+    if ((v = cts_yaml_get(root, "spec")) && cts_key_apply(k, "spec", "spec", v, &scratch)) {
+        s->spec = scratch.c.spec;
+        s->spec_fixed = true;
     }
     cts_case_clear(&scratch.c);
     free((void *)scratch.product_field);
     free((void *)scratch.tolerance_field);
-    if ((v = cts_yaml_get(root, "defaults"))) {
-        if (cts_expect_kind(k, "defaults", v, CTS_YN_MAP)) {
-            s.defaults = v;
-            cts_check_defaults(k, &s);
-        } else {
-            ok = false;
-        }
+    if ((v = cts_yaml_get(root, "defaults")) && cts_expect_kind(k, "defaults", v, CTS_YN_MAP)) {
+        s->defaults = v;
+        cts_check_defaults(k, s);
     }
-    /* cases */
+}
+
+/* `cases:`: each expanded into out, after a check that its name is not used before it. */
+static void read_cases(const cts_keyctx *k, const cts_ynode *root, const cts_suite_ctx *s,
+                       cts_case_list *out, size_t *cap)
+{
     const cts_ynode *cases = cts_yaml_get(root, "cases");
     if (!cases) {
         ERR(root, "cases", "required");
-    } else if (cts_expect_kind(k, "cases", cases, CTS_YN_SEQ)) {
-        if (cases->n == 0)
-            ERR(cases, "cases", "no cases");
-        for (size_t i = 0; i < cases->n; i++) {
-            const cts_ynode *ni = cts_yaml_get(cases->items[i], "name");
-            for (size_t j = 0; ni && ni->kind == CTS_YN_SCALAR && j < i; j++) {
-                const cts_ynode *nj = cts_yaml_get(cases->items[j], "name");
-                if (nj && nj->kind == CTS_YN_SCALAR && !strcmp(ni->text, nj->text)) {
-                    char f[64];
-                    cts_fmt(f, sizeof f, "cases[%zu].name", i);
-                    ERR(ni, f, "duplicate case name '%s' (first at line %d)", ni->text,
-                        nj->line);
-                    break;
-                }
-            }
-            cts_expand_case(k, &s, cases->items[i], i, out, cap);
-        }
+        return;
     }
-    (void)ok;
+    if (!cts_expect_kind(k, "cases", cases, CTS_YN_SEQ))
+        return;
+    if (cases->n == 0)
+        ERR(cases, "cases", "no cases");
+    for (size_t i = 0; i < cases->n; i++) {
+        const cts_ynode *ni = cts_yaml_get(cases->items[i], "name");
+        for (size_t j = 0; ni && ni->kind == CTS_YN_SCALAR && j < i; j++) {
+            const cts_ynode *nj = cts_yaml_get(cases->items[j], "name");
+            if (nj && nj->kind == CTS_YN_SCALAR && !strcmp(ni->text, nj->text)) {
+                char f[64];
+                cts_fmt(f, sizeof f, "cases[%zu].name", i);
+                ERR(ni, f, "duplicate case name '%s' (first at line %d)", ni->text, nj->line);
+                break;
+            }
+        }
+        cts_expand_case(k, s, cases->items[i], i, out, cap);
+    }
+}
+
+/* One suite (a document of a file). Appends its cases to out; names holds the suites read
+ * before it. Without a valid suite name and op the rest cannot be read meaningfully. */
+static void load_suite(const char *file, const cts_ynode *root, cts_diag *d, cts_case_list *out,
+                       size_t *cap, suite_seen **names, size_t *nnames)
+{
+    cts_keyctx kk = {.file = file, .d = d, .op = REF_OP_AVGPOOL2D_BACKWARD};
+    const cts_keyctx *k = &kk;
+    if (!cts_expect_kind(k, "suite", root, CTS_YN_MAP))
+        return;
+    cts_suite_ctx s = {.spec = REF_SPEC_DOC, .nproducts = REF_PRODUCT_COUNT};
+    for (int p = 0; p < REF_PRODUCT_COUNT; p++)
+        s.products[p] = (ref_product)p;
+    bool ok = top_keys_known(k, root);
+    ok &= read_suite_name(k, root, &s, names, nnames);
+    ok &= read_op(k, root, &kk.op);
+    if (!ok)
+        return;
+    read_suite_values(k, root, &s);
+    read_cases(k, root, &s, out, cap);
 }
 
 static void load_file(const char *file, cts_diag *d, cts_case_list *out, size_t *cap,

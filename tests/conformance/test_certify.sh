@@ -8,8 +8,9 @@
 # audit files (re-sealed); a manifest with "verdict" twice; results.jsonl a symlink out of the
 # package; a packaged suite edited and re-sealed; archives holding a symlink, a '..' path or a
 # device (and no temporary directory left behind, also when stopped by SIGTERM). certify refuses: scheduler shard variables,
-# an incomplete shard (no package written), records of another backend; a subset of the suites
-# packages as NOT CONFORMANT naming each missing canonical suite.
+# an incomplete shard (no package written), records of another backend, an unknown --contract
+# (nothing left behind); a subset of the suites packages as NOT CONFORMANT naming each missing
+# canonical suite.
 source "$(dirname "$0")/e2e_lib.sh"
 S=$ACLCTS_SOURCE_DIR/suites
 P=ascend910
@@ -175,4 +176,9 @@ expect_rc 1 "$ACLCTS" certify --product $P --out subpkg --results sub/results.js
 grep -q "NOT CONFORMANT.*not the canonical" out || fail "subset verdict"
 expect_rc 0 "$ACLCTS" verify-package subpkg
 grep -q "^suites/avgpool2d_backward.yaml: a suite of the canonical set is missing" out || fail "missing suite not named"
+# A refused option leaves nothing behind, also when the refusal comes after the temporary
+# directory was made (an unknown --contract used to leave certification's .partial-XXXXXX).
+expect_rc 2 "$ACLCTS" certify --product $P --out refused --contract bogus "$S"
+grep -q "contract bogus" out || fail "unknown contract not named"
+[[ -z $(compgen -G 'refused*') ]] || fail "a refused certify left $(compgen -G 'refused*')"
 echo "certify/verify-package: canonical package verified; 13 tamperings and 4 archives refused; certify refusals checked"
