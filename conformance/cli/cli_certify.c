@@ -146,17 +146,22 @@ static int add_hashed(cts_manifest *m, const char *dir, const char *role, const 
     return 0;
 }
 
-/* Copies each suite file into DIR/suites/ and lists it. */
+/* Copies each suite file into DIR/suites/ (an operator's suites into its folder there, as in
+ * suites/: cts_suite_key) and lists it. */
 static int add_suites(cts_manifest *m, const char *dir, const cts_names *files)
 {
-    char sdir[PATH_MAX * 2], dst[PATH_MAX * 3], name[PATH_MAX], shown[PATH_MAX];
+    char sdir[PATH_MAX * 2], dst[PATH_MAX * 3], key[PATH_MAX], name[PATH_MAX + 8],
+        shown[PATH_MAX];
     snprintf(sdir, sizeof sdir, "%s/suites", dir);
     if (mkdir(sdir, 0777) != 0 && errno != EEXIST) return -1;
     for (size_t i = 0; i < files->n; i++) {
         const char *file = files->v[i];
-        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-        snprintf(name, sizeof name, "suites/%s", base);
+        cts_suite_key(file, key, sizeof key);
+        snprintf(name, sizeof name, "suites/%s", key);
         snprintf(dst, sizeof dst, "%s/%s", dir, name);
+        const char *folder = strchr(key, '/');
+        snprintf(sdir, sizeof sdir, "%s/suites/%.*s", dir, folder ? (int)(folder - key) : 0, key);
+        if (folder && mkdir(sdir, 0777) != 0 && errno != EEXIST) return -1;
         cli_display_path(file, shown, sizeof shown);
         if (copy_file(file, dst) != 0 || add_hashed(m, dir, "suite", name, shown) != 0) {
             fprintf(stderr, "aclcts: error: copying %s to %s\n", file, dst);

@@ -11,13 +11,14 @@
 #include "check/check.h"
 #include "report/report.h"
 
-/* The canonical suite set: the suite files this aclcts release ships (the top-level .yaml
- * files of suites/ at build time; vendor_st/ is an optional extra), each with its SHA-256, and
- * the set digest: the SHA-256 of the sorted `sha256sum`-style listing "HEX  NAME\n". A
- * certification is CONFORMANT only when it ran exactly this set. */
+/* The canonical suite set: the suite files this aclcts release ships (those a run of suites/
+ * reads at build time: its operators' folders; vendor_st/ is an optional extra), each named by
+ * its path below suites/ (cts_suite_key) with its SHA-256, and the set digest: the SHA-256 of
+ * the sorted `sha256sum`-style listing "HEX  NAME\n". A certification is CONFORMANT only when
+ * it ran exactly this set. */
 
 typedef struct {
-    const char *name;   /* file name, e.g. "errors.yaml" */
+    const char *name;   /* path below suites/, e.g. "avgpool2d_backward/errors.yaml" */
     const char *sha256; /* 64 hex digits */
 } cts_suite_hash;
 
@@ -159,9 +160,9 @@ int cts_check_case_set(const cts_loaded *l, const cts_result_list *res, const ch
 int cts_check_one_origin(const cts_result_list *res, const cts_provenance *shards,
                          size_t nshards, const char *product, char backend[64],
                          char contract[16], char version[32], const char *what, FILE *out);
-/* The suite files paths name (cts_suite_files), by base name with their SHA-256 and, in
+/* The suite files paths name (cts_suite_files), by cts_suite_key with their SHA-256 and, in
  * files (may be NULL), their paths (malloc'd; free with cts_suite_hashes_free). Two different
- * files with one base name: -1 with a message. */
+ * files with one key: -1 with a message. */
 int cts_suite_hashes(const char *const *paths, int npaths, cts_suite_hash **out, size_t *n,
                      cts_names *files, char *err, size_t errlen);
 void cts_suite_hashes_free(cts_suite_hash *s, size_t n);

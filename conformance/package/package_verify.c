@@ -147,8 +147,8 @@ int cts_suite_hashes(const char *const *paths, int npaths, cts_suite_hash **out,
     if (!*out) abort();
     *n = 0;
     for (size_t i = 0; i < count && rc == 0; i++) {
-        const char *base = strrchr(list[i], '/') ? strrchr(list[i], '/') + 1 : list[i];
-        char hex[65];
+        char key[PATH_MAX], hex[65];
+        cts_suite_key(list[i], key, sizeof key);
         if (cts_sha256_file(list[i], hex) != 0) {
             snprintf(err, errlen, "%s: cannot read", list[i]);
             rc = -1;
@@ -156,14 +156,14 @@ int cts_suite_hashes(const char *const *paths, int npaths, cts_suite_hash **out,
         }
         bool seen = false;
         for (size_t k = 0; k < *n && !seen; k++)
-            seen = !strcmp((*out)[k].name, base);
+            seen = !strcmp((*out)[k].name, key);
         if (seen) {
             snprintf(err, errlen, "two suite files are named %s (a package keeps one suites/ "
-                     "directory)", base);
+                     "directory)", key);
             rc = -1;
             break;
         }
-        (*out)[*n].name = strdup(base);
+        (*out)[*n].name = strdup(key);
         (*out)[(*n)++].sha256 = strdup(hex);
         if (files) cts_names_push(files, list[i]);
     }

@@ -205,8 +205,10 @@ typedef struct {
     bool quick;          /* keep only cases marked quick */
 } cts_load_options;
 
-/* Loads suite files or directories (every *.yaml inside, sorted by name), expands matrices and
- * products into cases with stable dotted ids. Each error goes to err as
+/* Loads suite files or directories (every *.yaml and *.yml inside and in its operators'
+ * folders, e.g. suites/avgpool2d_backward/, sorted by path; other subdirectories such as
+ * suites/vendor_st/ only when named), expands matrices and products into cases with stable
+ * dotted ids. Each error goes to err as
  * "FILE:LINE:COL: error: FIELD: message" (1-based), all errors of all files are reported, and
  * then nothing is returned (out empty). Returns the number of errors (0 = ok). err may be NULL.
  * An unknown opt->product is one error, printed as "aclcts: error: --product: ...". */
@@ -214,9 +216,14 @@ int cts_load_suites(const char *const *paths, int npaths, const cts_load_options
                     cts_case_list *out, FILE *err);
 
 /* The suite files paths name, by the loader's own rule (files as given, directories as their
- * suite files sorted by name), whether or not they define cases for a product. A malloc'd
+ * suite files sorted by path), whether or not they define cases for a product. A malloc'd
  * array of malloc'd strings in *files; paths that do not exist are left out. */
 void cts_suite_files(const char *const *paths, int npaths, char ***files, size_t *n);
+
+/* The name of a suite file in a suite set and a package: OPERATOR/FILE for a file in an
+ * operator's folder (suites/avgpool2d_backward/errors.yaml: avgpool2d_backward/errors.yaml),
+ * else its file name. */
+void cts_suite_key(const char *path, char *out, size_t len);
 
 /* ---- which cases a command works on (selection.c) ---- */
 

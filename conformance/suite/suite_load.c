@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,8 +79,55 @@ static bool suite_name(const char *name)
     return name[0] != '.' && (ends_with(name, ".yaml") || ends_with(name, ".yml"));
 }
 
-/* Suite files named by paths: files as given, directories as their *.yaml and *.yml sorted by
- * name. */
+/* The operator `op:` and an operator's suite folder name, e.g. "avgpool2d_backward". */
+static bool op_named(const char *name, ref_op *op)
+{
+    if (!strcmp(name, "avgpool2d_backward"))
+        *op = REF_OP_AVGPOOL2D_BACKWARD;
+    else if (!strcmp(name, "grid_sampler2d_backward"))
+        *op = REF_OP_GRID_SAMPLER2D_BACKWARD;
+    else
+        return false;
+    return true;
+}
+
+/* dir/name, malloc'd. */
+static char *path_join(const char *dir, const char *name)
+{
+    size_t l = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(l);
+    if (!p)
+        abort();
+    cts_fmt(p, l, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", name);
+    return p;
+}
+
+/* The *.yaml and *.yml entries of dir into here; with `operators` also those of its operators'
+ * folders (suites/avgpool2d_backward/). Other subdirectories (suites/vendor_st/) are read
+ * only when named. */
+static void list_dir(const char *dir, bool operators, strvec *here, cts_diag *d)
+{
+    DIR *h = opendir(dir);
+    if (!h) {
+        cts_diag_error(d, dir, 1, 1, "file", "cannot read directory: %s", strerror(errno));
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(h))) {
+        char *p = path_join(dir, e->d_name);
+        struct stat st;
+        ref_op op;
+        if (suite_name(e->d_name))
+            sv_push(here, p);
+        else if (operators && op_named(e->d_name, &op) && stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            list_dir(p, false, here, d);
+        free(p);
+    }
+    closedir(h);
+}
+
+/* Suite files named by paths: files as given, directories as their *.yaml and *.yml and those
+ * of their operators' folders, sorted by path. */
 static void collect(const char *const *paths, int npaths, strvec *files, cts_diag *d)
 {
     for (int i = 0; i < npaths; i++) {
@@ -93,32 +141,26 @@ static void collect(const char *const *paths, int npaths, strvec *files, cts_dia
                 sv_push(files, paths[i]);
             continue;
         }
-        DIR *dir = opendir(paths[i]);
-        if (!dir) {
-            cts_diag_error(d, paths[i], 1, 1, "file", "cannot read directory: %s",
-                           strerror(errno));
-            continue;
-        }
         strvec here = {0};
-        struct dirent *e;
-        while ((e = readdir(dir)))
-            if (suite_name(e->d_name)) {
-                size_t l = strlen(paths[i]) + strlen(e->d_name) + 2;
-                char *p = malloc(l);
-                if (!p)
-                    abort();
-                bool slash = ends_with(paths[i], "/");
-                cts_fmt(p, l, "%s%s%s", paths[i], slash ? "" : "/", e->d_name);
-                sv_push(&here, p);
-                free(p);
-            }
-        closedir(dir);
+        list_dir(paths[i], true, &here, d);
         qsort(here.v, here.n, sizeof *here.v, cmp_str);
         for (size_t j = 0; j < here.n; j++)
             if (suite_file_ok(here.v[j], true, d))
                 sv_push(files, here.v[j]);
         sv_free(&here);
     }
+}
+
+void cts_suite_key(const char *path, char *out, size_t len)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char dir[PATH_MAX], real[PATH_MAX];
+    cts_fmt(dir, sizeof dir, "%.*s", base > path ? (int)(base - path) : 1, base > path ? path : ".");
+    ref_op op;
+    if (realpath(dir, real) && op_named(strrchr(real, '/') + 1, &op))
+        cts_fmt(out, len, "%s/%s", strrchr(real, '/') + 1, base);
+    else
+        cts_fmt(out, len, "%s", base);
 }
 
 static bool valid_suite_name(const char *s)
@@ -201,11 +243,7 @@ static bool read_op(const cts_keyctx *k, const cts_ynode *root, ref_op *op)
     }
     if (!cts_read_string(k, "op", v, &name))
         return false;
-    if (!strcmp(name, "avgpool2d_backward")) {
-        *op = REF_OP_AVGPOOL2D_BACKWARD;
-    } else if (!strcmp(name, "grid_sampler2d_backward")) {
-        *op = REF_OP_GRID_SAMPLER2D_BACKWARD;
-    } else {
+    if (!op_named(name, op)) {
         ERR(v, "op", "unknown op '%s' (avgpool2d_backward, grid_sampler2d_backward)", name);
         return false;
     }

@@ -21,7 +21,7 @@ expect_rc 0 "$ACLCTS" certify --product $P --out pkg --results run/results.jsonl
 grep -q "^$P: CONFORMANT" out || fail "no verdict line"
 grep -q "^suite set: canonical" out || fail "suite set not reported canonical"
 for f in manifest.json results.jsonl junit.xml summary.md report.html audit.md audit.csv \
-         SHA256SUMS suites/errors.yaml; do [[ -s pkg/$f ]] || fail "package lacks $f"; done
+         SHA256SUMS suites/avgpool2d_backward/errors.yaml suites/grid_sampler2d_backward/errors.yaml; do [[ -s pkg/$f ]] || fail "package lacks $f"; done
 [[ -s pkg.tar.gz ]] || fail "no tar.gz"
 (cd pkg && sha256sum -c --quiet SHA256SUMS) || fail "sha256sum -c disagrees"
 python3 - pkg/manifest.json "$S" <<'PY' || fail "manifest fields"
@@ -30,8 +30,8 @@ m = json.load(open(sys.argv[1]))
 assert m["verdict"] == "CONFORMANT" and m["complete"] is True and m["counts"]["total"] > 300
 assert m["contract"] == "doc" and m["backend"] == "emu"
 # the canonical digest, recomputed here as `sha256sum` would list the shipped suites
-listing = "".join(f"{hashlib.sha256(open(f,'rb').read()).hexdigest()}  {os.path.basename(f)}\n"
-                  for f in sorted(glob.glob(sys.argv[2] + "/*.yaml")))
+listing = "".join(f"{hashlib.sha256(open(f,'rb').read()).hexdigest()}  {os.path.relpath(f, sys.argv[2])}\n"
+                  for f in sorted(glob.glob(sys.argv[2] + "/*_backward/*.yaml")))
 assert m["suite_set"]["canonical_digest"] == hashlib.sha256(listing.encode()).hexdigest()
 assert m["suite_set"]["canonical"] is True
 s = m["shards"][0]
@@ -76,15 +76,16 @@ expect_rc 0 "$ACLCTS" verify-package t_py
 
 flip='printf X | dd of=FILE bs=1 seek=40 conv=notrunc 2>/dev/null'
 tamper results "${flip/FILE/results.jsonl}" results.jsonl
-tamper suite "${flip/FILE/suites/errors.yaml}" suites/errors.yaml
+tamper suite "${flip/FILE/suites/avgpool2d_backward/errors.yaml}" suites/avgpool2d_backward/errors.yaml
 tamper manifest "${flip/FILE/manifest.json}" manifest.json
 tamper added 'echo extra >notes.txt' notes.txt
 resealed dropped "sed -i 1d results.jsonl" results.jsonl
 grep -q "has no result" out || fail "dropped case not named"
 resealed verdict "sed -i '1s/\"status\":\"PASS\"/\"status\":\"FAIL\"/' results.jsonl" manifest.json
 grep -q "says CONFORMANT, the results give NOT CONFORMANT" out || fail "verdict not recomputed"
-resealed edited_suite 'echo "# edited" >>suites/errors.yaml' suites/errors.yaml
-grep -q "^suites/errors.yaml: differs from the canonical suite" out || fail "edited suite"
+resealed edited_suite 'echo "# edited" >>suites/grid_sampler2d_backward/errors.yaml' \
+  suites/grid_sampler2d_backward/errors.yaml
+grep -q "^suites/grid_sampler2d_backward/errors.yaml: differs from the canonical suite" out || fail "edited suite"
 tamper dup_key "sed -i '0,/\"verdict\": /s//\"verdict\": \"NOT CONFORMANT\", \"verdict\": /' manifest.json; sha256sum \$(find . -type f ! -name SHA256SUMS | sed 's|^\./||' | sort) >SHA256SUMS" manifest.json
 grep -q "duplicate" out || { cat out; fail "duplicate key not named"; }
 tamper symlink 'mv results.jsonl ../outside.jsonl && ln -s "$PWD/../outside.jsonl" results.jsonl' results.jsonl
@@ -171,11 +172,14 @@ PY
 expect_rc 0 "$ACLCTS" verify-package subnpkg.tar.gz
 
 # A subset of the suites: packaged, but NOT CONFORMANT, each missing canonical suite named.
-"$ACLCTS" run --product $P --quiet --out sub "$S/errors.yaml" >/dev/null 2>&1 || true
-expect_rc 1 "$ACLCTS" certify --product $P --out subpkg --results sub/results.jsonl "$S/errors.yaml"
+"$ACLCTS" run --product $P --quiet --out sub "$S"/*/errors.yaml >/dev/null 2>&1 || true
+expect_rc 1 "$ACLCTS" certify --product $P --out subpkg --results sub/results.jsonl "$S"/*/errors.yaml
 grep -q "NOT CONFORMANT.*not the canonical" out || fail "subset verdict"
 expect_rc 0 "$ACLCTS" verify-package subpkg
-grep -q "^suites/avgpool2d_backward.yaml: a suite of the canonical set is missing" out || fail "missing suite not named"
+grep -q "^suites/avgpool2d_backward/parameters.yaml: a suite of the canonical set is missing" out ||
+  fail "missing suite not named"
+grep -q "^suites/.*errors.yaml: a suite of the canonical set is missing" out && fail "a run suite called missing"
+[[ -s subpkg/suites/grid_sampler2d_backward/errors.yaml ]] || fail "the grid's errors.yaml not packaged in its folder"
 # A refused option leaves nothing behind, also when the refusal comes after the temporary
 # directory was made (an unknown --contract used to leave certification's .partial-XXXXXX).
 expect_rc 2 "$ACLCTS" certify --product $P --out refused --contract bogus "$S"

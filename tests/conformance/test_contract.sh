@@ -56,16 +56,16 @@ done
 "$ACLCTS" list --contract vendor "$S" 2>/dev/null | grep -q 'spec=doc' && fail "doc case selected under vendor"
 "$ACLCTS" list --contract doc "$S" 2>/dev/null | grep -q 'spec=vendor' && fail "vendor case selected under doc"
 
-# The vendor's own op_api unit tests, translated (suites/vendor_ut_*.yaml): all pass under the
+# The vendor's own op_api unit tests, translated (suites/*/vendor_ut.yaml): all pass under the
 # vendor contract and are not selected under the documents'.
-expect_rc 0 "$ACLCTS" run --contract vendor --quiet --out ut "$S"/vendor_ut_*.yaml
+expect_rc 0 "$ACLCTS" run --contract vendor --quiet --out ut "$S"/*/vendor_ut.yaml
 grep -q 'cases: 35 PASS$' "$T/out" || fail "vendor unit tests: $(cat "$T/out")"
-[[ $("$ACLCTS" list --count "$S"/vendor_ut_*.yaml 2>/dev/null) == 0 ]] || fail "vendor_ut under doc"
+[[ $("$ACLCTS" list --count "$S"/*/vendor_ut.yaml 2>/dev/null) == 0 ]] || fail "vendor_ut under doc"
 
 # certify records the contract in the package's manifest (and in every run session); exit 1:
 # one suite file is not the canonical suite set, so the verdict cannot be CONFORMANT.
 expect_rc 1 "$ACLCTS" certify --product ascend910b --contract vendor --out cert \
-  "$S"/vendor_ut_grid_sampler2d_backward.yaml
+  "$S"/grid_sampler2d_backward/vendor_ut.yaml
 grep -q '"contract": *"vendor@9.0"' cert/manifest.json || fail "manifest: $(cat cert/manifest.json)"
 grep -q '"contract": *"doc"' cert/manifest.json && fail "a session recorded doc: $(cat cert/manifest.json)"
 

@@ -20,7 +20,7 @@ grep -q "impossible dtype=float64 x deterministic=on: determinism is promised on
   || fail "the DOUBLE determinism rule is not explained"
 
 python3 "$ACLCTS_SOURCE_DIR/tools/gen-covering" --check \
-  || fail "suites/covering_*.yaml are not what tools/gen-covering writes"
+  || fail "suites/*/covering.yaml are not what tools/gen-covering writes"
 
 # One contiguous float32 case: the view, channel and determinism pairs are missed.
 cat >one.yaml <<'YAML'

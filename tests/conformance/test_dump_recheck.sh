@@ -6,7 +6,7 @@
 # non-finite ones.
 source "$(dirname "$0")/e2e_lib.sh"
 S="$ACLCTS_SOURCE_DIR/suites"
-suites=("$S"/regressions_oracle_*.yaml "$S"/grid_sampler2d_backward.yaml)
+suites=("$S"/*/regressions_oracle.yaml "$S"/grid_sampler2d_backward/parameters.yaml)
 for fault in none ulp:100000; do
   rc=0; [[ $fault == none ]] || rc=1
   ACLNN_EMU_FAULT=$([[ $fault == none ]] || echo "$fault") \

@@ -6,14 +6,14 @@
 # how many elements of which output it could not judge.
 source "$(dirname "$0")/e2e_lib.sh"
 S="$ACLCTS_SOURCE_DIR/suites"
-expect_rc 0 "$ACLCTS" run --quiet --out ok "$S"/regressions_oracle_*.yaml
+expect_rc 0 "$ACLCTS" run --quiet --out ok "$S"/*/regressions_oracle.yaml
 python3 - ok/results.jsonl <<'PY' || fail "oracle-corner suites"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 assert len(rows) >= 20 and all(r["status"] == "PASS" and r["el_skipped"] == 0 for r in rows), rows
 PY
 ACLNN_EMU_FAULT=ulp:100000 expect_rc 1 "$ACLCTS" run --quiet --out ulp --filter '*far_point_reflection*' \
-  "$S"/regressions_oracle_grid_sampler2d_backward.yaml
+  "$S"/grid_sampler2d_backward/regressions_oracle.yaml
 python3 - ulp/results.jsonl <<'PY' || fail "far point with ulp:100000"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -23,7 +23,7 @@ assert any(r["id"].startswith("regressions_oracle_grid_sampler2d_backward.far_po
 PY
 # the far point's gradient NaN: its contribution is unbounded wherever it lands
 sed -e 's/^defaults: {unjudged: 0}$//' -e 's/suite: regressions_oracle_grid_sampler2d_backward/suite: nan_far/' \
-  -e '0,/0.000244140625/s/0.000244140625/.nan/' "$S"/regressions_oracle_grid_sampler2d_backward.yaml >nan.yaml
+  -e '0,/0.000244140625/s/0.000244140625/.nan/' "$S"/grid_sampler2d_backward/regressions_oracle.yaml >nan.yaml
 expect_rc 0 "$ACLCTS" run --quiet --out lax --filter 'nan_far.far_point_reflection.ascend910b' nan.yaml
 sed -e 's/^seed: 1$/seed: 1\ndefaults: {unjudged: 0}/' nan.yaml >strict.yaml
 expect_rc 1 "$ACLCTS" run --quiet --out strict --filter 'nan_far.far_point_reflection.ascend910b' strict.yaml

@@ -334,6 +334,46 @@ static void test_options_and_directories(void **state)
     free(err);
 }
 
+/* A directory is read with its operators' folders and no other subdirectory; a file's name in a
+ * suite set is OPERATOR/FILE inside an operator's folder, else its file name. */
+static void test_operator_folders(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/set", tmpdir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/set/avgpool2d_backward", tmpdir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/set/extra", tmpdir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    const char *in_op = write_suite("set/avgpool2d_backward/a.yaml", avg_basic);
+    const char *extra = write_suite("set/extra/b.yaml", grid_basic);
+    snprintf(path, sizeof path, "%s/set", tmpdir);
+    const char *dir = path;
+    cts_case_list l;
+    assert_int_equal(load(&dir, 1, NULL, &l, NULL), 0);
+    assert_int_equal(l.ncases, 10); /* avg_basic's; extra/ is read only when named */
+    assert_string_equal(l.cases[0].mark.file, in_op);
+    cts_case_list_free(&l);
+    assert_int_equal(load(&extra, 1, NULL, &l, NULL), 0);
+    assert_int_equal(l.ncases, 145);
+    cts_case_list_free(&l);
+
+    char key[300], cwd[1024];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    cts_suite_key(in_op, key, sizeof key);
+    assert_string_equal(key, "avgpool2d_backward/a.yaml");
+    cts_suite_key(extra, key, sizeof key);
+    assert_string_equal(key, "b.yaml");
+    assert_int_equal(chdir(path), 0); /* relative to an operator's folder, as ./NAME */
+    cts_suite_key("avgpool2d_backward/a.yaml", key, sizeof key);
+    assert_string_equal(key, "avgpool2d_backward/a.yaml");
+    assert_int_equal(chdir("avgpool2d_backward"), 0);
+    cts_suite_key("a.yaml", key, sizeof key);
+    assert_string_equal(key, "avgpool2d_backward/a.yaml");
+    assert_int_equal(chdir(cwd), 0);
+}
+
 /* Adding cases (before and after) and matrix keys elsewhere never changes an existing id. */
 static void test_ids_stable(void **state)
 {
@@ -736,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_avgpool_expansion),
         cmocka_unit_test(test_grid_expansion),
         cmocka_unit_test(test_options_and_directories),
+        cmocka_unit_test(test_operator_folders),
         cmocka_unit_test(test_ids_stable),
         cmocka_unit_test(test_quoting_fixtures),
         cmocka_unit_test(test_quoting_per_key),
