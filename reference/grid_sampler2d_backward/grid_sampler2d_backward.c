@@ -28,6 +28,7 @@ typedef struct {
     double u_dev;
     bool force;
     const ref_path *path;
+    double overflow_at; /* ref_path_overflow_at(path) */
 } gctx;
 
 typedef struct { int64_t e; int kx, ky; } corner;
@@ -199,7 +200,7 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
         for (int k = 0; k < nc; k++)
             vsum += fabs(D->gv[5 * c + 1 + k]);
         /* PyTorch's form (ne − nw)·w·g: a difference of corner values, then times g */
-        pmax = fmax(pmax, fmax(vsum, vsum * fabs(g)));
+        pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
         for (int k = 0; k < nc; k++) {
             double val = D->gv[5 * c + 1 + k];
             double t = val * (g * wk[k]->hi); /* a zero weight gives 0, not (val·g = ∞)·0 */
@@ -207,14 +208,14 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
                 double f[5] = {(double)sgn[k], val, g, wk[k]->hi, scale};
                 ref_nf_term(&cls, f, 5);
             }
-            pmax = fmax(pmax, fabs(val * g));
+            pmax = ref_fmax(pmax, fabs(val * g));
             pre += fabs(t);
             /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there,
              * or NaN through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
             bool zero = dl == 0 && wk[k]->hi == 0 && wk[k]->lo == 0 && !ow->dd_inexact;
             if (mult == 0 || zero)
                 continue;
-            mag += fmax(1, fabs(val)) * fmax(1, fabs(g)) * fmax(1, fabs(scale));
+            mag += ref_fmax(1, fabs(val)) * ref_fmax(1, fabs(g)) * ref_fmax(1, fabs(scale));
             sabs += fabs(t * scale);
             if (dl > 0) /* exact coordinates: none (and no inf·0 when val·g overflows) */
                 cerr += fabs(val * g * scale) * dl;
@@ -228,7 +229,7 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     /* FP32 (double) products val·g, corner differences, the sum before and after the scale: past
      * the working range
      * an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact value is finite */
-    if (fmax(pmax, fmax(pre, sabs)) * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+    if (ref_fmax(pmax, ref_fmax(pre, sabs)) * (1 + 0x1p-40) > G->overflow_at)
         *flags |= REF_FLAG_RANGE;
     if (ref_nf_any(&cls)) {
         v->hi = ref_nf_value(&cls);
@@ -294,7 +295,7 @@ static void dx_point_mpfr(const gctx *G, const grid_outcome *ox, const grid_outc
         mpfr_mul_d(t, t, g, MPFR_RNDN);
         double wxd = wdd(ox, cs[k].kx)->hi, wyd = wdd(oy, cs[k].ky)->hi;
         v->sum_abs += fabs(g * wxd * wyd);
-        v->under_mag += fmax(1, fabs(g));
+        v->under_mag += ref_fmax(1, fabs(g));
         v->nterms++;
     }
 }
@@ -422,8 +423,8 @@ static void unc_add(dx_unc *u, double g)
 {
     if (!isfinite(g))
         u->nonfinite = true;
-    u->lo += fmin(0, g);
-    u->hi += fmax(0, g);
+    u->lo += ref_fmin(0, g);
+    u->hi += ref_fmax(0, g);
     u->abs += fabs(g);
     u->n++;
 }
@@ -486,8 +487,57 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
     *fl = (uint8_t)((*fl & ~REF_FLAG_UNCHECKABLE) | REF_FLAG_INTERVAL);
 }
 
-static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb, const int *tn,
-                    const int *tl, const dxreach *R, bool any_unres,
+/* The primary corners of a batch's resolved points in point order, with what dx_plane needs of
+ * them that no channel changes: built once per batch, read once per plane. */
+enum { DX_EXACT, DX_DD, DX_MPFR };
+typedef struct {
+    int32_t pix;      /* the point */
+    int32_t mode;     /* DX_EXACT: wx·wy = wxy.hi exactly; DX_DD: wxy = dd_mul(wx, wy) with its
+                       * bound; DX_MPFR: a weight is not hi + lo */
+    int64_t e;        /* the element it reaches */
+    double wx, wy;    /* the weights' high words */
+    double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
+    ref_dd wxy;
+} dxcorner;
+
+static int64_t dx_corners(const ref_grid_params *p, const gpoint *pts, dxcorner *cor)
+{
+    int64_t hw_out = p->h_out * p->w_out, m = 0;
+    for (int64_t pix = 0; pix < hw_out; pix++) {
+        const gpoint *pt = &pts[pix];
+        if (pt->out || pt->unres)
+            continue;
+        const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+        double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
+        corner cs[4];
+        int nc = corners(p, ox, oy, cs);
+        for (int k = 0; k < nc; k++) {
+            const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
+            dxcorner *q = &cor[m++];
+            q->pix = (int32_t)pix;
+            q->e = cs[k].e;
+            q->wx = wx->hi;
+            q->wy = wy->hi;
+            q->cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
+            double pxy = wx->hi * wy->hi;
+            if (ox->dd_inexact || oy->dd_inexact) {
+                q->mode = DX_MPFR;
+            } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
+                       fma(wx->hi, wy->hi, -pxy) == 0) {
+                q->mode = DX_EXACT;
+                q->wxy = (ref_dd){pxy, 0};
+            } else {
+                q->mode = DX_DD;
+                q->wxy = ref_dd_mul(*wx, *wy);
+            }
+        }
+    }
+    return m;
+}
+
+static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64_t ncor,
+                    const dxamb *amb, int namb, const int *tn, const int *tl, const dxreach *R,
+                    bool any_unres,
                     int64_t n, int64_t c, plane_buf *B, mterms *mt, ref_output *out,
                     ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
@@ -500,45 +550,37 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
     memset(B->cerr, 0, (size_t)hw_in * sizeof(double));
     memset(B->mag, 0, (size_t)hw_in * sizeof(double));
     memset(B->nt, 0, (size_t)hw_in * sizeof(int64_t));
-    for (int64_t pix = 0; pix < hw_out; pix++) {
-        const gpoint *pt = &pts[pix];
-        if (pt->out || pt->unres)
+    const double *gc = G->go + (n * p->c + c) * hw_out;
+    for (int64_t q = 0; q < ncor; q++) {
+        const dxcorner *k = &cor[q];
+        int64_t e = k->e;
+        double g = gc[k->pix];
+        double t = g * k->wx * k->wy;
+        B->sabs[e] += fabs(t);
+        B->mag[e] += ref_fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
+        B->nt[e]++;
+        if (!isfinite(g)) {
+            double f[3] = {g, k->wx, k->wy};
+            ref_nf_term(&B->cls[e], f, 3);
+        }
+        if (bil)
+            B->cerr[e] += fabs(g) * k->cfac;
+        if (G->force)
             continue;
-        const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
-        double g = G->go[(n * p->c + c) * hw_out + pix];
-        double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
-        corner cs[4];
-        int nc = corners(p, ox, oy, cs);
-        for (int k = 0; k < nc; k++) {
-            int64_t e = cs[k].e;
-            const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
-            double t = g * wx->hi * wy->hi;
-            B->sabs[e] += fabs(t);
-            B->mag[e] += fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
-            B->nt[e]++;
-            if (!isfinite(g)) {
-                double f[3] = {g, wx->hi, wy->hi};
-                ref_nf_term(&B->cls[e], f, 3);
-            }
-            if (bil)
-                B->cerr[e] += fabs(g) * (fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy);
-            double pxy = wx->hi * wy->hi;
-            if (!G->force && (ox->dd_inexact || oy->dd_inexact))
-                B->acc[e].err = INFINITY; /* a weight is not hi + lo: the MPFR path */
-            else if (!G->force && isfinite(g) && wx->lo == 0 && wy->lo == 0 &&
-                ref_prod_clear(wx->hi, wy->hi, pxy) && fma(wx->hi, wy->hi, -pxy) == 0) {
-                /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact
-                 * value halfway between doubles stays decidable) */
-                double pg = pxy * g, f = fma(pxy, g, -pg);
-                ref_acc_add(&B->acc[e], (ref_dd){pg, 0}, 0);
-                if (f != 0)
-                    ref_acc_add(&B->acc[e], (ref_dd){f, 0}, 0);
-                if (!ref_prod_clear(pxy, g, pg))
-                    B->acc[e].err = INFINITY; /* underflow: the MPFR path */
-            } else if (!G->force && isfinite(g)) {
-                ref_dd tt = ref_dd_mul_d(ref_dd_mul(*wx, *wy), g);
-                ref_acc_add(&B->acc[e], tt, 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
-            }
+        if (k->mode == DX_MPFR) {
+            B->acc[e].err = INFINITY; /* a weight is not hi + lo: the MPFR path */
+        } else if (k->mode == DX_EXACT && isfinite(g)) {
+            /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact value
+             * halfway between doubles stays decidable) */
+            double pg = k->wxy.hi * g, f = fma(k->wxy.hi, g, -pg);
+            ref_acc_add(&B->acc[e], (ref_dd){pg, 0}, 0);
+            if (f != 0)
+                ref_acc_add(&B->acc[e], (ref_dd){f, 0}, 0);
+            if (!ref_prod_clear(k->wxy.hi, g, pg))
+                B->acc[e].err = INFINITY; /* underflow: the MPFR path */
+        } else if (isfinite(g)) {
+            ref_dd tt = ref_dd_mul_d(k->wxy, g);
+            ref_acc_add(&B->acc[e], tt, 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
         }
     }
     ref_value *vals = out->v + (n * p->c + c) * hw_in;
@@ -554,7 +596,7 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
         v->min_weight = 0;
         B->fallback[e] = 0;
         /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
-        if (B->sabs[e] * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+        if (B->sabs[e] * (1 + 0x1p-40) > G->overflow_at)
             fl[e] |= REF_FLAG_RANGE;
         if (ref_nf_any(&B->cls[e])) {
             v->hi = ref_nf_value(&B->cls[e]);
@@ -688,11 +730,11 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
     for (int32_t i = 0; i < L->n; i++) {
         const ref_value *a = &L->v[i];
         finite = finite && isfinite(a->hi);
-        lo = fmin(lo, a->hi + fmin(a->lo, 0) * 2);
-        hi = fmax(hi, a->hi + fmax(a->lo, 0) * 2);
-        v->sum_abs = fmax(v->sum_abs, a->sum_abs);
-        v->coord_err = fmax(v->coord_err, a->coord_err);
-        v->under_mag = fmax(v->under_mag, a->under_mag);
+        lo = ref_fmin(lo, a->hi + ref_fmin(a->lo, 0) * 2);
+        hi = ref_fmax(hi, a->hi + ref_fmax(a->lo, 0) * 2);
+        v->sum_abs = ref_fmax(v->sum_abs, a->sum_abs);
+        v->coord_err = ref_fmax(v->coord_err, a->coord_err);
+        v->under_mag = ref_fmax(v->under_mag, a->under_mag);
         v->nterms = v->nterms > a->nterms ? v->nterms : a->nterms;
     }
     L->n = 0;
@@ -760,7 +802,7 @@ static double *plane_maxabs(const gctx *G, int64_t n)
     for (int64_t c = 0; m && c < p->c; c++)
         for (int64_t e = 0; e < hw_in; e++) { /* NaN anywhere: NaN (left unjudged) */
             double a = fabs(G->in[(n * p->c + c) * hw_in + e]);
-            m[c] = isnan(a) || isnan(m[c]) ? NAN : fmax(m[c], a);
+            m[c] = isnan(a) || isnan(m[c]) ? NAN : ref_fmax(m[c], a);
         }
     return m;
 }
@@ -782,8 +824,8 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
         double g = G->go[(n * p->c + c) * hw_out + pix];
         finite = finite && isfinite(g) && isfinite(maxabs[c]);
         sum += fabs(g) * 2 * maxabs[c];
-        diff = fmax(diff, 2 * maxabs[c]);
-        mag += 4 * fmax(1, fabs(g)) * fmax(1, maxabs[c]);
+        diff = ref_fmax(diff, 2 * maxabs[c]);
+        mag += 4 * ref_fmax(1, fabs(g)) * ref_fmax(1, maxabs[c]);
     }
     for (int comp = 0; comp < 2 && finite; comp++) {
         double B = fabs(factor(p, comp)) * sum * (1 + (double)(2 * p->c + 4) * 0x1p-52);
@@ -794,9 +836,9 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
         v->nterms = 4 * p->c;
         v->nops = 4;
         v->sum_abs = B;
-        v->under_mag = mag * fmax(1, fabs(factor(p, comp))) * (1 + 0x1p-40);
+        v->under_mag = mag * ref_fmax(1, fabs(factor(p, comp))) * (1 + 0x1p-40);
         /* corner differences (≤ 2·max|val|) times g, their sum, the scaled sum: as dgrid_value */
-        if (fmax(diff, fmax(sum, B)) * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+        if (ref_fmax(diff, ref_fmax(sum, B)) * (1 + 0x1p-40) > G->overflow_at)
             out->flags[base + comp] |= REF_FLAG_RANGE;
         out->ival[2 * (base + comp)] = -B;
         out->ival[2 * (base + comp) + 1] = B;
@@ -827,12 +869,14 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
     }
     /* working precision of the coordinates: FP32, or double for a DOUBLE path */
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
-    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path};
+    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
+              ref_path_overflow_at(&opt->path)};
     ref_altlist *ax_alts = input_grad ? calloc((size_t)(nx ? nx : 1), sizeof *ax_alts) : NULL;
     ref_altlist *ag_alts = grid_grad ? calloc((size_t)(ng ? ng : 1), sizeof *ag_alts) : NULL;
     gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, true); /* ~3 KiB each */
     dxamb *amb = NULL;
-    int rc = (pts && (!input_grad || ax_alts) && (!grid_grad || ag_alts)) ? 0 : -1;
+    dxcorner *cor = input_grad ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *cor) : NULL;
+    int rc = (pts && (!input_grad || (ax_alts && cor)) && (!grid_grad || ag_alts)) ? 0 : -1;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
@@ -902,6 +946,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                             tl[e * AMB_PER_ELEM + tn[e]++] = i;
                     }
                 }
+            int64_t ncor = dx_corners(p, pts, cor);
             dxreach R = {0};
             if ((namb || any_unres) && dxreach_build(p, pts, amb, namb, &R) != 0)
                 rc = -1;
@@ -919,7 +964,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                 bool ok = rc == 0 && B.acc && B.cls && B.sabs && B.cerr && B.mag && B.nt && B.fallback;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t c = 0; c < p->c; c++)
-                    if (!ok || dx_plane(&G, pts, amb, namb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
+                    if (!ok || dx_plane(&G, pts, cor, ncor, amb, namb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
                                         ax_alts, &hits, &falls) != 0)
                         prc = 1;
                 free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.mag); free(B.nt); free(B.fallback);
@@ -940,6 +985,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
         }
     }
     free(pts);
+    free(cor);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
     if (input_grad && ax_alts && ref_output_set_alts(input_grad, ax_alts) != 0)
@@ -961,7 +1007,7 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
         return -1;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
-    gctx G = {p, grad_output, input, grid, 0x1p-24, true, &vec};
+    gctx G = {p, grad_output, input, grid, 0x1p-24, true, &vec, ref_path_overflow_at(&vec)};
     mpfr_t t;
     mterms mt = {0};
     mpfr_init2(t, 64);
