@@ -53,7 +53,7 @@ typedef struct {
     mpfr_t *t;
     mpfr_ptr *ptr;
     size_t n, cap;
-    double *gather; /* dgrid: a point's channel values, 5 per channel (see dgrid_gather) */
+    double *gather; /* dgrid: a point's channel values, GV per channel (see dgrid_gather) */
     size_t gcap;
 } mterms;
 
@@ -97,23 +97,48 @@ static double factor(const ref_grid_params *p, int comp)
 }
 
 /* A point's data under outcomes (ox, oy), shared by both dgrid components: per channel c,
- * g = gradOutput and the corner values val[k] (contiguous: the tensors are strided by a plane),
- * and (fast path) per corner k the channel sum S_k = Σ_c val·g, each product split exactly into
- * two doubles, with its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
+ * g = gradOutput, the corner values val[k], their products val·g and the factors
+ * max(1, |val|)·max(1, |g|) of the underflow magnitude (GV_* below, GV doubles a channel);
+ * the largest intermediate magnitude pmax of PyTorch's form (ne − nw)·w·g; and (fast path) per
+ * corner k the channel sum S_k = Σ_c val·g, each product split exactly into two doubles, with
+ * its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
+#define GV 13
+#define GV_G 0
+#define GV_VAL 1  /* + k */
+#define GV_VG 5   /* + k */
+#define GV_MAG 9  /* + k */
 typedef struct {
     int nc;
     corner cs[4];
-    const double *gv; /* gv[5c] = g, gv[5c + 1 + k] = val of corner k */
+    const double *gv;
     bool finite;
+    double pmax;
     ref_acc S[4];
 } dgrid_gather;
 
-static int dgrid_gather_fill(const gctx *G, int64_t n, int64_t pix, const grid_outcome *ox,
-                             const grid_outcome *oy, mterms *mt, dgrid_gather *D)
+/* Σ of exact double terms as s + c: the running sum's rounding error goes into c by an
+ * error-free addition, and only c's own rounding error is dropped (err bounds it). One addition
+ * of latency per term on each word (ref_acc_add has a chain of three error-free additions). */
+typedef struct { double s, c, err; } exact_sum;
+
+static inline void exact_sum_add(exact_sum *a, double x)
+{
+    ref_dd t = ref_two_sum(a->s, x), u = ref_two_sum(a->c, t.lo);
+    a->s = t.hi;
+    a->c = u.hi;
+    a->err += fabs(u.lo);
+}
+
+/* Batch n's gradOutput and input as read by the gather: element (c, i) at base[c·cs + i·is],
+ * from the tensors (cs a plane, is 1) or from channel-innermost copies (cs 1, is C). */
+typedef struct { const double *go, *in; int64_t go_cs, go_is, in_cs, in_is; } batch_view;
+
+static int dgrid_gather_fill(const gctx *G, const batch_view *bv, int64_t pix,
+                             const grid_outcome *ox, const grid_outcome *oy, mterms *mt,
+                             dgrid_gather *D)
 {
     const ref_grid_params *p = G->p;
-    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
-    size_t need = (size_t)(p->c > 0 ? p->c : 1) * 5;
+    size_t need = (size_t)(p->c > 0 ? p->c : 1) * GV;
     if (mt->gcap < need) {
         double *ng = realloc(mt->gather, need * sizeof *ng);
         if (!ng)
@@ -125,25 +150,38 @@ static int dgrid_gather_fill(const gctx *G, int64_t n, int64_t pix, const grid_o
     D->gv = gv;
     D->nc = corners(p, ox, oy, D->cs);
     D->finite = true;
-    memset(D->S, 0, sizeof D->S);
+    const double *gb = bv->go + pix * bv->go_is, *vb[4];
+    for (int k = 0; k < D->nc; k++)
+        vb[k] = bv->in + D->cs[k].e * bv->in_is;
+    exact_sum S[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    bool clear[4] = {true, true, true, true};
+    double pmax = 0;
     for (int64_t c = 0; c < p->c; c++) {
-        double g = G->go[(n * p->c + c) * hw_out + pix];
-        const double *plane = G->in + (n * p->c + c) * hw_in;
-        gv[5 * c] = g;
+        double g = gb[c * bv->go_cs], mg = ref_fmax(1, fabs(g)), vsum = 0;
+        double *row = gv + GV * c;
+        row[GV_G] = g;
         for (int k = 0; k < D->nc; k++) {
-            double val = plane[D->cs[k].e];
-            gv[5 * c + 1 + k] = val;
+            double val = vb[k][c * bv->in_cs], vg = val * g;
+            row[GV_VAL + k] = val;
+            row[GV_VG + k] = vg;
+            row[GV_MAG + k] = ref_fmax(1, fabs(val)) * mg;
+            vsum += fabs(val);
+            pmax = ref_fmax(pmax, fabs(vg));
             D->finite = D->finite && isfinite(val) && isfinite(g); /* only terms count */
             if (!G->force) {
-                double pr = val * g, e = fma(val, g, -pr); /* exact product, unless underflow */
-                ref_acc_add(&D->S[k], (ref_dd){pr, 0}, 0);
+                double e = fma(val, g, -vg); /* exact product, unless underflow */
+                exact_sum_add(&S[k], vg);
                 if (e != 0)
-                    ref_acc_add(&D->S[k], (ref_dd){e, 0}, 0);
-                if (!ref_prod_clear(val, g, pr))
-                    D->S[k].err = INFINITY; /* undecidable: the MPFR path */
+                    exact_sum_add(&S[k], e);
+                clear[k] = clear[k] && ref_prod_clear(val, g, vg);
             }
         }
+        /* PyTorch's form (ne − nw)·w·g: a difference of corner values, then times g */
+        pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
     }
+    D->pmax = pmax;
+    for (int k = 0; k < 4; k++) /* an underflowed product is undecidable: the MPFR path */
+        D->S[k] = (ref_acc){ref_two_sum(S[k].s, S[k].c), clear[k] ? S[k].err : INFINITY};
     return 0;
 }
 
@@ -192,36 +230,35 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     }
     memset(v, 0, sizeof *v);
     v->nops = 4;
-    double sabs = 0, cerr = 0, pre = 0, pmax = 0, mag = 0;
+    double sabs = 0, cerr = 0, pre = 0, mag = 0, mscale = ref_fmax(1, fabs(scale));
     int64_t nt = 0;
     ref_nfclass cls = {0};
+    /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there, or NaN
+     * through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
+    bool skip[4];
+    for (int k = 0; k < nc; k++)
+        skip[k] = mult == 0 || (dl == 0 && wk[k]->hi == 0 && wk[k]->lo == 0 && !ow->dd_inexact);
     for (int64_t c = 0; c < p->c; c++) {
-        double g = D->gv[5 * c], vsum = 0;
-        for (int k = 0; k < nc; k++)
-            vsum += fabs(D->gv[5 * c + 1 + k]);
-        /* PyTorch's form (ne − nw)·w·g: a difference of corner values, then times g */
-        pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
+        const double *row = D->gv + GV * c;
+        double g = row[GV_G];
         for (int k = 0; k < nc; k++) {
-            double val = D->gv[5 * c + 1 + k];
+            double val = row[GV_VAL + k];
             double t = val * (g * wk[k]->hi); /* a zero weight gives 0, not (val·g = ∞)·0 */
             if (!D->finite) { /* PyTorch: gix accumulated, then times gix_mult (scale) */
                 double f[5] = {(double)sgn[k], val, g, wk[k]->hi, scale};
                 ref_nf_term(&cls, f, 5);
             }
-            pmax = ref_fmax(pmax, fabs(val * g));
             pre += fabs(t);
-            /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there,
-             * or NaN through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
-            bool zero = dl == 0 && wk[k]->hi == 0 && wk[k]->lo == 0 && !ow->dd_inexact;
-            if (mult == 0 || zero)
+            if (skip[k])
                 continue;
-            mag += ref_fmax(1, fabs(val)) * ref_fmax(1, fabs(g)) * ref_fmax(1, fabs(scale));
+            mag += row[GV_MAG + k] * mscale;
             sabs += fabs(t * scale);
             if (dl > 0) /* exact coordinates: none (and no inf·0 when val·g overflows) */
-                cerr += fabs(val * g * scale) * dl;
+                cerr += fabs(row[GV_VG + k] * scale) * dl;
             nt++;
         }
     }
+    double pmax = D->pmax;
     v->nterms = nt;
     v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
     v->coord_err = cerr * (1 + 0x1p-40);
@@ -260,9 +297,9 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     }
     mt->n = 0;
     for (int64_t c = 0; c < p->c; c++) {
-        double g = D->gv[5 * c];
+        double g = D->gv[GV * c + GV_G];
         for (int k = 0; k < nc; k++) {
-            double val = D->gv[5 * c + 1 + k];
+            double val = D->gv[GV * c + GV_VAL + k];
             mpfr_ptr t = mterm(mt, 2);
             mpfr_set_ui(t, 1, MPFR_RNDN);
             grid_weight_mul(t, ow, comp == 0 ? cs[k].ky : cs[k].kx);
@@ -698,6 +735,33 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64
     return 0;
 }
 
+/* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
+ * reads a corner's channels from consecutive memory instead of one plane each. */
+#define TRANSPOSE_MAX ((int64_t)1 << 21)
+
+/* Batch n's view for the dgrid gather; with buf (hw_out + hw_in)·C doubles, fills it with the
+ * channel-innermost copies (an omp for: called by every thread of the team, ends in a
+ * barrier). */
+static batch_view batch_transpose(const gctx *G, int64_t n, double *buf)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
+    const double *go = G->go + n * C * hw_out, *in = G->in + n * C * hw_in;
+    if (!buf)
+        return (batch_view){go, in, hw_out, 1, hw_in, 1};
+    double *tgo = buf, *tin = buf + hw_out * C;
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < hw_out + hw_in; i++) {
+        bool o = i < hw_out;
+        int64_t j = o ? i : i - hw_out, hw = o ? hw_out : hw_in;
+        const double *src = (o ? go : in) + j;
+        double *dst = (o ? tgo : tin) + j * C;
+        for (int64_t c = 0; c < C; c++)
+            dst[c] = src[c * hw];
+    }
+    return (batch_view){tgo, tin, 1, C, 1, C};
+}
+
 /* ---- driver ---- */
 
 static int params_ok(const ref_grid_params *p)
@@ -748,8 +812,9 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
     *fl |= REF_FLAG_INTERVAL;
 }
 
-static int dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, mterms *mt,
-                       ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
+static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t n,
+                       int64_t pix, mterms *mt, ref_output *out, ref_altlist *alts,
+                       int64_t *hits, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
     int64_t base = (n * p->h_out * p->w_out + pix) * 2;
@@ -767,7 +832,7 @@ static int dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, 
     /* every combination of the axes' outcomes, the primary first; both components each */
     for (int i = 0; i < ax->n; i++)
         for (int j = 0; j < ay->n; j++) {
-            if (dgrid_gather_fill(G, n, pix, &ax->o[i], &ay->o[j], mt, &D) != 0)
+            if (dgrid_gather_fill(G, bv, pix, &ax->o[i], &ay->o[j], mt, &D) != 0)
                 return -1;
             for (int comp = 0; comp < 2; comp++) {
                 ref_value a;
@@ -876,6 +941,11 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
     gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, true); /* ~3 KiB each */
     dxamb *amb = NULL;
     dxcorner *cor = input_grad ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *cor) : NULL;
+    /* channel-innermost copies of a batch for the dgrid gather, when that is worth it */
+    int64_t tsz = (hw_out + hw_in) * p->c;
+    bool transpose = grid_grad && p->interpolation == REF_INTERP_BILINEAR && p->c > 1 &&
+                     tsz <= TRANSPOSE_MAX;
+    double *tbuf = transpose ? malloc((size_t)tsz * sizeof *tbuf) : NULL;
     int rc = (pts && (!input_grad || (ax_alts && cor)) && (!grid_grad || ag_alts)) ? 0 : -1;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
@@ -886,11 +956,12 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
             mpfr_t t;
             mterms mt = {0};
             mpfr_init2(t, 64);
+            batch_view bv = batch_transpose(&G, n, tbuf);
 #pragma omp for schedule(dynamic, 64)
             for (int64_t pix = 0; pix < hw_out; pix++) {
                 point_eval(&G, n, pix, &pts[pix], t);
-                if (grid_grad &&
-                    dgrid_point(&G, &pts[pix], n, pix, &mt, grid_grad, ag_alts, &hits, &falls) != 0)
+                if (grid_grad && dgrid_point(&G, &bv, &pts[pix], n, pix, &mt, grid_grad, ag_alts,
+                                             &hits, &falls) != 0)
                     gfail = 1;
             }
             mpfr_clear(t);
@@ -986,6 +1057,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
     }
     free(pts);
     free(cor);
+    free(tbuf);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
     if (input_grad && ax_alts && ref_output_set_alts(input_grad, ax_alts) != 0)
