@@ -439,7 +439,7 @@ static void dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, i
 }
 
 typedef struct {
-    ref_acc *acc;
+    exact_sum *acc;
     ref_nfclass *cls;
     double *sabs, *cerr, *mag;
     int64_t *nt;
@@ -610,14 +610,16 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64
             /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact value
              * halfway between doubles stays decidable) */
             double pg = k->wxy.hi * g, f = fma(k->wxy.hi, g, -pg);
-            ref_acc_add(&B->acc[e], (ref_dd){pg, 0}, 0);
+            exact_sum_add(&B->acc[e], pg);
             if (f != 0)
-                ref_acc_add(&B->acc[e], (ref_dd){f, 0}, 0);
+                exact_sum_add(&B->acc[e], f);
             if (!ref_prod_clear(k->wxy.hi, g, pg))
                 B->acc[e].err = INFINITY; /* underflow: the MPFR path */
         } else if (isfinite(g)) {
             ref_dd tt = ref_dd_mul_d(k->wxy, g);
-            ref_acc_add(&B->acc[e], tt, 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
+            exact_sum_add(&B->acc[e], tt.hi); /* the pair exactly, its distance to the term */
+            exact_sum_add(&B->acc[e], tt.lo);
+            B->acc[e].err += 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY;
         }
     }
     ref_value *vals = out->v + (n * p->c + c) * hw_in;
@@ -641,7 +643,8 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64
             v->sum_abs = INFINITY;
             fl[e] |= REF_FLAG_NONFINITE;
             (*hits)++;
-        } else if (!G->force && ref_decide(B->acc[e].s, B->acc[e].err, &v->hi, &v->lo)) {
+        } else if (!G->force && ref_decide(ref_two_sum(B->acc[e].s, B->acc[e].c), B->acc[e].err,
+                                           &v->hi, &v->lo)) {
             (*hits)++;
         } else {
             B->fallback[e] = 1;
@@ -938,7 +941,8 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
               ref_path_overflow_at(&opt->path)};
     ref_altlist *ax_alts = input_grad ? calloc((size_t)(nx ? nx : 1), sizeof *ax_alts) : NULL;
     ref_altlist *ag_alts = grid_grad ? calloc((size_t)(ng ? ng : 1), sizeof *ag_alts) : NULL;
-    gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, true); /* ~3 KiB each */
+    /* ~3 KiB each, not cleared: point_eval sets what is read */
+    gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, false);
     dxamb *amb = NULL;
     dxcorner *cor = input_grad ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *cor) : NULL;
     /* channel-innermost copies of a batch for the dgrid gather, when that is worth it */
@@ -1028,7 +1032,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
 #pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : prc)
             {
                 mterms mt = {0};
-                plane_buf B = {malloc((size_t)hw_in * sizeof(ref_acc)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
+                plane_buf B = {malloc((size_t)hw_in * sizeof(exact_sum)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
                                malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
                                malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(int64_t)),
                                malloc((size_t)hw_in)};
