@@ -177,11 +177,17 @@ static inline double ref_round_lo_bits(double x)
     return s - c;
 }
 
+/* Whether x has at most 26 significant bits (its 27 lowest significand bits are 0): a product
+ * of two such doubles is exact unless it underflows or overflows (no fma needed to see that its
+ * error is 0; fma is a library call on x86-64 without -mfma). */
+static inline bool ref_short(double x) { return (ref_bits_of(x) & 0x7ffffff) == 0; }
+
 /* (hi, lo) of reference.h for the exact quotient S/d of two doubles, inv = RN(1/d), directly;
  * 0 in the rare cases left to the caller (ref_decide or MPFR): S/d or the remainder's quotient
  * near the subnormal range, or the remainder's quotient near a 32-bit midpoint.
  * Division is correctly rounded, so hi = RN(S/d) is S/d itself, and r = S − hi·d is exact (an
- * fma: the remainder of a rounded quotient is a double clear of underflow); exact − hi = r/d.
+ * fma, or for a short d hi split in two: the remainder of a rounded quotient is a double clear of
+ * underflow); exact − hi = r/d.
  * q = r·inv is within 2u(1+u)|r/d| < 2.01 ULPs of q of r/d, so where no midpoint of the 32-bit
  * grid lies within 3 ULPs of q (low 21 bits not within 3 of 2^20) both round alike:
  * lo = RN_32(q). Near a power of two the grid's midpoints are 2^-33 relative away. */
@@ -195,7 +201,13 @@ static inline int ref_decide_quotient(double S, double d, double inv, double *hi
     }
     if (!ref_fast_exp(q1))
         return 0;
-    double r = fma(-q1, d, S);
+    double r;
+    if (ref_short(d)) { /* q1·d = qh·d + ql·d exactly; S − qh·d exact (Sterbenz), then r exact */
+        double qh = ref_of_bits(ref_bits_of(q1) & ~(uint64_t)0x7ffffff), ql = q1 - qh;
+        r = (S - qh * d) - ql * d;
+    } else {
+        r = fma(-q1, d, S);
+    }
     if (r == 0) {
         *hi = q1;
         *lo = 0;

@@ -314,7 +314,8 @@ static bool coord_exact(double x, double td, int64_t size, const ref_grid_params
     if (p->padding == REF_PAD_REFLECTION)
         M += fabs(td) + 2 * (double)size + 2;
     M *= 1 + 0x1p-50; /* the sums above rounded, upwards */
-    return K < 1000 && ldexp(M, K + 1) * u_dev < 1;
+    /* M·2^(K+1): exact scaling by a power of two from its bits (K + 1 ≤ 1000) */
+    return K < 1000 && M * ref_of_bits((uint64_t)(1023 + K + 1) << 52) * u_dev < 1;
 }
 
 /* The stage on one representation of t; 0 when the integer form must give way to MPFR. */

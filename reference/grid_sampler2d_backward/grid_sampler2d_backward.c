@@ -169,7 +169,8 @@ static int dgrid_gather_fill(const gctx *G, const batch_view *bv, int64_t pix,
             pmax = ref_fmax(pmax, fabs(vg));
             D->finite = D->finite && isfinite(val) && isfinite(g); /* only terms count */
             if (!G->force) {
-                double e = fma(val, g, -vg); /* exact product, unless underflow */
+                /* exact product, unless underflow */
+                double e = ref_short(val) && ref_short(g) ? 0 : fma(val, g, -vg);
                 exact_sum_add(&S[k], vg);
                 if (e != 0)
                     exact_sum_add(&S[k], e);
@@ -535,6 +536,7 @@ typedef struct {
     double wx, wy;    /* the weights' high words */
     double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
     ref_dd wxy;
+    bool wxy_short;   /* ref_short(wxy.hi) */
 } dxcorner;
 
 static int64_t dx_corners(const ref_grid_params *p, const gpoint *pts, dxcorner *cor)
@@ -563,6 +565,7 @@ static int64_t dx_corners(const ref_grid_params *p, const gpoint *pts, dxcorner 
                        fma(wx->hi, wy->hi, -pxy) == 0) {
                 q->mode = DX_EXACT;
                 q->wxy = (ref_dd){pxy, 0};
+                q->wxy_short = ref_short(pxy);
             } else {
                 q->mode = DX_DD;
                 q->wxy = ref_dd_mul(*wx, *wy);
@@ -609,7 +612,8 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64
         } else if (k->mode == DX_EXACT && isfinite(g)) {
             /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact value
              * halfway between doubles stays decidable) */
-            double pg = k->wxy.hi * g, f = fma(k->wxy.hi, g, -pg);
+            double pg = k->wxy.hi * g;
+            double f = k->wxy_short && ref_short(g) ? 0 : fma(k->wxy.hi, g, -pg);
             exact_sum_add(&B->acc[e], pg);
             if (f != 0)
                 exact_sum_add(&B->acc[e], f);
