@@ -1,9 +1,12 @@
 /* ref_avgpool2d_backward and its one-element MPFR form. Per grad_input element (gathered, so
  * OpenMP over elements needs no reduction): the terms gradOutput[oh][ow] / div(oh, ow) of every
  * window that covers it (facts §4), in (oh, ow) order, gathered from per-axis window tables.
- * Fast path: with one divisor (the common case) Σg exactly (plain additions when provably exact,
- * else error-free sums) and one exact-remainder division; otherwise each quotient as an exact-
- * remainder double-double, summed with a running error bound; then Ziv's test. MPFR otherwise:
+ * Elements go in blocks of consecutive rows (their coordinates advance, no divisions), divisors
+ * as doubles when every one of the call is at most 2^53. Fast path: with one divisor d (the
+ * common case) and Σg exact (error-free sums show it) the answer is decided directly: hi is
+ * the correctly rounded quotient Σg/d, lo the exact remainder's quotient (ref_decide_quotient);
+ * else Σg exactly then one exact-remainder division, or each quotient as an exact-remainder
+ * double-double summed with a running error bound, then Ziv's test. MPFR otherwise:
  * with D = lcm|div|, S = Σ g·(D/div) is exact at a precision fitted to the exponents, and S/D is
  * rounded once. */
 #include <gmp.h>
