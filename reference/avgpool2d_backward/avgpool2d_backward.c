@@ -1,9 +1,12 @@
 /* ref_avgpool2d_backward and its one-element MPFR form. Per grad_input element (gathered, so
  * OpenMP over elements needs no reduction): the terms gradOutput[oh][ow] / div(oh, ow) of every
  * window that covers it (facts §4), in (oh, ow) order, gathered from per-axis window tables.
- * Fast path: with one divisor (the common case) Σg exactly (plain additions when provably exact,
- * else error-free sums) and one exact-remainder division; otherwise each quotient as an exact-
- * remainder double-double, summed with a running error bound; then Ziv's test. MPFR otherwise:
+ * Elements go in blocks of consecutive rows (their coordinates advance, no divisions), divisors
+ * as doubles when every one of the call is at most 2^53. Fast path: with one divisor d (the
+ * common case) and Σg exact (error-free sums show it) the answer is decided directly: hi is
+ * the correctly rounded quotient Σg/d, lo the exact remainder's quotient (ref_decide_quotient);
+ * else Σg exactly then one exact-remainder division, or each quotient as an exact-remainder
+ * double-double summed with a running error bound, then Ziv's test. MPFR otherwise:
  * with D = lcm|div|, S = Σ g·(D/div) is exact at a precision fitted to the exponents, and S/D is
  * rounded once. */
 #include <gmp.h>
@@ -215,7 +218,7 @@ static int plain_sum_exact(const double *g, int64_t n, double sabs_g, double *su
 /* Fast path (same: every d[i] equal, sabs_g = Σ|g|); 0 when Ziv's test cannot decide. The
  * caller guarantees |d| ≤ 2^53 (exact as a double) and no quotient near the subnormal range
  * (the remainders below are exact only without underflow). */
-static int fast_value(const double *g, const i128 *d, int64_t n, bool same, double sabs_g,
+static int fast_value(const double *g, const double *d, int64_t n, bool same, double sabs_g,
                       double *hi, double *lo)
 {
     ref_acc a = {{0, 0}, 0};
@@ -227,7 +230,7 @@ static int fast_value(const double *g, const i128 *d, int64_t n, bool same, doub
             for (int64_t i = 0; i < n; i++) /* error-free sums */
                 ref_acc_add(&a, (ref_dd){g[i], 0}, 0);
         if (a.err == 0) {
-            double dv = (double)d[0];
+            double dv = d[0];
             double q1 = a.s.hi / dv;
             ref_dd r = ref_two_sum(fma(-q1, dv, a.s.hi), a.s.lo); /* exact remainder */
             double q2 = (r.hi + r.lo) / dv;  /* ≤ 2 roundings: relative error ≤ 2^-52 */
@@ -238,7 +241,7 @@ static int fast_value(const double *g, const i128 *d, int64_t n, bool same, doub
         a = (ref_acc){{0, 0}, 0};
     }
     for (int64_t i = 0; i < n; i++) {
-        double dv = (double)d[i];
+        double dv = d[i];
         double q = g[i] / dv, r = fma(-q, dv, g[i]); /* r exact: division remainder */
         double q2 = r / dv;
         if (q2 == 0)
@@ -280,33 +283,71 @@ int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const doubl
     return 0;
 }
 
-/* Per-thread scratch of the driver: the terms of one element. */
-typedef struct { double *g; i128 *d; } pool_scratch;
+/* Per-thread scratch of the driver: the terms of one element (dv: divisors as doubles), and
+ * RN(1/dlast) of the last divisor seen (one division for a run of equal ones). */
+typedef struct { double *g, *dv; i128 *d; double dlast, inv; } pool_scratch;
+
+/* What one call's elements share. */
+typedef struct {
+    const ref_avgpool_params *p;
+    const pool_tabs *T;
+    const double *go;
+    const ref_options *opt;
+    double overflow_at; /* ref_path_overflow_at(&opt->path) */
+    bool small;         /* every divisor of the call is at most 2^53 in magnitude */
+} pool_ctx;
 
 /* The range allowances of element terms g/d on the path (reference.h REF_FLAG_RANGE): a sum
- * of magnitudes past the working format's largest value may overflow on the way (FP32 sums the
- * gradients before or after dividing), and a cube weight 1/d that rounds to 0 in the operand
- * format meets an infinite gradient as inf·0. */
-static uint8_t range_flags(const ref_path *path, double sabs_g, double sabs, bool infinite_g,
-                           u128 dmax)
+ * of magnitudes past the working format's largest value (lim) may overflow on the way (FP32
+ * sums the gradients before or after dividing), and a cube weight 1/d that rounds to 0 in the
+ * operand format meets an infinite gradient as inf·0. dmax: max |d| as a double. */
+static uint8_t range_flags(const ref_path *path, double lim, double sabs_g, double sabs,
+                           bool infinite_g, double dmax)
 {
-    double lim = ref_path_overflow_at(path);
-    bool over = fmax(sabs_g, sabs) * (1 + 0x1p-40) > lim;
+    bool over = ref_fmax(sabs_g, sabs) * (1 + 0x1p-40) > lim;
     bool zero_w = false;
     if (path->kind == REF_PATH_CUBE && infinite_g && dmax > 0) {
-        double w = ref_round_to(1.0 / (double)dmax, REF_DT_FLOAT);
+        double w = ref_round_to(1.0 / dmax, REF_DT_FLOAT);
         zero_w = ref_round_to(w, path->hf32 ? REF_DT_FLOAT : path->operand) == 0;
     }
     return over || zero_w ? REF_FLAG_RANGE : 0;
 }
 
-/* One element's answer; returns 1 when the fast path decided it. */
-static int element(const ref_avgpool_params *p, const pool_tabs *T, const double *go, int64_t idx,
-                   const ref_options *opt, const pool_scratch *S, ref_value *v, uint8_t *flags)
+/* Every operand format overflows only above FP16's largest value: a cheaper first test. */
+static bool operand_overflows(const ref_path *path, double gmax)
 {
+    return gmax >= 0x1p15 && ref_operand_overflows(path, gmax);
+}
+
+/* The fields of v and flags every path shares: n terms, Σ|terms| sabs (sabs_g: Σ|g| when the
+ * divisors are equal, else 0), max |g| over the finite g, max |d|. */
+static inline void element_fields(const pool_ctx *C, int64_t n, double sabs_g, double sabs,
+                                  double gmax, bool infinite_g, double dmax, double inv_dmax,
+                                  ref_value *v, uint8_t *flags)
+{
+    /* some operand overflows iff the largest finite one does (rounding is monotone) */
+    if (operand_overflows(&C->opt->path, gmax))
+        *flags |= REF_FLAG_OPERAND_OVERFLOW;
+    *flags |= range_flags(&C->opt->path, C->overflow_at, sabs_g, sabs, infinite_g, dmax);
+    v->nterms = n;
+    v->nops = 2; /* a quotient (or reciprocal and product), then the sum */
+    v->coord_err = 0;
+    v->under_mag = 0; /* g/d or g·w: an underflow is the term's last rounding, not magnified */
+    /* min over terms of 1/|d| rounded (only scales a term) = 1/max|d|: rounding is monotone */
+    v->min_weight = (n ? ref_fmin(1, inv_dmax) : 0) * (1 - 0x1p-52);
+    /* each |t| (or Σ|g| and its quotient) and partial sum rounded to nearest: n+1 factors
+     * (1 + 2^-53) at most */
+    v->sum_abs = sabs * (1 + (double)(n + 2) * 0x1p-52);
+}
+
+/* One element's answer; returns 1 when the fast path decided it. */
+static int element(const pool_ctx *C, int64_t idx, const pool_scratch *S, ref_value *v,
+                   uint8_t *flags)
+{
+    const ref_avgpool_params *p = C->p;
     double *g = S->g;
     i128 *d = S->d;
-    int64_t n = element_terms(p, T, go, idx, g, d);
+    int64_t n = element_terms(p, C->T, C->go, idx, g, d);
     double sabs = 0, gmax = 0, gmin = INFINITY;
     u128 dmax = 0;
     bool finite = true, same = true, infinite_g = false;
@@ -318,7 +359,7 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
         if (isfinite(g[i])) {
             gmax = fabs(g[i]) > gmax ? fabs(g[i]) : gmax;
             if (g[i] != 0)
-                gmin = fmin(gmin, fabs(g[i]));
+                gmin = ref_fmin(gmin, fabs(g[i]));
         } else {
             finite = false;
             infinite_g = infinite_g || isinf(g[i]);
@@ -337,19 +378,7 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
         for (int64_t i = 0; i < n; i++)
             sabs += fabs(g[i] / (double)d[i]);
     }
-    /* some operand overflows iff the largest finite one does (rounding is monotone) */
-    if (ref_operand_overflows(&opt->path, gmax))
-        *flags |= REF_FLAG_OPERAND_OVERFLOW;
-    *flags |= range_flags(&opt->path, sabs_g, sabs, infinite_g, dmax);
-    v->nterms = n;
-    v->nops = 2; /* a quotient (or reciprocal and product), then the sum */
-    v->coord_err = 0;
-    v->under_mag = 0; /* g/d or g·w: an underflow is the term's last rounding, not magnified */
-    /* min over terms of 1/|d| rounded (only scales a term) = 1/max|d|: rounding is monotone */
-    v->min_weight = (n ? fmin(1, 1.0 / dmax_d) : 0) * (1 - 0x1p-52);
-    /* each |t| (or Σ|g| and its quotient) and partial sum rounded to nearest: n+1 factors
-     * (1 + 2^-53) at most */
-    v->sum_abs = sabs * (1 + (double)(n + 2) * 0x1p-52);
+    element_fields(C, n, sabs_g, sabs, gmax, infinite_g, dmax_d, 1.0 / dmax_d, v, flags);
     if (!finite) { /* the class of the exact sum in the extended reals, whatever the order */
         v->hi = ref_nf_value(&cls);
         v->lo = 0;
@@ -360,11 +389,130 @@ static int element(const ref_avgpool_params *p, const pool_tabs *T, const double
     /* the fast path's divisions and remainders are exact for |d| ≤ 2^53 and quotients clear
      * of the subnormal range; anything else is MPFR's */
     bool fast_ok = dmax <= EXACT_DIVISOR && !(gmin / dmax_d < 0x1p-900);
-    if (!opt->force_mpfr && fast_ok && fast_value(g, d, n, same, sabs_g, &v->hi, &v->lo))
-        return 1;
+    if (!C->opt->force_mpfr && fast_ok) {
+        for (int64_t i = 0; i < n; i++)
+            S->dv[i] = (double)d[i];
+        if (fast_value(g, S->dv, n, same, sabs_g, &v->hi, &v->lo))
+            return 1;
+    }
     mpfr_value(g, d, n, &v->hi, &v->lo);
     return 0;
 }
+
+/* The divisor of window pair (a, b) as a double: exact when the call is small. */
+static inline double divisor_d(const ref_avgpool_params *p, const axis_win *a, const axis_win *b)
+{
+    if (p->divisor_override)
+        return (double)p->divisor_override;
+    return p->count_include_pad ? (double)a->full * (double)b->full : (double)a->len * (double)b->len;
+}
+
+/* element() for the common case: a small call, finite terms, at least one. The same answer,
+ * without 128-bit divisors or a second pass, and with one divisor and Σg exact (checked by
+ * error-free sums) the quotient decided directly. -1: not that case (element() then). */
+static inline int element_small(const pool_ctx *C, const double *gp, const axis_win *wh,
+                                int nh, const axis_win *ww, int nw, pool_scratch *S,
+                                ref_value *v, uint8_t *flags)
+{
+    const ref_avgpool_params *p = C->p;
+    double *g = S->g, *d = S->dv;
+    double sum = 0, sabs_g = 0, gmax = 0, gmin = INFINITY, dmax = 0;
+    bool same = true, exact = true, finite = true;
+    int64_t n = 0;
+    for (int i = 0; i < nh; i++) {
+        const double *row = gp + wh[i].o * p->ow;
+        for (int j = 0; j < nw; j++) {
+            double gi = row[ww[j].o], di = divisor_d(p, &wh[i], &ww[j]), ag = fabs(gi);
+            finite = finite && isfinite(gi);
+            same = same && (n == 0 || di == d[0]);
+            dmax = fabs(di) > dmax ? fabs(di) : dmax;
+            gmax = ag > gmax ? ag : gmax;
+            if (gi != 0)
+                gmin = ref_fmin(gmin, ag);
+            sabs_g += ag;
+            ref_dd t = ref_two_sum(sum, gi); /* sum stays exact while every t.lo is 0 */
+            exact = exact && t.lo == 0;
+            sum = t.hi;
+            g[n] = gi;
+            d[n++] = di;
+        }
+    }
+    if (n == 0 || !finite)
+        return -1;
+    double sabs = 0;
+    if (same) {
+        sabs = sabs_g / dmax;
+        if (d[0] != S->dlast) {
+            S->dlast = d[0];
+            S->inv = 1.0 / d[0];
+        }
+    } else {
+        sabs_g = 0;
+        for (int64_t i = 0; i < n; i++)
+            sabs += fabs(g[i] / d[i]);
+    }
+    /* 1/|d| = |1/d| exactly */
+    element_fields(C, n, sabs_g, sabs, gmax, false, dmax, same ? fabs(S->inv) : 1.0 / dmax, v,
+                   flags);
+    /* gmin ≥ 2^-847 keeps every quotient (|d| ≤ 2^53) clear of the subnormal range, as
+     * element()'s test does, without a division */
+    if (!C->opt->force_mpfr && gmin >= 0x1p-847) {
+        if (same && exact && ref_decide_quotient(sum, d[0], S->inv, &v->hi, &v->lo))
+            return 1;
+        if (fast_value(g, d, n, same, sabs_g, &v->hi, &v->lo))
+            return 1;
+    }
+    for (int64_t i = 0; i < n; i++)
+        S->d[i] = (i128)d[i];
+    mpfr_value(g, S->d, n, &v->hi, &v->lo);
+    return 0;
+}
+
+/* Elements [i0, i1) into v and flags (indexed from i0); *hits counts the fast path's. */
+static void element_range(const pool_ctx *C, int64_t i0, int64_t i1, pool_scratch *S,
+                          ref_value *v, uint8_t *flags, int64_t *hits)
+{
+    const ref_avgpool_params *p = C->p;
+    const pool_tabs *T = C->T;
+    int64_t iw = i0 % p->w, ih = (i0 / p->w) % p->h, plane = i0 / (p->w * p->h);
+    for (int64_t i = i0; i < i1; i++) {
+        int r = -1;
+        if (C->small)
+            r = element_small(C, C->go + plane * p->oh * p->ow, T->h.w + ih * T->h.cap,
+                              T->h.cnt[ih], T->w.w + iw * T->w.cap, T->w.cnt[iw], S, v + (i - i0),
+                              flags + (i - i0));
+        if (r < 0)
+            r = element(C, i, S, v + (i - i0), flags + (i - i0));
+        *hits += r;
+        if (++iw == p->w) {
+            iw = 0;
+            if (++ih == p->h) {
+                ih = 0;
+                plane++;
+            }
+        }
+    }
+}
+
+/* Whether every divisor of the call is at most 2^53 in magnitude (exact as a double). */
+static bool divisors_small(const ref_avgpool_params *p, const pool_tabs *T)
+{
+    if (p->divisor_override)
+        return magnitude(p->divisor_override) <= EXACT_DIVISOR;
+    i128 m[2] = {0, 0};
+    const axis_tab *t[2] = {&T->h, &T->w};
+    const int64_t in[2] = {p->h, p->w};
+    for (int a = 0; a < 2; a++)
+        for (int64_t i = 0; i < in[a]; i++)
+            for (int j = 0; j < t[a]->cnt[i]; j++) {
+                const axis_win *w = &t[a]->w[i * t[a]->cap + j];
+                i128 x = p->count_include_pad ? w->full : w->len;
+                m[a] = x > m[a] ? x : m[a];
+            }
+    return (u128)(m[0] * m[1]) <= EXACT_DIVISOR; /* each below 2^63: no overflow */
+}
+
+#define POOL_BLOCK 1024 /* elements per scheduled piece */
 
 int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_output,
                            ref_options *opt, ref_output *grad_input)
@@ -380,29 +528,29 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
     ref_options dflt = {0};
     if (!opt)
         opt = &dflt;
-    int64_t hits = 0, falls = 0, cap = T.h.cap * T.w.cap;
+    pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path), divisors_small(p, &T)};
+    int64_t hits = 0, cap = T.h.cap * T.w.cap, blocks = (numel + POOL_BLOCK - 1) / POOL_BLOCK;
     int nth = opt->threads > 0 ? opt->threads : 0;
     int fail = 0;
-#pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits, falls) reduction(| : fail)
+#pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits) reduction(| : fail)
     {
-        pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(i128))};
-        bool ok = S.g && S.d;
+        pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(double)),
+                          malloc((size_t)cap * sizeof(i128)), 0, 0};
+        bool ok = S.g && S.dv && S.d;
         fail = !ok;
-#pragma omp for schedule(dynamic, 1024)
-        for (int64_t i = 0; i < numel; i++) {
-            if (!ok)
-                continue;
-            if (element(p, &T, grad_output, i, opt, &S, &grad_input->v[i], &grad_input->flags[i]))
-                hits++;
-            else
-                falls++;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t b = 0; b < blocks; b++) {
+            int64_t i0 = b * POOL_BLOCK, i1 = i0 + POOL_BLOCK < numel ? i0 + POOL_BLOCK : numel;
+            if (ok)
+                element_range(&C, i0, i1, &S, grad_input->v + i0, grad_input->flags + i0, &hits);
         }
         free(S.g);
+        free(S.dv);
         free(S.d);
     }
     pool_tabs_free(&T);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
-    opt->mpfr_fallbacks += falls;
+    opt->mpfr_fallbacks += numel - hits;
     if (fail) {
         ref_output_free(grad_input);
         return -1;

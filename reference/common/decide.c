@@ -8,49 +8,12 @@
 
 #include "ref_internal.h"
 
-/* Binary exponents handled by bit operations below (products by powers of two stay normal and
- * exact); rarer values take ilogb/ldexp. The fast forms give the same doubles. */
-#define FAST_EMIN (-900)
-
-static inline uint64_t bits_of(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-static inline double of_bits(uint64_t u)
-{
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-static inline bool fast_exp(double x)
-{
-    int be = (int)(bits_of(x) >> 52 & 0x7ff);
-    return be != 0x7ff && be - 1023 >= FAST_EMIN;
-}
-/* 2^floor(log2|x|) of a normal x */
-static inline double pow2_floor(double x) { return of_bits(bits_of(x) & 0x7ff0000000000000ull); }
-
-/* x rounded to nearest-even with REF_LO_BITS bits: C = 1.5·2^(e+53−REF_LO_BITS) has quantum
- * 2^(e+1−REF_LO_BITS) over the whole range of x + C and an even multiple of it, so x + C rounds
- * x itself at that quantum, and subtracting C is exact. */
-static double round_lo_bits(double x)
-{
-    if (x == 0 || !fast_exp(x))
-        return ref_round_bits(x, REF_LO_BITS);
-    double c = pow2_floor(x) * (0x1.8p0 * 0x1p21);
-    _Static_assert(REF_LO_BITS == 32, "c above is 1.5·2^(53−REF_LO_BITS)");
-    double s = x + c; /* IEEE: not reassociated without -ffast-math */
-    return s - c;
-}
-
 /* Half the distances from a = |r| > 0 (r a p-bit number) to its neighbours away from zero
  * (*away) and towards zero (*toward, half as large when a is a power of two). */
 static inline void half_gaps(double a, int p, double *away, double *toward)
 {
-    if (fast_exp(a)) {
-        double e2 = pow2_floor(a), g = e2 * of_bits((uint64_t)(1023 - p) << 52); /* 2^(e−p) */
+    if (ref_fast_exp(a)) {
+        double e2 = ref_pow2_floor(a), g = e2 * ref_of_bits((uint64_t)(1023 - p) << 52); /* 2^(e−p) */
         *away = g;
         *toward = a == e2 ? g / 2 : g;
         return;
@@ -76,7 +39,7 @@ int ref_decide(ref_dd s, double err, double *hi, double *lo)
     }
     if (err == 0) { /* exact = h + l, h = RN(h + l) ties-to-even (two_sum), so even a tie is known */
         *hi = h;
-        *lo = round_lo_bits(l);
+        *lo = ref_round_lo_bits(l);
         return 1;
     }
     /* in magnitudes: L > 0 is away from zero (sign-free, so no data-dependent branch) */
@@ -87,7 +50,7 @@ int ref_decide(ref_dd s, double err, double *hi, double *lo)
         return 0;
     if (l == 0)
         return 0; /* exact − hi may be 0 or not: undecidable without exactness */
-    double r = round_lo_bits(l), ar = fabs(r), lam = l * copysign(1.0, r);
+    double r = ref_round_lo_bits(l), ar = fabs(r), lam = l * copysign(1.0, r);
     half_gaps(ar, REF_LO_BITS, &away, &toward);
     /* |r| ± gap/2 are (REF_LO_BITS+1)-bit numbers within a gap of |l|: the differences are
      * exact. */

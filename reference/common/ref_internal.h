@@ -5,10 +5,17 @@
 
 #include <math.h>
 #include <mpfr.h>
+#include <stdint.h>
+#include <string.h>
 #include <omp.h>
 
 #include "ref_rules.h"
 #include "reference.h"
+
+/* fmax and fmin as C defines them (a NaN operand gives the other one), inline: libm's are calls
+ * unless -ffinite-math-only. */
+static inline double ref_fmax(double a, double b) { return a > b || b != b ? a : b; }
+static inline double ref_fmin(double a, double b) { return a < b || b != b ? a : b; }
 
 /* u = 2^-53. Relative error bounds (Joldes, Muller, Popescu, "Tight and rigorous error bounds
  * for basic building blocks of double-word arithmetic", TOMS 2017), rounded up:
@@ -129,6 +136,92 @@ double ref_round_bits(double x, int p);
 /* The same with the exponent bounded below by emin (the smallest normal's: below it the quantum
  * stays 2^(emin−p+1), subnormals) and unbounded above (no overflow). */
 double ref_round_bits_emin(double x, int p, int emin);
+
+/* Binary exponents handled by bit operations below (products by powers of two stay normal and
+ * exact); rarer values take ilogb/ldexp. The fast forms give the same doubles. */
+#define REF_FAST_EMIN (-900)
+
+static inline uint64_t ref_bits_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+static inline double ref_of_bits(uint64_t u)
+{
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+static inline bool ref_fast_exp(double x)
+{
+    int be = (int)(ref_bits_of(x) >> 52 & 0x7ff);
+    return be != 0x7ff && be - 1023 >= REF_FAST_EMIN;
+}
+/* 2^floor(log2|x|) of a normal x */
+static inline double ref_pow2_floor(double x)
+{
+    return ref_of_bits(ref_bits_of(x) & 0x7ff0000000000000ull);
+}
+
+/* x rounded to nearest-even with REF_LO_BITS bits: C = 1.5·2^(e+53−REF_LO_BITS) has quantum
+ * 2^(e+1−REF_LO_BITS) over the whole range of x + C and an even multiple of it, so x + C rounds
+ * x itself at that quantum, and subtracting C is exact. */
+static inline double ref_round_lo_bits(double x)
+{
+    if (x == 0 || !ref_fast_exp(x))
+        return ref_round_bits(x, REF_LO_BITS);
+    double c = ref_pow2_floor(x) * (0x1.8p0 * 0x1p21);
+    _Static_assert(REF_LO_BITS == 32, "c above is 1.5·2^(53−REF_LO_BITS)");
+    double s = x + c; /* IEEE: not reassociated without -ffast-math */
+    return s - c;
+}
+
+/* Whether x has at most 26 significant bits (its 27 lowest significand bits are 0): a product
+ * of two such doubles is exact unless it underflows or overflows (no fma needed to see that its
+ * error is 0; fma is a library call on x86-64 without -mfma). */
+static inline bool ref_short(double x) { return (ref_bits_of(x) & 0x7ffffff) == 0; }
+
+/* (hi, lo) of reference.h for the exact quotient S/d of two doubles, inv = RN(1/d), directly;
+ * 0 in the rare cases left to the caller (ref_decide or MPFR): S/d or the remainder's quotient
+ * near the subnormal range, or the remainder's quotient near a 32-bit midpoint.
+ * Division is correctly rounded, so hi = RN(S/d) is S/d itself, and r = S − hi·d is exact (an
+ * fma, or for a short d hi split in two: the remainder of a rounded quotient is a double clear of
+ * underflow); exact − hi = r/d.
+ * q = r·inv is within 2u(1+u)|r/d| < 2.01 ULPs of q of r/d, so where no midpoint of the 32-bit
+ * grid lies within 3 ULPs of q (low 21 bits not within 3 of 2^20) both round alike:
+ * lo = RN_32(q). Near a power of two the grid's midpoints are 2^-33 relative away. */
+static inline int ref_decide_quotient(double S, double d, double inv, double *hi, double *lo)
+{
+    double q1 = S / d;
+    if (q1 == 0 && S == 0) {
+        *hi = 0;
+        *lo = 0;
+        return 1;
+    }
+    if (!ref_fast_exp(q1))
+        return 0;
+    double r;
+    if (ref_short(d)) { /* q1·d = qh·d + ql·d exactly; S − qh·d exact (Sterbenz), then r exact */
+        double qh = ref_of_bits(ref_bits_of(q1) & ~(uint64_t)0x7ffffff), ql = q1 - qh;
+        r = (S - qh * d) - ql * d;
+    } else {
+        r = fma(-q1, d, S);
+    }
+    if (r == 0) {
+        *hi = q1;
+        *lo = 0;
+        return 1;
+    }
+    double q = r * inv;
+    _Static_assert(REF_LO_BITS == 32, "the midpoint below is bit 52 − 32 of the significand");
+    int64_t low = (int64_t)(ref_bits_of(q) & 0x1fffff) - 0x100000;
+    if (!ref_fast_exp(q) || (low >= -3 && low <= 3))
+        return 0;
+    *hi = q1;
+    *lo = ref_round_lo_bits(q);
+    return 1;
+}
 
 /* calloc (zero) or malloc, with a transparent-huge-page hint on large blocks (fewer faults). */
 void *ref_big_alloc(size_t n, size_t size, bool zero);

@@ -303,20 +303,19 @@ static bool coord_exact(double x, double td, int64_t size, const ref_grid_params
                         double u_dev)
 {
     int K = 0;
-    if (x != 0) {
-        int lsb = ilogb(x) - 52;
-        double m = ldexp(x, -lsb); /* an integer: trailing zero bits give K */
-        while (fmod(m, 2) == 0 && lsb < 0) {
-            m /= 2;
-            lsb++;
-        }
-        K = lsb < 0 ? -lsb : 0;
+    if (x != 0) { /* x = m·2^e with m odd: K = −e when e < 0 */
+        uint64_t u = ref_bits_of(x);
+        int be = (int)(u >> 52 & 0x7ff);
+        uint64_t m = (u & ((UINT64_C(1) << 52) - 1)) | (be ? UINT64_C(1) << 52 : 0);
+        int e = (be ? be : 1) - 1075 + __builtin_ctzll(m);
+        K = e < 0 ? -e : 0;
     }
     double M = (fabs(x) + 1) * (double)size + 1;
     if (p->padding == REF_PAD_REFLECTION)
         M += fabs(td) + 2 * (double)size + 2;
     M *= 1 + 0x1p-50; /* the sums above rounded, upwards */
-    return K < 1000 && ldexp(M, K + 1) * u_dev < 1;
+    /* M·2^(K+1): exact scaling by a power of two from its bits (K + 1 ≤ 1000) */
+    return K < 1000 && M * ref_of_bits((uint64_t)(1023 + K + 1) << 52) * u_dev < 1;
 }
 
 /* The stage on one representation of t; 0 when the integer form must give way to MPFR. */
@@ -356,7 +355,7 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
     if (!add_outcome(ax, decide(p0, s0, size, p, false), tv, p))
         return 0;
     /* lattice points within δ of t, inside the relevant range (none when exact) */
-    double a = fmax(td - delta, rlo), b = fmin(td + delta, rhi);
+    double a = ref_fmax(td - delta, rlo), b = ref_fmin(td + delta, rhi);
     int ok = 1;
     if (a <= b && delta > 0) {
         double q0 = ceil(2 * a - 1) / 2, q1 = floor(2 * b + 1) / 2;
@@ -379,7 +378,7 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
     }
     ax->sens = 0;
     for (int i = 0; i < ax->n; i++)
-        ax->sens = fmax(ax->sens, abs(ax->o[i].a));
+        ax->sens = ref_fmax(ax->sens, abs(ax->o[i].a));
     return ok;
 }
 

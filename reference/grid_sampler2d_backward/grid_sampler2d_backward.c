@@ -5,9 +5,11 @@
  * Terms: dx[yi][xi] gets g·wx·wy per in-bounds corner (nearest: g); dgrid x gets
  * ±input[corner]·g·wy·(factor·mult) and y likewise with wx (PyTorch's gix/giy), factor = size/2
  * (size−1)/2 with align). Fast path: coordinates in exact integer form (grid_axis.c), terms as
- * exact double pairs where the products split exactly, else double-double with error bound;
- * dgrid as Σ_k ±w_k·scale·(Σ_c val·g) over the corners k; Ziv's test; MPFR on failure, the exact
- * terms summed by mpfr_sum. nops = 4 (bilinear: two weight differences and two
+ * exact double pairs where the products split exactly, else double-double with error bound,
+ * summed by two-word error-free sums; dgrid as Σ_k ±w_k·scale·(Σ_c val·g) over the corners k
+ * (a batch read channel-innermost, so a corner's channels are consecutive), dx from a compact
+ * per-batch list of the points' primary corners; Ziv's test; MPFR on failure, the exact terms
+ * summed by mpfr_sum. nops = 4 (bilinear: two weight differences and two
  * products per dx term; difference, two products and the final scale per dgrid term).
  * coord_err = Σ|∂term/∂t|·δ over the terms: dx |g|(|wy|δx + |wx|δy + δxδy), dgrid x
  * |val·g·scale|·δy (y: δx), with |∂c/∂t| ≤ sens. */
@@ -28,6 +30,7 @@ typedef struct {
     double u_dev;
     bool force;
     const ref_path *path;
+    double overflow_at; /* ref_path_overflow_at(path) */
 } gctx;
 
 typedef struct { int64_t e; int kx, ky; } corner;
@@ -52,7 +55,7 @@ typedef struct {
     mpfr_t *t;
     mpfr_ptr *ptr;
     size_t n, cap;
-    double *gather; /* dgrid: a point's channel values, 5 per channel (see dgrid_gather) */
+    double *gather; /* dgrid: a point's channel values, GV per channel (see dgrid_gather) */
     size_t gcap;
 } mterms;
 
@@ -96,23 +99,48 @@ static double factor(const ref_grid_params *p, int comp)
 }
 
 /* A point's data under outcomes (ox, oy), shared by both dgrid components: per channel c,
- * g = gradOutput and the corner values val[k] (contiguous: the tensors are strided by a plane),
- * and (fast path) per corner k the channel sum S_k = Σ_c val·g, each product split exactly into
- * two doubles, with its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
+ * g = gradOutput, the corner values val[k], their products val·g and the factors
+ * max(1, |val|)·max(1, |g|) of the underflow magnitude (GV_* below, GV doubles a channel);
+ * the largest intermediate magnitude pmax of PyTorch's form (ne − nw)·w·g; and (fast path) per
+ * corner k the channel sum S_k = Σ_c val·g, each product split exactly into two doubles, with
+ * its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
+#define GV 13
+#define GV_G 0
+#define GV_VAL 1  /* + k */
+#define GV_VG 5   /* + k */
+#define GV_MAG 9  /* + k */
 typedef struct {
     int nc;
     corner cs[4];
-    const double *gv; /* gv[5c] = g, gv[5c + 1 + k] = val of corner k */
+    const double *gv;
     bool finite;
+    double pmax;
     ref_acc S[4];
 } dgrid_gather;
 
-static int dgrid_gather_fill(const gctx *G, int64_t n, int64_t pix, const grid_outcome *ox,
-                             const grid_outcome *oy, mterms *mt, dgrid_gather *D)
+/* Σ of exact double terms as s + c: the running sum's rounding error goes into c by an
+ * error-free addition, and only c's own rounding error is dropped (err bounds it). One addition
+ * of latency per term on each word (ref_acc_add has a chain of three error-free additions). */
+typedef struct { double s, c, err; } exact_sum;
+
+static inline void exact_sum_add(exact_sum *a, double x)
+{
+    ref_dd t = ref_two_sum(a->s, x), u = ref_two_sum(a->c, t.lo);
+    a->s = t.hi;
+    a->c = u.hi;
+    a->err += fabs(u.lo);
+}
+
+/* Batch n's gradOutput and input as read by the gather: element (c, i) at base[c·cs + i·is],
+ * from the tensors (cs a plane, is 1) or from channel-innermost copies (cs 1, is C). */
+typedef struct { const double *go, *in; int64_t go_cs, go_is, in_cs, in_is; } batch_view;
+
+static int dgrid_gather_fill(const gctx *G, const batch_view *bv, int64_t pix,
+                             const grid_outcome *ox, const grid_outcome *oy, mterms *mt,
+                             dgrid_gather *D)
 {
     const ref_grid_params *p = G->p;
-    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
-    size_t need = (size_t)(p->c > 0 ? p->c : 1) * 5;
+    size_t need = (size_t)(p->c > 0 ? p->c : 1) * GV;
     if (mt->gcap < need) {
         double *ng = realloc(mt->gather, need * sizeof *ng);
         if (!ng)
@@ -124,25 +152,39 @@ static int dgrid_gather_fill(const gctx *G, int64_t n, int64_t pix, const grid_o
     D->gv = gv;
     D->nc = corners(p, ox, oy, D->cs);
     D->finite = true;
-    memset(D->S, 0, sizeof D->S);
+    const double *gb = bv->go + pix * bv->go_is, *vb[4];
+    for (int k = 0; k < D->nc; k++)
+        vb[k] = bv->in + D->cs[k].e * bv->in_is;
+    exact_sum S[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    bool clear[4] = {true, true, true, true};
+    double pmax = 0;
     for (int64_t c = 0; c < p->c; c++) {
-        double g = G->go[(n * p->c + c) * hw_out + pix];
-        const double *plane = G->in + (n * p->c + c) * hw_in;
-        gv[5 * c] = g;
+        double g = gb[c * bv->go_cs], mg = ref_fmax(1, fabs(g)), vsum = 0;
+        double *row = gv + GV * c;
+        row[GV_G] = g;
         for (int k = 0; k < D->nc; k++) {
-            double val = plane[D->cs[k].e];
-            gv[5 * c + 1 + k] = val;
+            double val = vb[k][c * bv->in_cs], vg = val * g;
+            row[GV_VAL + k] = val;
+            row[GV_VG + k] = vg;
+            row[GV_MAG + k] = ref_fmax(1, fabs(val)) * mg;
+            vsum += fabs(val);
+            pmax = ref_fmax(pmax, fabs(vg));
             D->finite = D->finite && isfinite(val) && isfinite(g); /* only terms count */
             if (!G->force) {
-                double pr = val * g, e = fma(val, g, -pr); /* exact product, unless underflow */
-                ref_acc_add(&D->S[k], (ref_dd){pr, 0}, 0);
+                /* exact product, unless underflow */
+                double e = ref_short(val) && ref_short(g) ? 0 : fma(val, g, -vg);
+                exact_sum_add(&S[k], vg);
                 if (e != 0)
-                    ref_acc_add(&D->S[k], (ref_dd){e, 0}, 0);
-                if (!ref_prod_clear(val, g, pr))
-                    D->S[k].err = INFINITY; /* undecidable: the MPFR path */
+                    exact_sum_add(&S[k], e);
+                clear[k] = clear[k] && ref_prod_clear(val, g, vg);
             }
         }
+        /* PyTorch's form (ne − nw)·w·g: a difference of corner values, then times g */
+        pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
     }
+    D->pmax = pmax;
+    for (int k = 0; k < 4; k++) /* an underflowed product is undecidable: the MPFR path */
+        D->S[k] = (ref_acc){ref_two_sum(S[k].s, S[k].c), clear[k] ? S[k].err : INFINITY};
     return 0;
 }
 
@@ -191,36 +233,35 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     }
     memset(v, 0, sizeof *v);
     v->nops = 4;
-    double sabs = 0, cerr = 0, pre = 0, pmax = 0, mag = 0;
+    double sabs = 0, cerr = 0, pre = 0, mag = 0, mscale = ref_fmax(1, fabs(scale));
     int64_t nt = 0;
     ref_nfclass cls = {0};
+    /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there, or NaN
+     * through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
+    bool skip[4];
+    for (int k = 0; k < nc; k++)
+        skip[k] = mult == 0 || (dl == 0 && wk[k]->hi == 0 && wk[k]->lo == 0 && !ow->dd_inexact);
     for (int64_t c = 0; c < p->c; c++) {
-        double g = D->gv[5 * c], vsum = 0;
-        for (int k = 0; k < nc; k++)
-            vsum += fabs(D->gv[5 * c + 1 + k]);
-        /* PyTorch's form (ne − nw)·w·g: a difference of corner values, then times g */
-        pmax = fmax(pmax, fmax(vsum, vsum * fabs(g)));
+        const double *row = D->gv + GV * c;
+        double g = row[GV_G];
         for (int k = 0; k < nc; k++) {
-            double val = D->gv[5 * c + 1 + k];
+            double val = row[GV_VAL + k];
             double t = val * (g * wk[k]->hi); /* a zero weight gives 0, not (val·g = ∞)·0 */
             if (!D->finite) { /* PyTorch: gix accumulated, then times gix_mult (scale) */
                 double f[5] = {(double)sgn[k], val, g, wk[k]->hi, scale};
                 ref_nf_term(&cls, f, 5);
             }
-            pmax = fmax(pmax, fabs(val * g));
             pre += fabs(t);
-            /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there,
-             * or NaN through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
-            bool zero = dl == 0 && wk[k]->hi == 0 && wk[k]->lo == 0 && !ow->dd_inexact;
-            if (mult == 0 || zero)
+            if (skip[k])
                 continue;
-            mag += fmax(1, fabs(val)) * fmax(1, fabs(g)) * fmax(1, fabs(scale));
+            mag += row[GV_MAG + k] * mscale;
             sabs += fabs(t * scale);
             if (dl > 0) /* exact coordinates: none (and no inf·0 when val·g overflows) */
-                cerr += fabs(val * g * scale) * dl;
+                cerr += fabs(row[GV_VG + k] * scale) * dl;
             nt++;
         }
     }
+    double pmax = D->pmax;
     v->nterms = nt;
     v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
     v->coord_err = cerr * (1 + 0x1p-40);
@@ -228,7 +269,7 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     /* FP32 (double) products val·g, corner differences, the sum before and after the scale: past
      * the working range
      * an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact value is finite */
-    if (fmax(pmax, fmax(pre, sabs)) * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+    if (ref_fmax(pmax, ref_fmax(pre, sabs)) * (1 + 0x1p-40) > G->overflow_at)
         *flags |= REF_FLAG_RANGE;
     if (ref_nf_any(&cls)) {
         v->hi = ref_nf_value(&cls);
@@ -259,9 +300,9 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     }
     mt->n = 0;
     for (int64_t c = 0; c < p->c; c++) {
-        double g = D->gv[5 * c];
+        double g = D->gv[GV * c + GV_G];
         for (int k = 0; k < nc; k++) {
-            double val = D->gv[5 * c + 1 + k];
+            double val = D->gv[GV * c + GV_VAL + k];
             mpfr_ptr t = mterm(mt, 2);
             mpfr_set_ui(t, 1, MPFR_RNDN);
             grid_weight_mul(t, ow, comp == 0 ? cs[k].ky : cs[k].kx);
@@ -294,7 +335,7 @@ static void dx_point_mpfr(const gctx *G, const grid_outcome *ox, const grid_outc
         mpfr_mul_d(t, t, g, MPFR_RNDN);
         double wxd = wdd(ox, cs[k].kx)->hi, wyd = wdd(oy, cs[k].ky)->hi;
         v->sum_abs += fabs(g * wxd * wyd);
-        v->under_mag += fmax(1, fabs(g));
+        v->under_mag += ref_fmax(1, fabs(g));
         v->nterms++;
     }
 }
@@ -401,7 +442,7 @@ static void dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, i
 }
 
 typedef struct {
-    ref_acc *acc;
+    exact_sum *acc;
     ref_nfclass *cls;
     double *sabs, *cerr, *mag;
     int64_t *nt;
@@ -422,8 +463,8 @@ static void unc_add(dx_unc *u, double g)
 {
     if (!isfinite(g))
         u->nonfinite = true;
-    u->lo += fmin(0, g);
-    u->hi += fmax(0, g);
+    u->lo += ref_fmin(0, g);
+    u->hi += ref_fmax(0, g);
     u->abs += fabs(g);
     u->n++;
 }
@@ -486,8 +527,59 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
     *fl = (uint8_t)((*fl & ~REF_FLAG_UNCHECKABLE) | REF_FLAG_INTERVAL);
 }
 
-static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb, const int *tn,
-                    const int *tl, const dxreach *R, bool any_unres,
+/* The primary corners of a batch's resolved points in point order, with what dx_plane needs of
+ * them that no channel changes: built once per batch, read once per plane. */
+enum { DX_EXACT, DX_DD, DX_MPFR };
+typedef struct {
+    int32_t pix;      /* the point */
+    int32_t mode;     /* DX_EXACT: wx·wy = wxy.hi exactly; DX_DD: wxy = dd_mul(wx, wy) with its
+                       * bound; DX_MPFR: a weight is not hi + lo */
+    int64_t e;        /* the element it reaches */
+    double wx, wy;    /* the weights' high words */
+    double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
+    ref_dd wxy;
+    bool wxy_short;   /* ref_short(wxy.hi) */
+} dxcorner;
+
+static int64_t dx_corners(const ref_grid_params *p, const gpoint *pts, dxcorner *cor)
+{
+    int64_t hw_out = p->h_out * p->w_out, m = 0;
+    for (int64_t pix = 0; pix < hw_out; pix++) {
+        const gpoint *pt = &pts[pix];
+        if (pt->out || pt->unres)
+            continue;
+        const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+        double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
+        corner cs[4];
+        int nc = corners(p, ox, oy, cs);
+        for (int k = 0; k < nc; k++) {
+            const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
+            dxcorner *q = &cor[m++];
+            q->pix = (int32_t)pix;
+            q->e = cs[k].e;
+            q->wx = wx->hi;
+            q->wy = wy->hi;
+            q->cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
+            double pxy = wx->hi * wy->hi;
+            if (ox->dd_inexact || oy->dd_inexact) {
+                q->mode = DX_MPFR;
+            } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
+                       fma(wx->hi, wy->hi, -pxy) == 0) {
+                q->mode = DX_EXACT;
+                q->wxy = (ref_dd){pxy, 0};
+                q->wxy_short = ref_short(pxy);
+            } else {
+                q->mode = DX_DD;
+                q->wxy = ref_dd_mul(*wx, *wy);
+            }
+        }
+    }
+    return m;
+}
+
+static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64_t ncor,
+                    const dxamb *amb, int namb, const int *tn, const int *tl, const dxreach *R,
+                    bool any_unres,
                     int64_t n, int64_t c, plane_buf *B, mterms *mt, ref_output *out,
                     ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
@@ -500,45 +592,40 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
     memset(B->cerr, 0, (size_t)hw_in * sizeof(double));
     memset(B->mag, 0, (size_t)hw_in * sizeof(double));
     memset(B->nt, 0, (size_t)hw_in * sizeof(int64_t));
-    for (int64_t pix = 0; pix < hw_out; pix++) {
-        const gpoint *pt = &pts[pix];
-        if (pt->out || pt->unres)
+    const double *gc = G->go + (n * p->c + c) * hw_out;
+    for (int64_t q = 0; q < ncor; q++) {
+        const dxcorner *k = &cor[q];
+        int64_t e = k->e;
+        double g = gc[k->pix];
+        double t = g * k->wx * k->wy;
+        B->sabs[e] += fabs(t);
+        B->mag[e] += ref_fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
+        B->nt[e]++;
+        if (!isfinite(g)) {
+            double f[3] = {g, k->wx, k->wy};
+            ref_nf_term(&B->cls[e], f, 3);
+        }
+        if (bil)
+            B->cerr[e] += fabs(g) * k->cfac;
+        if (G->force)
             continue;
-        const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
-        double g = G->go[(n * p->c + c) * hw_out + pix];
-        double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
-        corner cs[4];
-        int nc = corners(p, ox, oy, cs);
-        for (int k = 0; k < nc; k++) {
-            int64_t e = cs[k].e;
-            const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
-            double t = g * wx->hi * wy->hi;
-            B->sabs[e] += fabs(t);
-            B->mag[e] += fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
-            B->nt[e]++;
-            if (!isfinite(g)) {
-                double f[3] = {g, wx->hi, wy->hi};
-                ref_nf_term(&B->cls[e], f, 3);
-            }
-            if (bil)
-                B->cerr[e] += fabs(g) * (fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy);
-            double pxy = wx->hi * wy->hi;
-            if (!G->force && (ox->dd_inexact || oy->dd_inexact))
-                B->acc[e].err = INFINITY; /* a weight is not hi + lo: the MPFR path */
-            else if (!G->force && isfinite(g) && wx->lo == 0 && wy->lo == 0 &&
-                ref_prod_clear(wx->hi, wy->hi, pxy) && fma(wx->hi, wy->hi, -pxy) == 0) {
-                /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact
-                 * value halfway between doubles stays decidable) */
-                double pg = pxy * g, f = fma(pxy, g, -pg);
-                ref_acc_add(&B->acc[e], (ref_dd){pg, 0}, 0);
-                if (f != 0)
-                    ref_acc_add(&B->acc[e], (ref_dd){f, 0}, 0);
-                if (!ref_prod_clear(pxy, g, pg))
-                    B->acc[e].err = INFINITY; /* underflow: the MPFR path */
-            } else if (!G->force && isfinite(g)) {
-                ref_dd tt = ref_dd_mul_d(ref_dd_mul(*wx, *wy), g);
-                ref_acc_add(&B->acc[e], tt, 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY);
-            }
+        if (k->mode == DX_MPFR) {
+            B->acc[e].err = INFINITY; /* a weight is not hi + lo: the MPFR path */
+        } else if (k->mode == DX_EXACT && isfinite(g)) {
+            /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact value
+             * halfway between doubles stays decidable) */
+            double pg = k->wxy.hi * g;
+            double f = k->wxy_short && ref_short(g) ? 0 : fma(k->wxy.hi, g, -pg);
+            exact_sum_add(&B->acc[e], pg);
+            if (f != 0)
+                exact_sum_add(&B->acc[e], f);
+            if (!ref_prod_clear(k->wxy.hi, g, pg))
+                B->acc[e].err = INFINITY; /* underflow: the MPFR path */
+        } else if (isfinite(g)) {
+            ref_dd tt = ref_dd_mul_d(k->wxy, g);
+            exact_sum_add(&B->acc[e], tt.hi); /* the pair exactly, its distance to the term */
+            exact_sum_add(&B->acc[e], tt.lo);
+            B->acc[e].err += 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY;
         }
     }
     ref_value *vals = out->v + (n * p->c + c) * hw_in;
@@ -554,7 +641,7 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
         v->min_weight = 0;
         B->fallback[e] = 0;
         /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
-        if (B->sabs[e] * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+        if (B->sabs[e] * (1 + 0x1p-40) > G->overflow_at)
             fl[e] |= REF_FLAG_RANGE;
         if (ref_nf_any(&B->cls[e])) {
             v->hi = ref_nf_value(&B->cls[e]);
@@ -562,7 +649,8 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
             v->sum_abs = INFINITY;
             fl[e] |= REF_FLAG_NONFINITE;
             (*hits)++;
-        } else if (!G->force && ref_decide(B->acc[e].s, B->acc[e].err, &v->hi, &v->lo)) {
+        } else if (!G->force && ref_decide(ref_two_sum(B->acc[e].s, B->acc[e].c), B->acc[e].err,
+                                           &v->hi, &v->lo)) {
             (*hits)++;
         } else {
             B->fallback[e] = 1;
@@ -656,6 +744,33 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxamb *amb, int namb
     return 0;
 }
 
+/* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
+ * reads a corner's channels from consecutive memory instead of one plane each. */
+#define TRANSPOSE_MAX ((int64_t)1 << 21)
+
+/* Batch n's view for the dgrid gather; with buf (hw_out + hw_in)·C doubles, fills it with the
+ * channel-innermost copies (an omp for: called by every thread of the team, ends in a
+ * barrier). */
+static batch_view batch_transpose(const gctx *G, int64_t n, double *buf)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
+    const double *go = G->go + n * C * hw_out, *in = G->in + n * C * hw_in;
+    if (!buf)
+        return (batch_view){go, in, hw_out, 1, hw_in, 1};
+    double *tgo = buf, *tin = buf + hw_out * C;
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < hw_out + hw_in; i++) {
+        bool o = i < hw_out;
+        int64_t j = o ? i : i - hw_out, hw = o ? hw_out : hw_in;
+        const double *src = (o ? go : in) + j;
+        double *dst = (o ? tgo : tin) + j * C;
+        for (int64_t c = 0; c < C; c++)
+            dst[c] = src[c * hw];
+    }
+    return (batch_view){tgo, tin, 1, C, 1, C};
+}
+
 /* ---- driver ---- */
 
 static int params_ok(const ref_grid_params *p)
@@ -688,11 +803,11 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
     for (int32_t i = 0; i < L->n; i++) {
         const ref_value *a = &L->v[i];
         finite = finite && isfinite(a->hi);
-        lo = fmin(lo, a->hi + fmin(a->lo, 0) * 2);
-        hi = fmax(hi, a->hi + fmax(a->lo, 0) * 2);
-        v->sum_abs = fmax(v->sum_abs, a->sum_abs);
-        v->coord_err = fmax(v->coord_err, a->coord_err);
-        v->under_mag = fmax(v->under_mag, a->under_mag);
+        lo = ref_fmin(lo, a->hi + ref_fmin(a->lo, 0) * 2);
+        hi = ref_fmax(hi, a->hi + ref_fmax(a->lo, 0) * 2);
+        v->sum_abs = ref_fmax(v->sum_abs, a->sum_abs);
+        v->coord_err = ref_fmax(v->coord_err, a->coord_err);
+        v->under_mag = ref_fmax(v->under_mag, a->under_mag);
         v->nterms = v->nterms > a->nterms ? v->nterms : a->nterms;
     }
     L->n = 0;
@@ -706,8 +821,9 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
     *fl |= REF_FLAG_INTERVAL;
 }
 
-static int dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, mterms *mt,
-                       ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
+static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t n,
+                       int64_t pix, mterms *mt, ref_output *out, ref_altlist *alts,
+                       int64_t *hits, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
     int64_t base = (n * p->h_out * p->w_out + pix) * 2;
@@ -725,7 +841,7 @@ static int dgrid_point(const gctx *G, const gpoint *pt, int64_t n, int64_t pix, 
     /* every combination of the axes' outcomes, the primary first; both components each */
     for (int i = 0; i < ax->n; i++)
         for (int j = 0; j < ay->n; j++) {
-            if (dgrid_gather_fill(G, n, pix, &ax->o[i], &ay->o[j], mt, &D) != 0)
+            if (dgrid_gather_fill(G, bv, pix, &ax->o[i], &ay->o[j], mt, &D) != 0)
                 return -1;
             for (int comp = 0; comp < 2; comp++) {
                 ref_value a;
@@ -760,7 +876,7 @@ static double *plane_maxabs(const gctx *G, int64_t n)
     for (int64_t c = 0; m && c < p->c; c++)
         for (int64_t e = 0; e < hw_in; e++) { /* NaN anywhere: NaN (left unjudged) */
             double a = fabs(G->in[(n * p->c + c) * hw_in + e]);
-            m[c] = isnan(a) || isnan(m[c]) ? NAN : fmax(m[c], a);
+            m[c] = isnan(a) || isnan(m[c]) ? NAN : ref_fmax(m[c], a);
         }
     return m;
 }
@@ -782,8 +898,8 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
         double g = G->go[(n * p->c + c) * hw_out + pix];
         finite = finite && isfinite(g) && isfinite(maxabs[c]);
         sum += fabs(g) * 2 * maxabs[c];
-        diff = fmax(diff, 2 * maxabs[c]);
-        mag += 4 * fmax(1, fabs(g)) * fmax(1, maxabs[c]);
+        diff = ref_fmax(diff, 2 * maxabs[c]);
+        mag += 4 * ref_fmax(1, fabs(g)) * ref_fmax(1, maxabs[c]);
     }
     for (int comp = 0; comp < 2 && finite; comp++) {
         double B = fabs(factor(p, comp)) * sum * (1 + (double)(2 * p->c + 4) * 0x1p-52);
@@ -794,9 +910,9 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
         v->nterms = 4 * p->c;
         v->nops = 4;
         v->sum_abs = B;
-        v->under_mag = mag * fmax(1, fabs(factor(p, comp))) * (1 + 0x1p-40);
+        v->under_mag = mag * ref_fmax(1, fabs(factor(p, comp))) * (1 + 0x1p-40);
         /* corner differences (≤ 2·max|val|) times g, their sum, the scaled sum: as dgrid_value */
-        if (fmax(diff, fmax(sum, B)) * (1 + 0x1p-40) > ref_path_overflow_at(G->path))
+        if (ref_fmax(diff, ref_fmax(sum, B)) * (1 + 0x1p-40) > G->overflow_at)
             out->flags[base + comp] |= REF_FLAG_RANGE;
         out->ival[2 * (base + comp)] = -B;
         out->ival[2 * (base + comp) + 1] = B;
@@ -827,12 +943,20 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
     }
     /* working precision of the coordinates: FP32, or double for a DOUBLE path */
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
-    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path};
+    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
+              ref_path_overflow_at(&opt->path)};
     ref_altlist *ax_alts = input_grad ? calloc((size_t)(nx ? nx : 1), sizeof *ax_alts) : NULL;
     ref_altlist *ag_alts = grid_grad ? calloc((size_t)(ng ? ng : 1), sizeof *ag_alts) : NULL;
-    gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, true); /* ~3 KiB each */
+    /* ~3 KiB each, not cleared: point_eval sets what is read */
+    gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, false);
     dxamb *amb = NULL;
-    int rc = (pts && (!input_grad || ax_alts) && (!grid_grad || ag_alts)) ? 0 : -1;
+    dxcorner *cor = input_grad ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *cor) : NULL;
+    /* channel-innermost copies of a batch for the dgrid gather, when that is worth it */
+    int64_t tsz = (hw_out + hw_in) * p->c;
+    bool transpose = grid_grad && p->interpolation == REF_INTERP_BILINEAR && p->c > 1 &&
+                     tsz <= TRANSPOSE_MAX;
+    double *tbuf = transpose ? malloc((size_t)tsz * sizeof *tbuf) : NULL;
+    int rc = (pts && (!input_grad || (ax_alts && cor)) && (!grid_grad || ag_alts)) ? 0 : -1;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
@@ -842,11 +966,12 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
             mpfr_t t;
             mterms mt = {0};
             mpfr_init2(t, 64);
+            batch_view bv = batch_transpose(&G, n, tbuf);
 #pragma omp for schedule(dynamic, 64)
             for (int64_t pix = 0; pix < hw_out; pix++) {
                 point_eval(&G, n, pix, &pts[pix], t);
-                if (grid_grad &&
-                    dgrid_point(&G, &pts[pix], n, pix, &mt, grid_grad, ag_alts, &hits, &falls) != 0)
+                if (grid_grad && dgrid_point(&G, &bv, &pts[pix], n, pix, &mt, grid_grad, ag_alts,
+                                             &hits, &falls) != 0)
                     gfail = 1;
             }
             mpfr_clear(t);
@@ -902,6 +1027,7 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
                             tl[e * AMB_PER_ELEM + tn[e]++] = i;
                     }
                 }
+            int64_t ncor = dx_corners(p, pts, cor);
             dxreach R = {0};
             if ((namb || any_unres) && dxreach_build(p, pts, amb, namb, &R) != 0)
                 rc = -1;
@@ -912,14 +1038,14 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
 #pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : prc)
             {
                 mterms mt = {0};
-                plane_buf B = {malloc((size_t)hw_in * sizeof(ref_acc)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
+                plane_buf B = {malloc((size_t)hw_in * sizeof(exact_sum)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
                                malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
                                malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(int64_t)),
                                malloc((size_t)hw_in)};
                 bool ok = rc == 0 && B.acc && B.cls && B.sabs && B.cerr && B.mag && B.nt && B.fallback;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t c = 0; c < p->c; c++)
-                    if (!ok || dx_plane(&G, pts, amb, namb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
+                    if (!ok || dx_plane(&G, pts, cor, ncor, amb, namb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
                                         ax_alts, &hits, &falls) != 0)
                         prc = 1;
                 free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.mag); free(B.nt); free(B.fallback);
@@ -940,6 +1066,8 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
         }
     }
     free(pts);
+    free(cor);
+    free(tbuf);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
     if (input_grad && ax_alts && ref_output_set_alts(input_grad, ax_alts) != 0)
@@ -961,7 +1089,7 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
         return -1;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
-    gctx G = {p, grad_output, input, grid, 0x1p-24, true, &vec};
+    gctx G = {p, grad_output, input, grid, 0x1p-24, true, &vec, ref_path_overflow_at(&vec)};
     mpfr_t t;
     mterms mt = {0};
     mpfr_init2(t, 64);

@@ -1,12 +1,13 @@
-/* Driver of tools/bench-reference: elements per second of the reference's fast path, of pure
- * MPFR (force_mpfr), and of the emulated FP32 kernel (when built with -DBENCH_EMU), on the
- * shapes of tools/bench-kernels, in one run, with the ratios.
- * Timing: the same way for every mode. Each reference call allocates its output (56+13 bytes per
- * element); "cold" is a first call on fresh pages (kernel page faults and zeroing), "warm" the
- * median of 3 repeated calls whose allocator reuses the freed memory, as a harness looping over
- * cases does (mallopt below keeps freed memory in the heap). The kernel is timed warm (median of 3 after a
- * warm-up, both phases, device buffers allocated once), like tools/bench-kernels.
- * Pure MPFR runs on a batch subset (N = 1) and is reported per element (per-element work). */
+/* Driver of tools/bench-reference: one process times one op's reference fast path, pure MPFR
+ * (force_mpfr) and the emulated FP32 kernel (when built with -DBENCH_EMU), on the shapes of
+ * tools/bench-kernels; tools/bench/bench_reference_table.py pools the processes' lines.
+ * Each reference call allocates its output (ref_output: 77 bytes per element); "cold" is the
+ * process's first reference call (fresh pages: kernel page faults and zeroing, MPFR and OpenMP
+ * start-up), "warm" a repeated call whose allocator reuses the freed memory, as a harness
+ * looping over cases does (mallopt below keeps freed memory in the heap). The kernel is timed
+ * warm (after a warm-up, both phases, device buffers made once), like tools/bench-kernels.
+ * Warm reference calls alternate with kernel calls, so each pair sees the same machine load.
+ * Pure MPFR runs on a batch subset and is reported per element (per-element work). */
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,11 +39,6 @@ static double cpu_now(void)
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static double median3(const double *t)
-{
-    double lo = fmin(t[0], fmin(t[1], t[2])), hi = fmax(t[0], fmax(t[1], t[2]));
-    return t[0] + t[1] + t[2] - lo - hi;
 }
 static double *rand_f32(int64_t n, double lo, double hi)
 {
@@ -115,111 +111,129 @@ static aclTensor *dev_tensor(const double *v, const int64_t *dims, void **dev)
     return aclCreateTensor(dims, 4, ACL_FLOAT, st, 0, ACL_FORMAT_NCHW, dims, 4, *dev);
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+/* The kernel's tensors of op 0 (avg-pool) or 1 (grid bilinear), made once per process. */
+typedef struct {
+    int op;
+    aclrtStream s;
+    void *d[5];
+    aclTensor *t[5];
+    aclIntArray *k, *st, *pd;
+    aclBoolArray *m;
+} kctx;
 
-/* Median seconds of 3 warm kernel calls (both phases) of op 0 avg-pool, 1 grid bilinear. */
-static double kernel_time(int op, aclrtStream s)
+static void kernel_setup(kctx *K, int op, aclrtStream s)
 {
-    void *d[5] = {0};
-    aclTensor *t[5] = {0};
     const int64_t ap_go_d[4] = {32, 64, 28, 28}, ap_in_d[4] = {32, 64, 56, 56};
     const int64_t g_d[4] = {8, 32, 64, 64}, g_grid_d[4] = {8, 64, 64, 2};
     const int64_t three = 3, two = 2, one = 1;
-    aclIntArray *k = aclCreateIntArray(&three, 1), *st = aclCreateIntArray(&two, 1),
-                *pd = aclCreateIntArray(&one, 1);
     const bool mask[2] = {true, true};
-    aclBoolArray *m = aclCreateBoolArray(mask, 2);
+    *K = (kctx){.op = op, .s = s};
+    K->k = aclCreateIntArray(&three, 1);
+    K->st = aclCreateIntArray(&two, 1);
+    K->pd = aclCreateIntArray(&one, 1);
+    K->m = aclCreateBoolArray(mask, 2);
     if (op == 0) {
-        t[0] = dev_tensor(ap_go, ap_go_d, &d[0]);
-        t[1] = dev_tensor(NULL, ap_in_d, &d[1]);
-        t[2] = dev_tensor(NULL, ap_in_d, &d[2]);
+        K->t[0] = dev_tensor(ap_go, ap_go_d, &K->d[0]);
+        K->t[1] = dev_tensor(NULL, ap_in_d, &K->d[1]);
+        K->t[2] = dev_tensor(NULL, ap_in_d, &K->d[2]);
     } else {
-        t[0] = dev_tensor(g_go, g_d, &d[0]);
-        t[1] = dev_tensor(g_in, g_d, &d[1]);
-        t[2] = dev_tensor(g_grid, g_grid_d, &d[2]);
-        t[3] = dev_tensor(NULL, g_d, &d[3]);
-        t[4] = dev_tensor(NULL, g_grid_d, &d[4]);
+        K->t[0] = dev_tensor(g_go, g_d, &K->d[0]);
+        K->t[1] = dev_tensor(g_in, g_d, &K->d[1]);
+        K->t[2] = dev_tensor(g_grid, g_grid_d, &K->d[2]);
+        K->t[3] = dev_tensor(NULL, g_d, &K->d[3]);
+        K->t[4] = dev_tensor(NULL, g_grid_d, &K->d[4]);
     }
-    double ts[4];
-    for (int r = 0; r < 4; r++) {
-        double t0 = now();
-        uint64_t ws = 0;
-        aclOpExecutor *ex = NULL;
-        if (op == 0)
-            CHECK(aclnnAvgPool2dBackwardGetWorkspaceSize(t[0], t[1], k, st, pd, false, true, 0, 0,
-                                                         t[2], &ws, &ex));
-        else
-            CHECK(aclnnGridSampler2DBackwardGetWorkspaceSize(t[0], t[1], t[2], 0, 0, false, m,
-                                                             t[3], t[4], &ws, &ex));
-        void *w = NULL;
-        if (ws > 0)
-            CHECK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
-        if (op == 0)
-            CHECK(aclnnAvgPool2dBackward(w, ws, ex, s));
-        else
-            CHECK(aclnnGridSampler2DBackward(w, ws, ex, s));
-        CHECK(aclrtSynchronizeStream(s));
-        ts[r] = now() - t0;
-        if (w)
-            aclrtFree(w);
-    }
+}
+
+/* Seconds of one kernel call (both phases); *cpu its CPU seconds, all threads. */
+static double kernel_time(const kctx *K, double *cpu)
+{
+    double t0 = now(), c0 = cpu_now();
+    uint64_t ws = 0;
+    aclOpExecutor *ex = NULL;
+    aclTensor *const *t = K->t;
+    if (K->op == 0)
+        CHECK(aclnnAvgPool2dBackwardGetWorkspaceSize(t[0], t[1], K->k, K->st, K->pd, false, true,
+                                                     0, 0, t[2], &ws, &ex));
+    else
+        CHECK(aclnnGridSampler2DBackwardGetWorkspaceSize(t[0], t[1], t[2], 0, 0, false, K->m,
+                                                         t[3], t[4], &ws, &ex));
+    void *w = NULL;
+    if (ws > 0)
+        CHECK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
+    if (K->op == 0)
+        CHECK(aclnnAvgPool2dBackward(w, ws, ex, K->s));
+    else
+        CHECK(aclnnGridSampler2DBackward(w, ws, ex, K->s));
+    CHECK(aclrtSynchronizeStream(K->s));
+    double dt = now() - t0;
+    *cpu = cpu_now() - c0;
+    if (w)
+        aclrtFree(w);
+    return dt;
+}
+
+static void kernel_teardown(kctx *K)
+{
     for (int i = 0; i < 5; i++)
-        if (t[i]) {
-            aclDestroyTensor(t[i]);
-            aclrtFree(d[i]);
+        if (K->t[i]) {
+            aclDestroyTensor(K->t[i]);
+            aclrtFree(K->d[i]);
         }
-    aclDestroyIntArray(k);
-    aclDestroyIntArray(st);
-    aclDestroyIntArray(pd);
-    aclDestroyBoolArray(m);
-    qsort(ts + 1, 3, sizeof *ts, cmpd); /* ts[0]: warm-up */
-    return ts[2];
+    aclDestroyIntArray(K->k);
+    aclDestroyIntArray(K->st);
+    aclDestroyIntArray(K->pd);
+    aclDestroyBoolArray(K->m);
 }
 #endif
 
-/* Seconds of a first (cold) call and the median of 3 repeated (warm) calls; *cpu the median
- * CPU seconds (all threads) of the warm calls, steadier than wall time on a shared machine. */
-static void timed(double (*run)(int64_t, bool, int64_t *), int64_t n, bool force, int64_t *e,
-                  double *cold, double *warm, double *cpu)
-{
-    double t[3], c[3];
-    *cold = run(n, force, e);
-    for (int i = 0; i < 3; i++) {
-        double c0 = cpu_now();
-        t[i] = run(n, force, e);
-        c[i] = cpu_now() - c0;
-    }
-    *warm = median3(t);
-    *cpu = median3(c);
-}
+/* One process, one op: the reference's first (cold) call on fresh memory, then PAIRS pairs of
+ * a kernel call and a warm reference call alternating, so load drift on a shared machine hits
+ * both sides of a pair; with mpfr_n > 0 also pure MPFR on batch mpfr_n, warm. Lines:
+ *   fast <op> <elems> <cold s> ; pair <op> <kernel s> <kernel cpu s> <ref s> <ref cpu s>
+ *   mpfr <op> <elems> <s> <cpu s> */
+#define PAIRS 3
 
-static void report(const char *name, double (*run)(int64_t, bool, int64_t *), int64_t n,
-                   int64_t mpfr_n, double kt)
+static void run_op(int op, int64_t mpfr_n, void *stream)
 {
-    int64_t e, em;
-    double fc, fw, mc, mw, fcpu, mcpu;
-    timed(run, n, false, &e, &fc, &fw, &fcpu);
-    timed(run, mpfr_n, true, &em, &mc, &mw, &mcpu);
-    double rfw = (double)e / fw, rfc = (double)e / fc, rmw = (double)em / mw, rmc = (double)em / mc;
-    printf("%s: %lld elems\n", name, (long long)e);
-    printf("  fast      warm %.3g elem/s (%.3f s), cold %.3g elem/s (%.3f s)\n", rfw, fw, rfc, fc);
-    printf("  pure MPFR warm %.3g elem/s (%.3f s), cold %.3g elem/s (%.3f s) "
-           "[N=%lld subset, %lld elems]\n", rmw, mw, rmc, mc, (long long)mpfr_n, (long long)em);
-    printf("  fast/MPFR = %.1fx warm, %.1fx cold; per CPU-second (warm): fast %.3g, MPFR %.3g "
-           "elem/s, %.1fx\n", rfw / rmw, rfc / rmc, (double)e / fcpu, (double)em / mcpu,
-           ((double)e / fcpu) / ((double)em / mcpu));
-    if (kt > 0)
-        printf("  emulated FP32 kernel %.4f s (%.3g elem/s); reference fast time / kernel time = "
-               "%.1fx warm, %.1fx cold\n", kt, (double)e / kt, fw / kt, fc / kt);
+    double (*run)(int64_t, bool, int64_t *) = op == 0 ? ref_avgpool : ref_grid;
+    int64_t n = op == 0 ? AP.n : GP.n, e;
+    const char *name = op == 0 ? "avgpool" : "grid";
+    double cold = run(n, false, &e);
+    printf("fast %s %lld %.6f\n", name, (long long)e, cold);
+#ifdef BENCH_EMU
+    kctx K;
+    double kc;
+    kernel_setup(&K, op, stream);
+    (void)kernel_time(&K, &kc); /* warm-up */
+#endif
+    for (int i = 0; i < PAIRS; i++) {
+        double kc = 0, kt = 0;
+#ifdef BENCH_EMU
+        kt = kernel_time(&K, &kc);
+#endif
+        double c0 = cpu_now(), t = run(n, false, &e);
+        printf("pair %s %.6f %.6f %.6f %.6f\n", name, kt, kc, t, cpu_now() - c0);
+    }
+#ifdef BENCH_EMU
+    kernel_teardown(&K);
+#endif
+    (void)stream;
+    if (mpfr_n > 0) {
+        (void)run(mpfr_n, true, &e);
+        double c0 = cpu_now(), t = run(mpfr_n, true, &e);
+        printf("mpfr %s %lld %.6f %.6f\n", name, (long long)e, t, cpu_now() - c0);
+    }
 }
 
 int main(int argc, char **argv)
 {
-    int64_t mpfr_n = argc > 1 ? atoll(argv[1]) : 1;
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_reference avgpool|grid [mpfr_batch]\n");
+        return 2;
+    }
+    int op = argv[1][0] == 'g';
+    int64_t mpfr_n = argc > 2 ? atoll(argv[2]) : 0;
     /* keep freed memory in the heap: a repeated call reuses it instead of fresh pages */
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
@@ -228,19 +242,16 @@ int main(int argc, char **argv)
     g_go = rand_f32(ng, -1, 1);
     g_in = rand_f32(ng, -1, 1);
     g_grid = rand_f32(GP.n * GP.h_out * GP.w_out * 2, -1.05, 1.05);
-    double kt_ap = 0, kt_g = 0;
+    void *stream = NULL;
 #ifdef BENCH_EMU
     aclrtStream s;
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));
     CHECK(aclrtCreateStream(&s));
     CHECK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1));
-    kt_ap = kernel_time(0, s);
-    kt_g = kernel_time(1, s);
+    stream = s;
 #endif
-    report("avgpool N=32 C=64 56x56 k3 s2 p1", ref_avgpool, AP.n, mpfr_n, kt_ap);
-    report("grid bilinear zeros N=8 C=32 64x64, 64x64 grid (dx+dgrid)", ref_grid, GP.n, mpfr_n,
-           kt_g);
+    run_op(op, mpfr_n, stream);
 #ifdef BENCH_EMU
     CHECK(aclrtDestroyStream(s));
     CHECK(aclrtResetDevice(0));
