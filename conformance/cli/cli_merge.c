@@ -19,7 +19,8 @@ static const char merge_help[] =
     "Joins the results.jsonl files of several runs (shards of one run, a run and its --resume)\n"
     "into OUT/results.jsonl, OUT/junit.xml and OUT/summary.md, and prints the summary. A case\n"
     "present in several inputs is kept once; if its status, failing check or output hash\n"
-    "differ between inputs that is an error (exit 2, nothing written). An input whose last\n"
+    "differ between inputs that is an error (exit 2, nothing written), and so is a record\n"
+    "judged by another contract than the first input's first record. An input whose last\n"
     "record is cut short (a run killed or still writing) is merged without it, with a warning\n"
     "and exit 1. Otherwise exit 0 when no case is FAIL, CRASH, TIMEOUT, ERROR or\n"
     "RESOURCE_ERROR, else 1. OUT is written by one merge or run at a time.\n";
@@ -61,6 +62,30 @@ static int read_input(const char *path, cts_result_list *out, int *cut)
     return r;
 }
 
+/* Every record names the contract of the first one: results judged by two contracts are not
+ * one set of results. Returns the number of inputs holding another contract's records. */
+static int check_one_contract(const cts_result_list *in, int nin, char **paths)
+{
+    const cts_result *first = NULL;
+    int first_in = 0, bad = 0;
+    for (int k = 0; k < nin && !first; k++)
+        if (in[k].count) {
+            first = &in[k].r[0];
+            first_in = k;
+        }
+    for (int k = first_in; first && k < nin; k++) {
+        const char *want = cts_result_contract(first);
+        const cts_result *r = cts_results_other_contract(&in[k], want);
+        if (r) {
+            fprintf(stderr, "aclcts: error: %s:%d: %s was judged by contract %s, but %s:%d by "
+                    "%s: merge the results of one contract only\n", paths[k], r->line,
+                    r->v.case_id, cts_result_contract(r), paths[first_in], first->line, want);
+            bad++;
+        }
+    }
+    return bad;
+}
+
 /* Creates OUT and locks it (through OUT/summary.md, as a run does): one writer at a time. */
 static int lock_out(const char *out)
 {
@@ -99,6 +124,7 @@ int cli_merge(int argc, char **argv)
         bad += r != 0;
         total += in[k].count;
     }
+    bad += check_one_contract(in, nin, argv + 2);
     entry *e = malloc((total ? total : 1) * sizeof *e);
     size_t n = 0;
     if (!e)

@@ -42,6 +42,7 @@ static const char run_help[] =
     "  --resume F         skip the case ids already recorded in the JSONL file F and append the\n"
     "                     new ones to it (F need not exist yet); the reports then cover all of F.\n"
     "                     F must hold cases of this selection only (same suites, seed, shard)\n"
+    "                     judged by this run's --contract\n"
     "\n"
     "Running:\n"
     "  --jobs N           N workers at once, also the thread count of determinism checks;\n"
@@ -370,6 +371,20 @@ static int check_resume_ids(const char *path, const cts_result_list *prev, const
     return 0;
 }
 
+/* --resume F must hold records of this run's contract: the reports and a certification would
+ * otherwise mix verdicts judged by two contracts. */
+static int check_resume_contract(const char *path, const cts_result_list *prev, ref_spec contract)
+{
+    const char *want = ref_spec_contract(contract);
+    const cts_result *r = cts_results_other_contract(prev, want);
+    if (!r)
+        return 0;
+    fprintf(stderr, "aclcts: error: --resume %s:%d: %s was judged by contract %s; this run "
+            "judges by %s: resume with --contract %s, or give another file\n", path, r->line,
+            r->v.case_id, cts_result_contract(r), want, cts_result_contract(r));
+    return -1;
+}
+
 /* Creates the directories, takes the locks, reads and trims --resume F, and opens the JSONL
  * for appending. 0, or -1 (message printed). */
 static int open_outputs(const run_args *a, const cts_loaded *l, outputs *o, cts_id_set *done,
@@ -404,7 +419,8 @@ static int open_outputs(const run_args *a, const cts_loaded *l, outputs *o, cts_
                 o->jsonl);
         return -1;
     }
-    if (a->resume && check_resume_ids(o->jsonl, prev, l, done) != 0)
+    if (a->resume && (check_resume_contract(o->jsonl, prev, a->sel.contract) != 0 ||
+                      check_resume_ids(o->jsonl, prev, l, done) != 0))
         return -1;
     if (S_ISREG(after.st_mode) && complete < after.st_size) {
         if (a->resume)

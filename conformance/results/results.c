@@ -15,6 +15,19 @@ void cts_result_list_push(cts_result_list *l, const cts_result *r)
     l->r[l->count++] = *r;
 }
 
+const char *cts_result_contract(const cts_result *r)
+{
+    return r->contract[0] ? r->contract : CTS_DEFAULT_CONTRACT;
+}
+
+const cts_result *cts_results_other_contract(const cts_result_list *l, const char *want)
+{
+    for (size_t k = 0; k < l->count; k++)
+        if (strcmp(cts_result_contract(&l->r[k]), want) != 0)
+            return &l->r[k];
+    return NULL;
+}
+
 void cts_result_list_free(cts_result_list *l)
 {
     free(l->r);

@@ -33,6 +33,7 @@ typedef struct {
     char aclcts_version[32]; /* the aclcts that wrote the record */
     char repro[2048];        /* non-pass only: the command line that reruns just this case */
     char log[2048];          /* non-pass only: tail of the worker's stdout and stderr */
+    int line;                /* its line in the JSONL file it was read from (not written) */
 } cts_result;
 
 typedef struct {
@@ -42,6 +43,11 @@ typedef struct {
 
 void cts_result_list_push(cts_result_list *l, const cts_result *r);
 void cts_result_list_free(cts_result_list *l);
+/* The contract a record names; a record written before results carried one names
+ * CTS_DEFAULT_CONTRACT. */
+const char *cts_result_contract(const cts_result *r);
+/* The first record of l that names a contract other than want, or NULL. */
+const cts_result *cts_results_other_contract(const cts_result_list *l, const char *want);
 
 /* The contract a run judges against when it is not told another; a run with --contract sets
  * cts_result.contract and cts_provenance.contract (the two places certify compares). */

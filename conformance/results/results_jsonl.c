@@ -535,6 +535,7 @@ int cts_jsonl_read(const char *path, cts_result_list *out, long *complete_len, F
             bad++;
             fprintf(err, "%s:%d: error: a NUL byte in the line\n", path, lineno);
         } else if (cts_jsonl_parse(line, &r, msg, sizeof msg) == 0) {
+            r.line = lineno;
             cts_result_list_push(out, &r);
         } else {
             bad++;
