@@ -91,6 +91,11 @@ typedef struct {
     bool hf32;           /* CUBE: operands rounded to HF32 (hf32_bits significant bits) */
     int hf32_bits;       /* default 11 (facts §5, derived) */
     const char *name;    /* "vector-fp32", "cube-fp16", "cube-hf32", ... for reports */
+    /* The vendor's lowerings (docs/contract.md "Numerics"). CUBE with premul: each term is
+     * g·w rounded to FP32 (FP16 when premul_fp16), w = 1/div in that format, then rounded to
+     * the operand format. result_fp16: the sum is rounded to FP16 before the output dtype.
+     * VECTOR with operand FLOAT16 ("divide-fp16"): g and div rounded to FP16, then g/div. */
+    bool premul, premul_fp16, result_fp16;
 } ref_path;
 
 /* The computation path the documents and facts §3 imply for avg-pool on a product. */
@@ -222,6 +227,11 @@ const char *ref_spec_name(ref_spec s);
 int ref_spec_from_name(const char *name, ref_spec *out);
 /* The contract as --contract and results spell it: "doc", "vendor@9.0", "vendor@8.5". */
 const char *ref_spec_contract(ref_spec s);
+
+/* The path of avg-pool under a vendor contract (VENDOR or VENDOR_OLD): the lowering the
+ * vendor's code chooses on the product and its conversions (docs/contract.md "Numerics"). */
+ref_path ref_avgpool_vendor_path(ref_spec spec, ref_product product, const ref_avgpool_params *p,
+                                 ref_dtype dtype, int cube_math_type);
 
 #define REF_STATUS_SUCCESS 0
 #define REF_STATUS_NULLPTR 161001

@@ -96,6 +96,8 @@ ref_path cts_case_path(const cts_case *c)
     if (c->op == REF_OP_GRID_SAMPLER2D_BACKWARD) return ref_grid_path(c->dtype);
     ref_avgpool_params p;
     cts_avgpool_params(c, &p);
+    if (c->spec != REF_SPEC_DOC) /* the vendor's lowering (docs/contract.md "Numerics") */
+        return ref_avgpool_vendor_path(c->spec, c->product, &p, c->dtype, (int)c->cube_math_type);
     return ref_avgpool_path(c->product, &p, c->dtype, (int)c->cube_math_type);
 }
 

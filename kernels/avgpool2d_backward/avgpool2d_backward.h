@@ -29,7 +29,10 @@ typedef struct {
     int64_t kh, kw, sh, sw, ph, pw;
 } avgpool_window;
 
-typedef enum { AVGPOOL_PATH_VECTOR, AVGPOOL_PATH_CUBE } avgpool_path;
+/* VECTOR: g/div in FP32. DIVIDE_FP16 (the vendor's global pooling with FP16 operands): g and div
+ * rounded to FP16, the quotient too. CUBE: g and 1/div rounded to the operand format, products
+ * and sums in FP32. */
+typedef enum { AVGPOOL_PATH_VECTOR, AVGPOOL_PATH_DIVIDE_FP16, AVGPOOL_PATH_CUBE } avgpool_path;
 
 /* Format of the cube operands (gradOutput and the weights 1/divisor). */
 typedef enum {
@@ -51,6 +54,10 @@ typedef struct {
     avgpool_path path;
     avgpool_operand operand;
     int hf32_bits;
+    /* The vendor's cube lowering (docs/contract.md "Numerics"): premultiply, g·(1/div) is
+     * rounded to FP32 (FP16 when premul_fp16) before the operand rounding, the weight being 1;
+     * result_fp16, the sum is rounded to FP16 before the cast to the output dtype. */
+    bool premultiply, premul_fp16, result_fp16;
     bool deterministic;  /* read in the first phase, when the kernel is chosen */
 } avgpool_params;
 
@@ -89,27 +96,58 @@ void avgpool_axis_free(avgpool_axis *ax);
 
 /* ---- numerics (path.c) ---- */
 
-/* The path and cube operand format of docs/contract.md "Path". */
+/* The path and cube operand format of docs/contract.md "Path" (`doc`), or of the vendor's
+ * lowering, "Numerics" (path_vendor.c), for the emulation's contract. */
 void avgpool_choose_path(const avgpool_args *a, const avgpool_window *win, avgpool_params *p);
-/* Per output (oh, ow): the vector path's divisor, or the cube's rounded weight 1/divisor;
+void avgpool_choose_vendor_path(const avgpool_args *a, const avgpool_window *win,
+                                avgpool_params *p);
+/* A10: the vendor lowering's global-pooling test (divisor 0, kernel = self's H x W, both >= 10,
+ * gradOutput 1 x 1), not the documents' (avgpool_is_global). */
+bool avgpool_vendor_global(const avgpool_args *a, const avgpool_window *win, int64_t h, int64_t w);
+/* Per output (oh, ow): the vector paths' divisor, or the cube's rounded weight 1/divisor;
  * 0 for an empty window. Returns NULL when out of memory. */
 float *avgpool_scales(const avgpool_params *p, const avgpool_axis *ah, const avgpool_axis *aw);
+
+static inline float avgpool_round_operand(const avgpool_params *p, float x)
+{
+    switch (p->operand) {
+    case AVGPOOL_OPERAND_FP16:
+        return emu_round_f16(x);
+    case AVGPOOL_OPERAND_BF16:
+        return emu_round_bf16(x);
+    case AVGPOOL_OPERAND_HF32:
+        return emu_round_to_bits(x, p->hf32_bits);
+    case AVGPOOL_OPERAND_FP32:
+    default:
+        return x;
+    }
+}
+
 /* One gradOutput value made into the term its output adds to each element of its window. */
 static inline float avgpool_term(const avgpool_params *p, float g, float scale)
 {
-    if (p->path == AVGPOOL_PATH_VECTOR) {
+    switch (p->path) {
+    case AVGPOOL_PATH_VECTOR:
         return g / scale;
-    }
-    switch (p->operand) {
-    case AVGPOOL_OPERAND_FP16:
-        return emu_round_f16(g) * scale;
-    case AVGPOOL_OPERAND_BF16:
-        return emu_round_bf16(g) * scale;
-    case AVGPOOL_OPERAND_HF32:
-        return emu_round_to_bits(g, p->hf32_bits) * scale;
-    case AVGPOOL_OPERAND_FP32:
+    case AVGPOOL_PATH_DIVIDE_FP16:
+        return emu_round_f16(emu_round_f16(g) / scale);
+    case AVGPOOL_PATH_CUBE:
     default:
-        return g * scale;
+        if (p->premultiply) {
+            float t = g * scale;
+            return avgpool_round_operand(p, p->premul_fp16 ? emu_round_f16(t) : t);
+        }
+        return avgpool_round_operand(p, g) * scale;
+    }
+}
+
+/* A row of sums as the path leaves them before the cast to the output dtype. */
+static inline void avgpool_round_result(const avgpool_params *p, float *row, int64_t n)
+{
+    if (p->result_fp16) {
+        for (int64_t i = 0; i < n; i++) {
+            row[i] = emu_round_f16(row[i]);
+        }
     }
 }
 

@@ -113,8 +113,7 @@ static aclnnStatus check_window(const avgpool_args *a, avgpool_window *win)
     return ACLNN_SUCCESS;
 }
 
-/* A10: the lowering's own global-pooling test (not avgpool_is_global's). */
-static bool vendor_global(const avgpool_args *a, const avgpool_window *win, int64_t h, int64_t w)
+bool avgpool_vendor_global(const avgpool_args *a, const avgpool_window *win, int64_t h, int64_t w)
 {
     uint64_t r = a->grad_output->ndim;
     return a->divisor_override == 0 && win->kh == h && win->kw == w && h >= 10 && w >= 10 &&
@@ -192,7 +191,7 @@ aclnnStatus avgpool_check_vendor(const avgpool_args *a, avgpool_params *p, bool 
         return ACLNN_SUCCESS;
     }
     fill_geometry(a, &win, p);
-    if (!vendor_global(a, &win, p->h, p->w) && (st = check_lowering(a, &win, p))) {
+    if (!avgpool_vendor_global(a, &win, p->h, p->w) && (st = check_lowering(a, &win, p))) {
         return st;
     }
     return ACLNN_SUCCESS;

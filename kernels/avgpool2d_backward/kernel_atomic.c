@@ -60,7 +60,9 @@ aclnnStatus avgpool_scatter(const avgpool_params *p, const avgpool_axis *ah,
     for (int64_t plane = 0; plane < p->planes; plane++) {
         int64_t off = avgpool_plane_offset(&p->grad_input, plane);
         for (int64_t h = 0; h < p->h; h++) {
-            avgpool_store_row(&p->grad_input, off, h, acc + plane * plane_in + h * p->w, truncate);
+            float *row = acc + plane * plane_in + h * p->w;
+            avgpool_round_result(p, row, p->w);
+            avgpool_store_row(&p->grad_input, off, h, row, truncate);
         }
     }
     return ACLNN_SUCCESS;

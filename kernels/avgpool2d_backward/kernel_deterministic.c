@@ -58,6 +58,7 @@ static void gather_plane(const avgpool_params *p, const avgpool_axis *ah,
                 dst[w] += ur[w];
             }
         }
+        avgpool_round_result(p, dst, w_n);
         if (direct == NULL) {
             avgpool_store_row(&p->grad_input, gi_off, h, dst, truncate);
         }

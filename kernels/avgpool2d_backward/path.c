@@ -7,6 +7,10 @@
 void avgpool_choose_path(const avgpool_args *a, const avgpool_window *win, avgpool_params *p)
 {
     const emu_profile *prof = emu_profile_current();
+    if (prof->contract != EMU_CONTRACT_DOC) {
+        avgpool_choose_vendor_path(a, win, p);
+        return;
+    }
     bool global = avgpool_is_global(win, p->h, p->w, a->divisor_override);
     bool cube;
     switch (prof->family) {
@@ -55,17 +59,22 @@ void avgpool_choose_path(const avgpool_args *a, const avgpool_window *win, avgpo
     }
 }
 
-static float round_operand(const avgpool_params *p, float x)
+/* The scale of one window with divisor div (see avgpool_scales). */
+static float scale_of(const avgpool_params *p, __int128 div)
 {
-    switch (p->operand) {
-    case AVGPOOL_OPERAND_FP16:
-        return emu_round_f16(x);
-    case AVGPOOL_OPERAND_BF16:
-        return emu_round_bf16(x);
-    case AVGPOOL_OPERAND_HF32:
-        return emu_round_to_bits(x, p->hf32_bits);
-    default:
-        return x;
+    switch (p->path) {
+    case AVGPOOL_PATH_VECTOR:
+        return (float)div;
+    case AVGPOOL_PATH_DIVIDE_FP16:
+        return emu_round_f16((float)div);
+    case AVGPOOL_PATH_CUBE:
+    default: {
+        float w = 1.0f / (float)div;
+        if (p->premultiply) {
+            return p->premul_fp16 ? emu_round_f16(w) : w;
+        }
+        return avgpool_round_operand(p, w);
+    }
     }
 }
 
@@ -89,8 +98,7 @@ float *avgpool_scales(const avgpool_params *p, const avgpool_axis *ah, const avg
                 __int128 div = p->divisor != 0       ? p->divisor
                                : p->count_include_pad ? (__int128)ah->pool[oh] * aw->pool[ow]
                                                       : count;
-                v = p->path == AVGPOOL_PATH_VECTOR ? (float)div
-                                                   : round_operand(p, 1.0f / (float)div);
+                v = scale_of(p, div);
             }
             s[oh * p->ow + ow] = v;
         }

@@ -89,8 +89,15 @@ static void element(const ref_avgpool_params *p, const ref_path *path, const dou
             int64_t aw, bw, fw;
             ref_avgpool_window(ow, p->sw, p->pw, p->kw, p->w, &aw, &bw, &fw);
             if (iw < aw || iw >= bw || n >= b->cap) continue;
-            double w = operand(path, 1.0 / (double)divisor(p, fh, bh - ah, fw, bw - aw));
-            double t = operand(path, gp[oh * p->ow + ow]) * w;
+            double w, t, r = 1.0 / (double)divisor(p, fh, bh - ah, fw, bw - aw);
+            if (path->premul) { /* the vendor's g·w in FP32 (FP16), then the operand */
+                ref_dtype pt = path->premul_fp16 ? REF_DT_FLOAT16 : REF_DT_FLOAT;
+                w = ref_round_to(r, pt);
+                t = operand(path, ref_round_to(gp[oh * p->ow + ow] * w, pt));
+            } else {
+                w = operand(path, r);
+                t = operand(path, gp[oh * p->ow + ow]) * w;
+            }
             mpfr_set_d(b->store[n++], t, MPFR_RNDN); /* exact: t is a double */
             plain += t;
             sum_abs += fabs(t);
@@ -162,6 +169,7 @@ ref_path ref_documented_judge_path(const ref_path *path)
          "beyond the FP32 accumulation's own means the device down-converted them"),
     };
     int i = path->hf32 ? 2 : path->operand == REF_DT_FLOAT16 ? 0 : path->operand == REF_DT_BF16 ? 1 : 3;
-    ref_path j = {REF_PATH_VECTOR, REF_DT_UNDEFINED, false, 0, names[i]};
+    ref_path j = {.kind = REF_PATH_VECTOR, .operand = REF_DT_UNDEFINED, .name = names[i]};
+    j.result_fp16 = path->result_fp16; /* a rounding after the sum stays to be allowed for */
     return j;
 }

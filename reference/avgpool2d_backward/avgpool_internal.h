@@ -20,6 +20,16 @@ static inline bool ref_avgpool_global_pooling(int64_t kh, int64_t kw, int64_t h,
     return kh == h && kw == w && ph == 0 && pw == 0 && divisor_override == 0;
 }
 
+/* Global pooling as the vendor's lowering tests it (docs/contract.md A10, L1): divisorOverride
+ * 0, the kernel covers self's H×W with both >= 10, gradOutput 1×1; padding is not looked at. It
+ * skips the vendor's later checks (status_vendor_avgpool2d_backward.c) and divides
+ * (ref_avgpool_vendor_path). */
+static inline bool ref_avgpool_vendor_global(int64_t kh, int64_t kw, int64_t h, int64_t w,
+                                             int64_t oh, int64_t ow, int64_t divisor_override)
+{
+    return divisor_override == 0 && kh == h && kw == w && h >= 10 && w >= 10 && oh == 1 && ow == 1;
+}
+
 /* The status models' names of t[0..2]: gradOutput, self, gradInput. */
 extern const char *const ref_avgpool_tensor_names[3];
 /* gradOutput, self, kernelSize, padding, gradInput present (stride may be NULL): else 161001. */

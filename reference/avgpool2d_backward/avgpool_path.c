@@ -5,7 +5,7 @@
 ref_path ref_avgpool_path(ref_product product, const ref_avgpool_params *p, ref_dtype dtype,
                           int cube_math_type)
 {
-    ref_path vec = {REF_PATH_VECTOR, REF_DT_UNDEFINED, false, 0, "vector-fp32"};
+    ref_path vec = {.kind = REF_PATH_VECTOR, .operand = REF_DT_UNDEFINED, .name = "vector-fp32"};
     const ref_family family = ref_product_family(product);
     bool train_infer = family == REF_FAMILY_TRAIN_INFER, a2a3 = family == REF_FAMILY_A2A3;
     bool cube;
@@ -19,7 +19,8 @@ ref_path ref_avgpool_path(ref_product product, const ref_avgpool_params *p, ref_
         cube = false;
     if (!cube)
         return vec;
-    ref_path c = {REF_PATH_CUBE, dtype, false, REF_HF32_BITS, NULL};
+    ref_path c = {.kind = REF_PATH_CUBE, .operand = dtype, .hf32_bits = REF_HF32_BITS,
+                  .name = NULL};
     if (dtype == REF_DT_FLOAT16) {
         c.name = "cube-fp16";
     } else if (dtype == REF_DT_BF16) {

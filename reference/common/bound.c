@@ -17,6 +17,10 @@
  *   (Higham §2.1: fl(x op y) = (x op y)(1+δ) + η); n·nops of them at most, each magnified by the
  *   factors that may multiply it afterwards (under_mag: Σ per term of the product of its factors
  *   above 1 in magnitude).
+ * - Vendor lowerings (reference.h ref_path): a premultiplied term g·w carries the roundings of w
+ *   and of g·w to the premultiplication's format, then the operand rounding; divide-fp16 rounds
+ *   g and the divisor to FP16; an FP16 result (result_fp16) adds u_16·|computed| + η_16 before
+ *   the output's rounding.
  * - Output: RN to out_dtype adds u_out·|computed| ≤ u_out·(|exact| + E), and η_out below the
  *   normal range. */
 #include <math.h>
@@ -43,13 +47,26 @@ double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v)
     double gamma = k * u_acc / (1 - k * u_acc);
     double S = v->sum_abs, n = (double)v->nterms;
     double op = 0;
-    if (path->kind == REF_PATH_CUBE) {
+    bool divide_fp16 = path->kind == REF_PATH_VECTOR && path->operand == REF_DT_FLOAT16;
+    if (path->kind == REF_PATH_CUBE || divide_fp16) {
         ref_prec o = ref_operand_prec(path);
         double u_o = o.unit_roundoff, eta = o.eta;
-        double u_w = u_o + (v->min_weight > 0 ? eta / v->min_weight : 0);
-        bool g_rounded = o.bits < out->bits;
-        double u_g = g_rounded ? u_o : 0;
-        op = (u_w + u_g + u_w * u_g) * S + (g_rounded ? n * eta : 0);
+        /* the weight 1/div; on divide-fp16 the divisor, an integer far from the subnormals */
+        double u_w = u_o + (!divide_fp16 && v->min_weight > 0 ? eta / v->min_weight : 0);
+        /* the gradient, where the operand format is narrower than its dtype in precision, or
+         * in range (FP16 operands of BF16 data, vendor contracts) */
+        bool fp16_of_bf16 = out_dtype == REF_DT_BF16 && !path->hf32 &&
+                            path->operand == REF_DT_FLOAT16;
+        bool g_rounded = o.bits < out->bits || fp16_of_bf16;
+        double u_g = g_rounded ? u_o : 0, eta_g = g_rounded ? eta : 0;
+        if (path->premul) { /* w rounded to T, g·w rounded to T, then to the operand format */
+            const ref_prec *t = ref_dtype_prec(path->premul_fp16 ? REF_DT_FLOAT16 : REF_DT_FLOAT);
+            bool narrower = o.bits < t->bits;
+            u_w = t->unit_roundoff + (v->min_weight > 0 ? t->eta / v->min_weight : 0);
+            u_g = t->unit_roundoff + (narrower ? u_o + t->unit_roundoff * u_o : 0);
+            eta_g = t->eta + (narrower ? eta : 0);
+        }
+        op = (u_w + u_g + u_w * u_g) * S + n * eta_g;
     }
     /* Underflow: a product or quotient whose result is subnormal in the working format errs
      * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
@@ -57,5 +74,9 @@ double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v)
     double eta_acc = acc->eta;
     double under = (v->under_mag > 0 ? v->under_mag : n) * (double)(v->nops > 0 ? v->nops : 1) * eta_acc;
     double E = gamma * S + (1 + gamma) * (op + v->coord_err + under);
+    if (path->result_fp16) { /* the sum rounded to FP16 before the cast to out_dtype */
+        const ref_prec *h = ref_dtype_prec(REF_DT_FLOAT16);
+        E += h->unit_roundoff * (fabs(v->hi) + E) + h->eta;
+    }
     return u_out * fabs(v->hi) + (1 + u_out) * E + out->eta;
 }

@@ -13,7 +13,8 @@ static double overflow_from(const ref_prec *f)
 
 bool ref_operand_overflows(const ref_path *path, double x)
 {
-    if (path->kind != REF_PATH_CUBE || !isfinite(x))
+    bool divide_fp16 = path->kind == REF_PATH_VECTOR && path->operand == REF_DT_FLOAT16;
+    if ((path->kind != REF_PATH_CUBE && !divide_fp16) || !isfinite(x))
         return false;
     ref_prec f = ref_operand_prec(path);
     return fabs(x) >= overflow_from(&f);
@@ -21,6 +22,8 @@ bool ref_operand_overflows(const ref_path *path, double x)
 
 double ref_path_overflow_at(const ref_path *path)
 {
+    if (path->result_fp16) /* the sum is rounded to FP16 before the output dtype */
+        return overflow_from(ref_dtype_prec(REF_DT_FLOAT16));
     bool dbl = path->kind == REF_PATH_VECTOR && path->name && strstr(path->name, "double");
     return overflow_from(ref_dtype_prec(dbl ? REF_DT_DOUBLE : REF_DT_FLOAT));
 }

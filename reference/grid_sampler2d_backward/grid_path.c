@@ -4,7 +4,7 @@
 
 ref_path ref_grid_path(ref_dtype dtype)
 {
-    ref_path p = {REF_PATH_VECTOR, REF_DT_UNDEFINED, false, 0, "vector-fp32"};
+    ref_path p = {.kind = REF_PATH_VECTOR, .operand = REF_DT_UNDEFINED, .name = "vector-fp32"};
     if (dtype == REF_DT_DOUBLE)
         p.name = "vector-double";
     return p;

@@ -15,7 +15,8 @@
 #include "check/check.h"
 #include "tolerance.h"
 
-static const ref_path vector_fp32 = {REF_PATH_VECTOR, REF_DT_FLOAT, false, 0, "vector-fp32"};
+static const ref_path vector_fp32 = {.kind = REF_PATH_VECTOR, .operand = REF_DT_FLOAT,
+                                     .name = "vector-fp32"};
 
 static ref_value value(double hi, double lo, double sum_abs, int64_t nterms)
 {

@@ -32,7 +32,8 @@ static ref_avgpool_params params(int64_t divisor_override)
 
 static ref_path cube(ref_dtype operand, bool hf32)
 {
-    ref_path p = {REF_PATH_CUBE, operand, hf32, 11, hf32 ? "cube-hf32" : "cube"};
+    ref_path p = {.kind = REF_PATH_CUBE, .operand = operand, .hf32 = hf32, .hf32_bits = 11,
+                  .name = hf32 ? "cube-hf32" : "cube"};
     return p;
 }
 
@@ -83,7 +84,7 @@ static void test_vector_is_plain(void **state)
     (void)state;
     const double go[2] = {3, 3};
     double v[3];
-    ref_path vec = {REF_PATH_VECTOR, REF_DT_UNDEFINED, false, 0, "vector-fp32"};
+    ref_path vec = {.kind = REF_PATH_VECTOR, .operand = REF_DT_UNDEFINED, .name = "vector-fp32"};
     documented(&vec, 3, go, v);
     assert_true(v[0] == 1 && v[1] == 2 && v[2] == 1);
 }

@@ -118,10 +118,11 @@ static void bound_contains_fp32_and_catches_4ulp(void **state)
 static void operand_overflow_thresholds(void **state)
 {
     (void)state;
-    ref_path fp16 = {REF_PATH_CUBE, REF_DT_FLOAT16, false, 0, "cube-fp16"};
-    ref_path hf32 = {REF_PATH_CUBE, REF_DT_UNDEFINED, true, 11, "cube-hf32"};
-    ref_path kept = {REF_PATH_CUBE, REF_DT_FLOAT, false, 0, "cube-fp32"};
-    ref_path vec = {REF_PATH_VECTOR, REF_DT_FLOAT, false, 0, "vector-fp32"};
+    ref_path fp16 = {.kind = REF_PATH_CUBE, .operand = REF_DT_FLOAT16, .name = "cube-fp16"};
+    ref_path hf32 = {.kind = REF_PATH_CUBE, .operand = REF_DT_UNDEFINED, .hf32 = true,
+                     .hf32_bits = 11, .name = "cube-hf32"};
+    ref_path kept = {.kind = REF_PATH_CUBE, .operand = REF_DT_FLOAT, .name = "cube-fp32"};
+    ref_path vec = {.kind = REF_PATH_VECTOR, .operand = REF_DT_FLOAT, .name = "vector-fp32"};
     assert_false(ref_operand_overflows(&fp16, 65519.99));
     assert_true(ref_operand_overflows(&fp16, -65520.0));
     assert_false(ref_operand_overflows(&hf32, 3.4e38));
@@ -137,8 +138,9 @@ static void operand_overflow_thresholds(void **state)
 static void bound_covers_underflow(void **state)
 {
     (void)state;
-    ref_path hf32 = {REF_PATH_CUBE, REF_DT_UNDEFINED, true, 11, "cube-hf32"};
-    ref_path vec = {REF_PATH_VECTOR, REF_DT_FLOAT, false, 0, "vector-fp32"};
+    ref_path hf32 = {.kind = REF_PATH_CUBE, .operand = REF_DT_UNDEFINED, .hf32 = true,
+                     .hf32_bits = 11, .name = "cube-hf32"};
+    ref_path vec = {.kind = REF_PATH_VECTOR, .operand = REF_DT_FLOAT, .name = "vector-fp32"};
     ref_value v = {.hi = -5e-42, .lo = 0, .sum_abs = 5e-42, .nterms = 5, .nops = 2,
                    .min_weight = 0.25};
     assert_true(ref_bound(REF_DT_FLOAT, &hf32, &v) >= 5 * 0x1p-137);
