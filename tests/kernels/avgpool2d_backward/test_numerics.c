@@ -371,6 +371,101 @@ static void pool_size_past_int64(void **state)
     }
 }
 
+/* Runs cs on soc with the emulation following contract spec (ACLNN_EMU_SPEC), expecting want. */
+static void check_under(const char *spec, const char *soc, const ap_case *cs, const double *go,
+                        const double *want)
+{
+    setenv("ACLNN_EMU_SPEC", spec, 1);
+    emu_test_init(soc);
+    check(cs, go, want);
+    unsetenv("ACLNN_EMU_SPEC");
+}
+
+/* The vendor's lowering (docs/contract.md "Numerics", L1-L5) against the documents' path, values
+ * by hand (FP16: 11 significant bits, 65504 its largest value, 65520 and up round to inf).
+ * - L5, FP16 result: 910b FLOAT, cubeMathType 2, kernel 2 stride 1 on 3x3, divisor 1, g = 40000
+ *   (an FP16 value): sums of 2 or 4 windows (80000, 160000) are infinite in FP16; the documents
+ *   round once to FLOAT.
+ * - L1, FP16 division: 10x10 global pooling, cubeMathType 1, g = 1: fp16(1/100): 0.01 =
+ *   1.28*2^-7, 1.28*1024 = 1310.72 -> 1311, 1311*2^-17 = 0.01000213623046875; the documents
+ *   divide in FP32 (float 0.01).
+ * - L3, long strip (4x8, W/H = 2): 910b's vector kernel, 70000/4 = 17500; the documents' FP16
+ *   cube overflows.
+ * - L4, 950 in 8.5: the FP16 cube (inf for g = 70000); 9.0's regbase vector kernel: 17500.
+ * - L5, BF16 with cubeMathType 0: FLOAT operands. g = 1.515625 (BF16), kernel 1x3:
+ *   1.515625/3 = 0.50520833 lies below BF16's midpoint 0.505859375 of 0.50390625 and
+ *   0.5078125: 0.50390625; the documents' BF16 weight 0.333984375 gives 0.50619507: 0.5078125.
+ * - L5, premultiplied FP16 (910, countIncludePad false, kernel 1x3, stride 1, padding (0, 1),
+ *   counts 2, 3, 2): g = (3*2^-14, 1.25, 0); fp16(1/3) = 1365/4096, 1.25*1365/4096 =
+ *   1706.25/4096 rounds to 1706/4096 before the cube; g0/2 = 0.375/4096. Sums in units of
+ *   2^-12 (FP16's ULP on [0.25, 0.5)): vendor 1706.375, 1706.375, 1706 -> 1706 each; the
+ *   documents (product kept in FP32) 1706.625, 1706.625, 1706.25 -> 1707, 1707, 1706. */
+static void vendor_lowering(void **state)
+{
+    (void)state;
+    ap_case cs = ap_case4(1, 1, 3, 3, 2, 2, 2, 1, 0);
+    cs.cube_math = 2;
+    cs.divisor = 1;
+    const double g40k[4] = {40000, 40000, 40000, 40000};
+    const double fp16_sum[9] = {40000, INFINITY, 40000, INFINITY, INFINITY,
+                                INFINITY, 40000, INFINITY, 40000};
+    const double fp32_sum[9] = {40000, 80000, 40000, 80000, 160000, 80000, 40000, 80000, 40000};
+    check_under("vendor", "ascend910b", &cs, g40k, fp16_sum);
+    check_under("vendor-old", "ascend910b", &cs, g40k, fp16_sum);
+    check_under("doc", "ascend910b", &cs, g40k, fp32_sum);
+
+    ap_case global = ap_case4(1, 1, 10, 10, 1, 1, 10, 10, 0);
+    const double one[1] = {1};
+    double q16[100], q32[100];
+    for (int i = 0; i < 100; i++) {
+        q16[i] = 0.01000213623046875;
+        q32[i] = (double)0.01f;
+    }
+    check_under("vendor", "ascend910b", &global, one, q16);
+    check_under("doc", "ascend910b", &global, one, q32);
+
+    ap_case strip = ap_case4(1, 1, 4, 8, 2, 4, 2, 2, 0);
+    strip.cube_math = 2;
+    const double g70k[8] = {70000, 70000, 70000, 70000, 70000, 70000, 70000, 70000};
+    double quarter[32], inf[32];
+    for (int i = 0; i < 32; i++) {
+        quarter[i] = 17500;
+        inf[i] = INFINITY;
+    }
+    check_under("vendor", "ascend910b", &strip, g70k, quarter);
+    check_under("doc", "ascend910b", &strip, g70k, inf);
+
+    ap_case square = ap_default();
+    square.cube_math = 2;
+    check_under("vendor-old", "ascend950", &square, g70k, inf);
+    check_under("vendor", "ascend950", &square, g70k, quarter);
+
+    ap_case bf = ap_case4(1, 1, 2, 3, 2, 1, 1, 1, 0);
+    ap_set_dtype(&bf, ACL_BF16);
+    bf.cube_math = 0;
+    bf.kernel[1] = bf.stride[1] = 3;
+    bf.nkernel = bf.nstride = 2;
+    const double g_bf[2] = {1.515625, 1.515625};
+    const double low[6] = {0.50390625, 0.50390625, 0.50390625, 0.50390625, 0.50390625, 0.50390625};
+    const double high[6] = {0.5078125, 0.5078125, 0.5078125, 0.5078125, 0.5078125, 0.5078125};
+    check_under("vendor", "ascend910b", &bf, g_bf, low);
+    check_under("doc", "ascend910b", &bf, g_bf, high);
+
+    ap_case pm = ap_case4(1, 1, 1, 3, 1, 3, 1, 1, 0);
+    ap_set_dtype(&pm, ACL_FLOAT16);
+    pm.cube_math = 0;
+    pm.count_include_pad = false;
+    pm.kernel[1] = 3;
+    pm.pad[1] = 1;
+    pm.nkernel = pm.npad = 2;
+    const double g_pm[3] = {3 * 0x1p-14, 1.25, 0};
+    const double vendor_pm[3] = {1706 * 0x1p-12, 1706 * 0x1p-12, 1706 * 0x1p-12};
+    const double doc_pm[3] = {1707 * 0x1p-12, 1707 * 0x1p-12, 1706 * 0x1p-12};
+    check_under("vendor", "ascend910", &pm, g_pm, vendor_pm);
+    pm.cube_math = 2; /* the documents refuse FLOAT16 with 0 on 910 */
+    check_under("doc", "ascend910", &pm, g_pm, doc_pm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +481,7 @@ int main(void)
         cmocka_unit_test_teardown(planes, teardown),
         cmocka_unit_test_teardown(non_finite, teardown),
         cmocka_unit_test_teardown(pool_size_past_int64, teardown),
+        cmocka_unit_test_teardown(vendor_lowering, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
