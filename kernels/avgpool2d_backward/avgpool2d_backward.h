@@ -4,7 +4,7 @@
  * (check.c, or a vendor release's in check_vendor.c), resolves the geometry (geometry.c) and
  * the numeric path (path.c), and stores everything the run needs in an avgpool_params owned by
  * the executor. The run (run.c) picks the fixed-order gather kernel (kernel_deterministic.c) or
- * the scatter-add kernel (kernel_atomic.c). */
+ * the scatter-add kernel (kernel_atomic.c); strided loads and stores are tensor_io.c. */
 #ifndef ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
 #define ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
 
@@ -164,11 +164,11 @@ void avgpool_store_row(const aclTensor *t, int64_t plane_off, int64_t h, const f
  * else NULL. */
 float *avgpool_direct_row(const aclTensor *t, int64_t plane_off, int64_t h);
 
-/* ---- kernels ---- */
+/* ---- the executor's run (run.c) and its two kernels (kernel_*.c) ---- */
 aclnnStatus avgpool_run(aclOpExecutor *ex, void *workspace);
-aclnnStatus avgpool_gather(const avgpool_params *p, const avgpool_axis *ah,
-                           const avgpool_axis *aw, const float *scales);
-aclnnStatus avgpool_scatter(const avgpool_params *p, const avgpool_axis *ah,
-                            const avgpool_axis *aw, const float *scales, float *acc);
+aclnnStatus avgpool_kernel_deterministic(const avgpool_params *p, const avgpool_axis *ah,
+                                        const avgpool_axis *aw, const float *scales);
+aclnnStatus avgpool_kernel_atomic(const avgpool_params *p, const avgpool_axis *ah,
+                                 const avgpool_axis *aw, const float *scales, float *acc);
 
 #endif

@@ -1,8 +1,8 @@
-/* The non-deterministic kernel, as the device runs it by default: every gradOutput element
- * scatter-adds its term into an FP32 accumulator with atomic adds from OpenMP threads, so the
- * order of the additions into one element (and its last bits) can change between runs. With
- * ACLNN_EMU_SHUFFLE the elements are visited in a seeded random order, so the order changes
- * even on one thread. */
+/* avgpool_kernel_atomic, the scatter kernel the device runs by default: every gradOutput
+ * element scatter-adds its term into an FP32 accumulator with atomic adds from OpenMP threads,
+ * so the order of the additions into one element (and its last bits) can change between runs.
+ * With ACLNN_EMU_SHUFFLE the elements are visited in a seeded random order (emu_permutation),
+ * so the order changes even on one thread. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +21,8 @@ static float load_one(const aclTensor *t, int64_t plane_off, int64_t h, int64_t 
     }
 }
 
-aclnnStatus avgpool_scatter(const avgpool_params *p, const avgpool_axis *ah,
-                            const avgpool_axis *aw, const float *scales, float *acc)
+aclnnStatus avgpool_kernel_atomic(const avgpool_params *p, const avgpool_axis *ah,
+                                 const avgpool_axis *aw, const float *scales, float *acc)
 {
     const int64_t plane_in = p->h * p->w, plane_out = p->oh * p->ow;
     const int64_t total = p->planes * plane_out;

@@ -1,6 +1,6 @@
-/* The deterministic kernel: each gradInput element gathers the terms of the windows that
- * contain it in one fixed order, so results are bitwise identical across runs and thread
- * counts. Per plane: t[oh][ow] = term of gradOutput[oh][ow]; row sums
+/* avgpool_kernel_deterministic, the gather kernel: each gradInput element gathers the terms of
+ * the windows that contain it in one fixed order, so results are bitwise identical across runs
+ * and thread counts. Per plane: t[oh][ow] = term of gradOutput[oh][ow]; row sums
  * u[oh][w] = sum over ow ascending of t[oh][ow]; gradInput[h][w] = sum over oh ascending of
  * u[oh][w]. All sums FP32, one final rounding to the output dtype. */
 #include <stdlib.h>
@@ -65,8 +65,8 @@ static void gather_plane(const avgpool_params *p, const avgpool_axis *ah,
     }
 }
 
-aclnnStatus avgpool_gather(const avgpool_params *p, const avgpool_axis *ah,
-                           const avgpool_axis *aw, const float *scales)
+aclnnStatus avgpool_kernel_deterministic(const avgpool_params *p, const avgpool_axis *ah,
+                                        const avgpool_axis *aw, const float *scales)
 {
     bool truncate = emu_fault_on(EMU_FAULT_ROUND_TRUNCATE);
     int failed = 0;

@@ -20,9 +20,9 @@ aclnnStatus avgpool_run(aclOpExecutor *ex, void *workspace)
         (scales = avgpool_scales(p, &ah, &aw)) == NULL) {
         emu_set_error("aclnnAvgPool2dBackward: out of host memory for the window tables");
     } else if (p->deterministic) {
-        st = avgpool_gather(p, &ah, &aw, scales);
+        st = avgpool_kernel_deterministic(p, &ah, &aw, scales);
     } else {
-        st = avgpool_scatter(p, &ah, &aw, scales, workspace);
+        st = avgpool_kernel_atomic(p, &ah, &aw, scales, workspace);
     }
     free(scales);
     avgpool_axis_free(&ah);
