@@ -397,8 +397,6 @@ static void test_unselected_outputs_untouched(void **state)
     emu_test_init("ascend910b");
 }
 
-/* Empty tensors succeed with nothing to compute (contract): C = 0 leaves gridGrad as it was,
- * Hout = 0 leaves inputGrad as it was. */
 /* docs/contract.md: empty tensors succeed, and a selected output that is not itself empty is
  * written in full with zeros (the sum over no channels / no grid points), as PyTorch writes. */
 static void test_empty_tensors_zero_nonempty_outputs(void **state)
