@@ -577,21 +577,26 @@ static int64_t dx_corners(const ref_grid_params *p, const gpoint *pts, dxcorner 
     return m;
 }
 
-static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64_t ncor,
-                    const dxamb *amb, int namb, const int *tn, const int *tl, const dxreach *R,
-                    bool any_unres,
-                    int64_t n, int64_t c, plane_buf *B, mterms *mt, ref_output *out,
-                    ref_altlist *alts, int64_t *hits, int64_t *falls)
+/* Plane (n, c)'s sums start empty. */
+static void dx_plane_clear(plane_buf *B, int64_t hw_in)
 {
-    const ref_grid_params *p = G->p;
-    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
-    bool bil = p->interpolation == REF_INTERP_BILINEAR;
     memset(B->acc, 0, (size_t)hw_in * sizeof *B->acc);
     memset(B->cls, 0, (size_t)hw_in * sizeof *B->cls);
     memset(B->sabs, 0, (size_t)hw_in * sizeof(double));
     memset(B->cerr, 0, (size_t)hw_in * sizeof(double));
     memset(B->mag, 0, (size_t)hw_in * sizeof(double));
     memset(B->nt, 0, (size_t)hw_in * sizeof(int64_t));
+}
+
+/* Every term g·wx·wy of plane (n, c) at the batch's primary corners into its element's sums:
+ * Σ|terms|, magnitudes, count, non-finite class, coordinate term and, off force_mpfr, the
+ * error-free running sum with its bound. */
+static void dx_scatter(const gctx *G, const dxcorner *cor, int64_t ncor, int64_t n, int64_t c,
+                       plane_buf *B)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    bool bil = p->interpolation == REF_INTERP_BILINEAR;
     const double *gc = G->go + (n * p->c + c) * hw_out;
     for (int64_t q = 0; q < ncor; q++) {
         const dxcorner *k = &cor[q];
@@ -628,9 +633,16 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64
             B->acc[e].err += 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY;
         }
     }
-    ref_value *vals = out->v + (n * p->c + c) * hw_in;
-    uint8_t *fl = out->flags + (n * p->c + c) * hw_in;
-    int64_t nfall = 0;
+}
+
+/* Each element's bound data (vals, fl) and, where the terms are non-finite or Ziv's test
+ * decides, its value; the others are marked in B->fallback. Returns how many are marked. */
+static int64_t dx_decide(const gctx *G, plane_buf *B, ref_value *vals, uint8_t *fl,
+                         int64_t *hits)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_in = p->h_in * p->w_in, nfall = 0;
+    bool bil = p->interpolation == REF_INTERP_BILINEAR;
     for (int64_t e = 0; e < hw_in; e++) {
         ref_value *v = &vals[e];
         v->nterms = B->nt[e];
@@ -657,54 +669,76 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64
             nfall++;
         }
     }
-    if (nfall) {
-        /* one scan collecting the exact terms of every element that needs MPFR */
-        int64_t *off = malloc((size_t)(hw_in + 1) * sizeof *off), *fill = calloc((size_t)hw_in, sizeof *fill);
-        if (!off || !fill) {
-            free(off);
-            free(fill);
-            return -1;
-        }
-        off[0] = 0;
-        for (int64_t e = 0; e < hw_in; e++)
-            off[e + 1] = off[e] + (B->fallback[e] ? B->nt[e] : 0);
-        mt->n = 0;
-        for (int64_t i = 0; i < off[hw_in]; i++)
-            (void)mterm(mt, 64);
-        for (int64_t pix = 0; pix < hw_out; pix++) {
-            const gpoint *pt = &pts[pix];
-            if (pt->out || pt->unres)
-                continue;
-            const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
-            double g = G->go[(n * p->c + c) * hw_out + pix];
-            corner cs[4];
-            int nc = corners(p, ox, oy, cs);
-            for (int k = 0; k < nc; k++) {
-                int64_t e = cs[k].e;
-                if (!B->fallback[e])
-                    continue;
-                mpfr_ptr t = mt->t[off[e] + fill[e]++];
-                mpfr_set_prec(t, 2);
-                mpfr_set_ui(t, 1, MPFR_RNDN);
-                grid_weight_mul(t, ox, cs[k].kx);
-                grid_weight_mul(t, oy, cs[k].ky);
-                mpfr_prec_round(t, mpfr_get_prec(t) + 53 + 8, MPFR_RNDN);
-                mpfr_mul_d(t, t, g, MPFR_RNDN);
-            }
-        }
-        mpfr_ptr *ptrs = malloc((size_t)(off[hw_in] + 1) * sizeof *ptrs);
-        for (int64_t e = 0; e < hw_in && ptrs; e++) {
-            if (!B->fallback[e])
-                continue;
-            for (int64_t i = off[e]; i < off[e + 1]; i++)
-                ptrs[i - off[e]] = mt->t[i];
-            ref_finish_mpfr_sum(ptrs, (unsigned long)(off[e + 1] - off[e]), &vals[e].hi, &vals[e].lo, NULL);
-            (*falls)++;
-        }
-        free(ptrs);
+    return nfall;
+}
+
+/* The elements marked in B->fallback, from their exact terms (gathered in one scan of the
+ * points) summed by MPFR. */
+static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane_buf *B,
+                   mterms *mt, ref_value *vals, int64_t *falls)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    /* one scan collecting the exact terms of every element that needs MPFR */
+    int64_t *off = malloc((size_t)(hw_in + 1) * sizeof *off), *fill = calloc((size_t)hw_in, sizeof *fill);
+    if (!off || !fill) {
         free(off);
         free(fill);
+        return -1;
     }
+    off[0] = 0;
+    for (int64_t e = 0; e < hw_in; e++)
+        off[e + 1] = off[e] + (B->fallback[e] ? B->nt[e] : 0);
+    mt->n = 0;
+    for (int64_t i = 0; i < off[hw_in]; i++)
+        (void)mterm(mt, 64);
+    for (int64_t pix = 0; pix < hw_out; pix++) {
+        const gpoint *pt = &pts[pix];
+        if (pt->out || pt->unres)
+            continue;
+        const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+        double g = G->go[(n * p->c + c) * hw_out + pix];
+        corner cs[4];
+        int nc = corners(p, ox, oy, cs);
+        for (int k = 0; k < nc; k++) {
+            int64_t e = cs[k].e;
+            if (!B->fallback[e])
+                continue;
+            mpfr_ptr t = mt->t[off[e] + fill[e]++];
+            mpfr_set_prec(t, 2);
+            mpfr_set_ui(t, 1, MPFR_RNDN);
+            grid_weight_mul(t, ox, cs[k].kx);
+            grid_weight_mul(t, oy, cs[k].ky);
+            mpfr_prec_round(t, mpfr_get_prec(t) + 53 + 8, MPFR_RNDN);
+            mpfr_mul_d(t, t, g, MPFR_RNDN);
+        }
+    }
+    mpfr_ptr *ptrs = malloc((size_t)(off[hw_in] + 1) * sizeof *ptrs);
+    for (int64_t e = 0; e < hw_in && ptrs; e++) {
+        if (!B->fallback[e])
+            continue;
+        for (int64_t i = off[e]; i < off[e + 1]; i++)
+            ptrs[i - off[e]] = mt->t[i];
+        ref_finish_mpfr_sum(ptrs, (unsigned long)(off[e + 1] - off[e]), &vals[e].hi, &vals[e].lo, NULL);
+        (*falls)++;
+    }
+    int rc = ptrs ? 0 : -1; /* no room for the pointers: the elements are not written */
+    free(ptrs);
+    free(off);
+    free(fill);
+    return rc;
+}
+
+/* The elements of plane (n, c) that ambiguous or unresolvable points reach: their legal
+ * alternatives, or an interval (dx_interval). */
+static int dx_ambiguous(const gctx *G, const gpoint *pts, const dxamb *amb, int namb,
+                        const int *tn, const int *tl, const dxreach *R, bool any_unres, int64_t n,
+                        int64_t c, mterms *mt, ref_output *out, ref_altlist *alts)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_in = p->h_in * p->w_in;
+    ref_value *vals = out->v + (n * p->c + c) * hw_in;
+    uint8_t *fl = out->flags + (n * p->c + c) * hw_in;
     /* elements reached by ambiguous points: every combination of their variants; too many
      * combinations, or an unresolvable point in the batch: an interval */
     dx_unc unres = any_unres ? plane_unresolved(G, pts, n, c) : (dx_unc){0};
@@ -742,6 +776,25 @@ static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64
         }
     }
     return 0;
+}
+
+/* Plane (n, c) of input_grad: the terms into each element's sums, the values they decide, MPFR
+ * for the rest, then the elements ambiguous points reach. */
+static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64_t ncor,
+                    const dxamb *amb, int namb, const int *tn, const int *tl, const dxreach *R,
+                    bool any_unres,
+                    int64_t n, int64_t c, plane_buf *B, mterms *mt, ref_output *out,
+                    ref_altlist *alts, int64_t *hits, int64_t *falls)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_in = G->p->h_in * G->p->w_in;
+    ref_value *vals = out->v + (n * p->c + c) * hw_in;
+    uint8_t *fl = out->flags + (n * p->c + c) * hw_in;
+    dx_plane_clear(B, hw_in);
+    dx_scatter(G, cor, ncor, n, c, B);
+    if (dx_decide(G, B, vals, fl, hits) > 0 && dx_mpfr(G, pts, n, c, B, mt, vals, falls) != 0)
+        return -1;
+    return dx_ambiguous(G, pts, amb, namb, tn, tl, R, any_unres, n, c, mt, out, alts);
 }
 
 /* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
