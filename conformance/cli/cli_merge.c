@@ -101,6 +101,84 @@ static int lock_out(const char *out)
     return fd;
 }
 
+/* The records of every input, one per case id in id order, into merged; a case recorded twice
+ * with another outcome is an error (printed, counted in *bad). paths: the inputs' names. */
+static void merge_records(const cts_result_list *in, int nin, char **paths, size_t total,
+                          cts_result_list *merged, int *bad)
+{
+    entry *e = malloc((total ? total : 1) * sizeof *e);
+    size_t n = 0;
+    if (!e)
+        abort();
+    for (int k = 0; k < nin; k++)
+        for (size_t j = 0; j < in[k].count; j++)
+            e[n++] = (entry){&in[k].r[j], k};
+    qsort(e, n, sizeof *e, by_id);
+    for (size_t j = 0; j < n; j++) {
+        if (j > 0 && strcmp(e[j].r->v.case_id, e[j - 1].r->v.case_id) == 0) {
+            const cts_result *a = e[j - 1].r, *b = e[j].r;
+            if (!agree(a, b)) {
+                fprintf(stderr, "aclcts: error: %s: %s [%s] hash %016llx in %s, but %s [%s] "
+                        "hash %016llx in %s\n", b->v.case_id, cts_status_name(a->v.status),
+                        a->v.check, (unsigned long long)a->v.output_hash, paths[e[j - 1].input],
+                        cts_status_name(b->v.status), b->v.check,
+                        (unsigned long long)b->v.output_hash, paths[e[j].input]);
+                (*bad)++;
+            }
+            continue;
+        }
+        cts_result_list_push(merged, e[j].r);
+    }
+    free(e);
+}
+
+/* OUT/results.jsonl, junit.xml and summary.md of the merged records. 0, or -1 (printed). */
+static int write_merged(const char *out, const cts_result_list *merged)
+{
+    char path[PATH_MAX];
+    int rc = 0;
+    snprintf(path, sizeof path, "%s/results.jsonl", out);
+    FILE *f = fopen(path, "w");
+    for (size_t j = 0; f && j < merged->count; j++)
+        if (cts_jsonl_append(f, &merged->r[j]) != 0)
+            break;
+    if (!f || ferror(f) || fclose(f) != 0)
+        rc = -1;
+    snprintf(path, sizeof path, "%s/junit.xml", out);
+    if (rc == 0 && (!(f = fopen(path, "w")) ||
+                    cts_junit_write(f, merged->r, merged->count) != 0 || fclose(f) != 0))
+        rc = -1;
+    snprintf(path, sizeof path, "%s/summary.md", out);
+    if (rc == 0 && (f = fopen(path, "w"))) {
+        fprintf(f, "# aclcts summary\n\n");
+        cts_summary_write(f, merged->r, merged->count, 0);
+        if (fclose(f) != 0)
+            rc = -1;
+    } else if (rc == 0) {
+        rc = -1;
+    }
+    if (rc != 0)
+        fprintf(stderr, "aclcts: error: writing %s: %s\n", path, strerror(errno));
+    return rc;
+}
+
+/* The console summary of the merge and its exit code (1 also when an input was cut short). */
+static int report_merged(const cts_result_list *merged, size_t total, int nin, int cut)
+{
+    printf("aclcts: merged %zu records of %d files into %zu cases\n\n", total, nin,
+           merged->count);
+    cts_summary_console(stdout, merged->r, merged->count, 20);
+    cts_tally t;
+    cts_tally_results(merged->r, merged->count, &t);
+    int rc = cts_tally_exit_code(&t);
+    if (cut && rc == 0) {
+        fprintf(stderr, "aclcts: warning: %d input%s had a record cut short; exit 1\n", cut,
+                cut > 1 ? "s" : "");
+        rc = CLI_EXIT_FAIL;
+    }
+    return rc;
+}
+
 int cli_merge(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -113,90 +191,26 @@ int cli_merge(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const char *out = argv[1];
-    int nin = argc - 2, bad = 0;
+    int nin = argc - 2, bad = 0, cut = 0;
     cts_result_list *in = calloc((size_t)nin, sizeof *in);
     size_t total = 0;
     if (!in)
         abort();
-    int cut = 0;
     for (int k = 0; k < nin; k++) {
-        int r = read_input(argv[k + 2], &in[k], &cut);
-        bad += r != 0;
+        bad += read_input(argv[k + 2], &in[k], &cut) != 0;
         total += in[k].count;
     }
     bad += check_one_contract(in, nin, argv + 2);
-    entry *e = malloc((total ? total : 1) * sizeof *e);
-    size_t n = 0;
-    if (!e)
-        abort();
-    for (int k = 0; k < nin; k++)
-        for (size_t j = 0; j < in[k].count; j++)
-            e[n++] = (entry){&in[k].r[j], k};
-    qsort(e, n, sizeof *e, by_id);
-
     cts_result_list merged = {0};
-    for (size_t j = 0; j < n; j++) {
-        if (j > 0 && strcmp(e[j].r->v.case_id, e[j - 1].r->v.case_id) == 0) {
-            const cts_result *a = e[j - 1].r, *b = e[j].r;
-            if (!agree(a, b)) {
-                fprintf(stderr, "aclcts: error: %s: %s [%s] hash %016llx in %s, but %s [%s] "
-                        "hash %016llx in %s\n", b->v.case_id, cts_status_name(a->v.status),
-                        a->v.check, (unsigned long long)a->v.output_hash, argv[e[j - 1].input + 2],
-                        cts_status_name(b->v.status), b->v.check,
-                        (unsigned long long)b->v.output_hash, argv[e[j].input + 2]);
-                bad++;
-            }
-            continue;
-        }
-        cts_result_list_push(&merged, e[j].r);
-    }
-
+    merge_records(in, nin, argv + 2, total, &merged, &bad);
     int rc = CLI_EXIT_USAGE;
-    char path[PATH_MAX];
     int lock = bad ? -1 : lock_out(out);
-    if (!bad && lock >= 0) {
-        rc = 0;
-        snprintf(path, sizeof path, "%s/results.jsonl", out);
-        FILE *f = fopen(path, "w");
-        for (size_t j = 0; f && j < merged.count; j++)
-            if (cts_jsonl_append(f, &merged.r[j]) != 0)
-                break;
-        if (!f || ferror(f) || fclose(f) != 0)
-            rc = -1;
-        snprintf(path, sizeof path, "%s/junit.xml", out);
-        if (rc == 0 && (!(f = fopen(path, "w")) ||
-                        cts_junit_write(f, merged.r, merged.count) != 0 || fclose(f) != 0))
-            rc = -1;
-        snprintf(path, sizeof path, "%s/summary.md", out);
-        if (rc == 0 && (f = fopen(path, "w"))) {
-            fprintf(f, "# aclcts summary\n\n");
-            cts_summary_write(f, merged.r, merged.count, 0);
-            if (fclose(f) != 0)
-                rc = -1;
-        } else if (rc == 0) {
-            rc = -1;
-        }
-        if (rc != 0) {
-            fprintf(stderr, "aclcts: error: writing %s: %s\n", path, strerror(errno));
-            rc = CLI_EXIT_FAIL;
-        } else {
-            printf("aclcts: merged %zu records of %d files into %zu cases\n\n", total, nin,
-                   merged.count);
-            cts_summary_console(stdout, merged.r, merged.count, 20);
-            cts_tally t;
-            cts_tally_results(merged.r, merged.count, &t);
-            rc = cts_tally_exit_code(&t);
-            if (cut && rc == 0) {
-                fprintf(stderr, "aclcts: warning: %d input%s had a record cut short; exit 1\n",
-                        cut, cut > 1 ? "s" : "");
-                rc = CLI_EXIT_FAIL;
-            }
-        }
-    }
+    if (!bad && lock >= 0)
+        rc = write_merged(out, &merged) != 0 ? CLI_EXIT_FAIL
+                                             : report_merged(&merged, total, nin, cut);
     if (lock >= 0)
         close(lock);
     cts_result_list_free(&merged);
-    free(e);
     for (int k = 0; k < nin; k++)
         cts_result_list_free(&in[k]);
     free(in);

@@ -22,25 +22,24 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The product of a SoC name ("Ascend910B3", "Ascend910_9391") or of a profile id. */
+/* The product of a SoC name ("Ascend910B3", "Ascend910_9391") or of a profile id: the product
+ * whose id (ref_product_id, lower case) is the longest prefix of the name in lower case. */
 static int soc_product(const char *soc, ref_product *out)
 {
-    static const struct { const char *prefix; ref_product p; } map[] = {
-        {"ascend910_93", REF_PRODUCT_ASCEND910_93}, {"ascend910b", REF_PRODUCT_ASCEND910B},
-        {"ascend910", REF_PRODUCT_ASCEND910},       {"ascend310p", REF_PRODUCT_ASCEND310P},
-        {"ascend310b", REF_PRODUCT_ASCEND310B},     {"ascend950", REF_PRODUCT_ASCEND950},
-    };
     if (!soc) return -1;
     char low[64];
-    size_t n = 0;
+    size_t n = 0, best = 0;
     for (; soc[n] && n + 1 < sizeof low; n++) low[n] = (char)tolower((unsigned char)soc[n]);
     low[n] = 0;
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strncmp(low, map[i].prefix, strlen(map[i].prefix)) == 0) {
-            *out = map[i].p;
-            return 0;
+    for (int p = 0; p < REF_PRODUCT_COUNT; p++) {
+        const char *id = ref_product_id((ref_product)p);
+        size_t len = strlen(id);
+        if (len > best && strncmp(low, id, len) == 0) {
+            best = len;
+            *out = (ref_product)p;
         }
-    return -1;
+    }
+    return best ? 0 : -1;
 }
 
 /* True when the user set ACLNN_EMU_SPEC: the emulated device then keeps that contract whatever
