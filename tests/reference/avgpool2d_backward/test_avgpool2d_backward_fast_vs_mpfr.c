@@ -1,8 +1,8 @@
 /* Avg-pool: the double-double fast path (with Ziv's fallback) and pure MPFR (force_mpfr) must
  * give bitwise identical answers (same_output.h) on ≥ 10^5 random elements per dtype (inputs
  * rounded to the dtype), across pooling variants (ceil mode, countIncludePad, divisorOverride,
- * clipped windows). Also: results do not depend on the thread count, and the fast path decides
- * most elements. The expected side is MPFR (exact terms, one correctly rounded division). */
+ * clipped windows), and on the one-divisor decision's edges (divisors). Also: results do not
+ * depend on the thread count, and the fast path decides most elements. The expected side is MPFR (exact terms, one correctly rounded division). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,8 +52,37 @@ static void avgpool(void **state)
     }
 }
 
+/* The fast path's direct decision of one divisor d (Σg/d correctly rounded, the remainder's
+ * quotient rounded to REF_LO_BITS): divisors that split the quotient in two (at most 26 bits)
+ * and that need fma, negative, up to 2^53; gradients of few bits (exact quotients, short
+ * remainders) and of 24 bits, so exact, small and large remainders all occur. */
+static void divisors(void **state)
+{
+    (void)state;
+    const int64_t ds[] = {3, -7, 9, 6, ((int64_t)1 << 26) - 1, ((int64_t)1 << 26) + 1,
+                          ((int64_t)1 << 33) + 7, ((int64_t)1 << 53) - 1, (int64_t)1 << 53};
+    for (size_t k = 0; k < sizeof ds / sizeof *ds; k++) {
+        ref_avgpool_params p = {.n = 1, .c = 2, .h = 40, .w = 40, .oh = 39, .ow = 39, .kh = 2,
+                                .kw = 2, .sh = 1, .sw = 1, .divisor_override = ds[k]};
+        int64_t ng = p.n * p.c * p.oh * p.ow;
+        double *g = malloc((size_t)ng * sizeof *g);
+        for (int64_t i = 0; i < ng; i++) /* channel 0: multiples of 1/8; channel 1: FP32 */
+            g[i] = i < ng / 2 ? floor(urand() * 64 - 32) / 8
+                              : ref_round_to((urand() - 0.5) * 8, REF_DT_FLOAT);
+        ref_options fo = {.threads = 1}, mo = {.force_mpfr = true, .threads = 1};
+        ref_output f, m;
+        assert_int_equal(ref_avgpool2d_backward(&p, g, &fo, &f), 0);
+        assert_int_equal(ref_avgpool2d_backward(&p, g, &mo, &m), 0);
+        same_output(&f, &m);
+        assert_true(fo.fast_hits > 9 * fo.mpfr_fallbacks);
+        ref_output_free(&f);
+        ref_output_free(&m);
+        free(g);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(avgpool)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(avgpool), cmocka_unit_test(divisors)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
