@@ -16,14 +16,11 @@ static const ref_format FORMATS[] = {
 };
 static const ref_spec SPECS[] = {REF_SPEC_DOC, REF_SPEC_VENDOR, REF_SPEC_VENDOR_OLD};
 
-void fuzz_decode_header(fdp *p, fuzz_call *fc, ref_op op)
+void fuzz_decode_header(fdp *p, fuzz_call *fc, const cts_op_driver *op)
 {
     memset(fc, 0, sizeof *fc);
     cts_case *c = &fc->c;
-    c->op = op;
-    c->ntensors = cts_op_ntensors(op);
-    c->expect_status_model = true;
-    c->repeat = 1;
+    cts_case_init_op(c, op);
     c->product = (ref_product)fdp_pick(p, REF_PRODUCT_COUNT);
     c->spec = SPECS[fdp_pick(p, 3)];
     c->deterministic = fdp_bool(p);
@@ -32,10 +29,6 @@ void fuzz_decode_header(fdp *p, fuzz_call *fc, ref_op op)
     fc->data_seed = (uint32_t)fdp_int(p, 0, UINT32_MAX);
     fc->values = (fuzz_values)fdp_pick(p, FUZZ_VALUES_COUNT);
     c->dtype = DTYPES[fdp_pick(p, (int)(sizeof DTYPES / sizeof DTYPES[0]))];
-    for (int s = 0; s < c->ntensors; s++) {
-        c->t[s].name = cts_op_tensor_name(op, s);
-        c->t[s].is_output = cts_op_tensor_is_output(op, s);
-    }
 }
 
 int64_t fuzz_numel(int rank, const int64_t *dims)

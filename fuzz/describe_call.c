@@ -15,12 +15,29 @@ static void dims(FILE *out, int rank, const int64_t *d)
     fputc(']', out);
 }
 
-static void int_array(FILE *out, const char *key, const cts_int_array *a)
+/* The operator's parameters as suite keys. */
+static void params(FILE *out, const cts_case *c)
 {
-    fprintf(out, "    %s: ", key);
-    if (a->null) fputs("null", out);
-    else dims(out, a->len, a->v);
-    fputc('\n', out);
+    for (int i = 0; i < c->op->nparams; i++) {
+        const cts_param *p = &c->param[i];
+        cts_param_kind kind = c->op->params[i].kind;
+        fprintf(out, "    %s: ", c->op->params[i].key);
+        if ((kind == CTS_PARAM_INTS || kind == CTS_PARAM_BOOLS) && p->null) {
+            fputs("null", out);
+        } else if (kind == CTS_PARAM_INTS) {
+            dims(out, p->len, p->v);
+        } else if (kind == CTS_PARAM_BOOLS) {
+            fputc('[', out);
+            for (int k = 0; k < p->len; k++) fprintf(out, "%s%s", k ? ", " : "",
+                                                     p->v[k] ? "true" : "false");
+            fputc(']', out);
+        } else if (kind == CTS_PARAM_BOOL) {
+            fputs(p->v[0] ? "true" : "false", out);
+        } else {
+            fprintf(out, "%lld", (long long)p->v[0]);
+        }
+        fputc('\n', out);
+    }
 }
 
 static void number(FILE *out, double x)
@@ -66,10 +83,7 @@ void fuzz_describe_call(const fuzz_call *fc, FILE *out)
 {
     const cts_case *c = &fc->c;
     const char *name = getenv("ACLCTS_FUZZ_CASE_NAME");
-    bool avg = c->op == REF_OP_AVGPOOL2D_BACKWARD;
-    fprintf(out, "  # %s, found by fuzz/%s\n", avg ? "aclnnAvgPool2dBackward"
-                                                  : "aclnnGridSampler2DBackward",
-            avg ? "fuzz_avgpool2d_backward" : "fuzz_grid_sampler2d_backward");
+    fprintf(out, "  # %s, found by fuzz/fuzz_%s\n", c->op->api, c->op->name);
     if (fc->workspace_size_null || fc->executor_null)
         fprintf(out, "  # not expressible in a suite: the first phase got %s%s%s NULL\n",
                 fc->workspace_size_null ? "workspaceSize" : "",
@@ -94,7 +108,7 @@ void fuzz_describe_call(const fuzz_call *fc, FILE *out)
     close_map(out, open);
     open = false;
     for (int s = 0; s < c->ntensors; s++) {
-        ref_format natural = !avg ? REF_FMT_ND : c->t[s].rank == 3 ? REF_FMT_NCL : REF_FMT_NCHW;
+        ref_format natural = c->op->default_format(c->t[s].rank);
         if (c->t[s].format != natural) {
             entry(out, "formats", &open, c->t[s].name);
             format_value(out, c->t[s].format);
@@ -116,28 +130,7 @@ void fuzz_describe_call(const fuzz_call *fc, FILE *out)
         fputc('}', out);
     }
     close_map(out, open);
-    if (avg) {
-        int_array(out, "kernel_size", &c->kernel_size);
-        int_array(out, "stride", &c->stride);
-        int_array(out, "padding", &c->padding);
-        fprintf(out, "    ceil_mode: %s\n    count_include_pad: %s\n",
-                c->ceil_mode ? "true" : "false", c->count_include_pad ? "true" : "false");
-        fprintf(out, "    divisor_override: %lld\n    cube_math_type: %lld\n",
-                (long long)c->divisor_override, (long long)c->cube_math_type);
-    } else {
-        fprintf(out, "    interpolation_mode: %lld\n    padding_mode: %lld\n",
-                (long long)c->interpolation_mode, (long long)c->padding_mode);
-        fprintf(out, "    align_corners: %s\n    output_mask: ",
-                c->align_corners ? "true" : "false");
-        if (c->output_mask_null) fputs("null", out);
-        else {
-            fputc('[', out);
-            for (int i = 0; i < c->output_mask_len; i++)
-                fprintf(out, "%s%s", i ? ", " : "", c->output_mask[i] ? "true" : "false");
-            fputc(']', out);
-        }
-        fputc('\n', out);
-    }
+    params(out, c);
     bool any_null = false;
     for (int s = 0; s < c->ntensors; s++)
         if (c->t[s].null) {

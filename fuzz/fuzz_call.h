@@ -19,8 +19,8 @@
 #define FUZZ_NUMERIC_MAX_NUMEL 256
 
 typedef enum {
-    FUZZ_VALUES_UNIFORM,  /* uniform in [-4, 4] (grid: [-1.25, 1.25]) */
-    FUZZ_VALUES_INTS,     /* integers in [-8, 8] (grid: multiples of 1/4) */
+    FUZZ_VALUES_UNIFORM,  /* uniform in [-4, 4] (coordinates: [-1.25, 1.25]) */
+    FUZZ_VALUES_INTS,     /* integers in [-8, 8] (coordinates: multiples of 1/4) */
     FUZZ_VALUES_SPECIAL,  /* uniform with NaN, ±Inf, ±0, huge and subnormal values mixed in */
     FUZZ_VALUES_WIDE,     /* magnitudes 2^-30 .. 2^30 */
     FUZZ_VALUES_COUNT
@@ -33,12 +33,13 @@ typedef struct {
     fuzz_values values;
 } fuzz_call;
 
-/* Decoders: any bytes give a call with every tensor <= FUZZ_MAX_NUMEL elements. */
-void fuzz_decode_avgpool2d_backward(fdp *p, fuzz_call *fc);
-void fuzz_decode_grid_sampler2d_backward(fdp *p, fuzz_call *fc);
+/* An operator's decoder (conformance/ops/<op>/fuzz_decode.c, linked into that op's target
+ * only): any bytes give a call with every tensor <= FUZZ_MAX_NUMEL elements. */
+typedef void (*fuzz_decoder)(fdp *p, fuzz_call *fc);
+void fuzz_decode_op(fdp *p, fuzz_call *fc);
 
-/* Shared pieces of the decoders (decode_common.c). */
-void fuzz_decode_header(fdp *p, fuzz_call *fc, ref_op op);
+/* Shared pieces of the decoders (decode_common.c): a case of op with the header's fields. */
+void fuzz_decode_header(fdp *p, fuzz_call *fc, const cts_op_driver *op);
 /* dtype, format, NULL and view of tensor slot s, after its dims are set. natural: the format a
  * valid call uses. */
 void fuzz_decode_tensor(fdp *p, fuzz_call *fc, int slot, ref_format natural);
@@ -60,8 +61,8 @@ void fuzz_run_call(const fuzz_call *fc);
 /* The call as a YAML suite case (a list item for suites/regressions_*.yaml). */
 void fuzz_describe_call(const fuzz_call *fc, FILE *out);
 
-/* The common body of both operator targets: decode, then describe (ACLCTS_FUZZ_DESCRIBE=1) or
+/* The common body of the operator targets: decode, then describe (ACLCTS_FUZZ_DESCRIBE=1) or
  * run. */
-int fuzz_one_input(ref_op op, const uint8_t *data, size_t size);
+int fuzz_one_input(fuzz_decoder decode, const uint8_t *data, size_t size);
 
 #endif

@@ -3,13 +3,12 @@
 
 #include "fuzz_call.h"
 
-int fuzz_one_input(ref_op op, const uint8_t *data, size_t size)
+int fuzz_one_input(fuzz_decoder decode, const uint8_t *data, size_t size)
 {
     fdp p;
     fdp_init(&p, data, size);
     fuzz_call fc;
-    if (op == REF_OP_AVGPOOL2D_BACKWARD) fuzz_decode_avgpool2d_backward(&p, &fc);
-    else fuzz_decode_grid_sampler2d_backward(&p, &fc);
+    decode(&p, &fc);
     const char *describe = getenv("ACLCTS_FUZZ_DESCRIBE");
     if (describe && *describe == '1') fuzz_describe_call(&fc, stdout);
     else fuzz_run_call(&fc);

@@ -22,7 +22,7 @@ double *fuzz_input_values(const fuzz_call *fc, int slot, int64_t numel)
     double *v = malloc((size_t)(numel > 0 ? numel : 1) * sizeof *v);
     if (!v) return NULL;
     uint64_t s = ((uint64_t)fc->data_seed << 8 | (uint64_t)slot) * 0x9e3779b97f4a7c15ull + 1;
-    bool grid = fc->c.op == REF_OP_GRID_SAMPLER2D_BACKWARD && slot == 2;
+    bool grid = fc->c.op->tensors[slot].coordinates;
     double scale = grid ? 1.25 : 4.0;
     for (int64_t k = 0; k < numel; k++) {
         double u = unit(&s);

@@ -28,8 +28,7 @@ typedef struct {
     const fuzz_call *fc;
     const cts_backend *b;
     cts_dev_tensor d[CTS_MAX_TENSORS];
-    aclIntArray *arrays[3];
-    aclBoolArray *mask;
+    cts_call_args args;    /* the arrays of the list parameters */
     int32_t status;        /* first phase */
     uint64_t workspace_size;
     void *workspace;
@@ -49,22 +48,10 @@ static void check(const call_state *s, bool ok, const char *oracle, const cts_ve
     if (!ok) describe_and_abort(s->fc, oracle, v->message);
 }
 
-static aclIntArray *int_array(const cts_backend *b, const cts_int_array *a)
-{
-    if (a->null) return NULL;
-    return b->aclCreateIntArray(a->v, (uint64_t)a->len);
-}
-
 static void create_arrays(call_state *s)
 {
-    const cts_case *c = &s->fc->c;
-    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
-        s->arrays[0] = int_array(s->b, &c->kernel_size);
-        s->arrays[1] = int_array(s->b, &c->stride);
-        s->arrays[2] = int_array(s->b, &c->padding);
-    } else if (!c->output_mask_null) {
-        s->mask = s->b->aclCreateBoolArray(c->output_mask, (uint64_t)c->output_mask_len);
-    }
+    s->args.c = &s->fc->c;
+    cts_call_arrays_create(s->b, &s->args);
 }
 
 static void setup(call_state *s)
@@ -86,9 +73,7 @@ static void setup(call_state *s)
 
 static void teardown(call_state *s)
 {
-    for (int i = 0; i < 3; i++)
-        if (s->arrays[i]) s->b->aclDestroyIntArray(s->arrays[i]);
-    if (s->mask) s->b->aclDestroyBoolArray(s->mask);
+    if (s->args.c) cts_call_arrays_destroy(s->b, &s->args);
     if (s->workspace) s->b->aclrtFree(s->workspace);
     for (int i = 0; i < s->fc->c.ntensors; i++) cts_dev_tensor_free(s->b, &s->d[i]);
     memset(s, 0, sizeof *s);
@@ -100,19 +85,12 @@ static int32_t call_device(call_state *s, bool first_only)
 {
     const cts_case *c = &s->fc->c;
     const cts_backend *b = s->b;
-    aclTensor *t[CTS_MAX_TENSORS];
-    for (int i = 0; i < c->ntensors; i++) t[i] = c->t[i].null ? NULL : s->d[i].acl;
-    uint64_t *ws = s->fc->workspace_size_null ? NULL : &s->workspace_size;
-    aclOpExecutor *ex = NULL, **exp = s->fc->executor_null ? NULL : &ex;
+    for (int i = 0; i < c->ntensors; i++) s->args.t[i] = c->t[i].null ? NULL : s->d[i].acl;
+    aclOpExecutor *ex = NULL;
+    s->args.workspace_size = s->fc->workspace_size_null ? NULL : &s->workspace_size;
+    s->args.executor = s->fc->executor_null ? NULL : &ex;
     b->aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, c->deterministic ? 1 : 0);
-    if (c->op == REF_OP_AVGPOOL2D_BACKWARD)
-        s->status = b->aclnnAvgPool2dBackwardGetWorkspaceSize(
-            t[0], t[1], s->arrays[0], s->arrays[1], s->arrays[2], c->ceil_mode,
-            c->count_include_pad, c->divisor_override, (int8_t)c->cube_math_type, t[2], ws, exp);
-    else
-        s->status = b->aclnnGridSampler2DBackwardGetWorkspaceSize(
-            t[0], t[1], t[2], c->interpolation_mode, c->padding_mode, c->align_corners, s->mask,
-            t[3], t[4], ws, exp);
+    s->status = cts_call_first_phase(b, &s->args);
     if (s->status != 0 || first_only) return 0;
     if (s->workspace_size > 0 &&
         b->aclrtMalloc(&s->workspace, s->workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != 0) {
@@ -120,9 +98,7 @@ static int32_t call_device(call_state *s, bool first_only)
                 (unsigned long long)s->workspace_size);
         abort();
     }
-    int32_t rc = c->op == REF_OP_AVGPOOL2D_BACKWARD
-                     ? b->aclnnAvgPool2dBackward(s->workspace, s->workspace_size, ex, NULL)
-                     : b->aclnnGridSampler2DBackward(s->workspace, s->workspace_size, ex, NULL);
+    int32_t rc = cts_call_second_phase(b, c, s->workspace, s->workspace_size, ex, NULL);
     b->aclrtSynchronizeStream(NULL);
     return rc;
 }
@@ -139,9 +115,7 @@ static void download(call_state *s)
 
 static bool determinism_promised(const cts_case *c)
 {
-    if (!c->deterministic) return false;
-    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) return true; /* spec/000: deterministic when asked */
-    return c->dtype != REF_DT_DOUBLE && c->t[1].dims[1] <= 2048; /* facts §3 */
+    return c->deterministic && c->op->determinism_promised(c);
 }
 
 /* Outputs the reference judges: computed, all of them small, and values the contract defines.
@@ -156,8 +130,8 @@ static bool numeric_applies(const call_state *s)
     const cts_case *c = &s->fc->c;
     bool any = false;
     for (int i = 0; i < c->ntensors; i++) {
-        bool grid = c->op == REF_OP_GRID_SAMPLER2D_BACKWARD && i == 2;
-        if (c->t[i].is_output || grid) continue; /* non-finite coordinates: out of bounds */
+        /* non-finite coordinates: out of bounds */
+        if (c->t[i].is_output || c->op->tensors[i].coordinates) continue;
         for (int64_t k = 0; k < s->d[i].numel; k++)
             if (!isfinite(s->d[i].values[k])) return false;
     }

@@ -69,6 +69,12 @@ typedef struct {
     int64_t divisor_override; /* 0 = none */
 } ref_avgpool_params;
 
+/* The forward output size of one axis (facts §4, PyTorch's pooling_output_shape): the
+ * gradOutput size the status model requires. False when kernel or stride is not positive,
+ * padding is negative, or the size passes int64. */
+bool ref_avgpool_output_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad,
+                             bool ceil_mode, int64_t *out);
+
 typedef enum { REF_INTERP_BILINEAR = 0, REF_INTERP_NEAREST = 1 } ref_interp;
 typedef enum { REF_PAD_ZEROS = 0, REF_PAD_BORDER = 1, REF_PAD_REFLECTION = 2 } ref_padding;
 

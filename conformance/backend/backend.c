@@ -1,5 +1,6 @@
 /* Opening a device's CANN libraries with dlopen (backend.h). */
 #include "backend.h"
+#include "op_driver.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -84,6 +85,16 @@ static int bind(cts_backend *b, const char *name, void *slot, char *err, size_t 
     return 0;
 }
 
+/* Both phases of every operator of the table (op_driver.h), in its order. */
+static int bind_ops(cts_backend *b, char *err, size_t errlen)
+{
+    for (int i = 0; i < cts_nops && i < CTS_BACKEND_MAX_OPS; i++)
+        if (bind(b, cts_ops[i]->first_phase, &b->op_first[i], err, errlen) ||
+            bind(b, cts_ops[i]->second_phase, &b->op_second[i], err, errlen))
+            return -1;
+    return 0;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -142,9 +153,7 @@ int cts_backend_open(const char *spec, cts_backend *b, char *err, size_t errlen)
         BIND(aclrtCtxSetSysParamOpt) || BIND(aclrtCtxGetSysParamOpt) || BIND(aclrtGetSocName) ||
         BIND(aclGetRecentErrMsg) || BIND(aclCreateTensor) || BIND(aclDestroyTensor) ||
         BIND(aclCreateIntArray) || BIND(aclDestroyIntArray) || BIND(aclCreateBoolArray) ||
-        BIND(aclDestroyBoolArray) || BIND(aclnnAvgPool2dBackwardGetWorkspaceSize) ||
-        BIND(aclnnAvgPool2dBackward) || BIND(aclnnGridSampler2DBackwardGetWorkspaceSize) ||
-        BIND(aclnnGridSampler2DBackward)) {
+        BIND(aclDestroyBoolArray) || bind_ops(b, err, errlen)) {
         cts_backend_close(b);
         return -1;
     }

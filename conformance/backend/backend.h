@@ -8,8 +8,7 @@
 #include <stdint.h>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_avgpool2d_backward.h"
-#include "aclnnop/aclnn_grid_sampler2d_backward.h"
+#include "aclnn/aclnn_base.h"
 #include "suite/suite.h"
 
 /* A device reached only through the CANN binary interface: dlopen of libascendcl.so,
@@ -17,6 +16,7 @@
  * the default directory. */
 
 #define CTS_BACKEND_MAX_LIBS 16
+#define CTS_BACKEND_MAX_OPS 16
 
 typedef struct {
     char dir[1024];          /* lib64 directory the libraries came from */
@@ -46,15 +46,10 @@ typedef struct {
     aclnnStatus (*aclDestroyIntArray)(const aclIntArray *);
     aclBoolArray *(*aclCreateBoolArray)(const bool *, uint64_t);
     aclnnStatus (*aclDestroyBoolArray)(const aclBoolArray *);
-    aclnnStatus (*aclnnAvgPool2dBackwardGetWorkspaceSize)(
-        const aclTensor *, const aclTensor *, const aclIntArray *, const aclIntArray *,
-        const aclIntArray *, bool, bool, int64_t, int8_t, aclTensor *, uint64_t *,
-        aclOpExecutor **);
-    aclnnStatus (*aclnnAvgPool2dBackward)(void *, uint64_t, aclOpExecutor *, aclrtStream);
-    aclnnStatus (*aclnnGridSampler2DBackwardGetWorkspaceSize)(
-        const aclTensor *, const aclTensor *, const aclTensor *, int64_t, int64_t, bool,
-        const aclBoolArray *, aclTensor *, aclTensor *, uint64_t *, aclOpExecutor **);
-    aclnnStatus (*aclnnGridSampler2DBackward)(void *, uint64_t, aclOpExecutor *, aclrtStream);
+    /* Each operator's two phases, by its index in the driver table (conformance/ops/ops.c);
+     * its driver casts the first to the operator's prototype. */
+    void *op_first[CTS_BACKEND_MAX_OPS];
+    void *op_second[CTS_BACKEND_MAX_OPS];
     /* Optional, not CANN: the emulated runtime's count of live device bytes (leak check).
      * NULL on a real install. */
     size_t (*emu_live_device_bytes)(void);
@@ -125,5 +120,16 @@ void cts_dev_tensor_free(const cts_backend *b, cts_dev_tensor *d);
 
 /* "[0,3,1,2]": multi-index of logical element k of dims. */
 const char *cts_multi_index(int rank, const int64_t *dims, int64_t k, char *buf, size_t size);
+
+/* The ABI call of a case's operator (op_call.c, through its driver, op_driver.h):
+ * a->array[i] for every list parameter of a->c (NULL when null), in parameter order. */
+void cts_call_arrays_create(const cts_backend *b, cts_call_args *a);
+void cts_call_arrays_destroy(const cts_backend *b, cts_call_args *a);
+/* The first phase, GetWorkspaceSize, with a's tensors, arrays and out-pointers. */
+aclnnStatus cts_call_first_phase(const cts_backend *b, const cts_call_args *a);
+/* The second phase of c's operator. */
+aclnnStatus cts_call_second_phase(const cts_backend *b, const cts_case *c, void *workspace,
+                                  uint64_t workspace_size, aclOpExecutor *executor,
+                                  aclrtStream stream);
 
 #endif

@@ -2,6 +2,7 @@
  * cases hit, which no legal case can hit (with the reason), and which are missed. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "coverage/coverage.h"
@@ -106,14 +107,14 @@ int cli_coverage(int argc, char **argv)
         cts_loaded_free(&l);
         return rc;
     }
-    static op_counts counts[2]; /* large: not on the stack */
-    memset(counts, 0, sizeof counts);
-    counts[0].m = cov_model_of(REF_OP_AVGPOOL2D_BACKWARD);
-    counts[1].m = cov_model_of(REF_OP_GRID_SAMPLER2D_BACKWARD);
-    for (size_t k = 0; k < l.nsel; k++)
-        count_case(&counts[l.sel[k]->op == REF_OP_AVGPOOL2D_BACKWARD ? 0 : 1], l.sel[k]);
-    int missed = report(&counts[0], "avgpool2d_backward", all, impossible) +
-                 report(&counts[1], "grid_sampler2d_backward", all, impossible);
+    op_counts *counts = calloc((size_t)cts_nops, sizeof *counts); /* large: not on the stack */
+    if (!counts) abort();
+    for (int i = 0; i < cts_nops; i++) counts[i].m = cov_model_of(cts_ops[i]);
+    for (size_t k = 0; k < l.nsel; k++) count_case(&counts[cts_op_index(l.sel[k]->op)], l.sel[k]);
+    int missed = 0;
+    for (int i = 0; i < cts_nops; i++)
+        missed += report(&counts[i], cts_ops[i]->name, all, impossible);
+    free(counts);
     cts_loaded_free(&l);
     return missed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

@@ -45,13 +45,33 @@ static void print_dims(const int64_t *d, int n)
     printf("]");
 }
 
-static void print_array(const char *name, const cts_int_array *a)
+static void print_bools(const int64_t *v, int n)
 {
-    printf("  %-18s ", name);
-    if (a->null)
-        printf("null\n");
-    else
-        print_dims(a->v, a->len), printf("\n");
+    printf("[");
+    for (int k = 0; k < n; k++)
+        printf("%s%s", k ? ", " : "", v[k] ? "true" : "false");
+    printf("]");
+}
+
+/* The operator's parameters, by their suite keys. */
+static void print_params(const cts_case *c)
+{
+    for (int i = 0; i < c->op->nparams; i++) {
+        const cts_param *p = &c->param[i];
+        cts_param_kind kind = c->op->params[i].kind;
+        printf("  %-18s ", c->op->params[i].key);
+        if ((kind == CTS_PARAM_INTS || kind == CTS_PARAM_BOOLS) && p->null)
+            printf("null");
+        else if (kind == CTS_PARAM_INTS)
+            print_dims(p->v, p->len);
+        else if (kind == CTS_PARAM_BOOLS)
+            print_bools(p->v, p->len);
+        else if (kind == CTS_PARAM_BOOL)
+            printf("%s", p->v[0] ? "true" : "false");
+        else
+            printf("%" PRId64, p->v[0]);
+        printf("\n");
+    }
 }
 
 static void print_case(const cts_case *c)
@@ -60,7 +80,7 @@ static void print_case(const cts_case *c)
     printf("  %-18s %s:%d:%d\n", "defined at", c->mark.file ? c->mark.file : "?", c->mark.line,
            c->mark.column);
     printf("  %-18s %s\n  %-18s %s\n", "suite", c->suite, "case", c->name);
-    printf("  %-18s %s\n  %-18s %s\n", "op", cts_op_id(c->op), "product",
+    printf("  %-18s %s\n  %-18s %s\n", "op", c->op->name, "product",
            ref_product_id(c->product));
     printf("  %-18s %s\n  %-18s %s\n", "dtype", cts_dtype_yaml_name(c->dtype), "spec",
            ref_spec_name(c->spec));
@@ -89,28 +109,7 @@ static void print_case(const cts_case *c)
         }
         printf("\n");
     }
-    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
-        print_array("kernel_size", &c->kernel_size);
-        print_array("stride", &c->stride);
-        print_array("padding", &c->padding);
-        printf("  %-18s %s\n  %-18s %s\n", "ceil_mode", c->ceil_mode ? "true" : "false",
-               "count_include_pad", c->count_include_pad ? "true" : "false");
-        printf("  %-18s %" PRId64 "\n  %-18s %" PRId64 "\n", "divisor_override",
-               c->divisor_override, "cube_math_type", c->cube_math_type);
-    } else {
-        printf("  %-18s %" PRId64 "\n  %-18s %" PRId64 "\n  %-18s %s\n", "interpolation_mode",
-               c->interpolation_mode, "padding_mode", c->padding_mode, "align_corners",
-               c->align_corners ? "true" : "false");
-        printf("  %-18s ", "output_mask");
-        if (c->output_mask_null) {
-            printf("null\n");
-        } else {
-            printf("[");
-            for (int k = 0; k < c->output_mask_len; k++)
-                printf("%s%s", k ? ", " : "", c->output_mask[k] ? "true" : "false");
-            printf("]\n");
-        }
-    }
+    print_params(c);
     /* What the status model predicts, with its reason, also where the suite fixes the code. */
     ref_status_query q = cts_status_query(c);
     ref_status model = ref_expected_status(&q);

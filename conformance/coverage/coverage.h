@@ -1,8 +1,9 @@
-/* The coverage model of the contract: per operator the factors that decide which code path a
- * device takes (dtype, view kind, rank, channel class, determinism, numeric path, cubeMathType,
- * modes, outputMask, early returns), the levels of each, and which pairs of levels no legal case
- * can combine, each with the reason. `aclcts coverage` counts the pairs the selected cases hit;
- * tools/gen-covering writes pairwise covering arrays of the same factors into suites/. */
+/* The coverage model of the contract: per operator (its driver's cov_model, op_driver.h) the
+ * factors that decide which code path a device takes (dtype, view kind, rank, channel class,
+ * determinism, numeric path, numerics parameters, modes, output masks, early returns), the
+ * levels of each, and which pairs of levels no legal case can combine, each with the reason.
+ * `aclcts coverage` counts the pairs the selected cases hit; tools/gen-covering writes pairwise
+ * covering arrays of the same factors into suites/. */
 #ifndef ACLCTS_CONFORMANCE_COVERAGE_H_
 #define ACLCTS_CONFORMANCE_COVERAGE_H_
 
@@ -11,23 +12,7 @@
 
 #include "suite/suite.h"
 
-#define COV_MAX_FACTORS 10
-#define COV_MAX_LEVELS 8
-
-typedef struct {
-    const char *name;
-    const char *levels[COV_MAX_LEVELS];
-    int nlevels;
-    bool numeric; /* only meaningful when the call computes (outcome "computes") */
-} cov_factor;
-
-typedef struct {
-    ref_op op;
-    const cov_factor *factors;
-    int nfactors;
-} cov_model;
-
-const cov_model *cov_model_of(ref_op op);
+const cov_model *cov_model_of(const cts_op_driver *op);
 
 /* Levels a case hits, one bit set per level, per factor (0: the factor does not apply, e.g. a
  * numeric factor of a call that returns an error, or an error-only dtype). */

@@ -18,37 +18,6 @@
 #define PATH_MAX_LEN 160
 #define TEXT_MAX 256
 
-enum attr_kind { K_INT, K_BOOL, K_INTERP, K_PAD };
-
-typedef struct {
-    const char *atk, *key; /* ATK name -> suite case key */
-    enum attr_kind kind;
-    bool list;             /* the key takes a list */
-} attr_desc;
-
-typedef struct {
-    const char *aclnn_name, *op;
-    const char *tensor_atk[3], *tensor_ours[3], *shape_key[3];
-    attr_desc attrs[8];
-} op_desc;
-
-static const op_desc OPS[] = {
-    {"AvgPool2dBackward", "avgpool2d_backward",
-     {"gradOutput", "self"}, {"grad_output", "self"}, {"grad_output_shape", "self_shape"},
-     {{"kernel_size", "kernel_size", K_INT, true}, {"stride", "stride", K_INT, true},
-      {"padding", "padding", K_INT, true}, {"ceil_mode", "ceil_mode", K_BOOL, false},
-      {"count_include_pad", "count_include_pad", K_BOOL, false},
-      {"divisor_override", "divisor_override", K_INT, false},
-      {"cube_math_type", "cube_math_type", K_INT, false}}},
-    {"GridSampler2DBackward", "grid_sampler2d_backward",
-     {"gradOutput", "input", "grid"}, {"grad_output", "input", "grid"},
-     {"grad_output_shape", "input_shape", "grid_shape"},
-     {{"interpolationMode", "interpolation_mode", K_INTERP, false},
-      {"paddingMode", "padding_mode", K_PAD, false},
-      {"alignCorners", "align_corners", K_BOOL, false},
-      {"outputMask", "output_mask", K_BOOL, true}}},
-};
-
 /* A field the suite does not express, aggregated over the cases by its path with the case
  * index replaced by *, and its value. */
 typedef struct {
@@ -65,7 +34,7 @@ typedef struct {
     int errors;
     json_int_t *ids;   /* ATK ids seen: they name the cases */
     size_t nids;
-    const op_desc *op; /* of the current case */
+    const cts_op_driver *op; /* of the current case */
     int ci;            /* index of the current case */
     bool skip;         /* the current case cannot be expressed */
 } ctx;
@@ -75,10 +44,12 @@ typedef struct {
     char key[40], value[TEXT_MAX], comment[TEXT_MAX];
 } line;
 
+/* By tensor slot and parameter index of the op's driver. */
 typedef struct {
     const char *dtype;          /* of the first tensor: the case's */
-    line shape[3], dtypes[3], data[3], attr[8];
-    bool have_tensor[3], have_attr[8];
+    line shape[CTS_MAX_TENSORS], dtypes[CTS_MAX_TENSORS], data[CTS_MAX_TENSORS];
+    line attr[CTS_MAX_PARAMS];
+    bool have_tensor[CTS_MAX_TENSORS], have_attr[CTS_MAX_PARAMS];
 } built;
 
 static char *json_text(const json_t *v)
@@ -188,7 +159,7 @@ static void fmt_num(char *buf, size_t n, double x)
 static double draw(const ctx *c, const char *rest, double lo, double hi, bool integer)
 {
     char key[PATH_MAX_LEN + 64];
-    cts_fmt(key, sizeof key, "%s$[%d]%s", c->op->op, c->ci, rest);
+    cts_fmt(key, sizeof key, "%s$[%d]%s", c->op->name, c->ci, rest);
     double u = cts_draw_unit(c->o->seed, key);
     if (integer)
         return lo + floor(u * (hi - lo + 1));
@@ -306,13 +277,20 @@ static const char *suite_dtype(const char *atk)
     return NULL;
 }
 
+/* The slot of the op's input tensor ATK names `name`, or -1. */
+static int input_slot(const cts_op_driver *op, const char *name)
+{
+    for (int k = 0; name && k < op->ntensors; k++)
+        if (!op->tensors[k].is_output && !strcmp(op->tensors[k].api_name, name))
+            return k;
+    return -1;
+}
+
 static void tensor(ctx *c, const char *rest, json_t *t, built *b)
 {
     const char *name = json_string_value(json_object_get(t, "name"));
-    int k = 0;
-    while (k < 3 && c->op->tensor_atk[k] && (!name || strcmp(c->op->tensor_atk[k], name)))
-        k++;
-    if (k == 3 || !c->op->tensor_atk[k])
+    int k = input_slot(c->op, name);
+    if (k < 0)
         return leave_out(c, rest, json_object_get(t, "name"), "not a tensor of the operator");
     if (b->have_tensor[k])
         return leave_out(c, rest, json_object_get(t, "name"), "a tensor given twice");
@@ -340,9 +318,9 @@ static void tensor(ctx *c, const char *rest, json_t *t, built *b)
         b->dtype = dtype;
     else if (strcmp(b->dtype, dtype))
         cts_fmt(b->dtypes[k].value, sizeof b->dtypes[k].value, "%s", dtype);
-    cts_fmt(b->shape[k].key, sizeof b->shape[k].key, "%s", c->op->shape_key[k]);
+    cts_fmt(b->shape[k].key, sizeof b->shape[k].key, "%s_shape", c->op->tensors[k].name);
     cts_fmt(b->shape[k].value, sizeof b->shape[k].value, "%s", dims);
-    cts_fmt(b->data[k].key, sizeof b->data[k].key, "%s", c->op->tensor_ours[k]);
+    cts_fmt(b->data[k].key, sizeof b->data[k].key, "%s", c->op->tensors[k].name);
     cts_fmt(sub, sizeof sub, "%s.range_values", rest);
     tensor_data(c, sub, json_object_get(t, "range_values"), &b->data[k]);
     b->have_tensor[k] = true;
@@ -350,14 +328,12 @@ static void tensor(ctx *c, const char *rest, json_t *t, built *b)
 }
 
 /* One attribute value (range_values of an attribute entry) as suite text. */
-static bool attr_value(ctx *c, const char *rest, const json_t *rv, enum attr_kind kind,
+static bool attr_value(ctx *c, const char *rest, const json_t *rv, const cts_param_desc *d,
                        char *out, size_t n, char *comment, size_t cn)
 {
-    static const char *const interp[] = {"bilinear", "nearest", "bicubic"};
-    static const char *const pad[] = {"zeros", "border", "reflection"};
     const char *s = json_string_value(rv);
     double lo, hi;
-    if (kind == K_BOOL) {
+    if (d->kind == CTS_PARAM_BOOL || d->kind == CTS_PARAM_BOOLS) {
         if (json_is_boolean(rv) || (s && (!strcmp(s, "true") || !strcmp(s, "false")))) {
             cts_fmt(out, n, "%s", json_is_true(rv) || (s && !strcmp(s, "true")) ? "true"
                                                                                  : "false");
@@ -377,9 +353,8 @@ static bool attr_value(ctx *c, const char *rest, const json_t *rv, enum attr_kin
     } else {
         return false;
     }
-    const char *const *names = kind == K_INTERP ? interp : kind == K_PAD ? pad : NULL;
-    if (names && v >= 0 && v < 3)
-        cts_fmt(out, n, "%s", names[v]);
+    if (d->names && v >= 0 && v < d->nnames)
+        cts_fmt(out, n, "%s", d->names[v]);
     else
         cts_fmt(out, n, "%lld", (long long)v);
     return true;
@@ -392,20 +367,21 @@ static void attribute(ctx *c, const char *rest, json_t *a, built *b)
     json_t *first = is_list ? json_array_get(a, 0) : a;
     const char *name = json_string_value(json_object_get(first, "name"));
     int k = 0;
-    while (k < 8 && c->op->attrs[k].atk && (!name || strcmp(c->op->attrs[k].atk, name)))
+    while (k < c->op->nparams && (!name || strcmp(c->op->params[k].atk, name)))
         k++;
-    if (k == 8 || !c->op->attrs[k].atk)
+    if (k == c->op->nparams)
         return leave_out(c, rest, json_object_get(first, "name"),
                          "not an attribute of the operator");
     if (b->have_attr[k])
         return leave_out(c, rest, json_object_get(first, "name"), "an attribute given twice");
-    const attr_desc *d = &c->op->attrs[k];
-    if (is_list && !d->list)
+    const cts_param_desc *d = &c->op->params[k];
+    bool list = d->kind == CTS_PARAM_INTS || d->kind == CTS_PARAM_BOOLS;
+    if (is_list && !list)
         return leave_out(c, rest, a, "a list where the operator takes one value");
     line *l = &b->attr[k];
     cts_fmt(l->key, sizeof l->key, "%s", d->key);
     size_t count = is_list ? json_array_size(a) : 1;
-    cts_fmt(l->value, sizeof l->value, "%s", d->list ? "[" : "");
+    cts_fmt(l->value, sizeof l->value, "%s", list ? "[" : "");
     for (size_t i = 0; i < count; i++) {
         json_t *e = is_list ? json_array_get(a, i) : a;
         char sub[PATH_MAX_LEN], v[64], cm[64] = "";
@@ -420,14 +396,14 @@ static void attribute(ctx *c, const char *rest, json_t *a, built *b)
         check_other_keys(c, sub, e, ENTRY_FIELDS);
         strncat(sub, ".range_values", sizeof sub - strlen(sub) - 1);
         json_t *rv = json_object_get(e, "range_values");
-        if (!attr_value(c, sub, rv, d->kind, v, sizeof v, cm, sizeof cm))
+        if (!attr_value(c, sub, rv, d, v, sizeof v, cm, sizeof cm))
             return leave_out(c, sub, rv, "an attribute value the suite cannot state");
         if (*cm)
             cts_fmt(l->comment, sizeof l->comment, "%s (%s)", cm, sub);
         size_t used = strlen(l->value);
         cts_fmt(l->value + used, sizeof l->value - used, "%s%s", i ? ", " : "", v);
     }
-    if (d->list)
+    if (list)
         strncat(l->value, "]", sizeof l->value - strlen(l->value) - 1);
     b->have_attr[k] = true;
 }
@@ -446,34 +422,35 @@ static void emit_case(const ctx *c, json_int_t id, bool boundary, const built *b
             boundary ? ", is_boundary" : "");
     fprintf(out, "    dtype: %s\n", b->dtype);
     int any = 0;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < c->op->ntensors; k++)
         if (*b->dtypes[k].value)
-            fprintf(out, "%s%s: %s", any++ ? ", " : "    dtypes: {", c->op->tensor_ours[k],
+            fprintf(out, "%s%s: %s", any++ ? ", " : "    dtypes: {", c->op->tensors[k].name,
                     b->dtypes[k].value);
     if (any)
         fputs("}\n", out);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < c->op->ntensors; k++)
         if (b->have_tensor[k])
             put_line(out, "    ", &b->shape[k]);
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < c->op->nparams; k++)
         if (b->have_attr[k])
             put_line(out, "    ", &b->attr[k]);
     fputs("    data:\n", out);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < c->op->ntensors; k++)
         if (b->have_tensor[k])
             put_line(out, "      ", &b->data[k]);
 }
 
-static const op_desc *op_named(const char *aclnn_name)
+/* The driver whose API is "aclnn" + ATK's aclnn_name. */
+static const cts_op_driver *op_named(const char *aclnn_name)
 {
-    for (size_t i = 0; aclnn_name && i < sizeof OPS / sizeof OPS[0]; i++)
-        if (!strcmp(OPS[i].aclnn_name, aclnn_name))
-            return &OPS[i];
+    for (int i = 0; aclnn_name && i < cts_nops; i++)
+        if (!strncmp(cts_ops[i]->api, "aclnn", 5) && !strcmp(cts_ops[i]->api + 5, aclnn_name))
+            return cts_ops[i];
     return NULL;
 }
 
 /* One ATK case; written to out when it can be expressed. */
-static bool one_case(ctx *c, json_t *cs, const op_desc **file_op, FILE *out)
+static bool one_case(ctx *c, json_t *cs, const cts_op_driver **file_op, FILE *out)
 {
     static const char *const handled[] = {"standard", "id", "name", "aclnn_name", "api_type",
                                           "inputs", "is_boundary", NULL};
@@ -534,9 +511,9 @@ static bool one_case(ctx *c, json_t *cs, const op_desc **file_op, FILE *out)
             leave_out(c, rest, json_is_object(in) ? json_object_get(in, "type") : in,
                       "an input that is neither a tensor nor an attribute");
     }
-    for (int k = 0; k < 3 && !c->skip; k++)
-        if (c->op->tensor_atk[k] && !b.have_tensor[k]) {
-            json_t *name = json_string(c->op->tensor_atk[k]);
+    for (int k = 0; k < c->op->ntensors && !c->skip; k++)
+        if (!c->op->tensors[k].is_output && !b.have_tensor[k]) {
+            json_t *name = json_string(c->op->tensors[k].api_name);
             leave_out(c, ".inputs", name, "a tensor of the operator is missing");
             json_decref(name);
         }
@@ -597,7 +574,7 @@ int atk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, at
     FILE *cases = open_memstream(&body, &body_len);
     if (!cases)
         abort();
-    const op_desc *file_op = NULL;
+    const cts_op_driver *file_op = NULL;
     size_t i;
     json_t *cs;
     json_array_foreach(root, i, cs) {
@@ -606,7 +583,7 @@ int atk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, at
         sum->imported += one_case(&c, cs, &file_op, cases);
     }
     fclose(cases);
-    sum->op = file_op ? file_op->op : NULL;
+    sum->op = file_op ? file_op->name : NULL;
     sum->notes = (int)c.nnotes;
     report(&c);
     int rc = c.errors || !file_op ? 2 : sum->imported < sum->cases ? 1 : 0;

@@ -46,13 +46,13 @@ int cts_audit_bound_bin_exp(int b)
     return b - CTS_AUDIT_BOUND_PASS_LAST;
 }
 
-/* The coverage entry of a result's op x dtype x cubeMathType x product. */
+/* The coverage entry of a result's op x dtype x numerics key x product. */
 static cts_audit_cover *cover_for(cts_audit *a, const cts_result *r)
 {
     for (size_t i = 0; i < a->ncovers; i++) {
         cts_audit_cover *c = &a->covers[i];
         if (!strcmp(c->op, r->op) && !strcmp(c->dtype, r->dtype) &&
-            c->cube_math_type == r->cube_math_type && !strcmp(c->product, r->product))
+            !strcmp(c->numerics, r->numerics) && !strcmp(c->product, r->product))
             return c;
     }
     if (a->ncovers == a->cover_cap) {
@@ -66,7 +66,7 @@ static cts_audit_cover *cover_for(cts_audit *a, const cts_result *r)
     snprintf(c->op, sizeof c->op, "%s", r->op);
     snprintf(c->dtype, sizeof c->dtype, "%s", r->dtype);
     snprintf(c->product, sizeof c->product, "%s", r->product);
-    c->cube_math_type = r->cube_math_type;
+    snprintf(c->numerics, sizeof c->numerics, "%s", r->numerics);
     return c;
 }
 
@@ -105,7 +105,7 @@ const char *cts_audit_gap_reason(const cts_audit *a, const cts_audit_row *row,
     for (size_t i = 0; i < a->ncovers; i++) {
         const cts_audit_cover *c = &a->covers[i];
         if (strcmp(c->op, row->op) || strcmp(c->dtype, row->dtype) ||
-            c->cube_math_type != row->cube_math_type || strcmp(c->product, product))
+            strcmp(c->numerics, row->numerics) || strcmp(c->product, product))
             continue;
         return c->nnumeric ? "other path" : c->nerror_status ? "error status" : "no numbers";
     }
@@ -117,7 +117,7 @@ static cts_audit_row *row_for(cts_audit *a, const cts_result *r)
     for (size_t i = 0; i < a->nrows; i++) {
         cts_audit_row *w = &a->rows[i];
         if (!strcmp(w->op, r->op) && !strcmp(w->dtype, r->dtype) &&
-            w->cube_math_type == r->cube_math_type && !strcmp(w->path, r->v.path) &&
+            !strcmp(w->numerics, r->numerics) && !strcmp(w->path, r->v.path) &&
             !strcmp(w->product, r->product))
             return w;
     }
@@ -133,7 +133,7 @@ static cts_audit_row *row_for(cts_audit *a, const cts_result *r)
     snprintf(w->dtype, sizeof w->dtype, "%s", r->dtype);
     snprintf(w->path, sizeof w->path, "%s", r->v.path[0] ? r->v.path : "?");
     snprintf(w->product, sizeof w->product, "%s", r->product);
-    w->cube_math_type = r->cube_math_type;
+    snprintf(w->numerics, sizeof w->numerics, "%s", r->numerics);
     return w;
 }
 
@@ -230,7 +230,7 @@ static int cmp_row(const void *x, const void *y)
     const cts_audit_row *a = x, *b = y;
     int c = strcmp(a->op, b->op);
     if (!c) c = strcmp(a->dtype, b->dtype);
-    if (!c) c = (a->cube_math_type > b->cube_math_type) - (a->cube_math_type < b->cube_math_type);
+    if (!c) c = cts_numerics_cmp(a->numerics, b->numerics);
     if (!c) c = strcmp(a->path, b->path);
     if (!c) c = strcmp(a->product, b->product);
     return c;

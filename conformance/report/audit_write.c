@@ -34,16 +34,10 @@ static double metric(const cts_audit_row *r, const cts_audit_stats *s, int m)
 static bool same_key(const cts_audit_row *a, const cts_audit_row *b)
 {
     return !strcmp(a->op, b->op) && !strcmp(a->dtype, b->dtype) &&
-           a->cube_math_type == b->cube_math_type && !strcmp(a->path, b->path);
+           !strcmp(a->numerics, b->numerics) && !strcmp(a->path, b->path);
 }
 
-static void cmt_text(char *buf, size_t len, int cmt)
-{
-    if (cmt < 0) snprintf(buf, len, "-");
-    else snprintf(buf, len, "%d", cmt);
-}
-
-/* The Markdown table's rows per op x dtype x cubeMathType x path. Means of ULP and relative
+/* The Markdown table's rows per op x dtype x numerics key x path. Means of ULP and relative
  * error are left out: a few elements whose exact value nearly cancels dominate them. */
 enum { R_ELEMENTS, R_BOUND, R_ULP, R_REL, R_SHARES, R_SPREAD, R_COUNT };
 static const char *const row_names[R_COUNT] = {
@@ -104,7 +98,7 @@ static void header(FILE *f, const cts_audit *a, const char **products, int *np)
 {
     size_t numeric[16], error_status[16], cases[16];
     *np = cts_audit_products(a, products, numeric, error_status, cases);
-    fprintf(f, "| op | dtype | cubeMathType | path | statistic |");
+    fprintf(f, "| op | dtype | numerics | path | statistic |");
     for (int p = 0; p < *np; p++) {
         if (numeric[p]) fprintf(f, " %s |", products[p]);
         else if (error_status[p] == cases[p])
@@ -135,8 +129,8 @@ void cts_audit_write_markdown(FILE *f, const cts_audit *a)
                     col[p] = &a->rows[k];
                     cts_audit_row_stats(col[p], &st[p]);
                 }
-        char cmt[16], cells[16][96];
-        cmt_text(cmt, sizeof cmt, a->rows[i].cube_math_type);
+        char cells[16][96];
+        const char *cmt = a->rows[i].numerics[0] ? a->rows[i].numerics : "-";
         bool first = true; /* the key's cells only on its first line: a grouped table */
         for (int k = 0; k < R_COUNT; k++) {
             bool any = false;
@@ -180,7 +174,7 @@ void cts_audit_write_markdown(FILE *f, const cts_audit *a)
 
 void cts_audit_write_csv(FILE *f, const cts_audit *a)
 {
-    fprintf(f, "op,dtype,cube_math_type,path,product,cases,skipped");
+    fprintf(f, "op,dtype,numerics,path,product,cases,skipped");
     for (int m = 0; m < M_COUNT; m++) fprintf(f, ",%s", csv_names[m]);
     for (int b = 0; b < CTS_AUDIT_BINS; b++) fprintf(f, ",hist_ulp_%s", cts_audit_bin_names[b]);
     fputc('\n', f);
@@ -188,7 +182,7 @@ void cts_audit_write_csv(FILE *f, const cts_audit *a)
         const cts_audit_row *r = &a->rows[i];
         cts_audit_stats s;
         cts_audit_row_stats(r, &s);
-        fprintf(f, "%s,%s,%d,%s,%s,%zu,%lld", r->op, r->dtype, r->cube_math_type, r->path,
+        fprintf(f, "%s,%s,%s,%s,%s,%zu,%lld", r->op, r->dtype, r->numerics, r->path,
                 r->product, r->ncases, (long long)r->skipped);
         for (int m = 0; m < M_COUNT; m++) {
             double x = metric(r, &s, m);

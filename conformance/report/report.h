@@ -10,7 +10,7 @@
 #include "suite/suite.h"
 #include "results/results.h"
 
-/* The precision audit: per op x dtype x cubeMathType x computation path x product, the
+/* The precision audit: per op x dtype x numerics key x computation path x product, the
  * distribution of the element errors of a run (ULP against the correctly rounded value, units of
  * the `bound` tolerance, relative error), the share of elements meeting each named standard and
  * the run-to-run spread. Built from the result records alone: each case's worker gathered the
@@ -28,7 +28,7 @@ extern const char *const cts_audit_standards[CTS_AUDIT_STANDARDS];
 
 typedef struct {
     char op[32], dtype[16], path[32], product[24];
-    int cube_math_type;                 /* -1: the grid sampler */
+    char numerics[64];                  /* the op's numerics key; "" when it has none */
     size_t ncases, nnondet;             /* cases judged; of them not promised deterministic */
     int64_t n, skipped;                 /* judged elements; uncheckable ones (not judged) */
     double sum[CTS_STAT_METRICS], max[CTS_STAT_METRICS];
@@ -58,18 +58,18 @@ int cts_audit_bound_bin(int stat_bin);
 /* Upper edge of coarse bound bin b as a power of two (bins 1..13: 2^(b-11)). */
 int cts_audit_bound_bin_exp(int b);
 
-/* What the results hold for one op x dtype x cubeMathType x product, judged or not: why a
+/* What the results hold for one op x dtype x numerics key x product, judged or not: why a
  * product has no numbers in a row (another path, an expected error status, no case). */
 typedef struct {
     char op[32], dtype[16], product[24];
-    int cube_math_type;
+    char numerics[64];
     size_t ncases, nnumeric, nerror_status;
 } cts_audit_cover;
 
 typedef struct {
     cts_audit_row *rows;
     size_t nrows, cap;
-    cts_audit_cover *covers;            /* every op x dtype x cubeMathType x product seen */
+    cts_audit_cover *covers;            /* every op x dtype x numerics key x product seen */
     size_t ncovers, cover_cap;
     cts_audit_map maps[CTS_AUDIT_MAX_MAPS]; /* the first failing cases (by id) */
     size_t nmaps;
@@ -77,7 +77,7 @@ typedef struct {
     size_t nerrors;                     /* records with judged elements but no statistics */
 } cts_audit;
 
-/* Adds one result record: its element statistics to the row of its op x dtype x cubeMathType
+/* Adds one result record: its element statistics to the row of its op x dtype x numerics key
  * x path x product, its spread, and its error grid when it failed. Records without judged
  * elements add nothing; records with judged elements but no statistics (written by an aclcts
  * before they existed) are counted in a->nerrors. */
@@ -104,17 +104,17 @@ void cts_audit_row_stats(const cts_audit_row *row, cts_audit_stats *s);
  * and the cases expecting an error status (for the columns' headers). Returns the count. */
 int cts_audit_products(const cts_audit *a, const char *names[16], size_t numeric[16],
                        size_t error_status[16], size_t cases[16]);
-/* Why a row of op x dtype x cubeMathType on path has no numbers for product: "other path",
+/* Why a row of op x dtype x numerics key on path has no numbers for product: "other path",
  * "error status" or "no case". */
 const char *cts_audit_gap_reason(const cts_audit *a, const cts_audit_row *row,
                                  const char *product);
 
-/* Markdown: per op x dtype x cubeMathType x path a few rows (elements; bound units max / p99 /
+/* Markdown: per op x dtype x numerics key x path a few rows (elements; bound units max / p99 /
  * mean; ULP max / p99; relative max / p99; shares of the named standards; spread when any case
  * was not promised deterministic), one column per product; infinite values are footnoted and
  * a column without numbers says why. */
 void cts_audit_write_markdown(FILE *f, const cts_audit *a);
-/* CSV: one line per op x dtype x cubeMathType x path x product with every metric. */
+/* CSV: one line per op x dtype x numerics key x path x product with every metric. */
 void cts_audit_write_csv(FILE *f, const cts_audit *a);
 
 /* report.html: one self-contained page (no network, no scripts, no external fonts) with the

@@ -206,7 +206,7 @@ static void heatmap(FILE *f, const cts_report *r)
     free(v);
 }
 
-/* One op x dtype x cubeMathType of the audit, summed over computation paths and products. */
+/* One op x dtype x numerics key of the audit, summed over computation paths and products. */
 typedef struct {
     const cts_audit_row *key;
     int64_t n, bound[CTS_AUDIT_BOUND_BINS], ulp[CTS_AUDIT_BINS];
@@ -216,7 +216,7 @@ typedef struct {
 static bool same_group(const cts_audit_row *a, const cts_audit_row *b)
 {
     return !strcmp(a->op, b->op) && !strcmp(a->dtype, b->dtype) &&
-           a->cube_math_type == b->cube_math_type;
+           !strcmp(a->numerics, b->numerics);
 }
 
 static void add_to_group(pic_group *g, const cts_audit_row *r)
@@ -288,10 +288,10 @@ static void pictures(FILE *f, const cts_audit *a)
         for (; j < a->nrows && same_group(&a->rows[i], &a->rows[j]); j++)
             add_to_group(&g, &a->rows[j]);
         fprintf(f, "<div class=\"group\"><h3>%s &middot; %s &middot; ", g.key->op, g.key->dtype);
-        if (g.key->cube_math_type < 0)
-            fputs("no cubeMathType", f);
+        if (!g.key->numerics[0])
+            fputs("no numerics parameter", f);
         else
-            fprintf(f, "cubeMathType %d", g.key->cube_math_type);
+            esc(f, g.key->numerics);
         fputs(" <small>(all products and paths)</small></h3>\n<div class=\"fig\">", f);
         bound_picture(f, &g);
         fputs("</div><div class=\"fig\">", f);

@@ -35,9 +35,9 @@ void cts_result_list_free(cts_result_list *l)
     l->count = l->cap = 0;
 }
 
-const char *cts_op_id(ref_op op)
+int cts_numerics_cmp(const char *a, const char *b)
 {
-    return op == REF_OP_AVGPOOL2D_BACKWARD ? "avgpool2d_backward" : "grid_sampler2d_backward";
+    return strverscmp(a, b);
 }
 
 static void copy(char *dst, size_t len, const char *src)
@@ -51,9 +51,9 @@ void cts_result_from_case(cts_result *r, const cts_case *c, const char *file, co
     copy(r->v.case_id, sizeof r->v.case_id, c->id);
     copy(r->suite, sizeof r->suite, c->suite);
     copy(r->file, sizeof r->file, file);
-    copy(r->op, sizeof r->op, cts_op_id(c->op));
+    copy(r->op, sizeof r->op, c->op->name);
     copy(r->dtype, sizeof r->dtype, cts_dtype_yaml_name(c->dtype));
-    r->cube_math_type = c->op == REF_OP_AVGPOOL2D_BACKWARD ? (int)c->cube_math_type : -1;
+    cts_numerics_key(c, r->numerics, sizeof r->numerics);
     copy(r->product, sizeof r->product, ref_product_id(c->product));
     r->seed = c->seed;
     r->deterministic = c->deterministic;

@@ -15,8 +15,9 @@
 #include "backend/backend.h"
 
 /* One finished case as the reports see it: the worker's verdict plus what the case was (suite,
- * op, dtype, cubeMathType, product, seed) and how to rerun it. Written to JSONL by a run, read
- * back by --resume and merge, so JUnit and the summary are made from the same records. */
+ * op, dtype, the op's numerics key, product, seed) and how to rerun it. Written to JSONL by a
+ * run, read back by --resume and merge, so JUnit and the summary are made from the same
+ * records. */
 
 typedef struct {
     cts_verdict v;
@@ -24,7 +25,7 @@ typedef struct {
     char file[512];          /* suite file, repo-relative or absolute */
     char op[32];             /* "avgpool2d_backward", "grid_sampler2d_backward" */
     char dtype[16];          /* suite names: float32, float16, bfloat16, float64 */
-    int cube_math_type;      /* -1 for the grid sampler (no such parameter) */
+    char numerics[64];       /* the op's numerics key: "cube_math_type=1"; "" when it has none */
     char product[24];
     uint64_t seed;
     bool deterministic;      /* the case asked for a deterministic computation */
@@ -57,7 +58,8 @@ const cts_result *cts_results_other_contract(const cts_result_list *l, const cha
  * CTS_DEFAULT_CONTRACT and this build's version. */
 void cts_result_from_case(cts_result *r, const cts_case *c, const char *file,
                           const char *backend);
-const char *cts_op_id(ref_op op);          /* "avgpool2d_backward" */
+/* Order of numerics keys: as text, numbers by value ("x=2" before "x=10"). */
+int cts_numerics_cmp(const char *a, const char *b);
 
 /* FAIL, CRASH, TIMEOUT, ERROR, RESOURCE_ERROR: the statuses that make the exit code 1. */
 bool cts_status_fails(cts_status s);
@@ -99,7 +101,7 @@ typedef struct {
 void cts_tally_results(const cts_result *r, size_t n, cts_tally *t);
 int cts_tally_exit_code(const cts_tally *t);
 
-/* Markdown: a table op x dtype x cubeMathType x product with the count per status, the worst
+/* Markdown: a table op x dtype x numerics key x product with the count per status, the worst
  * error in ULP and in bound units, then one repro line per failing case (at most max_repro,
  * 0 = all). */
 void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro);

@@ -17,11 +17,12 @@
 #include <jansson.h>
 
 typedef enum {
-    F_STR, F_INT, F_I32, F_I64, F_U64, F_HEX, F_DBL, F_STATUS, F_BOOL, F_HIST, F_GRID
+    F_STR, F_NUMERICS_V1, F_I32, F_I64, F_U64, F_HEX, F_DBL, F_STATUS, F_BOOL, F_HIST, F_GRID
 } field_kind;
 
-/* Written always, only for cases with element statistics (v.el), only with an error grid. */
-typedef enum { ALWAYS, IF_STATS, IF_GRID } field_when;
+/* Written always, only for cases with element statistics (v.el), only with an error grid; never
+ * (read from older records only). */
+typedef enum { ALWAYS, IF_STATS, IF_GRID, READ_ONLY } field_when;
 
 typedef struct {
     const char *key;
@@ -38,7 +39,11 @@ static const field fields[] = {
     R("file", F_STR, file),
     R("op", F_STR, op),
     R("dtype", F_STR, dtype),
-    R("cube_math_type", F_INT, cube_math_type),
+    R("numerics", F_STR, numerics),
+    /* records before the numerics key: avg-pool's cubeMathType as its own column (null for the
+     * grid sampler); read as the numerics key "cube_math_type=N" when there is no "numerics" */
+    {"cube_math_type", F_NUMERICS_V1, offsetof(cts_result, numerics),
+     sizeof(((cts_result *)0)->numerics), READ_ONLY},
     R("product", F_STR, product),
     R("seed", F_U64, seed),
     R("deterministic", F_BOOL, deterministic),
@@ -181,19 +186,14 @@ static bool written(const field *f, const cts_result *r)
 {
     if (f->when == IF_STATS) return r->v.el.n > 0 || r->v.el.skipped > 0;
     if (f->when == IF_GRID) return r->v.grid.rows > 0;
-    return true;
+    return f->when == ALWAYS;
 }
 
 static void put_value(cts_sink *s, const field *f, const char *p)
 {
     switch (f->kind) {
     case F_STR: put_string(s, p); break;
-    case F_INT: {
-        int v = *(const int *)p; /* cube_math_type: -1 is "no such parameter" */
-        if (v < 0) cts_sink_put(s, "null");
-        else cts_sink_put(s, "%d", v);
-        break;
-    }
+    case F_NUMERICS_V1: break; /* never written */
     case F_I32: cts_sink_put(s, "%" PRId32, *(const int32_t *)p); break;
     case F_I64: cts_sink_put(s, "%" PRId64, *(const int64_t *)p); break;
     case F_U64: cts_sink_put(s, "%" PRIu64, *(const uint64_t *)p); break;
@@ -435,7 +435,7 @@ static const char *kind_name(field_kind k)
 {
     switch (k) {
     case F_STR: return "a string";
-    case F_INT: return "null or an integer >= 0";
+    case F_NUMERICS_V1: return "null or an integer >= 0";
     case F_I32: return "a 32-bit integer";
     case F_I64: return "a 64-bit integer";
     case F_U64: return "an integer in [0, 2^64)";
@@ -472,10 +472,10 @@ static int store(const field *f, cts_result *r, const json_t *v, const lifted *l
         return 0;
     }
     case F_DBL: return get_double(v, l, (double *)p);
-    case F_INT:
-        if (json_is_null(v)) i = -1;
-        else if (get_int(v, 0, INT32_MAX, &i)) return -1;
-        *(int *)p = (int)i;
+    case F_NUMERICS_V1:
+        if (json_is_null(v)) return 0;
+        if (get_int(v, 0, INT32_MAX, &i)) return -1;
+        if (!*p) snprintf(p, f->size, "cube_math_type=%d", (int)i);
         return 0;
     case F_I32:
         if (get_int(v, INT32_MIN, INT32_MAX, &i)) return -1;
@@ -490,7 +490,6 @@ static int store(const field *f, cts_result *r, const json_t *v, const lifted *l
 int cts_jsonl_parse(const char *line, cts_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    r->cube_math_type = -1;
     char *text = strdup(line);
     if (!text) abort();
     lifted l;

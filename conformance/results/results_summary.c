@@ -1,4 +1,4 @@
-/* summary.md: counts per status for each op x dtype x cubeMathType x product, the worst error
+/* summary.md: counts per status for each op x dtype x numerics key x product, the worst error
  * seen in ULP and in units of the error bound, then the repro lines. The console summary: the
  * same per op x dtype x product, counts and worst bound units only, one line each. */
 #include "results.h"
@@ -26,26 +26,26 @@ int cts_tally_exit_code(const cts_tally *t)
 }
 
 typedef struct {
-    const cts_result *key;    /* first result of the row: op, dtype, cubeMathType, product */
+    const cts_result *key;    /* first result of the row: op, dtype, numerics key, product */
     size_t count[CTS_STATUS_COUNT];
     double worst_ulp, worst_bound;
     bool judged;              /* some case of the row compared numbers */
 } row;
 
-/* Row order: op, dtype, cubeMathType (when rows are split by it), product. */
-static int row_cmp(const cts_result *a, const cts_result *b, bool by_cube)
+/* Row order: op, dtype, numerics key (when rows are split by it), product. */
+static int row_cmp(const cts_result *a, const cts_result *b, bool by_numerics)
 {
     int c = strcmp(a->op, b->op);
     if (!c)
         c = strcmp(a->dtype, b->dtype);
-    if (!c && by_cube)
-        c = (a->cube_math_type > b->cube_math_type) - (a->cube_math_type < b->cube_math_type);
+    if (!c && by_numerics)
+        c = cts_numerics_cmp(a->numerics, b->numerics);
     if (!c)
         c = strcmp(a->product, b->product);
     return c;
 }
 
-static int row_sort_cube(const void *a, const void *b)
+static int row_sort_numerics(const void *a, const void *b)
 {
     return row_cmp(((const row *)a)->key, ((const row *)b)->key, true);
 }
@@ -73,8 +73,8 @@ static void fmt_worst(char *buf, size_t len, bool judged, double x)
         snprintf(buf, len, "%.3g", x);
 }
 
-/* The rows of the results (malloc'd, sorted): one per op x dtype [x cubeMathType] x product. */
-static row *collect_rows(const cts_result *r, size_t n, bool by_cube, size_t *nrows_out)
+/* The rows of the results (malloc'd, sorted): one per op x dtype [x numerics key] x product. */
+static row *collect_rows(const cts_result *r, size_t n, bool by_numerics, size_t *nrows_out)
 {
     row *rows = calloc(n ? n : 1, sizeof *rows);
     size_t nrows = 0;
@@ -82,7 +82,7 @@ static row *collect_rows(const cts_result *r, size_t n, bool by_cube, size_t *nr
         abort();
     for (size_t i = 0; i < n; i++) {
         size_t k = 0;
-        while (k < nrows && row_cmp(rows[k].key, &r[i], by_cube) != 0)
+        while (k < nrows && row_cmp(rows[k].key, &r[i], by_numerics) != 0)
             k++;
         if (k == nrows)
             rows[nrows++].key = &r[i];
@@ -95,7 +95,7 @@ static row *collect_rows(const cts_result *r, size_t n, bool by_cube, size_t *nr
             rows[k].worst_bound = worst(rows[k].worst_bound, r[i].v.worst_bound_units);
         }
     }
-    qsort(rows, nrows, sizeof *rows, by_cube ? row_sort_cube : row_sort_flat);
+    qsort(rows, nrows, sizeof *rows, by_numerics ? row_sort_numerics : row_sort_flat);
     *nrows_out = nrows;
     return rows;
 }
@@ -134,7 +134,7 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
     size_t nrows;
     row *rows = collect_rows(r, n, true, &nrows);
 
-    fprintf(f, "| op | dtype | cubeMathType | product |");
+    fprintf(f, "| op | dtype | numerics | product |");
     for (int s = 0; s < CTS_STATUS_COUNT; s++)
         fprintf(f, " %s |", cts_status_name((cts_status)s));
     fprintf(f, " worst ULP | worst bound units |\n|---|---|---|---|");
@@ -143,8 +143,8 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
     fprintf(f, "---:|---:|\n");
     for (size_t k = 0; k < nrows; k++) {
         const cts_result *key = rows[k].key;
-        char cmt[16], ulp[32], bound[32];
-        snprintf(cmt, sizeof cmt, key->cube_math_type < 0 ? "-" : "%d", key->cube_math_type);
+        char ulp[32], bound[32];
+        const char *cmt = key->numerics[0] ? key->numerics : "-";
         fmt_worst(ulp, sizeof ulp, rows[k].judged, rows[k].worst_ulp);
         fmt_worst(bound, sizeof bound, rows[k].judged, rows[k].worst_bound);
         fprintf(f, "| %s | %s | %s | %s |", key->op, key->dtype, cmt, key->product);
@@ -177,6 +177,6 @@ void cts_summary_console(FILE *f, const cts_result *r, size_t n, size_t max_repr
     }
     free(rows);
     fprintf(f, "(worst bound units: |got - exact| over the allowed error, <= 1 passes; - : no "
-               "numbers compared. Per cubeMathType and in ULP: summary.md)\n");
+               "numbers compared. Per numerics key and in ULP: summary.md)\n");
     write_tail(f, r, n, max_repro);
 }

@@ -1,5 +1,6 @@
 /* --dump (dump.h): case.json and .npy files of one case. */
 #include "dump.h"
+#include "op_driver.h"
 
 #include <errno.h>
 #include <math.h>
@@ -158,30 +159,26 @@ static json_t *int_list(const int64_t *v, int n)
     return a;
 }
 
-static json_t *int_array(const cts_int_array *a)
-{
-    return a->null ? json_null() : int_list(a->v, a->len);
-}
-
+/* The operator's parameters by their suite keys: lists (null when passed as NULL), integers,
+ * booleans. */
 static json_t *params_json(const cts_case *c)
 {
-    if (c->op == REF_OP_AVGPOOL2D_BACKWARD)
-        return json_pack("{s:o, s:o, s:o, s:b, s:b, s:I, s:I}", "kernel_size",
-                         int_array(&c->kernel_size), "stride", int_array(&c->stride), "padding",
-                         int_array(&c->padding), "ceil_mode", c->ceil_mode, "count_include_pad",
-                         c->count_include_pad, "divisor_override",
-                         (json_int_t)c->divisor_override, "cube_math_type",
-                         (json_int_t)c->cube_math_type);
-    json_t *mask = json_null();
-    if (!c->output_mask_null) {
-        mask = json_array();
-        for (int i = 0; i < c->output_mask_len; i++)
-            json_array_append_new(mask, json_boolean(c->output_mask[i]));
+    json_t *o = json_object();
+    for (int i = 0; i < c->op->nparams; i++) {
+        const cts_param *p = &c->param[i];
+        json_t *v;
+        switch (c->op->params[i].kind) {
+        case CTS_PARAM_INT: v = json_integer(p->v[0]); break;
+        case CTS_PARAM_BOOL: v = json_boolean(p->v[0]); break;
+        case CTS_PARAM_INTS: v = p->null ? json_null() : int_list(p->v, p->len); break;
+        default:
+            v = p->null ? json_null() : json_array();
+            for (int k = 0; !p->null && k < p->len; k++)
+                json_array_append_new(v, json_boolean(p->v[k]));
+        }
+        json_object_set_new(o, c->op->params[i].key, v);
     }
-    return json_pack("{s:I, s:I, s:b, s:o}", "interpolation_mode",
-                     (json_int_t)c->interpolation_mode, "padding_mode",
-                     (json_int_t)c->padding_mode, "align_corners", c->align_corners,
-                     "output_mask", mask);
+    return o;
 }
 
 static json_t *tensor_json(const cts_tensor *t, const cts_dev_tensor *d, const ref_output *ref)
@@ -230,7 +227,7 @@ static json_t *case_json(const cts_case *c, const cts_dev_tensor d[], const ref_
     for (int i = 0; i < c->ntensors; i++)
         json_array_append_new(tensors, tensor_json(&c->t[i], &d[i], &ref[i]));
     json_t *o = json_pack("{s:o, s:o, s:o, s:s, s:s, s:s, s:s}", "id", text(c->id), "suite",
-                          text(c->suite), "name", text(c->name), "op", cts_op_id(c->op),
+                          text(c->suite), "name", text(c->name), "op", c->op->name,
                           "dtype", ref_dtype_name(c->dtype), "product",
                           ref_product_id(c->product), "spec", ref_spec_name(c->spec));
     if (!o) abort();

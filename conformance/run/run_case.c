@@ -175,36 +175,17 @@ static int64_t numel_of(const cts_tensor *t)
     return n;
 }
 
-static aclIntArray *int_array(const cts_backend *b, const cts_int_array *a)
-{
-    return a->null ? NULL : b->aclCreateIntArray(a->v, (uint64_t)a->len);
-}
-
 /* Both phases on uploaded tensors; returns the first non-zero status (or the sync's). -1 with
  * err on harness failures. */
 static int call_op(const session *s, device_run *r, char *err, size_t errlen)
 {
     const cts_backend *b = s->b;
-    const cts_case *c = s->c;
     uint64_t ws = 0;
     aclOpExecutor *exec = NULL;
-    aclIntArray *ks = NULL, *st = NULL, *pd = NULL;
-    aclBoolArray *mask = NULL;
-    aclnnStatus rc;
-    if (c->op == REF_OP_AVGPOOL2D_BACKWARD) {
-        ks = int_array(b, &c->kernel_size);
-        st = int_array(b, &c->stride);
-        pd = int_array(b, &c->padding);
-        rc = b->aclnnAvgPool2dBackwardGetWorkspaceSize(
-            r->d[0].acl, r->d[1].acl, ks, st, pd, c->ceil_mode, c->count_include_pad,
-            c->divisor_override, (int8_t)c->cube_math_type, r->d[2].acl, &ws, &exec);
-    } else {
-        if (!c->output_mask_null)
-            mask = b->aclCreateBoolArray(c->output_mask, (uint64_t)c->output_mask_len);
-        rc = b->aclnnGridSampler2DBackwardGetWorkspaceSize(
-            r->d[0].acl, r->d[1].acl, r->d[2].acl, c->interpolation_mode, c->padding_mode,
-            c->align_corners, mask, r->d[3].acl, r->d[4].acl, &ws, &exec);
-    }
+    cts_call_args a = {.c = s->c, .workspace_size = &ws, .executor = &exec};
+    for (int i = 0; i < s->c->ntensors; i++) a.t[i] = r->d[i].acl;
+    cts_call_arrays_create(b, &a);
+    aclnnStatus rc = cts_call_first_phase(b, &a);
     int ret = 0;
     void *wsp = NULL;
     aclError me = ACL_SUCCESS;
@@ -217,9 +198,7 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
                  (unsigned long long)ws, me);
         ret = me == ACL_ERROR_BAD_ALLOC ? CTS_OUT_OF_MEMORY : -1;
     } else if (rc == 0) {
-        rc = c->op == REF_OP_AVGPOOL2D_BACKWARD
-                 ? b->aclnnAvgPool2dBackward(wsp, ws, exec, s->stream)
-                 : b->aclnnGridSampler2DBackward(wsp, ws, exec, s->stream);
+        rc = cts_call_second_phase(b, s->c, wsp, ws, exec, s->stream);
         aclError e = b->aclrtSynchronizeStream(s->stream);
         if (rc == 0) rc = e;
     }
@@ -227,10 +206,7 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     const char *m = rc != 0 ? b->aclGetRecentErrMsg() : NULL;
     snprintf(r->errmsg, sizeof r->errmsg, "%s", m ? m : "");
     if (wsp) b->aclrtFree(wsp);
-    if (ks) b->aclDestroyIntArray(ks);
-    if (st) b->aclDestroyIntArray(st);
-    if (pd) b->aclDestroyIntArray(pd);
-    if (mask) b->aclDestroyBoolArray(mask);
+    cts_call_arrays_destroy(b, &a);
     return ret;
 }
 

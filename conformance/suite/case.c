@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "op_driver.h"
 #include "suite_case.h"
 
 static const char *dup_str(const char *s)
@@ -94,7 +95,7 @@ static void hdoubles(hasher *x, const double *v, size_t n)
         H(x, v[i]);
 }
 
-static void hint_array(hasher *x, const cts_int_array *a)
+static void hparam(hasher *x, const cts_param *a)
 {
     H(x, a->null);
     H(x, a->len);
@@ -122,7 +123,7 @@ static void htensor(hasher *x, const cts_tensor *t)
 uint64_t cts_case_param_hash(const cts_case *c)
 {
     hasher x = {0xcbf29ce484222325ull};
-    H(&x, (int)c->op);
+    hstr(&x, c->op ? c->op->name : NULL);
     H(&x, (int)c->dtype);
     H(&x, (int)c->spec);
     H(&x, c->seed);
@@ -132,20 +133,8 @@ uint64_t cts_case_param_hash(const cts_case *c)
         H(&x, c->expect_values[s].any);
         hdoubles(&x, c->expect_values[s].values, c->expect_values[s].nvalues);
     }
-    hint_array(&x, &c->kernel_size);
-    hint_array(&x, &c->stride);
-    hint_array(&x, &c->padding);
-    H(&x, c->ceil_mode);
-    H(&x, c->count_include_pad);
-    H(&x, c->divisor_override);
-    H(&x, c->cube_math_type);
-    H(&x, c->interpolation_mode);
-    H(&x, c->padding_mode);
-    H(&x, c->align_corners);
-    H(&x, c->output_mask_null);
-    H(&x, c->output_mask_len);
-    for (int i = 0; i < c->output_mask_len && i < CTS_MAX_DIMS; i++)
-        H(&x, c->output_mask[i]);
+    for (int i = 0; i < CTS_MAX_PARAMS; i++)
+        hparam(&x, &c->param[i]);
     H(&x, c->expect_status_model);
     H(&x, c->expect_status);
     H(&x, (int)c->tolerance.kind);

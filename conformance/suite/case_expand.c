@@ -77,9 +77,7 @@ static void unknown_key(const cts_keyctx *k, const cts_ynode *key, const char *f
 {
     const char *other = cts_key_other_op(k->op, key->text);
     if (other)
-        ERR(key, field, "not a key of %s cases (it belongs to %s)",
-            k->op == REF_OP_AVGPOOL2D_BACKWARD ? "avgpool2d_backward" : "grid_sampler2d_backward",
-            other);
+        ERR(key, field, "not a key of %s cases (it belongs to %s)", k->op->name, other);
     else
         ERR(key, field, "unknown key");
 }
@@ -217,40 +215,92 @@ static bool same_as_earlier(const cts_keyctx *k, const char *field, const cts_yn
     return true;
 }
 
-void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynode *cn,
-                     size_t index, cts_case_list *out, size_t *cap)
+/* The `name:` of an entry, or NULL (with the error). */
+static const char *entry_name(const cts_keyctx *k, const cts_ynode *cn, const char *field)
 {
-    char field[64], f[256];
-    cts_fmt(field, sizeof field, "cases[%zu]", index);
-    if (!cts_expect_kind(k, field, cn, CTS_YN_MAP))
-        return;
-    bool ok = true;
-    /* name */
+    char f[256];
     const cts_ynode *nv = cts_yaml_get(cn, "name");
     const char *name = NULL;
     cts_fmt(f, sizeof f, "%s.name", field);
     if (!nv) {
         ERR(cn, f, "required");
-        ok = false;
     } else if (cts_read_string(k, f, nv, &name) && !valid_name(name)) {
         ERR(nv, f, "'%s' is not a valid case name (letters, digits, '_' and '-')", name);
-        ok = false;
-    } else if (!name) {
-        ok = false;
+        name = NULL;
     }
-    /* keys of the entry itself */
+    return name;
+}
+
+/* Every key of the entry itself is structural or a value key of the op. */
+static bool entry_keys_known(const cts_keyctx *k, const cts_ynode *cn, const char *field)
+{
+    bool ok = true;
     for (size_t i = 0; i < cn->n; i += 2) {
         const char *key = cn->items[i]->text;
+        char f[256];
         cts_fmt(f, sizeof f, "%s.%s", field, key);
         if (!is_structural(key) && !cts_key_known(k->op, key)) {
             unknown_key(k, cn->items[i], f);
             ok = false;
         }
     }
-    /* matrix */
+    return ok;
+}
+
+/* `matrix:` of an entry: its keys and value lists, and the number of combinations. */
+typedef struct {
+    const cts_ynode *keys[32], *vals[32];
+    size_t nkeys, total;
+} matrix;
+
+/* One matrix key and its value list: a case key given only here, a non-empty list without
+ * duplicates. */
+static bool matrix_entry_ok(const cts_keyctx *k, const cts_ynode *cn, const char *f,
+                            const cts_ynode *key, const cts_ynode *vals)
+{
+    if (!strcmp(key->text, "product")) {
+        ERR(key, f, "products are expanded for every case; use product: to choose them");
+        return false;
+    }
+    if (is_structural(key->text) || !cts_key_known(k->op, key->text)) {
+        const char *other = cts_key_other_op(k->op, key->text);
+        if (other)
+            ERR(key, f, "not a case key of this op (it belongs to %s)", other);
+        else
+            ERR(key, f, "'%s' is not a case key", key->text);
+        return false;
+    }
+    bool ok = true;
+    if (cts_yaml_get(cn, key->text)) {
+        ERR(key, f, "also given as a plain key of the case");
+        ok = false;
+    }
+    if (!cts_expect_kind(k, f, vals, CTS_YN_SEQ))
+        return false;
+    if (vals->n == 0) {
+        ERR(vals, f, "empty list of values");
+        return false;
+    }
+    for (size_t a = 0; a < vals->n; a++)
+        for (size_t b = 0; b < a; b++)
+            if (cts_yaml_equal(vals->items[a], vals->items[b])) {
+                char ff[300];
+                cts_fmt(ff, sizeof ff, "%s[%zu]", f, a);
+                ERR(vals->items[a], ff, "duplicate value (same as [%zu])", b);
+                ok = false;
+            }
+    return ok;
+}
+
+/* Reads `matrix:` into m (no matrix: one combination); *mx is the node or NULL. */
+static bool read_matrix(const cts_keyctx *k, const cts_ynode *cn, const char *field, matrix *m,
+                        const cts_ynode **mx_out)
+{
+    char f[256];
+    bool ok = true;
     const cts_ynode *mx = cts_yaml_get(cn, "matrix");
-    size_t nkeys = 0, total = 1;
-    const cts_ynode *mkeys[32], *mvals[32];
+    m->nkeys = 0;
+    m->total = 1;
     if (mx) {
         cts_fmt(f, sizeof f, "%s.matrix", field);
         if (!cts_expect_kind(k, f, mx, CTS_YN_MAP)) {
@@ -262,55 +312,35 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
             mx = NULL;
         }
     }
+    *mx_out = mx;
     for (size_t i = 0; mx && i < mx->n; i += 2) {
         const cts_ynode *key = mx->items[i], *vals = mx->items[i + 1];
         cts_fmt(f, sizeof f, "%s.matrix.%s", field, key->text);
-        if (!strcmp(key->text, "product")) {
-            ERR(key, f, "products are expanded for every case; use product: to choose them");
-            ok = false;
+        bool entry_ok = matrix_entry_ok(k, cn, f, key, vals);
+        ok &= entry_ok;
+        /* a key that is no case key or has no list of values takes no part */
+        if (!entry_ok && (vals->kind != CTS_YN_SEQ || vals->n == 0 || !cts_key_known(k->op,
+            key->text) || is_structural(key->text) || !strcmp(key->text, "product")))
             continue;
-        }
-        if (is_structural(key->text) || !cts_key_known(k->op, key->text)) {
-            const char *other = cts_key_other_op(k->op, key->text);
-            if (other)
-                ERR(key, f, "not a case key of this op (it belongs to %s)", other);
-            else
-                ERR(key, f, "'%s' is not a case key", key->text);
-            ok = false;
-            continue;
-        }
-        if (cts_yaml_get(cn, key->text)) {
-            ERR(key, f, "also given as a plain key of the case");
-            ok = false;
-        }
-        if (!cts_expect_kind(k, f, vals, CTS_YN_SEQ)) {
-            ok = false;
-            continue;
-        }
-        if (vals->n == 0) {
-            ERR(vals, f, "empty list of values");
-            ok = false;
-            continue;
-        }
-        for (size_t a = 0; a < vals->n; a++)
-            for (size_t b2 = 0; b2 < a; b2++)
-                if (cts_yaml_equal(vals->items[a], vals->items[b2])) {
-                    char ff[300];
-                    cts_fmt(ff, sizeof ff, "%s[%zu]", f, a);
-                    ERR(vals->items[a], ff, "duplicate value (same as [%zu])", b2);
-                    ok = false;
-                }
-        mkeys[nkeys] = key;
-        mvals[nkeys] = vals;
-        nkeys++;
-        total *= vals->n;
-        if (total > MAX_COMBINATIONS) {
+        m->keys[m->nkeys] = key;
+        m->vals[m->nkeys] = vals;
+        m->nkeys++;
+        m->total *= vals->n;
+        if (m->total > MAX_COMBINATIONS) {
             ERR(mx, f, "more than %d combinations", MAX_COMBINATIONS);
             ok = false;
             break;
         }
     }
-    /* exclude */
+    return ok;
+}
+
+/* Reads `exclude:` (a list of maps of matrix keys); *ex is the node or NULL. */
+static bool read_exclude(const cts_keyctx *k, const cts_ynode *cn, const char *field,
+                         const cts_ynode *mx, const matrix *m, const cts_ynode **ex_out)
+{
+    char f[256];
+    bool ok = true;
     const cts_ynode *ex = cts_yaml_get(cn, "exclude");
     if (ex) {
         cts_fmt(f, sizeof f, "%s.exclude", field);
@@ -323,6 +353,7 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
             ex = NULL;
         }
     }
+    *ex_out = ex;
     for (size_t e = 0; ex && e < ex->n; e++) {
         const cts_ynode *ent = ex->items[e];
         cts_fmt(f, sizeof f, "%s.exclude[%zu]", field, e);
@@ -336,8 +367,8 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
         }
         for (size_t i = 0; i < ent->n; i += 2) {
             bool found = false;
-            for (size_t j = 0; j < nkeys; j++)
-                found |= !strcmp(mkeys[j]->text, ent->items[i]->text);
+            for (size_t j = 0; j < m->nkeys; j++)
+                found |= !strcmp(m->keys[j]->text, ent->items[i]->text);
             if (!found) {
                 char ff[300];
                 cts_fmt(ff, sizeof ff, "%s.%s", f, ent->items[i]->text);
@@ -346,86 +377,141 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
             }
         }
     }
+    return ok;
+}
+
+/* The value index of each matrix key in combination `combo` (first key outermost). */
+static void combination(const matrix *m, size_t combo, size_t *pick)
+{
+    for (size_t j = m->nkeys; j-- > 0;) {
+        pick[j] = combo % m->vals[j]->n;
+        combo /= m->vals[j]->n;
+    }
+}
+
+/* True when an `exclude:` entry matches the combination; marks every entry that does. */
+static bool excluded(const cts_ynode *ex, const matrix *m, const size_t *pick, bool *ex_used)
+{
+    bool any = false;
+    for (size_t e = 0; ex && e < ex->n; e++) {
+        const cts_ynode *ent = ex->items[e];
+        bool match = true;
+        for (size_t i = 0; i < ent->n && match; i += 2)
+            for (size_t j = 0; j < m->nkeys; j++)
+                if (!strcmp(m->keys[j]->text, ent->items[i]->text))
+                    match &= cts_yaml_equal(m->vals[j]->items[pick[j]], ent->items[i + 1]);
+        if (match) {
+            ex_used[e] = true;
+            any = true;
+        }
+    }
+    return any;
+}
+
+/* One combination's case in b: defaults, the entry's keys, its matrix values (and its id
+ * without the product in id). False when a key did not read. */
+static bool build_combination(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynode *cn,
+                              const char *field, const char *name, const matrix *m,
+                              const size_t *pick, cts_builder *b, char *id, size_t idlen)
+{
+    cts_builder_init(b, k->op);
+    b->c.spec = s->spec; /* a case's own spec: overrides it */
+    b->c.spec_fixed = s->spec_fixed;
+    bool ok = !s->defaults || apply_map(k, s->defaults, "defaults", b);
+    ok &= apply_map(k, cn, field, b);
+    cts_fmt(id, idlen, "%s.%s", s->suite, name);
+    for (size_t j = 0; j < m->nkeys; j++) {
+        const cts_ynode *v = m->vals[j]->items[pick[j]];
+        char f[256];
+        cts_fmt(f, sizeof f, "%s.matrix.%s[%zu]", field, m->keys[j]->text, pick[j]);
+        ok &= cts_key_apply(k, m->keys[j]->text, f, v, b);
+        size_t l = strlen(id);
+        cts_fmt(id + l, idlen - l, ".%s=", m->keys[j]->text);
+        render(v, id, idlen);
+    }
+    return ok;
+}
+
+/* Appends one case per product of b's list, with ids id.product. */
+static void push_products(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynode *cn,
+                          const char *field, const char *id, cts_builder *b, cts_case_list *out,
+                          size_t *cap)
+{
+    ref_product prods[REF_PRODUCT_COUNT];
+    int np = case_products(b, s, prods);
+    for (int p = 0; p < np; p++) {
+        const char *pid = ref_product_id(prods[p]);
+        if (strlen(id) + 1 + strlen(pid) >= CTS_ID_MAX) {
+            char f[256];
+            cts_fmt(f, sizeof f, "%s.name", field);
+            ERR(cts_yaml_get(cn, "name"), f, "case id longer than %d characters: %s.%s",
+                CTS_ID_MAX - 1, id, pid);
+            break;
+        }
+        cts_fmt(b->c.id, sizeof b->c.id, "%s.%s", id, pid);
+        b->c.product = prods[p];
+        if (b->quick_list)
+            b->c.quick = (b->quick_products >> prods[p]) & 1u;
+        push(out, cap, &b->c);
+    }
+}
+
+static void builder_clear(cts_builder *b)
+{
+    cts_case_clear(&b->c);
+    free((void *)b->tolerance_field);
+    free((void *)b->product_field);
+}
+
+void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynode *cn,
+                     size_t index, cts_case_list *out, size_t *cap)
+{
+    char field[64];
+    cts_fmt(field, sizeof field, "cases[%zu]", index);
+    if (!cts_expect_kind(k, field, cn, CTS_YN_MAP))
+        return;
+    const char *name = entry_name(k, cn, field);
+    bool ok = name != NULL;
+    ok &= entry_keys_known(k, cn, field);
+    matrix m;
+    const cts_ynode *mx, *ex;
+    ok &= read_matrix(k, cn, field, &m, &mx);
+    ok &= read_exclude(k, cn, field, mx, &m, &ex);
     if (!ok)
         return;
 
-    /* combinations, first matrix key outermost */
     bool *ex_used = calloc(ex ? ex->n + 1 : 1, sizeof *ex_used);
     size_t nvalues = 0;
-    for (size_t j = 0; j < nkeys; j++)
-        nvalues += mvals[j]->n;
+    for (size_t j = 0; j < m.nkeys; j++)
+        nvalues += m.vals[j]->n;
     combo_seen seen;
-    seen_init(&seen, total, nvalues);
+    seen_init(&seen, m.total, nvalues);
     if (!ex_used)
         abort();
     size_t pick[32] = {0};
-    for (size_t combo = 0; combo < total; combo++) {
-        size_t r = combo;
-        for (size_t j = nkeys; j-- > 0;) {
-            pick[j] = r % mvals[j]->n;
-            r /= mvals[j]->n;
-        }
-        bool excluded = false;
-        for (size_t e = 0; ex && e < ex->n; e++) {
-            const cts_ynode *ent = ex->items[e];
-            bool match = true;
-            for (size_t i = 0; i < ent->n && match; i += 2)
-                for (size_t j = 0; j < nkeys; j++)
-                    if (!strcmp(mkeys[j]->text, ent->items[i]->text))
-                        match &= cts_yaml_equal(mvals[j]->items[pick[j]], ent->items[i + 1]);
-            if (match) {
-                ex_used[e] = true;
-                excluded = true;
-            }
-        }
-        if (excluded)
+    for (size_t combo = 0; combo < m.total; combo++) {
+        combination(&m, combo, pick);
+        if (excluded(ex, &m, pick, ex_used))
             continue;
         cts_builder b;
-        cts_builder_init(&b, k->op);
-        b.c.spec = s->spec; /* a case's own spec: overrides it */
-        b.c.spec_fixed = s->spec_fixed;
-        bool cok = !s->defaults || apply_map(k, s->defaults, "defaults", &b);
-        cok &= apply_map(k, cn, field, &b);
         char id[CTS_ID_MAX * 2];
-        cts_fmt(id, sizeof id, "%s.%s", s->suite, name);
-        for (size_t j = 0; j < nkeys; j++) {
-            const cts_ynode *v = mvals[j]->items[pick[j]];
-            cts_fmt(f, sizeof f, "%s.matrix.%s[%zu]", field, mkeys[j]->text, pick[j]);
-            cok &= cts_key_apply(k, mkeys[j]->text, f, v, &b);
-            size_t l = strlen(id);
-            cts_fmt(id + l, sizeof id - l, ".%s=", mkeys[j]->text);
-            render(v, id, sizeof id);
-        }
+        bool cok = build_combination(k, s, cn, field, name, &m, pick, &b, id, sizeof id);
         /* cross-key checks and derivations only once every key read cleanly */
         cok = cok && cts_case_finish(k, &b, cn, field);
-        cok = cok && !same_as_earlier(k, field, mkeys, mvals, nkeys, combo, &b.c, &seen);
-        ref_product prods[REF_PRODUCT_COUNT];
-        int np = cok ? case_products(&b, s, prods) : 0;
+        cok = cok && !same_as_earlier(k, field, m.keys, m.vals, m.nkeys, combo, &b.c, &seen);
         b.c.suite = strdup(s->suite);
         b.c.name = strdup(name);
         b.c.mark.file = strdup(k->file);
         b.c.seed = s->seed;
         if (!b.c.suite || !b.c.name || !b.c.mark.file)
             abort();
-        for (int p = 0; p < np; p++) {
-            const char *pid = ref_product_id(prods[p]);
-            if (strlen(id) + 1 + strlen(pid) >= CTS_ID_MAX) {
-                cts_fmt(f, sizeof f, "%s.name", field);
-                ERR(nv, f, "case id longer than %d characters: %s.%s", CTS_ID_MAX - 1, id, pid);
-                break;
-            }
-            cts_fmt(b.c.id, sizeof b.c.id, "%s.%s", id, pid);
-            b.c.product = prods[p];
-            if (b.quick_list)
-                b.c.quick = (b.quick_products >> prods[p]) & 1u;
-            push(out, cap, &b.c);
-        }
-        cts_case_clear(&b.c);
-        free((void *)b.tolerance_field);
-        free((void *)b.product_field);
+        if (cok)
+            push_products(k, s, cn, field, id, &b, out, cap);
+        builder_clear(&b);
     }
     for (size_t e = 0; ex && e < ex->n; e++)
         if (!ex_used[e]) {
+            char f[256];
             cts_fmt(f, sizeof f, "%s.exclude[%zu]", field, e);
             ERR(ex->items[e], f, "matches no combination of the matrix");
         }

@@ -16,6 +16,7 @@
 
 #define CTS_MAX_DIMS 8
 #define CTS_MAX_TENSORS 5
+#define CTS_MAX_PARAMS 12
 #define CTS_ID_MAX 256
 
 /* Where a value came from in a suite file (libyaml marks are 0-based; these are 1-based). */
@@ -36,8 +37,7 @@ typedef struct {
     size_t nvalues;
 } cts_datagen;
 
-/* Tensor slots. avg-pool: 0 grad_output, 1 self, 2 grad_input.
- * grid sampler: 0 grad_output, 1 input, 2 grid, 3 input_grad, 4 grid_grad. */
+/* One tensor of the call; its slot and name are the operator's (its driver's tensor roles). */
 typedef struct {
     const char *name;     /* "grad_output", "self", ... (static string) */
     bool is_output;
@@ -48,15 +48,19 @@ typedef struct {
     int64_t strides[CTS_MAX_DIMS];
     int64_t offset;       /* storage offset in elements */
     ref_dtype dtype;      /* normally the case dtype; `dtypes:` can override one tensor */
-    ref_format format;    /* NCHW/NCL for avg-pool, ND for the grid sampler unless overridden */
+    ref_format format;    /* the driver's default for the rank unless the suite gives one */
     cts_datagen gen;      /* inputs only */
 } cts_tensor;
 
+/* One operator parameter (its driver's parameter table says which and of what kind): a scalar
+ * in v[0] (bools 0 or 1), or a list of len values passed as an aclIntArray/aclBoolArray. */
 typedef struct {
-    bool null;            /* pass a NULL aclIntArray* */
+    bool null;            /* a list passed as a NULL pointer */
     int len;
     int64_t v[CTS_MAX_DIMS];
-} cts_int_array;
+} cts_param;
+
+struct cts_op_driver;
 
 typedef enum {
     CTS_TOL_BOUND,              /* reference ref_bound per element (default) */
@@ -86,7 +90,7 @@ typedef struct {
     const char *suite;          /* suite name */
     const char *name;           /* case name */
     cts_mark mark;              /* where the case starts in its file */
-    ref_op op;
+    const struct cts_op_driver *op; /* the operator (conformance/ops/op_driver.h) */
     ref_dtype dtype;
     ref_product product;
     ref_spec spec;              /* which contract the expected status follows (default doc) */
@@ -96,24 +100,16 @@ typedef struct {
     int ntensors;
     cts_tensor t[CTS_MAX_TENSORS];
 
-    /* avg-pool */
-    cts_int_array kernel_size, stride, padding;
-    bool ceil_mode, count_include_pad;
-    int64_t divisor_override;
-    int64_t cube_math_type;     /* passed as int8_t; values outside int8 are truncated */
-
-    /* grid sampler */
-    int64_t interpolation_mode, padding_mode;
-    bool align_corners;
-    bool output_mask_null;
-    int output_mask_len;
-    bool output_mask[CTS_MAX_DIMS];
+    /* The operator's parameters in the order of its driver's table. A scalar narrower than
+     * int64_t in the prototype (cubeMathType: int8_t) holds only values the type can: the
+     * loader refuses the others. */
+    cts_param param[CTS_MAX_PARAMS];
 
     /* expectation */
     bool expect_status_model;   /* true: the reference status model decides */
     int32_t expect_status;      /* otherwise this code */
     cts_expected_values expect_values[CTS_MAX_TENSORS];
-    cts_tolerance tolerance;    /* resolved for this case's dtype and cubeMathType */
+    cts_tolerance tolerance;    /* resolved for this case's dtype and numerics parameters */
     bool deterministic;         /* set ACL_OPT_DETERMINISTIC=1 and require bitwise repeats */
     int repeat;                 /* runs for determinism/spread (>= 1; --repeat overrides) */
     const char *waiver;         /* reason, or NULL */
@@ -134,6 +130,10 @@ void cts_case_list_free(cts_case_list *l);
 /* A 64-bit hash of everything that reaches the device or the judgement (not the id, the name,
  * the product or where it was written): two cases with one hash are one case. */
 uint64_t cts_case_param_hash(const cts_case *c);
+
+/* The operators a case can be of: their drivers and the table (conformance/ops/, part of this
+ * library). */
+#include "op_driver.h"
 
 /* The guard zone on each side of a tensor's device storage (the loader refuses a tensor whose
  * bytes with its guards pass 2^63): ≥ 64 bytes asked; 512 keeps the tensor data as aligned as

@@ -14,7 +14,7 @@
 typedef struct {
     const char *file;
     cts_diag *d;
-    ref_op op;
+    const cts_op_driver *op;
 } cts_keyctx;
 
 /* A case being built: the cts_case plus what was set explicitly, so that derived values (shapes,
@@ -28,7 +28,7 @@ typedef struct {
     bool gen_set[CTS_MAX_TENSORS];
     unsigned quick_products;                     /* quick: [products]: bit per ref_product */
     bool quick_list;
-    bool array_set[3];                           /* kernel_size, stride, padding given */
+    bool param_set[CTS_MAX_PARAMS];              /* parameters given (or named in null:) */
     int nstrides[CTS_MAX_TENSORS];               /* views: strides given, checked vs rank */
     const cts_ynode *strides_node[CTS_MAX_TENSORS];
     const cts_ynode *tolerance;   /* resolved in cts_case_finish (needs dtype, cubeMathType) */
@@ -58,27 +58,22 @@ bool cts_read_dtype(const cts_keyctx *k, const char *field, const cts_ynode *v, 
 bool cts_read_product(const cts_keyctx *k, const char *field, const cts_ynode *v,
                       ref_product *out);
 
-/* ---- tensor slots (suite_keys.c) ---- */
-int cts_op_ntensors(ref_op op);
-const char *cts_op_tensor_name(ref_op op, int slot);
-bool cts_op_tensor_is_output(ref_op op, int slot);
-int cts_op_tensor_slot(ref_op op, const char *name); /* -1 when not a tensor of op */
-
 /* ---- case keys (suite_keys.c) ---- */
 /* True when key is a value key of a case of op (everything but name, matrix, exclude). */
-bool cts_key_known(ref_op op, const char *key);
-/* A value key of another op (for a better message), or NULL. */
-const char *cts_key_other_op(ref_op op, const char *key);
-void cts_builder_init(cts_builder *b, ref_op op);
+bool cts_key_known(const cts_op_driver *op, const char *key);
+/* The name of another op that has this value key (for a better message), or NULL. */
+const char *cts_key_other_op(const cts_op_driver *op, const char *key);
+void cts_builder_init(cts_builder *b, const cts_op_driver *op);
 /* Reads value v of key into b. field is the dotted path for messages. False on error. */
 bool cts_key_apply(const cts_keyctx *k, const char *key, const char *field, const cts_ynode *v,
                    cts_builder *b);
 /* Derives shapes, formats, default generators, and resolves the tolerance (suite_finish.c). */
 bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_node,
                      const char *case_field);
-/* Tolerance policy for one dtype and cubeMathType (suite_tolerance.c). */
+/* Tolerance policy for one dtype and the value of the op's numerics parameter (its selector
+ * DTYPE/<tag><value>, cts_param_desc.tolerance_tag) (suite_tolerance.c). */
 bool cts_tolerance_resolve(const cts_keyctx *k, const char *field, const cts_ynode *v,
-                           ref_dtype dt, int64_t cube_math_type, cts_tolerance *out);
+                           ref_dtype dt, int64_t numerics, cts_tolerance *out);
 
 /* ---- expansion (case_expand.c) ---- */
 typedef struct {

@@ -1,6 +1,6 @@
-/* Completing a case once all its keys are read: the shapes the suite left to derive (facts §4
- * forward output size for avg-pool; N, C of input and H, W of grid for the grid sampler),
- * default formats, dtypes and generators, view ranks, and the tolerance for its dtype. */
+/* Completing a case once all its keys are read: what the op requires, its parameters with
+ * defaults that depend on others, the shapes the suite left to derive (the op's driver), default
+ * formats, dtypes and generators, view ranks, and the tolerance for its dtype. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,90 +8,21 @@
 
 #define ERR(v, field, ...) cts_diag_error(k->d, k->file, (v)->line, (v)->col, field, __VA_ARGS__)
 
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-/* facts §4 forward output size of one axis; false when the parameters give none. */
-static bool pool_out(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil, int64_t *out)
-{
-    if (k <= 0 || s <= 0 || p < 0)
-        return false;
-    int64_t o = floor_div(in + 2 * p - k + (ceil ? s - 1 : 0), s) + 1;
-    if (ceil && (o - 1) * s >= in + p)
-        o--;
-    *out = o;
-    return true;
-}
-
-static bool axis(const cts_int_array *a, int i, int64_t *v)
-{
-    if (a->null || a->len < 1 || a->len > 2)
-        return false;
-    *v = a->v[a->len == 1 ? 0 : i];
-    return true;
-}
-
-/* gradOutput of avg-pool: self's leading dims and the forward output size. When kernel, stride
- * or padding give no output size (null, bad length, non-positive), or self's rank is not 3 or 4,
- * it is self's shape: such a case is an error case and the status model decides it before shapes
- * matter. */
-static void derive_avg(cts_case *c)
-{
-    const cts_tensor *self = &c->t[1];
-    cts_tensor *go = &c->t[0];
-    go->rank = self->rank;
-    memcpy(go->dims, self->dims, sizeof go->dims);
-    if (self->rank != 3 && self->rank != 4)
-        return;
-    int64_t kh, kw, sh, sw, ph, pw;
-    if (!axis(&c->kernel_size, 0, &kh) || !axis(&c->kernel_size, 1, &kw) ||
-        !axis(&c->padding, 0, &ph) || !axis(&c->padding, 1, &pw))
-        return;
-    if (c->stride.null || c->stride.len == 0) {
-        sh = kh;
-        sw = kw;
-    } else if (!axis(&c->stride, 0, &sh) || !axis(&c->stride, 1, &sw)) {
-        return;
-    }
-    int64_t oh, ow;
-    int r = self->rank;
-    if (!pool_out(self->dims[r - 2], kh, sh, ph, c->ceil_mode, &oh) ||
-        !pool_out(self->dims[r - 1], kw, sw, pw, c->ceil_mode, &ow))
-        return;
-    go->dims[r - 2] = oh;
-    go->dims[r - 1] = ow;
-}
-
-/* gradOutput of the grid sampler: (input N, input C, grid H, grid W); a missing dim (rank too
- * small) is 1. */
-static void derive_grid(cts_case *c)
-{
-    const cts_tensor *in = &c->t[1], *grid = &c->t[2];
-    cts_tensor *go = &c->t[0];
-    go->rank = 4;
-    go->dims[0] = in->rank > 0 ? in->dims[0] : 1;
-    go->dims[1] = in->rank > 1 ? in->dims[1] : 1;
-    go->dims[2] = grid->rank > 1 ? grid->dims[1] : 1;
-    go->dims[3] = grid->rank > 2 ? grid->dims[2] : 1;
-}
-
 static void copy_shape(cts_tensor *dst, const cts_tensor *src)
 {
     dst->rank = src->rank;
     memcpy(dst->dims, src->dims, sizeof dst->dims);
 }
 
+/* Uniform in [-1, 1]; coordinates a little beyond, so some fall outside the sampled image. */
 static void default_gen(cts_case *c, int s)
 {
     cts_datagen *g = &c->t[s].gen;
     memset(g, 0, sizeof *g);
     g->kind = CTS_GEN_UNIFORM;
-    bool grid = c->op == REF_OP_GRID_SAMPLER2D_BACKWARD && s == 2;
-    g->a = grid ? -1.1 : -1;
-    g->b = grid ? 1.1 : 1;
+    bool coordinates = c->op->tensors[s].coordinates;
+    g->a = coordinates ? -1.1 : -1;
+    g->b = coordinates ? 1.1 : 1;
 }
 
 /* Every tensor's elements, storage span (shape x strides + offset) and bytes fit in 64 bits: a
@@ -100,13 +31,13 @@ static bool tensors_can_exist(const cts_keyctx *k, const cts_builder *b,
                               const cts_ynode *case_node, const char *case_field)
 {
     const cts_case *c = &b->c;
-    bool avg = c->op == REF_OP_AVGPOOL2D_BACKWARD;
     for (int s = 0; s < c->ntensors; s++) {
         cts_tensor_extent e;
         if (c->t[s].null || cts_tensor_extent_of(&c->t[s], &e))
             continue;
         /* a derived shape points at the shape it comes from */
-        int from = b->shape_set[s] ? s : s == 0 || avg ? 1 : s - 2;
+        int from = b->shape_set[s] || c->op->tensors[s].shape_from < 0 ? s
+                                                            : c->op->tensors[s].shape_from;
         const cts_ynode *at = b->shape_node[from] ? b->shape_node[from] : case_node;
         char f[256];
         cts_fmt(f, sizeof f, "%s.%s_shape", case_field, c->t[from].name);
@@ -117,43 +48,48 @@ static bool tensors_can_exist(const cts_keyctx *k, const cts_builder *b,
     return true;
 }
 
-bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_node,
-                     const char *case_field)
+/* Every shape and parameter the op requires was given. */
+static bool required_given(const cts_keyctx *k, const cts_builder *b, const cts_ynode *case_node,
+                           const char *case_field)
 {
-    cts_case *c = &b->c;
-    bool ok = true, avg = c->op == REF_OP_AVGPOOL2D_BACKWARD;
+    const cts_op_driver *op = b->c.op;
+    bool ok = true;
     char f[256];
-    /* required shapes */
-    static const int avg_req[] = {1}, grid_req[] = {1, 2};
-    const int *req = avg ? avg_req : grid_req;
-    for (int i = 0; i < (avg ? 1 : 2); i++)
-        if (!b->shape_set[req[i]]) {
-            cts_fmt(f, sizeof f, "%s.%s_shape", case_field, c->t[req[i]].name);
+    for (int s = 0; s < op->ntensors; s++)
+        if (op->tensors[s].required && !b->shape_set[s]) {
+            cts_fmt(f, sizeof f, "%s.%s_shape", case_field, op->tensors[s].name);
             ERR(case_node, f, "required");
             ok = false;
         }
-    if (avg && !b->array_set[0]) {
-        cts_fmt(f, sizeof f, "%s.kernel_size", case_field);
-        ERR(case_node, f, "required");
-        ok = false;
-    }
-    if (!ok)
-        return false;
-    if (avg && !b->array_set[1]) /* stride defaults to the kernel, as in PyTorch */
-        c->stride = c->kernel_size;
-    if (avg && !b->array_set[2]) {
-        c->padding.len = 1;
-        c->padding.v[0] = 0;
-    }
-    if (!b->shape_set[0])
-        avg ? derive_avg(c) : derive_grid(c);
+    for (int i = 0; i < op->nparams; i++)
+        if (op->params[i].required && !b->param_set[i]) {
+            cts_fmt(f, sizeof f, "%s.%s", case_field, op->params[i].key);
+            ERR(case_node, f, "required");
+            ok = false;
+        }
+    return ok;
+}
+
+/* Shapes left open (derived by the op, or another tensor's), dtypes, formats and generators
+ * left open; strides against the rank. */
+static bool complete_tensors(const cts_keyctx *k, cts_builder *b, const char *case_field)
+{
+    cts_case *c = &b->c;
+    const cts_op_driver *op = c->op;
+    bool ok = true;
+    char f[256];
+    for (int s = 0; s < c->ntensors; s++)
+        if (!b->shape_set[s] && op->tensors[s].derived) {
+            op->derive_shapes(c);
+            break;
+        }
     for (int s = 0; s < c->ntensors; s++) {
-        if (!b->shape_set[s] && s > 0)
-            copy_shape(&c->t[s], &c->t[avg ? 1 : s - 2]); /* outputs take self/input/grid */
+        if (!b->shape_set[s] && !op->tensors[s].derived && op->tensors[s].shape_from >= 0)
+            copy_shape(&c->t[s], &c->t[op->tensors[s].shape_from]);
         if (!b->dtype_set[s])
             c->t[s].dtype = c->dtype;
         if (!b->format_set[s])
-            c->t[s].format = !avg ? REF_FMT_ND : c->t[s].rank == 3 ? REF_FMT_NCL : REF_FMT_NCHW;
+            c->t[s].format = op->default_format(c->t[s].rank);
         if (!c->t[s].is_output && !b->gen_set[s])
             default_gen(c, s);
         if (c->t[s].has_strides && b->nstrides[s] != c->t[s].rank) {
@@ -163,6 +99,27 @@ bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_
             ok = false;
         }
     }
+    return ok;
+}
+
+/* The value of the op's numerics parameter a tolerance selector names (0 when none). */
+static int64_t numerics_value(const cts_case *c)
+{
+    for (int i = 0; i < c->op->nparams; i++)
+        if (c->op->params[i].tolerance_tag)
+            return c->param[i].v[0];
+    return 0;
+}
+
+bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_node,
+                     const char *case_field)
+{
+    cts_case *c = &b->c;
+    char f[256];
+    if (!required_given(k, b, case_node, case_field))
+        return false;
+    c->op->complete(c, b->param_set);
+    bool ok = complete_tensors(k, b, case_field);
     /* a negative dimension is only meaningful in a case about the error it gives */
     for (int s = 0; s < c->ntensors && !c->expect_status_model && c->expect_status == 0; s++) {
         bool neg = false;
@@ -179,7 +136,7 @@ bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_
     ok &= tensors_can_exist(k, b, case_node, case_field);
     if (b->tolerance) {
         ok &= cts_tolerance_resolve(k, b->tolerance_field, b->tolerance, c->dtype,
-                                    c->cube_math_type, &c->tolerance);
+                                    numerics_value(c), &c->tolerance);
     } else {
         free((void *)c->tolerance.name);
         memset(&c->tolerance, 0, sizeof c->tolerance);

@@ -1,5 +1,6 @@
 /* The value keys of a case: one reader per key, each checking type and range and storing into
- * the case under construction. Keys not applicable to the suite's op are errors. */
+ * the case under construction. The keys every op has are here; an op's tensors (their shapes)
+ * and parameters come from its driver's tables. Keys not of the suite's op are errors. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,42 +11,16 @@
 
 /* ---- tensor slots ---- */
 
-static const char *const avg_tensors[] = {"grad_output", "self", "grad_input"};
-static const char *const grid_tensors[] = {"grad_output", "input", "grid", "input_grad",
-                                           "grid_grad"};
-
-int cts_op_ntensors(ref_op op)
-{
-    return op == REF_OP_AVGPOOL2D_BACKWARD ? 3 : 5;
-}
-
-const char *cts_op_tensor_name(ref_op op, int slot)
-{
-    return op == REF_OP_AVGPOOL2D_BACKWARD ? avg_tensors[slot] : grid_tensors[slot];
-}
-
-bool cts_op_tensor_is_output(ref_op op, int slot)
-{
-    return op == REF_OP_AVGPOOL2D_BACKWARD ? slot == 2 : slot >= 3;
-}
-
-int cts_op_tensor_slot(ref_op op, const char *name)
-{
-    for (int i = 0; i < cts_op_ntensors(op); i++)
-        if (!strcmp(cts_op_tensor_name(op, i), name))
-            return i;
-    return -1;
-}
-
-static void tensor_list(ref_op op, bool outputs_only, bool inputs_only, char *buf, size_t n)
+static void tensor_list(const cts_op_driver *op, bool outputs_only, bool inputs_only, char *buf,
+                        size_t n)
 {
     buf[0] = 0;
-    for (int i = 0; i < cts_op_ntensors(op); i++) {
-        bool out = cts_op_tensor_is_output(op, i);
+    for (int i = 0; i < op->ntensors; i++) {
+        bool out = op->tensors[i].is_output;
         if ((outputs_only && !out) || (inputs_only && out))
             continue;
         size_t l = strlen(buf);
-        cts_fmt(buf + l, n - l, "%s%s", l ? ", " : "", cts_op_tensor_name(op, i));
+        cts_fmt(buf + l, n - l, "%s%s", l ? ", " : "", op->tensors[i].name);
     }
 }
 
@@ -54,8 +29,8 @@ static int read_slot(const cts_keyctx *k, const char *field, const cts_ynode *ke
                      bool inputs)
 {
     int s = cts_op_tensor_slot(k->op, key->text);
-    if (s >= 0 && !(outputs && !cts_op_tensor_is_output(k->op, s)) &&
-        !(inputs && cts_op_tensor_is_output(k->op, s)))
+    if (s >= 0 && !(outputs && !k->op->tensors[s].is_output) &&
+        !(inputs && k->op->tensors[s].is_output))
         return s;
     char names[128];
     tensor_list(k->op, outputs, inputs, names, sizeof names);
@@ -98,7 +73,7 @@ static bool read_dims(const cts_keyctx *k, const char *field, const cts_ynode *v
 }
 
 static bool read_int_array(const cts_keyctx *k, const char *field, const cts_ynode *v,
-                           cts_int_array *a)
+                           cts_param *a)
 {
     memset(a, 0, sizeof *a);
     if (cts_yaml_is_null(v)) {
@@ -267,8 +242,6 @@ bad:
 
 /* ---- the keys ---- */
 
-enum { AVG = 1, GRID = 2, BOTH = 3 };
-
 typedef bool (*key_fn)(const cts_keyctx *, const char *, const cts_ynode *, cts_builder *,
                        int arg);
 
@@ -308,57 +281,21 @@ static bool k_shape(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_
     return true;
 }
 
-static bool k_intarray(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
-                       int which)
-{
-    cts_int_array *a = which == 0 ? &b->c.kernel_size : which == 1 ? &b->c.stride : &b->c.padding;
-    b->array_set[which] = true;
-    return read_int_array(k, f, v, a);
-}
-
-static bool k_bool(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int w)
-{
-    bool *p = w == 0 ? &b->c.ceil_mode : w == 1 ? &b->c.count_include_pad
-            : w == 2 ? &b->c.align_corners : &b->c.deterministic;
-    return cts_read_bool(k, f, v, p);
-}
-
-static bool k_divisor(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
-                      int a)
+static bool k_deterministic(const cts_keyctx *k, const char *f, const cts_ynode *v,
+                            cts_builder *b, int a)
 {
     (void)a;
-    return cts_read_int(k, f, v, &b->c.divisor_override);
+    return cts_read_bool(k, f, v, &b->c.deterministic);
 }
 
-static bool k_cube(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
-{
-    (void)a;
-    int64_t x;
-    if (!cts_read_int(k, f, v, &x))
-        return false;
-    if (x < -128 || x > 127) {
-        ERR(v, f, "%lld does not fit the int8_t parameter (-128..127)", (long long)x);
-        return false;
-    }
-    b->c.cube_math_type = x;
-    return true;
-}
+/* ---- the operator's parameters (its driver's table) ---- */
 
-static bool k_mode(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int w)
+static bool read_bool_list(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_param *p)
 {
-    static const char *const interp[] = {"bilinear", "nearest", "bicubic"};
-    static const char *const pad[] = {"zeros", "border", "reflection"};
-    return w == 0 ? read_named_int(k, f, v, interp, 3, &b->c.interpolation_mode)
-                  : read_named_int(k, f, v, pad, 3, &b->c.padding_mode);
-}
-
-static bool k_mask(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
-{
-    (void)a;
-    b->c.output_mask_null = false;
-    b->c.output_mask_len = 0;
+    p->null = false;
+    p->len = 0;
     if (cts_yaml_is_null(v)) {
-        b->c.output_mask_null = true;
+        p->null = true;
         return true;
     }
     if (!cts_expect_kind(k, f, v, CTS_YN_SEQ))
@@ -371,10 +308,48 @@ static bool k_mask(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_b
     for (size_t i = 0; i < v->n; i++) {
         char ff[256];
         cts_fmt(ff, sizeof ff, "%s[%zu]", f, i);
-        ok &= cts_read_bool(k, ff, v->items[i], &b->c.output_mask[i]);
+        bool x = false;
+        ok &= cts_read_bool(k, ff, v->items[i], &x);
+        p->v[i] = x;
     }
-    b->c.output_mask_len = (int)v->n;
+    p->len = (int)v->n;
     return ok;
+}
+
+static bool read_scalar_int(const cts_keyctx *k, const char *f, const cts_ynode *v,
+                            const cts_param_desc *d, cts_param *p)
+{
+    int64_t x;
+    bool ok = d->names ? read_named_int(k, f, v, d->names, d->nnames, &x)
+                       : cts_read_int(k, f, v, &x);
+    if (!ok)
+        return false;
+    if (d->min < d->max && (x < d->min || x > d->max)) {
+        ERR(v, f, "%lld does not fit the %s parameter (%lld..%lld)", (long long)x, d->c_type,
+            (long long)d->min, (long long)d->max);
+        return false;
+    }
+    p->len = 1;
+    p->v[0] = x;
+    return true;
+}
+
+static bool read_param(const cts_keyctx *k, const char *f, const cts_ynode *v,
+                       const cts_param_desc *d, cts_param *p)
+{
+    bool x;
+    switch (d->kind) {
+    case CTS_PARAM_INTS: return read_int_array(k, f, v, p);
+    case CTS_PARAM_BOOLS: return read_bool_list(k, f, v, p);
+    case CTS_PARAM_INT: return read_scalar_int(k, f, v, d, p);
+    case CTS_PARAM_BOOL:
+        if (!cts_read_bool(k, f, v, &x))
+            return false;
+        p->len = 1;
+        p->v[0] = x;
+        return true;
+    }
+    return false;
 }
 
 static bool k_format(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
@@ -384,7 +359,7 @@ static bool k_format(const cts_keyctx *k, const char *f, const cts_ynode *v, cts
     ref_format fm;
     if (!read_format(k, f, v, &fm))
         return false;
-    for (int i = 0; i < cts_op_ntensors(k->op); i++) {
+    for (int i = 0; i < k->op->ntensors; i++) {
         b->c.t[i].format = fm;
         b->format_set[i] = true;
     }
@@ -475,7 +450,7 @@ static bool k_views(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_
 {
     (void)a;
     if (v->kind == CTS_YN_MAP) /* a views: map replaces every earlier view (defaults) */
-        for (int s = 0; s < cts_op_ntensors(k->op); s++) {
+        for (int s = 0; s < k->op->ntensors; s++) {
             b->c.t[s].has_strides = false;
             b->nstrides[s] = 0;
             b->c.t[s].offset = 0;
@@ -483,17 +458,28 @@ static bool k_views(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_
     return read_tensor_map(k, f, v, b, false, read_slot_view);
 }
 
+/* The parameters `null:` may name, for its message. */
+static void nullable_list(const cts_op_driver *op, char *buf, size_t n)
+{
+    buf[0] = 0;
+    for (int i = 0; i < op->nparams; i++)
+        if (op->params[i].nullable) {
+            size_t l = strlen(buf);
+            cts_fmt(buf + l, n - l, "%s%s", l ? ", " : "", op->params[i].key);
+        }
+}
+
 static bool k_null(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b, int a)
 {
     (void)a;
     if (!cts_expect_kind(k, f, v, CTS_YN_SEQ))
         return false;
-    bool avg = k->op == REF_OP_AVGPOOL2D_BACKWARD;
-    for (int s = 0; s < cts_op_ntensors(k->op); s++)
+    const cts_op_driver *op = k->op;
+    for (int s = 0; s < op->ntensors; s++)
         b->c.t[s].null = false;
-    b->c.kernel_size.null = b->c.stride.null = b->c.padding.null = false;
-    if (!avg)
-        b->c.output_mask_null = false;
+    for (int i = 0; i < op->nparams; i++)
+        if (op->params[i].nullable)
+            b->c.param[i].null = false;
     bool ok = true;
     for (size_t i = 0; i < v->n; i++) {
         char ff[256];
@@ -503,22 +489,17 @@ static bool k_null(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_b
             ok = false;
             continue;
         }
-        int s = cts_op_tensor_slot(k->op, name);
-        if (s >= 0)
+        int s = cts_op_tensor_slot(op, name), p = cts_op_param_index(op, name);
+        if (s >= 0) {
             b->c.t[s].null = true;
-        else if (avg && !strcmp(name, "kernel_size"))
-            b->c.kernel_size.null = b->array_set[0] = true;
-        else if (avg && !strcmp(name, "stride"))
-            b->c.stride.null = b->array_set[1] = true;
-        else if (avg && !strcmp(name, "padding"))
-            b->c.padding.null = b->array_set[2] = true;
-        else if (!avg && !strcmp(name, "output_mask"))
-            b->c.output_mask_null = true;
-        else {
-            char names[128];
-            tensor_list(k->op, false, false, names, sizeof names);
-            ERR(v->items[i], ff, "'%s' cannot be null (%s, %s)", name, names,
-                avg ? "kernel_size, stride, padding" : "output_mask");
+        } else if (p >= 0 && op->params[p].nullable) {
+            b->c.param[p].null = b->param_set[p] = true;
+        } else {
+            char names[128], params[128];
+            tensor_list(op, false, false, names, sizeof names);
+            nullable_list(op, params, sizeof params);
+            ERR(v->items[i], ff, "'%s' cannot be null (%s%s%s)", name, names, *params ? ", " : "",
+                params);
             ok = false;
         }
     }
@@ -758,97 +739,84 @@ static bool k_product(const cts_keyctx *k, const char *f, const cts_ynode *v, ct
     return ok;
 }
 
+/* The keys every op's cases have; besides them, <tensor>_shape for each tensor of the op and
+ * the op's parameters. */
 static const struct {
     const char *key;
-    int ops;
     key_fn fn;
     int arg;
 } keys[] = {
-    {"dtype", BOTH, k_dtype, 0},
-    {"dtypes", BOTH, k_dtypes, 0},
-    {"grad_output_shape", BOTH, k_shape, 0},
-    {"self_shape", AVG, k_shape, 1},
-    {"grad_input_shape", AVG, k_shape, 2},
-    {"input_shape", GRID, k_shape, 1},
-    {"grid_shape", GRID, k_shape, 2},
-    {"input_grad_shape", GRID, k_shape, 3},
-    {"grid_grad_shape", GRID, k_shape, 4},
-    {"kernel_size", AVG, k_intarray, 0},
-    {"stride", AVG, k_intarray, 1},
-    {"padding", AVG, k_intarray, 2},
-    {"ceil_mode", AVG, k_bool, 0},
-    {"count_include_pad", AVG, k_bool, 1},
-    {"divisor_override", AVG, k_divisor, 0},
-    {"cube_math_type", AVG, k_cube, 0},
-    {"interpolation_mode", GRID, k_mode, 0},
-    {"padding_mode", GRID, k_mode, 1},
-    {"align_corners", GRID, k_bool, 2},
-    {"output_mask", GRID, k_mask, 0},
-    {"format", BOTH, k_format, 0},
-    {"formats", BOTH, k_formats, 0},
-    {"views", BOTH, k_views, 0},
-    {"null", BOTH, k_null, 0},
-    {"data", BOTH, k_data, 0},
-    {"expect", BOTH, k_expect, 0},
-    {"tolerance", BOTH, k_tolerance, 0},
-    {"deterministic", BOTH, k_bool, 3},
-    {"repeat", BOTH, k_repeat, 0},
-    {"waiver", BOTH, k_waiver, 0},
-    {"unjudged", BOTH, k_unjudged, 0},
-    {"quick", BOTH, k_quick, 0},
-    {"spec", BOTH, k_spec, 0},
-    {"product", BOTH, k_product, 0},
+    {"dtype", k_dtype, 0},
+    {"dtypes", k_dtypes, 0},
+    {"format", k_format, 0},
+    {"formats", k_formats, 0},
+    {"views", k_views, 0},
+    {"null", k_null, 0},
+    {"data", k_data, 0},
+    {"expect", k_expect, 0},
+    {"tolerance", k_tolerance, 0},
+    {"deterministic", k_deterministic, 0},
+    {"repeat", k_repeat, 0},
+    {"waiver", k_waiver, 0},
+    {"unjudged", k_unjudged, 0},
+    {"quick", k_quick, 0},
+    {"spec", k_spec, 0},
+    {"product", k_product, 0},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-static int op_bit(ref_op op)
-{
-    return op == REF_OP_AVGPOOL2D_BACKWARD ? AVG : GRID;
-}
-
-bool cts_key_known(ref_op op, const char *key)
+static int generic_key(const char *key)
 {
     for (size_t i = 0; i < NKEYS; i++)
         if (!strcmp(keys[i].key, key))
-            return (keys[i].ops & op_bit(op)) != 0;
-    return false;
+            return (int)i;
+    return -1;
 }
 
-const char *cts_key_other_op(ref_op op, const char *key)
+/* The slot of a "<tensor>_shape" key of op, or -1. */
+static int shape_key(const cts_op_driver *op, const char *key)
 {
-    for (size_t i = 0; i < NKEYS; i++)
-        if (!strcmp(keys[i].key, key) && !(keys[i].ops & op_bit(op)))
-            return op == REF_OP_AVGPOOL2D_BACKWARD ? "grid_sampler2d_backward"
-                                                   : "avgpool2d_backward";
+    size_t n = strlen(key);
+    if (n <= 6 || strcmp(key + n - 6, "_shape") != 0)
+        return -1;
+    for (int s = 0; s < op->ntensors; s++)
+        if (strlen(op->tensors[s].name) == n - 6 && !strncmp(op->tensors[s].name, key, n - 6))
+            return s;
+    return -1;
+}
+
+bool cts_key_known(const cts_op_driver *op, const char *key)
+{
+    return generic_key(key) >= 0 || shape_key(op, key) >= 0 || cts_op_param_index(op, key) >= 0;
+}
+
+const char *cts_key_other_op(const cts_op_driver *op, const char *key)
+{
+    if (cts_key_known(op, key))
+        return NULL;
+    for (int i = 0; i < cts_nops; i++)
+        if (cts_ops[i] != op && cts_key_known(cts_ops[i], key))
+            return cts_ops[i]->name;
     return NULL;
 }
 
-void cts_builder_init(cts_builder *b, ref_op op)
+void cts_builder_init(cts_builder *b, const cts_op_driver *op)
 {
     memset(b, 0, sizeof *b);
-    cts_case *c = &b->c;
-    c->op = op;
-    c->dtype = REF_DT_FLOAT;
-    c->spec = REF_SPEC_DOC;
-    c->expect_status_model = true;
-    c->repeat = 1;
-    c->max_unjudged = -1;
-    c->ntensors = cts_op_ntensors(op);
-    c->output_mask_len = 2;
-    c->output_mask[0] = c->output_mask[1] = true;
-    c->count_include_pad = true;
-    for (int s = 0; s < c->ntensors; s++) {
-        c->t[s].name = cts_op_tensor_name(op, s);
-        c->t[s].is_output = cts_op_tensor_is_output(op, s);
-    }
+    cts_case_init_op(&b->c, op);
 }
 
 bool cts_key_apply(const cts_keyctx *k, const char *key, const char *field, const cts_ynode *v,
                    cts_builder *b)
 {
-    for (size_t i = 0; i < NKEYS; i++)
-        if (!strcmp(keys[i].key, key) && (keys[i].ops & op_bit(k->op)))
-            return keys[i].fn(k, field, v, b, keys[i].arg);
-    return false;
+    int g = generic_key(key), s = shape_key(k->op, key), p = cts_op_param_index(k->op, key);
+    if (g >= 0)
+        return keys[g].fn(k, field, v, b, keys[g].arg);
+    if (s >= 0)
+        return k_shape(k, field, v, b, s);
+    if (p < 0)
+        return false;
+    b->param_set[p] = true;
+    return read_param(k, field, v, &k->op->params[p], &b->c.param[p]);
 }

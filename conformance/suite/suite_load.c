@@ -79,18 +79,6 @@ static bool suite_name(const char *name)
     return name[0] != '.' && (ends_with(name, ".yaml") || ends_with(name, ".yml"));
 }
 
-/* The operator `op:` and an operator's suite folder name, e.g. "avgpool2d_backward". */
-static bool op_named(const char *name, ref_op *op)
-{
-    if (!strcmp(name, "avgpool2d_backward"))
-        *op = REF_OP_AVGPOOL2D_BACKWARD;
-    else if (!strcmp(name, "grid_sampler2d_backward"))
-        *op = REF_OP_GRID_SAMPLER2D_BACKWARD;
-    else
-        return false;
-    return true;
-}
-
 /* dir/name, malloc'd. */
 static char *path_join(const char *dir, const char *name)
 {
@@ -116,10 +104,10 @@ static void list_dir(const char *dir, bool operators, strvec *here, cts_diag *d)
     while ((e = readdir(h))) {
         char *p = path_join(dir, e->d_name);
         struct stat st;
-        ref_op op;
         if (suite_name(e->d_name))
             sv_push(here, p);
-        else if (operators && op_named(e->d_name, &op) && stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+        else if (operators && cts_op_named(e->d_name) && stat(p, &st) == 0 &&
+                 S_ISDIR(st.st_mode))
             list_dir(p, false, here, d);
         free(p);
     }
@@ -156,8 +144,7 @@ void cts_suite_key(const char *path, char *out, size_t len)
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     char dir[PATH_MAX], real[PATH_MAX];
     cts_fmt(dir, sizeof dir, "%.*s", base > path ? (int)(base - path) : 1, base > path ? path : ".");
-    ref_op op;
-    if (realpath(dir, real) && op_named(strrchr(real, '/') + 1, &op))
+    if (realpath(dir, real) && cts_op_named(strrchr(real, '/') + 1))
         cts_fmt(out, len, "%s/%s", strrchr(real, '/') + 1, base);
     else
         cts_fmt(out, len, "%s", base);
@@ -232,8 +219,8 @@ static bool read_suite_name(const cts_keyctx *k, const cts_ynode *root, cts_suit
     return ok;
 }
 
-/* `op:`, into *op. */
-static bool read_op(const cts_keyctx *k, const cts_ynode *root, ref_op *op)
+/* `op:`, into *op: the driver of that name (the suite folder of an operator has its name). */
+static bool read_op(const cts_keyctx *k, const cts_ynode *root, const cts_op_driver **op)
 {
     const cts_ynode *v = cts_yaml_get(root, "op");
     const char *name;
@@ -243,8 +230,10 @@ static bool read_op(const cts_keyctx *k, const cts_ynode *root, ref_op *op)
     }
     if (!cts_read_string(k, "op", v, &name))
         return false;
-    if (!op_named(name, op)) {
-        ERR(v, "op", "unknown op '%s' (avgpool2d_backward, grid_sampler2d_backward)", name);
+    if (!(*op = cts_op_named(name))) {
+        char names[256];
+        cts_op_names(names, sizeof names);
+        ERR(v, "op", "unknown op '%s' (%s)", name, names);
         return false;
     }
     return true;
@@ -340,7 +329,7 @@ static void read_cases(const cts_keyctx *k, const cts_ynode *root, const cts_sui
 static void load_suite(const char *file, const cts_ynode *root, cts_diag *d, cts_case_list *out,
                        size_t *cap, suite_seen **names, size_t *nnames)
 {
-    cts_keyctx kk = {.file = file, .d = d, .op = REF_OP_AVGPOOL2D_BACKWARD};
+    cts_keyctx kk = {.file = file, .d = d, .op = cts_ops[0]};
     const cts_keyctx *k = &kk;
     if (!cts_expect_kind(k, "suite", root, CTS_YN_MAP))
         return;

@@ -1,4 +1,5 @@
-/* `tolerance:` of a case: a policy, or a map choosing a policy per dtype and cubeMathType.
+/* `tolerance:` of a case: a policy, or a map choosing a policy per dtype and numerics
+ * parameter (cubeMathType: DTYPE/cmtN).
  * The named policies carry the thresholds of facts §5; a suite can spell any of them out
  * instead (`allclose: {rtol, atol}`, `share: {rel, min_share, small}`). */
 #include <math.h>
@@ -154,8 +155,18 @@ static bool is_policy_map(const cts_ynode *v)
     return !strcmp(key, "ulp") || !strcmp(key, "allclose") || !strcmp(key, "share");
 }
 
-/* "float16", "float32/cmt1" or "default" → dtype and cubeMathType (-1 = any); false if bad. */
-static bool selector(const char *s, ref_dtype *dt, int64_t *cmt, bool *dflt)
+/* The tolerance tag of the op's numerics parameter ("cmt" for cubeMathType), or NULL. */
+static const char *numerics_tag(const cts_op_driver *op)
+{
+    for (int i = 0; op && i < op->nparams; i++)
+        if (op->params[i].tolerance_tag)
+            return op->params[i].tolerance_tag;
+    return NULL;
+}
+
+/* "float16", "float32/cmt1" (tag "cmt") or "default" → dtype and the numerics value (-1 = any);
+ * false if bad. */
+static bool selector(const char *s, const char *tag, ref_dtype *dt, int64_t *cmt, bool *dflt)
 {
     *dflt = !strcmp(s, "default");
     *cmt = -1;
@@ -172,27 +183,32 @@ static bool selector(const char *s, ref_dtype *dt, int64_t *cmt, bool *dflt)
         return false;
     if (slash) {
         char *end;
-        if (strncmp(slash + 1, "cmt", 3) != 0)
+        size_t tl = tag ? strlen(tag) : 0;
+        if (!tag || strncmp(slash + 1, tag, tl) != 0)
             return false;
-        *cmt = strtol(slash + 4, &end, 10);
-        if (slash[4] == 0 || *end != 0)
+        *cmt = strtol(slash + 1 + tl, &end, 10);
+        if (slash[1 + tl] == 0 || *end != 0)
             return false;
     }
     return true;
 }
 
 bool cts_tolerance_resolve(const cts_keyctx *k, const char *field, const cts_ynode *v,
-                           ref_dtype dt, int64_t cube_math_type, cts_tolerance *out)
+                           ref_dtype dt, int64_t numerics, cts_tolerance *out)
 {
+    const char *tag = numerics_tag(k->op);
+    char sel[40] = "";
+    if (tag)
+        cts_fmt(sel, sizeof sel, "/%sN", tag);  /* "DTYPE, DTYPE/cmtN or default" */
     named(out, CTS_TOL_BOUND, "bound");
     if (v->kind == CTS_YN_SCALAR || is_policy_map(v))
         return policy(k, field, v, dt, out);
     if (v->kind != CTS_YN_MAP) {
-        ERR(v, field, "expected a tolerance policy or a map of dtype[/cmtN] to policy, got %s",
-            cts_yaml_kind_name(v));
+        ERR(v, field, "expected a tolerance policy or a map of dtype%s%s%s to policy, got %s",
+            tag ? "[" : "", sel, tag ? "]" : "", cts_yaml_kind_name(v));
         return false;
     }
-    /* Every entry is checked; the most specific match wins: dtype/cmtN, dtype, default. */
+    /* Every entry is checked; the most specific match wins: dtype/<tag>N, dtype, default. */
     const cts_ynode *best = NULL;
     int best_rank = 0;
     bool ok = true;
@@ -203,9 +219,9 @@ bool cts_tolerance_resolve(const cts_keyctx *k, const char *field, const cts_yno
         ref_dtype kdt;
         int64_t kcmt;
         bool dflt;
-        if (!selector(key->text, &kdt, &kcmt, &dflt)) {
+        if (!selector(key->text, tag, &kdt, &kcmt, &dflt)) {
             ERR(key, f, "expected a policy (bound, ulp, allclose, share, ...) or a selector "
-                "DTYPE, DTYPE/cmtN or default, got '%s'", key->text);
+                "DTYPE%s%s or default, got '%s'", tag ? ", DTYPE" : "", sel, key->text);
             ok = false;
             continue;
         }
@@ -217,7 +233,7 @@ bool cts_tolerance_resolve(const cts_keyctx *k, const char *field, const cts_yno
             ok &= policy(k, f, val, dt, &probe);
         }
         free((void *)probe.name);
-        int rank = dflt ? 1 : kdt != dt ? 0 : kcmt < 0 ? 2 : kcmt == cube_math_type ? 3 : 0;
+        int rank = dflt ? 1 : kdt != dt ? 0 : kcmt < 0 ? 2 : kcmt == numerics ? 3 : 0;
         if (rank > best_rank) {
             best_rank = rank;
             best = val;

@@ -35,6 +35,18 @@ static wide forward_size(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil_
     return out;
 }
 
+bool ref_avgpool_output_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad,
+                             bool ceil_mode, int64_t *out)
+{
+    if (kernel <= 0 || stride <= 0 || pad < 0)
+        return false;
+    wide o = forward_size(in, kernel, stride, pad, ceil_mode);
+    if (o < INT64_MIN || o > INT64_MAX)
+        return false;
+    *out = (int64_t)o;
+    return true;
+}
+
 /* Length and values of an int array; `what` names it, `min` is the least legal value. */
 static bool int_array_ok(const ref_int_array_desc *a, const char *what, int64_t min,
                          bool empty_ok, ref_status *fail)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # aclcts audit --product all: products side by side (one column each) in audit.md, one CSV line
-# per op x dtype x cubeMathType x path x product, and the numbers agree with an independent
+# per op x dtype x numerics key (cube_math_type=N) x path x product, and the numbers agree with an independent
 # float64 computation in NumPy from the kept dump (the dump is made here only for this check;
 # the audit itself reads results.jsonl): for non-overlapping 3x3 windows (no padding) every
 # grad_input element is exactly grad_output/9, so the correctly rounded FP16 value is
@@ -37,7 +37,8 @@ cases:
 YAML
 "$ACLCTS" audit --product all --jobs 2 --out a --keep-dump dump suite.yaml >log 2>&1 || { cat log; fail "audit"; }
 head -1 a/audit.md | grep -q '| ascend910 | ascend910b |' || { head -3 a/audit.md; fail "products not side by side"; }
-[[ $(grep -c '^avgpool2d_backward,float16,1,' a/audit.csv) == 2 ]] || fail "one CSV line per product"
+[[ $(grep -c '^avgpool2d_backward,float16,cube_math_type=1,' a/audit.csv) == 2 ]] ||
+    fail "one CSV line per product"
 /usr/bin/python3 - a/audit.csv dump <<'PY' || fail "audit numbers differ from NumPy"
 import csv, glob, json, math, sys, numpy as np
 rows = {r["product"]: r for r in csv.DictReader(open(sys.argv[1])) if r["dtype"] == "float16"}
@@ -89,12 +90,12 @@ def upper(b):  # conformance/check/check.h: 0, (0, 2^-40], half octaves to 2^40,
 rows = {}
 for r in recs:
     if r.get("el_n", 0) + r.get("el_skipped", 0) == 0: continue
-    k = (r["op"], r["dtype"], str(r["cube_math_type"]), r["path"], r["product"])
+    k = (r["op"], r["dtype"], r["numerics"], r["path"], r["product"])
     rows.setdefault(k, []).append(r)
 table = list(csv.DictReader(open(sys.argv[2])))
 assert len(table) == len(rows) == 2, (len(table), len(rows))
 for line in table:
-    rs = rows[(line["op"], line["dtype"], line["cube_math_type"], line["path"], line["product"])]
+    rs = rows[(line["op"], line["dtype"], line["numerics"], line["path"], line["product"])]
     n = sum(r["el_n"] for r in rs)
     assert int(line["elements"]) == n and int(line["cases"]) == len(rs)
     for m in ("ulp", "bound", "rel"):

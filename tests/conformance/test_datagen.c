@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "avgpool2d_backward/avgpool2d_backward.h"
 #include "data/data.h"
 
 static cts_case make(const char *id, ref_dtype dt, cts_gen_kind kind, double a, double b)
@@ -23,7 +24,7 @@ static cts_case make(const char *id, ref_dtype dt, cts_gen_kind kind, double a, 
     memset(&c, 0, sizeof c);
     snprintf(c.id, sizeof c.id, "%s", id);
     c.seed = 7;
-    c.op = REF_OP_AVGPOOL2D_BACKWARD;
+    c.op = &cts_op_avgpool2d_backward;
     c.ntensors = 3;
     const char *names[] = {"grad_output", "self", "grad_input"};
     for (int s = 0; s < 3; s++) {

@@ -24,7 +24,7 @@ static cts_result sample(void)
     snprintf(r.suite, sizeof r.suite, "s");
     snprintf(r.op, sizeof r.op, "avgpool2d_backward");
     snprintf(r.dtype, sizeof r.dtype, "float16");
-    r.cube_math_type = 1;
+    snprintf(r.numerics, sizeof r.numerics, "cube_math_type=1");
     snprintf(r.product, sizeof r.product, "ascend910b");
     r.seed = 18446744073709551615u; /* 2^64-1: beyond a double, must survive as text */
     r.v.status = CTS_FAIL;
@@ -59,10 +59,12 @@ static void test_escaping(void **state)
     assert_non_null(strstr(buf, "\"output_hash\":\"fedcba9876543210\""));
     assert_non_null(strstr(buf, "\"seed\":18446744073709551615"));
     assert_non_null(strstr(buf, "\"status\":\"FAIL\""));
-    assert_non_null(strstr(buf, "\"cube_math_type\":1"));
-    r.cube_math_type = -1;
+    /* the op's numerics key is a string; an op without one has "" (no per-op column) */
+    assert_non_null(strstr(buf, "\"numerics\":\"cube_math_type=1\""));
+    assert_null(strstr(buf, "\"cube_math_type\":"));
+    r.numerics[0] = 0;
     cts_jsonl_format(buf, sizeof buf, &r);
-    assert_non_null(strstr(buf, "\"cube_math_type\":null"));
+    assert_non_null(strstr(buf, "\"numerics\":\"\""));
     /* a short buffer is never overrun and the needed length is still reported */
     char small[16];
     assert_int_equal(cts_jsonl_format(small, sizeof small, &r), strlen(buf));
@@ -87,7 +89,7 @@ static void test_round_trip(void **state)
     assert_true(isinf(back.v.worst_ulp) && back.v.worst_ulp > 0);
     assert_true(isnan(back.v.worst_got));
     assert_true(back.v.worst_bound_units == 0.1); /* %.17g round-trips a double exactly */
-    assert_int_equal(back.cube_math_type, 1);
+    assert_string_equal(back.numerics, "cube_math_type=1");
     assert_string_equal(back.dtype, "float16");
 }
 
@@ -164,6 +166,28 @@ static void test_parse_errors(void **state)
     assert_int_equal(cts_jsonl_parse("{\"id\":\"a\"", &r, err, sizeof err), -1);
     assert_int_equal(cts_jsonl_parse("{\"id\":\"a\"} x", &r, err, sizeof err), -1);
     assert_int_equal(cts_jsonl_parse("{\"id\":\"a\nb\"}", &r, err, sizeof err), -1);
+}
+
+/* Records written before the numerics key had avg-pool's cubeMathType as a column of its own
+ * (null for the grid sampler): merge, resume and audit read it as the same numerics key a new
+ * record has, so old and new records group together; "numerics" wins when both are there. */
+static void test_numerics_of_older_records(void **state)
+{
+    (void)state;
+    cts_result r;
+    char err[128];
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"cube_math_type\":3}", &r, err, sizeof err),
+                     0);
+    assert_string_equal(r.numerics, "cube_math_type=3");
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"cube_math_type\":null}", &r, err,
+                                     sizeof err), 0);
+    assert_string_equal(r.numerics, "");
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"numerics\":\"x=1\",\"cube_math_type\":2}",
+                                     &r, err, sizeof err), 0);
+    assert_string_equal(r.numerics, "x=1");
+    assert_int_equal(cts_jsonl_parse("{\"id\":\"a\",\"cube_math_type\":\"1\"}", &r, err,
+                                     sizeof err), -1);
+    assert_string_equal(err, "\"cube_math_type\": expected null or an integer >= 0");
 }
 
 /* Every numeric field through format and parse keeps its bits: subnormals (the smallest, the
@@ -272,7 +296,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escaping), cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_read_cut_file),
-        cmocka_unit_test(test_element_statistics),
+        cmocka_unit_test(test_element_statistics), cmocka_unit_test(test_numerics_of_older_records),
         cmocka_unit_test(test_special_values_round_trip), cmocka_unit_test(test_duplicate_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

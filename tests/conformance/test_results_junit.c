@@ -51,7 +51,7 @@ static cts_result mk(const char *suite, const char *id, cts_status s, int cmt, c
     snprintf(r.op, sizeof r.op, "avgpool2d_backward");
     snprintf(r.dtype, sizeof r.dtype, "%s", dt);
     snprintf(r.product, sizeof r.product, "ascend910b");
-    r.cube_math_type = cmt;
+    if (cmt >= 0) snprintf(r.numerics, sizeof r.numerics, "cube_math_type=%d", cmt);
     r.v.status = s;
     r.v.nelems = 4;
     r.v.worst_ulp = ulp;
@@ -124,13 +124,14 @@ static void test_summary(void **state)
     };
     snprintf(r[4].op, sizeof r[4].op, "grid_sampler2d_backward");
     char *x = capture(summary_fn, r);
-    /* rows sorted by op, dtype, cubeMathType, product; counts in status order
+    /* rows sorted by op, dtype, numerics key, product; counts in status order
      * PASS FAIL NOT_SUPPORTED WAIVED CRASH TIMEOUT ERROR RESOURCE_ERROR; worst = max over the
      * row */
-    assert_non_null(strstr(x, "| avgpool2d_backward | float16 | 0 | ascend910b | 0 | 0 | 1 | 0 "
-                              "| 1 | 0 | 0 | 0 | 0 | 0 |\n"));
-    assert_non_null(strstr(x, "| avgpool2d_backward | float32 | 1 | ascend910b | 1 | 1 | 0 | 0 "
-                              "| 0 | 0 | 0 | 0 | 3 | 1.5 |\n"));
+    assert_non_null(strstr(x, "| op | dtype | numerics | product |"));
+    assert_non_null(strstr(x, "| avgpool2d_backward | float16 | cube_math_type=0 | ascend910b "
+                              "| 0 | 0 | 1 | 0 | 1 | 0 | 0 | 0 | 0 | 0 |\n"));
+    assert_non_null(strstr(x, "| avgpool2d_backward | float32 | cube_math_type=1 | ascend910b "
+                              "| 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 3 | 1.5 |\n"));
     assert_non_null(strstr(x, "| grid_sampler2d_backward | float16 | - | ascend910b | 1 | 0 | 0 "
                               "| 0 | 0 | 0 | 0 | 0 | 1 | 0.25 |\n"));
     assert_true(strstr(x, "| avgpool2d_backward | float16") <
@@ -141,7 +142,7 @@ static void test_summary(void **state)
     assert_null(strstr(x, "- NOT_SUPPORTED")); /* only failing statuses get repro lines */
     free(x);
 
-    /* The console form merges cubeMathTypes: one line per op x dtype x product, only the
+    /* The console form merges numerics keys: one line per op x dtype x product, only the
      * non-zero counts, the worst bound units of the line (1.5 beats 0.2; no numbers: "-"). */
     r[3].v.nelems = r[2].v.nelems = 0;
     x = capture(console_fn, r);

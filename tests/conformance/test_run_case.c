@@ -17,6 +17,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "avgpool2d_backward/avgpool2d_backward.h"
+#include "grid_sampler2d_backward/grid_sampler2d_backward.h"
 #include "run/run.h"
 
 static cts_backend backend;
@@ -59,7 +61,7 @@ static void seed_case(cts_case *c)
     snprintf(c->id, sizeof c->id, "doc_examples.avgpool_seed.ascend910b");
     c->suite = "doc_examples";
     c->name = "avgpool_seed";
-    c->op = REF_OP_AVGPOOL2D_BACKWARD;
+    c->op = &cts_op_avgpool2d_backward;
     c->dtype = REF_DT_FLOAT;
     c->product = REF_PRODUCT_ASCEND910B;
     c->spec = REF_SPEC_DOC;
@@ -68,16 +70,29 @@ static void seed_case(cts_case *c)
     tensor(&c->t[0], "grad_output", false, 1, 16, 1, 1);
     tensor(&c->t[1], "self", false, 1, 16, 4, 4);
     tensor(&c->t[2], "grad_input", true, 1, 16, 4, 4);
-    c->kernel_size = (cts_int_array){false, 2, {4, 4}};
-    c->stride = (cts_int_array){false, 2, {1, 1}};
-    c->padding = (cts_int_array){false, 2, {0, 0}};
-    c->count_include_pad = true;
-    c->cube_math_type = 1;
+    c->param[AVG_KERNEL_SIZE] = (cts_param){false, 2, {4, 4}};
+    c->param[AVG_STRIDE] = (cts_param){false, 2, {1, 1}};
+    c->param[AVG_PADDING] = (cts_param){false, 2, {0, 0}};
+    c->param[AVG_CEIL_MODE] = (cts_param){false, 1, {0}};
+    c->param[AVG_COUNT_INCLUDE_PAD] = (cts_param){false, 1, {1}};
+    c->param[AVG_DIVISOR_OVERRIDE] = (cts_param){false, 1, {0}};
+    c->param[AVG_CUBE_MATH_TYPE] = (cts_param){false, 1, {1}};
     c->expect_status_model = true;
     c->expect_values[2] = (cts_expected_values){true, &expected_value, 1};
     c->tolerance.kind = CTS_TOL_BOUND;
     c->tolerance.name = "bound";
     c->repeat = 1;
+}
+
+/* The seed case turned into a grid sampler case: five tensors (the test sets them), the
+ * parameters bilinear, zeros, align_corners false, outputMask [true, true]. */
+static void as_grid(cts_case *c)
+{
+    c->op = &cts_op_grid_sampler2d_backward;
+    c->ntensors = 5;
+    memset(c->param, 0, sizeof c->param);
+    for (int i = 0; i < GRID_OUTPUT_MASK; i++) c->param[i].len = 1;
+    c->param[GRID_OUTPUT_MASK] = (cts_param){false, 2, {1, 1}};
 }
 
 #define NEED_BACKEND()                                                                         \
@@ -157,7 +172,7 @@ static void test_error_case_checks_poison(void **state)
     NEED_BACKEND();
     cts_case c;
     seed_case(&c);
-    c.padding = (cts_int_array){false, 2, {3, 3}};
+    c.param[AVG_PADDING] = (cts_param){false, 2, {3, 3}};
     cts_verdict v;
     cts_run_case(&backend, &c, NULL, &v);
     assert_int_equal(v.expected_status, 161002);
@@ -199,8 +214,7 @@ static void test_grid_sampler_error_case(void **state)
     cts_case c;
     seed_case(&c);
     snprintf(c.id, sizeof c.id, "errors.grid_interp7.ascend910b");
-    c.op = REF_OP_GRID_SAMPLER2D_BACKWARD;
-    c.ntensors = 5;
+    as_grid(&c);
     tensor(&c.t[0], "grad_output", false, 1, 1, 2, 2);
     tensor(&c.t[1], "input", false, 1, 1, 3, 3);
     tensor(&c.t[2], "grid", false, 1, 2, 2, 2);
@@ -208,9 +222,7 @@ static void test_grid_sampler_error_case(void **state)
     tensor(&c.t[4], "grid_grad", true, 1, 2, 2, 2);
     for (int i = 0; i < 5; i++) c.t[i].format = REF_FMT_ND;
     c.expect_values[2].any = false;
-    c.interpolation_mode = 7;
-    c.output_mask_len = 2;
-    c.output_mask[0] = c.output_mask[1] = true;
+    c.param[GRID_INTERPOLATION_MODE].v[0] = 7;
     cts_verdict v;
     cts_run_case(&backend, &c, NULL, &v);
     if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
@@ -238,8 +250,7 @@ static void test_grid_sampler_doc_example(void **state)
     cts_case c;
     seed_case(&c);
     snprintf(c.id, sizeof c.id, "doc_examples.grid_seed.ascend910b");
-    c.op = REF_OP_GRID_SAMPLER2D_BACKWARD;
-    c.ntensors = 5;
+    as_grid(&c);
     tensor(&c.t[0], "grad_output", false, 1, 1, 3, 3);
     tensor(&c.t[1], "input", false, 1, 1, 5, 8);
     tensor(&c.t[2], "grid", false, 1, 3, 3, 2);
@@ -251,8 +262,6 @@ static void test_grid_sampler_doc_example(void **state)
     c.expect_values[2].any = false;
     c.expect_values[3] = (cts_expected_values){true, dx_expected, 40};
     c.expect_values[4] = (cts_expected_values){true, dgrid_expected, 18};
-    c.output_mask_len = 2;
-    c.output_mask[0] = c.output_mask[1] = true;
     cts_verdict v;
     cts_run_case(&backend, &c, NULL, &v);
     if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
@@ -261,7 +270,7 @@ static void test_grid_sampler_doc_example(void **state)
     assert_true(v.worst_ulp == 0);
 
     /* outputMask {true, false}: gridGrad must stay poison, inputGrad is judged. */
-    c.output_mask[1] = false;
+    c.param[GRID_OUTPUT_MASK].v[1] = 0;
     cts_run_case(&backend, &c, NULL, &v);
     if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
     assert_int_equal(v.status, CTS_PASS);
@@ -292,8 +301,8 @@ static void test_faults_are_caught(void **state)
         if (strcmp(rows[i].fault, "window-off-by-one") == 0) {
             /* kernel 2, stride 2 on 4x4: windows tile the input; one too far spills. */
             c.t[0].dims[2] = c.t[0].dims[3] = 2;
-            c.kernel_size = (cts_int_array){false, 2, {2, 2}};
-            c.stride = (cts_int_array){false, 2, {2, 2}};
+            c.param[AVG_KERNEL_SIZE] = (cts_param){false, 2, {2, 2}};
+            c.param[AVG_STRIDE] = (cts_param){false, 2, {2, 2}};
             c.expect_values[2].any = false;
         }
         cts_verdict v;
@@ -317,9 +326,9 @@ static void overlap_case(cts_case *c)
     c->expect_values[2].any = false;
     c->t[0].dims[2] = c->t[0].dims[3] = 4;
     c->t[0].gen = (cts_datagen){CTS_GEN_UNIFORM, -1, 1, NULL, 0};
-    c->kernel_size = (cts_int_array){false, 2, {3, 3}};
-    c->stride = (cts_int_array){false, 2, {1, 1}};
-    c->padding = (cts_int_array){false, 2, {1, 1}}; /* (4 + 2 - 3) / 1 + 1 = 4 outputs */
+    c->param[AVG_KERNEL_SIZE] = (cts_param){false, 2, {3, 3}};
+    c->param[AVG_STRIDE] = (cts_param){false, 2, {1, 1}};
+    c->param[AVG_PADDING] = (cts_param){false, 2, {1, 1}}; /* (4 + 2 - 3) / 1 + 1 = 4 outputs */
     c->repeat = 4;
 }
 
@@ -362,7 +371,7 @@ static void test_status_fault(void **state)
     setenv("ACLNN_EMU_FAULT", "status", 1);
     cts_case c;
     seed_case(&c);
-    c.padding = (cts_int_array){false, 2, {3, 3}};
+    c.param[AVG_PADDING] = (cts_param){false, 2, {3, 3}};
     cts_verdict v;
     cts_run_case(&backend, &c, NULL, &v);
     unsetenv("ACLNN_EMU_FAULT");
@@ -479,7 +488,7 @@ static void test_dump_narrow_dtypes(void **state)
         seed_case(&c);
         c.dtype = dts[i];
         for (int s = 0; s < 3; s++) c.t[s].dtype = dts[i];
-        c.cube_math_type = 0;
+        c.param[AVG_CUBE_MATH_TYPE].v[0] = 0;
         cts_run_options o = {0, 2, dir, 0};
         cts_verdict v;
         cts_run_case(&backend, &c, &o, &v);

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "avgpool2d_backward/avgpool2d_backward.h"
+#include "grid_sampler2d_backward/grid_sampler2d_backward.h"
 #include "suite/suite.h"
 
 /* Writes text to a fresh file in a temporary directory; returns its path (static storage). */
@@ -171,13 +173,13 @@ static void test_avgpool_expansion(void **state)
     assert_null(find(&l, "avgpool2d_backward.basic.ceil.ceil_mode=true.dtype=float16.ascend910b"));
 
     const cts_case *c = &l.cases[0];
-    assert_int_equal(c->op, REF_OP_AVGPOOL2D_BACKWARD);
+    assert_ptr_equal(c->op, &cts_op_avgpool2d_backward);
     assert_int_equal(c->product, REF_PRODUCT_ASCEND910B);
     assert_int_equal(c->seed, 7);
     assert_int_equal(c->dtype, REF_DT_FLOAT);
-    assert_int_equal(c->cube_math_type, 1);
+    assert_int_equal(cts_param_int(c, AVG_CUBE_MATH_TYPE), 1);
     assert_true(c->quick);
-    assert_true(c->count_include_pad);  /* default, as in PyTorch */
+    assert_true(cts_param_bool(c, AVG_COUNT_INCLUDE_PAD));  /* default, as in PyTorch */
     assert_int_equal(c->ntensors, 3);
     /* 4x4 input, kernel 4, stride 1, pad 0: (4 + 0 - 4)/1 + 1 = 1 */
     assert_dims(&c->t[0], 4, (int64_t[]){1, 16, 1, 1});
@@ -203,16 +205,16 @@ static void test_avgpool_expansion(void **state)
     c = find(&l, "avgpool2d_backward.basic.ceil.ceil_mode=false.dtype=float32.ascend910");
     assert_non_null(c);
     assert_dims(&c->t[0], 4, (int64_t[]){2, 3, 3, 3});
-    assert_int_equal(c->kernel_size.len, 1);
-    assert_int_equal(c->kernel_size.v[0], 2);
-    assert_false(c->ceil_mode);
+    assert_int_equal(c->param[AVG_KERNEL_SIZE].len, 1);
+    assert_int_equal(c->param[AVG_KERNEL_SIZE].v[0], 2);
+    assert_false(cts_param_bool(c, AVG_CEIL_MODE));
     /* float32 with cubeMathType 0: the float32/cmt3 entry does not apply, default does */
     assert_int_equal(c->tolerance.kind, CTS_TOL_ALLCLOSE);
     assert_string_equal(c->tolerance.name, "torch-default");
     assert_true(c->tolerance.rtol == 1.3e-6 && c->tolerance.atol == 1e-5);
     c = find(&l, "avgpool2d_backward.basic.ceil.ceil_mode=true.dtype=float32.ascend910");
     assert_non_null(c);
-    assert_true(c->ceil_mode);
+    assert_true(cts_param_bool(c, AVG_CEIL_MODE));
     assert_dims(&c->t[0], 4, (int64_t[]){2, 3, 3, 3});
     c = find(&l, "avgpool2d_backward.basic.ceil.ceil_mode=false.dtype=float16.ascend910");
     assert_int_equal(c->dtype, REF_DT_FLOAT16);
@@ -223,7 +225,7 @@ static void test_avgpool_expansion(void **state)
     /* NCL, stride null = kernel: 6 with kernel 3, stride 3: (6 - 3)/3 + 1 = 2 */
     c = find(&l, "avgpool2d_backward.basic.ncl_null_stride.ascend910");
     assert_non_null(c);
-    assert_true(c->stride.null);
+    assert_true(c->param[AVG_STRIDE].null);
     assert_dims(&c->t[0], 3, (int64_t[]){16, 2, 2});
     assert_int_equal(c->t[0].format, REF_FMT_NCL);
     assert_int_equal(c->t[2].format, REF_FMT_NCL);
@@ -267,20 +269,20 @@ static void test_grid_expansion(void **state)
     assert_int_equal(c->t[2].gen.kind, CTS_GEN_UNIFORM);
     assert_true(c->t[2].gen.a == -1.2 && c->t[2].gen.b == 1.2);
     assert_int_equal(c->t[0].gen.kind, CTS_GEN_NORMAL);
-    assert_int_equal(c->output_mask_len, 2);
-    assert_true(c->output_mask[0]);
-    assert_false(c->output_mask[1]);
+    assert_int_equal(c->param[GRID_OUTPUT_MASK].len, 2);
+    assert_true(c->param[GRID_OUTPUT_MASK].v[0]);
+    assert_false(c->param[GRID_OUTPUT_MASK].v[1]);
     /* the last combination of the matrix, last product */
     c = &l.cases[24 * 6 - 1];
     assert_string_equal(c->id, "grid.basic.modes.dtype=float16.interpolation_mode=nearest."
                                "padding_mode=reflection.align_corners=true.ascend950");
-    assert_int_equal(c->interpolation_mode, 1);
-    assert_int_equal(c->padding_mode, 2);
-    assert_true(c->align_corners);
+    assert_int_equal(cts_param_int(c, GRID_INTERPOLATION_MODE), 1);
+    assert_int_equal(cts_param_int(c, GRID_PADDING_MODE), 2);
+    assert_true(cts_param_bool(c, GRID_ALIGN_CORNERS));
     c = &l.cases[24 * 6];
     assert_string_equal(c->id, "grid.basic.no_mask.ascend950");
     assert_int_equal(c->spec, REF_SPEC_DOC);
-    assert_true(c->output_mask_null);
+    assert_true(c->param[GRID_OUTPUT_MASK].null);
     assert_int_equal(c->t[2].dtype, REF_DT_DOUBLE);
     assert_int_equal(c->t[1].dtype, REF_DT_FLOAT);
     assert_int_equal(c->t[1].format, REF_FMT_NCHW);
@@ -403,7 +405,7 @@ static void test_ids_stable(void **state)
 /* Everything a suite can set in a case, as text, so two loads compare field by field. */
 static void fingerprint(const cts_case *c, FILE *f)
 {
-    fprintf(f, "%s op=%d dt=%d p=%d spec=%d seed=%llu\n", c->id, c->op, c->dtype, c->product,
+    fprintf(f, "%s op=%s dt=%d p=%d spec=%d seed=%llu\n", c->id, c->op->name, c->dtype, c->product,
             c->spec, (unsigned long long)c->seed);
     for (int s = 0; s < c->ntensors; s++) {
         const cts_tensor *t = &c->t[s];
@@ -418,19 +420,11 @@ static void fingerprint(const cts_case *c, FILE *f)
             fprintf(f, " %g", t->gen.values[i]);
         fputc('\n', f);
     }
-    const cts_int_array *a[3] = {&c->kernel_size, &c->stride, &c->padding};
-    for (int j = 0; j < 3; j++) {
-        fprintf(f, " arr null=%d", a[j]->null);
-        for (int i = 0; i < a[j]->len; i++)
-            fprintf(f, " %lld", (long long)a[j]->v[i]);
+    for (int j = 0; j < c->op->nparams; j++) {
+        fprintf(f, " %s null=%d", c->op->params[j].key, c->param[j].null);
+        for (int i = 0; i < c->param[j].len; i++)
+            fprintf(f, " %lld", (long long)c->param[j].v[i]);
     }
-    fprintf(f, "\n ceil=%d cip=%d div=%lld cube=%lld im=%lld pm=%lld align=%d mask=%d/%d",
-            c->ceil_mode, c->count_include_pad, (long long)c->divisor_override,
-            (long long)c->cube_math_type, (long long)c->interpolation_mode,
-            (long long)c->padding_mode, c->align_corners, c->output_mask_null,
-            c->output_mask_len);
-    for (int i = 0; i < c->output_mask_len; i++)
-        fprintf(f, "%d", c->output_mask[i]);
     fprintf(f, "\n model=%d status=%d tol=%d:%s ulps=%g rtol=%g atol=%g rel=%g share=%g small=%g",
             c->expect_status_model, c->expect_status, c->tolerance.kind, c->tolerance.name,
             c->tolerance.ulps, c->tolerance.rtol, c->tolerance.atol, c->tolerance.rel,
@@ -507,7 +501,7 @@ static const struct {
 } per_key[] = {
     {"op", "suite: q\nop: %1$sgrid_sampler2d_backward%1$s\nproduct: ascend910b\ncases:\n"
            "  - name: a\n    input_shape: [1, 1, 2, 2]\n    grid_shape: [1, 1, 1, 2]\n",
-     "op=1 "},
+     "op=grid_sampler2d_backward "},
     {"suite name and case name", "suite: %1$sq.r%1$s\nop: avgpool2d_backward\nproduct: ascend910\n"
      "cases:\n  - name: %1$sa-1%1$s\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
      "q.r.a-1.ascend910 "},
@@ -523,7 +517,7 @@ static const struct {
     {"case product and spec", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
      "  - name: a\n    product: %1$sascend910b%1$s\n    spec: %1$svendor-old%1$s\n"
      "    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
-     "q.a.ascend910b op=0 dt=0 p=1 spec=2 "},
+     "q.a.ascend910b op=avgpool2d_backward dt=0 p=1 spec=2 "},
     {"dtype", "suite: q\nop: avgpool2d_backward\nproduct: ascend910\ncases:\n"
      "  - name: a\n    dtype: %1$sfloat16%1$s\n    self_shape: [1, 1, 4, 4]\n    kernel_size: [2]\n",
      " dt=1 p=0"},
@@ -542,7 +536,7 @@ static const struct {
      "product: ascend910b\ncases:\n  - name: a\n    interpolation_mode: %1$snearest%1$s\n"
      "    padding_mode: %1$sreflection%1$s\n    input_shape: [1, 1, 2, 2]\n"
      "    grid_shape: [1, 1, 1, 2]\n",
-     " im=1 pm=2 "},
+     " interpolation_mode null=0 1 padding_mode null=0 2 "},
     {"matrix values", "suite: q\nop: grid_sampler2d_backward\nproduct: ascend910b\ncases:\n"
      "  - name: a\n    matrix: {padding_mode: [%1$sborder%1$s]}\n    input_shape: [1, 1, 2, 2]\n"
      "    grid_shape: [1, 1, 1, 2]\n",
@@ -693,8 +687,8 @@ static void test_documents(void **state)
     cts_case_list l;
     assert_int_equal(load(&p, 1, NULL, &l, NULL), 0);
     assert_int_equal(l.ncases, 10 + 145);
-    assert_int_equal(l.cases[0].op, REF_OP_AVGPOOL2D_BACKWARD);
-    assert_int_equal(l.cases[10].op, REF_OP_GRID_SAMPLER2D_BACKWARD);
+    assert_ptr_equal(l.cases[0].op, &cts_op_avgpool2d_backward);
+    assert_ptr_equal(l.cases[10].op, &cts_op_grid_sampler2d_backward);
     /* the second document's case marks count lines from the start of the file: avg_basic has
      * 38 lines, then "---" (line 39), so grid_basic's line 5 (its first case) is line 44 */
     assert_int_equal(l.cases[10].mark.line, 44);

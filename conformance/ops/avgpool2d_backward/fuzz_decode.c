@@ -4,11 +4,12 @@
  * then dtype/format/NULL/view of gradOutput, self, gradInput. */
 #include <string.h>
 
+#include "avgpool2d_backward.h"
 #include "fuzz_call.h"
 
 static const int RANKS[] = {4, 3, 4, 3, 0, 1, 2, 5};
 
-static void decode_int_array(fdp *p, cts_int_array *a, int64_t lo, int64_t hi)
+static void decode_int_array(fdp *p, cts_param *a, int64_t lo, int64_t hi)
 {
     memset(a, 0, sizeof *a);
     a->null = fdp_rare(p);
@@ -16,27 +17,18 @@ static void decode_int_array(fdp *p, cts_int_array *a, int64_t lo, int64_t hi)
     for (int i = 0; i < a->len; i++) a->v[i] = fdp_int_mix(p, lo, hi);
 }
 
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-static int64_t axis(const cts_int_array *a, int i, int64_t dflt)
+static int64_t axis(const cts_param *a, int i, int64_t dflt)
 {
     if (a->null || a->len == 0) return dflt;
     return a->v[a->len > i ? i : 0];
 }
 
-/* The forward output size (facts §4) when the parameters give one, to aim most calls at the
- * shape rule's valid side; the oracle is the status model, not this. */
+/* The forward output size (the reference's) when the parameters give one, to aim most calls at
+ * the shape rule's valid side; the oracle is the status model, not this. */
 static bool pool_out(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil, int64_t *out)
 {
-    if (k <= 0 || s <= 0 || p < 0 || k > 64 || s > 64 || p > 64 || in > 64) return false;
-    int64_t o = floor_div(in + 2 * p - k + (ceil ? s - 1 : 0), s) + 1;
-    if (ceil && (o - 1) * s >= in + p) o--;
-    *out = o;
-    return true;
+    if (k > 64 || s > 64 || p > 64 || in > 64) return false;
+    return ref_avgpool_output_size(in, k, s, p, ceil, out);
 }
 
 static void derive_grad_output(cts_case *c)
@@ -47,12 +39,13 @@ static void derive_grad_output(cts_case *c)
     memcpy(go->dims, self->dims, sizeof go->dims);
     int r = self->rank;
     if (r < 2) return;
-    int64_t kh = axis(&c->kernel_size, 0, 1), kw = axis(&c->kernel_size, 1, 1);
+    const cts_param *ks = &c->param[AVG_KERNEL_SIZE], *st = &c->param[AVG_STRIDE],
+                    *pd = &c->param[AVG_PADDING];
+    bool ceil = cts_param_bool(c, AVG_CEIL_MODE);
+    int64_t kh = axis(ks, 0, 1), kw = axis(ks, 1, 1);
     int64_t oh, ow;
-    if (pool_out(self->dims[r - 2], kh, axis(&c->stride, 0, kh), axis(&c->padding, 0, 0),
-                 c->ceil_mode, &oh) &&
-        pool_out(self->dims[r - 1], kw, axis(&c->stride, 1, kw), axis(&c->padding, 1, 0),
-                 c->ceil_mode, &ow)) {
+    if (pool_out(self->dims[r - 2], kh, axis(st, 0, kh), axis(pd, 0, 0), ceil, &oh) &&
+        pool_out(self->dims[r - 1], kw, axis(st, 1, kw), axis(pd, 1, 0), ceil, &ow)) {
         go->dims[r - 2] = oh;
         go->dims[r - 1] = ow;
     }
@@ -78,9 +71,9 @@ static void decode_shape(fdp *p, cts_tensor *t)
     fuzz_shrink(t->rank, t->dims, FUZZ_MAX_NUMEL, channel_axis(t->rank));
 }
 
-void fuzz_decode_avgpool2d_backward(fdp *p, fuzz_call *fc)
+void fuzz_decode_op(fdp *p, fuzz_call *fc)
 {
-    fuzz_decode_header(p, fc, REF_OP_AVGPOOL2D_BACKWARD);
+    fuzz_decode_header(p, fc, &cts_op_avgpool2d_backward);
     cts_case *c = &fc->c;
     cts_tensor *self = &c->t[1];
     self->rank = RANKS[fdp_pick(p, 8)];
@@ -88,13 +81,13 @@ void fuzz_decode_avgpool2d_backward(fdp *p, fuzz_call *fc)
     int ch = channel_axis(self->rank);
     if (ch >= 0 && self->dims[ch] == 14) self->dims[ch] = 2049; /* past 2048 (determinism) */
     fuzz_shrink(self->rank, self->dims, FUZZ_MAX_NUMEL, ch);
-    decode_int_array(p, &c->kernel_size, -1, 6);
-    decode_int_array(p, &c->stride, -1, 6);
-    decode_int_array(p, &c->padding, -1, 3);
-    c->ceil_mode = fdp_bool(p);
-    c->count_include_pad = fdp_bool(p);
-    c->divisor_override = fdp_int_mix(p, -3, 3);
-    c->cube_math_type = (int8_t)fdp_int_mix(p, 0, 3); /* the prototype's int8_t */
+    decode_int_array(p, &c->param[AVG_KERNEL_SIZE], -1, 6);
+    decode_int_array(p, &c->param[AVG_STRIDE], -1, 6);
+    decode_int_array(p, &c->param[AVG_PADDING], -1, 3);
+    c->param[AVG_CEIL_MODE].v[0] = fdp_bool(p);
+    c->param[AVG_COUNT_INCLUDE_PAD].v[0] = fdp_bool(p);
+    c->param[AVG_DIVISOR_OVERRIDE].v[0] = fdp_int_mix(p, -3, 3);
+    c->param[AVG_CUBE_MATH_TYPE].v[0] = (int8_t)fdp_int_mix(p, 0, 3); /* the prototype's int8_t */
     derive_grad_output(c);
     decode_shape(p, &c->t[0]);
     c->t[2].rank = self->rank;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fuzz_call.h"
+#include "grid_sampler2d_backward.h"
 
 static const int MASK_LENGTHS[] = {2, 2, 2, 2, 0, 1, 3, 4};
 
@@ -30,9 +31,9 @@ static void set4(cts_tensor *t, int64_t a, int64_t b, int64_t c, int64_t d)
     t->dims[0] = a, t->dims[1] = b, t->dims[2] = c, t->dims[3] = d;
 }
 
-void fuzz_decode_grid_sampler2d_backward(fdp *p, fuzz_call *fc)
+void fuzz_decode_op(fdp *p, fuzz_call *fc)
 {
-    fuzz_decode_header(p, fc, REF_OP_GRID_SAMPLER2D_BACKWARD);
+    fuzz_decode_header(p, fc, &cts_op_grid_sampler2d_backward);
     cts_case *c = &fc->c;
     int64_t n = fdp_int(p, -1, 3);
     /* C around 2048 (the determinism limit) with a 1x1 plane, or small. */
@@ -42,12 +43,13 @@ void fuzz_decode_grid_sampler2d_backward(fdp *p, fuzz_call *fc)
     int64_t ho = fdp_int(p, -1, 8), wo = fdp_int(p, -1, 8);
     int64_t last = fdp_rare(p) ? fdp_int(p, 0, 4) : 2;
     if (wide_c) n = hi = wi = ho = wo = 1;
-    c->interpolation_mode = fdp_int_mix(p, 0, 2);
-    c->padding_mode = fdp_int_mix(p, 0, 2);
-    c->align_corners = fdp_bool(p);
-    c->output_mask_null = fdp_rare(p);
-    c->output_mask_len = MASK_LENGTHS[fdp_pick(p, 8)];
-    for (int i = 0; i < c->output_mask_len; i++) c->output_mask[i] = fdp_bool(p);
+    c->param[GRID_INTERPOLATION_MODE].v[0] = fdp_int_mix(p, 0, 2);
+    c->param[GRID_PADDING_MODE].v[0] = fdp_int_mix(p, 0, 2);
+    c->param[GRID_ALIGN_CORNERS].v[0] = fdp_bool(p);
+    cts_param *mask = &c->param[GRID_OUTPUT_MASK];
+    mask->null = fdp_rare(p);
+    mask->len = MASK_LENGTHS[fdp_pick(p, 8)];
+    for (int i = 0; i < mask->len; i++) mask->v[i] = fdp_bool(p);
     set4(&c->t[0], n, ch, ho, wo);
     set4(&c->t[1], n, ch, hi, wi);
     set4(&c->t[2], n, ho, wo, last);

@@ -1,0 +1,98 @@
+/* The descriptor of aclnnGridSampler2DBackward (spec/003, docs/operators.md): its tensors, its
+ * parameters as suites write them, the shape a suite may leave open, and the ABI call. */
+#include "grid_sampler2d_backward.h"
+
+#include <string.h>
+
+#include "aclnnop/aclnn_grid_sampler2d_backward.h"
+
+static const cts_tensor_role tensors[GRID_NTENSORS] = {
+    [GRID_GRAD_OUTPUT] = {.name = "grad_output", .api_name = "gradOutput",
+                          .shape_from = GRID_INPUT, .derived = true},
+    [GRID_INPUT] = {.name = "input", .api_name = "input", .required = true, .shape_from = -1},
+    [GRID_GRID] = {.name = "grid", .api_name = "grid", .required = true, .shape_from = -1,
+                   .coordinates = true},
+    [GRID_INPUT_GRAD] = {.name = "input_grad", .api_name = "inputGrad", .is_output = true,
+                         .shape_from = GRID_INPUT},
+    [GRID_GRID_GRAD] = {.name = "grid_grad", .api_name = "gridGrad", .is_output = true,
+                        .shape_from = GRID_GRID},
+};
+
+static const char *const interpolation_modes[] = {"bilinear", "nearest", "bicubic"};
+static const char *const padding_modes[] = {"zeros", "border", "reflection"};
+
+static const cts_param_desc params[GRID_NPARAMS] = {
+    [GRID_INTERPOLATION_MODE] = {.key = "interpolation_mode", .atk = "interpolationMode",
+                                 .kind = CTS_PARAM_INT, .names = interpolation_modes,
+                                 .nnames = 3, .dflt = {.len = 1}},
+    [GRID_PADDING_MODE] = {.key = "padding_mode", .atk = "paddingMode", .kind = CTS_PARAM_INT,
+                           .names = padding_modes, .nnames = 3, .dflt = {.len = 1}},
+    [GRID_ALIGN_CORNERS] = {.key = "align_corners", .atk = "alignCorners",
+                            .kind = CTS_PARAM_BOOL, .dflt = {.len = 1}},
+    [GRID_OUTPUT_MASK] = {.key = "output_mask", .atk = "outputMask", .kind = CTS_PARAM_BOOLS,
+                          .nullable = true, .dflt = {.len = 2, .v = {1, 1}}},
+};
+
+static ref_format default_format(int rank)
+{
+    (void)rank;
+    return REF_FMT_ND;
+}
+
+static void complete(cts_case *c, const bool *param_set)
+{
+    (void)c;
+    (void)param_set;
+}
+
+/* gradOutput: (input N, input C, grid H, grid W); a missing dim (rank too small) is 1. */
+static void derive_shapes(cts_case *c)
+{
+    const cts_tensor *in = &c->t[GRID_INPUT], *grid = &c->t[GRID_GRID];
+    cts_tensor *go = &c->t[GRID_GRAD_OUTPUT];
+    go->rank = 4;
+    go->dims[0] = in->rank > 0 ? in->dims[0] : 1;
+    go->dims[1] = in->rank > 1 ? in->dims[1] : 1;
+    go->dims[2] = grid->rank > 1 ? grid->dims[1] : 1;
+    go->dims[3] = grid->rank > 2 ? grid->dims[2] : 1;
+}
+
+static aclnnStatus call(void *fn, const cts_call_args *a)
+{
+    __typeof__(&aclnnGridSampler2DBackwardGetWorkspaceSize) first;
+    memcpy(&first, &fn, sizeof first); /* object pointer to function pointer, as dlsym */
+    const cts_case *c = a->c;
+    return first(a->t[GRID_GRAD_OUTPUT], a->t[GRID_INPUT], a->t[GRID_GRID],
+                 cts_param_int(c, GRID_INTERPOLATION_MODE), cts_param_int(c, GRID_PADDING_MODE),
+                 cts_param_bool(c, GRID_ALIGN_CORNERS), a->array[GRID_OUTPUT_MASK],
+                 a->t[GRID_INPUT_GRAD], a->t[GRID_GRID_GRAD], a->workspace_size, a->executor);
+}
+
+/* facts §3: deterministic when asked, except for DOUBLE and above 2048 channels. */
+static bool determinism_promised(const cts_case *c)
+{
+    return c->dtype != REF_DT_DOUBLE && c->t[GRID_INPUT].dims[1] <= 2048;
+}
+
+const cts_op_driver cts_op_grid_sampler2d_backward = {
+    .name = "grid_sampler2d_backward",
+    .api = "aclnnGridSampler2DBackward",
+    .ref_op = REF_OP_GRID_SAMPLER2D_BACKWARD,
+    .first_phase = "aclnnGridSampler2DBackwardGetWorkspaceSize",
+    .second_phase = "aclnnGridSampler2DBackward",
+    .ntensors = GRID_NTENSORS,
+    .tensors = tensors,
+    .nparams = GRID_NPARAMS,
+    .params = params,
+    .default_format = default_format,
+    .complete = complete,
+    .derive_shapes = derive_shapes,
+    .call = call,
+    .status_query = grid_sampler2d_backward_status_query,
+    .path = grid_sampler2d_backward_path,
+    .output_computed = grid_sampler2d_backward_output_computed,
+    .reference = grid_sampler2d_backward_reference,
+    .determinism_promised = determinism_promised,
+    .documented_path = false,
+    .coverage = &grid_sampler2d_backward_coverage,
+};
