@@ -24,31 +24,6 @@ static const char detect_help[] =
     "  --product ID       the device's product (default ascend910b)\n"
     "Exit 0 when exactly one contract matches, 1 when none or several do, 2 for usage errors.\n";
 
-/* Each probe's status differs between at least two contracts on some product
- * (docs/contract.md rules named in the comments). */
-static const char probes_yaml[] =
-    "suite: detect.avgpool2d_backward\n"
-    "op: avgpool2d_backward\n"
-    "seed: 1\n"
-    "defaults: {dtype: float32, self_shape: [1, 2, 4, 4], kernel_size: [2, 2], stride: [2, 2],\n"
-    "           padding: [0, 0], cube_math_type: 1, data: {grad_output: {int: [-4, 4]}}}\n"
-    "cases:\n"
-    "  - {name: cube_math_type_4, cube_math_type: 4}              # A7: 161002 / 161001\n"
-    "  - {name: grad_output_spatial, grad_output_shape: [1, 2, 3, 2]} # A9': doc 161002\n"
-    "  - {name: empty_batch, self_shape: [0, 2, 4, 4]}            # A9: doc 161002\n"
-    "  - {name: self_dtype, dtypes: {self: float16}}              # A3b: doc 161002\n"
-    "  - {name: stride_empty, stride: []}                         # doc 161002\n"
-    "  - {name: bf16, dtype: bfloat16}                            # A3a: 950 in 8.5\n"
-    "---\n"
-    "suite: detect.grid_sampler2d_backward\n"
-    "op: grid_sampler2d_backward\n"
-    "seed: 1\n"
-    "defaults: {dtype: float32, input_shape: [1, 2, 3, 4], grid_shape: [1, 2, 2, 2]}\n"
-    "cases:\n"
-    "  - {name: null_output_mask, output_mask: null}              # G1: doc 161001\n"
-    "  - {name: mask_off_null_input, output_mask: [false, false], null: [input]} # G2\n"
-    "  - {name: double, dtype: float64}                           # G4b: ascend910\n";
-
 enum { NCONTRACTS = 3 };
 static const ref_spec contracts[NCONTRACTS] = {REF_SPEC_DOC, REF_SPEC_VENDOR,
                                                REF_SPEC_VENDOR_OLD};
@@ -74,8 +49,17 @@ static int load_probes(const char *product, cts_case_list *cases)
         perror("aclcts: error: detect-contract: temporary file");
         return -1;
     }
+    /* every operator's probes (its driver's), one YAML document each */
     FILE *f = fdopen(fd, "w");
-    if (!f || fputs(probes_yaml, f) == EOF || fclose(f) != 0) {
+    bool ok = f != NULL, first = true;
+    for (int i = 0; ok && i < cts_nops; i++)
+        if (cts_ops[i]->contract_probes) {
+            ok = (first || fputs("---\n", f) != EOF) &&
+                 fputs(cts_ops[i]->contract_probes, f) != EOF;
+            first = false;
+        }
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) {
         perror("aclcts: error: detect-contract: writing the probes");
         unlink(path);
         return -1;

@@ -165,6 +165,9 @@ typedef struct cts_op_driver {
     bool documented_path;
 
     const cov_model *coverage;
+    /* `aclcts detect-contract`: a suite of calls whose first-phase status tells the contracts
+     * apart (docs/contract.md), or NULL. */
+    const char *contract_probes;
 } cts_op_driver;
 
 /* ---- the table (ops.c) ---- */

@@ -106,6 +106,22 @@ static bool determinism_promised(const cts_case *c)
     return true;
 }
 
+/* Each probe's status differs between at least two contracts on some product
+ * (docs/contract.md rules named in the comments). */
+static const char probes[] =
+    "suite: detect.avgpool2d_backward\n"
+    "op: avgpool2d_backward\n"
+    "seed: 1\n"
+    "defaults: {dtype: float32, self_shape: [1, 2, 4, 4], kernel_size: [2, 2], stride: [2, 2],\n"
+    "           padding: [0, 0], cube_math_type: 1, data: {grad_output: {int: [-4, 4]}}}\n"
+    "cases:\n"
+    "  - {name: cube_math_type_4, cube_math_type: 4}              # A7: 161002 / 161001\n"
+    "  - {name: grad_output_spatial, grad_output_shape: [1, 2, 3, 2]} # A9': doc 161002\n"
+    "  - {name: empty_batch, self_shape: [0, 2, 4, 4]}            # A9: doc 161002\n"
+    "  - {name: self_dtype, dtypes: {self: float16}}              # A3b: doc 161002\n"
+    "  - {name: stride_empty, stride: []}                         # doc 161002\n"
+    "  - {name: bf16, dtype: bfloat16}                            # A3a: 950 in 8.5\n";
+
 const cts_op_driver cts_op_avgpool2d_backward = {
     .name = "avgpool2d_backward",
     .api = "aclnnAvgPool2dBackward",
@@ -127,4 +143,5 @@ const cts_op_driver cts_op_avgpool2d_backward = {
     .determinism_promised = determinism_promised,
     .documented_path = true,
     .coverage = &avgpool2d_backward_coverage,
+    .contract_probes = probes,
 };

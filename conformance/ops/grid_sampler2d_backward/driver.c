@@ -74,6 +74,18 @@ static bool determinism_promised(const cts_case *c)
     return c->dtype != REF_DT_DOUBLE && c->t[GRID_INPUT].dims[1] <= 2048;
 }
 
+/* Each probe's status differs between at least two contracts on some product
+ * (docs/contract.md rules named in the comments). */
+static const char probes[] =
+    "suite: detect.grid_sampler2d_backward\n"
+    "op: grid_sampler2d_backward\n"
+    "seed: 1\n"
+    "defaults: {dtype: float32, input_shape: [1, 2, 3, 4], grid_shape: [1, 2, 2, 2]}\n"
+    "cases:\n"
+    "  - {name: null_output_mask, output_mask: null}              # G1: doc 161001\n"
+    "  - {name: mask_off_null_input, output_mask: [false, false], null: [input]} # G2\n"
+    "  - {name: double, dtype: float64}                           # G4b: ascend910\n";
+
 const cts_op_driver cts_op_grid_sampler2d_backward = {
     .name = "grid_sampler2d_backward",
     .api = "aclnnGridSampler2DBackward",
@@ -95,4 +107,5 @@ const cts_op_driver cts_op_grid_sampler2d_backward = {
     .determinism_promised = determinism_promised,
     .documented_path = false,
     .coverage = &grid_sampler2d_backward_coverage,
+    .contract_probes = probes,
 };
