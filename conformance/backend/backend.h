@@ -47,7 +47,8 @@ typedef struct {
     aclBoolArray *(*aclCreateBoolArray)(const bool *, uint64_t);
     aclnnStatus (*aclDestroyBoolArray)(const aclBoolArray *);
     /* Each operator's two phases, by its index in the driver table (conformance/ops/ops.c);
-     * its driver casts the first to the operator's prototype. */
+     * its driver casts the first to the operator's prototype. NULL: the device has no such
+     * operator. */
     void *op_first[CTS_BACKEND_MAX_OPS];
     void *op_second[CTS_BACKEND_MAX_OPS];
     /* Optional, not CANN: the emulated runtime's count of live device bytes (leak check).

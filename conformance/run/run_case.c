@@ -69,6 +69,11 @@ static int session_open(session *s, cts_verdict *v)
 {
     const cts_backend *b = s->b;
     const cts_case *c = s->c;
+    if (!b->op_first[cts_op_index(c->op)]) {
+        cts_verdict_fail(v, CTS_NOT_SUPPORTED, "setup", "the device has no %s (no symbol %s in "
+                         "%s)", c->op->api, c->op->first_phase, b->dir);
+        return -1;
+    }
     if (b->emulated) {
         /* The emulated device plays the product and the release the case describes. */
         setenv("ACLCTS_SOC", ref_product_id(c->product), 1);

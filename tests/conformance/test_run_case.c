@@ -165,6 +165,26 @@ static void test_unsupported_product_is_an_expected_error(void **state)
     assert_int_equal(v.nelems, 0);
 }
 
+/* A device without one of the operators (its two symbols absent, as in a toolkit built without
+ * it) runs the other's cases; this one's are NOT_SUPPORTED, naming the missing function. */
+static void test_device_without_the_operator(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    cts_backend without = backend;
+    without.op_first[cts_op_index(&cts_op_avgpool2d_backward)] = NULL;
+    without.op_second[cts_op_index(&cts_op_avgpool2d_backward)] = NULL;
+    cts_case c;
+    seed_case(&c);
+    cts_verdict v;
+    cts_run_case(&without, &c, NULL, &v);
+    assert_int_equal(v.status, CTS_NOT_SUPPORTED);
+    assert_non_null(strstr(v.message, "the device has no aclnnAvgPool2dBackward (no symbol "
+                                      "aclnnAvgPool2dBackwardGetWorkspaceSize in "));
+    cts_run_case(&backend, &c, NULL, &v);
+    assert_int_equal(v.status, CTS_PASS);
+}
+
 /* kernel 4x4 with padding 3: 2·3 > 4 → 161002 by the document's table. */
 static void test_error_case_checks_poison(void **state)
 {
@@ -529,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_seed_example_passes_exactly),
         cmocka_unit_test(test_seed_example_deterministic_all_products),
         cmocka_unit_test(test_unsupported_product_is_an_expected_error),
+        cmocka_unit_test(test_device_without_the_operator),
         cmocka_unit_test(test_error_case_checks_poison),
         cmocka_unit_test(test_noncontiguous_views),
         cmocka_unit_test(test_grid_sampler_error_case),
