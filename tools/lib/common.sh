@@ -43,3 +43,12 @@ build() {
   cmake --build --preset "$preset" -j "$(nproc)" >/dev/null \
     || { cmake --build --preset "$preset" -j 1 2>&1 | tail -40; die "build failed (preset $preset)"; }
 }
+
+# The fuzz target of every operator: fuzz_<op> for each operator folder with a decoder
+# (conformance/ops/<op>/fuzz_decode.c), in name order.
+op_fuzz_targets() {
+  local d
+  for d in "$ACLCTS_ROOT"/conformance/ops/*/fuzz_decode.c; do
+    [[ -f $d ]] && d=${d%/fuzz_decode.c} && printf 'fuzz_%s\n' "${d##*/}"
+  done
+}
