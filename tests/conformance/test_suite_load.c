@@ -665,13 +665,16 @@ static void test_errors_of_all_files(void **state)
     char *err;
     assert_int_equal(load(paths, 3, NULL, &l, &err), 3);
     assert_int_equal(l.ncases, 0);
-    char want[2048];
+    /* the choices an unknown op is told are the driver table's, starting with these two */
+    char want[2048], ops[256];
+    cts_op_names(ops, sizeof ops);
+    assert_true(strncmp(ops, "avgpool2d_backward, grid_sampler2d_backward", 43) == 0);
     snprintf(want, sizeof want,
              "%s:4:54: error: cases[0].kernel_size: expected a list, got a scalar\n"
              "%s:1:8: error: suite: duplicate suite name 'avgpool2d_backward.basic' (also in "
              "%s:1)\n"
-             "%s:2:5: error: op: unknown op 'conv' (avgpool2d_backward, grid_sampler2d_backward)\n",
-             paths[1], paths[2], paths[0], paths[2]);
+             "%s:2:5: error: op: unknown op 'conv' (%s)\n",
+             paths[1], paths[2], paths[0], paths[2], ops);
     assert_string_equal(err, want);
     free(err);
 }
