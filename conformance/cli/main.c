@@ -1,4 +1,4 @@
-/* aclcts: conformance test suite for aclnnAvgPool2dBackward and aclnnGridSampler2DBackward. */
+/* aclcts: conformance test suite for the CANN operators of its driver table (ops/ops.c). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 static const char help[] =
     "usage: aclcts COMMAND [OPTIONS] [ARGS]\n"
     "\n"
-    "Conformance suite for aclnnAvgPool2dBackward and aclnnGridSampler2DBackward, reaching the\n"
+    "Conformance suite for %s, reaching the\n"
     "device only through the CANN ABI (the emulated device by default).\n"
     "\n"
     "commands:\n"
@@ -29,6 +29,18 @@ static const char help[] =
     "\n"
     "`aclcts --version` prints the version. Exit status: 0 nothing failing, 1 some case FAIL,\n"
     "CRASH, TIMEOUT or ERROR, 2 usage or suite errors.\n";
+
+/* The usage text, naming the operators of the table ("aclnnA and aclnnB"). */
+static void print_help(FILE *f)
+{
+    char ops[512] = "";
+    for (int i = 0; i < cts_nops; i++) {
+        size_t l = strlen(ops);
+        snprintf(ops + l, sizeof ops - l, "%s%s", i == 0 ? "" : i + 1 == cts_nops ? " and " : ", ",
+                 cts_ops[i]->api);
+    }
+    fprintf(f, help, ops);
+}
 
 /* The release version, and the source tree's git state when that tree is still there. */
 static int version(void)
@@ -57,7 +69,7 @@ int main(int argc, char **argv)
                     {"audit", cli_audit}, {"import-atk", cli_import_atk},
                     {"detect-contract", cli_detect_contract}};
     if (argc < 2) {
-        fputs(help, stderr);
+        print_help(stderr);
         return CLI_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
@@ -66,7 +78,7 @@ int main(int argc, char **argv)
     bool help_of = strcmp(argv[1], "help") == 0 && argc >= 3;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         (strcmp(argv[1], "help") == 0 && !help_of)) {
-        fputs(help, stdout);
+        print_help(stdout);
         return CLI_EXIT_OK;
     }
     const char *name = help_of ? argv[2] : argv[1];
@@ -76,6 +88,7 @@ int main(int argc, char **argv)
         char *help_argv[] = {argv[2], "--help", NULL};
         return help_of ? commands[k].fn(2, help_argv) : commands[k].fn(argc - 1, argv + 1);
     }
-    fprintf(stderr, "aclcts: error: unknown command '%s'\n\n%s", name, help);
+    fprintf(stderr, "aclcts: error: unknown command '%s'\n\n", name);
+    print_help(stderr);
     return CLI_EXIT_USAGE;
 }

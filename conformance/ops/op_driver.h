@@ -155,6 +155,9 @@ typedef struct cts_op_driver {
     void (*status_query)(const cts_case *c, ref_status_query *q);
     ref_path (*path)(const cts_case *c);
     bool (*output_computed)(const cts_case *c, int slot);
+    /* Why an output output_computed leaves out must stay untouched (a check's message), or
+     * NULL when every output is computed. */
+    const char *not_computed;
     int (*reference)(const cts_case *c, const ref_path *path, double *const in[],
                      ref_output out[]);
     /* Whether the contract promises bitwise repeats of this case when it asks for them

@@ -279,7 +279,7 @@ static void ulp_picture(FILE *f, const pic_group *g)
     cts_svg_bars_draw(f, &b);
 }
 
-/* Per op x dtype x cubeMathType: the bound-unit distribution first, then the ULP histogram. */
+/* Per op x dtype x numerics key: the bound-unit distribution first, then the ULP histogram. */
 static void pictures(FILE *f, const cts_audit *a)
 {
     for (size_t i = 0; i < a->nrows;) {

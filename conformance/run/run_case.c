@@ -330,8 +330,9 @@ static void check_first_run(const cts_case *c, const ref_status *st, int32_t exp
         if (!t->is_output || t->null) continue;
         if (!numerics || !cts_output_computed(c, i)) {
             snprintf(why, sizeof why, "%s",
-                     numerics ? "its outputMask entry is false"
-                              : "the call has nothing to compute (status model)");
+                     !numerics ? "the call has nothing to compute (status model)"
+                     : c->op->not_computed ? c->op->not_computed
+                                           : "the operator does not compute it");
             cts_check_poison(&r->d[i], why, v);
             continue;
         }

@@ -31,7 +31,7 @@ typedef struct {
     bool param_set[CTS_MAX_PARAMS];              /* parameters given (or named in null:) */
     int nstrides[CTS_MAX_TENSORS];               /* views: strides given, checked vs rank */
     const cts_ynode *strides_node[CTS_MAX_TENSORS];
-    const cts_ynode *tolerance;   /* resolved in cts_case_finish (needs dtype, cubeMathType) */
+    const cts_ynode *tolerance;   /* resolved in cts_case_finish (dtype, numerics) */
     const char *tolerance_field;
     const cts_ynode *product;     /* case-level product list, or NULL: the suite's */
     const char *product_field;

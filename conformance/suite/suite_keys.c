@@ -581,7 +581,7 @@ static bool k_tolerance(const cts_keyctx *k, const char *f, const cts_ynode *v, 
     (void)a;
     cts_tolerance t;
     memset(&t, 0, sizeof t);
-    /* structure is checked now (as float32, cubeMathType 0); per-dtype entries at finish */
+    /* structure is checked now (as float32, numerics value 0); per-dtype entries at finish */
     bool ok = cts_tolerance_resolve(k, f, v, REF_DT_FLOAT, 0, &t);
     free((void *)t.name);
     b->tolerance = v;

@@ -103,6 +103,7 @@ const cts_op_driver cts_op_grid_sampler2d_backward = {
     .status_query = grid_sampler2d_backward_status_query,
     .path = grid_sampler2d_backward_path,
     .output_computed = grid_sampler2d_backward_output_computed,
+    .not_computed = "its outputMask entry is false",
     .reference = grid_sampler2d_backward_reference,
     .determinism_promised = determinism_promised,
     .documented_path = false,
