@@ -140,9 +140,10 @@ typedef struct cts_op_driver {
     /* The format of a tensor of this rank that a suite leaves open. */
     ref_format (*default_format)(int rank);
     /* Suite: once every key is read, before shapes are derived: parameters whose default
-     * depends on others (param_set: what the suite gave). */
+     * depends on others (param_set: what the suite gave). NULL: none. */
     void (*complete)(cts_case *c, const bool *param_set);
-    /* The shapes of `derived` tensors from the others and the parameters. */
+    /* The shapes of `derived` tensors from the others and the parameters (NULL when no tensor
+     * is derived). */
     void (*derive_shapes)(cts_case *c);
 
     /* The first phase through the backend's symbol `fn`. */

@@ -118,7 +118,8 @@ bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_
     char f[256];
     if (!required_given(k, b, case_node, case_field))
         return false;
-    c->op->complete(c, b->param_set);
+    if (c->op->complete)
+        c->op->complete(c, b->param_set);
     bool ok = complete_tensors(k, b, case_field);
     /* a negative dimension is only meaningful in a case about the error it gives */
     for (int s = 0; s < c->ntensors && !c->expect_status_model && c->expect_status == 0; s++) {

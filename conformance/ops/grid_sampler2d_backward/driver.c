@@ -39,12 +39,6 @@ static ref_format default_format(int rank)
     return REF_FMT_ND;
 }
 
-static void complete(cts_case *c, const bool *param_set)
-{
-    (void)c;
-    (void)param_set;
-}
-
 /* gradOutput: (input N, input C, grid H, grid W); a missing dim (rank too small) is 1. */
 static void derive_shapes(cts_case *c)
 {
@@ -97,7 +91,6 @@ const cts_op_driver cts_op_grid_sampler2d_backward = {
     .nparams = GRID_NPARAMS,
     .params = params,
     .default_format = default_format,
-    .complete = complete,
     .derive_shapes = derive_shapes,
     .call = call,
     .status_query = grid_sampler2d_backward_status_query,
