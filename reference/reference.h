@@ -154,7 +154,8 @@ typedef struct {
                              factor): an FP32 val·w below 2^-126 times a gradient of 2^127 */
 } ref_value;
 
-/* One output tensor's answers. alt_first/alt_count index `alts` for ambiguous elements. */
+/* One output tensor's answers, or a chunk of them (ref_chunk). alt_first/alt_count index
+ * `alts` for ambiguous elements. */
 typedef struct {
     int64_t numel;
     ref_value *v;          /* numel */
@@ -297,6 +298,58 @@ typedef struct {
  * parameter values, shapes, empty tensors, cubeMathType); the first failing check decides. An
  * unknown op or product gives 161002; an unknown spec is read as REF_SPEC_DOC. */
 ref_status ref_expected_status(const ref_status_query *q);
+
+/* ---- one case: everything a harness needs, in one call ---- */
+
+#define REF_MAX_SLOTS 5 /* tensor slots of a query (ref_status_query.t) */
+
+/* A run of consecutive elements of one output: elements first .. first + out->numel − 1 of
+ * output slot `slot` (row-major), their answers at out->v[0..] (flags, alternatives, ival
+ * likewise chunk-relative). Valid during the callback only. */
+typedef struct {
+    int slot;
+    int64_t first;
+    const ref_output *out;
+} ref_chunk;
+
+/* Receives each chunk: the outputs in slot order, each output's elements in index order, so a
+ * harness can judge each chunk and drop it. A non-zero return stops the stream (ref_case returns
+ * it). */
+typedef int (*ref_chunk_fn)(void *ctx, const ref_chunk *chunk);
+
+/* REF_CHUNK_ELEMS elements per chunk by default: ~20 MB of answers. A grid sampler chunk holds
+ * whole (n, c) planes of input_grad (at least one) and a batch of grid_grad. */
+#define REF_CHUNK_ELEMS ((int64_t)1 << 18)
+
+typedef struct {
+    ref_dtype dtype;        /* the case's data type: the path follows it */
+    bool documented;        /* avg-pool, cube path: answers of the documented operands, judged
+                               under ref_documented_judge_path (docs/contract.md "Path") */
+    /* Answers: the values of each input slot as the device saw them (logical row-major), or
+     * NULL for the plan alone (status, path, outputs). */
+    const double *const *inputs;
+    ref_chunk_fn chunk;
+    void *ctx;
+    int64_t chunk_elems;    /* 0: REF_CHUNK_ELEMS */
+    int threads;            /* 0: OpenMP default */
+} ref_case_request;
+
+typedef struct {
+    ref_status status;              /* the expected status, its reason, whether it computes */
+    ref_path path;                  /* the device's computation path (reports, dumps) */
+    ref_path judge;                 /* the path outputs are judged under (= path, or the
+                                       documented operands' one) */
+    bool computed[REF_MAX_SLOTS];   /* output slots a successful call must write */
+    int64_t numel[REF_MAX_SLOTS];   /* their element counts */
+    uint64_t work_bytes;            /* bound of the host memory the answers need besides the
+                                       inputs (working set and one chunk; reference/README.md) */
+    int64_t fast_hits, mpfr_fallbacks; /* statistics of the answers */
+} ref_case_answer;
+
+/* The case q (one call per case): fills *a from q alone; when r->inputs is given, also streams
+ * the answers of every computed output to r->chunk. 0; -1 when the parameters cannot be
+ * computed or memory ran out (errno ENOMEM); or the chunk callback's non-zero value. */
+int ref_case(const ref_status_query *q, const ref_case_request *r, ref_case_answer *a);
 
 #ifdef __cplusplus
 }

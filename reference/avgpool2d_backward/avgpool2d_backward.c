@@ -514,22 +514,12 @@ static bool divisors_small(const ref_avgpool_params *p, const pool_tabs *T)
 
 #define POOL_BLOCK 1024 /* elements per scheduled piece */
 
-int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_output,
-                           ref_options *opt, ref_output *grad_input)
+/* Elements first .. first + out->numel − 1 into out (indexed from 0), OpenMP over blocks. */
+static int range(const pool_ctx *C, ref_options *opt, int64_t first, ref_output *out)
 {
-    if (!p || !grad_input || !params_ok(p) || (p->n * p->c * p->oh * p->ow > 0 && !grad_output))
-        return -1;
-    int64_t numel = p->n * p->c * p->h * p->w;
-    pool_tabs T;
-    if (pool_tabs_build(&T, p) != 0 || ref_output_alloc(grad_input, numel) != 0) {
-        pool_tabs_free(&T);
-        return -1;
-    }
-    ref_options dflt = {0};
-    if (!opt)
-        opt = &dflt;
-    pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path), divisors_small(p, &T)};
-    int64_t hits = 0, cap = T.h.cap * T.w.cap, blocks = (numel + POOL_BLOCK - 1) / POOL_BLOCK;
+    const pool_tabs *T = C->T;
+    int64_t hits = 0, cap = T->h.cap * T->w.cap, count = out->numel;
+    int64_t blocks = (count + POOL_BLOCK - 1) / POOL_BLOCK;
     int nth = opt->threads > 0 ? opt->threads : 0;
     int fail = 0;
 #pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits) reduction(| : fail)
@@ -540,20 +530,64 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
         fail = !ok;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t b = 0; b < blocks; b++) {
-            int64_t i0 = b * POOL_BLOCK, i1 = i0 + POOL_BLOCK < numel ? i0 + POOL_BLOCK : numel;
+            int64_t i0 = b * POOL_BLOCK, i1 = i0 + POOL_BLOCK < count ? i0 + POOL_BLOCK : count;
             if (ok)
-                element_range(&C, i0, i1, &S, grad_input->v + i0, grad_input->flags + i0, &hits);
+                element_range(C, first + i0, first + i1, &S, out->v + i0, out->flags + i0, &hits);
         }
         free(S.g);
         free(S.dv);
         free(S.d);
     }
-    pool_tabs_free(&T);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
-    opt->mpfr_fallbacks += numel - hits;
-    if (fail) {
-        ref_output_free(grad_input);
+    opt->mpfr_fallbacks += count - hits;
+    return fail ? -1 : 0;
+}
+
+static bool problem_ok(const ref_avgpool_params *p, const double *grad_output)
+{
+    return p && params_ok(p) && !(p->n * p->c * p->oh * p->ow > 0 && !grad_output);
+}
+
+int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, ref_options *opt,
+                       const ref_sink *s)
+{
+    if (!problem_ok(p, grad_output))
+        return -1;
+    int64_t numel = p->n * p->c * p->h * p->w, step = s->elems > 0 ? s->elems : REF_CHUNK_ELEMS;
+    pool_tabs T;
+    ref_chunkbuf b = {0};
+    int rc = pool_tabs_build(&T, p) != 0 || ref_chunkbuf_init(&b, numel < step ? numel : step) != 0
+                 ? -1 : 0;
+    pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path),
+                  rc == 0 && divisors_small(p, &T)};
+    for (int64_t first = 0; rc == 0 && first < numel; first += step) {
+        ref_chunkbuf_start(&b, numel - first < step ? numel - first : step);
+        rc = range(&C, opt, first, &b.o);
+        if (rc == 0)
+            rc = ref_emit(s, 2, first, &b);
+    }
+    ref_chunkbuf_free(&b);
+    pool_tabs_free(&T);
+    return rc;
+}
+
+int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_output,
+                           ref_options *opt, ref_output *grad_input)
+{
+    if (!grad_input || !problem_ok(p, grad_output))
+        return -1;
+    ref_options dflt = {0};
+    if (!opt)
+        opt = &dflt;
+    pool_tabs T;
+    if (pool_tabs_build(&T, p) != 0 || ref_output_alloc(grad_input, p->n * p->c * p->h * p->w) != 0) {
+        pool_tabs_free(&T);
         return -1;
     }
-    return 0;
+    pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path), divisors_small(p, &T)};
+    int rc = range(&C, opt, 0, grad_input); /* one chunk: the whole output */
+    pool_tabs_free(&T);
+    if (rc != 0)
+        ref_output_free(grad_input);
+    return rc;
 }

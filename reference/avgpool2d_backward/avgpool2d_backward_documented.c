@@ -115,18 +115,17 @@ static void element(const ref_avgpool_params *p, const ref_path *path, const dou
     if (n < b->cap) b->terms[n] = b->store[n]; /* it borrowed slot n */
 }
 
-int ref_avgpool2d_backward_documented(const ref_avgpool_params *p, const double *grad_output,
-                                      const ref_path *path, ref_output *gi)
+static bool params_ok(const ref_avgpool_params *p)
 {
-    if (path->kind != REF_PATH_CUBE) {
-        ref_options opt = {.path = *path};
-        return ref_avgpool2d_backward(p, grad_output, &opt, gi);
-    }
-    if (p->n < 0 || p->c < 0 || p->h < 0 || p->w < 0 || p->oh < 0 || p->ow < 0 || p->kh <= 0 ||
-        p->kw <= 0 || p->sh <= 0 || p->sw <= 0 || p->ph < 0 || p->pw < 0)
-        return -1;
+    return !(p->n < 0 || p->c < 0 || p->h < 0 || p->w < 0 || p->oh < 0 || p->ow < 0 ||
+             p->kh <= 0 || p->kw <= 0 || p->sh <= 0 || p->sw <= 0 || p->ph < 0 || p->pw < 0);
+}
+
+/* Elements first .. first + out->numel − 1 into out (indexed from 0). */
+static int range(const ref_avgpool_params *p, const double *grad_output, const ref_path *path,
+                 int64_t first, ref_output *out)
+{
     int64_t plane = p->h * p->w;
-    if (ref_output_alloc(gi, p->n * p->c * plane) != 0) return -1;
     /* at most ceil(k/s) windows of an axis, and no more than it has, cover an index */
     int64_t cap_h = p->kh / p->sh + 2, cap_w = p->kw / p->sw + 2;
     int64_t cap = (cap_h < p->oh ? cap_h : p->oh) * (cap_w < p->ow ? cap_w : p->ow);
@@ -136,14 +135,47 @@ int ref_avgpool2d_backward_documented(const ref_avgpool_params *p, const double 
         term_buf b = {0};
         failed = term_buf_init(&b, cap) != 0;
 #pragma omp for schedule(static)
-        for (int64_t k = 0; k < gi->numel; k++) {
+        for (int64_t i = 0; i < out->numel; i++) {
             if (failed) continue;
+            int64_t k = first + i;
             const double *gp = grad_output + k / plane * p->oh * p->ow;
-            element(p, path, gp, k % plane / p->w, k % p->w, &b, &gi->v[k], &gi->flags[k]);
+            element(p, path, gp, k % plane / p->w, k % p->w, &b, &out->v[i], &out->flags[i]);
         }
         term_buf_free(&b);
     }
-    if (failed) {
+    return failed ? -1 : 0;
+}
+
+int ref_avgpool_documented_stream(const ref_avgpool_params *p, const double *grad_output,
+                                  const ref_path *path, const ref_sink *s)
+{
+    if (path->kind != REF_PATH_CUBE) {
+        ref_options opt = {.path = *path};
+        return ref_avgpool_stream(p, grad_output, &opt, s);
+    }
+    if (!params_ok(p)) return -1;
+    int64_t numel = p->n * p->c * p->h * p->w, step = s->elems > 0 ? s->elems : REF_CHUNK_ELEMS;
+    ref_chunkbuf b = {0};
+    int rc = ref_chunkbuf_init(&b, numel < step ? numel : step);
+    for (int64_t first = 0; rc == 0 && first < numel; first += step) {
+        ref_chunkbuf_start(&b, numel - first < step ? numel - first : step);
+        rc = range(p, grad_output, path, first, &b.o);
+        if (rc == 0) rc = ref_emit(s, 2, first, &b);
+    }
+    ref_chunkbuf_free(&b);
+    return rc;
+}
+
+int ref_avgpool2d_backward_documented(const ref_avgpool_params *p, const double *grad_output,
+                                      const ref_path *path, ref_output *gi)
+{
+    if (path->kind != REF_PATH_CUBE) {
+        ref_options opt = {.path = *path};
+        return ref_avgpool2d_backward(p, grad_output, &opt, gi);
+    }
+    if (!params_ok(p)) return -1;
+    if (ref_output_alloc(gi, p->n * p->c * p->h * p->w) != 0) return -1;
+    if (range(p, grad_output, path, 0, gi) != 0) { /* one chunk: the whole output */
         ref_output_free(gi);
         return -1;
     }

@@ -93,3 +93,71 @@ int ref_output_set_alts(ref_output *o, ref_altlist *lists)
     free(lists);
     return rc;
 }
+
+int ref_chunkbuf_init(ref_chunkbuf *b, int64_t cap)
+{
+    b->cap = cap > 0 ? cap : 1;
+    return ref_output_alloc(&b->o, b->cap);
+}
+
+void ref_chunkbuf_start(ref_chunkbuf *b, int64_t numel)
+{
+    ref_output *o = &b->o;
+    size_t n = (size_t)numel;
+    o->numel = numel;
+    memset(o->flags, 0, n * sizeof *o->flags);
+    memset(o->alt_count, 0, n * sizeof *o->alt_count);
+    memset(o->alt_first, 0xff, n * sizeof *o->alt_first); /* -1 */
+    free(o->alts);
+    o->alts = NULL;
+    o->nalts = 0;
+    if (o->ival)
+        memset(o->ival, 0, 2 * n * sizeof *o->ival);
+}
+
+double *ref_chunkbuf_ival(ref_chunkbuf *b)
+{
+    if (!b->o.ival)
+        b->o.ival = ref_big_alloc((size_t)(2 * b->cap), sizeof *b->o.ival, true);
+    return b->o.ival;
+}
+
+void ref_chunkbuf_free(ref_chunkbuf *b)
+{
+    ref_output_free(&b->o);
+    b->cap = 0;
+}
+
+int ref_emit(const ref_sink *s, int slot, int64_t first, const ref_chunkbuf *b)
+{
+    ref_chunk ch = {slot, first, &b->o};
+    return b->o.numel > 0 ? s->fn(s->ctx, &ch) : 0;
+}
+
+int ref_collect_chunk(void *ctx, const ref_chunk *ch)
+{
+    ref_output *w = ((ref_output **)ctx)[ch->slot];
+    const ref_output *c = ch->out;
+    size_t n = (size_t)c->numel, at = (size_t)ch->first;
+    memcpy(w->v + at, c->v, n * sizeof *c->v);
+    memcpy(w->flags + at, c->flags, n * sizeof *c->flags);
+    if (c->ival) {
+        if (!w->ival && !(w->ival = ref_big_alloc((size_t)(2 * w->numel), sizeof *w->ival, true)))
+            return -1;
+        memcpy(w->ival + 2 * at, c->ival, 2 * n * sizeof *c->ival);
+    }
+    if (c->nalts == 0)
+        return 0;
+    ref_value *na = realloc(w->alts, (size_t)(w->nalts + c->nalts) * sizeof *na);
+    if (!na)
+        return -1;
+    w->alts = na;
+    memcpy(w->alts + w->nalts, c->alts, (size_t)c->nalts * sizeof *c->alts);
+    for (size_t k = 0; k < n; k++)
+        if (c->alt_first[k] >= 0) {
+            w->alt_first[at + k] = w->nalts + c->alt_first[k];
+            w->alt_count[at + k] = c->alt_count[k];
+        }
+    w->nalts += c->nalts;
+    return 0;
+}

@@ -228,6 +228,45 @@ void *ref_big_alloc(size_t n, size_t size, bool zero);
 
 /* Output assembly. */
 int ref_output_alloc(ref_output *o, int64_t numel);
+
+/* ---- streams of answer chunks (reference.h ref_chunk) ----
+ * A driver computes its outputs a chunk at a time into one reused buffer and hands each chunk to
+ * the sink, so an answer's memory is the chunk's, whatever the output's size. */
+typedef struct {
+    ref_chunk_fn fn;
+    void *ctx;
+    int64_t elems;   /* chunk size budget in elements (a driver may exceed it by one plane) */
+} ref_sink;
+
+/* A chunk buffer: o holds up to cap elements; o.ival (2·cap) is allocated on first need. */
+typedef struct {
+    ref_output o;
+    int64_t cap;
+} ref_chunkbuf;
+
+int ref_chunkbuf_init(ref_chunkbuf *b, int64_t cap);
+/* Cleared for the next chunk of numel ≤ cap elements (flags 0, no alternatives, ival 0). */
+void ref_chunkbuf_start(ref_chunkbuf *b, int64_t numel);
+/* b->o.ival, allocated (zero) on first need; NULL when out of memory. */
+double *ref_chunkbuf_ival(ref_chunkbuf *b);
+void ref_chunkbuf_free(ref_chunkbuf *b);
+/* Hands b's chunk (elements first.. of output slot) to the sink; the sink's return value. */
+int ref_emit(const ref_sink *s, int slot, int64_t first, const ref_chunkbuf *b);
+
+/* A sink gathering chunks into whole outputs (the whole-output entry points): ctx is a
+ * ref_output *[REF_MAX_SLOTS] by slot, each allocated (ref_output_alloc) to its full size. */
+int ref_collect_chunk(void *ctx, const ref_chunk *ch);
+
+/* The streaming drivers behind ref_case and the whole-output functions. Avg-pool emits slot 2,
+ * the grid sampler slot 3 (input_grad, when dx) and 4 (grid_grad, when dgrid), each output's
+ * chunks in element order; the grid sampler interleaves the two by batch. 0, -1 (bad
+ * parameters or out of memory: errno), or the sink's non-zero value. */
+int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, ref_options *opt,
+                       const ref_sink *s);
+int ref_avgpool_documented_stream(const ref_avgpool_params *p, const double *grad_output,
+                                  const ref_path *path, const ref_sink *s);
+int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const double *input,
+                    const double *grid, ref_options *opt, bool dx, bool dgrid, const ref_sink *s);
 /* Per-element alternative lists gathered in parallel, then flattened in element order. */
 typedef struct { int32_t n, cap; ref_value *v; } ref_altlist;
 int ref_altlist_push(ref_altlist *l, const ref_value *v);

@@ -729,20 +729,20 @@ static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane
     return rc;
 }
 
-/* The elements of plane (n, c) that ambiguous or unresolvable points reach: their legal
- * alternatives, or an interval (dx_interval). */
+/* The elements of plane (n, c) (at offset at of the chunk out) that ambiguous or unresolvable
+ * points reach: their legal alternatives, or an interval (dx_interval). */
 static int dx_ambiguous(const gctx *G, const gpoint *pts, const dxamb *amb, int namb,
                         const int *tn, const int *tl, const dxreach *R, bool any_unres, int64_t n,
-                        int64_t c, mterms *mt, ref_output *out, ref_altlist *alts)
+                        int64_t c, int64_t at, mterms *mt, ref_output *out, ref_altlist *alts)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_in = p->h_in * p->w_in;
-    ref_value *vals = out->v + (n * p->c + c) * hw_in;
-    uint8_t *fl = out->flags + (n * p->c + c) * hw_in;
+    ref_value *vals = out->v + at;
+    uint8_t *fl = out->flags + at;
     /* elements reached by ambiguous points: every combination of their variants; too many
      * combinations, or an unresolvable point in the batch: an interval */
     dx_unc unres = any_unres ? plane_unresolved(G, pts, n, c) : (dx_unc){0};
-    double *ival = out->ival ? out->ival + 2 * (n * p->c + c) * hw_in : NULL;
+    double *ival = out->ival ? out->ival + 2 * at : NULL;
     for (int64_t e = 0; e < hw_in && (tn || any_unres); e++) {
         if (!any_unres && tn[e] == 0)
             continue;
@@ -758,7 +758,7 @@ static int dx_ambiguous(const gctx *G, const gpoint *pts, const dxamb *amb, int 
         }
         if (tn[e] == 0)
             continue;
-        ref_altlist *L = &alts[(n * p->c + c) * hw_in + e];
+        ref_altlist *L = &alts[at + e];
         if (ref_altlist_push(L, &vals[e]) != 0)
             return -1;
         int ch[AMB_PER_ELEM] = {0};
@@ -780,21 +780,21 @@ static int dx_ambiguous(const gctx *G, const gpoint *pts, const dxamb *amb, int 
 
 /* Plane (n, c) of input_grad: the terms into each element's sums, the values they decide, MPFR
  * for the rest, then the elements ambiguous points reach. */
+/* Plane (n, c) of input_grad into the chunk out (and its alternative lists) at offset at. */
 static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64_t ncor,
                     const dxamb *amb, int namb, const int *tn, const int *tl, const dxreach *R,
                     bool any_unres,
-                    int64_t n, int64_t c, plane_buf *B, mterms *mt, ref_output *out,
+                    int64_t n, int64_t c, int64_t at, plane_buf *B, mterms *mt, ref_output *out,
                     ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
-    const ref_grid_params *p = G->p;
     int64_t hw_in = G->p->h_in * G->p->w_in;
-    ref_value *vals = out->v + (n * p->c + c) * hw_in;
-    uint8_t *fl = out->flags + (n * p->c + c) * hw_in;
+    ref_value *vals = out->v + at;
+    uint8_t *fl = out->flags + at;
     dx_plane_clear(B, hw_in);
     dx_scatter(G, cor, ncor, n, c, B);
     if (dx_decide(G, B, vals, fl, hits) > 0 && dx_mpfr(G, pts, n, c, B, mt, vals, falls) != 0)
         return -1;
-    return dx_ambiguous(G, pts, amb, namb, tn, tl, R, any_unres, n, c, mt, out, alts);
+    return dx_ambiguous(G, pts, amb, namb, tn, tl, R, any_unres, n, c, at, mt, out, alts);
 }
 
 /* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
@@ -874,12 +874,14 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
     *fl |= REF_FLAG_INTERVAL;
 }
 
+/* dgrid of point (n, pix) into out, batch n's chunk of grid_grad, and its alternative lists. */
 static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t n,
                        int64_t pix, mterms *mt, ref_output *out, ref_altlist *alts,
                        int64_t *hits, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
-    int64_t base = (n * p->h_out * p->w_out + pix) * 2;
+    int64_t base = pix * 2;
+    (void)n;
     ref_value *v = &out->v[base];
     memset(v, 0, 2 * sizeof *v);
     if (pt->out || p->interpolation == REF_INTERP_NEAREST)
@@ -944,9 +946,9 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out;
-    int64_t base = (n * hw_out + pix) * 2;
+    int64_t base = pix * 2, at = (n * hw_out + pix) * 2; /* in the chunk, in the grid */
     double sum = 0, mag = 0, diff = 0;
-    bool finite = isfinite(G->grid[base]) && isfinite(G->grid[base + 1]);
+    bool finite = isfinite(G->grid[at]) && isfinite(G->grid[at + 1]);
     for (int64_t c = 0; c < p->c; c++) {
         double g = G->go[(n * p->c + c) * hw_out + pix];
         finite = finite && isfinite(g) && isfinite(maxabs[c]);
@@ -974,6 +976,233 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
     }
 }
 
+/* What a batch's chunks share: its points, the channel-innermost copies for the dgrid gather
+ * (tbuf, or NULL) and the primary corners for dx (cor). */
+typedef struct {
+    gpoint *pts;
+    double *tbuf;
+    dxcorner *cor;
+} batch_work;
+
+/* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
+ * chunk of grid_grad (alternatives gathered, unresolvable points as intervals). */
+static int batch_points(const gctx *G, int64_t n, const batch_work *W, ref_chunkbuf *out,
+                        int nth, int64_t *hits, int64_t *falls)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, h = 0, f = 0;
+    gpoint *pts = W->pts;
+    ref_altlist *alts = NULL;
+    if (out) {
+        ref_chunkbuf_start(out, 2 * hw_out);
+        alts = calloc((size_t)(hw_out ? 2 * hw_out : 1), sizeof *alts);
+        if (!alts || !ref_chunkbuf_ival(out)) { /* grid_grad chunks always carry ival */
+            free(alts);
+            return -1;
+        }
+    }
+    int gfail = 0;
+#pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : gfail)
+    {
+        mpfr_t t;
+        mterms mt = {0};
+        mpfr_init2(t, 64);
+        batch_view bv = batch_transpose(G, n, out ? W->tbuf : NULL);
+#pragma omp for schedule(dynamic, 64)
+        for (int64_t pix = 0; pix < hw_out; pix++) {
+            point_eval(G, n, pix, &pts[pix], t);
+            if (out && dgrid_point(G, &bv, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
+                gfail = 1;
+        }
+        mpfr_clear(t);
+        mterms_free(&mt);
+    }
+    *hits += h;
+    *falls += f;
+    double *maxabs = NULL;
+    for (int64_t pix = 0; out && !gfail && pix < hw_out; pix++) {
+        if (pts[pix].out || !pts[pix].unres || p->interpolation != REF_INTERP_BILINEAR)
+            continue;
+        if (!maxabs && !(maxabs = plane_maxabs(G, n))) {
+            gfail = 1;
+            break;
+        }
+        dgrid_unresolved(G, n, pix, maxabs, &out->o);
+    }
+    free(maxabs);
+    if (out && ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
+        gfail = 1;
+    return gfail ? -1 : 0;
+}
+
+/* What dx of batch n needs besides the points: the ambiguous points (amb), per element the
+ * ones that may reach it (tn, tl), the certain points reaching each element (R), the primary
+ * corners (cor, ncor). */
+typedef struct {
+    dxamb *amb;
+    int namb;
+    bool any_unres;
+    int *tn, *tl;
+    dxreach R;
+    const dxcorner *cor;
+    int64_t ncor;
+} dx_batch;
+
+static void dx_batch_free(dx_batch *D)
+{
+    free(D->amb);
+    free(D->tn);
+    free(D->tl);
+    free(D->R.off);
+    free(D->R.pix);
+    memset(D, 0, sizeof *D);
+}
+
+static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batch *D)
+{
+    const gpoint *pts = W->pts;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    memset(D, 0, sizeof *D);
+    for (int64_t pix = 0; pix < hw_out; pix++) {
+        D->any_unres = D->any_unres || pts[pix].unres;
+        if (pts[pix].out || pts[pix].unres || pts[pix].ax[0].n * pts[pix].ax[1].n == 1)
+            continue;
+        dxamb d;
+        dx_variants(p, &pts[pix], &d);
+        if (d.nv > 1) {
+            dxamb *na = realloc(D->amb, (size_t)(D->namb + 1) * sizeof *D->amb);
+            if (!na)
+                return -1;
+            D->amb = na;
+            d.pix = pix;
+            D->amb[D->namb++] = d;
+        }
+    }
+    /* per element, the ambiguous points that may reach it (-1: too many) */
+    int namb = D->namb;
+    D->tn = namb ? calloc((size_t)hw_in, sizeof *D->tn) : NULL;
+    D->tl = namb ? malloc((size_t)hw_in * AMB_PER_ELEM * sizeof *D->tl) : NULL;
+    if (namb && (!D->tn || !D->tl))
+        return -1;
+    int *tn = D->tn, *tl = D->tl;
+    for (int i = 0; i < namb; i++)
+        for (int k = 0; k < D->amb[i].nv; k++) {
+            corner cs[4];
+            int nc = corners(p, &pts[D->amb[i].pix].ax[0].o[D->amb[i].vx[k]],
+                             &pts[D->amb[i].pix].ax[1].o[D->amb[i].vy[k]], cs);
+            for (int j = 0; j < nc; j++) {
+                int64_t e = cs[j].e;
+                if (tn[e] < 0 || (tn[e] > 0 && tl[e * AMB_PER_ELEM + tn[e] - 1] == i))
+                    continue;
+                if (tn[e] == AMB_PER_ELEM)
+                    tn[e] = -1;
+                else
+                    tl[e * AMB_PER_ELEM + tn[e]++] = i;
+            }
+        }
+    D->ncor = dx_corners(p, pts, W->cor);
+    D->cor = W->cor;
+    if ((namb || D->any_unres) && dxreach_build(p, pts, D->amb, namb, &D->R) != 0)
+        return -1;
+    return 0;
+}
+
+/* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out, OpenMP over planes. */
+static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n, int64_t c0,
+                     int64_t np, ref_chunkbuf *out, int nth, int64_t *hits, int64_t *falls)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_in = p->h_in * p->w_in, h = 0, f = 0;
+    ref_chunkbuf_start(out, np * hw_in);
+    ref_altlist *alts = calloc((size_t)(np * hw_in), sizeof *alts);
+    if (!alts || ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
+        free(alts);
+        return -1;
+    }
+    int prc = 0;
+#pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : prc)
+    {
+        mterms mt = {0};
+        plane_buf B = {malloc((size_t)hw_in * sizeof(exact_sum)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
+                       malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
+                       malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(int64_t)),
+                       malloc((size_t)hw_in)};
+        bool ok = B.acc && B.cls && B.sabs && B.cerr && B.mag && B.nt && B.fallback;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = c0; c < c0 + np; c++)
+            if (!ok || dx_plane(G, pts, D->cor, D->ncor, D->amb, D->namb, D->tn, D->tl, &D->R,
+                                D->any_unres, n, c, (c - c0) * hw_in, &B, &mt, &out->o, alts,
+                                &h, &f) != 0)
+                prc = 1;
+        free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.mag); free(B.nt); free(B.fallback);
+        mterms_free(&mt);
+    }
+    *hits += h;
+    *falls += f;
+    if (ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
+        prc = 1;
+    return prc ? -1 : 0;
+}
+
+/* Per batch: the points (and grid_grad's chunk of the batch), then input_grad in chunks of whole
+ * planes. Memory: the batch's points, copies and dx tables, one chunk per output, per-thread
+ * plane scratch (reference/README.md "Memory"). */
+int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const double *input,
+                    const double *grid, ref_options *opt, bool dx, bool dgrid, const ref_sink *s)
+{
+    if (!p || !params_ok(p))
+        return -1;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    int64_t step = s->elems > 0 ? s->elems : REF_CHUNK_ELEMS;
+    int64_t group = step / hw_in < 1 ? 1 : step / hw_in; /* planes per chunk */
+    if (group > p->c)
+        group = p->c > 0 ? p->c : 1;
+    /* working precision of the coordinates: FP32, or double for a DOUBLE path */
+    bool dbl = opt->path.name && strstr(opt->path.name, "double");
+    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
+              ref_path_overflow_at(&opt->path)};
+    /* points: ~3 KiB each, not cleared: point_eval sets what is read */
+    batch_work W = {ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *W.pts, false), NULL,
+                    dx ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *W.cor) : NULL};
+    /* channel-innermost copies of a batch for the dgrid gather, when that is worth it */
+    int64_t tsz = (hw_out + hw_in) * p->c;
+    if (dgrid && p->interpolation == REF_INTERP_BILINEAR && p->c > 1 && tsz <= TRANSPOSE_MAX)
+        W.tbuf = malloc((size_t)tsz * sizeof *W.tbuf);
+    ref_chunkbuf xb = {0}, gb = {0};
+    int rc = W.pts && (!dx || (W.cor && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
+                     (!dgrid || ref_chunkbuf_init(&gb, 2 * hw_out) == 0)
+                 ? 0 : -1;
+    int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
+    int64_t hits = 0, falls = 0;
+    for (int64_t n = 0; n < p->n && rc == 0; n++) {
+        rc = batch_points(&G, n, &W, dgrid ? &gb : NULL, nth, &hits, &falls);
+        if (rc == 0 && dgrid)
+            rc = ref_emit(s, 4, n * hw_out * 2, &gb);
+        dx_batch D = {0};
+        if (rc == 0 && dx)
+            rc = dx_batch_build(p, &W, &D);
+        for (int64_t c0 = 0; rc == 0 && dx && c0 < p->c; c0 += group) {
+            int64_t np = p->c - c0 < group ? p->c - c0 : group;
+            rc = dx_planes(&G, W.pts, &D, n, c0, np, &xb, nth, &hits, &falls);
+            if (rc == 0)
+                rc = ref_emit(s, 3, (n * p->c + c0) * hw_in, &xb);
+        }
+        dx_batch_free(&D);
+        for (int64_t pix = 0; pix < hw_out; pix++) {
+            grid_axis_clear(&W.pts[pix].ax[0]);
+            grid_axis_clear(&W.pts[pix].ax[1]);
+        }
+    }
+    free(W.pts);
+    free(W.cor);
+    free(W.tbuf);
+    ref_chunkbuf_free(&xb);
+    ref_chunkbuf_free(&gb);
+    opt->fast_hits += opt->force_mpfr ? 0 : hits;
+    opt->mpfr_fallbacks += falls;
+    return rc;
+}
+
 int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_output,
                                 const double *input, const double *grid, ref_options *opt,
                                 ref_output *input_grad, ref_output *grid_grad)
@@ -983,150 +1212,24 @@ int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_out
     ref_options dflt = {0};
     if (!opt)
         opt = &dflt;
-    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
-    int64_t nx = p->n * p->c * hw_in, ng = p->n * hw_out * 2;
-    if ((input_grad && ref_output_alloc(input_grad, nx) != 0) ||
-        (grid_grad && ref_output_alloc(grid_grad, ng) != 0))
+    int64_t nx = p->n * p->c * p->h_in * p->w_in, ng = p->n * p->h_out * p->w_out * 2;
+    if (input_grad && ref_output_alloc(input_grad, nx) != 0)
         return -1;
+    if (grid_grad && ref_output_alloc(grid_grad, ng) != 0) {
+        ref_output_free(input_grad);
+        return -1;
+    }
     /* grid_grad is small (two values per point): its interval offsets always exist */
     if (grid_grad && !(grid_grad->ival = ref_big_alloc((size_t)(ng ? 2 * ng : 2), sizeof(double), true))) {
         ref_output_free(input_grad);
         ref_output_free(grid_grad);
         return -1;
     }
-    /* working precision of the coordinates: FP32, or double for a DOUBLE path */
-    bool dbl = opt->path.name && strstr(opt->path.name, "double");
-    gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
-              ref_path_overflow_at(&opt->path)};
-    ref_altlist *ax_alts = input_grad ? calloc((size_t)(nx ? nx : 1), sizeof *ax_alts) : NULL;
-    ref_altlist *ag_alts = grid_grad ? calloc((size_t)(ng ? ng : 1), sizeof *ag_alts) : NULL;
-    /* ~3 KiB each, not cleared: point_eval sets what is read */
-    gpoint *pts = ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *pts, false);
-    dxamb *amb = NULL;
-    dxcorner *cor = input_grad ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *cor) : NULL;
-    /* channel-innermost copies of a batch for the dgrid gather, when that is worth it */
-    int64_t tsz = (hw_out + hw_in) * p->c;
-    bool transpose = grid_grad && p->interpolation == REF_INTERP_BILINEAR && p->c > 1 &&
-                     tsz <= TRANSPOSE_MAX;
-    double *tbuf = transpose ? malloc((size_t)tsz * sizeof *tbuf) : NULL;
-    int rc = (pts && (!input_grad || (ax_alts && cor)) && (!grid_grad || ag_alts)) ? 0 : -1;
-    int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
-    int64_t hits = 0, falls = 0;
-    for (int64_t n = 0; n < p->n && rc == 0; n++) {
-        int gfail = 0;
-#pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : gfail)
-        {
-            mpfr_t t;
-            mterms mt = {0};
-            mpfr_init2(t, 64);
-            batch_view bv = batch_transpose(&G, n, tbuf);
-#pragma omp for schedule(dynamic, 64)
-            for (int64_t pix = 0; pix < hw_out; pix++) {
-                point_eval(&G, n, pix, &pts[pix], t);
-                if (grid_grad && dgrid_point(&G, &bv, &pts[pix], n, pix, &mt, grid_grad, ag_alts,
-                                             &hits, &falls) != 0)
-                    gfail = 1;
-            }
-            mpfr_clear(t);
-            mterms_free(&mt);
-        }
-        if (gfail)
-            rc = -1;
-        double *maxabs = NULL;
-        for (int64_t pix = 0; grid_grad && rc == 0 && pix < hw_out; pix++) {
-            if (pts[pix].out || !pts[pix].unres || p->interpolation != REF_INTERP_BILINEAR)
-                continue;
-            if (!maxabs && !(maxabs = plane_maxabs(&G, n))) {
-                rc = -1;
-                break;
-            }
-            dgrid_unresolved(&G, n, pix, maxabs, grid_grad);
-        }
-        free(maxabs);
-        if (input_grad && rc == 0) {
-            int namb = 0;
-            bool any_unres = false;
-            for (int64_t pix = 0; pix < hw_out; pix++) {
-                any_unres = any_unres || pts[pix].unres;
-                if (pts[pix].out || pts[pix].unres || pts[pix].ax[0].n * pts[pix].ax[1].n == 1)
-                    continue;
-                dxamb d;
-                dx_variants(p, &pts[pix], &d);
-                if (d.nv > 1) {
-                    dxamb *na = realloc(amb, (size_t)(namb + 1) * sizeof *amb);
-                    if (!na) { rc = -1; break; }
-                    amb = na;
-                    d.pix = pix;
-                    amb[namb++] = d;
-                }
-            }
-            /* per element, the ambiguous points that may reach it (-1: too many) */
-            int *tn = namb ? calloc((size_t)hw_in, sizeof *tn) : NULL;
-            int *tl = namb ? malloc((size_t)hw_in * AMB_PER_ELEM * sizeof *tl) : NULL;
-            if (namb && (!tn || !tl))
-                rc = -1;
-            for (int i = 0; i < namb && tn && tl; i++)
-                for (int k = 0; k < amb[i].nv; k++) {
-                    corner cs[4];
-                    int nc = corners(p, &pts[amb[i].pix].ax[0].o[amb[i].vx[k]],
-                                     &pts[amb[i].pix].ax[1].o[amb[i].vy[k]], cs);
-                    for (int j = 0; j < nc; j++) {
-                        int64_t e = cs[j].e;
-                        if (tn[e] < 0 || (tn[e] > 0 && tl[e * AMB_PER_ELEM + tn[e] - 1] == i))
-                            continue;
-                        if (tn[e] == AMB_PER_ELEM)
-                            tn[e] = -1;
-                        else
-                            tl[e * AMB_PER_ELEM + tn[e]++] = i;
-                    }
-                }
-            int64_t ncor = dx_corners(p, pts, cor);
-            dxreach R = {0};
-            if ((namb || any_unres) && dxreach_build(p, pts, amb, namb, &R) != 0)
-                rc = -1;
-            if ((namb || any_unres) && !input_grad->ival &&
-                !(input_grad->ival = ref_big_alloc((size_t)(2 * nx), sizeof(double), true)))
-                rc = -1;
-            int prc = 0;
-#pragma omp parallel num_threads(nth) reduction(+ : hits, falls) reduction(| : prc)
-            {
-                mterms mt = {0};
-                plane_buf B = {malloc((size_t)hw_in * sizeof(exact_sum)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
-                               malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
-                               malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(int64_t)),
-                               malloc((size_t)hw_in)};
-                bool ok = rc == 0 && B.acc && B.cls && B.sabs && B.cerr && B.mag && B.nt && B.fallback;
-#pragma omp for schedule(dynamic, 1)
-                for (int64_t c = 0; c < p->c; c++)
-                    if (!ok || dx_plane(&G, pts, cor, ncor, amb, namb, tn, tl, &R, any_unres, n, c, &B, &mt, input_grad,
-                                        ax_alts, &hits, &falls) != 0)
-                        prc = 1;
-                free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.mag); free(B.nt); free(B.fallback);
-                mterms_free(&mt);
-            }
-            if (prc)
-                rc = -1;
-            free(tn);
-            free(tl);
-            free(R.off);
-            free(R.pix);
-            free(amb);
-            amb = NULL;
-        }
-        for (int64_t pix = 0; pix < hw_out; pix++) {
-            grid_axis_clear(&pts[pix].ax[0]);
-            grid_axis_clear(&pts[pix].ax[1]);
-        }
-    }
-    free(pts);
-    free(cor);
-    free(tbuf);
-    opt->fast_hits += opt->force_mpfr ? 0 : hits;
-    opt->mpfr_fallbacks += falls;
-    if (input_grad && ax_alts && ref_output_set_alts(input_grad, ax_alts) != 0)
-        rc = -1;
-    if (grid_grad && ag_alts && ref_output_set_alts(grid_grad, ag_alts) != 0)
-        rc = -1;
+    /* whole batches per chunk, gathered into the outputs */
+    ref_output *outs[REF_MAX_SLOTS] = {NULL, NULL, NULL, input_grad, grid_grad};
+    ref_sink s = {ref_collect_chunk, outs, nx > 0 ? nx : 1};
+    int rc = ref_grid_stream(p, grad_output, input, grid, opt, input_grad != NULL,
+                             grid_grad != NULL, &s);
     if (rc) {
         ref_output_free(input_grad);
         ref_output_free(grid_grad);
