@@ -133,6 +133,29 @@ typedef struct {
     const ref_output *ref;  /* the reference's answers, or NULL (expected values only) */
 } cts_judged_output;
 
+/* Streaming judgement: one output judged chunk by chunk as the reference gives its answers, and
+ * the chunks dropped. The judge keeps no per-element data: summaries, audit statistics, and the
+ * error map of the plane holding the worst element (block maxima of the plane being judged). */
+typedef struct cts_output_judge cts_output_judge;
+
+/* Starts judging o (o->ref is not used) under tol and path: the tolerance when `tolerance`
+ * (adding each element to st when given), the suite's expected values e when it has any. NULL
+ * when out of memory. */
+cts_output_judge *cts_judge_begin(const cts_tolerance *tol, const ref_path *path,
+                                  const cts_judged_output *o, bool tolerance,
+                                  const cts_expected_values *e, cts_elem_stats *st);
+/* Judges the chunk's elements (they come in index order); ch NULL: every element against the
+ * expected values alone (no reference). */
+void cts_judge_chunk(cts_output_judge *j, const ref_chunk *ch);
+/* The verdicts (tolerance, then expected values) as cts_check_tolerance and
+ * cts_check_expected_values give them; when o became the verdict's worst output, its error map
+ * goes to *worst_map (may be NULL). Frees j. */
+bool cts_judge_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *worst_map);
+/* Frees j without a verdict (the stream stopped). */
+void cts_judge_abandon(cts_output_judge *j);
+
+/* Whole outputs (the same judgement over one chunk). */
+
 /* Numeric tolerance of every element under the case's policy; fills the verdict's worst-error
  * summary (nelems, worst_ulp, worst_bound_units, worst_rel, worst element) and adds every
  * element to the audit statistics v->el (when o->ref is given). */

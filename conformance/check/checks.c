@@ -154,14 +154,35 @@ static const char *policy_name(const cts_tolerance *t)
     }
 }
 
-/* Judge every element of o against values(k); shared by tolerance and expected values. */
+/* ---- streaming judgement (check.h) ---- */
+
 typedef struct {
     int64_t bad, worst, skipped;
     cts_elem_err worst_err;
     double worst_ulp, worst_bound, worst_rel;
     bool class_mismatch;
     int64_t mismatch_at;
+    cts_elem_err mismatch_err;
 } judge_summary;
+
+/* The state of one output's judgement: summaries, audit statistics and the error map of the
+ * plane holding its worst element (block maxima of the plane being judged). Bounded: it keeps
+ * no per-element data. */
+struct cts_output_judge {
+    cts_tolerance tol;             /* resolved for the output's dtype */
+    ref_path path;
+    cts_judged_output o;           /* got: the whole output; ref unused */
+    bool tolerance;                /* judge the tolerance (else expected values only) */
+    const cts_expected_values *e;  /* or NULL */
+    cts_elem_stats *st;            /* audit statistics, or NULL */
+    cts_tolerance std[CTS_STAT_STANDARDS];
+    judge_summary tol_s, exp_s;
+    int64_t map_h, map_w, map_plane;
+    double block[CTS_GRID_MAX * CTS_GRID_MAX], block_worst;
+    cts_error_grid layout;         /* the blocks of the plane being judged */
+    struct { int64_t k, y, x, by, bx, yin, xin, bh, bw; } at; /* where element k goes, -1 none */
+    cts_error_grid map;            /* the map of the worst element's plane once complete */
+};
 
 /* The named standards the audit counts, resolved for dtype dt (cts_tolerance_resolved). */
 static void audit_standards(ref_dtype dt, cts_tolerance std[CTS_STAT_STANDARDS])
@@ -175,66 +196,199 @@ static void audit_standards(ref_dtype dt, cts_tolerance std[CTS_STAT_STANDARDS])
 
 static const cts_tolerance bound_policy = {.kind = CTS_TOL_BOUND, .name = "bound"};
 
-/* Adds element k, judged as r under the case's policy, to the audit statistics: its errors and
- * the standards accepting it come from r unless the reference offers alternatives, whose best
- * depends on the policy (then judged again: errors under `bound`, each standard under itself,
- * as a separate audit would). */
-static void stats_add(cts_elem_stats *st, const cts_tolerance std[CTS_STAT_STANDARDS],
-                      const ref_path *path, const cts_judged_output *o, int64_t k,
-                      const cts_elem_err *r)
+/* Adds element k (chunk element i), judged as r under the case's policy, to the audit
+ * statistics: its errors and the standards accepting it come from r unless the reference offers
+ * alternatives, whose best depends on the policy (then judged again: errors under `bound`, each
+ * standard under itself, as a separate audit would). Returns its error in bound units under
+ * `bound` (0 when skipped), what the error map draws. */
+static double stats_add(cts_output_judge *j, const ref_output *ref, int64_t i, int64_t k,
+                        const cts_elem_err *r)
 {
     if (r->skipped) {
-        st->skipped++;
-        return;
+        j->st->skipped++;
+        return 0;
     }
-    const ref_output *ref = o->ref;
-    bool ambiguous = ref->flags && (ref->flags[k] & REF_FLAG_AMBIGUOUS) && ref->alt_first &&
-                     ref->alt_first[k] >= 0;
+    double got = j->o.got[k];
+    bool ambiguous = ref->flags && (ref->flags[i] & REF_FLAG_AMBIGUOUS) && ref->alt_first &&
+                     ref->alt_first[i] >= 0;
     bool meets[CTS_STAT_STANDARDS];
     cts_elem_err b = *r;
-    if (ambiguous) b = cts_judge_element(&bound_policy, o->dtype, path, o->got[k], ref, k);
-    for (int i = 0; i < CTS_STAT_STANDARDS; i++)
-        meets[i] = ambiguous ? cts_judge_element(&std[i], o->dtype, path, o->got[k], ref, k).ok
-                             : cts_policy_accepts(&std[i], r, o->got[k]);
+    if (ambiguous) b = cts_judge_element(&bound_policy, j->o.dtype, &j->path, got, ref, i);
+    for (int s = 0; s < CTS_STAT_STANDARDS; s++)
+        meets[s] = ambiguous ? cts_judge_element(&j->std[s], j->o.dtype, &j->path, got, ref, i).ok
+                             : cts_policy_accepts(&j->std[s], r, got);
     double err[CTS_STAT_METRICS] = {b.ulp, b.bound_units, b.rel};
-    cts_elem_stats_add(st, err, meets);
+    cts_elem_stats_add(j->st, err, meets);
+    return b.bound_units;
 }
 
-/* st: the audit statistics to add every element to (the tolerance check), or NULL. */
-static void judge_all(const cts_tolerance *tol, const ref_path *path, const cts_judged_output *o,
-                      const cts_expected_values *e, judge_summary *s, cts_elem_stats *st)
+static void summary_add(judge_summary *s, int64_t k, const cts_elem_err *r)
 {
-    cts_tolerance std[CTS_STAT_STANDARDS];
-    if (st) audit_standards(o->dtype, std);
-    memset(s, 0, sizeof *s);
-    s->worst = -1;
-    s->mismatch_at = -1;
-    for (int64_t k = 0; k < o->numel; k++) {
-        cts_elem_err r;
-        if (e) {
-            ref_value val = {0};
-            if (o->ref) val = o->ref->v[k];
-            else { val.sum_abs = fabs(e->values[0]); val.nterms = 1; val.nops = 1; }
-            val.hi = e->values[(size_t)k % e->nvalues];
-            val.lo = 0;
-            if (!o->ref) val.sum_abs = fabs(val.hi);
-            r = cts_judge_value(tol, o->dtype, path, o->got[k], &val);
-        } else {
-            r = cts_judge_element(tol, o->dtype, path, o->got[k], o->ref, k);
-            if (st) stats_add(st, std, path, o, k, &r);
+    if (!r->ok) s->bad++;
+    if (r->skipped) s->skipped++;
+    if (r->class_mismatch && !s->class_mismatch) {
+        s->class_mismatch = true;
+        s->mismatch_at = k;
+        s->mismatch_err = *r;
+    }
+    s->worst_ulp = fmax(s->worst_ulp, r->ulp);
+    s->worst_bound = fmax(s->worst_bound, r->bound_units);
+    s->worst_rel = fmax(s->worst_rel, r->rel);
+    if (s->worst < 0 || r->policy_units > s->worst_err.policy_units) {
+        s->worst = k;
+        s->worst_err = *r;
+    }
+}
+
+/* ---- the error map: block maxima of one plane ---- */
+
+/* The plane of output o over its last two dims; grid_grad (N, Ho, Wo, 2) shows x and y side by
+ * side. */
+static void map_plane(const cts_judged_output *o, int64_t *h, int64_t *w)
+{
+    int r = o->rank;
+    *h = r >= 2 ? o->dims[r - 2] : 1;
+    *w = r >= 1 ? o->dims[r - 1] : 1;
+    if (!strcmp(o->name, "grid_grad") && r == 4) {
+        *h = o->dims[1];
+        *w = o->dims[2] * 2;
+    }
+}
+
+static void map_start(cts_error_grid *g, const cts_judged_output *o, int64_t h, int64_t w,
+                      int64_t plane)
+{
+    memset(g, 0, sizeof *g);
+    int64_t bh = (h + CTS_GRID_MAX - 1) / CTS_GRID_MAX, bw = (w + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
+    snprintf(g->output, sizeof g->output, "%s", o->name);
+    g->h = h;
+    g->w = w;
+    g->plane = plane;
+    g->rows = (int32_t)((h + bh - 1) / bh);
+    g->cols = (int32_t)((w + bw - 1) / bw);
+}
+
+/* Element e of g's plane with error u (bound units) into the block maxima. */
+static void map_put(const cts_error_grid *g, double *block, double *worst, int64_t e, double u)
+{
+    int64_t bh = (g->h + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
+    int64_t bw = (g->w + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
+    int64_t y = e / g->w, x = e % g->w;
+    double *m = &block[(y / bh) * g->cols + x / bw];
+    if (isnan(u) || u > *m) *m = u; /* block maximum, as the report draws it */
+    if (isnan(u) || u > *worst) *worst = u;
+}
+
+static void map_code(cts_error_grid *g, const double *block, double worst)
+{
+    g->worst = worst;
+    for (int32_t i = 0; i < g->rows * g->cols; i++) g->code[i] = cts_grid_code(block[i]);
+}
+
+/* The plane being judged is complete: it becomes the map when it holds the worst element. */
+static void map_finish_plane(cts_output_judge *j)
+{
+    int64_t hw = j->map_h * j->map_w;
+    if (j->map_plane < 0 || j->tol_s.worst < 0 || j->tol_s.worst / hw != j->map_plane) return;
+    map_start(&j->map, &j->o, j->map_h, j->map_w, j->map_plane);
+    map_code(&j->map, j->block, j->block_worst);
+}
+
+/* Positions the map at element k: its plane (a new one starts cleared) and its row and column
+ * (and their blocks). */
+static void map_seek(cts_output_judge *j, int64_t k)
+{
+    int64_t hw = j->map_h * j->map_w;
+    if (k / hw != j->map_plane) {
+        map_finish_plane(j);
+        j->map_plane = k / hw;
+        map_start(&j->layout, &j->o, j->map_h, j->map_w, j->map_plane);
+        memset(j->block, 0, (size_t)j->layout.rows * (size_t)j->layout.cols * sizeof *j->block);
+        j->block_worst = 0;
+    }
+    int64_t e = k % hw, bh = (j->map_h + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
+    int64_t bw = (j->map_w + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
+    j->at.k = k;
+    j->at.y = e / j->map_w;
+    j->at.x = e % j->map_w;
+    j->at.by = j->at.y / bh;
+    j->at.yin = j->at.y % bh;
+    j->at.bx = j->at.x / bw;
+    j->at.xin = j->at.x % bw;
+    j->at.bh = bh;
+    j->at.bw = bw;
+}
+
+/* Element k's error u (bound units) into the block maxima of its plane. Elements come in index
+ * order, so the position steps forward without divisions. */
+static void map_add(cts_output_judge *j, int64_t k, double u)
+{
+    if (j->map_h * j->map_w <= 0 || !j->st) return;
+    if (k != j->at.k) map_seek(j, k);
+    double *m = &j->block[j->at.by * j->layout.cols + j->at.bx];
+    if (isnan(u) || u > *m) *m = u; /* block maximum, as the report draws it */
+    if (isnan(u) || u > j->block_worst) j->block_worst = u;
+    j->at.k++;
+    if (++j->at.xin == j->at.bw) j->at.xin = 0, j->at.bx++;
+    if (++j->at.x < j->map_w) return;
+    j->at.x = j->at.xin = j->at.bx = 0;
+    if (++j->at.yin == j->at.bh) j->at.yin = 0, j->at.by++;
+    if (++j->at.y == j->map_h) j->at.k = -1; /* the plane is complete: seek the next */
+}
+
+/* ---- one output judged chunk by chunk ---- */
+
+cts_output_judge *cts_judge_begin(const cts_tolerance *tol, const ref_path *path,
+                                  const cts_judged_output *o, bool tolerance,
+                                  const cts_expected_values *e, cts_elem_stats *st)
+{
+    cts_output_judge *j = calloc(1, sizeof *j);
+    if (!j) return NULL;
+    j->tol = cts_tolerance_resolved(tol, o->dtype);
+    j->path = *path;
+    j->o = *o;
+    j->o.ref = NULL;
+    j->tolerance = tolerance;
+    j->e = e && e->any && e->nvalues > 0 && o->numel > 0 ? e : NULL;
+    j->st = tolerance ? st : NULL;
+    if (j->st) audit_standards(o->dtype, j->std);
+    j->tol_s.worst = j->exp_s.worst = -1;
+    j->tol_s.mismatch_at = j->exp_s.mismatch_at = -1;
+    j->map_plane = -1;
+    j->at.k = -1;
+    map_plane(o, &j->map_h, &j->map_w);
+    return j;
+}
+
+/* Element k judged against the suite's expected value (cyclic list), like an exact value with
+ * the reference's Σ|terms| when there is one (ref: its chunk, element i). */
+static cts_elem_err judge_expected(const cts_output_judge *j, const ref_output *ref, int64_t i,
+                                   int64_t k)
+{
+    const cts_expected_values *e = j->e;
+    ref_value val = {0};
+    if (ref) val = ref->v[i];
+    else { val.nterms = 1; val.nops = 1; }
+    val.hi = e->values[(size_t)k % e->nvalues];
+    val.lo = 0;
+    if (!ref) val.sum_abs = fabs(val.hi);
+    return cts_judge_value(&j->tol, j->o.dtype, &j->path, j->o.got[k], &val);
+}
+
+void cts_judge_chunk(cts_output_judge *j, const ref_chunk *ch)
+{
+    const ref_output *ref = ch ? ch->out : NULL;
+    int64_t first = ch ? ch->first : 0, count = ch ? ch->out->numel : j->o.numel;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t k = first + i;
+        if (j->tolerance && ref) {
+            cts_elem_err r = cts_judge_element(&j->tol, j->o.dtype, &j->path, j->o.got[k], ref, i);
+            if (j->st) map_add(j, k, stats_add(j, ref, i, k, &r));
+            summary_add(&j->tol_s, k, &r);
         }
-        if (!r.ok) s->bad++;
-        if (r.skipped) s->skipped++;
-        if (r.class_mismatch && !s->class_mismatch) {
-            s->class_mismatch = true;
-            s->mismatch_at = k;
-        }
-        s->worst_ulp = fmax(s->worst_ulp, r.ulp);
-        s->worst_bound = fmax(s->worst_bound, r.bound_units);
-        s->worst_rel = fmax(s->worst_rel, r.rel);
-        if (s->worst < 0 || r.policy_units > s->worst_err.policy_units) {
-            s->worst = k;
-            s->worst_err = r;
+        if (j->e) {
+            cts_elem_err r = judge_expected(j, ref, i, k);
+            summary_add(&j->exp_s, k, &r);
         }
     }
 }
@@ -275,102 +429,123 @@ bool cts_check_unjudged(int64_t max, cts_verdict *v)
     return false;
 }
 
-bool cts_check_tolerance(const cts_tolerance *tol_in, const ref_path *path,
-                         const cts_judged_output *o, cts_verdict *v)
+/* The tolerance verdict of a judged output; fills the verdict's worst-error summary. */
+static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *worst_map)
 {
-    cts_tolerance tol = cts_tolerance_resolved(tol_in, o->dtype);
-    judge_summary s;
-    judge_all(&tol, path, o, NULL, &s, o->ref ? &v->el : NULL);
+    const judge_summary *s = &j->tol_s;
+    const cts_judged_output *o = &j->o;
     /* Across outputs the worst element is the one of the output with the largest error in
      * bound units; within an output, the one furthest outside the policy. */
-    bool worse = !v->worst_output[0] || s.worst_bound > v->worst_bound_units;
+    bool worse = !v->worst_output[0] || s->worst_bound > v->worst_bound_units;
     v->nelems += o->numel;
-    v->worst_ulp = fmax(v->worst_ulp, s.worst_ulp);
-    v->worst_bound_units = fmax(v->worst_bound_units, s.worst_bound);
-    v->worst_rel = fmax(v->worst_rel, s.worst_rel);
-    if (s.worst >= 0 && worse) {
+    v->worst_ulp = fmax(v->worst_ulp, s->worst_ulp);
+    v->worst_bound_units = fmax(v->worst_bound_units, s->worst_bound);
+    v->worst_rel = fmax(v->worst_rel, s->worst_rel);
+    if (s->worst >= 0 && worse) {
         snprintf(v->worst_output, sizeof v->worst_output, "%s", o->name);
-        v->worst_index = s.worst;
-        v->worst_got = o->got[s.worst];
-        v->worst_exact = s.worst_err.exact;
+        v->worst_index = s->worst;
+        v->worst_got = o->got[s->worst];
+        v->worst_exact = s->worst_err.exact;
+        if (worst_map) *worst_map = j->map;
     }
-    if (s.class_mismatch) {
-        cts_elem_err r = cts_judge_element(&tol, o->dtype, path, o->got[s.mismatch_at], o->ref,
-                                           s.mismatch_at);
-        fail_message("tolerance", &tol, path, o, &s, s.mismatch_at, &r,
+    if (s->class_mismatch) {
+        fail_message("tolerance", &j->tol, &j->path, o, s, s->mismatch_at, &s->mismatch_err,
                      "non-finite class differs at ", v);
         return false;
     }
-    if (tol.kind == CTS_TOL_SHARE) {
-        double share = o->numel ? 1.0 - (double)s.bad / (double)o->numel : 1.0;
-        if (share >= tol.min_share) return true;
+    if (j->tol.kind == CTS_TOL_SHARE) {
+        double share = o->numel ? 1.0 - (double)s->bad / (double)o->numel : 1.0;
+        if (share >= j->tol.min_share) return true;
         char head[160];
         snprintf(head, sizeof head,
                  "only %.4f %% of elements within relative error %g (need %.4f %%); worst ",
-                 100 * share, tol.rel, 100 * tol.min_share);
-        fail_message("tolerance", &tol, path, o, &s, s.worst, &s.worst_err, head, v);
+                 100 * share, j->tol.rel, 100 * j->tol.min_share);
+        fail_message("tolerance", &j->tol, &j->path, o, s, s->worst, &s->worst_err, head, v);
         return false;
     }
-    if (s.bad == 0) {
-        if (s.skipped && !v->check[0]) /* one note per output, after any earlier one */
-            note_unjudged(v, s.skipped, o);
+    if (s->bad == 0) {
+        if (s->skipped && !v->check[0]) /* one note per output, after any earlier one */
+            note_unjudged(v, s->skipped, o);
         return true;
     }
-    fail_message("tolerance", &tol, path, o, &s, s.worst, &s.worst_err, "", v);
+    fail_message("tolerance", &j->tol, &j->path, o, s, s->worst, &s->worst_err, "", v);
     return false;
 }
 
-bool cts_check_expected_values(const cts_tolerance *tol_in, const ref_path *path,
+static bool expected_end(const cts_output_judge *j, cts_verdict *v)
+{
+    const judge_summary *s = &j->exp_s;
+    bool ok = j->tol.kind == CTS_TOL_SHARE && !s->class_mismatch
+                  ? 1.0 - (double)s->bad / (double)j->o.numel >= j->tol.min_share
+                  : s->bad == 0;
+    if (ok) return true;
+    fail_message("expected-values", &j->tol, &j->path, &j->o, s, s->worst, &s->worst_err,
+                 "differs from the suite's expected value at ", v);
+    return false;
+}
+
+bool cts_judge_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *worst_map)
+{
+    bool ok = true;
+    if (j->tolerance) {
+        map_finish_plane(j);
+        ok = tolerance_end(j, v, worst_map) && ok;
+    }
+    if (j->e) ok = expected_end(j, v) && ok;
+    free(j);
+    return ok;
+}
+
+void cts_judge_abandon(cts_output_judge *j)
+{
+    free(j);
+}
+
+static ref_chunk whole(const cts_judged_output *o)
+{
+    return (ref_chunk){0, 0, o->ref};
+}
+
+bool cts_check_tolerance(const cts_tolerance *tol, const ref_path *path,
+                         const cts_judged_output *o, cts_verdict *v)
+{
+    cts_output_judge *j = cts_judge_begin(tol, path, o, true, NULL, &v->el);
+    if (!j) return cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory"), false;
+    ref_chunk ch = whole(o);
+    cts_judge_chunk(j, &ch);
+    return cts_judge_end(j, v, NULL);
+}
+
+bool cts_check_expected_values(const cts_tolerance *tol, const ref_path *path,
                                const cts_judged_output *o, const cts_expected_values *e,
                                cts_verdict *v)
 {
-    if (!e->any || e->nvalues == 0 || o->numel == 0) return true;
-    cts_tolerance tol = cts_tolerance_resolved(tol_in, o->dtype);
-    judge_summary s;
-    judge_all(&tol, path, o, e, &s, NULL);
-    bool ok = tol.kind == CTS_TOL_SHARE && !s.class_mismatch
-                  ? 1.0 - (double)s.bad / (double)o->numel >= tol.min_share
-                  : s.bad == 0;
-    if (ok) return true;
-    fail_message("expected-values", &tol, path, o, &s, s.worst, &s.worst_err,
-                 "differs from the suite's expected value at ", v);
-    return false;
+    cts_output_judge *j = cts_judge_begin(tol, path, o, false, e, NULL);
+    if (!j) return cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory"), false;
+    ref_chunk ch = whole(o);
+    cts_judge_chunk(j, o->ref ? &ch : NULL);
+    return cts_judge_end(j, v, NULL);
 }
 
 void cts_error_grid_fill(const cts_judged_output *o, const ref_path *path, int64_t k,
                          cts_error_grid *g)
 {
-    /* the plane over the last two dims; grid_grad (N, Ho, Wo, 2) shows x and y side by side */
-    int r = o->rank;
-    int64_t h = r >= 2 ? o->dims[r - 2] : 1, w = r >= 1 ? o->dims[r - 1] : 1;
-    if (!strcmp(o->name, "grid_grad") && r == 4) {
-        h = o->dims[1];
-        w = o->dims[2] * 2;
-    }
+    int64_t h, w;
+    map_plane(o, &h, &w);
     memset(g, 0, sizeof *g);
     if (h * w <= 0 || !o->ref || k < 0 || k >= o->numel) return;
-    int64_t bh = (h + CTS_GRID_MAX - 1) / CTS_GRID_MAX, bw = (w + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
-    snprintf(g->output, sizeof g->output, "%s", o->name);
-    g->h = h;
-    g->w = w;
-    g->plane = k / (h * w);
-    g->rows = (int32_t)((h + bh - 1) / bh);
-    g->cols = (int32_t)((w + bw - 1) / bw);
-    double *block = calloc((size_t)g->rows * (size_t)g->cols, sizeof *block);
+    map_start(g, o, h, w, k / (h * w));
+    double *block = calloc((size_t)g->rows * (size_t)g->cols, sizeof *block), worst = 0;
     if (!block) {
         g->rows = g->cols = 0;
         return;
     }
-    for (int64_t y = 0; y < h; y++)
-        for (int64_t x = 0; x < w; x++) {
-            int64_t e = g->plane * h * w + y * w + x;
-            cts_elem_err j = cts_judge_element(&bound_policy, o->dtype, path, o->got[e], o->ref, e);
-            double u = j.skipped ? 0 : j.bound_units;
-            double *m = &block[(y / bh) * g->cols + x / bw];
-            if (isnan(u) || u > *m) *m = u; /* block maximum, as the report draws it */
-            if (isnan(u) || u > g->worst) g->worst = u;
-        }
-    for (int32_t i = 0; i < g->rows * g->cols; i++) g->code[i] = cts_grid_code(block[i]);
+    for (int64_t e = 0; e < h * w; e++) {
+        int64_t at = g->plane * h * w + e;
+        cts_elem_err r = cts_judge_element(&bound_policy, o->dtype, path, o->got[at], o->ref, at);
+        map_put(g, block, &worst, e, r.skipped ? 0 : r.bound_units);
+    }
+    map_code(g, block, worst);
     free(block);
 }
 

@@ -29,6 +29,15 @@ static int mkdir_p(const char *path)
     return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* DIR/<case id> (ids never hold a path; a '/' would become '_'). */
+static void case_dir(const char *root, const cts_case *c, char *dir, size_t size)
+{
+    snprintf(dir, size, "%s/", root);
+    size_t n = strlen(dir);
+    for (const char *p = c->id; *p && n + 1 < size; p++) dir[n++] = *p == '/' ? '_' : *p;
+    dir[n] = 0;
+}
+
 /* NumPy type of a dtype as stored; BF16 is widened to '<f4' (numpy has no bfloat16). */
 static const char *npy_descr(ref_dtype dt)
 {
@@ -83,70 +92,166 @@ static int dump_tensor(const char *dir, const cts_dev_tensor *d)
     return rc;
 }
 
-static int dump_reference(const char *dir, const cts_tensor *t, const ref_output *r)
+/* ---- the reference's arrays, streamed chunk by chunk ----
+ * Per output (docs/dump.md): exact_ (the exact value's nearest double), ref_ (correctly rounded
+ * to the dtype), and what the verdict judged each element against, so a verdict can be re-checked
+ * with NumPy alone: exact_lo_ (the low word), flags_, bound_ (of the primary value, or of the
+ * interval's end of larger magnitude), interval_ (the legal exact values [lower, upper]) and
+ * alts_ (every legal alternative of ambiguous elements: index, hi, lo, bound, rounded). */
+enum { A_EXACT, A_REF, A_LO, A_FLAGS, A_BOUND, A_INTERVAL, A_ALTS, A_COUNT };
+static const char *const array_prefix[A_COUNT] = {"exact_", "ref_", "exact_lo_", "flags_",
+                                                  "bound_", "interval_", "alts_"};
+
+struct cts_dump_stream {
+    char dir[1300];
+    const cts_case *c;
+    ref_path path;
+    int slot;                    /* the output being written, -1 none */
+    FILE *f[A_COUNT];            /* alts_: a temporary file of rows until the count is known */
+    int64_t nalts;
+    bool written[CTS_MAX_TENSORS];
+    int failed;                  /* errno of the first failure, 0 none */
+    char failed_name[64];
+};
+
+static FILE *open_array(cts_dump_stream *s, int a, const char *descr, int rank,
+                        const int64_t *dims)
 {
-    double *x = malloc((size_t)(r->numel > 0 ? r->numel : 1) * sizeof *x);
-    if (!x) return -1;
-    for (int64_t k = 0; k < r->numel; k++) x[k] = r->v[k].hi;
-    int rc = write_npy(dir, "exact_", t->name, "<f8", t, x, (size_t)r->numel * 8);
-    for (int64_t k = 0; k < r->numel; k++) x[k] = ref_round_value(&r->v[k], t->dtype);
-    if (rc == 0) rc = write_npy(dir, "ref_", t->name, "<f8", t, x, (size_t)r->numel * 8);
-    free(x);
+    char path[1400], head[512];
+    snprintf(path, sizeof path, "%s/%s%s.npy", s->dir, array_prefix[a], s->c->t[s->slot].name);
+    size_t n = cts_npy_header(descr, rank, dims, head, sizeof head);
+    FILE *f = fopen(path, "wb");
+    if (f && fwrite(head, 1, n, f) != n) {
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+static void stream_fail(cts_dump_stream *s)
+{
+    if (s->failed) return;
+    s->failed = errno ? errno : EIO;
+    snprintf(s->failed_name, sizeof s->failed_name, "%s", s->c->t[s->slot].name);
+}
+
+static void slot_open(cts_dump_stream *s, int slot)
+{
+    const cts_tensor *t = &s->c->t[slot];
+    int64_t dims[CTS_MAX_DIMS + 1];
+    for (int i = 0; i < t->rank; i++) dims[i] = t->dims[i] > 0 ? t->dims[i] : 0;
+    dims[t->rank] = 2;
+    s->slot = slot;
+    s->nalts = 0;
+    s->written[slot] = true;
+    static const char *const descr[A_ALTS] = {"<f8", "<f8", "<f8", "|u1", "<f8", "<f8"};
+    for (int a = 0; a < A_ALTS; a++)
+        if (!(s->f[a] = open_array(s, a, descr[a], t->rank + (a == A_INTERVAL), dims)))
+            stream_fail(s);
+    if (!(s->f[A_ALTS] = tmpfile())) stream_fail(s);
+}
+
+/* The alts_ file: its header once the row count is known, then the rows. */
+static int write_alts(cts_dump_stream *s)
+{
+    int64_t adims[2] = {s->nalts, 5};
+    FILE *out = open_array(s, A_ALTS, "<f8", 2, adims), *rows = s->f[A_ALTS];
+    char buf[1 << 16];
+    size_t n;
+    int rc = out && fflush(rows) == 0 && fseek(rows, 0, SEEK_SET) == 0 ? 0 : -1;
+    while (rc == 0 && (n = fread(buf, 1, sizeof buf, rows)) > 0)
+        if (fwrite(buf, 1, n, out) != n) rc = -1;
+    if (out && fclose(out) != 0) rc = -1;
     return rc;
 }
 
-/* What the verdict judged each element against, per output (docs/dump.md): the low word of the
- * exact value, the reference's flags, the bound of the primary value, the interval of legal exact
- * values, and every legal alternative of ambiguous elements with its bound, so a verdict can be
- * re-checked with NumPy alone. */
-static int write_arr(const char *dir, const char *prefix, const char *name, const char *descr,
-                     int rank, const int64_t *dims, const void *data, size_t nbytes)
+static void slot_close(cts_dump_stream *s)
 {
-    char path[1400];
-    snprintf(path, sizeof path, "%s/%s%s.npy", dir, prefix, name);
-    return cts_npy_write(path, descr, rank, dims, data, nbytes);
+    if (s->slot < 0) return;
+    if (s->f[A_ALTS] && !s->failed && write_alts(s) != 0) stream_fail(s);
+    for (int a = 0; a < A_COUNT; a++)
+        if (s->f[a] && fclose(s->f[a]) != 0) stream_fail(s);
+    memset(s->f, 0, sizeof s->f);
+    s->slot = -1;
 }
 
-static int dump_judgement(const char *dir, const cts_tensor *t, const ref_path *path,
-                          const ref_output *r)
+cts_dump_stream *cts_dump_stream_open(const char *root, const cts_case *c, const ref_path *path,
+                                      char *err, size_t errlen)
 {
-    size_t n = (size_t)(r->numel > 0 ? r->numel : 1);
-    double *x = malloc(2 * n * sizeof *x);
-    if (!x) return -1;
-    int64_t dims[CTS_MAX_DIMS + 1];
-    for (int i = 0; i < t->rank; i++) dims[i] = t->dims[i] > 0 ? t->dims[i] : 0;
-    size_t bytes = (size_t)r->numel * 8;
-    for (int64_t k = 0; k < r->numel; k++) x[k] = r->v[k].lo;
-    int rc = write_arr(dir, "exact_lo_", t->name, "<f8", t->rank, dims, x, bytes);
-    if (rc == 0) rc = write_arr(dir, "flags_", t->name, "|u1", t->rank, dims, r->flags,
-                                (size_t)r->numel);
-    for (int64_t k = 0; k < r->numel; k++) { /* interval elements: the bound of `wide` */
+    cts_dump_stream *s = calloc(1, sizeof *s);
+    if (!s) return snprintf(err, errlen, "out of memory"), NULL;
+    case_dir(root, c, s->dir, sizeof s->dir);
+    if (mkdir_p(s->dir) != 0) {
+        snprintf(err, errlen, "cannot create %s: %s", s->dir, strerror(errno));
+        free(s);
+        return NULL;
+    }
+    s->c = c;
+    s->path = *path;
+    s->slot = -1;
+    return s;
+}
+
+/* One array of a chunk: x[i] for each element (or 2 per element: interval). */
+static void put(cts_dump_stream *s, int a, const void *x, size_t bytes)
+{
+    if (s->f[a] && fwrite(x, 1, bytes, s->f[a]) != bytes) stream_fail(s);
+}
+
+void cts_dump_stream_chunk(cts_dump_stream *s, const ref_chunk *ch)
+{
+    if (ch->slot != s->slot) {
+        slot_close(s);
+        slot_open(s, ch->slot);
+    }
+    const ref_output *r = ch->out;
+    const cts_tensor *t = &s->c->t[ch->slot];
+    size_t n = (size_t)r->numel;
+    double *x = malloc(2 * (n ? n : 1) * sizeof *x);
+    if (!x) {
+        stream_fail(s);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) x[k] = r->v[k].hi;
+    put(s, A_EXACT, x, n * 8);
+    for (size_t k = 0; k < n; k++) x[k] = ref_round_value(&r->v[k], t->dtype);
+    put(s, A_REF, x, n * 8);
+    for (size_t k = 0; k < n; k++) x[k] = r->v[k].lo;
+    put(s, A_LO, x, n * 8);
+    put(s, A_FLAGS, r->flags, n);
+    for (size_t k = 0; k < n; k++) { /* interval elements: the bound of `wide` */
         double lo, hi;
         ref_value wide;
-        x[k] = ref_bound(t->dtype, path, cts_interval(r, k, &lo, &hi, &wide) ? &wide : &r->v[k]);
+        bool iv = cts_interval(r, (int64_t)k, &lo, &hi, &wide);
+        x[k] = ref_bound(t->dtype, &s->path, iv ? &wide : &r->v[k]);
     }
-    if (rc == 0) rc = write_arr(dir, "bound_", t->name, "<f8", t->rank, dims, x, bytes);
-    for (int64_t k = 0; k < r->numel; k++) { /* [lower, upper] of the legal exact values */
+    put(s, A_BOUND, x, n * 8);
+    for (size_t k = 0; k < n; k++) { /* [lower, upper] of the legal exact values */
         ref_value wide;
-        if (!cts_interval(r, k, &x[2 * k], &x[2 * k + 1], &wide))
+        if (!cts_interval(r, (int64_t)k, &x[2 * k], &x[2 * k + 1], &wide))
             x[2 * k] = x[2 * k + 1] = r->v[k].hi;
     }
-    dims[t->rank] = 2;
-    if (rc == 0) rc = write_arr(dir, "interval_", t->name, "<f8", t->rank + 1, dims, x, 2 * bytes);
+    put(s, A_INTERVAL, x, 2 * n * 8);
     free(x);
-    double *a = malloc((size_t)(r->nalts > 0 ? r->nalts : 1) * 5 * sizeof *a);
-    if (!a) return -1;
-    int64_t m = 0;
-    for (int64_t k = 0; k < r->numel; k++)
+    for (size_t k = 0; k < n; k++)
         for (int32_t i = 0; r->alt_first && r->alt_first[k] >= 0 && i < r->alt_count[k]; i++) {
             const ref_value *v = &r->alts[r->alt_first[k] + i];
-            double row[5] = {(double)k, v->hi, v->lo, ref_bound(t->dtype, path, v),
-                             ref_round_value(v, t->dtype)};
-            memcpy(a + 5 * m++, row, sizeof row);
+            double row[5] = {(double)(ch->first + (int64_t)k), v->hi, v->lo,
+                             ref_bound(t->dtype, &s->path, v), ref_round_value(v, t->dtype)};
+            put(s, A_ALTS, row, sizeof row);
+            s->nalts++;
         }
-    int64_t adims[2] = {m, 5};
-    if (rc == 0) rc = write_arr(dir, "alts_", t->name, "<f8", 2, adims, a, (size_t)m * 40);
-    free(a);
+}
+
+int cts_dump_stream_close(cts_dump_stream *s, bool written[], char *err, size_t errlen)
+{
+    slot_close(s);
+    int rc = s->failed ? -1 : 0;
+    if (rc)
+        snprintf(err, errlen, "cannot write the arrays of %s in %s: %s", s->failed_name, s->dir,
+                 strerror(s->failed));
+    for (int i = 0; i < CTS_MAX_TENSORS; i++) written[i] = s->written[i];
+    free(s);
     return rc;
 }
 
@@ -181,7 +286,7 @@ static json_t *params_json(const cts_case *c)
     return o;
 }
 
-static json_t *tensor_json(const cts_tensor *t, const cts_dev_tensor *d, const ref_output *ref)
+static json_t *tensor_json(const cts_tensor *t, const cts_dev_tensor *d, bool exact)
 {
     const char *descr = npy_descr(t->dtype);
     char file[80];
@@ -198,7 +303,7 @@ static json_t *tensor_json(const cts_tensor *t, const cts_dev_tensor *d, const r
                           ref_dtype_name(t->dtype), "format", (int)t->format, "shape",
                           int_list(t->dims, t->rank), "strides", int_list(d->strides, t->rank),
                           "offset", (json_int_t)t->offset, "npy", npy);
-    if (ref->numel > 0) {
+    if (exact) {
         snprintf(file, sizeof file, "exact_%s.npy", t->name);
         json_object_set_new(o, "exact", json_string(file));
         snprintf(file, sizeof file, "ref_%s.npy", t->name);
@@ -220,12 +325,12 @@ static json_t *text(const char *s)
     return v;
 }
 
-static json_t *case_json(const cts_case *c, const cts_dev_tensor d[], const ref_output ref[],
+static json_t *case_json(const cts_case *c, const cts_dev_tensor d[], const bool exact[],
                          const cts_verdict *v)
 {
     json_t *tensors = json_array();
     for (int i = 0; i < c->ntensors; i++)
-        json_array_append_new(tensors, tensor_json(&c->t[i], &d[i], &ref[i]));
+        json_array_append_new(tensors, tensor_json(&c->t[i], &d[i], exact[i]));
     json_t *o = json_pack("{s:o, s:o, s:o, s:s, s:s, s:s, s:s}", "id", text(c->id), "suite",
                           text(c->suite), "name", text(c->name), "op", c->op->name,
                           "dtype", ref_dtype_name(c->dtype), "product",
@@ -249,11 +354,11 @@ static json_t *case_json(const cts_case *c, const cts_dev_tensor d[], const ref_
 /* case.json: the case (jansson, indented) and, as "verdict", the case's record exactly as
  * results.jsonl holds it (its number encoding: +-inf as +-1e999, NaN as null). */
 static int write_case_json(const char *dir, const cts_case *c, const cts_dev_tensor d[],
-                           const ref_output ref[], const cts_verdict *v)
+                           const bool exact[], const cts_verdict *v)
 {
     char path[1400];
     snprintf(path, sizeof path, "%s/case.json", dir);
-    json_t *o = case_json(c, d, ref, v);
+    json_t *o = case_json(c, d, exact, v);
     char *doc = json_dumps(o, JSON_INDENT(2));
     json_decref(o);
     cts_result r;
@@ -275,26 +380,19 @@ static int write_case_json(const char *dir, const cts_case *c, const cts_dev_ten
 }
 
 int cts_dump_case(const char *root, const cts_case *c, const cts_dev_tensor d[],
-                  const ref_output ref[], const cts_verdict *v, char *err, size_t errlen)
+                  const bool exact[], const cts_verdict *v, char *err, size_t errlen)
 {
     char dir[1300];
-    snprintf(dir, sizeof dir, "%s/", root);
-    size_t n = strlen(dir);
-    for (const char *p = c->id; *p && n + 1 < sizeof dir; p++) /* ids never hold a path */
-        dir[n++] = *p == '/' ? '_' : *p;
-    dir[n] = 0;
+    case_dir(root, c, dir, sizeof dir);
     if (mkdir_p(dir) != 0)
         return snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno)), -1;
-    ref_path path = cts_case_path(c);
     for (int i = 0; i < c->ntensors; i++) {
         if (c->t[i].null) continue;
-        if (dump_tensor(dir, &d[i]) != 0 ||
-            (ref[i].numel > 0 && dump_reference(dir, &c->t[i], &ref[i]) != 0) ||
-            (ref[i].numel > 0 && dump_judgement(dir, &c->t[i], &path, &ref[i]) != 0))
+        if (dump_tensor(dir, &d[i]) != 0)
             return snprintf(err, errlen, "cannot write the arrays of %s in %s: %s",
                             c->t[i].name, dir, strerror(errno)), -1;
     }
-    if (write_case_json(dir, c, d, ref, v) != 0)
+    if (write_case_json(dir, c, d, exact, v) != 0)
         return snprintf(err, errlen, "cannot write %s/case.json: %s", dir, strerror(errno)), -1;
     return 0;
 }

@@ -73,5 +73,12 @@ bool cts_output_computed(const cts_case *c, int slot);
  * logical row-major). out[slot] is filled for computed outputs. 0, or -1 (bad parameters). */
 int cts_reference_outputs(const cts_case *c, const ref_path *path, double *const in[],
                           ref_output out[]);
+/* The reference's plan of case c (ref_case, one call): expected status and reason, paths,
+ * computed outputs, memory. */
+void cts_case_plan(const cts_case *c, ref_case_answer *a);
+/* The plan and the answers of every computed output from the input values the device saw
+ * (in[slot], logical row-major), each chunk to fn (outputs in slot order). ref_case's result. */
+int cts_case_answers(const cts_case *c, const double *const in[], ref_chunk_fn fn, void *ctx,
+                     ref_case_answer *a);
 
 #endif

@@ -138,22 +138,22 @@ typedef struct {
 
 /* Host bytes a case needs at its peak (an estimate, for --max-memory): per device run each
  * tensor's sent and returned images, its device copy (host memory on the emulation) and its
- * values; the generated inputs; the reference's answers and scratch (REF_BYTES_PER_ELEMENT per
- * input and output element). Saturates instead of wrapping. */
-#define REF_BYTES_PER_ELEMENT 64
-static uint64_t memory_estimate(const cts_case *c, int runs)
+ * values; the generated inputs when more than one run needs them (the last run takes them
+ * over); the guard check's map of each output's storage; the reference's
+ * working set (ref_bytes: its chunks and scratch, which the checks judge and drop). Saturates
+ * instead of wrapping. */
+static uint64_t memory_estimate(const cts_case *c, int runs, uint64_t ref_bytes)
 {
-    uint64_t per_run = 0, once = 0;
+    uint64_t per_run = 0, once = ref_bytes;
     for (int i = 0; i < c->ntensors; i++) {
         cts_tensor_extent e;
         if (c->t[i].null) continue;
         if (!cts_tensor_extent_of(&c->t[i], &e)) return UINT64_MAX;
-        uint64_t n = (uint64_t)e.numel, img = 3 * (uint64_t)e.bytes, vals = 8 * n, ref;
+        uint64_t n = (uint64_t)e.numel, img = 3 * (uint64_t)e.bytes, vals = 8 * n;
         bool over = __builtin_add_overflow(per_run, img, &per_run) ||
                     __builtin_add_overflow(per_run, vals, &per_run) ||
-                    __builtin_mul_overflow(n, (uint64_t)REF_BYTES_PER_ELEMENT, &ref) ||
-                    __builtin_add_overflow(once, ref, &once) ||
-                    (!c->t[i].is_output && __builtin_add_overflow(once, vals, &once));
+                    __builtin_add_overflow(once, c->t[i].is_output ? n : runs > 1 ? vals : 0,
+                                           &once);
         if (over) return UINT64_MAX;
     }
     uint64_t total;
@@ -254,8 +254,9 @@ static int device_run_dataless(const session *s, device_run *r, char *err, size_
     return 0;
 }
 
-/* Poison, upload, call, download. in[slot]: generated values of each input. */
-static int device_run_once(const session *s, double *const in[], device_run *r, char *err,
+/* Poison, upload, call, download. in[slot]: generated values of each input; the last run takes
+ * them over (in[slot] becomes NULL) instead of copying them. */
+static int device_run_once(const session *s, double *in[], bool last, device_run *r, char *err,
                            size_t errlen)
 {
     const cts_case *c = s->c;
@@ -264,7 +265,10 @@ static int device_run_once(const session *s, double *const in[], device_run *r, 
     for (int i = 0; i < c->ntensors; i++) {
         double *vals = NULL;
         int64_t n = numel_of(&c->t[i]);
-        if (!c->t[i].is_output && in[i]) {
+        if (!c->t[i].is_output && in[i] && last) {
+            vals = in[i];
+            in[i] = NULL;
+        } else if (!c->t[i].is_output && in[i]) {
             vals = malloc((size_t)(n > 0 ? n : 1) * sizeof *vals);
             if (!vals) return snprintf(err, errlen, "out of host memory"), CTS_OUT_OF_MEMORY;
             memcpy(vals, in[i], (size_t)n * sizeof *vals);
@@ -307,10 +311,10 @@ static uint64_t output_hash(const cts_case *c, const device_run *r)
     return h;
 }
 
-/* The checks of the first run (DESIGN "Checks and tolerances"), in order. */
-static void check_first_run(const cts_case *c, const ref_status *st, int32_t expected,
-                            bool numerics, const ref_path *path, const ref_output ref[],
-                            const device_run *r, cts_verdict *v)
+/* The checks of the first run (DESIGN "Checks and tolerances") that need no reference, in
+ * order: status, message, poison of a failed call, inputs, guards. */
+static void check_call(const cts_case *c, const ref_status *st, int32_t expected,
+                       const device_run *r, cts_verdict *v)
 {
     cts_check_status(c, expected, r->status, st->reason, r->errmsg, v);
     char why[96];
@@ -324,30 +328,80 @@ static void check_first_run(const cts_case *c, const ref_status *st, int32_t exp
         if (!c->t[i].is_output && !c->t[i].null) cts_check_input_unchanged(&r->d[i], v);
     for (int i = 0; i < c->ntensors; i++)
         if (!c->t[i].null) cts_check_guards(&r->d[i], v);
-    if (r->status != 0) return;
-    for (int i = 0; i < c->ntensors; i++) {
+}
+
+/* The output checks of the first run, slot by slot: poison of outputs the call must not write,
+ * and the numerics of the others judged chunk by chunk as the reference streams them (the
+ * reference's outputs come in slot order). */
+typedef struct {
+    const cts_case *c;
+    const device_run *r;
+    cts_verdict *v;
+    const ref_case_answer *plan;
+    bool numerics;
+    int next;                    /* first slot whose checks are not done */
+    int slot;                    /* the output being judged, -1 none */
+    cts_output_judge *j;         /* its judge; NULL: its size disagrees with the view (setup
+                                    error) or memory ran out */
+    cts_error_grid worst_map;    /* error map of the verdict's worst output */
+    cts_dump_stream *dump;       /* --dump: the reference's arrays, or NULL */
+    double t_judge;              /* seconds spent judging (the rest of the stream is the
+                                    reference's) */
+} output_checks;
+
+static void output_begin(output_checks *oc, int i)
+{
+    const cts_tensor *t = &oc->c->t[i];
+    const cts_dev_tensor *d = &oc->r->d[i];
+    oc->slot = i;
+    oc->j = NULL;
+    if (oc->plan->numel[i] != d->numel) {
+        cts_verdict_fail(oc->v, CTS_ERROR, "setup",
+                         "the reference gives %lld elements for %s, the view has %lld",
+                         (long long)oc->plan->numel[i], t->name, (long long)d->numel);
+        return;
+    }
+    cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, d->numel, d->values, NULL};
+    oc->j = cts_judge_begin(&oc->c->tolerance, &oc->plan->judge, &o, true,
+                            &oc->c->expect_values[i], &oc->v->el);
+    if (!oc->j) cts_verdict_fail(oc->v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
+}
+
+/* The checks of every slot before `upto` not done yet. */
+static void outputs_until(output_checks *oc, int upto)
+{
+    const cts_case *c = oc->c;
+    for (; oc->next < upto; oc->next++) {
+        int i = oc->next;
         const cts_tensor *t = &c->t[i];
         if (!t->is_output || t->null) continue;
-        if (!numerics || !cts_output_computed(c, i)) {
-            snprintf(why, sizeof why, "%s",
-                     !numerics ? "the call has nothing to compute (status model)"
-                     : c->op->not_computed ? c->op->not_computed
-                                           : "the operator does not compute it");
-            cts_check_poison(&r->d[i], why, v);
+        if (!oc->numerics || !oc->plan->computed[i]) {
+            cts_check_poison(&oc->r->d[i],
+                             !oc->numerics ? "the call has nothing to compute (status model)"
+                             : c->op->not_computed ? c->op->not_computed
+                                                   : "the operator does not compute it",
+                             oc->v);
             continue;
         }
-        if (ref[i].numel != r->d[i].numel) {
-            cts_verdict_fail(v, CTS_ERROR, "setup",
-                             "the reference gives %lld elements for %s, the view has %lld",
-                             (long long)ref[i].numel, t->name, (long long)r->d[i].numel);
-            continue;
-        }
-        cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, r->d[i].numel,
-                               r->d[i].values, &ref[i]};
-        cts_check_tolerance(&c->tolerance, path, &o, v);
-        cts_check_expected_values(&c->tolerance, path, &o, &c->expect_values[i], v);
+        if (oc->slot != i) output_begin(oc, i); /* an output without elements: no chunk came */
+        if (oc->j) cts_judge_end(oc->j, oc->v, &oc->worst_map);
+        oc->j = NULL;
+        oc->slot = -1;
     }
-    cts_check_unjudged(c->max_unjudged, v);
+}
+
+static int on_chunk(void *ctx, const ref_chunk *ch)
+{
+    output_checks *oc = ctx;
+    double t = now();
+    if (ch->slot != oc->slot) {
+        outputs_until(oc, ch->slot);
+        output_begin(oc, ch->slot);
+    }
+    if (oc->j) cts_judge_chunk(oc->j, ch);
+    if (oc->dump) cts_dump_stream_chunk(oc->dump, ch);
+    oc->t_judge += now() - t;
+    return 0;
 }
 
 /* Later runs: same status, and bitwise-identical outputs when determinism is asked, else the
@@ -367,28 +421,13 @@ static void check_later_run(const cts_case *c, const device_run *first, const de
     }
 }
 
-/* The error map of a failing case over the plane of its worst element (report.html). */
-static void error_grid(const cts_case *c, const ref_path *path, const ref_output ref[],
-                       const device_run *r, cts_verdict *v)
-{
-    for (int i = 0; i < c->ntensors && v->worst_output[0]; i++) {
-        const cts_tensor *t = &c->t[i];
-        if (!t->is_output || t->null || strcmp(t->name, v->worst_output) ||
-            ref[i].numel != r->d[i].numel || !r->d[i].values)
-            continue;
-        cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, r->d[i].numel,
-                               r->d[i].values, &ref[i]};
-        cts_error_grid_fill(&o, path, v->worst_index, &v->grid);
-    }
-}
-
 /* --max-memory: a case estimated above it is not run (RESOURCE_ERROR naming the estimate), or,
  * when the contract expects a refusal, runs without data (its parameters are judged, not data).
  * False when it must not run. */
 static bool fits_memory(session *s, uint64_t max_memory, int runs, int32_t expected,
-                        cts_verdict *v)
+                        uint64_t ref_bytes, cts_verdict *v)
 {
-    uint64_t need = memory_estimate(s->c, runs);
+    uint64_t need = memory_estimate(s->c, runs, ref_bytes);
     if (!max_memory || need <= max_memory) return true;
     if (expected != 0) {
         s->dataless = true;
@@ -417,28 +456,28 @@ static void run_failed(int rc, const char *err, cts_verdict *v)
 typedef struct {
     session s;
     const cts_run_options *o;
+    ref_case_answer plan;        /* the reference's plan: status, paths, outputs, memory */
     ref_status st;               /* the status model's answer */
     int32_t expected;            /* the status the case expects */
-    ref_path path, judge;        /* judge differs under the documented-path policy */
     double *in[CTS_MAX_TENSORS]; /* generated values of each input */
-    ref_output ref[CTS_MAX_TENSORS];
+    output_checks oc;            /* the first run's output checks */
+    bool exact[CTS_MAX_TENSORS]; /* outputs whose reference arrays --dump wrote */
     device_run *runs;
     int nruns, total;
 } case_run;
 
-/* What the reference expects of the case: its status (and reason) and computation path. */
+/* What the reference expects of the case (its plan): its status (and reason), computation
+ * path, outputs and memory. */
 static void expectation(case_run *r, cts_verdict *v)
 {
     const cts_case *c = r->s.c;
     double t = now();
-    ref_status_query q = cts_status_query(c);
-    r->st = ref_expected_status(&q);
+    cts_case_plan(c, &r->plan);
+    r->st = r->plan.status;
     r->expected = c->expect_status_model ? r->st.status : c->expect_status;
-    r->path = cts_case_path(c);
-    r->judge = cts_judge_path(c, &r->path);
     v->expected_status = r->expected;
     snprintf(v->status_reason, sizeof v->status_reason, "%s", r->st.reason);
-    snprintf(v->path, sizeof v->path, "%s", r->path.name ? r->path.name : "");
+    snprintf(v->path, sizeof v->path, "%s", r->plan.path.name ? r->plan.path.name : "");
     v->t_ref += now() - t;
 }
 
@@ -471,16 +510,33 @@ static bool generate_inputs(case_run *r, cts_verdict *v)
 }
 
 /* The reference's answers on the inputs exactly as the device saw them in run 1 (rounded,
- * overlapping views). False (the verdict says why) when it cannot give them. */
+ * overlapping views), judged (and with --dump written) chunk by chunk as they come. False (the
+ * verdict says why) when it cannot give them. */
 static bool reference_answers(case_run *r, cts_verdict *v)
 {
+    const cts_case *c = r->s.c;
+    output_checks *oc = &r->oc;
+    if (r->o && r->o->dump_dir && !r->s.dataless) {
+        char derr[512];
+        if (!(oc->dump = cts_dump_stream_open(r->o->dump_dir, c, &r->plan.path, derr, sizeof derr)))
+            fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
+    }
     double t = now();
-    double *seen[CTS_MAX_TENSORS] = {0};
-    for (int i = 0; i < r->s.c->ntensors; i++) seen[i] = r->runs[0].d[i].values;
+    const double *seen[CTS_MAX_TENSORS] = {0};
+    for (int i = 0; i < c->ntensors; i++) seen[i] = r->runs[0].d[i].values;
+    ref_case_answer answers;
     errno = 0;
-    int rc = cts_reference_outputs(r->s.c, &r->path, seen, r->ref);
-    v->t_ref += now() - t;
-    if (rc != 0 && errno == ENOMEM) {
+    int rc = cts_case_answers(c, seen, on_chunk, oc, &answers);
+    int err = errno;
+    v->t_ref += now() - t - oc->t_judge;
+    v->t_check += oc->t_judge;
+    if (oc->dump) {
+        char derr[512];
+        if (cts_dump_stream_close(oc->dump, r->exact, derr, sizeof derr) != 0)
+            fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
+        oc->dump = NULL;
+    }
+    if (rc != 0 && err == ENOMEM) {
         cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory",
                          "the reference ran out of host memory for this case");
         return false;
@@ -493,8 +549,8 @@ static bool reference_answers(case_run *r, cts_verdict *v)
     return true;
 }
 
-/* Run 1: the device call, the reference's answers when the call computed something, and every
- * check of the first run. False when the case cannot go on. */
+/* Run 1: the device call, its checks, the reference's answers judged as they come when the call
+ * computed something, and the output checks. False when the case cannot go on. */
 static bool first_run(case_run *r, cts_verdict *v)
 {
     const cts_backend *b = r->s.b;
@@ -509,7 +565,7 @@ static bool first_run(case_run *r, cts_verdict *v)
     /* Leak check where the backend can tell (the emulation's counter; a real install cannot):
      * every byte the case allocated is freed again when its first run ends. */
     size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
-    int rc = device_run_once(&r->s, r->in, &r->runs[0], err, sizeof err);
+    int rc = device_run_once(&r->s, r->in, r->total == 1, &r->runs[0], err, sizeof err);
     if (rc != 0) {
         run_failed(rc, err, v);
         return false;
@@ -517,11 +573,18 @@ static bool first_run(case_run *r, cts_verdict *v)
     v->t_device += now() - t;
     v->got_status = r->runs[0].status;
     v->output_hash = output_hash(c, &r->runs[0]);
-    bool numerics =
-        r->runs[0].status == 0 && r->expected == 0 && (r->st.status != 0 || r->st.runs);
-    if (numerics && !reference_answers(r, v)) return false;
     t = now();
-    check_first_run(c, &r->st, r->expected, numerics, &r->judge, r->ref, &r->runs[0], v);
+    check_call(c, &r->st, r->expected, &r->runs[0], v);
+    v->t_check += now() - t;
+    r->oc = (output_checks){.c = c, .r = &r->runs[0], .v = v, .plan = &r->plan, .slot = -1};
+    r->oc.numerics =
+        r->runs[0].status == 0 && r->expected == 0 && (r->st.status != 0 || r->st.runs);
+    if (r->oc.numerics && !reference_answers(r, v)) return false;
+    t = now();
+    if (r->runs[0].status == 0) {
+        outputs_until(&r->oc, c->ntensors);
+        cts_check_unjudged(c->max_unjudged, v);
+    }
     size_t live_after = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
     if (v->status == CTS_PASS && live_after > live_before)
         cts_verdict_fail(v, CTS_FAIL, "leak",
@@ -553,7 +616,7 @@ static void later_runs(case_run *r, cts_verdict *v)
             snprintf(label, sizeof label, "run %d", k + 1);
         }
         double t = now();
-        int rc = device_run_once(&r->s, r->in, &r->runs[k], err, sizeof err);
+        int rc = device_run_once(&r->s, r->in, k == r->total - 1, &r->runs[k], err, sizeof err);
         r->nruns = k + 1;
         omp_set_num_threads(saved_threads);
         v->t_device += now() - t;
@@ -585,18 +648,19 @@ static void finish(case_run *r, cts_verdict *v)
 {
     const cts_case *c = r->s.c;
     if (v->status == CTS_FAIL && c->waiver && c->nwaiver_status == 0) waive(c, v);
-    if (v->status == CTS_FAIL && r->nruns > 0) error_grid(c, &r->judge, r->ref, &r->runs[0], v);
+    /* the error map of a failure over the plane of its worst element (report.html) */
+    if (v->status == CTS_FAIL && r->nruns > 0 && v->worst_output[0] &&
+        !strcmp(r->oc.worst_map.output, v->worst_output))
+        v->grid = r->oc.worst_map;
+    if (r->oc.j) cts_judge_abandon(r->oc.j); /* a stream cut short */
     if (r->o && r->o->dump_dir && r->nruns > 0 && !r->s.dataless) {
         char derr[512];
-        if (cts_dump_case(r->o->dump_dir, c, r->runs[0].d, r->ref, v, derr, sizeof derr) != 0)
+        if (cts_dump_case(r->o->dump_dir, c, r->runs[0].d, r->exact, v, derr, sizeof derr) != 0)
             fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
     }
     for (int k = 0; k < r->nruns; k++) device_run_free(r->s.b, c, &r->runs[k]);
     free(r->runs);
-    for (int i = 0; i < CTS_MAX_TENSORS; i++) {
-        free(r->in[i]);
-        if (r->ref[i].numel || r->ref[i].v) ref_output_free(&r->ref[i]);
-    }
+    for (int i = 0; i < CTS_MAX_TENSORS; i++) free(r->in[i]);
     session_close(&r->s);
 }
 
@@ -611,7 +675,7 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     case_run r = {.s = {.b = b, .c = c}, .o = o};
     expectation(&r, v);
     r.total = total_runs(c, o);
-    if (fits_memory(&r.s, o ? o->max_memory : 0, r.total, r.expected, v) &&
+    if (fits_memory(&r.s, o ? o->max_memory : 0, r.total, r.expected, r.plan.work_bytes, v) &&
         session_open(&r.s, v) == 0 && generate_inputs(&r, v) && first_run(&r, v))
         later_runs(&r, v);
     finish(&r, v);

@@ -45,3 +45,29 @@ int cts_reference_outputs(const cts_case *c, const ref_path *path, double *const
 {
     return c->op->reference(c, path, in, out);
 }
+
+/* The request of case c: its dtype chooses the path; the documented-path policy asks for the
+ * answers of the documented operands. */
+static ref_case_request request(const cts_case *c)
+{
+    return (ref_case_request){.dtype = c->dtype,
+                              .documented = c->tolerance.kind == CTS_TOL_DOCUMENTED};
+}
+
+void cts_case_plan(const cts_case *c, ref_case_answer *a)
+{
+    ref_status_query q = cts_status_query(c);
+    ref_case_request r = request(c);
+    (void)ref_case(&q, &r, a);
+}
+
+int cts_case_answers(const cts_case *c, const double *const in[], ref_chunk_fn fn, void *ctx,
+                     ref_case_answer *a)
+{
+    ref_status_query q = cts_status_query(c);
+    ref_case_request r = request(c);
+    r.inputs = in;
+    r.chunk = fn;
+    r.ctx = ctx;
+    return ref_case(&q, &r, a);
+}
