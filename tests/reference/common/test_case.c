@@ -1,0 +1,267 @@
+/* ref_case: the plan of a case from its query alone, and its answers streamed in chunks that,
+ * put together, are bit for bit the whole-output functions' answers (values, flags, every legal
+ * alternative, intervals), for any chunk size; chunks come output by output in slot order, in
+ * element order, a grid sampler input_grad chunk made of whole (n, c) planes. The grid's
+ * coordinates 0.2 and -0.6 put nearest-mode points on a rounding tie the device may break
+ * either way (x = 2.5·g + 2 = 2.5 + 2.8e-17 and 0.5 − 1.1e-16 with 5 input columns, facts §4), so
+ * some elements carry alternatives. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reference.h"
+
+static void shape(ref_tensor_desc *t, int rank, const int64_t *d)
+{
+    t->present = true;
+    t->dtype = REF_DT_FLOAT;
+    t->format = REF_FMT_ND;
+    t->rank = rank;
+    memcpy(t->dims, d, (size_t)rank * sizeof *d);
+}
+
+/* gradOutput (2,3,3,4), input (2,3,4,5), grid (2,3,4,2), both outputs. */
+static ref_status_query grid_query(int interpolation, int padding)
+{
+    ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
+                          .spec = REF_SPEC_DOC, .interpolation_mode = interpolation,
+                          .padding_mode = padding, .output_mask_present = true,
+                          .output_mask_len = 2, .output_mask = {true, true}};
+    shape(&q.t[0], 4, (int64_t[]){2, 3, 3, 4});
+    shape(&q.t[1], 4, (int64_t[]){2, 3, 4, 5});
+    shape(&q.t[2], 4, (int64_t[]){2, 3, 4, 2});
+    shape(&q.t[3], 4, (int64_t[]){2, 3, 4, 5});
+    shape(&q.t[4], 4, (int64_t[]){2, 3, 4, 2});
+    return q;
+}
+
+/* self (2,3,5,6) → gradOutput (2,3,3,3): kernel 3, stride 2, padding 1 (facts §4:
+ * floor((5 + 2 − 3)/2) + 1 = 3, floor((6 + 2 − 3)/2) + 1 = 3). */
+static ref_status_query avgpool_query(void)
+{
+    ref_status_query q = {.op = REF_OP_AVGPOOL2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
+                          .spec = REF_SPEC_DOC, .cube_math_type = 1};
+    shape(&q.t[0], 4, (int64_t[]){2, 3, 3, 3});
+    shape(&q.t[1], 4, (int64_t[]){2, 3, 5, 6});
+    shape(&q.t[2], 4, (int64_t[]){2, 3, 5, 6});
+    for (int i = 0; i < 3; i++) q.t[i].format = REF_FMT_NCHW;
+    q.kernel_size = (ref_int_array_desc){true, 2, {3, 3}};
+    q.stride = (ref_int_array_desc){true, 2, {2, 2}};
+    q.padding = (ref_int_array_desc){true, 2, {1, 1}};
+    return q;
+}
+
+/* Chunks gathered back into whole outputs, with the order checks. */
+typedef struct {
+    ref_output *out[REF_MAX_SLOTS];
+    int last_slot;
+    int64_t next;        /* the element the next chunk of last_slot must start at */
+    int64_t max_elems;   /* largest chunk allowed */
+    int chunks;
+} gather;
+
+static int gather_chunk(void *ctx, const ref_chunk *ch)
+{
+    gather *g = ctx;
+    const ref_output *c = ch->out;
+    if (ch->slot != g->last_slot) {
+        assert_true(ch->slot > g->last_slot); /* outputs in slot order */
+        g->last_slot = ch->slot;
+        g->next = 0;
+    }
+    assert_int_equal(ch->first, g->next); /* elements in order, none left out */
+    assert_true(c->numel > 0 && c->numel <= g->max_elems);
+    g->next += c->numel;
+    g->chunks++;
+    ref_output *w = g->out[ch->slot];
+    assert_non_null(w);
+    for (int64_t k = 0; k < c->numel; k++) {
+        w->v[ch->first + k] = c->v[k];
+        w->flags[ch->first + k] = c->flags[k];
+        w->alt_count[ch->first + k] = c->alt_first[k] >= 0 ? c->alt_count[k] : 0;
+        for (int32_t i = 0; c->alt_first[k] >= 0 && i < c->alt_count[k]; i++)
+            w->alts[(ch->first + k) * 64 + i] = c->alts[c->alt_first[k] + i];
+        if (c->ival) memcpy(w->ival + 2 * (ch->first + k), c->ival + 2 * k, 2 * sizeof(double));
+    }
+    return 0;
+}
+
+/* A gathered output: per element its value, flags, up to 64 alternatives and interval. */
+static void gathered_alloc(ref_output *o, int64_t numel)
+{
+    memset(o, 0, sizeof *o);
+    o->numel = numel;
+    o->v = calloc((size_t)numel, sizeof *o->v);
+    o->flags = calloc((size_t)numel, 1);
+    o->alt_count = calloc((size_t)numel, sizeof *o->alt_count);
+    o->alts = calloc((size_t)numel * 64, sizeof *o->alts);
+    o->ival = calloc((size_t)numel * 2, sizeof *o->ival);
+}
+
+static void gathered_free(ref_output *o)
+{
+    free(o->v);
+    free(o->flags);
+    free(o->alt_count);
+    free(o->alts);
+    free(o->ival);
+}
+
+/* Returns the number of alternatives seen. */
+static int64_t assert_same(const ref_output *whole, const ref_output *got)
+{
+    assert_int_equal(whole->numel, got->numel);
+    int64_t alts = 0;
+    for (int64_t k = 0; k < whole->numel; k++) {
+        assert_memory_equal(&whole->v[k], &got->v[k], sizeof got->v[k]);
+        assert_int_equal(whole->flags[k], got->flags[k]);
+        int32_t n = whole->alt_first[k] >= 0 ? whole->alt_count[k] : 0;
+        assert_int_equal(n, got->alt_count[k]);
+        for (int32_t i = 0; i < n; i++)
+            assert_memory_equal(&whole->alts[whole->alt_first[k] + i], &got->alts[k * 64 + i],
+                                sizeof(ref_value));
+        alts += n;
+        if (whole->flags[k] & REF_FLAG_INTERVAL)
+            assert_memory_equal(whole->ival + 2 * k, got->ival + 2 * k, 2 * sizeof(double));
+    }
+    return alts;
+}
+
+static void fill(double *x, int n, unsigned seed)
+{
+    for (int i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        x[i] = (double)(float)((double)(seed >> 8) / (1u << 24) * 4 - 2);
+    }
+}
+
+static int64_t grid_case(int interpolation, int padding, int64_t chunk_elems)
+{
+    ref_status_query q = grid_query(interpolation, padding);
+    double go[72], in[120], grid[48];
+    fill(go, 72, 1);
+    fill(in, 120, 2);
+    fill(grid, 48, 3);
+    const double ties[] = {0.2, -0.6, 0.2, 0.3, -0.6, 0.7};
+    memcpy(grid, ties, sizeof ties);
+    const double *inputs[REF_MAX_SLOTS] = {go, in, grid};
+    ref_case_answer plan, a;
+    ref_case_request r = {.dtype = REF_DT_FLOAT};
+    assert_int_equal(ref_case(&q, &r, &plan), 0);
+    assert_int_equal(plan.status.status, REF_STATUS_SUCCESS);
+    assert_true(plan.status.runs);
+    assert_true(plan.computed[3] && plan.computed[4] && !plan.computed[2]);
+    assert_int_equal(plan.numel[3], 120);
+    assert_int_equal(plan.numel[4], 48);
+    assert_string_equal(plan.path.name, ref_grid_path(REF_DT_FLOAT).name);
+    assert_true(plan.work_bytes > 0);
+
+    ref_grid_params p = {2, 3, 4, 5, 3, 4, (ref_interp)interpolation, (ref_padding)padding, false};
+    ref_options opt = {.path = plan.path};
+    ref_output wx, wg, gx, gg;
+    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, grid, &opt, &wx, &wg), 0);
+    gathered_alloc(&gx, 120);
+    gathered_alloc(&gg, 48);
+    /* input_grad: whole planes of 20 elements; grid_grad: a batch's 24 */
+    int64_t planes = chunk_elems / 20 < 1 ? 1 : chunk_elems / 20 > 3 ? 3 : chunk_elems / 20;
+    gather g = {{NULL, NULL, NULL, &gx, &gg}, -1, 0, planes * 20 > 24 ? planes * 20 : 24, 0};
+    r.inputs = inputs;
+    r.chunk = gather_chunk;
+    r.ctx = &g;
+    r.chunk_elems = chunk_elems;
+    assert_int_equal(ref_case(&q, &r, &a), 0);
+    assert_int_equal(g.last_slot, 4);
+    assert_int_equal(g.chunks, 2 * (int)((3 + planes - 1) / planes) + 2);
+    int64_t alts = assert_same(&wx, &gx) + assert_same(&wg, &gg);
+    ref_output_free(&wx);
+    ref_output_free(&wg);
+    gathered_free(&gx);
+    gathered_free(&gg);
+    return alts;
+}
+
+static void test_grid_chunks_are_the_whole_answers(void **state)
+{
+    (void)state;
+    const int64_t sizes[] = {1, 20, 41, 60, 1 << 18};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        assert_true(grid_case(REF_INTERP_NEAREST, REF_PAD_ZEROS, sizes[i]) > 0);
+        grid_case(REF_INTERP_BILINEAR, REF_PAD_REFLECTION, sizes[i]);
+    }
+}
+
+static void test_avgpool_chunks_are_the_whole_answers(void **state)
+{
+    (void)state;
+    ref_status_query q = avgpool_query();
+    double go[54];
+    fill(go, 54, 4);
+    const double *inputs[REF_MAX_SLOTS] = {go};
+    ref_case_request r = {.dtype = REF_DT_FLOAT};
+    ref_case_answer plan;
+    assert_int_equal(ref_case(&q, &r, &plan), 0);
+    assert_int_equal(plan.status.status, REF_STATUS_SUCCESS);
+    assert_true(plan.computed[2] && !plan.computed[3]);
+    assert_int_equal(plan.numel[2], 180);
+    ref_avgpool_params p = {2, 3, 5, 6, 3, 3, 3, 3, 2, 2, 1, 1, false, false, 0};
+    ref_options opt = {.path = plan.path};
+    ref_output whole;
+    assert_int_equal(ref_avgpool2d_backward(&p, go, &opt, &whole), 0);
+    const int64_t sizes[] = {1, 7, 179, 180, 1 << 18};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        ref_output got;
+        gathered_alloc(&got, 180);
+        gather g = {{NULL, NULL, &got}, -1, 0, sizes[i], 0};
+        r.inputs = inputs;
+        r.chunk = gather_chunk;
+        r.ctx = &g;
+        r.chunk_elems = sizes[i];
+        ref_case_answer a;
+        assert_int_equal(ref_case(&q, &r, &a), 0);
+        assert_int_equal(g.chunks, (int)((180 + sizes[i] - 1) / sizes[i]));
+        assert_same(&whole, &got);
+        gathered_free(&got);
+    }
+    ref_output_free(&whole);
+}
+
+/* Without inputs the plan alone: no chunk. A callback's non-zero return stops the stream and is
+ * what ref_case returns. */
+static int stop(void *ctx, const ref_chunk *ch)
+{
+    (void)ch;
+    ++*(int *)ctx;
+    return 7;
+}
+
+static void test_plan_alone_and_a_stopped_stream(void **state)
+{
+    (void)state;
+    ref_status_query q = avgpool_query();
+    double go[54] = {0};
+    const double *inputs[REF_MAX_SLOTS] = {go};
+    int calls = 0;
+    ref_case_request r = {.dtype = REF_DT_FLOAT, .chunk = stop, .ctx = &calls, .chunk_elems = 7};
+    ref_case_answer a;
+    assert_int_equal(ref_case(&q, &r, &a), 0);
+    assert_int_equal(calls, 0);
+    r.inputs = inputs;
+    assert_int_equal(ref_case(&q, &r, &a), 7);
+    assert_int_equal(calls, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grid_chunks_are_the_whole_answers),
+        cmocka_unit_test(test_avgpool_chunks_are_the_whole_answers),
+        cmocka_unit_test(test_plan_alone_and_a_stopped_stream),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
