@@ -186,17 +186,26 @@ int cts_package_list(const char *root, const char *rel, int depth, cts_names *fi
     return rc;
 }
 
-int cts_package_seal(const char *dir, char digest[65], char *err, size_t errlen)
+/* The package's files under dir, sorted (the order SHA256SUMS and the archive list them in);
+ * a file of a kind a package may not hold is an error named in err. */
+static int list_sorted(const char *dir, cts_names *files, char *err, size_t errlen)
 {
-    cts_names files = {0}, bad = {0};
-    char path[PATH_MAX * 2], hex[65];
-    if (cts_package_list(dir, "", 0, &files, &bad) != 0 || bad.n) {
+    cts_names bad = {0};
+    if (cts_package_list(dir, "", 0, files, &bad) != 0 || bad.n) {
         snprintf(err, errlen, "%s: cannot list: %s", dir, bad.n ? bad.v[0] : strerror(errno));
-        cts_names_free(&files);
+        cts_names_free(files);
         cts_names_free(&bad);
         return -1;
     }
-    cts_names_sort(&files);
+    cts_names_sort(files);
+    return 0;
+}
+
+int cts_package_seal(const char *dir, char digest[65], char *err, size_t errlen)
+{
+    cts_names files = {0};
+    char path[PATH_MAX * 2], hex[65];
+    if (list_sorted(dir, &files, err, errlen) != 0) return -1;
     snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
     FILE *f = fopen(path, "w");
     int rc = f ? 0 : -1;
@@ -211,7 +220,6 @@ int cts_package_seal(const char *dir, char digest[65], char *err, size_t errlen)
     if (rc == 0 && cts_sha256_file(path, digest) != 0) rc = -1;
     if (rc != 0) snprintf(err, errlen, "%s: cannot write SHA256SUMS: %s", dir, strerror(errno));
     cts_names_free(&files);
-    cts_names_free(&bad);
     return rc;
 }
 
@@ -288,16 +296,10 @@ static void base_name(const char *dir, char *out, size_t len)
 int cts_package_tar(const char *dir, const char *tar_path, char *err, size_t errlen)
 {
     char base[PATH_MAX], tmp[PATH_MAX + 16];
-    cts_names files = {0}, bad = {0};
+    cts_names files = {0};
     base_name(dir, base, sizeof base);
     snprintf(tmp, sizeof tmp, "%s.partial", tar_path);
-    if (cts_package_list(dir, "", 0, &files, &bad) != 0 || bad.n) {
-        snprintf(err, errlen, "%s: cannot list: %s", dir, bad.n ? bad.v[0] : strerror(errno));
-        cts_names_free(&files);
-        cts_names_free(&bad);
-        return -1;
-    }
-    cts_names_sort(&files);
+    if (list_sorted(dir, &files, err, errlen) != 0) return -1;
     struct archive *a = archive_write_new();
     int rc = archive_write_add_filter_gzip(a) == ARCHIVE_OK &&
              archive_write_set_format_pax_restricted(a) == ARCHIVE_OK &&
@@ -327,7 +329,6 @@ int cts_package_tar(const char *dir, const char *tar_path, char *err, size_t err
     }
     if (rc != 0) unlink(tmp);
     cts_names_free(&files);
-    cts_names_free(&bad);
     return rc;
 }
 
