@@ -1,5 +1,6 @@
 """Table of tools/bench-reference: pools the lines of its processes (one op each, several
-rounds) and prints per op the fast path's cold and warm time, pure MPFR's rate, the emulated
+rounds) and prints per op the reference's cold and warm time (one streamed ref_case call, its
+chunks read and dropped as the judge does), pure MPFR's rate, the emulated
 kernel's time, and the ratios reference/kernel: warm per pair (a warm reference call and a
 kernel call next to each other, so a burst of load on a shared machine hits both), cold against
 the median kernel time of its own process. Ratios are given as the median and the minimum over
@@ -31,7 +32,7 @@ def main():
         ps, colds = pairs[op], [c for _, c, _ in fast[op]]
         warm = [p[2] for p in ps]
         print(f"{op}: {elems} output elements, {len(colds)} processes, {len(ps)} warm pairs")
-        print(f"  fast path  warm {statistics.median(warm):.3f} s median ({elems / statistics.median(warm):.3g} elem/s), "
+        print(f"  ref_case   warm {statistics.median(warm):.3f} s median ({elems / statistics.median(warm):.3g} elem/s), "
               f"cold {statistics.median(colds):.3f} s median ({elems / statistics.median(colds):.3g} elem/s)")
         if op in mpfr:
             me, mw, mc = mpfr[op]
