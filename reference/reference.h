@@ -317,9 +317,11 @@ typedef struct {
  * it). */
 typedef int (*ref_chunk_fn)(void *ctx, const ref_chunk *chunk);
 
-/* REF_CHUNK_ELEMS elements per chunk by default: ~20 MB of answers. A grid sampler chunk holds
- * whole (n, c) planes of input_grad (at least one) and a batch of grid_grad. */
-#define REF_CHUNK_ELEMS ((int64_t)1 << 18)
+/* REF_CHUNK_ELEMS elements per chunk by default: ~2.5 MB of answers, small enough to be in cache
+ * still when the judge reads them. An avg-pool chunk holds whole rows of grad_input when one fits
+ * (its four-lane groups are not cut); a grid sampler chunk holds whole (n, c) planes of
+ * input_grad (at least one) and a batch of grid_grad. */
+#define REF_CHUNK_ELEMS ((int64_t)1 << 15)
 
 typedef struct {
     ref_dtype dtype;        /* the case's data type: the path follows it */

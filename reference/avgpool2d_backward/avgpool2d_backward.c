@@ -1,8 +1,10 @@
 /* ref_avgpool2d_backward and its one-element MPFR form. Per grad_input element (gathered, so
  * OpenMP over elements needs no reduction): the terms gradOutput[oh][ow] / div(oh, ow) of every
  * window that covers it (facts §4), in (oh, ow) order, gathered from per-axis window tables.
- * Elements go in blocks of consecutive rows (their coordinates advance, no divisions), divisors
- * as doubles when every one of the call is at most 2^53. Fast path: with one divisor d (the
+ * Elements go in blocks of whole rows (their coordinates advance, no divisions), divisors
+ * as doubles when every one of the call is at most 2^53. Within a row, columns of one residue
+ * modulo the stride whose windows are the same shifted by one go four at a time
+ * (avgpool_lanes.c) when the gradOutput plane is regular. Fast path: with one divisor d (the
  * common case) and Σg exact (error-free sums show it) the answer is decided directly: hi is
  * the correctly rounded quotient Σg/d, lo the exact remainder's quotient (ref_decide_quotient);
  * else Σg exactly then one exact-remainder division, or each quotient as an exact-remainder
@@ -26,15 +28,6 @@ static int params_ok(const ref_avgpool_params *p)
            p->kh > 0 && p->kw > 0 && p->sh > 0 && p->sw > 0 && p->ph >= 0 && p->pw >= 0;
 }
 
-__extension__ typedef __int128 i128;
-__extension__ typedef unsigned __int128 u128;
-
-/* Per input index of one axis, the windows covering it in ascending o: built once per call so
- * the per-element gathering does no division. At most cap = min(ceil(k/s), on) windows cover an
- * index: the kernel size alone (65536, 2^40) must not size the tables. */
-typedef struct { int64_t o, full, len; } axis_win;
-typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
-
 static int axis_tab_build(axis_tab *t, int64_t in, int64_t on, int64_t s, int64_t pad, int64_t k)
 {
     t->cap = k / s + (k % s != 0); /* ceil(k/s) without overflow (s may be near INT64_MAX) */
@@ -50,6 +43,9 @@ static int axis_tab_build(axis_tab *t, int64_t in, int64_t on, int64_t s, int64_
             if (t->cnt[i] < t->cap) /* always: ≤ cap windows contain i */
                 t->w[i * t->cap + t->cnt[i]++] = (axis_win){o, full, b - a};
     }
+    for (int64_t i = 0; i < in; i++)
+        for (int64_t j = t->cnt[i]; j < t->cap; j++)
+            t->w[i * t->cap + j] = (axis_win){0, 0, 0};
     return 0;
 }
 
@@ -59,19 +55,53 @@ static void axis_tab_free(axis_tab *t)
     free(t->w);
 }
 
-typedef struct { axis_tab h, w; } pool_tabs;
+/* The divisor factor every window of slots w[0..n) shares (full or len), NaN when they differ
+ * or n is 0. */
+static double shared_factor(const axis_win *w, int n, bool include_pad)
+{
+    double f = n > 0 ? (double)(include_pad ? w[0].full : w[0].len) : NAN;
+    for (int j = 1; j < n; j++)
+        if ((double)(include_pad ? w[j].full : w[j].len) != f)
+            return NAN;
+    return f;
+}
+
+/* Whether columns iw + k·sw (k < 4) form an affine group (pool_tabs.aff). */
+static bool affine_group(const axis_tab *t, int64_t iw, int64_t sw)
+{
+    const axis_win *w0 = t->w + iw * t->cap;
+    int n = t->cnt[iw];
+    bool ok = n > 0;
+    for (int k = 1; k < 4 && ok; k++) {
+        const axis_win *wk = t->w + (iw + k * sw) * t->cap;
+        ok = t->cnt[iw + k * sw] == n;
+        for (int j = 0; j < n && ok; j++)
+            ok = wk[j].o == w0[j].o + k;
+    }
+    return ok;
+}
 
 static int pool_tabs_build(pool_tabs *T, const ref_avgpool_params *p)
 {
     int rh = axis_tab_build(&T->h, p->h, p->oh, p->sh, p->ph, p->kh);
     int rw = axis_tab_build(&T->w, p->w, p->ow, p->sw, p->pw, p->kw);
-    return rh || rw ? -1 : 0;
+    T->dw = malloc((size_t)(p->w > 0 ? p->w : 1) * sizeof *T->dw);
+    T->aff = calloc((size_t)(p->w > 0 ? p->w : 1), 1);
+    if (rh || rw || !T->dw || !T->aff)
+        return -1;
+    for (int64_t i = 0; i < p->w; i++)
+        T->dw[i] = shared_factor(T->w.w + i * T->w.cap, T->w.cnt[i], p->count_include_pad);
+    for (int64_t i = 0; p->sw <= p->w / 3 && i + 3 * p->sw < p->w; i++)
+        T->aff[i] = affine_group(&T->w, i, p->sw);
+    return 0;
 }
 
 static void pool_tabs_free(pool_tabs *T)
 {
     axis_tab_free(&T->h);
     axis_tab_free(&T->w);
+    free(T->dw);
+    free(T->aff);
 }
 
 /* The terms of element `index`: g[i] / d[i], i < returned count (T->h.cap·T->w.cap is enough).
@@ -283,20 +313,6 @@ int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const doubl
     return 0;
 }
 
-/* Per-thread scratch of the driver: the terms of one element (dv: divisors as doubles), and
- * RN(1/dlast) of the last divisor seen (one division for a run of equal ones). */
-typedef struct { double *g, *dv; i128 *d; double dlast, inv; } pool_scratch;
-
-/* What one call's elements share. */
-typedef struct {
-    const ref_avgpool_params *p;
-    const pool_tabs *T;
-    const double *go;
-    const ref_options *opt;
-    double overflow_at; /* ref_path_overflow_at(&opt->path) */
-    bool small;         /* every divisor of the call is at most 2^53 in magnitude */
-} pool_ctx;
-
 /* The range allowances of element terms g/d on the path (reference.h REF_FLAG_RANGE): a sum
  * of magnitudes past the working format's largest value (lim) may overflow on the way (FP32
  * sums the gradients before or after dividing), and a cube weight 1/d that rounds to 0 in the
@@ -468,28 +484,97 @@ static inline int element_small(const pool_ctx *C, const double *gp, const axis_
     return 0;
 }
 
-/* Elements [i0, i1) into v and flags (indexed from i0); *hits counts the fast path's. */
+/* Element i = (plane, ih, iw) into v and flags; 1 when the fast path decided it. */
+static int element_one(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, int64_t iw,
+                       pool_scratch *S, ref_value *v, uint8_t *flags)
+{
+    const ref_avgpool_params *p = C->p;
+    const pool_tabs *T = C->T;
+    int r = -1;
+    if (C->small)
+        r = element_small(C, C->go + plane * p->oh * p->ow, T->h.w + ih * T->h.cap, T->h.cnt[ih],
+                          T->w.w + iw * T->w.cap, T->w.cnt[iw], S, v, flags);
+    return r < 0 ? element(C, i, S, v, flags) : r;
+}
+
+#define POOL_BLOCK 1024 /* elements per scheduled piece */
+
+/* The start of an affine group of columns iw + g + l·sw (l < 4) within the segment that holds
+ * lane k of residue r: k itself, or at the end of a residue's run one that starts up to three
+ * lanes back (lanes answered twice get the same answer); -1 when none. */
+static inline int64_t group_at(const pool_tabs *T, int64_t iw, int64_t k, int64_t r, int64_t sw,
+                               int64_t n)
+{
+    for (int back = 0; back < 4 && k - back * sw >= r; back++) {
+        int64_t g = k - back * sw;
+        if (g + 3 * sw < n && T->aff[iw + g])
+            return g;
+    }
+    return -1;
+}
+
+/* Row ih's elements iw .. iw + n − 1 (n ≤ POOL_BLOCK): each residue class of columns modulo
+ * sw in affine groups of four by avgpool_lanes4 where the plane and the row allow; the rest,
+ * and lanes it leaves, one by one. */
+static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, int64_t iw,
+                           int64_t n, pool_scratch *S, ref_value *v, uint8_t *flags)
+{
+    const ref_avgpool_params *p = C->p;
+    const pool_tabs *T = C->T;
+    const axis_win *wh = T->h.w + ih * T->h.cap;
+    const double *gp = C->go + plane * p->oh * p->ow;
+    int nh = T->h.cnt[ih];
+    int64_t hits = 0, sw = p->sw;
+    double dh = shared_factor(wh, nh, p->count_include_pad);
+    if (S->plane != plane) {
+        S->plane = plane;
+        S->plane_regular = C->small && !C->opt->force_mpfr && avgpool_plane_regular(C, plane);
+    }
+    if (!(S->plane_regular && nh > 0 && (p->divisor_override || dh == dh))) {
+        for (int64_t k = 0; k < n; k++)
+            hits += element_one(C, i + k, plane, ih, iw + k, S, v + k, flags + k);
+        return hits;
+    }
+    uint64_t todo[POOL_BLOCK / 64] = {0}; /* lanes left to element_one */
+    for (int64_t r = 0; r < sw && r < n; r++)
+        for (int64_t k = r; k < n;) {
+            int64_t g = group_at(T, iw, k, r, sw, n);
+            if (g >= 0) {
+                unsigned got = avgpool_lanes4(C, gp, wh, nh, dh, iw + g, v + g);
+                k = g;
+                for (int l = 0; got != 0xf && l < 4; l++)
+                    if (!(got >> l & 1))
+                        todo[(k + l * sw) / 64] |= 1ull << ((k + l * sw) % 64);
+                k += 4 * sw;
+            } else {
+                todo[k / 64] |= 1ull << (k % 64);
+                k += sw;
+            }
+        }
+    int64_t left = 0;
+    for (int64_t wd = 0; wd * 64 < n; wd++)
+        for (uint64_t b = todo[wd]; b; b &= b - 1, left++) {
+            int64_t k = wd * 64 + __builtin_ctzll(b);
+            hits += element_one(C, i + k, plane, ih, iw + k, S, v + k, flags + k);
+        }
+    return hits + n - left;
+}
+
+/* Elements [i0, i1) into v and flags (indexed from i0), a row segment at a time; *hits counts
+ * the fast path's. */
 static void element_range(const pool_ctx *C, int64_t i0, int64_t i1, pool_scratch *S,
                           ref_value *v, uint8_t *flags, int64_t *hits)
 {
     const ref_avgpool_params *p = C->p;
-    const pool_tabs *T = C->T;
     int64_t iw = i0 % p->w, ih = (i0 / p->w) % p->h, plane = i0 / (p->w * p->h);
-    for (int64_t i = i0; i < i1; i++) {
-        int r = -1;
-        if (C->small)
-            r = element_small(C, C->go + plane * p->oh * p->ow, T->h.w + ih * T->h.cap,
-                              T->h.cnt[ih], T->w.w + iw * T->w.cap, T->w.cnt[iw], S, v + (i - i0),
-                              flags + (i - i0));
-        if (r < 0)
-            r = element(C, i, S, v + (i - i0), flags + (i - i0));
-        *hits += r;
-        if (++iw == p->w) {
-            iw = 0;
-            if (++ih == p->h) {
-                ih = 0;
-                plane++;
-            }
+    for (int64_t i = i0; i < i1;) {
+        int64_t n = min64(i1 - i, p->w - iw);
+        *hits += row_segment(C, i, plane, ih, iw, n, S, v + (i - i0), flags + (i - i0));
+        i += n;
+        iw = 0;
+        if (++ih == p->h) {
+            ih = 0;
+            plane++;
         }
     }
 }
@@ -512,25 +597,30 @@ static bool divisors_small(const ref_avgpool_params *p, const pool_tabs *T)
     return (u128)(m[0] * m[1]) <= EXACT_DIVISOR; /* each below 2^63: no overflow */
 }
 
-#define POOL_BLOCK 1024 /* elements per scheduled piece */
+/* A piece of at most n elements: whole rows of w when one fits (so the affine groups of
+ * row_segment are not cut at its ends), else n. */
+static int64_t whole_rows(int64_t n, int64_t w)
+{
+    return w > 0 && w <= n ? n - n % w : n;
+}
 
 /* Elements first .. first + out->numel − 1 into out (indexed from 0), OpenMP over blocks. */
 static int range(const pool_ctx *C, ref_options *opt, int64_t first, ref_output *out)
 {
     const pool_tabs *T = C->T;
     int64_t hits = 0, cap = T->h.cap * T->w.cap, count = out->numel;
-    int64_t blocks = (count + POOL_BLOCK - 1) / POOL_BLOCK;
+    int64_t blk = whole_rows(POOL_BLOCK, C->p->w), blocks = (count + blk - 1) / blk;
     int nth = opt->threads > 0 ? opt->threads : 0;
     int fail = 0;
 #pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits) reduction(| : fail)
     {
         pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(double)),
-                          malloc((size_t)cap * sizeof(i128)), 0, 0};
+                          malloc((size_t)cap * sizeof(i128)), 0, 0, -1, false};
         bool ok = S.g && S.dv && S.d;
         fail = !ok;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t b = 0; b < blocks; b++) {
-            int64_t i0 = b * POOL_BLOCK, i1 = i0 + POOL_BLOCK < count ? i0 + POOL_BLOCK : count;
+            int64_t i0 = b * blk, i1 = i0 + blk < count ? i0 + blk : count;
             if (ok)
                 element_range(C, first + i0, first + i1, &S, out->v + i0, out->flags + i0, &hits);
         }
@@ -553,7 +643,8 @@ int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, r
 {
     if (!problem_ok(p, grad_output))
         return -1;
-    int64_t numel = p->n * p->c * p->h * p->w, step = s->elems > 0 ? s->elems : REF_CHUNK_ELEMS;
+    int64_t numel = p->n * p->c * p->h * p->w;
+    int64_t step = whole_rows(s->elems > 0 ? s->elems : REF_CHUNK_ELEMS, p->w);
     pool_tabs T;
     ref_chunkbuf b = {0};
     int rc = pool_tabs_build(&T, p) != 0 || ref_chunkbuf_init(&b, numel < step ? numel : step) != 0

@@ -41,4 +41,55 @@ int64_t ref_status_avgpool_cube_math_type(const ref_status_query *q);
 /* That value in 0..3: else 161002 (161001 under vendor-old). */
 bool ref_status_avgpool_cube_range_ok(const ref_status_query *q, ref_status *fail);
 
+/* ---- the driver's tables and context (avgpool2d_backward.c, avgpool_lanes.c) ---- */
+
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+/* Per input index of one axis, the windows covering it in ascending o: built once per call so
+ * the per-element gathering does no division. At most cap = min(ceil(k/s), on) windows cover an
+ * index: the kernel size alone (65536, 2^40) must not size the tables. */
+typedef struct { int64_t o, full, len; } axis_win;
+/* Slots past an index's count hold {0, 0, 0} (a valid window row to load, ignored). */
+typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
+
+/* Both axes; dw[iw]: the divisor factor (full or len, as countIncludePad says) every window
+ * covering column iw shares, NaN when they differ or none covers it; aff[iw]: columns iw + k·sw,
+ * k < 4, are an affine group: as many windows each (at least one), window j of column
+ * iw + k·sw being window j of iw shifted by k (avgpool_lanes.c). */
+typedef struct { axis_tab h, w; double *dw; uint8_t *aff; } pool_tabs;
+
+/* Per-thread scratch of the driver: the terms of one element (dv: divisors as doubles), and
+ * RN(1/dlast) of the last divisor seen (one division for a run of equal ones). */
+typedef struct {
+    double *g, *dv;
+    i128 *d;
+    double dlast, inv;
+    int64_t plane;  /* the plane plane_regular describes, -1 before the first */
+    bool plane_regular;
+} pool_scratch;
+
+/* What one call's elements share. */
+typedef struct {
+    const ref_avgpool_params *p;
+    const pool_tabs *T;
+    const double *go;
+    const ref_options *opt;
+    double overflow_at; /* ref_path_overflow_at(&opt->path) */
+    bool small;         /* every divisor of the call is at most 2^53 in magnitude */
+} pool_ctx;
+
+/* Whether plane `plane` of gradOutput lets avgpool_lanes4 answer its elements: every value
+ * finite, below 2^15 in magnitude (no operand overflows, no sum reaches the path's range) and,
+ * when not 0, at least 2^-847 (no quotient near the subnormal range). */
+bool avgpool_plane_regular(const pool_ctx *C, int64_t plane);
+
+/* The answers of elements iw + k·sw (k < 4, an affine group) of row ih of a regular plane
+ * (gradOutput plane gp) whose windows along h (wh[0..nh)) share the divisor factor dh, as
+ * element_small in avgpool2d_backward.c gives them when it decides them directly (one divisor,
+ * Σg exact, ref_decide_quotient): bit k of the result is set when lane k is answered in
+ * v[k·sw] (its flags stay 0). Four lanes as one vector. */
+unsigned avgpool_lanes4(const pool_ctx *C, const double *gp, const axis_win *wh, int nh,
+                        double dh, int64_t iw, ref_value *v);
+
 #endif

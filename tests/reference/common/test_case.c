@@ -224,7 +224,9 @@ static void test_avgpool_chunks_are_the_whole_answers(void **state)
         r.chunk_elems = sizes[i];
         ref_case_answer a;
         assert_int_equal(ref_case(&q, &r, &a), 0);
-        assert_int_equal(g.chunks, (int)((180 + sizes[i] - 1) / sizes[i]));
+        /* whole rows of w = 6 when one fits the budget (reference.h), else the budget */
+        int64_t per = sizes[i] >= 6 ? sizes[i] - sizes[i] % 6 : sizes[i];
+        assert_int_equal(g.chunks, (int)((180 + per - 1) / per));
         assert_same(&whole, &got);
         gathered_free(&got);
     }
