@@ -497,25 +497,9 @@ static int element_one(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, 
     return r < 0 ? element(C, i, S, v, flags) : r;
 }
 
-#define POOL_BLOCK 1024 /* elements per scheduled piece */
 
-/* The start of an affine group of columns iw + g + l·sw (l < 4) within the segment that holds
- * lane k of residue r: k itself, or at the end of a residue's run one that starts up to three
- * lanes back (lanes answered twice get the same answer); -1 when none. */
-static inline int64_t group_at(const pool_tabs *T, int64_t iw, int64_t k, int64_t r, int64_t sw,
-                               int64_t n)
-{
-    for (int back = 0; back < 4 && k - back * sw >= r; back++) {
-        int64_t g = k - back * sw;
-        if (g + 3 * sw < n && T->aff[iw + g])
-            return g;
-    }
-    return -1;
-}
-
-/* Row ih's elements iw .. iw + n − 1 (n ≤ POOL_BLOCK): each residue class of columns modulo
- * sw in affine groups of four by avgpool_lanes4 where the plane and the row allow; the rest,
- * and lanes it leaves, one by one. */
+/* Row ih's elements iw .. iw + n − 1 (n ≤ POOL_BLOCK): by avgpool_lanes_row where the plane
+ * and the row allow; the rest, and lanes it leaves, one by one. */
 static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, int64_t iw,
                            int64_t n, pool_scratch *S, ref_value *v, uint8_t *flags)
 {
@@ -524,7 +508,7 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
     const axis_win *wh = T->h.w + ih * T->h.cap;
     const double *gp = C->go + plane * p->oh * p->ow;
     int nh = T->h.cnt[ih];
-    int64_t hits = 0, sw = p->sw;
+    int64_t hits = 0;
     double dh = shared_factor(wh, nh, p->count_include_pad);
     if (S->plane != plane) {
         S->plane = plane;
@@ -536,21 +520,7 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
         return hits;
     }
     uint64_t todo[POOL_BLOCK / 64] = {0}; /* lanes left to element_one */
-    for (int64_t r = 0; r < sw && r < n; r++)
-        for (int64_t k = r; k < n;) {
-            int64_t g = group_at(T, iw, k, r, sw, n);
-            if (g >= 0) {
-                unsigned got = avgpool_lanes4(C, gp, wh, nh, dh, iw + g, v + g);
-                k = g;
-                for (int l = 0; got != 0xf && l < 4; l++)
-                    if (!(got >> l & 1))
-                        todo[(k + l * sw) / 64] |= 1ull << ((k + l * sw) % 64);
-                k += 4 * sw;
-            } else {
-                todo[k / 64] |= 1ull << (k % 64);
-                k += sw;
-            }
-        }
+    avgpool_lanes_row(C, gp, wh, nh, dh, iw, n, v, todo);
     int64_t left = 0;
     for (int64_t wd = 0; wd * 64 < n; wd++)
         for (uint64_t b = todo[wd]; b; b &= b - 1, left++) {

@@ -84,12 +84,16 @@ typedef struct {
  * when not 0, at least 2^-847 (no quotient near the subnormal range). */
 bool avgpool_plane_regular(const pool_ctx *C, int64_t plane);
 
-/* The answers of elements iw + k·sw (k < 4, an affine group) of row ih of a regular plane
- * (gradOutput plane gp) whose windows along h (wh[0..nh)) share the divisor factor dh, as
- * element_small in avgpool2d_backward.c gives them when it decides them directly (one divisor,
- * Σg exact, ref_decide_quotient): bit k of the result is set when lane k is answered in
- * v[k·sw] (its flags stay 0). Four lanes as one vector. */
-unsigned avgpool_lanes4(const pool_ctx *C, const double *gp, const axis_win *wh, int nh,
-                        double dh, int64_t iw, ref_value *v);
+#define POOL_BLOCK 1024 /* elements per scheduled piece, at most */
+
+/* The answers of elements iw .. iw + n − 1 (n ≤ POOL_BLOCK) of row ih of a regular plane
+ * (gradOutput plane gp) whose windows along h (wh[0..nh), nh > 0) share the divisor factor dh
+ * (or a divisorOverride), as element_small in avgpool2d_backward.c gives them when it decides
+ * them directly (one divisor, Σg exact, ref_decide_quotient), into v[0..n) (their flags stay 0).
+ * Lanes it does not answer come back set in the bitmap todo (zeroed by the caller). Columns of
+ * one residue modulo the stride go as affine groups of four (pool_tabs.aff), one 4-lane vector
+ * per group. */
+void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, int nh, double dh,
+                       int64_t iw, int64_t n, ref_value *v, uint64_t *todo);
 
 #endif

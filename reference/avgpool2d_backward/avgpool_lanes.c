@@ -25,20 +25,20 @@ typedef double v4d __attribute__((vector_size(32)));
 typedef int64_t v4i __attribute__((vector_size(32)));
 typedef uint64_t v4u __attribute__((vector_size(32)));
 
-static inline v4i bits4(v4d x)
+static inline __attribute__((always_inline)) v4i bits4(v4d x)
 {
     v4i u;
     memcpy(&u, &x, sizeof u);
     return u;
 }
-static inline v4d dbl4(v4i u)
+static inline __attribute__((always_inline)) v4d dbl4(v4i u)
 {
     v4d x;
     memcpy(&x, &u, sizeof x);
     return x;
 }
 /* ref_fast_exp per lane: -1 where true (a logical shift: AVX2 has no 64-bit arithmetic one) */
-static inline v4i fast_exp4(v4d x)
+static inline __attribute__((always_inline)) v4i fast_exp4(v4d x)
 {
     v4i be = (v4i)((v4u)bits4(x) >> 52) & 0x7ff;
     return (be != 0x7ff) & (be - 1023 >= REF_FAST_EMIN);
@@ -60,7 +60,7 @@ bool avgpool_plane_regular(const pool_ctx *C, int64_t plane)
 /* Σ over the windows of lanes iw + k·sw (k < 4) in element_small's order (h window, then w
  * window): an affine group (pool_tabs.aff), so term j of lane k is row[o_j + k], four
  * consecutive values. *s the sum, *a Σ|g|; lanes with a non-zero two-sum error come back set. */
-static inline v4i window_sums(const ref_avgpool_params *p, const axis_tab *tw, const double *gp,
+static inline __attribute__((always_inline)) v4i window_sums(const ref_avgpool_params *p, const axis_tab *tw, const double *gp,
                               const axis_win *wh, int nh, int64_t iw, v4d *s_out, v4d *a_out)
 {
     const axis_win *w0 = tw->w + iw * tw->cap;
@@ -86,7 +86,7 @@ static inline v4i window_sums(const ref_avgpool_params *p, const axis_tab *tw, c
 
 /* v[0], v[sw], v[2·sw], v[3·sw] from the lanes' fields (nops 2, coord_err and under_mag 0):
  * a 4×4 transposition, then two 32-byte stores per element. */
-static inline void store4(ref_value *v, int64_t sw, v4d hi, v4d lo, v4d sum_abs, int64_t n,
+static inline __attribute__((always_inline)) void store4(ref_value *v, int64_t sw, v4d hi, v4d lo, v4d sum_abs, int64_t n,
                           v4d min_weight)
 {
     _Static_assert(sizeof(ref_value) == 64 && offsetof(ref_value, nterms) == 24 &&
@@ -113,9 +113,9 @@ static inline void store4(ref_value *v, int64_t sw, v4d hi, v4d lo, v4d sum_abs,
     memcpy(b + 3 * step + 32, &s3, 32);
 }
 
-LANES_CLONES
-unsigned avgpool_lanes4(const pool_ctx *C, const double *gp, const axis_win *wh, int nh,
-                        double dh, int64_t iw, ref_value *v)
+/* Lanes iw + k·sw (k < 4) of an affine group into v[k·sw]; bit k set when lane k is answered. */
+static inline __attribute__((always_inline)) unsigned lanes4(const pool_ctx *C, const double *gp, const axis_win *wh, int nh,
+                              double dh, int64_t iw, ref_value *v)
 {
     const ref_avgpool_params *p = C->p;
     const axis_tab *tw = &C->T->w;
@@ -153,4 +153,41 @@ unsigned avgpool_lanes4(const pool_ctx *C, const double *gp, const axis_win *wh,
             v[k * sw] = (ref_value){.hi = hi4[k], .lo = lo4[k], .sum_abs = sum_abs[k],
                                     .nterms = n, .nops = 2, .min_weight = min_weight[k]};
     return done;
+}
+
+/* The start of an affine group (within lanes 0 .. n − 1 of the row piece at column iw) holding
+ * lane k of residue r: k itself, or at the end of a residue's run one up to three lanes back
+ * (lanes answered twice get the same answer); -1 when none. */
+static inline __attribute__((always_inline)) int64_t group_at(const uint8_t *aff, int64_t k, int64_t r, int64_t sw, int64_t n)
+{
+    for (int back = 0; back < 4 && k - back * sw >= r; back++) {
+        int64_t g = k - back * sw;
+        if (g + 3 * sw < n && aff[g])
+            return g;
+    }
+    return -1;
+}
+
+static inline __attribute__((always_inline)) void mark(uint64_t *todo, int64_t k) { todo[k / 64] |= 1ull << (k % 64); }
+
+LANES_CLONES
+void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, int nh, double dh,
+                       int64_t iw, int64_t n, ref_value *v, uint64_t *todo)
+{
+    int64_t sw = C->p->sw;
+    const uint8_t *aff = C->T->aff + iw;
+    for (int64_t r = 0; r < sw && r < n; r++)
+        for (int64_t k = r; k < n;) {
+            int64_t g = group_at(aff, k, r, sw, n);
+            if (g < 0) {
+                mark(todo, k);
+                k += sw;
+                continue;
+            }
+            unsigned got = lanes4(C, gp, wh, nh, dh, iw + g, v + g);
+            for (int l = 0; got != 0xf && l < 4; l++)
+                if (!(got >> l & 1))
+                    mark(todo, g + l * sw);
+            k = g + 4 * sw;
+        }
 }
