@@ -491,6 +491,10 @@ static int element_one(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, 
     const ref_avgpool_params *p = C->p;
     const pool_tabs *T = C->T;
     int r = -1;
+    if ((T->h.cnt[ih] == 0 || T->w.cnt[iw] == 0) && !C->opt->force_mpfr) {
+        *v = (ref_value){.nops = 2}; /* no window: element()'s answer, 0 exactly */
+        return 1;
+    }
     if (C->small)
         r = element_small(C, C->go + plane * p->oh * p->ow, T->h.w + ih * T->h.cap, T->h.cnt[ih],
                           T->w.w + iw * T->w.cap, T->w.cnt[iw], S, v, flags);

@@ -91,8 +91,9 @@ bool avgpool_plane_regular(const pool_ctx *C, int64_t plane);
  * (or a divisorOverride), as element_small in avgpool2d_backward.c gives them when it decides
  * them directly (one divisor, Σg exact, ref_decide_quotient), into v[0..n) (their flags stay 0).
  * Lanes it does not answer come back set in the bitmap todo (zeroed by the caller). Columns of
- * one residue modulo the stride go as affine groups of four (pool_tabs.aff), one 4-lane vector
- * per group. */
+ * one residue modulo the stride go as affine groups of four (pool_tabs.aff: four consecutive
+ * gradOutput values per term), the other columns some window covers as gathered groups of four,
+ * one 4-lane vector per group. */
 void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, int nh, double dh,
                        int64_t iw, int64_t n, ref_value *v, uint64_t *todo);
 

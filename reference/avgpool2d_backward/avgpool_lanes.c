@@ -1,6 +1,8 @@
 /* Four grad_input elements of a row at once: the fast path of avgpool2d_backward.c's
  * element_small for its common case (every value of the plane regular, one divisor per element,
  * Σg exact, the quotient decided directly), written over 4-lane vectors (GCC vector extensions:
+ * four columns whose windows shift by one per lane load their terms as four consecutive values,
+ * others gather them;
  * two SSE2 operations each, or one AVX2 operation in the AVX2 clone). IEEE addition,
  * subtraction, multiplication and division round alike at any vector width, and nothing here
  * contracts into an FMA (neither target has FMA), so each lane computes what
@@ -21,24 +23,26 @@
 #define LANES_CLONES
 #endif
 
+#define AI static inline __attribute__((always_inline))
+
 typedef double v4d __attribute__((vector_size(32)));
 typedef int64_t v4i __attribute__((vector_size(32)));
 typedef uint64_t v4u __attribute__((vector_size(32)));
 
-static inline __attribute__((always_inline)) v4i bits4(v4d x)
+AI v4i bits4(v4d x)
 {
     v4i u;
     memcpy(&u, &x, sizeof u);
     return u;
 }
-static inline __attribute__((always_inline)) v4d dbl4(v4i u)
+AI v4d dbl4(v4i u)
 {
     v4d x;
     memcpy(&x, &u, sizeof x);
     return x;
 }
 /* ref_fast_exp per lane: -1 where true (a logical shift: AVX2 has no 64-bit arithmetic one) */
-static inline __attribute__((always_inline)) v4i fast_exp4(v4d x)
+AI v4i fast_exp4(v4d x)
 {
     v4i be = (v4i)((v4u)bits4(x) >> 52) & 0x7ff;
     return (be != 0x7ff) & (be - 1023 >= REF_FAST_EMIN);
@@ -57,14 +61,14 @@ bool avgpool_plane_regular(const pool_ctx *C, int64_t plane)
     return ok;
 }
 
-/* Σ over the windows of lanes iw + k·sw (k < 4) in element_small's order (h window, then w
- * window): an affine group (pool_tabs.aff), so term j of lane k is row[o_j + k], four
+/* Σ over the windows of columns c + k·sw (k < 4) in element_small's order (h window, then w
+ * window) for an affine group (pool_tabs.aff): term j of lane k is row[o_j + k], four
  * consecutive values. *s the sum, *a Σ|g|; lanes with a non-zero two-sum error come back set. */
-static inline __attribute__((always_inline)) v4i window_sums(const ref_avgpool_params *p, const axis_tab *tw, const double *gp,
-                              const axis_win *wh, int nh, int64_t iw, v4d *s_out, v4d *a_out)
+AI v4i sums_affine(const ref_avgpool_params *p, const axis_tab *tw, const double *gp,
+                   const axis_win *wh, int nh, int64_t c, v4d *s_out, v4d *a_out)
 {
-    const axis_win *w0 = tw->w + iw * tw->cap;
-    int nw = tw->cnt[iw];
+    const axis_win *w0 = tw->w + c * tw->cap;
+    int nw = tw->cnt[c];
     const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
     v4d s = {0, 0, 0, 0}, a = s;
     v4i bad = {0, 0, 0, 0};
@@ -84,49 +88,71 @@ static inline __attribute__((always_inline)) v4i window_sums(const ref_avgpool_p
     return bad;
 }
 
-/* v[0], v[sw], v[2·sw], v[3·sw] from the lanes' fields (nops 2, coord_err and under_mag 0):
- * a 4×4 transposition, then two 32-byte stores per element. */
-static inline __attribute__((always_inline)) void store4(ref_value *v, int64_t sw, v4d hi, v4d lo, v4d sum_abs, int64_t n,
-                          v4d min_weight)
+/* The same for any four columns col[k] (each covered by a window): their terms gathered, each
+ * lane's list padded to the table's cap with −0 (x + −0 = x in round-to-nearest, so a padded
+ * term changes neither sum nor error; padded slots hold window 0, a valid load). */
+AI v4i sums_gather(const ref_avgpool_params *p, const axis_tab *tw, const double *gp,
+                   const axis_win *wh, int nh, const int64_t col[4], v4d *s_out, v4d *a_out)
+{
+    int64_t cap = tw->cap;
+    const axis_win *w[4] = {tw->w + col[0] * cap, tw->w + col[1] * cap, tw->w + col[2] * cap,
+                            tw->w + col[3] * cap};
+    const v4i cnt = {tw->cnt[col[0]], tw->cnt[col[1]], tw->cnt[col[2]], tw->cnt[col[3]]};
+    const v4i neg0 = bits4((v4d){-0.0, -0.0, -0.0, -0.0}), absm = ~neg0;
+    v4d s = {0, 0, 0, 0}, a = s;
+    v4i bad = {0, 0, 0, 0};
+    for (int i = 0; i < nh; i++) {
+        const double *row = gp + wh[i].o * p->ow;
+        for (int64_t j = 0; j < cap; j++) {
+            v4d x = {row[w[0][j].o], row[w[1][j].o], row[w[2][j].o], row[w[3][j].o]};
+            v4i live = (v4i){j, j, j, j} < cnt;
+            x = dbl4((bits4(x) & live) | (neg0 & ~live));
+            v4d t = s + x, bb = t - s;
+            bad |= ((s - (t - bb)) + (x - bb)) != 0;
+            s = t;
+            a += dbl4(bits4(x) & absm);
+        }
+    }
+    *s_out = s;
+    *a_out = a;
+    return bad;
+}
+
+/* o0..o3 for the lanes' fields (nops 2, coord_err and under_mag 0): a 4×4 transposition, then
+ * two 32-byte stores per element. */
+AI void store4(ref_value *o0, ref_value *o1, ref_value *o2, ref_value *o3, v4d hi, v4d lo,
+               v4d sum_abs, v4i nterms, v4d min_weight)
 {
     _Static_assert(sizeof(ref_value) == 64 && offsetof(ref_value, nterms) == 24 &&
                    offsetof(ref_value, min_weight) == 48, "ref_value: eight 8-byte fields");
-    v4d nt = dbl4((v4i){n, n, n, n}), c = dbl4((v4i){2, 0, 0, 0});
+    v4d nt = dbl4(nterms), c = dbl4((v4i){2, 0, 0, 0});
     v4d t0 = __builtin_shufflevector(hi, lo, 0, 4, 2, 6), t1 = __builtin_shufflevector(hi, lo, 1, 5, 3, 7);
     v4d t2 = __builtin_shufflevector(sum_abs, nt, 0, 4, 2, 6);
     v4d t3 = __builtin_shufflevector(sum_abs, nt, 1, 5, 3, 7);
     v4d f0 = __builtin_shufflevector(t0, t2, 0, 1, 4, 5), f1 = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
     v4d f2 = __builtin_shufflevector(t0, t2, 2, 3, 6, 7), f3 = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
-    v4d s0 = __builtin_shufflevector(c, min_weight, 0, 1, 4, 1);
-    v4d s1 = __builtin_shufflevector(c, min_weight, 0, 1, 5, 1);
-    v4d s2 = __builtin_shufflevector(c, min_weight, 0, 1, 6, 1);
-    v4d s3 = __builtin_shufflevector(c, min_weight, 0, 1, 7, 1);
-    char *b = (char *)v;
-    size_t step = (size_t)sw * sizeof *v;
-    memcpy(b, &f0, 32);
-    memcpy(b + 32, &s0, 32);
-    memcpy(b + step, &f1, 32);
-    memcpy(b + step + 32, &s1, 32);
-    memcpy(b + 2 * step, &f2, 32);
-    memcpy(b + 2 * step + 32, &s2, 32);
-    memcpy(b + 3 * step, &f3, 32);
-    memcpy(b + 3 * step + 32, &s3, 32);
+    v4d g0 = __builtin_shufflevector(c, min_weight, 0, 1, 4, 1);
+    v4d g1 = __builtin_shufflevector(c, min_weight, 0, 1, 5, 1);
+    v4d g2 = __builtin_shufflevector(c, min_weight, 0, 1, 6, 1);
+    v4d g3 = __builtin_shufflevector(c, min_weight, 0, 1, 7, 1);
+    memcpy(o0, &f0, 32);
+    memcpy((char *)o0 + 32, &g0, 32);
+    memcpy(o1, &f1, 32);
+    memcpy((char *)o1 + 32, &g1, 32);
+    memcpy(o2, &f2, 32);
+    memcpy((char *)o2 + 32, &g2, 32);
+    memcpy(o3, &f3, 32);
+    memcpy((char *)o3 + 32, &g3, 32);
 }
 
-/* Lanes iw + k·sw (k < 4) of an affine group into v[k·sw]; bit k set when lane k is answered. */
-static inline __attribute__((always_inline)) unsigned lanes4(const pool_ctx *C, const double *gp, const axis_win *wh, int nh,
-                              double dh, int64_t iw, ref_value *v)
+/* The answers of four lanes from their sums s, Σ|g| a, two-sum errors bad, divisors D, term
+ * counts nt and growth factors grow = 1 + (n + 2)·2^-52, as ref_decide_quotient and
+ * element_fields give them; bit k set when lane k is answered (written to o_k). */
+AI unsigned answer4(v4d s, v4d a, v4i bad, v4d D, v4i nt, v4d grow, ref_value *o0,
+                    ref_value *o1, ref_value *o2, ref_value *o3)
 {
-    const ref_avgpool_params *p = C->p;
-    const axis_tab *tw = &C->T->w;
-    int64_t sw = p->sw;
-    v4d s, a;
-    v4i bad = window_sums(p, tw, gp, wh, nh, iw, &s, &a);
-    const double *dwp = C->T->dw + iw;
-    v4d D = p->divisor_override ? (v4d){0, 0, 0, 0} + (double)p->divisor_override
-                                : dh * (v4d){dwp[0], dwp[sw], dwp[2 * sw], dwp[3 * sw]};
-    /* ref_decide_quotient with a short divisor (≤ 26 significant bits: the split product is
-     * exact); NaN D (windows with different divisors) fails `D == D` */
+    /* a short divisor (≤ 26 significant bits: the split product is exact); NaN D (windows with
+     * different divisors) fails `D == D` */
     v4i zero = s == 0, ok = ~bad & (D == D) & ((bits4(D) & 0x7ffffff) == 0);
     v4d inv = 1.0 / D, q1 = s / D;
     ok &= zero | fast_exp4(q1);
@@ -137,28 +163,77 @@ static inline __attribute__((always_inline)) unsigned lanes4(const pool_ctx *C, 
     v4d c = dbl4(bits4(q) & 0x7ff0000000000000) * (0x1.8p0 * 0x1p21); /* ref_round_lo_bits */
     v4d lo = (q + c) - c;
     const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
-    int64_t n = (int64_t)nh * tw->cnt[iw]; /* every lane's: the group is affine */
     /* element_fields: Σ|g|/|d| grown by n + 2 roundings; min(1, |1/d|) is |1/d| for |d| ≥ 1 */
-    v4d sum_abs = a / dbl4(bits4(D) & absm) * (1 + (double)(n + 2) * 0x1p-52);
+    v4d sum_abs = a / dbl4(bits4(D) & absm) * grow;
     v4d min_weight = dbl4(bits4(inv) & absm) * (1 - 0x1p-52);
     v4d hi4 = dbl4(bits4(q1) & ~zero), lo4 = dbl4(bits4(lo) & ~(zero | rz)); /* +0 answers */
     unsigned done = (unsigned)(ok[0] & 1) | (unsigned)(ok[1] & 2) | (unsigned)(ok[2] & 4) |
                     (unsigned)(ok[3] & 8);
     if (done == 0xf) {
-        store4(v, sw, hi4, lo4, sum_abs, n, min_weight);
+        store4(o0, o1, o2, o3, hi4, lo4, sum_abs, nt, min_weight);
         return done;
     }
+    ref_value *out[4] = {o0, o1, o2, o3};
     for (int k = 0; k < 4; k++)
         if (done >> k & 1)
-            v[k * sw] = (ref_value){.hi = hi4[k], .lo = lo4[k], .sum_abs = sum_abs[k],
-                                    .nterms = n, .nops = 2, .min_weight = min_weight[k]};
+            *out[k] = (ref_value){.hi = hi4[k], .lo = lo4[k], .sum_abs = sum_abs[k],
+                                  .nterms = nt[k], .nops = 2, .min_weight = min_weight[k]};
     return done;
 }
 
-/* The start of an affine group (within lanes 0 .. n − 1 of the row piece at column iw) holding
- * lane k of residue r: k itself, or at the end of a residue's run one up to three lanes back
- * (lanes answered twice get the same answer); -1 when none. */
-static inline __attribute__((always_inline)) int64_t group_at(const uint8_t *aff, int64_t k, int64_t r, int64_t sw, int64_t n)
+/* What the lanes of one row share. */
+typedef struct {
+    const pool_ctx *C;
+    const double *gp;
+    const axis_win *wh;
+    int nh;
+    double dh;
+    int64_t iw;     /* the row piece's first column */
+    ref_value *v;   /* its answers */
+} row_lanes;
+
+AI double grow_of(int64_t n) { return 1 + (double)(n + 2) * 0x1p-52; }
+
+/* Lanes k + l·sw (l < 4) of the piece, an affine group. */
+AI unsigned group_affine(const row_lanes *R, int64_t k, int64_t sw)
+{
+    const ref_avgpool_params *p = R->C->p;
+    const axis_tab *tw = &R->C->T->w;
+    const double *dw = R->C->T->dw;
+    int64_t c = R->iw + k, n = (int64_t)R->nh * tw->cnt[c]; /* every lane's */
+    v4d s, a, D;
+    v4i bad = sums_affine(p, tw, R->gp, R->wh, R->nh, c, &s, &a);
+    if (p->divisor_override)
+        D = (v4d){0, 0, 0, 0} + (double)p->divisor_override;
+    else
+        D = R->dh * (v4d){dw[c], dw[c + sw], dw[c + 2 * sw], dw[c + 3 * sw]};
+    ref_value *v = R->v + k;
+    return answer4(s, a, bad, D, (v4i){n, n, n, n}, (v4d){0, 0, 0, 0} + grow_of(n), v, v + sw,
+                   v + 2 * sw, v + 3 * sw);
+}
+
+/* Lanes k[0..3] of the piece (any, each covered by a window), their terms gathered. */
+AI unsigned group_gather(const row_lanes *R, const int64_t k[4])
+{
+    const ref_avgpool_params *p = R->C->p;
+    const axis_tab *tw = &R->C->T->w;
+    const double *dw = R->C->T->dw;
+    int64_t c[4] = {R->iw + k[0], R->iw + k[1], R->iw + k[2], R->iw + k[3]};
+    v4i nt = (v4i){tw->cnt[c[0]], tw->cnt[c[1]], tw->cnt[c[2]], tw->cnt[c[3]]} * R->nh;
+    v4d s, a, D;
+    v4i bad = sums_gather(p, tw, R->gp, R->wh, R->nh, c, &s, &a);
+    if (p->divisor_override)
+        D = (v4d){0, 0, 0, 0} + (double)p->divisor_override;
+    else
+        D = R->dh * (v4d){dw[c[0]], dw[c[1]], dw[c[2]], dw[c[3]]};
+    v4d grow = {grow_of(nt[0]), grow_of(nt[1]), grow_of(nt[2]), grow_of(nt[3])};
+    return answer4(s, a, bad, D, nt, grow, R->v + k[0], R->v + k[1], R->v + k[2], R->v + k[3]);
+}
+
+/* The start of an affine group (within lanes 0 .. n − 1) holding lane k of residue r: k
+ * itself, or at the end of a residue's run one up to three lanes back (lanes answered twice get
+ * the same answer); -1 when none. */
+AI int64_t group_at(const uint8_t *aff, int64_t k, int64_t r, int64_t sw, int64_t n)
 {
     for (int back = 0; back < 4 && k - back * sw >= r; back++) {
         int64_t g = k - back * sw;
@@ -168,26 +243,69 @@ static inline __attribute__((always_inline)) int64_t group_at(const uint8_t *aff
     return -1;
 }
 
-static inline __attribute__((always_inline)) void mark(uint64_t *todo, int64_t k) { todo[k / 64] |= 1ull << (k % 64); }
+AI void mark(uint64_t *bits, int64_t k) { bits[k / 64] |= 1ull << (k % 64); }
+
+/* Lanes l of group k + l·step (l < 4) it did not answer (got) go to todo; all are seen (one
+ * or two words when the group spans fewer than 64 lanes). */
+AI void group_done(unsigned got, int64_t k, int64_t step, uint64_t *seen, uint64_t *todo)
+{
+    if (3 * step < 64) {
+        uint64_t pat = 1 | 1ull << step | 1ull << 2 * step | 1ull << 3 * step;
+        int64_t wd = k / 64, off = k % 64;
+        seen[wd] |= pat << off;
+        if (off + 3 * step >= 64)
+            seen[wd + 1] |= pat >> (64 - off);
+    } else {
+        for (int l = 0; l < 4; l++)
+            mark(seen, k + l * step);
+    }
+    for (int l = 0; got != 0xf && l < 4; l++)
+        if (!(got >> l & 1))
+            mark(todo, k + l * step);
+}
 
 LANES_CLONES
 void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, int nh, double dh,
                        int64_t iw, int64_t n, ref_value *v, uint64_t *todo)
 {
+    row_lanes R = {C, gp, wh, nh, dh, iw, v};
     int64_t sw = C->p->sw;
     const uint8_t *aff = C->T->aff + iw;
+    const int32_t *cnt = C->T->w.cnt + iw;
+    uint64_t seen[POOL_BLOCK / 64] = {0};
+    /* affine groups, residue by residue */
     for (int64_t r = 0; r < sw && r < n; r++)
         for (int64_t k = r; k < n;) {
             int64_t g = group_at(aff, k, r, sw, n);
             if (g < 0) {
-                mark(todo, k);
                 k += sw;
                 continue;
             }
-            unsigned got = lanes4(C, gp, wh, nh, dh, iw + g, v + g);
-            for (int l = 0; got != 0xf && l < 4; l++)
-                if (!(got >> l & 1))
-                    mark(todo, g + l * sw);
+            group_done(group_affine(&R, g, sw), g, sw, seen, todo);
             k = g + 4 * sw;
         }
+    /* the other lanes some window covers, gathered four at a time */
+    int64_t pend[4], np = 0;
+    for (int64_t wd = 0; wd * 64 < n; wd++) {
+        uint64_t rest = ~seen[wd];
+        if (n - wd * 64 < 64)
+            rest &= (1ull << (n - wd * 64)) - 1;
+        for (; rest; rest &= rest - 1) {
+            int64_t k = wd * 64 + __builtin_ctzll(rest);
+            if (cnt[k] == 0) {
+                mark(todo, k); /* no window: element_one's constant answer */
+                continue;
+            }
+            pend[np++] = k;
+            if (np == 4) {
+                unsigned got = group_gather(&R, pend);
+                for (int l = 0; l < 4; l++)
+                    if (!(got >> l & 1))
+                        mark(todo, pend[l]);
+                np = 0;
+            }
+        }
+    }
+    for (int64_t l = 0; l < np; l++)
+        mark(todo, pend[l]);
 }

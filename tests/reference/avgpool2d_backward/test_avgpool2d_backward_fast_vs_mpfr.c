@@ -81,8 +81,52 @@ static void divisors(void **state)
     }
 }
 
+/* The shapes that choose between the fast path's routes (four-lane groups of a row: affine,
+ * gathered; one element at a time; no window at all): kernel smaller than the stride (columns
+ * and rows no window covers), a kernel as wide as the row with stride 1 (every column the same
+ * windows: not affine, gathered), rows narrower than a group, an odd row length with clipped
+ * windows; planes that are not regular (a gradient of 2^15, one of 2^-900, an infinity, a NaN)
+ * beside regular ones. */
+static void shapes(void **state)
+{
+    (void)state;
+    const ref_avgpool_params ps[] = {
+        {.n = 2, .c = 3, .h = 30, .w = 31, .oh = 3, .ow = 3, .kh = 2, .kw = 3, .sh = 9, .sw = 10},
+        {.n = 1, .c = 4, .h = 9, .w = 40, .oh = 1, .ow = 1, .kh = 9, .kw = 40, .sh = 1, .sw = 1},
+        {.n = 1, .c = 5, .h = 20, .w = 40, .oh = 12, .ow = 32, .kh = 9, .kw = 9, .sh = 1, .sw = 1,
+         .ph = 0, .pw = 0},
+        {.n = 3, .c = 4, .h = 17, .w = 3, .oh = 9, .ow = 2, .kh = 3, .kw = 2, .sh = 2, .sw = 2,
+         .ph = 1, .pw = 1, .count_include_pad = true},
+        {.n = 1, .c = 6, .h = 33, .w = 37, .oh = 17, .ow = 19, .kh = 4, .kw = 5, .sh = 2, .sw = 2,
+         .ph = 2, .pw = 2, .ceil_mode = true},
+    };
+    const double odd[] = {0x1p15, 0x1p-900, INFINITY, NAN};
+    for (size_t k = 0; k < sizeof ps / sizeof *ps; k++) {
+        ref_avgpool_params p = ps[k];
+        int64_t plane = p.oh * p.ow, ng = p.n * p.c * plane;
+        double *g = malloc((size_t)ng * sizeof *g);
+        for (int64_t i = 0; i < ng; i++)
+            g[i] = ref_round_to((urand() - 0.5) * 8, REF_DT_FLOAT);
+        for (int64_t c = 1; c < p.n * p.c; c += 2) /* every other plane not regular */
+            g[c * plane + (c * 7) % plane] = odd[(c / 2) % 4];
+        ref_options fo = {.threads = 2}, mo = {.force_mpfr = true, .threads = 1};
+        ref_output f, m;
+        assert_int_equal(ref_avgpool2d_backward(&p, g, &fo, &f), 0);
+        assert_int_equal(ref_avgpool2d_backward(&p, g, &mo, &m), 0);
+        same_output(&f, &m);
+        print_message("shape %zu: %lld elements, fast %lld, fallback %lld\n", k, (long long)f.numel,
+                      (long long)fo.fast_hits, (long long)fo.mpfr_fallbacks);
+        /* a 2^-900 plane is MPFR's wherever a window holds that value: a quarter at most */
+        assert_true(fo.fast_hits >= 2 * fo.mpfr_fallbacks);
+        ref_output_free(&f);
+        ref_output_free(&m);
+        free(g);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(avgpool), cmocka_unit_test(divisors)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(avgpool), cmocka_unit_test(divisors),
+                                       cmocka_unit_test(shapes)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
