@@ -32,6 +32,8 @@ typedef struct {
     int32_t status;        /* first phase */
     uint64_t workspace_size;
     void *workspace;
+    ref_case_answer plan;  /* a call the status model accepts: the reference's plan (its
+                              computed outputs, the path they are judged under) */
 } call_state;
 
 static void describe_and_abort(const fuzz_call *fc, const char *oracle, const char *msg)
@@ -140,40 +142,69 @@ static bool numeric_applies(const call_state *s)
             if (fabs(s->d[i].values[k]) > FUZZ_NUMERIC_MAX_ABS && isfinite(s->d[i].values[k]))
                 return false;
     for (int i = 0; i < c->ntensors; i++) {
-        if (!c->t[i].is_output || !cts_output_computed(c, i)) continue;
+        if (!c->t[i].is_output || !s->plan.computed[i]) continue;
         if (s->d[i].numel > FUZZ_NUMERIC_MAX_NUMEL) return false;
         any = true;
     }
     return any;
 }
 
+/* The numeric oracle's judge: the reference's answers as the harness gets them (ref_case's
+ * chunks through cts_case_answers), each output judged under the `bound` policy chunk by chunk
+ * as they come, the outputs in slot order. */
+static const cts_tolerance numeric_policy = {.kind = CTS_TOL_BOUND, .name = "bound"};
+
+typedef struct {
+    const call_state *s;
+    int slot;                /* the output being judged; -1 before the first chunk */
+    cts_output_judge *j;
+    cts_verdict v;
+} numeric_judge;
+
+/* The verdict of the output being judged: aborts naming the oracle when it fails. */
+static void numeric_output_end(numeric_judge *nj)
+{
+    if (!nj->j) return;
+    bool ok = cts_judge_end(nj->j, &nj->v, NULL);
+    nj->j = NULL;
+    if (!ok) describe_and_abort(nj->s->fc, "numeric", nj->v.message);
+}
+
+static int numeric_chunk(void *ctx, const ref_chunk *ch)
+{
+    numeric_judge *nj = ctx;
+    const call_state *s = nj->s;
+    if (ch->slot != nj->slot) {
+        numeric_output_end(nj);
+        const cts_tensor *t = &s->fc->c.t[ch->slot];
+        cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, s->d[ch->slot].numel,
+                               s->d[ch->slot].values, NULL};
+        memset(&nj->v, 0, sizeof nj->v);
+        nj->slot = ch->slot;
+        nj->j = cts_judge_begin(&numeric_policy, &s->plan.judge, &o, true, NULL, &nj->v.el);
+        if (!nj->j) describe_and_abort(s->fc, "numeric", "out of host memory");
+    }
+    cts_judge_chunk(nj->j, ch);
+    return 0;
+}
+
 static void numeric_oracle(call_state *s)
 {
     const cts_case *c = &s->fc->c;
-    double *in[CTS_MAX_TENSORS] = {0};
-    ref_output out[CTS_MAX_TENSORS];
-    memset(out, 0, sizeof out);
-    for (int i = 0; i < c->ntensors; i++)
+    const double *in[CTS_MAX_TENSORS] = {0};
+    for (int i = 0; i < c->ntensors; i++) {
         if (!c->t[i].is_output) in[i] = s->d[i].values;
-    ref_path path = cts_case_path(c);
-    if (cts_reference_outputs(c, &path, in, out) != 0)
+        else if (s->plan.computed[i]) cts_dev_tensor_read_back(&s->d[i], s->d[i].values);
+    }
+    numeric_judge nj = {.s = s, .slot = -1};
+    ref_case_answer answers;
+    if (cts_case_answers(c, in, numeric_chunk, &nj, &answers) != 0) {
+        if (nj.j) cts_judge_abandon(nj.j);
         describe_and_abort(s->fc, "reference",
                            "the status model says success but the reference rejects the "
                            "parameters");
-    cts_tolerance tol = {.kind = CTS_TOL_BOUND, .name = "bound"};
-    for (int i = 0; i < c->ntensors; i++) {
-        if (!c->t[i].is_output || !cts_output_computed(c, i)) continue;
-        cts_dev_tensor_read_back(&s->d[i], s->d[i].values);
-        cts_judged_output o = {c->t[i].name, c->t[i].dtype, c->t[i].rank, c->t[i].dims,
-                               s->d[i].numel, s->d[i].values, &out[i]};
-        cts_verdict v = {0};
-        bool ok = cts_check_tolerance(&tol, &path, &o, &v);
-        if (!ok) {
-            for (int j = 0; j < c->ntensors; j++) ref_output_free(&out[j]);
-            describe_and_abort(s->fc, "numeric", v.message);
-        }
     }
-    for (int j = 0; j < c->ntensors; j++) ref_output_free(&out[j]);
+    numeric_output_end(&nj);
 }
 
 /* A second run of the same call must give the same output bytes. */
@@ -224,6 +255,7 @@ static void run_once(const fuzz_call *fc, const cts_backend *b, ref_status want)
     call_state s = {.fc = fc, .b = b};
     const cts_case *c = &fc->c;
     cts_verdict v = {0};
+    cts_case_plan(c, &s.plan);
     setup(&s);
     int32_t second = call_device(&s, false);
     const char *msg = b->aclGetRecentErrMsg ? b->aclGetRecentErrMsg() : "";
@@ -241,7 +273,7 @@ static void run_once(const fuzz_call *fc, const cts_backend *b, ref_status want)
             check(&s, cts_check_input_unchanged(&s.d[i], &v), "inputs", &v);
         } else if (s.status != 0) {
             check(&s, cts_check_poison(&s.d[i], "the call failed", &v), "output-on-error", &v);
-        } else if (!want.runs || !cts_output_computed(c, i)) {
+        } else if (!want.runs || !s.plan.computed[i]) {
             check(&s, cts_check_poison(&s.d[i], "it was not to be computed", &v),
                   "output-not-computed", &v);
         }

@@ -352,6 +352,10 @@ typedef struct {
  * the answers of every computed output to r->chunk. 0; -1 when the parameters cannot be
  * computed or memory ran out (errno ENOMEM); or the chunk callback's non-zero value. */
 int ref_case(const ref_status_query *q, const ref_case_request *r, ref_case_answer *a);
+/* The avg-pool geometry and parameters ref_case reads from q (tensors and arrays as the operator
+ * reads its arguments; geometry 0 for ranks it refuses): for a harness that classifies a case's
+ * computation (a coverage model's path levels) without asking for answers. */
+void ref_case_avgpool_params(const ref_status_query *q, ref_avgpool_params *p);
 
 #ifdef __cplusplus
 }

@@ -53,7 +53,7 @@ void cov_case_levels(const cts_case *c, const cov_model *m, uint32_t lv[COV_MAX_
     int outcome = st.status != 0 ? COV_OUT_ERROR : st.runs ? COV_OUT_COMPUTES : COV_OUT_NOTHING;
     uint32_t views = 0;
     for (int i = 0; i < c->ntensors; i++) views |= view_bits(&c->t[i]);
-    m->levels(c, outcome, views, lv);
+    m->levels(c, &q, outcome, views, lv);
 }
 
 /* ---- pairs no legal case can hit ---- */

@@ -119,8 +119,10 @@ typedef struct {
     int nrules;
     const cov_inert *inert;
     int ninert;
-    /* The levels case c hits, given the shared facts about it (coverage.h). */
-    void (*levels)(const cts_case *c, int outcome, uint32_t views, uint32_t lv[]);
+    /* The levels case c hits, given the shared facts about it (coverage.h) and its status
+     * query q (cts_status_query). */
+    void (*levels)(const cts_case *c, const ref_status_query *q, int outcome, uint32_t views,
+                   uint32_t lv[]);
 } cov_model;
 
 /* ---- the descriptor ---- */
@@ -150,23 +152,15 @@ typedef struct cts_op_driver {
     aclnnStatus (*call)(void *fn, const cts_call_args *a);
 
     /* Reference: the operator part of the status query (the harness fills op, product, spec,
-     * tensors); the device's computation path; whether a successful call writes output slot s;
-     * the exact answers of the computed outputs from the input values (in[slot]) under the
-     * path, out[slot] filled for computed outputs (0, or -1 bad parameters). */
+     * tensors). The reference reads everything else from the query (ref_case: expected status,
+     * path, computed outputs, answers). */
     void (*status_query)(const cts_case *c, ref_status_query *q);
-    ref_path (*path)(const cts_case *c);
-    bool (*output_computed)(const cts_case *c, int slot);
-    /* Why an output output_computed leaves out must stay untouched (a check's message), or
+    /* Why an output the call does not compute must stay untouched (a check's message), or
      * NULL when every output is computed. */
     const char *not_computed;
-    int (*reference)(const cts_case *c, const ref_path *path, double *const in[],
-                     ref_output out[]);
     /* Whether the contract promises bitwise repeats of this case when it asks for them
      * (ACL_OPT_DETERMINISTIC): the fuzzers' determinism oracle. */
     bool (*determinism_promised)(const cts_case *c);
-    /* The reference computes the documented operands' exact value under the documented-path
-     * tolerance (judged by ref_documented_judge_path); false: that policy is plain `bound`. */
-    bool documented_path;
 
     const cov_model *coverage;
     /* `aclcts detect-contract`: a suite of calls whose first-phase status tells the contracts

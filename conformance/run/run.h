@@ -58,21 +58,10 @@ void cts_worker_run(const cts_case *const *cases, size_t n, const cts_worker_opt
 /* "SIGSEGV" for SIGSEGV, "signal N" for one without a name. */
 const char *cts_signal_name(int sig, char *buf, size_t len);
 
-/* The reference side of one case: the status query, the computation path and the exact
- * answers, all built from the case by its operator's driver. */
+/* The reference side of one case, through ref_case: the status query its operator's driver
+ * builds from the case, the plan and the answers. */
 
 ref_status_query cts_status_query(const cts_case *c);
-ref_path cts_case_path(const cts_case *c);
-/* The path the case's outputs are judged under: its own, or under the documented-path policy
- * the one that allows only accumulation error around the documented operands' exact value. */
-ref_path cts_judge_path(const cts_case *c, const ref_path *path);
-/* Whether a successful call must write output slot `slot` (the op's driver decides: an output
- * mask may leave one out). */
-bool cts_output_computed(const cts_case *c, int slot);
-/* Exact answers for the computed outputs from the input values the device saw (in[slot],
- * logical row-major). out[slot] is filled for computed outputs. 0, or -1 (bad parameters). */
-int cts_reference_outputs(const cts_case *c, const ref_path *path, double *const in[],
-                          ref_output out[]);
 /* The reference's plan of case c (ref_case, one call): expected status and reason, paths,
  * computed outputs, memory. */
 void cts_case_plan(const cts_case *c, ref_case_answer *a);

@@ -1,4 +1,5 @@
-/* The reference side of one case (run.h), through the case's operator driver. */
+/* The reference side of one case (run.h): the status query the case's operator driver fills,
+ * and ref_case on it. */
 #include "run.h"
 
 #include <string.h>
@@ -22,28 +23,6 @@ ref_status_query cts_status_query(const cts_case *c)
     }
     c->op->status_query(c, &q);
     return q;
-}
-
-ref_path cts_case_path(const cts_case *c)
-{
-    return c->op->path(c);
-}
-
-ref_path cts_judge_path(const cts_case *c, const ref_path *path)
-{
-    bool documented = c->tolerance.kind == CTS_TOL_DOCUMENTED && c->op->documented_path;
-    return documented ? ref_documented_judge_path(path) : *path;
-}
-
-bool cts_output_computed(const cts_case *c, int slot)
-{
-    return c->op->output_computed(c, slot);
-}
-
-int cts_reference_outputs(const cts_case *c, const ref_path *path, double *const in[],
-                          ref_output out[])
-{
-    return c->op->reference(c, path, in, out);
 }
 
 /* The request of case c: its dtype chooses the path; the documented-path policy asks for the

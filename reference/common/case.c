@@ -13,7 +13,7 @@ static int64_t axis(const ref_int_array_desc *a, int i, int64_t dflt)
     return a->len > i && i < REF_MAX_DIMS ? a->values[i] : a->values[0];
 }
 
-static void avgpool_params(const ref_status_query *q, ref_avgpool_params *p)
+void ref_case_avgpool_params(const ref_status_query *q, ref_avgpool_params *p)
 {
     memset(p, 0, sizeof *p);
     const ref_tensor_desc *self = &q->t[1], *go = &q->t[0];
@@ -86,7 +86,7 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     int threads = omp_get_max_threads();
     if (is_avgpool(q)) {
         ref_avgpool_params p;
-        avgpool_params(q, &p);
+        ref_case_avgpool_params(q, &p);
         if (p.sh <= 0 || p.sw <= 0 || a->numel[2] < 0) return 0; /* refused: computes nothing */
         int64_t numel = a->numel[2] < step ? a->numel[2] : step;
         /* windows covering an index of an axis: ceil(k/s) + 1 at most, and no more than it has */
@@ -119,7 +119,7 @@ static ref_path case_path(const ref_status_query *q, ref_dtype dtype)
 {
     if (!is_avgpool(q)) return ref_grid_path(dtype);
     ref_avgpool_params p;
-    avgpool_params(q, &p);
+    ref_case_avgpool_params(q, &p);
     if (q->spec != REF_SPEC_DOC) /* the vendor's lowering (docs/contract.md "Numerics") */
         return ref_avgpool_vendor_path(q->spec, q->product, &p, dtype, (int)q->cube_math_type);
     return ref_avgpool_path(q->product, &p, dtype, (int)q->cube_math_type);
@@ -134,7 +134,7 @@ static int stream(const ref_status_query *q, const ref_case_request *r, ref_case
     int rc;
     if (is_avgpool(q)) {
         ref_avgpool_params p;
-        avgpool_params(q, &p);
+        ref_case_avgpool_params(q, &p);
         rc = r->documented ? ref_avgpool_documented_stream(&p, in[0], &a->path, &s)
                            : ref_avgpool_stream(&p, in[0], &opt, &s);
     } else {
@@ -159,7 +159,7 @@ int ref_case(const ref_status_query *q, const ref_case_request *r, ref_case_answ
     a->judge = r->documented && is_avgpool(q) ? ref_documented_judge_path(&a->path) : a->path;
     ref_avgpool_params ap;
     ref_grid_params gp;
-    avgpool_params(q, &ap);
+    ref_case_avgpool_params(q, &ap);
     grid_params(q, &gp);
     for (int slot = 0; slot < REF_MAX_SLOTS; slot++) {
         a->computed[slot] = computed(q, slot);

@@ -20,13 +20,13 @@ static const cov_factor factors[AV_COUNT] = {
     [AV_OUTCOME] = {"outcome", COV_OUTCOME_LEVELS, false},
 };
 
-static int path_level(const cts_case *c)
+static int path_level(const cts_case *c, const ref_status_query *q)
 {
     ref_avgpool_params p;
-    avgpool2d_backward_ref_params(c, &p);
+    ref_case_avgpool_params(q, &p);
     /* the documents' rule for every case, also one written for a vendor contract, whose
      * lowering differs (docs/contract.md "Numerics") */
-    ref_path path = avgpool2d_backward_documented_path(c);
+    ref_path path = ref_avgpool_path(q->product, &p, c->dtype, (int)q->cube_math_type);
     bool cube = path.kind == REF_PATH_CUBE;
     if (p.kh == p.h && p.kw == p.w && p.ph == 0 && p.pw == 0 && p.divisor_override == 0)
         return cube ? P_GLOBAL_CUBE : P_GLOBAL_VECTOR;
@@ -35,7 +35,8 @@ static int path_level(const cts_case *c)
     return path.operand == REF_DT_FLOAT16 ? P_FP16 : path.operand == REF_DT_BF16 ? P_BF16 : P_FP32;
 }
 
-static void levels(const cts_case *c, int outcome, uint32_t views, uint32_t lv[])
+static void levels(const cts_case *c, const ref_status_query *q, int outcome, uint32_t views,
+                   uint32_t lv[])
 {
     const cts_tensor *self = &c->t[AVG_SELF];
     bool computes = outcome == COV_OUT_COMPUTES;
@@ -44,7 +45,7 @@ static void levels(const cts_case *c, int outcome, uint32_t views, uint32_t lv[]
     lv[AV_RANK] = self->rank == 3 ? cov_bit(0) : self->rank == 4 ? cov_bit(1) : 0;
     lv[AV_CHANNELS] = self->rank >= 3 ? cov_bit(cov_channel_level(self->dims[self->rank - 3])) : 0;
     lv[AV_DET] = computes ? cov_bit(c->deterministic) : 0;
-    lv[AV_PATH] = computes ? cov_bit(path_level(c)) : 0;
+    lv[AV_PATH] = computes ? cov_bit(path_level(c, q)) : 0;
     int8_t cmt = (int8_t)cts_param_int(c, AVG_CUBE_MATH_TYPE);
     lv[AV_CMT] = cov_bit(cmt >= 0 && cmt <= 3 ? cmt : CMT_OUT_OF_RANGE);
     lv[AV_OUTCOME] = cov_bit(outcome);

@@ -20,14 +20,18 @@ static const cov_factor factors[GS_COUNT] = {
     [GS_OUTCOME] = {"outcome", COV_OUTCOME_LEVELS, false},
 };
 
-static int mask_level(const cts_case *c)
+/* The outputs the reference's plan of the case computes (outputMask; a missing entry is
+ * false). */
+static int mask_level(const cts_case *c, const ref_status_query *q)
 {
-    bool dx = grid_sampler2d_backward_output_computed(c, GRID_INPUT_GRAD);
-    bool dg = grid_sampler2d_backward_output_computed(c, GRID_GRID_GRAD);
+    ref_case_answer plan;
+    (void)ref_case(q, &(ref_case_request){.dtype = c->dtype}, &plan);
+    bool dx = plan.computed[GRID_INPUT_GRAD], dg = plan.computed[GRID_GRID_GRAD];
     return dx && dg ? MASK_BOTH : dx ? MASK_INPUT_GRAD : dg ? MASK_GRID_GRAD : MASK_NONE;
 }
 
-static void levels(const cts_case *c, int outcome, uint32_t views, uint32_t lv[])
+static void levels(const cts_case *c, const ref_status_query *q, int outcome, uint32_t views,
+                   uint32_t lv[])
 {
     const cts_tensor *in = &c->t[GRID_INPUT];
     bool computes = outcome == COV_OUT_COMPUTES;
@@ -40,7 +44,7 @@ static void levels(const cts_case *c, int outcome, uint32_t views, uint32_t lv[]
     lv[GS_INTERP] = computes && interp >= 0 && interp <= 1 ? cov_bit((int)interp) : 0;
     lv[GS_PAD] = computes && pad >= 0 && pad <= 2 ? cov_bit((int)pad) : 0;
     lv[GS_ALIGN] = computes ? cov_bit(cts_param_bool(c, GRID_ALIGN_CORNERS)) : 0;
-    lv[GS_MASK] = cov_bit(mask_level(c));
+    lv[GS_MASK] = cov_bit(mask_level(c, q));
     lv[GS_OUTCOME] = cov_bit(outcome);
 }
 

@@ -1,5 +1,6 @@
 /* The descriptor of aclnnGridSampler2DBackward (spec/003, docs/operators.md): its tensors, its
- * parameters as suites write them, the shape a suite may leave open, and the ABI call. */
+ * parameters as suites write them, the shape a suite may leave open, the ABI call, and the
+ * status query's operator part (the reference's view of a case). */
 #include "grid_sampler2d_backward.h"
 
 #include <string.h>
@@ -62,6 +63,17 @@ static aclnnStatus call(void *fn, const cts_call_args *a)
                  a->t[GRID_INPUT_GRAD], a->t[GRID_GRID_GRAD], a->workspace_size, a->executor);
 }
 
+static void status_query(const cts_case *c, ref_status_query *q)
+{
+    const cts_param *mask = &c->param[GRID_OUTPUT_MASK];
+    q->interpolation_mode = cts_param_int(c, GRID_INTERPOLATION_MODE);
+    q->padding_mode = cts_param_int(c, GRID_PADDING_MODE);
+    q->align_corners = cts_param_bool(c, GRID_ALIGN_CORNERS);
+    q->output_mask_present = !mask->null;
+    q->output_mask_len = mask->len;
+    for (int i = 0; i < mask->len && i < REF_MAX_DIMS; i++) q->output_mask[i] = mask->v[i] != 0;
+}
+
 /* facts §3: deterministic when asked, except for DOUBLE and above 2048 channels. */
 static bool determinism_promised(const cts_case *c)
 {
@@ -93,13 +105,9 @@ const cts_op_driver cts_op_grid_sampler2d_backward = {
     .default_format = default_format,
     .derive_shapes = derive_shapes,
     .call = call,
-    .status_query = grid_sampler2d_backward_status_query,
-    .path = grid_sampler2d_backward_path,
-    .output_computed = grid_sampler2d_backward_output_computed,
+    .status_query = status_query,
     .not_computed = "its outputMask entry is false",
-    .reference = grid_sampler2d_backward_reference,
     .determinism_promised = determinism_promised,
-    .documented_path = false,
     .coverage = &grid_sampler2d_backward_coverage,
     .contract_probes = probes,
 };
