@@ -441,14 +441,6 @@ static void dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, i
     mpfr_finish(mt, v);
 }
 
-typedef struct {
-    exact_sum *acc;
-    ref_nfclass *cls;
-    double *sabs, *cerr, *mag;
-    int64_t *nt;
-    uint8_t *fallback;
-} plane_buf;
-
 #define AMB_PER_ELEM 6 /* each ambiguous point has ≥ 2 variants: 7 of them exceed REF_MAX_ALTS */
 
 /* ---- interval judgement of dx ----
@@ -527,154 +519,257 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
     *fl = (uint8_t)((*fl & ~REF_FLAG_UNCHECKABLE) | REF_FLAG_INTERVAL);
 }
 
-/* The primary corners of a batch's resolved points in point order, with what dx_plane needs of
- * them that no channel changes: built once per batch, read once per plane. */
+/* The terms of dx: per element, the primary corners of the batch's resolved points that reach
+ * it, in point order (CSR over the elements), with what no channel changes: built once per
+ * batch, read once per group of planes (an element's sums then stay in registers, and its
+ * answer is written once). */
 enum { DX_EXACT, DX_DD, DX_MPFR };
 typedef struct {
     int32_t pix;      /* the point */
     int32_t mode;     /* DX_EXACT: wx·wy = wxy.hi exactly; DX_DD: wxy = dd_mul(wx, wy) with its
                        * bound; DX_MPFR: a weight is not hi + lo */
-    int64_t e;        /* the element it reaches */
     double wx, wy;    /* the weights' high words */
     double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
+    double part[4];   /* split: wx·wy = part[0] + … + part[3] exactly, parts of at most 27
+                       * significant bits (wxy.hi's two, wxy.lo's two), so g·part[i] is exact for
+                       * a g of at most 26 (dx_plane_split_ok); 0, 0, 0, 0 when not split */
+    bool split;       /* the parts hold wx·wy, each 0 or within [DX_PART_MIN, DX_PART_MAX] */
     ref_dd wxy;
     bool wxy_short;   /* ref_short(wxy.hi) */
-} dxcorner;
+} dxterm;
 
-static int64_t dx_corners(const ref_grid_params *p, const gpoint *pts, dxcorner *cor)
+typedef struct {
+    dxterm *t;        /* the terms of element e: t[off[e]] .. t[off[e + 1] − 1] */
+    int64_t *off;
+    bool split;       /* every term split */
+} dxterms;
+
+/* Magnitudes where the split products g·part are exact and their sums finite: parts in
+ * [2^-500, 2^8] (or 0), g of at most 26 significant bits in [2^-400, 2^400] (or 0). */
+#define DX_PART_MIN 0x1p-500
+#define DX_PART_MAX 0x1p8
+#define DX_G_MIN 0x1p-400
+#define DX_G_MAX 0x1p400
+
+static bool dx_part_ok(double x) { return x == 0 || (fabs(x) >= DX_PART_MIN && fabs(x) <= DX_PART_MAX); }
+
+/* x = hi + lo exactly, hi its leading 26 significant bits, lo (the rest) at most 27 */
+static void dx_split26(double x, double *hi, double *lo)
 {
-    int64_t hw_out = p->h_out * p->w_out, m = 0;
-    for (int64_t pix = 0; pix < hw_out; pix++) {
-        const gpoint *pt = &pts[pix];
-        if (pt->out || pt->unres)
-            continue;
-        const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
-        double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
-        corner cs[4];
-        int nc = corners(p, ox, oy, cs);
-        for (int k = 0; k < nc; k++) {
-            const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
-            dxcorner *q = &cor[m++];
-            q->pix = (int32_t)pix;
-            q->e = cs[k].e;
-            q->wx = wx->hi;
-            q->wy = wy->hi;
-            q->cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
-            double pxy = wx->hi * wy->hi;
-            if (ox->dd_inexact || oy->dd_inexact) {
-                q->mode = DX_MPFR;
-            } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
-                       fma(wx->hi, wy->hi, -pxy) == 0) {
-                q->mode = DX_EXACT;
-                q->wxy = (ref_dd){pxy, 0};
-                q->wxy_short = ref_short(pxy);
-            } else {
-                q->mode = DX_DD;
-                q->wxy = ref_dd_mul(*wx, *wy);
-            }
+    *hi = ref_of_bits(ref_bits_of(x) & ~(uint64_t)0x7ffffff);
+    *lo = x - *hi;
+}
+
+static dxterm dx_term(const gpoint *pt, int64_t pix, const corner *cs)
+{
+    const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+    double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
+    const ref_dd *wx = wdd(ox, cs->kx), *wy = wdd(oy, cs->ky);
+    dxterm q = {.pix = (int32_t)pix, .wx = wx->hi, .wy = wy->hi};
+    q.cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
+    double pxy = wx->hi * wy->hi;
+    if (ox->dd_inexact || oy->dd_inexact) {
+        q.mode = DX_MPFR;
+    } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
+               fma(wx->hi, wy->hi, -pxy) == 0) {
+        q.mode = DX_EXACT;
+        q.wxy = (ref_dd){pxy, 0};
+        q.wxy_short = ref_short(pxy);
+    } else {
+        q.mode = DX_DD;
+        q.wxy = ref_dd_mul(*wx, *wy);
+    }
+    /* wx·wy exactly as two doubles: exact above, or two one-word weights whose product's
+     * rounding error fma gives exactly (then dd_mul's pair is that one) */
+    if (q.mode == DX_EXACT || (q.mode == DX_DD && wx->lo == 0 && wy->lo == 0 &&
+                               ref_prod_clear(wx->hi, wy->hi, pxy))) {
+        dx_split26(q.wxy.hi, &q.part[0], &q.part[1]);
+        dx_split26(q.wxy.lo, &q.part[2], &q.part[3]);
+        q.split = true;
+        for (int i = 0; i < 4; i++)
+            q.split = q.split && dx_part_ok(q.part[i]);
+    }
+    if (!q.split)
+        memset(q.part, 0, sizeof q.part);
+    return q;
+}
+
+/* The batch's terms into T (t: room for 4·hw_out, off: hw_in + 1). */
+static void dx_terms_build(const ref_grid_params *p, const gpoint *pts, dxterms *T)
+{
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    int64_t *off = T->off;
+    memset(off, 0, (size_t)(hw_in + 1) * sizeof *off);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t pix = 0; pix < hw_out; pix++) {
+            const gpoint *pt = &pts[pix];
+            if (pt->out || pt->unres)
+                continue;
+            corner cs[4];
+            int nc = corners(p, &pt->ax[0].o[0], &pt->ax[1].o[0], cs);
+            for (int k = 0; k < nc; k++)
+                if (pass)
+                    T->t[off[cs[k].e]++] = dx_term(pt, pix, &cs[k]);
+                else
+                    off[cs[k].e + 1]++;
+        }
+        if (pass) { /* the fill moved each offset to the next element's start */
+            memmove(off + 1, off, (size_t)hw_in * sizeof *off);
+            off[0] = 0;
+        } else {
+            for (int64_t e = 0; e < hw_in; e++)
+                off[e + 1] += off[e];
         }
     }
-    return m;
+    T->split = true;
+    for (int64_t i = 0; i < off[hw_in]; i++)
+        T->split = T->split && T->t[i].split;
 }
 
-/* Plane (n, c)'s sums start empty. */
-static void dx_plane_clear(plane_buf *B, int64_t hw_in)
-{
-    memset(B->acc, 0, (size_t)hw_in * sizeof *B->acc);
-    memset(B->cls, 0, (size_t)hw_in * sizeof *B->cls);
-    memset(B->sabs, 0, (size_t)hw_in * sizeof(double));
-    memset(B->cerr, 0, (size_t)hw_in * sizeof(double));
-    memset(B->mag, 0, (size_t)hw_in * sizeof(double));
-    memset(B->nt, 0, (size_t)hw_in * sizeof(int64_t));
-}
+/* What an element's terms add up to in one plane: Σ|terms|, the coordinate term, the
+ * magnitudes, the non-finite class and (off force_mpfr) the sum s with |exact − s| ≤ err. */
+typedef struct {
+    double sabs, cerr, mag, err;
+    ref_nfclass cls;
+    ref_dd s;
+} dxsum;
 
-/* Every term g·wx·wy of plane (n, c) at the batch's primary corners into its element's sums:
- * Σ|terms|, magnitudes, count, non-finite class, coordinate term and, off force_mpfr, the
- * error-free running sum with its bound. */
-static void dx_scatter(const gctx *G, const dxcorner *cor, int64_t ncor, int64_t n, int64_t c,
-                       plane_buf *B)
+/* Element e's terms in the plane whose gradOutput is gp (element pix at gp[pix·is]), any data:
+ * exact double terms summed error-free where the products split, else double-double. */
+static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double *gp, int64_t is)
 {
-    const ref_grid_params *p = G->p;
-    int64_t hw_out = p->h_out * p->w_out;
-    bool bil = p->interpolation == REF_INTERP_BILINEAR;
-    const double *gc = G->go + (n * p->c + c) * hw_out;
-    for (int64_t q = 0; q < ncor; q++) {
-        const dxcorner *k = &cor[q];
-        int64_t e = k->e;
-        double g = gc[k->pix];
-        double t = g * k->wx * k->wy;
-        B->sabs[e] += fabs(t);
-        B->mag[e] += ref_fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
-        B->nt[e]++;
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    dxsum r = {0};
+    exact_sum acc = {0, 0, 0};
+    for (int64_t i = 0; i < nt; i++) {
+        const dxterm *k = &t[i];
+        double g = gp[k->pix * is];
+        double tt = g * k->wx * k->wy;
+        r.sabs += fabs(tt);
+        r.mag += ref_fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
         if (!isfinite(g)) {
             double f[3] = {g, k->wx, k->wy};
-            ref_nf_term(&B->cls[e], f, 3);
+            ref_nf_term(&r.cls, f, 3);
         }
         if (bil)
-            B->cerr[e] += fabs(g) * k->cfac;
+            r.cerr += fabs(g) * k->cfac;
         if (G->force)
             continue;
         if (k->mode == DX_MPFR) {
-            B->acc[e].err = INFINITY; /* a weight is not hi + lo: the MPFR path */
+            acc.err = INFINITY; /* a weight is not hi + lo: the MPFR path */
         } else if (k->mode == DX_EXACT && isfinite(g)) {
             /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact value
              * halfway between doubles stays decidable) */
             double pg = k->wxy.hi * g;
             double f = k->wxy_short && ref_short(g) ? 0 : fma(k->wxy.hi, g, -pg);
-            exact_sum_add(&B->acc[e], pg);
+            exact_sum_add(&acc, pg);
             if (f != 0)
-                exact_sum_add(&B->acc[e], f);
+                exact_sum_add(&acc, f);
             if (!ref_prod_clear(k->wxy.hi, g, pg))
-                B->acc[e].err = INFINITY; /* underflow: the MPFR path */
+                acc.err = INFINITY; /* underflow: the MPFR path */
         } else if (isfinite(g)) {
-            ref_dd tt = ref_dd_mul_d(k->wxy, g);
-            exact_sum_add(&B->acc[e], tt.hi); /* the pair exactly, its distance to the term */
-            exact_sum_add(&B->acc[e], tt.lo);
-            B->acc[e].err += 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY;
+            ref_dd d = ref_dd_mul_d(k->wxy, g);
+            exact_sum_add(&acc, d.hi); /* the pair exactly, its distance to the term */
+            exact_sum_add(&acc, d.lo);
+            acc.err += 16 * REF_U2 * fabs(d.hi) + REF_DD_TINY;
         }
     }
+    r.s = ref_two_sum(acc.s, acc.c);
+    r.err = acc.err;
+    return r;
 }
 
-/* Each element's bound data (vals, fl) and, where the terms are non-finite or Ziv's test
- * decides, its value; the others are marked in B->fallback. Returns how many are marked. */
-static int64_t dx_decide(const gctx *G, plane_buf *B, ref_value *vals, uint8_t *fl,
-                         int64_t *hits)
+/* Whether a plane's gradOutput suits dx_sum_split: finite, at most 26 significant bits, zero or
+ * within [DX_G_MIN, DX_G_MAX] (FP32, FP16 and BF16 data always are, but for extreme exponents). */
+static bool dx_plane_split_ok(const double *gp, int64_t is, int64_t hw_out)
 {
-    const ref_grid_params *p = G->p;
-    int64_t hw_in = p->h_in * p->w_in, nfall = 0;
-    bool bil = p->interpolation == REF_INTERP_BILINEAR;
-    for (int64_t e = 0; e < hw_in; e++) {
-        ref_value *v = &vals[e];
-        v->nterms = B->nt[e];
-        v->nops = bil ? 4 : 0;
-        v->sum_abs = B->sabs[e] * (1 + (double)(B->nt[e] + 6) * 0x1p-52);
-        v->coord_err = B->cerr[e] * (1 + 0x1p-40);
-        v->under_mag = B->mag[e] * (1 + 0x1p-40);
-        v->min_weight = 0;
-        B->fallback[e] = 0;
-        /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
-        if (B->sabs[e] * (1 + 0x1p-40) > G->overflow_at)
-            fl[e] |= REF_FLAG_RANGE;
-        if (ref_nf_any(&B->cls[e])) {
-            v->hi = ref_nf_value(&B->cls[e]);
-            v->lo = 0;
-            v->sum_abs = INFINITY;
-            fl[e] |= REF_FLAG_NONFINITE;
-            (*hits)++;
-        } else if (!G->force && ref_decide(ref_two_sum(B->acc[e].s, B->acc[e].c), B->acc[e].err,
-                                           &v->hi, &v->lo)) {
-            (*hits)++;
-        } else {
-            B->fallback[e] = 1;
-            nfall++;
-        }
+    bool ok = true;
+    for (int64_t pix = 0; pix < hw_out; pix++) {
+        double g = gp[pix * is], a = fabs(g);
+        ok = ok && ref_short(g) && (g == 0 || (a >= DX_G_MIN && a <= DX_G_MAX));
     }
-    return nfall;
+    return ok;
 }
 
-/* The elements marked in B->fallback, from their exact terms (gathered in one scan of the
- * points) summed by MPFR. */
-static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane_buf *B,
+/* DXL planes at once (lanes: channels c..c + DXL − 1, element pix of lane l at
+ * gp[pix·is + l]), every term split and every g suiting the split (dx_plane_split_ok): each
+ * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
+ * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
+ * GCC vectors: element-wise IEEE operations, whatever instructions the target has. */
+#define DXL 4
+typedef double dxv __attribute__((vector_size(DXL * sizeof(double))));
+typedef int64_t dxvi __attribute__((vector_size(DXL * sizeof(double))));
+
+#define DXV_ABS(x) ((dxv)((dxvi)(x) & INT64_MAX))
+
+/* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI) */
+static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
+{
+    dxv t = *s + *x, tb = t - *s, tl = (*s - (t - tb)) + (*x - tb);
+    dxv u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);
+    *s = t;
+    *c = u;
+    *err += DXV_ABS(ul);
+}
+
+static inline __attribute__((always_inline)) void
+dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, dxsum r[DXL])
+{
+    const dxv one = {1, 1, 1, 1};
+    dxv s = {0}, c = {0}, err = {0}, sabs = {0}, mag = {0}, cerr = {0};
+    _Static_assert(DXL == 4, "one above");
+    for (int64_t i = 0; i < nt; i++) {
+        const dxterm *k = &t[i];
+        dxv g;
+        memcpy(&g, gp + k->pix * is, sizeof g);
+        dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
+        sabs += DXV_ABS(g * k->wx * k->wy);
+        dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
+        mag += (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
+        if (bil)
+            cerr += ag * k->cfac;
+        dxv_exact_add(&s, &c, &err, &p0);
+        dxv_exact_add(&s, &c, &err, &p1);
+        if (k->part[2] != 0) { /* wx·wy needs two words */
+            dxv p2 = g * k->part[2], p3 = g * k->part[3];
+            dxv_exact_add(&s, &c, &err, &p2);
+            dxv_exact_add(&s, &c, &err, &p3);
+        }
+    }
+    for (int l = 0; l < DXL; l++)
+        r[l] = (dxsum){sabs[l], cerr[l], mag[l], err[l], {0}, ref_two_sum(s[l], c[l])};
+}
+
+/* Element e's answer from its sums (v, fl): the bound data, and its value where the terms are
+ * non-finite or Ziv's test decides; else 1 (the MPFR path). */
+static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, uint8_t *fl,
+                     int64_t *hits)
+{
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    v->nterms = nt;
+    v->nops = bil ? 4 : 0;
+    v->sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52);
+    v->coord_err = r->cerr * (1 + 0x1p-40);
+    v->under_mag = r->mag * (1 + 0x1p-40);
+    v->min_weight = 0;
+    /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
+    if (r->sabs * (1 + 0x1p-40) > G->overflow_at)
+        *fl |= REF_FLAG_RANGE;
+    if (ref_nf_any(&r->cls)) {
+        v->hi = ref_nf_value(&r->cls);
+        v->lo = 0;
+        v->sum_abs = INFINITY;
+        *fl |= REF_FLAG_NONFINITE;
+    } else if (G->force || !ref_decide(r->s, r->err, &v->hi, &v->lo)) {
+        return 1;
+    }
+    (*hits)++;
+    return 0;
+}
+
+/* The elements marked in fallback, from their exact terms (gathered in one scan of the points)
+ * summed by MPFR. */
+static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, const uint8_t *fallback,
                    mterms *mt, ref_value *vals, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
@@ -688,7 +783,7 @@ static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane
     }
     off[0] = 0;
     for (int64_t e = 0; e < hw_in; e++)
-        off[e + 1] = off[e] + (B->fallback[e] ? B->nt[e] : 0);
+        off[e + 1] = off[e] + (fallback[e] ? vals[e].nterms : 0);
     mt->n = 0;
     for (int64_t i = 0; i < off[hw_in]; i++)
         (void)mterm(mt, 64);
@@ -702,7 +797,7 @@ static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane
         int nc = corners(p, ox, oy, cs);
         for (int k = 0; k < nc; k++) {
             int64_t e = cs[k].e;
-            if (!B->fallback[e])
+            if (!fallback[e])
                 continue;
             mpfr_ptr t = mt->t[off[e] + fill[e]++];
             mpfr_set_prec(t, 2);
@@ -715,7 +810,7 @@ static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane
     }
     mpfr_ptr *ptrs = malloc((size_t)(off[hw_in] + 1) * sizeof *ptrs);
     for (int64_t e = 0; e < hw_in && ptrs; e++) {
-        if (!B->fallback[e])
+        if (!fallback[e])
             continue;
         for (int64_t i = off[e]; i < off[e + 1]; i++)
             ptrs[i - off[e]] = mt->t[i];
@@ -778,50 +873,107 @@ static int dx_ambiguous(const gctx *G, const gpoint *pts, const dxamb *amb, int 
     return 0;
 }
 
-/* Plane (n, c) of input_grad: the terms into each element's sums, the values they decide, MPFR
- * for the rest, then the elements ambiguous points reach. */
-/* Plane (n, c) of input_grad into the chunk out (and its alternative lists) at offset at. */
-static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64_t ncor,
-                    const dxamb *amb, int namb, const int *tn, const int *tl, const dxreach *R,
-                    bool any_unres,
-                    int64_t n, int64_t c, int64_t at, plane_buf *B, mterms *mt, ref_output *out,
-                    ref_altlist *alts, int64_t *hits, int64_t *falls)
+/* What dx of batch n needs besides the points: its terms (T), the ambiguous points (amb), per
+ * element the ones that may reach it (tn, tl), the certain points reaching each element (R). */
+typedef struct {
+    dxterms T;
+    dxamb *amb;
+    int namb;
+    bool any_unres;
+    int *tn, *tl;
+    dxreach R;
+} dx_batch;
+
+/* Planes c .. c + nl − 1 (nl ≤ DXL) of input_grad into the chunk out (plane c at offset at) and
+ * its alternative lists: every element's sums, the values they decide, MPFR for the rest, then
+ * the elements ambiguous points reach. fallback: DXL·hw_in bytes of scratch. */
+static int dx_group(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
+                    int64_t n, int64_t c, int nl, int64_t at, uint8_t *fallback, mterms *mt,
+                    ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
-    int64_t hw_in = G->p->h_in * G->p->w_in;
-    ref_value *vals = out->v + at;
-    uint8_t *fl = out->flags + at;
-    dx_plane_clear(B, hw_in);
-    dx_scatter(G, cor, ncor, n, c, B);
-    if (dx_decide(G, B, vals, fl, hits) > 0 && dx_mpfr(G, pts, n, c, B, mt, vals, falls) != 0)
-        return -1;
-    return dx_ambiguous(G, pts, amb, namb, tn, tl, R, any_unres, n, c, at, mt, out, alts);
+    const ref_grid_params *p = G->p;
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out, nfall[DXL] = {0};
+    bool bil = p->interpolation == REF_INTERP_BILINEAR;
+    const dxterms *T = &D->T;
+    bool split = !G->force && nl == DXL && T->split && bv->go_cs == 1;
+    for (int l = 0; split && l < nl; l++)
+        split = dx_plane_split_ok(bv->go + c + l, bv->go_is, hw_out);
+    for (int64_t e = 0; e < hw_in; e++) {
+        const dxterm *t = T->t + T->off[e];
+        int64_t nt = T->off[e + 1] - T->off[e];
+        dxsum r[DXL];
+        if (split && bil)
+            dx_sum_split(t, nt, bv->go + c, bv->go_is, true, r);
+        else if (split)
+            dx_sum_split(t, nt, bv->go + c, bv->go_is, false, r);
+        else
+            for (int l = 0; l < nl; l++)
+                r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
+        for (int l = 0; l < nl; l++) {
+            int64_t i = at + l * hw_in + e;
+            int f = dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
+            fallback[l * hw_in + e] = (uint8_t)f;
+            nfall[l] += f;
+        }
+    }
+    for (int l = 0; l < nl; l++) {
+        int64_t a = at + l * hw_in;
+        if (nfall[l] > 0 && dx_mpfr(G, pts, n, c + l, fallback + l * hw_in, mt, out->v + a, falls) != 0)
+            return -1;
+        if (dx_ambiguous(G, pts, D->amb, D->namb, D->tn, D->tl, &D->R, D->any_unres, n, c + l, a,
+                         mt, out, alts) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
  * reads a corner's channels from consecutive memory instead of one plane each. */
 #define TRANSPOSE_MAX ((int64_t)1 << 21)
 
-/* Batch n's view for the dgrid gather; with buf (hw_out + hw_in)·C doubles, fills it with the
- * channel-innermost copies (an omp for: called by every thread of the team, ends in a
- * barrier). */
-static batch_view batch_transpose(const gctx *G, int64_t n, double *buf)
+/* Batch n's view: the tensors, or with buf its channel-innermost copies (gradOutput's, and
+ * input's with `in`: (hw_out + hw_in)·C doubles, else hw_out·C). */
+static batch_view batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
-    const double *go = G->go + n * C * hw_out, *in = G->in + n * C * hw_in;
-    if (!buf)
-        return (batch_view){go, in, hw_out, 1, hw_in, 1};
-    double *tgo = buf, *tin = buf + hw_out * C;
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < hw_out + hw_in; i++) {
-        bool o = i < hw_out;
-        int64_t j = o ? i : i - hw_out, hw = o ? hw_out : hw_in;
-        const double *src = (o ? go : in) + j;
-        double *dst = (o ? tgo : tin) + j * C;
-        for (int64_t c = 0; c < C; c++)
-            dst[c] = src[c * hw];
+    batch_view v = {G->go + n * C * hw_out, G->in + n * C * hw_in, hw_out, 1, hw_in, 1};
+    if (buf) {
+        v.go = buf;
+        v.go_cs = 1;
+        v.go_is = C;
     }
-    return (batch_view){tgo, tin, 1, C, 1, C};
+    if (buf && in) {
+        v.in = buf + hw_out * C;
+        v.in_cs = 1;
+        v.in_is = C;
+    }
+    return v;
+}
+
+/* Fills buf with batch n's copies of batch_view_of (an omp for: called by every thread of the
+ * team, ends in a barrier). Blocks of TRANSPOSE_ROWS rows: each channel's plane is read a run of
+ * consecutive elements at a time (a plane apart, reading one element per plane would map every
+ * read to one cache set), and the block's rows stay in cache while they fill. */
+#define TRANSPOSE_ROWS 64
+static void batch_transpose(const gctx *G, int64_t n, double *buf, bool in)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
+    const double *go = G->go + n * C * hw_out, *gin = G->in + n * C * hw_in;
+    int64_t bo = (hw_out + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS;
+    int64_t blocks = bo + (in ? (hw_in + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS : 0);
+#pragma omp for schedule(static)
+    for (int64_t b = 0; b < blocks; b++) {
+        bool o = b < bo;
+        int64_t hw = o ? hw_out : hw_in, j0 = (o ? b : b - bo) * TRANSPOSE_ROWS;
+        int64_t j1 = j0 + TRANSPOSE_ROWS < hw ? j0 + TRANSPOSE_ROWS : hw;
+        const double *src = o ? go : gin;
+        double *dst = buf + (o ? 0 : hw_out * C);
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t j = j0; j < j1; j++)
+                dst[j * C + c] = src[c * hw + j];
+    }
 }
 
 /* ---- driver ---- */
@@ -976,18 +1128,19 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
     }
 }
 
-/* What a batch's chunks share: its points, the channel-innermost copies for the dgrid gather
- * (tbuf, or NULL) and the primary corners for dx (cor). */
+/* What a batch's chunks share: its points, the channel-innermost copies (tbuf, or NULL) and
+ * room for dx's terms (terms: 4·hw_out, toff: hw_in + 1). */
 typedef struct {
     gpoint *pts;
     double *tbuf;
-    dxcorner *cor;
+    dxterm *terms;
+    int64_t *toff;
 } batch_work;
 
 /* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
  * chunk of grid_grad (alternatives gathered, unresolvable points as intervals). */
-static int batch_points(const gctx *G, int64_t n, const batch_work *W, ref_chunkbuf *out,
-                        int nth, int64_t *hits, int64_t *falls)
+static int batch_points(const gctx *G, int64_t n, const batch_work *W, const batch_view *bv,
+                        ref_chunkbuf *out, int nth, int64_t *hits, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, h = 0, f = 0;
@@ -1007,11 +1160,12 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, ref_chunk
         mpfr_t t;
         mterms mt = {0};
         mpfr_init2(t, 64);
-        batch_view bv = batch_transpose(G, n, out ? W->tbuf : NULL);
+        if (W->tbuf)
+            batch_transpose(G, n, W->tbuf, out != NULL);
 #pragma omp for schedule(dynamic, 64)
         for (int64_t pix = 0; pix < hw_out; pix++) {
             point_eval(G, n, pix, &pts[pix], t);
-            if (out && dgrid_point(G, &bv, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
+            if (out && dgrid_point(G, bv, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
                 gfail = 1;
         }
         mpfr_clear(t);
@@ -1034,19 +1188,6 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, ref_chunk
         gfail = 1;
     return gfail ? -1 : 0;
 }
-
-/* What dx of batch n needs besides the points: the ambiguous points (amb), per element the
- * ones that may reach it (tn, tl), the certain points reaching each element (R), the primary
- * corners (cor, ncor). */
-typedef struct {
-    dxamb *amb;
-    int namb;
-    bool any_unres;
-    int *tn, *tl;
-    dxreach R;
-    const dxcorner *cor;
-    int64_t ncor;
-} dx_batch;
 
 static void dx_batch_free(dx_batch *D)
 {
@@ -1100,16 +1241,18 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
                     tl[e * AMB_PER_ELEM + tn[e]++] = i;
             }
         }
-    D->ncor = dx_corners(p, pts, W->cor);
-    D->cor = W->cor;
+    D->T = (dxterms){W->terms, W->toff, false};
+    dx_terms_build(p, pts, &D->T);
     if ((namb || D->any_unres) && dxreach_build(p, pts, D->amb, namb, &D->R) != 0)
         return -1;
     return 0;
 }
 
-/* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out, OpenMP over planes. */
-static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n, int64_t c0,
-                     int64_t np, ref_chunkbuf *out, int nth, int64_t *hits, int64_t *falls)
+/* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out, OpenMP over groups of
+ * DXL planes; bv: the batch's view (batch_points). */
+static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
+                     int64_t n, int64_t c0, int64_t np, ref_chunkbuf *out, int nth, int64_t *hits,
+                     int64_t *falls)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_in = p->h_in * p->w_in, h = 0, f = 0;
@@ -1123,18 +1266,15 @@ static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, int64_
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : prc)
     {
         mterms mt = {0};
-        plane_buf B = {malloc((size_t)hw_in * sizeof(exact_sum)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
-                       malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
-                       malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(int64_t)),
-                       malloc((size_t)hw_in)};
-        bool ok = B.acc && B.cls && B.sabs && B.cerr && B.mag && B.nt && B.fallback;
+        uint8_t *fallback = malloc((size_t)(DXL * hw_in));
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t c = c0; c < c0 + np; c++)
-            if (!ok || dx_plane(G, pts, D->cor, D->ncor, D->amb, D->namb, D->tn, D->tl, &D->R,
-                                D->any_unres, n, c, (c - c0) * hw_in, &B, &mt, &out->o, alts,
-                                &h, &f) != 0)
+        for (int64_t c = c0; c < c0 + np; c += DXL) {
+            int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
+            if (!fallback || dx_group(G, pts, D, bv, n, c, nl, (c - c0) * hw_in, fallback, &mt,
+                                      &out->o, alts, &h, &f) != 0)
                 prc = 1;
-        free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.mag); free(B.nt); free(B.fallback);
+        }
+        free(fallback);
         mterms_free(&mt);
     }
     *hits += h;
@@ -1163,19 +1303,22 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
               ref_path_overflow_at(&opt->path)};
     /* points: ~3 KiB each, not cleared: point_eval sets what is read */
     batch_work W = {ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *W.pts, false), NULL,
-                    dx ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *W.cor) : NULL};
-    /* channel-innermost copies of a batch for the dgrid gather, when that is worth it */
-    int64_t tsz = (hw_out + hw_in) * p->c;
-    if (dgrid && p->interpolation == REF_INTERP_BILINEAR && p->c > 1 && tsz <= TRANSPOSE_MAX)
+                    dx ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *W.terms) : NULL,
+                    dx ? malloc((size_t)(hw_in + 1) * sizeof *W.toff) : NULL};
+    /* channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
+     * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's */
+    int64_t tsz = (hw_out + (dgrid ? hw_in : 0)) * p->c;
+    if ((dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX)
         W.tbuf = malloc((size_t)tsz * sizeof *W.tbuf);
     ref_chunkbuf xb = {0}, gb = {0};
-    int rc = W.pts && (!dx || (W.cor && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
+    int rc = W.pts && (!dx || (W.terms && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
                      (!dgrid || ref_chunkbuf_init(&gb, 2 * hw_out) == 0)
                  ? 0 : -1;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
-        rc = batch_points(&G, n, &W, dgrid ? &gb : NULL, nth, &hits, &falls);
+        batch_view bv = batch_view_of(&G, n, W.tbuf, dgrid);
+        rc = batch_points(&G, n, &W, &bv, dgrid ? &gb : NULL, nth, &hits, &falls);
         if (rc == 0 && dgrid)
             rc = ref_emit(s, 4, n * hw_out * 2, &gb);
         dx_batch D = {0};
@@ -1183,7 +1326,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
             rc = dx_batch_build(p, &W, &D);
         for (int64_t c0 = 0; rc == 0 && dx && c0 < p->c; c0 += group) {
             int64_t np = p->c - c0 < group ? p->c - c0 : group;
-            rc = dx_planes(&G, W.pts, &D, n, c0, np, &xb, nth, &hits, &falls);
+            rc = dx_planes(&G, W.pts, &D, &bv, n, c0, np, &xb, nth, &hits, &falls);
             if (rc == 0)
                 rc = ref_emit(s, 3, (n * p->c + c0) * hw_in, &xb);
         }
@@ -1194,7 +1337,8 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         }
     }
     free(W.pts);
-    free(W.cor);
+    free(W.terms);
+    free(W.toff);
     free(W.tbuf);
     ref_chunkbuf_free(&xb);
     ref_chunkbuf_free(&gb);
