@@ -13,6 +13,7 @@
  * products per dx term; difference, two products and the final scale per dgrid term).
  * coord_err = Σ|∂term/∂t|·δ over the terms: dx |g|(|wy|δx + |wx|δy + δxδy), dgrid x
  * |val·g·scale|·δy (y: δx), with |∂c/∂t| ≤ sens. */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,8 +56,6 @@ typedef struct {
     mpfr_t *t;
     mpfr_ptr *ptr;
     size_t n, cap;
-    double *gather; /* dgrid: a point's channel values, GV per channel (see dgrid_gather) */
-    size_t gcap;
 } mterms;
 
 static mpfr_ptr mterm(mterms *m, mpfr_prec_t prec)
@@ -82,7 +81,6 @@ static void mterms_free(mterms *m)
         mpfr_clear(m->t[i]);
     free(m->t);
     free(m->ptr);
-    free(m->gather);
 }
 
 static void mpfr_finish(mterms *m, ref_value *v)
@@ -98,26 +96,6 @@ static double factor(const ref_grid_params *p, int comp)
     return p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
 }
 
-/* A point's data under outcomes (ox, oy), shared by both dgrid components: per channel c,
- * g = gradOutput, the corner values val[k], their products val·g and the factors
- * max(1, |val|)·max(1, |g|) of the underflow magnitude (GV_* below, GV doubles a channel);
- * the largest intermediate magnitude pmax of PyTorch's form (ne − nw)·w·g; and (fast path) per
- * corner k the channel sum S_k = Σ_c val·g, each product split exactly into two doubles, with
- * its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
-#define GV 13
-#define GV_G 0
-#define GV_VAL 1  /* + k */
-#define GV_VG 5   /* + k */
-#define GV_MAG 9  /* + k */
-typedef struct {
-    int nc;
-    corner cs[4];
-    const double *gv;
-    bool finite;
-    double pmax;
-    ref_acc S[4];
-} dgrid_gather;
-
 /* Σ of exact double terms as s + c: the running sum's rounding error goes into c by an
  * error-free addition, and only c's own rounding error is dropped (err bounds it). One addition
  * of latency per term on each word (ref_acc_add has a chain of three error-free additions). */
@@ -131,61 +109,275 @@ static inline void exact_sum_add(exact_sum *a, double x)
     a->err += fabs(u.lo);
 }
 
+/* Four lanes as one GCC vector (element-wise IEEE operations, whatever instructions the target
+ * has): dx's channels, dgrid's corners. */
+#define DXL 4
+typedef double dxv __attribute__((vector_size(DXL * sizeof(double))));
+typedef int64_t dxvi __attribute__((vector_size(DXL * sizeof(double))));
+
+#define DXV_ABS(x) ((dxv)((dxvi)(x) & INT64_MAX))
+
+/* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI) */
+static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
+{
+    dxv t = *s + *x, tb = t - *s, tl = (*s - (t - tb)) + (*x - tb);
+    dxv u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);
+    *s = t;
+    *c = u;
+    *err += DXV_ABS(ul);
+}
+
 /* Batch n's gradOutput and input as read by the gather: element (c, i) at base[c·cs + i·is],
  * from the tensors (cs a plane, is 1) or from channel-innermost copies (cs 1, is C). */
-typedef struct { const double *go, *in; int64_t go_cs, go_is, in_cs, in_is; } batch_view;
+typedef struct {
+    const double *go, *in;
+    int64_t go_cs, go_is, in_cs, in_is;
+    /* dgrid_batch_scan: every value of the batch's gradOutput and input finite, of at most 26
+     * significant bits, 0 or at least 2^-484 (their products exact and clear of underflow), and
+     * the largest magnitudes */
+    bool plain;
+    double max_go, max_in;
+} batch_view;
 
-static int dgrid_gather_fill(const gctx *G, const batch_view *bv, int64_t pix,
-                             const grid_outcome *ox, const grid_outcome *oy, mterms *mt,
-                             dgrid_gather *D)
+/* One dgrid component of a point under outcomes (ox, oy): scale·Σ_c Σ_k sgn_k·w_k·val_k·g, its
+ * weights w_k = wk[k] on the axis ow, and the bound data gathered in one pass with the other
+ * component's (dgrid_gather_fill): Σ|terms| (sabs) and count, coordinate term, magnitudes, and
+ * pre = Σ|val·(g·w)|, PyTorch's sum before the scale. */
+typedef struct {
+    const grid_outcome *ow;
+    int mult;
+    double scale, dl, mscale;
+    int sgn[4];
+    const ref_dd *wk[4];
+    bool skip[4];
+    double pre, sabs, mag, cerr;
+    int64_t nt;
+} dgrid_comp;
+
+/* A point's data under outcomes (ox, oy): its in-bounds corners, where its gradOutput (gb) and
+ * corner values (vb[k]) lie (channel c at [c·go_cs], [c·in_cs]), both components, whether every
+ * term is finite, the largest intermediate magnitude pmax of PyTorch's form (ne − nw)·w·g, and
+ * (fast path) per corner k the channel sum S_k = Σ_c val·g, each product split exactly into
+ * two doubles, with its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
+typedef struct {
+    int nc;
+    corner cs[4];
+    const double *gb, *vb[4];
+    int64_t go_cs, in_cs;
+    bool finite;
+    double pmax;
+    ref_acc S[4];
+    dgrid_comp comp[2];
+} dgrid_gather;
+
+static void dgrid_comp_init(const gctx *G, const gpoint *pt, const grid_outcome *ox,
+                            const grid_outcome *oy, const dgrid_gather *D, int comp, dgrid_comp *q)
+{
+    const grid_outcome *ow = comp == 0 ? oy : ox; /* the weight's axis */
+    memset(q, 0, sizeof *q);
+    q->ow = ow;
+    q->mult = comp == 0 ? ox->mult : oy->mult;
+    q->scale = factor(G->p, comp) * q->mult;
+    q->dl = pt->ax[comp == 0 ? 1 : 0].delta * pt->ax[comp == 0 ? 1 : 0].sens;
+    q->mscale = ref_fmax(1, fabs(q->scale));
+    for (int k = 0; k < D->nc; k++) {
+        q->sgn[k] = (comp == 0 ? D->cs[k].kx : D->cs[k].ky) ? 1 : -1;
+        q->wk[k] = wdd(ow, comp == 0 ? D->cs[k].ky : D->cs[k].kx);
+        /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there, or
+         * NaN through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
+        q->skip[k] = q->mult == 0 || (q->dl == 0 && q->wk[k]->hi == 0 && q->wk[k]->lo == 0 &&
+                                      !ow->dd_inexact);
+    }
+}
+
+/* The vector loops (dx_group, dgrid_point) compiled twice, for AVX2 and the baseline, the one
+ * the CPU runs chosen when the program loads: the same IEEE operations either way (AVX2 brings
+ * no FMA, and ISO C mode contracts nothing), only wider registers. -DGRID_NO_CLONES keeps the
+ * baseline alone (how tests compare the two). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GRID_NO_CLONES)
+#define GRID_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GRID_CLONES
+#endif
+
+/* Two lanes as one GCC vector of the SSE2 width (built from and read into scalars without a
+ * trip through memory): dgrid's corners, (0, 1) and (2, 3). */
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2i __attribute__((vector_size(16)));
+#define V2_ABS(x) ((v2d)((v2i)(x) & INT64_MAX))
+
+static inline void v2_exact_add(v2d *s, v2d *c, v2d *err, v2d x)
+{
+    v2d t = *s + x, tb = t - *s, tl = (*s - (t - tb)) + (x - tb);
+    v2d u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);
+    *s = t;
+    *c = u;
+    *err += V2_ABS(ul);
+}
+
+/* One pass over the point's channels fills D, the corners as the lanes of two vectors (lanes
+ * past nc read corner 0 and are never used); every sum keeps channel-then-corner order.
+ * lean (dgrid_lean): the data are plain and no intermediate can come near the overflow
+ * threshold, so the terms are finite, the products exact and clear, and pmax and pre (which
+ * only decide REF_FLAG_RANGE) are left 0: that flag stays unset either way. */
+static inline __attribute__((always_inline)) void
+dgrid_fill(const gctx *G, const batch_view *bv, int64_t pix, dgrid_gather *D, bool lean)
 {
     const ref_grid_params *p = G->p;
-    size_t need = (size_t)(p->c > 0 ? p->c : 1) * GV;
-    if (mt->gcap < need) {
-        double *ng = realloc(mt->gather, need * sizeof *ng);
-        if (!ng)
-            return -1;
-        mt->gather = ng;
-        mt->gcap = need;
-    }
-    double *gv = mt->gather;
-    D->gv = gv;
-    D->nc = corners(p, ox, oy, D->cs);
+    int nc = D->nc;
     D->finite = true;
-    const double *gb = bv->go + pix * bv->go_is, *vb[4];
-    for (int k = 0; k < D->nc; k++)
-        vb[k] = bv->in + D->cs[k].e * bv->in_is;
-    exact_sum S[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    bool clear[4] = {true, true, true, true};
-    double pmax = 0;
-    for (int64_t c = 0; c < p->c; c++) {
-        double g = gb[c * bv->go_cs], mg = ref_fmax(1, fabs(g)), vsum = 0;
-        double *row = gv + GV * c;
-        row[GV_G] = g;
-        for (int k = 0; k < D->nc; k++) {
-            double val = vb[k][c * bv->in_cs], vg = val * g;
-            row[GV_VAL + k] = val;
-            row[GV_VG + k] = vg;
-            row[GV_MAG + k] = ref_fmax(1, fabs(val)) * mg;
-            vsum += fabs(val);
-            pmax = ref_fmax(pmax, fabs(vg));
-            D->finite = D->finite && isfinite(val) && isfinite(g); /* only terms count */
-            if (!G->force) {
-                /* exact product, unless underflow */
-                double e = ref_short(val) && ref_short(g) ? 0 : fma(val, g, -vg);
-                exact_sum_add(&S[k], vg);
-                if (e != 0)
-                    exact_sum_add(&S[k], e);
-                clear[k] = clear[k] && ref_prod_clear(val, g, vg);
+    D->gb = bv->go + pix * bv->go_is;
+    D->go_cs = bv->go_cs;
+    D->in_cs = bv->in_cs;
+    for (int k = 0; k < nc; k++)
+        D->vb[k] = bv->in + D->cs[k].e * bv->in_is;
+    for (int k = nc; k < 4; k++)
+        D->vb[k] = D->vb[0];
+    const v2d one = {1, 1}, tiny = {0x1p-968, 0x1p-968}, zero = {0, 0};
+    const v2i all = {-1, -1}, none = {0, 0};
+    v2d w[2][2], S[2] = {zero, zero}, Sc[2] = {zero, zero}, Serr[2] = {zero, zero};
+    v2i clear[2] = {all, all};
+    for (int comp = 0; comp < 2; comp++)
+        for (int h = 0; h < 2; h++)
+            w[comp][h] = (v2d){2 * h < nc ? D->comp[comp].wk[2 * h]->hi : 0,
+                               2 * h + 1 < nc ? D->comp[comp].wk[2 * h + 1]->hi : 0};
+    /* the components' sums in locals (registers), not through D */
+    double pmax = 0, pre[2] = {0, 0}, mag[2] = {0, 0}, sabs[2] = {0, 0}, cerr[2] = {0, 0};
+    bool skip[2][4], cerr_on[2] = {D->comp[0].dl > 0, D->comp[1].dl > 0};
+    for (int comp = 0; comp < 2; comp++)
+        for (int k = 0; k < 4; k++)
+            skip[comp][k] = D->comp[comp].skip[k];
+    for (int64_t c = 0; c < p->c && nc == 0; c++) /* no corner: vsum = 0 */
+        pmax = ref_fmax(pmax, ref_fmax(0, 0 * fabs(D->gb[c * D->go_cs])));
+    for (int64_t c = 0; c < p->c && nc > 0; c++) {
+        double g = D->gb[c * D->go_cs], mg = ref_fmax(1, fabs(g)), vsum = 0;
+        int64_t at = c * D->in_cs;
+        v2d val[2] = {{D->vb[0][at], D->vb[1][at]}, {D->vb[2][at], D->vb[3][at]}};
+        v2d vg[2] = {val[0] * g, val[1] * g};
+        v2d aval[2] = {V2_ABS(val[0]), V2_ABS(val[1])}, avg[2] = {V2_ABS(vg[0]), V2_ABS(vg[1])};
+        bool fin = isfinite(g);
+        for (int k = 0; k < nc && !lean; k++) {
+            vsum += aval[k / 2][k % 2];
+            pmax = ref_fmax(pmax, avg[k / 2][k % 2]);
+            fin = fin && isfinite(val[k / 2][k % 2]); /* only terms count */
+        }
+        D->finite = D->finite && fin;
+        if (lean) {
+            v2_exact_add(&S[0], &Sc[0], &Serr[0], vg[0]);
+            v2_exact_add(&S[1], &Sc[1], &Serr[1], vg[1]);
+        } else if (!G->force) {
+            /* exact products (fma's remainder where a factor has more than 26 bits), unless
+             * underflow */
+            v2d e[2] = {zero, zero};
+            bool has_e = false;
+            v2i lowbits = ((v2i)val[0] | (v2i)val[1]) & 0x7ffffff;
+            if (!ref_short(g) || lowbits[0] || lowbits[1])
+                for (int k = 0; k < nc; k++) {
+                    double vk = val[k / 2][k % 2];
+                    e[k / 2][k % 2] = ref_short(vk) && ref_short(g) ? 0 : fma(vk, g, -vg[k / 2][k % 2]);
+                    has_e = has_e || e[k / 2][k % 2] != 0;
+                }
+            v2i gzero = g == 0 ? all : none;
+            for (int h = 0; h < 2; h++) {
+                v2_exact_add(&S[h], &Sc[h], &Serr[h], vg[h]);
+                if (has_e) /* adding 0 to a lane leaves its sum as it is */
+                    v2_exact_add(&S[h], &Sc[h], &Serr[h], e[h]);
+                clear[h] &= (val[h] == zero) | gzero | (avg[h] >= tiny);
+            }
+        }
+        v2d gm[2];
+        for (int h = 0; h < 2; h++) {
+            v2i big = aval[h] >= one; /* ref_fmax(1, |val|): 1 for a NaN */
+            gm[h] = (v2d)(((v2i)aval[h] & big) | ((v2i)one & ~big)) * mg;
+        }
+#pragma GCC unroll 2
+        for (int comp = 0; comp < 2; comp++) {
+            const dgrid_comp *q = &D->comp[comp];
+            v2d at_[2], ats[2], gms[2], vgs[2];
+            for (int h = 0; h < 2; h++) {
+                v2d t = val[h] * (g * w[comp][h]); /* a zero weight gives 0, not (val·g = ∞)·0 */
+                at_[h] = V2_ABS(t);
+                ats[h] = V2_ABS(t * q->scale);
+                gms[h] = gm[h] * q->mscale;
+                vgs[h] = V2_ABS(vg[h] * q->scale) * q->dl;
+            }
+            for (int k = 0; k < nc; k++) {
+                if (!lean)
+                    pre[comp] += at_[k / 2][k % 2];
+                if (skip[comp][k])
+                    continue;
+                mag[comp] += gms[k / 2][k % 2];
+                sabs[comp] += ats[k / 2][k % 2];
+                if (cerr_on[comp]) /* exact coordinates: none (and no inf·0 when val·g overflows) */
+                    cerr[comp] += vgs[k / 2][k % 2];
             }
         }
         /* PyTorch's form (ne − nw)·w·g: a difference of corner values, then times g */
-        pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
+        if (!lean)
+            pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
     }
     D->pmax = pmax;
+    for (int comp = 0; comp < 2; comp++) {
+        dgrid_comp *q = &D->comp[comp];
+        q->pre = pre[comp];
+        q->mag = mag[comp];
+        q->sabs = sabs[comp];
+        q->cerr = cerr[comp];
+        for (int k = 0; k < nc; k++)
+            q->nt += q->skip[k] ? 0 : p->c;
+    }
     for (int k = 0; k < 4; k++) /* an underflowed product is undecidable: the MPFR path */
-        D->S[k] = (ref_acc){ref_two_sum(S[k].s, S[k].c), clear[k] ? S[k].err : INFINITY};
-    return 0;
+        D->S[k] = k >= nc ? (ref_acc){{0, 0}, 0}
+                          : (ref_acc){ref_two_sum(S[k / 2][k % 2], Sc[k / 2][k % 2]),
+                                      clear[k / 2][k % 2] ? Serr[k / 2][k % 2] : INFINITY};
+}
+
+/* Whether a point's fill may be lean: plain data, and every intermediate the range check looks
+ * at below half the overflow threshold. With V, G the largest |input|, |gradOutput| and W the
+ * largest weight: |val·g| ≤ VG, vsum ≤ 4V, vsum·|g| ≤ 4VG, each term of pre and sabs at most
+ * VG·W·max(1, |scale|) rounded 3 times, their sums of 4C terms rounded once each: all below
+ * B = 4·V·max(1, G)·max(1, C·W·max(1, |scale|))·(1 + (4C + 8)·2^-52). */
+static bool dgrid_lean(const gctx *G, const batch_view *bv, const dgrid_gather *D)
+{
+    if (!bv->plain || G->force)
+        return false;
+    double w = 0, sc = 1;
+    for (int comp = 0; comp < 2; comp++) {
+        sc = ref_fmax(sc, fabs(D->comp[comp].scale));
+        for (int k = 0; k < D->nc; k++)
+            w = ref_fmax(w, fabs(D->comp[comp].wk[k]->hi));
+    }
+    double C = (double)G->p->c;
+    double B = 4 * bv->max_in * ref_fmax(1, bv->max_go) * ref_fmax(1, C * w * sc) *
+               (1 + (4 * C + 8) * 0x1p-52);
+    return B * 2 < G->overflow_at;
+}
+
+static void dgrid_gather_fill(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t pix,
+                              const grid_outcome *ox, const grid_outcome *oy, dgrid_gather *D)
+{
+    D->nc = corners(G->p, ox, oy, D->cs);
+    dgrid_comp_init(G, pt, ox, oy, D, 0, &D->comp[0]);
+    dgrid_comp_init(G, pt, ox, oy, D, 1, &D->comp[1]);
+    if (dgrid_lean(G, bv, D))
+        dgrid_fill(G, bv, pix, D, true);
+    else
+        dgrid_fill(G, bv, pix, D, false);
+}
+
+/* The class of component q's non-finite terms (PyTorch: gix accumulated, then times gix_mult,
+ * the scale). */
+static ref_nfclass dgrid_nfclass(const ref_grid_params *p, const dgrid_gather *D,
+                                 const dgrid_comp *q)
+{
+    ref_nfclass cls = {0};
+    for (int64_t c = 0; c < p->c; c++)
+        for (int k = 0; k < D->nc; k++) {
+            double f[5] = {(double)q->sgn[k], D->vb[k][c * D->in_cs], D->gb[c * D->go_cs],
+                           q->wk[k]->hi, q->scale};
+            ref_nf_term(&cls, f, 5);
+        }
+    return cls;
 }
 
 /* Adds (x.hi + x.lo)·(y.hi + y.lo)·z to a as exact doubles (an exact value halfway between
@@ -212,65 +404,25 @@ static int exact_terms(ref_acc *a, ref_dd x, ref_dd y, double z)
     return 1;
 }
 
-/* One dgrid component of point (n, pix) under outcomes (ox, oy) (data D). Returns 1 if decided
- * fast. */
-static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
-                       const grid_outcome *ox, const grid_outcome *oy, int comp, mterms *mt,
-                       ref_value *v, uint8_t *flags)
+/* One dgrid component of a point from its data D. Returns 1 if decided fast. */
+static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, mterms *mt, ref_value *v,
+                       uint8_t *flags)
 {
     const ref_grid_params *p = G->p;
-    const grid_outcome *ow = comp == 0 ? oy : ox; /* the weight's axis */
-    int mult = comp == 0 ? ox->mult : oy->mult;
-    double scale = factor(p, comp) * mult;
-    double dl = pt->ax[comp == 0 ? 1 : 0].delta * pt->ax[comp == 0 ? 1 : 0].sens;
-    const corner *cs = D->cs;
+    const dgrid_comp *q = &D->comp[comp];
     int nc = D->nc;
-    int sgn[4];
-    const ref_dd *wk[4];
-    for (int k = 0; k < nc; k++) {
-        sgn[k] = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
-        wk[k] = wdd(ow, comp == 0 ? cs[k].ky : cs[k].kx);
-    }
     memset(v, 0, sizeof *v);
     v->nops = 4;
-    double sabs = 0, cerr = 0, pre = 0, mag = 0, mscale = ref_fmax(1, fabs(scale));
-    int64_t nt = 0;
-    ref_nfclass cls = {0};
-    /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there, or NaN
-     * through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
-    bool skip[4];
-    for (int k = 0; k < nc; k++)
-        skip[k] = mult == 0 || (dl == 0 && wk[k]->hi == 0 && wk[k]->lo == 0 && !ow->dd_inexact);
-    for (int64_t c = 0; c < p->c; c++) {
-        const double *row = D->gv + GV * c;
-        double g = row[GV_G];
-        for (int k = 0; k < nc; k++) {
-            double val = row[GV_VAL + k];
-            double t = val * (g * wk[k]->hi); /* a zero weight gives 0, not (val·g = ∞)·0 */
-            if (!D->finite) { /* PyTorch: gix accumulated, then times gix_mult (scale) */
-                double f[5] = {(double)sgn[k], val, g, wk[k]->hi, scale};
-                ref_nf_term(&cls, f, 5);
-            }
-            pre += fabs(t);
-            if (skip[k])
-                continue;
-            mag += row[GV_MAG + k] * mscale;
-            sabs += fabs(t * scale);
-            if (dl > 0) /* exact coordinates: none (and no inf·0 when val·g overflows) */
-                cerr += fabs(row[GV_VG + k] * scale) * dl;
-            nt++;
-        }
-    }
-    double pmax = D->pmax;
-    v->nterms = nt;
-    v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
-    v->coord_err = cerr * (1 + 0x1p-40);
-    v->under_mag = mag * (1 + 0x1p-40);
+    v->nterms = q->nt;
+    v->sum_abs = q->sabs * (1 + (double)(q->nt + 6) * 0x1p-52);
+    v->coord_err = q->cerr * (1 + 0x1p-40);
+    v->under_mag = q->mag * (1 + 0x1p-40);
     /* FP32 (double) products val·g, corner differences, the sum before and after the scale: past
-     * the working range
-     * an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact value is finite */
-    if (ref_fmax(pmax, ref_fmax(pre, sabs)) * (1 + 0x1p-40) > G->overflow_at)
+     * the working range an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact
+     * value is finite */
+    if (ref_fmax(D->pmax, ref_fmax(q->pre, q->sabs)) * (1 + 0x1p-40) > G->overflow_at)
         *flags |= REF_FLAG_RANGE;
+    ref_nfclass cls = D->finite ? (ref_nfclass){0} : dgrid_nfclass(p, D, q);
     if (ref_nf_any(&cls)) {
         v->hi = ref_nf_value(&cls);
         v->lo = 0;
@@ -278,21 +430,22 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
         *flags |= REF_FLAG_NONFINITE;
         return 1;
     }
-    if (mult == 0)
+    if (q->mult == 0)
         return 1; /* exactly 0: the gradient multiplier is 0 */
     if (!G->force) {
         /* Σ_k (S_k ± e_k)·w_k·sc: the products within 12u² (dd_mul 6u², mul_d 3u², w's own
          * 2u²), e_k scaled by |w_k·sc| (the 2^-50 covers rounding of that bound) */
         ref_acc a = {{0, 0}, 0};
         for (int k = 0; k < nc; k++) {
-            double sc = sgn[k] * scale;
-            if (ow->dd_inexact)
+            double sc = q->sgn[k] * q->scale;
+            const ref_dd *w = q->wk[k];
+            if (q->ow->dd_inexact)
                 a.err = INFINITY; /* the weight is not hi + lo: the MPFR path */
-            else if (D->S[k].err == 0 && exact_terms(&a, D->S[k].s, *wk[k], sc))
+            else if (D->S[k].err == 0 && exact_terms(&a, D->S[k].s, *w, sc))
                 continue;
-            ref_dd tt = ref_dd_mul_d(ref_dd_mul(D->S[k].s, *wk[k]), sc);
+            ref_dd tt = ref_dd_mul_d(ref_dd_mul(D->S[k].s, *w), sc);
             double terr = 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY +
-                          D->S[k].err * (fabs(wk[k]->hi) + fabs(wk[k]->lo)) * fabs(sc) * (1 + 0x1p-50);
+                          D->S[k].err * (fabs(w->hi) + fabs(w->lo)) * fabs(sc) * (1 + 0x1p-50);
             ref_acc_add(&a, tt, terr);
         }
         if (ref_decide(a.s, a.err, &v->hi, &v->lo))
@@ -300,16 +453,16 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     }
     mt->n = 0;
     for (int64_t c = 0; c < p->c; c++) {
-        double g = D->gv[GV * c + GV_G];
+        double g = D->gb[c * D->go_cs];
         for (int k = 0; k < nc; k++) {
-            double val = D->gv[GV * c + GV_VAL + k];
+            double val = D->vb[k][c * D->in_cs];
             mpfr_ptr t = mterm(mt, 2);
             mpfr_set_ui(t, 1, MPFR_RNDN);
-            grid_weight_mul(t, ow, comp == 0 ? cs[k].ky : cs[k].kx);
+            grid_weight_mul(t, q->ow, comp == 0 ? D->cs[k].ky : D->cs[k].kx);
             mpfr_prec_round(t, mpfr_get_prec(t) + 3 * 53 + 8, MPFR_RNDN); /* exact products */
             mpfr_mul_d(t, t, val, MPFR_RNDN);
             mpfr_mul_d(t, t, g, MPFR_RNDN);
-            mpfr_mul_d(t, t, sgn[k] * scale, MPFR_RNDN);
+            mpfr_mul_d(t, t, q->sgn[k] * q->scale, MPFR_RNDN);
         }
     }
     mpfr_finish(mt, v);
@@ -696,22 +849,6 @@ static bool dx_plane_split_ok(const double *gp, int64_t is, int64_t hw_out)
  * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
  * GCC vectors: element-wise IEEE operations, whatever instructions the target has. */
-#define DXL 4
-typedef double dxv __attribute__((vector_size(DXL * sizeof(double))));
-typedef int64_t dxvi __attribute__((vector_size(DXL * sizeof(double))));
-
-#define DXV_ABS(x) ((dxv)((dxvi)(x) & INT64_MAX))
-
-/* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI) */
-static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
-{
-    dxv t = *s + *x, tb = t - *s, tl = (*s - (t - tb)) + (*x - tb);
-    dxv u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);
-    *s = t;
-    *c = u;
-    *err += DXV_ABS(ul);
-}
-
 static inline __attribute__((always_inline)) void
 dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, dxsum r[DXL])
 {
@@ -887,7 +1024,7 @@ typedef struct {
 /* Planes c .. c + nl − 1 (nl ≤ DXL) of input_grad into the chunk out (plane c at offset at) and
  * its alternative lists: every element's sums, the values they decide, MPFR for the rest, then
  * the elements ambiguous points reach. fallback: DXL·hw_in bytes of scratch. */
-static int dx_group(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
+GRID_CLONES static int dx_group(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
                     int64_t n, int64_t c, int nl, int64_t at, uint8_t *fallback, mterms *mt,
                     ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
 {
@@ -937,7 +1074,7 @@ static batch_view batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
-    batch_view v = {G->go + n * C * hw_out, G->in + n * C * hw_in, hw_out, 1, hw_in, 1};
+    batch_view v = {G->go + n * C * hw_out, G->in + n * C * hw_in, hw_out, 1, hw_in, 1, false, 0, 0};
     if (buf) {
         v.go = buf;
         v.go_cs = 1;
@@ -970,10 +1107,41 @@ static void batch_transpose(const gctx *G, int64_t n, double *buf, bool in)
         int64_t j1 = j0 + TRANSPOSE_ROWS < hw ? j0 + TRANSPOSE_ROWS : hw;
         const double *src = o ? go : gin;
         double *dst = buf + (o ? 0 : hw_out * C);
-        for (int64_t c = 0; c < C; c++)
+        for (int64_t c0 = 0; c0 < C; c0 += 8) /* tiles of 8 × 8: whole cache lines both sides */
             for (int64_t j = j0; j < j1; j++)
-                dst[j * C + c] = src[c * hw + j];
+                for (int64_t c = c0; c < c0 + 8 && c < C; c++)
+                    dst[j * C + c] = src[c * hw + j];
     }
+}
+
+/* Fills v's plain, max_go and max_in from batch n's gradOutput and input (an omp for: called by
+ * every thread of the team, ends in a barrier). */
+static void batch_scan(const gctx *G, int64_t n, batch_view *v)
+{
+    const ref_grid_params *p = G->p;
+    int64_t ngo = p->c * p->h_out * p->w_out, nin = p->c * p->h_in * p->w_in;
+    const double *go = G->go + n * ngo, *in = G->in + n * nin;
+#pragma omp single
+    *v = (batch_view){.go = v->go, .in = v->in, .go_cs = v->go_cs, .go_is = v->go_is,
+                      .in_cs = v->in_cs, .in_is = v->in_is, .plain = true};
+    bool plain = true;
+    double mg = 0, mi = 0;
+#pragma omp for schedule(static) nowait
+    for (int64_t i = 0; i < ngo + nin; i++) {
+        double x = i < ngo ? go[i] : in[i - ngo], a = fabs(x);
+        plain = plain && ref_short(x) && (x == 0 || (a >= 0x1p-484 && a <= DBL_MAX));
+        if (i < ngo)
+            mg = ref_fmax(mg, a);
+        else
+            mi = ref_fmax(mi, a);
+    }
+#pragma omp critical(grid_batch_scan)
+    {
+        v->plain = v->plain && plain;
+        v->max_go = ref_fmax(v->max_go, mg);
+        v->max_in = ref_fmax(v->max_in, mi);
+    }
+#pragma omp barrier
 }
 
 /* ---- driver ---- */
@@ -1027,7 +1195,7 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
 }
 
 /* dgrid of point (n, pix) into out, batch n's chunk of grid_grad, and its alternative lists. */
-static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t n,
+GRID_CLONES static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t n,
                        int64_t pix, mterms *mt, ref_output *out, ref_altlist *alts,
                        int64_t *hits, int64_t *falls)
 {
@@ -1048,13 +1216,12 @@ static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, in
     /* every combination of the axes' outcomes, the primary first; both components each */
     for (int i = 0; i < ax->n; i++)
         for (int j = 0; j < ay->n; j++) {
-            if (dgrid_gather_fill(G, bv, pix, &ax->o[i], &ay->o[j], mt, &D) != 0)
-                return -1;
+            dgrid_gather_fill(G, bv, pt, pix, &ax->o[i], &ay->o[j], &D);
             for (int comp = 0; comp < 2; comp++) {
                 ref_value a;
                 uint8_t f = 0;
                 bool primary = i == 0 && j == 0;
-                if (dgrid_value(G, pt, &D, &ax->o[i], &ay->o[j], comp, mt, primary ? &v[comp] : &a,
+                if (dgrid_value(G, &D, comp, mt, primary ? &v[comp] : &a,
                                 primary ? &out->flags[base + comp] : &f))
                     (*hits)++;
                 else
@@ -1155,6 +1322,8 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
         }
     }
     int gfail = 0;
+    batch_view v = *bv; /* plain: unknown unless batch_scan looks */
+    v.plain = false;
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : gfail)
     {
         mpfr_t t;
@@ -1162,10 +1331,12 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
         mpfr_init2(t, 64);
         if (W->tbuf)
             batch_transpose(G, n, W->tbuf, out != NULL);
+        if (out && p->interpolation == REF_INTERP_BILINEAR)
+            batch_scan(G, n, &v);
 #pragma omp for schedule(dynamic, 64)
         for (int64_t pix = 0; pix < hw_out; pix++) {
             point_eval(G, n, pix, &pts[pix], t);
-            if (out && dgrid_point(G, bv, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
+            if (out && dgrid_point(G, &v, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
                 gfail = 1;
         }
         mpfr_clear(t);
