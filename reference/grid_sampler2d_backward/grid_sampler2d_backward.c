@@ -132,7 +132,7 @@ static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
 typedef struct {
     const double *go, *in;
     int64_t go_cs, go_is, in_cs, in_is;
-    /* dgrid_batch_scan: every value of the batch's gradOutput and input finite, of at most 26
+    /* batch_prepare: every value of the batch's gradOutput and input finite, of at most 26
      * significant bits, 0 or at least 2^-484 (their products exact and clear of underflow), and
      * the largest magnitudes */
     bool plain;
@@ -679,16 +679,16 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
 enum { DX_EXACT, DX_DD, DX_MPFR };
 typedef struct {
     int32_t pix;      /* the point */
-    int32_t mode;     /* DX_EXACT: wx·wy = wxy.hi exactly; DX_DD: wxy = dd_mul(wx, wy) with its
+    int8_t mode;      /* DX_EXACT: wx·wy = wxy.hi exactly; DX_DD: wxy = dd_mul(wx, wy) with its
                        * bound; DX_MPFR: a weight is not hi + lo */
+    bool split;       /* the parts hold wx·wy, each 0 or within [DX_PART_MIN, DX_PART_MAX] */
+    bool wxy_short;   /* ref_short(wxy.hi) */
     double wx, wy;    /* the weights' high words */
     double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
     double part[4];   /* split: wx·wy = part[0] + … + part[3] exactly, parts of at most 27
                        * significant bits (wxy.hi's two, wxy.lo's two), so g·part[i] is exact for
                        * a g of at most 26 (dx_plane_split_ok); 0, 0, 0, 0 when not split */
-    bool split;       /* the parts hold wx·wy, each 0 or within [DX_PART_MIN, DX_PART_MAX] */
     ref_dd wxy;
-    bool wxy_short;   /* ref_short(wxy.hi) */
 } dxterm;
 
 typedef struct {
@@ -747,33 +747,39 @@ static dxterm dx_term(const gpoint *pt, int64_t pix, const corner *cs)
     return q;
 }
 
-/* The batch's terms into T (t: room for 4·hw_out, off: hw_in + 1). */
-static void dx_terms_build(const ref_grid_params *p, const gpoint *pts, dxterms *T)
+/* A point's terms, in corner order, into term[0..3] with the element each reaches in e[0..3]
+ * (-1: none): computed where the points are, in parallel. */
+static void dx_point_terms(const ref_grid_params *p, const gpoint *pt, int64_t pix, dxterm *term,
+                           int64_t *e)
 {
-    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    corner cs[4];
+    int nc = pt->out || pt->unres ? 0 : corners(p, &pt->ax[0].o[0], &pt->ax[1].o[0], cs);
+    for (int k = 0; k < 4; k++) {
+        e[k] = k < nc ? cs[k].e : -1;
+        if (k < nc)
+            term[k] = dx_term(pt, pix, &cs[k]);
+    }
+}
+
+/* The batch's terms (pterm, pe: dx_point_terms of each point) into T (t: room for 4·hw_out,
+ * off: hw_in + 1), each element's in point order. */
+static void dx_terms_build(const ref_grid_params *p, const dxterm *pterm, const int64_t *pe,
+                           dxterms *T)
+{
+    int64_t n = 4 * p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     int64_t *off = T->off;
     memset(off, 0, (size_t)(hw_in + 1) * sizeof *off);
-    for (int pass = 0; pass < 2; pass++) {
-        for (int64_t pix = 0; pix < hw_out; pix++) {
-            const gpoint *pt = &pts[pix];
-            if (pt->out || pt->unres)
-                continue;
-            corner cs[4];
-            int nc = corners(p, &pt->ax[0].o[0], &pt->ax[1].o[0], cs);
-            for (int k = 0; k < nc; k++)
-                if (pass)
-                    T->t[off[cs[k].e]++] = dx_term(pt, pix, &cs[k]);
-                else
-                    off[cs[k].e + 1]++;
-        }
-        if (pass) { /* the fill moved each offset to the next element's start */
-            memmove(off + 1, off, (size_t)hw_in * sizeof *off);
-            off[0] = 0;
-        } else {
-            for (int64_t e = 0; e < hw_in; e++)
-                off[e + 1] += off[e];
-        }
-    }
+    for (int64_t i = 0; i < n; i++)
+        if (pe[i] >= 0)
+            off[pe[i] + 1]++;
+    for (int64_t e = 0; e < hw_in; e++)
+        off[e + 1] += off[e];
+    for (int64_t i = 0; i < n; i++)
+        if (pe[i] >= 0)
+            T->t[off[pe[i]]++] = pterm[i];
+    /* the fill moved each offset to the next element's start */
+    memmove(off + 1, off, (size_t)hw_in * sizeof *off);
+    off[0] = 0;
     T->split = true;
     for (int64_t i = 0; i < off[hw_in]; i++)
         T->split = T->split && T->t[i].split;
@@ -1088,58 +1094,53 @@ static batch_view batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
     return v;
 }
 
-/* Fills buf with batch n's copies of batch_view_of (an omp for: called by every thread of the
- * team, ends in a barrier). Blocks of TRANSPOSE_ROWS rows: each channel's plane is read a run of
+/* Fills buf (when not NULL) with batch n's copies of batch_view_of and, with `scan` (v's plain
+ * true and maxima 0 before), v's plain, max_go and max_in from the batch's gradOutput and input,
+ * read once for both. An omp for (called by every thread of the team) ending in one barrier.
+ * Blocks of TRANSPOSE_ROWS rows, 8 channels at a time: each channel's plane is read a run of
  * consecutive elements at a time (a plane apart, reading one element per plane would map every
  * read to one cache set), and the block's rows stay in cache while they fill. */
 #define TRANSPOSE_ROWS 64
-static void batch_transpose(const gctx *G, int64_t n, double *buf, bool in)
+static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool scan,
+                          batch_view *v)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
     const double *go = G->go + n * C * hw_out, *gin = G->in + n * C * hw_in;
     int64_t bo = (hw_out + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS;
-    int64_t blocks = bo + (in ? (hw_in + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS : 0);
-#pragma omp for schedule(static)
+    int64_t blocks = bo + (in || scan ? (hw_in + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS : 0);
+    bool plain = true;
+    double mg = 0, mi = 0;
+#pragma omp for schedule(static) nowait
     for (int64_t b = 0; b < blocks; b++) {
         bool o = b < bo;
         int64_t hw = o ? hw_out : hw_in, j0 = (o ? b : b - bo) * TRANSPOSE_ROWS;
         int64_t j1 = j0 + TRANSPOSE_ROWS < hw ? j0 + TRANSPOSE_ROWS : hw;
         const double *src = o ? go : gin;
-        double *dst = buf + (o ? 0 : hw_out * C);
+        double *dst = buf ? buf + (o ? 0 : hw_out * C) : NULL;
+        double m = 0;
         for (int64_t c0 = 0; c0 < C; c0 += 8) /* tiles of 8 × 8: whole cache lines both sides */
             for (int64_t j = j0; j < j1; j++)
-                for (int64_t c = c0; c < c0 + 8 && c < C; c++)
-                    dst[j * C + c] = src[c * hw + j];
-    }
-}
-
-/* Fills v's plain, max_go and max_in from batch n's gradOutput and input (an omp for: called by
- * every thread of the team, ends in a barrier). */
-static void batch_scan(const gctx *G, int64_t n, batch_view *v)
-{
-    const ref_grid_params *p = G->p;
-    int64_t ngo = p->c * p->h_out * p->w_out, nin = p->c * p->h_in * p->w_in;
-    const double *go = G->go + n * ngo, *in = G->in + n * nin;
-#pragma omp single
-    *v = (batch_view){.go = v->go, .in = v->in, .go_cs = v->go_cs, .go_is = v->go_is,
-                      .in_cs = v->in_cs, .in_is = v->in_is, .plain = true};
-    bool plain = true;
-    double mg = 0, mi = 0;
-#pragma omp for schedule(static) nowait
-    for (int64_t i = 0; i < ngo + nin; i++) {
-        double x = i < ngo ? go[i] : in[i - ngo], a = fabs(x);
-        plain = plain && ref_short(x) && (x == 0 || (a >= 0x1p-484 && a <= DBL_MAX));
-        if (i < ngo)
-            mg = ref_fmax(mg, a);
+                for (int64_t c = c0; c < c0 + 8 && c < C; c++) {
+                    double x = src[c * hw + j], a = fabs(x);
+                    if (dst && (o || in))
+                        dst[j * C + c] = x;
+                    /* finite, at most 26 bits, 0 or ≥ 2^-484: products exact and clear */
+                    plain = plain && ref_short(x) && (x == 0 || (a >= 0x1p-484 && a <= DBL_MAX));
+                    m = ref_fmax(m, a);
+                }
+        if (o)
+            mg = ref_fmax(mg, m);
         else
-            mi = ref_fmax(mi, a);
+            mi = ref_fmax(mi, m);
     }
-#pragma omp critical(grid_batch_scan)
-    {
-        v->plain = v->plain && plain;
-        v->max_go = ref_fmax(v->max_go, mg);
-        v->max_in = ref_fmax(v->max_in, mi);
+    if (scan) {
+#pragma omp critical(grid_batch_prepare)
+        {
+            v->plain = v->plain && plain;
+            v->max_go = ref_fmax(v->max_go, mg);
+            v->max_in = ref_fmax(v->max_in, mi);
+        }
     }
 #pragma omp barrier
 }
@@ -1296,12 +1297,13 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
 }
 
 /* What a batch's chunks share: its points, the channel-innermost copies (tbuf, or NULL) and
- * room for dx's terms (terms: 4·hw_out, toff: hw_in + 1). */
+ * room for dx's terms (pterm, pe: 4·hw_out, each point's; terms: 4·hw_out, toff: hw_in + 1,
+ * per element). */
 typedef struct {
     gpoint *pts;
     double *tbuf;
-    dxterm *terms;
-    int64_t *toff;
+    dxterm *pterm, *terms;
+    int64_t *pe, *toff;
 } batch_work;
 
 /* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
@@ -1322,20 +1324,23 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
         }
     }
     int gfail = 0;
-    batch_view v = *bv; /* plain: unknown unless batch_scan looks */
-    v.plain = false;
+    /* plain: known when batch_prepare scans the batch (dgrid, bilinear), else false */
+    bool scan = out && p->interpolation == REF_INTERP_BILINEAR;
+    batch_view v = *bv;
+    v.plain = scan;
+    v.max_go = v.max_in = 0;
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : gfail)
     {
         mpfr_t t;
         mterms mt = {0};
         mpfr_init2(t, 64);
-        if (W->tbuf)
-            batch_transpose(G, n, W->tbuf, out != NULL);
-        if (out && p->interpolation == REF_INTERP_BILINEAR)
-            batch_scan(G, n, &v);
+        if (W->tbuf || scan)
+            batch_prepare(G, n, W->tbuf, out != NULL, scan, &v);
 #pragma omp for schedule(dynamic, 64)
         for (int64_t pix = 0; pix < hw_out; pix++) {
             point_eval(G, n, pix, &pts[pix], t);
+            if (W->pterm)
+                dx_point_terms(p, &pts[pix], pix, W->pterm + 4 * pix, W->pe + 4 * pix);
             if (out && dgrid_point(G, &v, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
                 gfail = 1;
         }
@@ -1413,7 +1418,7 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
             }
         }
     D->T = (dxterms){W->terms, W->toff, false};
-    dx_terms_build(p, pts, &D->T);
+    dx_terms_build(p, W->pterm, W->pe, &D->T);
     if ((namb || D->any_unres) && dxreach_build(p, pts, D->amb, namb, &D->R) != 0)
         return -1;
     return 0;
@@ -1428,8 +1433,9 @@ static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const 
     const ref_grid_params *p = G->p;
     int64_t hw_in = p->h_in * p->w_in, h = 0, f = 0;
     ref_chunkbuf_start(out, np * hw_in);
-    ref_altlist *alts = calloc((size_t)(np * hw_in), sizeof *alts);
-    if (!alts || ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
+    /* alternatives come from ambiguous points only */
+    ref_altlist *alts = D->namb ? calloc((size_t)(np * hw_in), sizeof *alts) : NULL;
+    if ((D->namb && !alts) || ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
         free(alts);
         return -1;
     }
@@ -1450,7 +1456,7 @@ static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const 
     }
     *hits += h;
     *falls += f;
-    if (ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
+    if (alts && ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
         prc = 1;
     return prc ? -1 : 0;
 }
@@ -1473,8 +1479,11 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
               ref_path_overflow_at(&opt->path)};
     /* points: ~3 KiB each, not cleared: point_eval sets what is read */
+    size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1);
     batch_work W = {ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *W.pts, false), NULL,
-                    dx ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *W.terms) : NULL,
+                    dx ? malloc(nterm * sizeof *W.pterm) : NULL,
+                    dx ? malloc(nterm * sizeof *W.terms) : NULL,
+                    dx ? malloc(nterm * sizeof *W.pe) : NULL,
                     dx ? malloc((size_t)(hw_in + 1) * sizeof *W.toff) : NULL};
     /* channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
      * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's */
@@ -1482,7 +1491,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     if ((dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX)
         W.tbuf = malloc((size_t)tsz * sizeof *W.tbuf);
     ref_chunkbuf xb = {0}, gb = {0};
-    int rc = W.pts && (!dx || (W.terms && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
+    int rc = W.pts && (!dx || (W.pterm && W.terms && W.pe && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
                      (!dgrid || ref_chunkbuf_init(&gb, 2 * hw_out) == 0)
                  ? 0 : -1;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
@@ -1508,7 +1517,9 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         }
     }
     free(W.pts);
+    free(W.pterm);
     free(W.terms);
+    free(W.pe);
     free(W.toff);
     free(W.tbuf);
     ref_chunkbuf_free(&xb);
