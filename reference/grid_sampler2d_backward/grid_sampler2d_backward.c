@@ -7,9 +7,11 @@
  * (size−1)/2 with align). Fast path: coordinates in exact integer form (grid_axis.c), terms as
  * exact double pairs where the products split exactly, else double-double with error bound,
  * summed by two-word error-free sums; dgrid as Σ_k ±w_k·scale·(Σ_c val·g) over the corners k
- * (a batch read channel-innermost, so a corner's channels are consecutive), dx from a compact
- * per-batch list of the points' primary corners; Ziv's test; MPFR on failure, the exact terms
- * summed by mpfr_sum. nops = 4 (bilinear: two weight differences and two
+ * (a batch read channel-innermost, so a corner's channels are consecutive; one pass per point
+ * for both components), dx per element from a per-batch list of the terms reaching it, four
+ * planes at once; Ziv's test; MPFR on failure, the exact terms summed by mpfr_sum. Every bound
+ * field (Σ|terms|, magnitudes, coordinate term) is summed in one fixed order, channel then
+ * corner (dgrid) or point (dx), whichever path computes it, so answers do not depend on it. nops = 4 (bilinear: two weight differences and two
  * products per dx term; difference, two products and the final scale per dgrid term).
  * coord_err = Σ|∂term/∂t|·δ over the terms: dx |g|(|wy|δx + |wx|δy + δxδy), dgrid x
  * |val·g·scale|·δy (y: δx), with |∂c/∂t| ≤ sens. */
