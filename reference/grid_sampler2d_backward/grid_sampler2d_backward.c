@@ -139,6 +139,9 @@ typedef struct {
      * the largest magnitudes */
     bool plain;
     double max_go, max_in;
+    /* batch_prepare, with the copies: per channel, whether its gradOutput suits dx_sum_split
+     * (dx_g_ok for all its values); NULL: unknown */
+    bool *gsplit;
 } batch_view;
 
 /* One dgrid component of a point under outcomes (ox, oy): scale·Σ_c Σ_k sgn_k·w_k·val_k·g, its
@@ -689,7 +692,7 @@ typedef struct {
     double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
     double part[4];   /* split: wx·wy = part[0] + … + part[3] exactly, parts of at most 27
                        * significant bits (wxy.hi's two, wxy.lo's two), so g·part[i] is exact for
-                       * a g of at most 26 (dx_plane_split_ok); 0, 0, 0, 0 when not split */
+                       * a g of at most 26 (dx_g_ok); 0, 0, 0, 0 when not split */
     ref_dd wxy;
 } dxterm;
 
@@ -840,20 +843,16 @@ static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double
     return r;
 }
 
-/* Whether a plane's gradOutput suits dx_sum_split: finite, at most 26 significant bits, zero or
+/* Whether a gradOutput value suits dx_sum_split: finite, at most 26 significant bits, zero or
  * within [DX_G_MIN, DX_G_MAX] (FP32, FP16 and BF16 data always are, but for extreme exponents). */
-static bool dx_plane_split_ok(const double *gp, int64_t is, int64_t hw_out)
+static bool dx_g_ok(double g)
 {
-    bool ok = true;
-    for (int64_t pix = 0; pix < hw_out; pix++) {
-        double g = gp[pix * is], a = fabs(g);
-        ok = ok && ref_short(g) && (g == 0 || (a >= DX_G_MIN && a <= DX_G_MAX));
-    }
-    return ok;
+    double a = fabs(g);
+    return ref_short(g) && (g == 0 || (a >= DX_G_MIN && a <= DX_G_MAX));
 }
 
 /* DXL planes at once (lanes: channels c..c + DXL − 1, element pix of lane l at
- * gp[pix·is + l]), every term split and every g suiting the split (dx_plane_split_ok): each
+ * gp[pix·is + l]), every term split and every g suiting the split (dx_g_ok): each
  * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
  * GCC vectors: element-wise IEEE operations, whatever instructions the target has. */
@@ -1029,21 +1028,16 @@ typedef struct {
     dxreach R;
 } dx_batch;
 
-/* Planes c .. c + nl − 1 (nl ≤ DXL) of input_grad into the chunk out (plane c at offset at) and
- * its alternative lists: every element's sums, the values they decide, MPFR for the rest, then
- * the elements ambiguous points reach. fallback: DXL·hw_in bytes of scratch. */
-GRID_CLONES static int dx_group(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
-                    int64_t n, int64_t c, int nl, int64_t at, uint8_t *fallback, mterms *mt,
-                    ref_output *out, ref_altlist *alts, int64_t *hits, int64_t *falls)
+/* Elements e0 .. e1 − 1 of planes c .. c + nl − 1 (nl ≤ DXL) of input_grad into the chunk out
+ * (plane c at offset at): every element's sums and the values they decide; the others marked in
+ * fallback (laid out as the chunk). split: the planes suit dx_sum_split. */
+GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c,
+                                 int nl, bool split, int64_t e0, int64_t e1, int64_t at,
+                                 uint8_t *fallback, ref_output *out, int64_t *hits)
 {
-    const ref_grid_params *p = G->p;
-    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out, nfall[DXL] = {0};
-    bool bil = p->interpolation == REF_INTERP_BILINEAR;
-    const dxterms *T = &D->T;
-    bool split = !G->force && nl == DXL && T->split && bv->go_cs == 1;
-    for (int l = 0; split && l < nl; l++)
-        split = dx_plane_split_ok(bv->go + c + l, bv->go_is, hw_out);
-    for (int64_t e = 0; e < hw_in; e++) {
+    int64_t hw_in = G->p->h_in * G->p->w_in;
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    for (int64_t e = e0; e < e1; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
         dxsum r[DXL];
@@ -1056,20 +1050,25 @@ GRID_CLONES static int dx_group(const gctx *G, const gpoint *pts, const dx_batch
                 r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
         for (int l = 0; l < nl; l++) {
             int64_t i = at + l * hw_in + e;
-            int f = dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
-            fallback[l * hw_in + e] = (uint8_t)f;
-            nfall[l] += f;
+            fallback[i] = (uint8_t)dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
         }
     }
-    for (int l = 0; l < nl; l++) {
-        int64_t a = at + l * hw_in;
-        if (nfall[l] > 0 && dx_mpfr(G, pts, n, c + l, fallback + l * hw_in, mt, out->v + a, falls) != 0)
-            return -1;
-        if (dx_ambiguous(G, pts, D->amb, D->namb, D->tn, D->tl, &D->R, D->any_unres, n, c + l, a,
-                         mt, out, alts) != 0)
-            return -1;
-    }
-    return 0;
+}
+
+/* Plane c of input_grad (at offset at of the chunk out) after dx_block: its marked elements by
+ * MPFR, then the elements ambiguous points reach. */
+static int dx_plane_rest(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n, int64_t c,
+                         int64_t at, const uint8_t *fallback, mterms *mt, ref_output *out,
+                         ref_altlist *alts, int64_t *falls)
+{
+    int64_t hw_in = G->p->h_in * G->p->w_in;
+    bool any = false;
+    for (int64_t e = 0; e < hw_in; e++)
+        any = any || fallback[at + e];
+    if (any && dx_mpfr(G, pts, n, c, fallback + at, mt, out->v + at, falls) != 0)
+        return -1;
+    return dx_ambiguous(G, pts, D->amb, D->namb, D->tn, D->tl, &D->R, D->any_unres, n, c, at, mt,
+                        out, alts);
 }
 
 /* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
@@ -1082,7 +1081,8 @@ static batch_view batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
-    batch_view v = {G->go + n * C * hw_out, G->in + n * C * hw_in, hw_out, 1, hw_in, 1, false, 0, 0};
+    batch_view v = {G->go + n * C * hw_out, G->in + n * C * hw_in, hw_out, 1, hw_in, 1, false, 0, 0,
+                    NULL};
     if (buf) {
         v.go = buf;
         v.go_cs = 1;
@@ -1098,7 +1098,7 @@ static batch_view batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
 
 /* Fills buf (when not NULL) with batch n's copies of batch_view_of and, with `scan` (v's plain
  * true and maxima 0 before), v's plain, max_go and max_in from the batch's gradOutput and input,
- * read once for both. An omp for (called by every thread of the team) ending in one barrier.
+ * and v->gsplit when not NULL (all true before), read once for all. An omp for (called by every thread of the team) ending in one barrier.
  * Blocks of TRANSPOSE_ROWS rows, 8 channels at a time: each channel's plane is read a run of
  * consecutive elements at a time (a plane apart, reading one element per plane would map every
  * read to one cache set), and the block's rows stay in cache while they fill. */
@@ -1111,8 +1111,10 @@ static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool s
     const double *go = G->go + n * C * hw_out, *gin = G->in + n * C * hw_in;
     int64_t bo = (hw_out + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS;
     int64_t blocks = bo + (in || scan ? (hw_in + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS : 0);
-    bool plain = true;
+    bool plain = true, *gok = buf && v->gsplit ? malloc((size_t)C) : NULL;
     double mg = 0, mi = 0;
+    if (gok)
+        memset(gok, 1, (size_t)C);
 #pragma omp for schedule(static) nowait
     for (int64_t b = 0; b < blocks; b++) {
         bool o = b < bo;
@@ -1127,6 +1129,8 @@ static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool s
                     double x = src[c * hw + j], a = fabs(x);
                     if (dst && (o || in))
                         dst[j * C + c] = x;
+                    if (o && gok)
+                        gok[c] = gok[c] && dx_g_ok(x);
                     /* finite, at most 26 bits, 0 or ≥ 2^-484: products exact and clear */
                     plain = plain && ref_short(x) && (x == 0 || (a >= 0x1p-484 && a <= DBL_MAX));
                     m = ref_fmax(m, a);
@@ -1136,14 +1140,17 @@ static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool s
         else
             mi = ref_fmax(mi, m);
     }
-    if (scan) {
 #pragma omp critical(grid_batch_prepare)
-        {
+    {
+        if (scan) {
             v->plain = v->plain && plain;
             v->max_go = ref_fmax(v->max_go, mg);
             v->max_in = ref_fmax(v->max_in, mi);
         }
+        for (int64_t c = 0; v->gsplit && c < C; c++) /* no memory for gok: unknown, false */
+            v->gsplit[c] = v->gsplit[c] && gok && gok[c];
     }
+    free(gok);
 #pragma omp barrier
 }
 
@@ -1306,6 +1313,7 @@ typedef struct {
     double *tbuf;
     dxterm *pterm, *terms;
     int64_t *pe, *toff;
+    bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
 
 /* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
@@ -1331,6 +1339,8 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
     batch_view v = *bv;
     v.plain = scan;
     v.max_go = v.max_in = 0;
+    if (v.gsplit)
+        memset(v.gsplit, 1, (size_t)p->c);
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : gfail)
     {
         mpfr_t t;
@@ -1426,8 +1436,10 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
     return 0;
 }
 
-/* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out, OpenMP over groups of
- * DXL planes; bv: the batch's view (batch_points). */
+/* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out; bv: the batch's view
+ * (batch_points). OpenMP over blocks of DX_BLOCK elements of DXL-plane groups (fine enough that
+ * a thread the system holds back delays the other by one block at most), then over planes. */
+#define DX_BLOCK 256
 static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
                      int64_t n, int64_t c0, int64_t np, ref_chunkbuf *out, int nth, int64_t *hits,
                      int64_t *falls)
@@ -1437,25 +1449,35 @@ static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const 
     ref_chunkbuf_start(out, np * hw_in);
     /* alternatives come from ambiguous points only */
     ref_altlist *alts = D->namb ? calloc((size_t)(np * hw_in), sizeof *alts) : NULL;
-    if ((D->namb && !alts) || ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
+    uint8_t *fallback = malloc((size_t)(np * hw_in));
+    if (!fallback || (D->namb && !alts) || ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
         free(alts);
+        free(fallback);
         return -1;
     }
+    int64_t ng = (np + DXL - 1) / DXL, nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
     int prc = 0;
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : prc)
     {
         mterms mt = {0};
-        uint8_t *fallback = malloc((size_t)(DXL * hw_in));
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t c = c0; c < c0 + np; c += DXL) {
+        for (int64_t w = 0; w < ng * nb; w++) {
+            int64_t c = c0 + w / nb * DXL, e0 = w % nb * DX_BLOCK;
             int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
-            if (!fallback || dx_group(G, pts, D, bv, n, c, nl, (c - c0) * hw_in, fallback, &mt,
-                                      &out->o, alts, &h, &f) != 0)
-                prc = 1;
+            bool split = !G->force && nl == DXL && D->T.split && bv->go_cs == 1 && bv->gsplit;
+            for (int l = 0; split && l < nl; l++)
+                split = bv->gsplit[c + l];
+            dx_block(G, &D->T, bv, c, nl, split, e0, e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in,
+                     (c - c0) * hw_in, fallback, &out->o, &h);
         }
-        free(fallback);
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = c0; c < c0 + np; c++)
+            if (dx_plane_rest(G, pts, D, n, c, (c - c0) * hw_in, fallback, &mt, &out->o, alts,
+                              &f) != 0)
+                prc = 1;
         mterms_free(&mt);
     }
+    free(fallback);
     *hits += h;
     *falls += f;
     if (alts && ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
@@ -1486,12 +1508,14 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
                     dx ? malloc(nterm * sizeof *W.pterm) : NULL,
                     dx ? malloc(nterm * sizeof *W.terms) : NULL,
                     dx ? malloc(nterm * sizeof *W.pe) : NULL,
-                    dx ? malloc((size_t)(hw_in + 1) * sizeof *W.toff) : NULL};
+                    dx ? malloc((size_t)(hw_in + 1) * sizeof *W.toff) : NULL, NULL};
     /* channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
      * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's */
     int64_t tsz = (hw_out + (dgrid ? hw_in : 0)) * p->c;
     if ((dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX)
         W.tbuf = malloc((size_t)tsz * sizeof *W.tbuf);
+    if (W.tbuf && dx)
+        W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     ref_chunkbuf xb = {0}, gb = {0};
     int rc = W.pts && (!dx || (W.pterm && W.terms && W.pe && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
                      (!dgrid || ref_chunkbuf_init(&gb, 2 * hw_out) == 0)
@@ -1500,6 +1524,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
         batch_view bv = batch_view_of(&G, n, W.tbuf, dgrid);
+        bv.gsplit = W.gsplit;
         rc = batch_points(&G, n, &W, &bv, dgrid ? &gb : NULL, nth, &hits, &falls);
         if (rc == 0 && dgrid)
             rc = ref_emit(s, 4, n * hw_out * 2, &gb);
@@ -1519,6 +1544,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         }
     }
     free(W.pts);
+    free(W.gsplit);
     free(W.pterm);
     free(W.terms);
     free(W.pe);
