@@ -392,13 +392,19 @@ static int exact_terms(ref_acc *a, ref_dd x, ref_dd y, double z)
     double part[8];
     int np = 0;
     const double xs[2] = {x.hi, x.lo}, ys[2] = {y.hi, y.lo};
+    /* z = ±2^k (a scale size/2 often is): a product by z clear of underflow is exact unless it
+     * overflows, no fma needed to see it */
+    uint64_t zb = ref_bits_of(z);
+    int ze = (int)(zb >> 52 & 0x7ff);
+    bool zpow2 = (zb & ((UINT64_C(1) << 52) - 1)) == 0 && ze != 0 && ze != 0x7ff;
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
             if (xs[i] == 0 || ys[j] == 0)
                 continue;
             double p = xs[i] * ys[j], f = fma(xs[i], ys[j], -p), pz = p * z, fz = f * z;
             if (!ref_prod_clear(xs[i], ys[j], p) || !ref_prod_clear(p, z, pz) ||
-                !ref_prod_clear(f, z, fz) || fma(p, z, -pz) != 0 || fma(f, z, -fz) != 0)
+                !ref_prod_clear(f, z, fz) || (zpow2 ? !isfinite(pz) : fma(p, z, -pz) != 0) ||
+                (zpow2 ? !isfinite(fz) : fma(f, z, -fz) != 0))
                 return 0;
             part[np++] = pz;
             part[np++] = fz;
