@@ -7,12 +7,15 @@
  * (size−1)/2 with align). Fast path: coordinates in exact integer form (grid_axis.c), terms as
  * exact double pairs where the products split exactly, else double-double with error bound,
  * summed by two-word error-free sums; dgrid as Σ_k ±w_k·scale·(Σ_c val·g) over the corners k
- * (a batch read channel-innermost, so a corner's channels are consecutive), dx from a compact
- * per-batch list of the points' primary corners; Ziv's test; MPFR on failure, the exact terms
- * summed by mpfr_sum. nops = 4 (bilinear: two weight differences and two
+ * (a batch read channel-innermost, so a corner's channels are consecutive; one pass per point
+ * for both components), dx per element from a per-batch list of the terms reaching it, four
+ * planes at once; Ziv's test; MPFR on failure, the exact terms summed by mpfr_sum. Every bound
+ * field (Σ|terms|, magnitudes, coordinate term) is summed in one fixed order, channel then
+ * corner (dgrid) or point (dx), whichever path computes it, so answers do not depend on it. nops = 4 (bilinear: two weight differences and two
  * products per dx term; difference, two products and the final scale per dgrid term).
  * coord_err = Σ|∂term/∂t|·δ over the terms: dx |g|(|wy|δx + |wx|δy + δxδy), dgrid x
  * |val·g·scale|·δy (y: δx), with |∂c/∂t| ≤ sens. */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,8 +58,6 @@ typedef struct {
     mpfr_t *t;
     mpfr_ptr *ptr;
     size_t n, cap;
-    double *gather; /* dgrid: a point's channel values, GV per channel (see dgrid_gather) */
-    size_t gcap;
 } mterms;
 
 static mpfr_ptr mterm(mterms *m, mpfr_prec_t prec)
@@ -82,7 +83,6 @@ static void mterms_free(mterms *m)
         mpfr_clear(m->t[i]);
     free(m->t);
     free(m->ptr);
-    free(m->gather);
 }
 
 static void mpfr_finish(mterms *m, ref_value *v)
@@ -98,26 +98,6 @@ static double factor(const ref_grid_params *p, int comp)
     return p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
 }
 
-/* A point's data under outcomes (ox, oy), shared by both dgrid components: per channel c,
- * g = gradOutput, the corner values val[k], their products val·g and the factors
- * max(1, |val|)·max(1, |g|) of the underflow magnitude (GV_* below, GV doubles a channel);
- * the largest intermediate magnitude pmax of PyTorch's form (ne − nw)·w·g; and (fast path) per
- * corner k the channel sum S_k = Σ_c val·g, each product split exactly into two doubles, with
- * its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
-#define GV 13
-#define GV_G 0
-#define GV_VAL 1  /* + k */
-#define GV_VG 5   /* + k */
-#define GV_MAG 9  /* + k */
-typedef struct {
-    int nc;
-    corner cs[4];
-    const double *gv;
-    bool finite;
-    double pmax;
-    ref_acc S[4];
-} dgrid_gather;
-
 /* Σ of exact double terms as s + c: the running sum's rounding error goes into c by an
  * error-free addition, and only c's own rounding error is dropped (err bounds it). One addition
  * of latency per term on each word (ref_acc_add has a chain of three error-free additions). */
@@ -131,61 +111,278 @@ static inline void exact_sum_add(exact_sum *a, double x)
     a->err += fabs(u.lo);
 }
 
+/* Four lanes as one GCC vector (element-wise IEEE operations, whatever instructions the target
+ * has): dx's channels, dgrid's corners. */
+#define DXL 4
+typedef double dxv __attribute__((vector_size(DXL * sizeof(double))));
+typedef int64_t dxvi __attribute__((vector_size(DXL * sizeof(double))));
+
+#define DXV_ABS(x) ((dxv)((dxvi)(x) & INT64_MAX))
+
+/* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI) */
+static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
+{
+    dxv t = *s + *x, tb = t - *s, tl = (*s - (t - tb)) + (*x - tb);
+    dxv u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);
+    *s = t;
+    *c = u;
+    *err += DXV_ABS(ul);
+}
+
 /* Batch n's gradOutput and input as read by the gather: element (c, i) at base[c·cs + i·is],
  * from the tensors (cs a plane, is 1) or from channel-innermost copies (cs 1, is C). */
-typedef struct { const double *go, *in; int64_t go_cs, go_is, in_cs, in_is; } batch_view;
+typedef struct {
+    const double *go, *in;
+    int64_t go_cs, go_is, in_cs, in_is;
+    /* batch_prepare: every value of the batch's gradOutput and input finite, of at most 26
+     * significant bits, 0 or at least 2^-484 (their products exact and clear of underflow), and
+     * the largest magnitudes */
+    bool plain;
+    double max_go, max_in;
+    /* batch_prepare, with the copies: per channel, whether its gradOutput suits dx_sum_split
+     * (dx_g_ok for all its values); NULL: unknown */
+    bool *gsplit;
+} batch_view;
 
-static int dgrid_gather_fill(const gctx *G, const batch_view *bv, int64_t pix,
-                             const grid_outcome *ox, const grid_outcome *oy, mterms *mt,
-                             dgrid_gather *D)
+/* One dgrid component of a point under outcomes (ox, oy): scale·Σ_c Σ_k sgn_k·w_k·val_k·g, its
+ * weights w_k = wk[k] on the axis ow, and the bound data gathered in one pass with the other
+ * component's (dgrid_gather_fill): Σ|terms| (sabs) and count, coordinate term, magnitudes, and
+ * pre = Σ|val·(g·w)|, PyTorch's sum before the scale. */
+typedef struct {
+    const grid_outcome *ow;
+    int mult;
+    double scale, dl, mscale;
+    int sgn[4];
+    const ref_dd *wk[4];
+    bool skip[4];
+    double pre, sabs, mag, cerr;
+    int64_t nt;
+} dgrid_comp;
+
+/* A point's data under outcomes (ox, oy): its in-bounds corners, where its gradOutput (gb) and
+ * corner values (vb[k]) lie (channel c at [c·go_cs], [c·in_cs]), both components, whether every
+ * term is finite, the largest intermediate magnitude pmax of PyTorch's form (ne − nw)·w·g, and
+ * (fast path) per corner k the channel sum S_k = Σ_c val·g, each product split exactly into
+ * two doubles, with its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
+typedef struct {
+    int nc;
+    corner cs[4];
+    const double *gb, *vb[4];
+    int64_t go_cs, in_cs;
+    bool finite;
+    double pmax;
+    ref_acc S[4];
+    dgrid_comp comp[2];
+} dgrid_gather;
+
+static void dgrid_comp_init(const gctx *G, const gpoint *pt, const grid_outcome *ox,
+                            const grid_outcome *oy, const dgrid_gather *D, int comp, dgrid_comp *q)
+{
+    const grid_outcome *ow = comp == 0 ? oy : ox; /* the weight's axis */
+    memset(q, 0, sizeof *q);
+    q->ow = ow;
+    q->mult = comp == 0 ? ox->mult : oy->mult;
+    q->scale = factor(G->p, comp) * q->mult;
+    q->dl = pt->ax[comp == 0 ? 1 : 0].delta * pt->ax[comp == 0 ? 1 : 0].sens;
+    q->mscale = ref_fmax(1, fabs(q->scale));
+    for (int k = 0; k < D->nc; k++) {
+        q->sgn[k] = (comp == 0 ? D->cs[k].kx : D->cs[k].ky) ? 1 : -1;
+        q->wk[k] = wdd(ow, comp == 0 ? D->cs[k].ky : D->cs[k].kx);
+        /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there, or
+         * NaN through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
+        q->skip[k] = q->mult == 0 || (q->dl == 0 && q->wk[k]->hi == 0 && q->wk[k]->lo == 0 &&
+                                      !ow->dd_inexact);
+    }
+}
+
+/* The vector loops (dx_group, dgrid_point) compiled twice, for AVX2 and the baseline, the one
+ * the CPU runs chosen when the program loads: the same IEEE operations either way (AVX2 brings
+ * no FMA, and ISO C mode contracts nothing), only wider registers. -DGRID_NO_CLONES keeps the
+ * baseline alone (how tests compare the two). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GRID_NO_CLONES)
+#define GRID_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GRID_CLONES
+#endif
+
+/* Two lanes as one GCC vector of the SSE2 width (built from and read into scalars without a
+ * trip through memory): dgrid's corners, (0, 1) and (2, 3). */
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2i __attribute__((vector_size(16)));
+#define V2_ABS(x) ((v2d)((v2i)(x) & INT64_MAX))
+
+static inline void v2_exact_add(v2d *s, v2d *c, v2d *err, v2d x)
+{
+    v2d t = *s + x, tb = t - *s, tl = (*s - (t - tb)) + (x - tb);
+    v2d u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);
+    *s = t;
+    *c = u;
+    *err += V2_ABS(ul);
+}
+
+/* One pass over the point's channels fills D, the corners as the lanes of two vectors (lanes
+ * past nc read corner 0 and are never used); every sum keeps channel-then-corner order.
+ * lean (dgrid_lean): the data are plain and no intermediate can come near the overflow
+ * threshold, so the terms are finite, the products exact and clear, and pmax and pre (which
+ * only decide REF_FLAG_RANGE) are left 0: that flag stays unset either way. */
+static inline __attribute__((always_inline)) void
+dgrid_fill(const gctx *G, const batch_view *bv, int64_t pix, dgrid_gather *D, bool lean)
 {
     const ref_grid_params *p = G->p;
-    size_t need = (size_t)(p->c > 0 ? p->c : 1) * GV;
-    if (mt->gcap < need) {
-        double *ng = realloc(mt->gather, need * sizeof *ng);
-        if (!ng)
-            return -1;
-        mt->gather = ng;
-        mt->gcap = need;
-    }
-    double *gv = mt->gather;
-    D->gv = gv;
-    D->nc = corners(p, ox, oy, D->cs);
+    int nc = D->nc;
     D->finite = true;
-    const double *gb = bv->go + pix * bv->go_is, *vb[4];
-    for (int k = 0; k < D->nc; k++)
-        vb[k] = bv->in + D->cs[k].e * bv->in_is;
-    exact_sum S[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    bool clear[4] = {true, true, true, true};
-    double pmax = 0;
-    for (int64_t c = 0; c < p->c; c++) {
-        double g = gb[c * bv->go_cs], mg = ref_fmax(1, fabs(g)), vsum = 0;
-        double *row = gv + GV * c;
-        row[GV_G] = g;
-        for (int k = 0; k < D->nc; k++) {
-            double val = vb[k][c * bv->in_cs], vg = val * g;
-            row[GV_VAL + k] = val;
-            row[GV_VG + k] = vg;
-            row[GV_MAG + k] = ref_fmax(1, fabs(val)) * mg;
-            vsum += fabs(val);
-            pmax = ref_fmax(pmax, fabs(vg));
-            D->finite = D->finite && isfinite(val) && isfinite(g); /* only terms count */
-            if (!G->force) {
-                /* exact product, unless underflow */
-                double e = ref_short(val) && ref_short(g) ? 0 : fma(val, g, -vg);
-                exact_sum_add(&S[k], vg);
-                if (e != 0)
-                    exact_sum_add(&S[k], e);
-                clear[k] = clear[k] && ref_prod_clear(val, g, vg);
+    D->gb = bv->go + pix * bv->go_is;
+    D->go_cs = bv->go_cs;
+    D->in_cs = bv->in_cs;
+    for (int k = 0; k < nc; k++)
+        D->vb[k] = bv->in + D->cs[k].e * bv->in_is;
+    for (int k = nc; k < 4; k++)
+        D->vb[k] = D->vb[0];
+    const v2d one = {1, 1}, tiny = {0x1p-968, 0x1p-968}, zero = {0, 0};
+    const v2i all = {-1, -1}, none = {0, 0};
+    v2d w[2][2], S[2] = {zero, zero}, Sc[2] = {zero, zero}, Serr[2] = {zero, zero};
+    v2i clear[2] = {all, all};
+    for (int comp = 0; comp < 2; comp++)
+        for (int h = 0; h < 2; h++)
+            w[comp][h] = (v2d){2 * h < nc ? D->comp[comp].wk[2 * h]->hi : 0,
+                               2 * h + 1 < nc ? D->comp[comp].wk[2 * h + 1]->hi : 0};
+    /* the components' sums in locals (registers), not through D */
+    double pmax = 0, pre[2] = {0, 0}, mag[2] = {0, 0}, sabs[2] = {0, 0}, cerr[2] = {0, 0};
+    bool skip[2][4], cerr_on[2] = {D->comp[0].dl > 0, D->comp[1].dl > 0};
+    for (int comp = 0; comp < 2; comp++)
+        for (int k = 0; k < 4; k++)
+            skip[comp][k] = D->comp[comp].skip[k];
+    for (int64_t c = 0; c < p->c && nc == 0; c++) /* no corner: vsum = 0 */
+        pmax = ref_fmax(pmax, ref_fmax(0, 0 * fabs(D->gb[c * D->go_cs])));
+    for (int64_t c = 0; c < p->c && nc > 0; c++) {
+        double g = D->gb[c * D->go_cs], mg = ref_fmax(1, fabs(g)), vsum = 0;
+        int64_t at = c * D->in_cs;
+        v2d val[2] = {{D->vb[0][at], D->vb[1][at]}, {D->vb[2][at], D->vb[3][at]}};
+        v2d vg[2] = {val[0] * g, val[1] * g};
+        v2d aval[2] = {V2_ABS(val[0]), V2_ABS(val[1])}, avg[2] = {V2_ABS(vg[0]), V2_ABS(vg[1])};
+        bool fin = isfinite(g);
+        for (int k = 0; k < nc && !lean; k++) {
+            vsum += aval[k / 2][k % 2];
+            pmax = ref_fmax(pmax, avg[k / 2][k % 2]);
+            fin = fin && isfinite(val[k / 2][k % 2]); /* only terms count */
+        }
+        D->finite = D->finite && fin;
+        if (lean) {
+            v2_exact_add(&S[0], &Sc[0], &Serr[0], vg[0]);
+            v2_exact_add(&S[1], &Sc[1], &Serr[1], vg[1]);
+        } else if (!G->force) {
+            /* exact products (fma's remainder where a factor has more than 26 bits), unless
+             * underflow */
+            v2d e[2] = {zero, zero};
+            bool has_e = false;
+            v2i lowbits = ((v2i)val[0] | (v2i)val[1]) & 0x7ffffff;
+            if (!ref_short(g) || lowbits[0] || lowbits[1])
+                for (int k = 0; k < nc; k++) {
+                    double vk = val[k / 2][k % 2];
+                    e[k / 2][k % 2] = ref_short(vk) && ref_short(g) ? 0 : fma(vk, g, -vg[k / 2][k % 2]);
+                    has_e = has_e || e[k / 2][k % 2] != 0;
+                }
+            v2i gzero = g == 0 ? all : none;
+            for (int h = 0; h < 2; h++) {
+                v2_exact_add(&S[h], &Sc[h], &Serr[h], vg[h]);
+                if (has_e) /* adding 0 to a lane leaves its sum as it is */
+                    v2_exact_add(&S[h], &Sc[h], &Serr[h], e[h]);
+                clear[h] &= (val[h] == zero) | gzero | (avg[h] >= tiny);
+            }
+        }
+        v2d gm[2];
+        for (int h = 0; h < 2; h++) {
+            v2i big = aval[h] >= one; /* ref_fmax(1, |val|): 1 for a NaN */
+            gm[h] = (v2d)(((v2i)aval[h] & big) | ((v2i)one & ~big)) * mg;
+        }
+#pragma GCC unroll 2
+        for (int comp = 0; comp < 2; comp++) {
+            const dgrid_comp *q = &D->comp[comp];
+            v2d at_[2], ats[2], gms[2], vgs[2];
+            for (int h = 0; h < 2; h++) {
+                v2d t = val[h] * (g * w[comp][h]); /* a zero weight gives 0, not (val·g = ∞)·0 */
+                at_[h] = V2_ABS(t);
+                ats[h] = V2_ABS(t * q->scale);
+                gms[h] = gm[h] * q->mscale;
+                vgs[h] = V2_ABS(vg[h] * q->scale) * q->dl;
+            }
+            for (int k = 0; k < nc; k++) {
+                if (!lean)
+                    pre[comp] += at_[k / 2][k % 2];
+                if (skip[comp][k])
+                    continue;
+                mag[comp] += gms[k / 2][k % 2];
+                sabs[comp] += ats[k / 2][k % 2];
+                if (cerr_on[comp]) /* exact coordinates: none (and no inf·0 when val·g overflows) */
+                    cerr[comp] += vgs[k / 2][k % 2];
             }
         }
         /* PyTorch's form (ne − nw)·w·g: a difference of corner values, then times g */
-        pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
+        if (!lean)
+            pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
     }
     D->pmax = pmax;
+    for (int comp = 0; comp < 2; comp++) {
+        dgrid_comp *q = &D->comp[comp];
+        q->pre = pre[comp];
+        q->mag = mag[comp];
+        q->sabs = sabs[comp];
+        q->cerr = cerr[comp];
+        for (int k = 0; k < nc; k++)
+            q->nt += q->skip[k] ? 0 : p->c;
+    }
     for (int k = 0; k < 4; k++) /* an underflowed product is undecidable: the MPFR path */
-        D->S[k] = (ref_acc){ref_two_sum(S[k].s, S[k].c), clear[k] ? S[k].err : INFINITY};
-    return 0;
+        D->S[k] = k >= nc ? (ref_acc){{0, 0}, 0}
+                          : (ref_acc){ref_two_sum(S[k / 2][k % 2], Sc[k / 2][k % 2]),
+                                      clear[k / 2][k % 2] ? Serr[k / 2][k % 2] : INFINITY};
+}
+
+/* Whether a point's fill may be lean: plain data, and every intermediate the range check looks
+ * at below half the overflow threshold. With V, G the largest |input|, |gradOutput| and W the
+ * largest weight: |val·g| ≤ VG, vsum ≤ 4V, vsum·|g| ≤ 4VG, each term of pre and sabs at most
+ * VG·W·max(1, |scale|) rounded 3 times, their sums of 4C terms rounded once each: all below
+ * B = 4·V·max(1, G)·max(1, C·W·max(1, |scale|))·(1 + (4C + 8)·2^-52). */
+static bool dgrid_lean(const gctx *G, const batch_view *bv, const dgrid_gather *D)
+{
+    if (!bv->plain || G->force)
+        return false;
+    double w = 0, sc = 1;
+    for (int comp = 0; comp < 2; comp++) {
+        sc = ref_fmax(sc, fabs(D->comp[comp].scale));
+        for (int k = 0; k < D->nc; k++)
+            w = ref_fmax(w, fabs(D->comp[comp].wk[k]->hi));
+    }
+    double C = (double)G->p->c;
+    double B = 4 * bv->max_in * ref_fmax(1, bv->max_go) * ref_fmax(1, C * w * sc) *
+               (1 + (4 * C + 8) * 0x1p-52);
+    return B * 2 < G->overflow_at;
+}
+
+static void dgrid_gather_fill(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t pix,
+                              const grid_outcome *ox, const grid_outcome *oy, dgrid_gather *D)
+{
+    D->nc = corners(G->p, ox, oy, D->cs);
+    dgrid_comp_init(G, pt, ox, oy, D, 0, &D->comp[0]);
+    dgrid_comp_init(G, pt, ox, oy, D, 1, &D->comp[1]);
+    if (dgrid_lean(G, bv, D))
+        dgrid_fill(G, bv, pix, D, true);
+    else
+        dgrid_fill(G, bv, pix, D, false);
+}
+
+/* The class of component q's non-finite terms (PyTorch: gix accumulated, then times gix_mult,
+ * the scale). */
+static ref_nfclass dgrid_nfclass(const ref_grid_params *p, const dgrid_gather *D,
+                                 const dgrid_comp *q)
+{
+    ref_nfclass cls = {0};
+    for (int64_t c = 0; c < p->c; c++)
+        for (int k = 0; k < D->nc; k++) {
+            double f[5] = {(double)q->sgn[k], D->vb[k][c * D->in_cs], D->gb[c * D->go_cs],
+                           q->wk[k]->hi, q->scale};
+            ref_nf_term(&cls, f, 5);
+        }
+    return cls;
 }
 
 /* Adds (x.hi + x.lo)·(y.hi + y.lo)·z to a as exact doubles (an exact value halfway between
@@ -195,13 +392,19 @@ static int exact_terms(ref_acc *a, ref_dd x, ref_dd y, double z)
     double part[8];
     int np = 0;
     const double xs[2] = {x.hi, x.lo}, ys[2] = {y.hi, y.lo};
+    /* z = ±2^k (a scale size/2 often is): a product by z clear of underflow is exact unless it
+     * overflows, no fma needed to see it */
+    uint64_t zb = ref_bits_of(z);
+    int ze = (int)(zb >> 52 & 0x7ff);
+    bool zpow2 = (zb & ((UINT64_C(1) << 52) - 1)) == 0 && ze != 0 && ze != 0x7ff;
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
             if (xs[i] == 0 || ys[j] == 0)
                 continue;
             double p = xs[i] * ys[j], f = fma(xs[i], ys[j], -p), pz = p * z, fz = f * z;
             if (!ref_prod_clear(xs[i], ys[j], p) || !ref_prod_clear(p, z, pz) ||
-                !ref_prod_clear(f, z, fz) || fma(p, z, -pz) != 0 || fma(f, z, -fz) != 0)
+                !ref_prod_clear(f, z, fz) || (zpow2 ? !isfinite(pz) : fma(p, z, -pz) != 0) ||
+                (zpow2 ? !isfinite(fz) : fma(f, z, -fz) != 0))
                 return 0;
             part[np++] = pz;
             part[np++] = fz;
@@ -212,65 +415,25 @@ static int exact_terms(ref_acc *a, ref_dd x, ref_dd y, double z)
     return 1;
 }
 
-/* One dgrid component of point (n, pix) under outcomes (ox, oy) (data D). Returns 1 if decided
- * fast. */
-static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
-                       const grid_outcome *ox, const grid_outcome *oy, int comp, mterms *mt,
-                       ref_value *v, uint8_t *flags)
+/* One dgrid component of a point from its data D. Returns 1 if decided fast. */
+static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, mterms *mt, ref_value *v,
+                       uint8_t *flags)
 {
     const ref_grid_params *p = G->p;
-    const grid_outcome *ow = comp == 0 ? oy : ox; /* the weight's axis */
-    int mult = comp == 0 ? ox->mult : oy->mult;
-    double scale = factor(p, comp) * mult;
-    double dl = pt->ax[comp == 0 ? 1 : 0].delta * pt->ax[comp == 0 ? 1 : 0].sens;
-    const corner *cs = D->cs;
+    const dgrid_comp *q = &D->comp[comp];
     int nc = D->nc;
-    int sgn[4];
-    const ref_dd *wk[4];
-    for (int k = 0; k < nc; k++) {
-        sgn[k] = (comp == 0 ? cs[k].kx : cs[k].ky) ? 1 : -1;
-        wk[k] = wdd(ow, comp == 0 ? cs[k].ky : cs[k].kx);
-    }
     memset(v, 0, sizeof *v);
     v->nops = 4;
-    double sabs = 0, cerr = 0, pre = 0, mag = 0, mscale = ref_fmax(1, fabs(scale));
-    int64_t nt = 0;
-    ref_nfclass cls = {0};
-    /* a weight exactly 0 on the device too (no coordinate error): the term is 0 there, or NaN
-     * through val·g = ∞ (RANGE); it adds no rounding or underflow to bound */
-    bool skip[4];
-    for (int k = 0; k < nc; k++)
-        skip[k] = mult == 0 || (dl == 0 && wk[k]->hi == 0 && wk[k]->lo == 0 && !ow->dd_inexact);
-    for (int64_t c = 0; c < p->c; c++) {
-        const double *row = D->gv + GV * c;
-        double g = row[GV_G];
-        for (int k = 0; k < nc; k++) {
-            double val = row[GV_VAL + k];
-            double t = val * (g * wk[k]->hi); /* a zero weight gives 0, not (val·g = ∞)·0 */
-            if (!D->finite) { /* PyTorch: gix accumulated, then times gix_mult (scale) */
-                double f[5] = {(double)sgn[k], val, g, wk[k]->hi, scale};
-                ref_nf_term(&cls, f, 5);
-            }
-            pre += fabs(t);
-            if (skip[k])
-                continue;
-            mag += row[GV_MAG + k] * mscale;
-            sabs += fabs(t * scale);
-            if (dl > 0) /* exact coordinates: none (and no inf·0 when val·g overflows) */
-                cerr += fabs(row[GV_VG + k] * scale) * dl;
-            nt++;
-        }
-    }
-    double pmax = D->pmax;
-    v->nterms = nt;
-    v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
-    v->coord_err = cerr * (1 + 0x1p-40);
-    v->under_mag = mag * (1 + 0x1p-40);
+    v->nterms = q->nt;
+    v->sum_abs = q->sabs * (1 + (double)(q->nt + 6) * 0x1p-52);
+    v->coord_err = q->cerr * (1 + 0x1p-40);
+    v->under_mag = q->mag * (1 + 0x1p-40);
     /* FP32 (double) products val·g, corner differences, the sum before and after the scale: past
-     * the working range
-     * an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact value is finite */
-    if (ref_fmax(pmax, ref_fmax(pre, sabs)) * (1 + 0x1p-40) > G->overflow_at)
+     * the working range an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact
+     * value is finite */
+    if (ref_fmax(D->pmax, ref_fmax(q->pre, q->sabs)) * (1 + 0x1p-40) > G->overflow_at)
         *flags |= REF_FLAG_RANGE;
+    ref_nfclass cls = D->finite ? (ref_nfclass){0} : dgrid_nfclass(p, D, q);
     if (ref_nf_any(&cls)) {
         v->hi = ref_nf_value(&cls);
         v->lo = 0;
@@ -278,21 +441,22 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
         *flags |= REF_FLAG_NONFINITE;
         return 1;
     }
-    if (mult == 0)
+    if (q->mult == 0)
         return 1; /* exactly 0: the gradient multiplier is 0 */
     if (!G->force) {
         /* Σ_k (S_k ± e_k)·w_k·sc: the products within 12u² (dd_mul 6u², mul_d 3u², w's own
          * 2u²), e_k scaled by |w_k·sc| (the 2^-50 covers rounding of that bound) */
         ref_acc a = {{0, 0}, 0};
         for (int k = 0; k < nc; k++) {
-            double sc = sgn[k] * scale;
-            if (ow->dd_inexact)
+            double sc = q->sgn[k] * q->scale;
+            const ref_dd *w = q->wk[k];
+            if (q->ow->dd_inexact)
                 a.err = INFINITY; /* the weight is not hi + lo: the MPFR path */
-            else if (D->S[k].err == 0 && exact_terms(&a, D->S[k].s, *wk[k], sc))
+            else if (D->S[k].err == 0 && exact_terms(&a, D->S[k].s, *w, sc))
                 continue;
-            ref_dd tt = ref_dd_mul_d(ref_dd_mul(D->S[k].s, *wk[k]), sc);
+            ref_dd tt = ref_dd_mul_d(ref_dd_mul(D->S[k].s, *w), sc);
             double terr = 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY +
-                          D->S[k].err * (fabs(wk[k]->hi) + fabs(wk[k]->lo)) * fabs(sc) * (1 + 0x1p-50);
+                          D->S[k].err * (fabs(w->hi) + fabs(w->lo)) * fabs(sc) * (1 + 0x1p-50);
             ref_acc_add(&a, tt, terr);
         }
         if (ref_decide(a.s, a.err, &v->hi, &v->lo))
@@ -300,16 +464,16 @@ static int dgrid_value(const gctx *G, const gpoint *pt, const dgrid_gather *D,
     }
     mt->n = 0;
     for (int64_t c = 0; c < p->c; c++) {
-        double g = D->gv[GV * c + GV_G];
+        double g = D->gb[c * D->go_cs];
         for (int k = 0; k < nc; k++) {
-            double val = D->gv[GV * c + GV_VAL + k];
+            double val = D->vb[k][c * D->in_cs];
             mpfr_ptr t = mterm(mt, 2);
             mpfr_set_ui(t, 1, MPFR_RNDN);
-            grid_weight_mul(t, ow, comp == 0 ? cs[k].ky : cs[k].kx);
+            grid_weight_mul(t, q->ow, comp == 0 ? D->cs[k].ky : D->cs[k].kx);
             mpfr_prec_round(t, mpfr_get_prec(t) + 3 * 53 + 8, MPFR_RNDN); /* exact products */
             mpfr_mul_d(t, t, val, MPFR_RNDN);
             mpfr_mul_d(t, t, g, MPFR_RNDN);
-            mpfr_mul_d(t, t, sgn[k] * scale, MPFR_RNDN);
+            mpfr_mul_d(t, t, q->sgn[k] * q->scale, MPFR_RNDN);
         }
     }
     mpfr_finish(mt, v);
@@ -441,14 +605,6 @@ static void dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, i
     mpfr_finish(mt, v);
 }
 
-typedef struct {
-    exact_sum *acc;
-    ref_nfclass *cls;
-    double *sabs, *cerr, *mag;
-    int64_t *nt;
-    uint8_t *fallback;
-} plane_buf;
-
 #define AMB_PER_ELEM 6 /* each ambiguous point has ≥ 2 variants: 7 of them exceed REF_MAX_ALTS */
 
 /* ---- interval judgement of dx ----
@@ -527,154 +683,243 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
     *fl = (uint8_t)((*fl & ~REF_FLAG_UNCHECKABLE) | REF_FLAG_INTERVAL);
 }
 
-/* The primary corners of a batch's resolved points in point order, with what dx_plane needs of
- * them that no channel changes: built once per batch, read once per plane. */
+/* The terms of dx: per element, the primary corners of the batch's resolved points that reach
+ * it, in point order (CSR over the elements), with what no channel changes: built once per
+ * batch, read once per group of planes (an element's sums then stay in registers, and its
+ * answer is written once). */
 enum { DX_EXACT, DX_DD, DX_MPFR };
 typedef struct {
     int32_t pix;      /* the point */
-    int32_t mode;     /* DX_EXACT: wx·wy = wxy.hi exactly; DX_DD: wxy = dd_mul(wx, wy) with its
+    int8_t mode;      /* DX_EXACT: wx·wy = wxy.hi exactly; DX_DD: wxy = dd_mul(wx, wy) with its
                        * bound; DX_MPFR: a weight is not hi + lo */
-    int64_t e;        /* the element it reaches */
+    bool split;       /* the parts hold wx·wy, each 0 or within [DX_PART_MIN, DX_PART_MAX] */
+    bool wxy_short;   /* ref_short(wxy.hi) */
     double wx, wy;    /* the weights' high words */
     double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
+    double part[4];   /* split: wx·wy = part[0] + … + part[3] exactly, parts of at most 27
+                       * significant bits (wxy.hi's two, wxy.lo's two), so g·part[i] is exact for
+                       * a g of at most 26 (dx_g_ok); 0, 0, 0, 0 when not split */
     ref_dd wxy;
-    bool wxy_short;   /* ref_short(wxy.hi) */
-} dxcorner;
+} dxterm;
 
-static int64_t dx_corners(const ref_grid_params *p, const gpoint *pts, dxcorner *cor)
+typedef struct {
+    dxterm *t;        /* the terms of element e: t[off[e]] .. t[off[e + 1] − 1] */
+    int64_t *off;
+    bool split;       /* every term split */
+} dxterms;
+
+/* Magnitudes where the split products g·part are exact and their sums finite: parts in
+ * [2^-500, 2^8] (or 0), g of at most 26 significant bits in [2^-400, 2^400] (or 0). */
+#define DX_PART_MIN 0x1p-500
+#define DX_PART_MAX 0x1p8
+#define DX_G_MIN 0x1p-400
+#define DX_G_MAX 0x1p400
+
+static bool dx_part_ok(double x) { return x == 0 || (fabs(x) >= DX_PART_MIN && fabs(x) <= DX_PART_MAX); }
+
+/* x = hi + lo exactly, hi its leading 26 significant bits, lo (the rest) at most 27 */
+static void dx_split26(double x, double *hi, double *lo)
 {
-    int64_t hw_out = p->h_out * p->w_out, m = 0;
-    for (int64_t pix = 0; pix < hw_out; pix++) {
-        const gpoint *pt = &pts[pix];
-        if (pt->out || pt->unres)
-            continue;
-        const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
-        double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
-        corner cs[4];
-        int nc = corners(p, ox, oy, cs);
-        for (int k = 0; k < nc; k++) {
-            const ref_dd *wx = wdd(ox, cs[k].kx), *wy = wdd(oy, cs[k].ky);
-            dxcorner *q = &cor[m++];
-            q->pix = (int32_t)pix;
-            q->e = cs[k].e;
-            q->wx = wx->hi;
-            q->wy = wy->hi;
-            q->cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
-            double pxy = wx->hi * wy->hi;
-            if (ox->dd_inexact || oy->dd_inexact) {
-                q->mode = DX_MPFR;
-            } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
-                       fma(wx->hi, wy->hi, -pxy) == 0) {
-                q->mode = DX_EXACT;
-                q->wxy = (ref_dd){pxy, 0};
-                q->wxy_short = ref_short(pxy);
-            } else {
-                q->mode = DX_DD;
-                q->wxy = ref_dd_mul(*wx, *wy);
-            }
-        }
+    *hi = ref_of_bits(ref_bits_of(x) & ~(uint64_t)0x7ffffff);
+    *lo = x - *hi;
+}
+
+static dxterm dx_term(const gpoint *pt, int64_t pix, const corner *cs)
+{
+    const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+    double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
+    const ref_dd *wx = wdd(ox, cs->kx), *wy = wdd(oy, cs->ky);
+    dxterm q = {.pix = (int32_t)pix, .wx = wx->hi, .wy = wy->hi};
+    q.cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
+    double pxy = wx->hi * wy->hi;
+    if (ox->dd_inexact || oy->dd_inexact) {
+        q.mode = DX_MPFR;
+    } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
+               fma(wx->hi, wy->hi, -pxy) == 0) {
+        q.mode = DX_EXACT;
+        q.wxy = (ref_dd){pxy, 0};
+        q.wxy_short = ref_short(pxy);
+    } else {
+        q.mode = DX_DD;
+        q.wxy = ref_dd_mul(*wx, *wy);
     }
-    return m;
+    /* wx·wy exactly as two doubles: exact above, or two one-word weights whose product's
+     * rounding error fma gives exactly (then dd_mul's pair is that one) */
+    if (q.mode == DX_EXACT || (q.mode == DX_DD && wx->lo == 0 && wy->lo == 0 &&
+                               ref_prod_clear(wx->hi, wy->hi, pxy))) {
+        dx_split26(q.wxy.hi, &q.part[0], &q.part[1]);
+        dx_split26(q.wxy.lo, &q.part[2], &q.part[3]);
+        q.split = true;
+        for (int i = 0; i < 4; i++)
+            q.split = q.split && dx_part_ok(q.part[i]);
+    }
+    if (!q.split)
+        memset(q.part, 0, sizeof q.part);
+    return q;
 }
 
-/* Plane (n, c)'s sums start empty. */
-static void dx_plane_clear(plane_buf *B, int64_t hw_in)
+/* A point's terms, in corner order, into term[0..3] with the element each reaches in e[0..3]
+ * (-1: none): computed where the points are, in parallel. */
+static void dx_point_terms(const ref_grid_params *p, const gpoint *pt, int64_t pix, dxterm *term,
+                           int64_t *e)
 {
-    memset(B->acc, 0, (size_t)hw_in * sizeof *B->acc);
-    memset(B->cls, 0, (size_t)hw_in * sizeof *B->cls);
-    memset(B->sabs, 0, (size_t)hw_in * sizeof(double));
-    memset(B->cerr, 0, (size_t)hw_in * sizeof(double));
-    memset(B->mag, 0, (size_t)hw_in * sizeof(double));
-    memset(B->nt, 0, (size_t)hw_in * sizeof(int64_t));
+    corner cs[4];
+    int nc = pt->out || pt->unres ? 0 : corners(p, &pt->ax[0].o[0], &pt->ax[1].o[0], cs);
+    for (int k = 0; k < 4; k++) {
+        e[k] = k < nc ? cs[k].e : -1;
+        if (k < nc)
+            term[k] = dx_term(pt, pix, &cs[k]);
+    }
 }
 
-/* Every term g·wx·wy of plane (n, c) at the batch's primary corners into its element's sums:
- * Σ|terms|, magnitudes, count, non-finite class, coordinate term and, off force_mpfr, the
- * error-free running sum with its bound. */
-static void dx_scatter(const gctx *G, const dxcorner *cor, int64_t ncor, int64_t n, int64_t c,
-                       plane_buf *B)
+/* The batch's terms (pterm, pe: dx_point_terms of each point) into T (t: room for 4·hw_out,
+ * off: hw_in + 1), each element's in point order. */
+static void dx_terms_build(const ref_grid_params *p, const dxterm *pterm, const int64_t *pe,
+                           dxterms *T)
 {
-    const ref_grid_params *p = G->p;
-    int64_t hw_out = p->h_out * p->w_out;
-    bool bil = p->interpolation == REF_INTERP_BILINEAR;
-    const double *gc = G->go + (n * p->c + c) * hw_out;
-    for (int64_t q = 0; q < ncor; q++) {
-        const dxcorner *k = &cor[q];
-        int64_t e = k->e;
-        double g = gc[k->pix];
-        double t = g * k->wx * k->wy;
-        B->sabs[e] += fabs(t);
-        B->mag[e] += ref_fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
-        B->nt[e]++;
+    int64_t n = 4 * p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    int64_t *off = T->off;
+    memset(off, 0, (size_t)(hw_in + 1) * sizeof *off);
+    for (int64_t i = 0; i < n; i++)
+        if (pe[i] >= 0)
+            off[pe[i] + 1]++;
+    for (int64_t e = 0; e < hw_in; e++)
+        off[e + 1] += off[e];
+    for (int64_t i = 0; i < n; i++)
+        if (pe[i] >= 0)
+            T->t[off[pe[i]]++] = pterm[i];
+    /* the fill moved each offset to the next element's start */
+    memmove(off + 1, off, (size_t)hw_in * sizeof *off);
+    off[0] = 0;
+    T->split = true;
+    for (int64_t i = 0; i < off[hw_in]; i++)
+        T->split = T->split && T->t[i].split;
+}
+
+/* What an element's terms add up to in one plane: Σ|terms|, the coordinate term, the
+ * magnitudes, the non-finite class and (off force_mpfr) the sum s with |exact − s| ≤ err. */
+typedef struct {
+    double sabs, cerr, mag, err;
+    ref_nfclass cls;
+    ref_dd s;
+} dxsum;
+
+/* Element e's terms in the plane whose gradOutput is gp (element pix at gp[pix·is]), any data:
+ * exact double terms summed error-free where the products split, else double-double. */
+static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double *gp, int64_t is)
+{
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    dxsum r = {0};
+    exact_sum acc = {0, 0, 0};
+    for (int64_t i = 0; i < nt; i++) {
+        const dxterm *k = &t[i];
+        double g = gp[k->pix * is];
+        double tt = g * k->wx * k->wy;
+        r.sabs += fabs(tt);
+        r.mag += ref_fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
         if (!isfinite(g)) {
             double f[3] = {g, k->wx, k->wy};
-            ref_nf_term(&B->cls[e], f, 3);
+            ref_nf_term(&r.cls, f, 3);
         }
         if (bil)
-            B->cerr[e] += fabs(g) * k->cfac;
+            r.cerr += fabs(g) * k->cfac;
         if (G->force)
             continue;
         if (k->mode == DX_MPFR) {
-            B->acc[e].err = INFINITY; /* a weight is not hi + lo: the MPFR path */
+            acc.err = INFINITY; /* a weight is not hi + lo: the MPFR path */
         } else if (k->mode == DX_EXACT && isfinite(g)) {
             /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact value
              * halfway between doubles stays decidable) */
             double pg = k->wxy.hi * g;
             double f = k->wxy_short && ref_short(g) ? 0 : fma(k->wxy.hi, g, -pg);
-            exact_sum_add(&B->acc[e], pg);
+            exact_sum_add(&acc, pg);
             if (f != 0)
-                exact_sum_add(&B->acc[e], f);
+                exact_sum_add(&acc, f);
             if (!ref_prod_clear(k->wxy.hi, g, pg))
-                B->acc[e].err = INFINITY; /* underflow: the MPFR path */
+                acc.err = INFINITY; /* underflow: the MPFR path */
         } else if (isfinite(g)) {
-            ref_dd tt = ref_dd_mul_d(k->wxy, g);
-            exact_sum_add(&B->acc[e], tt.hi); /* the pair exactly, its distance to the term */
-            exact_sum_add(&B->acc[e], tt.lo);
-            B->acc[e].err += 16 * REF_U2 * fabs(tt.hi) + REF_DD_TINY;
+            ref_dd d = ref_dd_mul_d(k->wxy, g);
+            exact_sum_add(&acc, d.hi); /* the pair exactly, its distance to the term */
+            exact_sum_add(&acc, d.lo);
+            acc.err += 16 * REF_U2 * fabs(d.hi) + REF_DD_TINY;
         }
     }
+    r.s = ref_two_sum(acc.s, acc.c);
+    r.err = acc.err;
+    return r;
 }
 
-/* Each element's bound data (vals, fl) and, where the terms are non-finite or Ziv's test
- * decides, its value; the others are marked in B->fallback. Returns how many are marked. */
-static int64_t dx_decide(const gctx *G, plane_buf *B, ref_value *vals, uint8_t *fl,
-                         int64_t *hits)
+/* Whether a gradOutput value suits dx_sum_split: finite, at most 26 significant bits, zero or
+ * within [DX_G_MIN, DX_G_MAX] (FP32, FP16 and BF16 data always are, but for extreme exponents). */
+static bool dx_g_ok(double g)
 {
-    const ref_grid_params *p = G->p;
-    int64_t hw_in = p->h_in * p->w_in, nfall = 0;
-    bool bil = p->interpolation == REF_INTERP_BILINEAR;
-    for (int64_t e = 0; e < hw_in; e++) {
-        ref_value *v = &vals[e];
-        v->nterms = B->nt[e];
-        v->nops = bil ? 4 : 0;
-        v->sum_abs = B->sabs[e] * (1 + (double)(B->nt[e] + 6) * 0x1p-52);
-        v->coord_err = B->cerr[e] * (1 + 0x1p-40);
-        v->under_mag = B->mag[e] * (1 + 0x1p-40);
-        v->min_weight = 0;
-        B->fallback[e] = 0;
-        /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
-        if (B->sabs[e] * (1 + 0x1p-40) > G->overflow_at)
-            fl[e] |= REF_FLAG_RANGE;
-        if (ref_nf_any(&B->cls[e])) {
-            v->hi = ref_nf_value(&B->cls[e]);
-            v->lo = 0;
-            v->sum_abs = INFINITY;
-            fl[e] |= REF_FLAG_NONFINITE;
-            (*hits)++;
-        } else if (!G->force && ref_decide(ref_two_sum(B->acc[e].s, B->acc[e].c), B->acc[e].err,
-                                           &v->hi, &v->lo)) {
-            (*hits)++;
-        } else {
-            B->fallback[e] = 1;
-            nfall++;
-        }
-    }
-    return nfall;
+    double a = fabs(g);
+    return ref_short(g) && (g == 0 || (a >= DX_G_MIN && a <= DX_G_MAX));
 }
 
-/* The elements marked in B->fallback, from their exact terms (gathered in one scan of the
- * points) summed by MPFR. */
-static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane_buf *B,
+/* DXL planes at once (lanes: channels c..c + DXL − 1, element pix of lane l at
+ * gp[pix·is + l]), every term split and every g suiting the split (dx_g_ok): each
+ * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
+ * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
+ * GCC vectors: element-wise IEEE operations, whatever instructions the target has. */
+static inline __attribute__((always_inline)) void
+dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, dxsum r[DXL])
+{
+    const dxv one = {1, 1, 1, 1};
+    dxv s = {0}, c = {0}, err = {0}, sabs = {0}, mag = {0}, cerr = {0};
+    _Static_assert(DXL == 4, "one above");
+    for (int64_t i = 0; i < nt; i++) {
+        const dxterm *k = &t[i];
+        dxv g;
+        memcpy(&g, gp + k->pix * is, sizeof g);
+        dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
+        sabs += DXV_ABS(g * k->wx * k->wy);
+        dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
+        mag += (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
+        if (bil)
+            cerr += ag * k->cfac;
+        dxv_exact_add(&s, &c, &err, &p0);
+        dxv_exact_add(&s, &c, &err, &p1);
+        if (k->part[2] != 0) { /* wx·wy needs two words */
+            dxv p2 = g * k->part[2], p3 = g * k->part[3];
+            dxv_exact_add(&s, &c, &err, &p2);
+            dxv_exact_add(&s, &c, &err, &p3);
+        }
+    }
+    for (int l = 0; l < DXL; l++)
+        r[l] = (dxsum){sabs[l], cerr[l], mag[l], err[l], {0}, ref_two_sum(s[l], c[l])};
+}
+
+/* Element e's answer from its sums (v, fl): the bound data, and its value where the terms are
+ * non-finite or Ziv's test decides; else 1 (the MPFR path). */
+static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, uint8_t *fl,
+                     int64_t *hits)
+{
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    v->nterms = nt;
+    v->nops = bil ? 4 : 0;
+    v->sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52);
+    v->coord_err = r->cerr * (1 + 0x1p-40);
+    v->under_mag = r->mag * (1 + 0x1p-40);
+    v->min_weight = 0;
+    /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
+    if (r->sabs * (1 + 0x1p-40) > G->overflow_at)
+        *fl |= REF_FLAG_RANGE;
+    if (ref_nf_any(&r->cls)) {
+        v->hi = ref_nf_value(&r->cls);
+        v->lo = 0;
+        v->sum_abs = INFINITY;
+        *fl |= REF_FLAG_NONFINITE;
+    } else if (G->force || !ref_decide(r->s, r->err, &v->hi, &v->lo)) {
+        return 1;
+    }
+    (*hits)++;
+    return 0;
+}
+
+/* The elements marked in fallback, from their exact terms (gathered in one scan of the points)
+ * summed by MPFR. */
+static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, const uint8_t *fallback,
                    mterms *mt, ref_value *vals, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
@@ -688,7 +933,7 @@ static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane
     }
     off[0] = 0;
     for (int64_t e = 0; e < hw_in; e++)
-        off[e + 1] = off[e] + (B->fallback[e] ? B->nt[e] : 0);
+        off[e + 1] = off[e] + (fallback[e] ? vals[e].nterms : 0);
     mt->n = 0;
     for (int64_t i = 0; i < off[hw_in]; i++)
         (void)mterm(mt, 64);
@@ -702,7 +947,7 @@ static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane
         int nc = corners(p, ox, oy, cs);
         for (int k = 0; k < nc; k++) {
             int64_t e = cs[k].e;
-            if (!B->fallback[e])
+            if (!fallback[e])
                 continue;
             mpfr_ptr t = mt->t[off[e] + fill[e]++];
             mpfr_set_prec(t, 2);
@@ -715,7 +960,7 @@ static int dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, plane
     }
     mpfr_ptr *ptrs = malloc((size_t)(off[hw_in] + 1) * sizeof *ptrs);
     for (int64_t e = 0; e < hw_in && ptrs; e++) {
-        if (!B->fallback[e])
+        if (!fallback[e])
             continue;
         for (int64_t i = off[e]; i < off[e + 1]; i++)
             ptrs[i - off[e]] = mt->t[i];
@@ -778,50 +1023,141 @@ static int dx_ambiguous(const gctx *G, const gpoint *pts, const dxamb *amb, int 
     return 0;
 }
 
-/* Plane (n, c) of input_grad: the terms into each element's sums, the values they decide, MPFR
- * for the rest, then the elements ambiguous points reach. */
-/* Plane (n, c) of input_grad into the chunk out (and its alternative lists) at offset at. */
-static int dx_plane(const gctx *G, const gpoint *pts, const dxcorner *cor, int64_t ncor,
-                    const dxamb *amb, int namb, const int *tn, const int *tl, const dxreach *R,
-                    bool any_unres,
-                    int64_t n, int64_t c, int64_t at, plane_buf *B, mterms *mt, ref_output *out,
-                    ref_altlist *alts, int64_t *hits, int64_t *falls)
+/* What dx of batch n needs besides the points: its terms (T), the ambiguous points (amb), per
+ * element the ones that may reach it (tn, tl), the certain points reaching each element (R). */
+typedef struct {
+    dxterms T;
+    dxamb *amb;
+    int namb;
+    bool any_unres;
+    int *tn, *tl;
+    dxreach R;
+} dx_batch;
+
+/* Elements e0 .. e1 − 1 of planes c .. c + nl − 1 (nl ≤ DXL) of input_grad into the chunk out
+ * (plane c at offset at): every element's sums and the values they decide; the others marked in
+ * fallback (laid out as the chunk). split: the planes suit dx_sum_split. */
+GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c,
+                                 int nl, bool split, int64_t e0, int64_t e1, int64_t at,
+                                 uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in;
-    ref_value *vals = out->v + at;
-    uint8_t *fl = out->flags + at;
-    dx_plane_clear(B, hw_in);
-    dx_scatter(G, cor, ncor, n, c, B);
-    if (dx_decide(G, B, vals, fl, hits) > 0 && dx_mpfr(G, pts, n, c, B, mt, vals, falls) != 0)
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    for (int64_t e = e0; e < e1; e++) {
+        const dxterm *t = T->t + T->off[e];
+        int64_t nt = T->off[e + 1] - T->off[e];
+        dxsum r[DXL];
+        if (split && bil)
+            dx_sum_split(t, nt, bv->go + c, bv->go_is, true, r);
+        else if (split)
+            dx_sum_split(t, nt, bv->go + c, bv->go_is, false, r);
+        else
+            for (int l = 0; l < nl; l++)
+                r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
+        for (int l = 0; l < nl; l++) {
+            int64_t i = at + l * hw_in + e;
+            fallback[i] = (uint8_t)dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
+        }
+    }
+}
+
+/* Plane c of input_grad (at offset at of the chunk out) after dx_block: its marked elements by
+ * MPFR, then the elements ambiguous points reach. */
+static int dx_plane_rest(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n, int64_t c,
+                         int64_t at, const uint8_t *fallback, mterms *mt, ref_output *out,
+                         ref_altlist *alts, int64_t *falls)
+{
+    int64_t hw_in = G->p->h_in * G->p->w_in;
+    bool any = false;
+    for (int64_t e = 0; e < hw_in; e++)
+        any = any || fallback[at + e];
+    if (any && dx_mpfr(G, pts, n, c, fallback + at, mt, out->v + at, falls) != 0)
         return -1;
-    return dx_ambiguous(G, pts, amb, namb, tn, tl, R, any_unres, n, c, at, mt, out, alts);
+    return dx_ambiguous(G, pts, D->amb, D->namb, D->tn, D->tl, &D->R, D->any_unres, n, c, at, mt,
+                        out, alts);
 }
 
 /* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
  * reads a corner's channels from consecutive memory instead of one plane each. */
 #define TRANSPOSE_MAX ((int64_t)1 << 21)
 
-/* Batch n's view for the dgrid gather; with buf (hw_out + hw_in)·C doubles, fills it with the
- * channel-innermost copies (an omp for: called by every thread of the team, ends in a
- * barrier). */
-static batch_view batch_transpose(const gctx *G, int64_t n, double *buf)
+/* Batch n's view: the tensors, or with buf its channel-innermost copies (gradOutput's, and
+ * input's with `in`: (hw_out + hw_in)·C doubles, else hw_out·C). */
+static batch_view batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
-    const double *go = G->go + n * C * hw_out, *in = G->in + n * C * hw_in;
-    if (!buf)
-        return (batch_view){go, in, hw_out, 1, hw_in, 1};
-    double *tgo = buf, *tin = buf + hw_out * C;
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < hw_out + hw_in; i++) {
-        bool o = i < hw_out;
-        int64_t j = o ? i : i - hw_out, hw = o ? hw_out : hw_in;
-        const double *src = (o ? go : in) + j;
-        double *dst = (o ? tgo : tin) + j * C;
-        for (int64_t c = 0; c < C; c++)
-            dst[c] = src[c * hw];
+    batch_view v = {G->go + n * C * hw_out, G->in + n * C * hw_in, hw_out, 1, hw_in, 1, false, 0, 0,
+                    NULL};
+    if (buf) {
+        v.go = buf;
+        v.go_cs = 1;
+        v.go_is = C;
     }
-    return (batch_view){tgo, tin, 1, C, 1, C};
+    if (buf && in) {
+        v.in = buf + hw_out * C;
+        v.in_cs = 1;
+        v.in_is = C;
+    }
+    return v;
+}
+
+/* Fills buf (when not NULL) with batch n's copies of batch_view_of and, with `scan` (v's plain
+ * true and maxima 0 before), v's plain, max_go and max_in from the batch's gradOutput and input,
+ * and v->gsplit when not NULL (all true before), read once for all. An omp for (called by every thread of the team) ending in one barrier.
+ * Blocks of TRANSPOSE_ROWS rows, 8 channels at a time: each channel's plane is read a run of
+ * consecutive elements at a time (a plane apart, reading one element per plane would map every
+ * read to one cache set), and the block's rows stay in cache while they fill. */
+#define TRANSPOSE_ROWS 64
+static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool scan,
+                          batch_view *v)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
+    const double *go = G->go + n * C * hw_out, *gin = G->in + n * C * hw_in;
+    int64_t bo = (hw_out + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS;
+    int64_t blocks = bo + (in || scan ? (hw_in + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS : 0);
+    bool plain = true, *gok = buf && v->gsplit ? malloc((size_t)C) : NULL;
+    double mg = 0, mi = 0;
+    if (gok)
+        memset(gok, 1, (size_t)C);
+#pragma omp for schedule(static) nowait
+    for (int64_t b = 0; b < blocks; b++) {
+        bool o = b < bo;
+        int64_t hw = o ? hw_out : hw_in, j0 = (o ? b : b - bo) * TRANSPOSE_ROWS;
+        int64_t j1 = j0 + TRANSPOSE_ROWS < hw ? j0 + TRANSPOSE_ROWS : hw;
+        const double *src = o ? go : gin;
+        double *dst = buf ? buf + (o ? 0 : hw_out * C) : NULL;
+        double m = 0;
+        for (int64_t c0 = 0; c0 < C; c0 += 8) /* tiles of 8 × 8: whole cache lines both sides */
+            for (int64_t j = j0; j < j1; j++)
+                for (int64_t c = c0; c < c0 + 8 && c < C; c++) {
+                    double x = src[c * hw + j], a = fabs(x);
+                    if (dst && (o || in))
+                        dst[j * C + c] = x;
+                    if (o && gok)
+                        gok[c] = gok[c] && dx_g_ok(x);
+                    /* finite, at most 26 bits, 0 or ≥ 2^-484: products exact and clear */
+                    plain = plain && ref_short(x) && (x == 0 || (a >= 0x1p-484 && a <= DBL_MAX));
+                    m = ref_fmax(m, a);
+                }
+        if (o)
+            mg = ref_fmax(mg, m);
+        else
+            mi = ref_fmax(mi, m);
+    }
+#pragma omp critical(grid_batch_prepare)
+    {
+        if (scan) {
+            v->plain = v->plain && plain;
+            v->max_go = ref_fmax(v->max_go, mg);
+            v->max_in = ref_fmax(v->max_in, mi);
+        }
+        for (int64_t c = 0; v->gsplit && c < C; c++) /* no memory for gok: unknown, false */
+            v->gsplit[c] = v->gsplit[c] && gok && gok[c];
+    }
+    free(gok);
+#pragma omp barrier
 }
 
 /* ---- driver ---- */
@@ -875,7 +1211,7 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
 }
 
 /* dgrid of point (n, pix) into out, batch n's chunk of grid_grad, and its alternative lists. */
-static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t n,
+GRID_CLONES static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t n,
                        int64_t pix, mterms *mt, ref_output *out, ref_altlist *alts,
                        int64_t *hits, int64_t *falls)
 {
@@ -896,13 +1232,12 @@ static int dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, in
     /* every combination of the axes' outcomes, the primary first; both components each */
     for (int i = 0; i < ax->n; i++)
         for (int j = 0; j < ay->n; j++) {
-            if (dgrid_gather_fill(G, bv, pix, &ax->o[i], &ay->o[j], mt, &D) != 0)
-                return -1;
+            dgrid_gather_fill(G, bv, pt, pix, &ax->o[i], &ay->o[j], &D);
             for (int comp = 0; comp < 2; comp++) {
                 ref_value a;
                 uint8_t f = 0;
                 bool primary = i == 0 && j == 0;
-                if (dgrid_value(G, pt, &D, &ax->o[i], &ay->o[j], comp, mt, primary ? &v[comp] : &a,
+                if (dgrid_value(G, &D, comp, mt, primary ? &v[comp] : &a,
                                 primary ? &out->flags[base + comp] : &f))
                     (*hits)++;
                 else
@@ -976,18 +1311,21 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
     }
 }
 
-/* What a batch's chunks share: its points, the channel-innermost copies for the dgrid gather
- * (tbuf, or NULL) and the primary corners for dx (cor). */
+/* What a batch's chunks share: its points, the channel-innermost copies (tbuf, or NULL) and
+ * room for dx's terms (pterm, pe: 4·hw_out, each point's; terms: 4·hw_out, toff: hw_in + 1,
+ * per element). */
 typedef struct {
     gpoint *pts;
     double *tbuf;
-    dxcorner *cor;
+    dxterm *pterm, *terms;
+    int64_t *pe, *toff;
+    bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
 
 /* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
  * chunk of grid_grad (alternatives gathered, unresolvable points as intervals). */
-static int batch_points(const gctx *G, int64_t n, const batch_work *W, ref_chunkbuf *out,
-                        int nth, int64_t *hits, int64_t *falls)
+static int batch_points(const gctx *G, int64_t n, const batch_work *W, const batch_view *bv,
+                        ref_chunkbuf *out, int nth, int64_t *hits, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, h = 0, f = 0;
@@ -1002,16 +1340,26 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, ref_chunk
         }
     }
     int gfail = 0;
+    /* plain: known when batch_prepare scans the batch (dgrid, bilinear), else false */
+    bool scan = out && p->interpolation == REF_INTERP_BILINEAR;
+    batch_view v = *bv;
+    v.plain = scan;
+    v.max_go = v.max_in = 0;
+    if (v.gsplit)
+        memset(v.gsplit, 1, (size_t)p->c);
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : gfail)
     {
         mpfr_t t;
         mterms mt = {0};
         mpfr_init2(t, 64);
-        batch_view bv = batch_transpose(G, n, out ? W->tbuf : NULL);
+        if (W->tbuf || scan)
+            batch_prepare(G, n, W->tbuf, out != NULL, scan, &v);
 #pragma omp for schedule(dynamic, 64)
         for (int64_t pix = 0; pix < hw_out; pix++) {
             point_eval(G, n, pix, &pts[pix], t);
-            if (out && dgrid_point(G, &bv, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
+            if (W->pterm)
+                dx_point_terms(p, &pts[pix], pix, W->pterm + 4 * pix, W->pe + 4 * pix);
+            if (out && dgrid_point(G, &v, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
                 gfail = 1;
         }
         mpfr_clear(t);
@@ -1034,19 +1382,6 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, ref_chunk
         gfail = 1;
     return gfail ? -1 : 0;
 }
-
-/* What dx of batch n needs besides the points: the ambiguous points (amb), per element the
- * ones that may reach it (tn, tl), the certain points reaching each element (R), the primary
- * corners (cor, ncor). */
-typedef struct {
-    dxamb *amb;
-    int namb;
-    bool any_unres;
-    int *tn, *tl;
-    dxreach R;
-    const dxcorner *cor;
-    int64_t ncor;
-} dx_batch;
 
 static void dx_batch_free(dx_batch *D)
 {
@@ -1100,46 +1435,58 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
                     tl[e * AMB_PER_ELEM + tn[e]++] = i;
             }
         }
-    D->ncor = dx_corners(p, pts, W->cor);
-    D->cor = W->cor;
+    D->T = (dxterms){W->terms, W->toff, false};
+    dx_terms_build(p, W->pterm, W->pe, &D->T);
     if ((namb || D->any_unres) && dxreach_build(p, pts, D->amb, namb, &D->R) != 0)
         return -1;
     return 0;
 }
 
-/* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out, OpenMP over planes. */
-static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n, int64_t c0,
-                     int64_t np, ref_chunkbuf *out, int nth, int64_t *hits, int64_t *falls)
+/* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out; bv: the batch's view
+ * (batch_points). OpenMP over blocks of DX_BLOCK elements of DXL-plane groups (fine enough that
+ * a thread the system holds back delays the other by one block at most), then over planes. */
+#define DX_BLOCK 256
+static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
+                     int64_t n, int64_t c0, int64_t np, ref_chunkbuf *out, int nth, int64_t *hits,
+                     int64_t *falls)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_in = p->h_in * p->w_in, h = 0, f = 0;
     ref_chunkbuf_start(out, np * hw_in);
-    ref_altlist *alts = calloc((size_t)(np * hw_in), sizeof *alts);
-    if (!alts || ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
+    /* alternatives come from ambiguous points only */
+    ref_altlist *alts = D->namb ? calloc((size_t)(np * hw_in), sizeof *alts) : NULL;
+    uint8_t *fallback = malloc((size_t)(np * hw_in));
+    if (!fallback || (D->namb && !alts) || ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
         free(alts);
+        free(fallback);
         return -1;
     }
+    int64_t ng = (np + DXL - 1) / DXL, nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
     int prc = 0;
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : prc)
     {
         mterms mt = {0};
-        plane_buf B = {malloc((size_t)hw_in * sizeof(exact_sum)), malloc((size_t)hw_in * sizeof(ref_nfclass)),
-                       malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(double)),
-                       malloc((size_t)hw_in * sizeof(double)), malloc((size_t)hw_in * sizeof(int64_t)),
-                       malloc((size_t)hw_in)};
-        bool ok = B.acc && B.cls && B.sabs && B.cerr && B.mag && B.nt && B.fallback;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t w = 0; w < ng * nb; w++) {
+            int64_t c = c0 + w / nb * DXL, e0 = w % nb * DX_BLOCK;
+            int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
+            bool split = !G->force && nl == DXL && D->T.split && bv->go_cs == 1 && bv->gsplit;
+            for (int l = 0; split && l < nl; l++)
+                split = bv->gsplit[c + l];
+            dx_block(G, &D->T, bv, c, nl, split, e0, e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in,
+                     (c - c0) * hw_in, fallback, &out->o, &h);
+        }
 #pragma omp for schedule(dynamic, 1)
         for (int64_t c = c0; c < c0 + np; c++)
-            if (!ok || dx_plane(G, pts, D->cor, D->ncor, D->amb, D->namb, D->tn, D->tl, &D->R,
-                                D->any_unres, n, c, (c - c0) * hw_in, &B, &mt, &out->o, alts,
-                                &h, &f) != 0)
+            if (dx_plane_rest(G, pts, D, n, c, (c - c0) * hw_in, fallback, &mt, &out->o, alts,
+                              &f) != 0)
                 prc = 1;
-        free(B.acc); free(B.cls); free(B.sabs); free(B.cerr); free(B.mag); free(B.nt); free(B.fallback);
         mterms_free(&mt);
     }
+    free(fallback);
     *hits += h;
     *falls += f;
-    if (ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
+    if (alts && ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
         prc = 1;
     return prc ? -1 : 0;
 }
@@ -1162,20 +1509,29 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
               ref_path_overflow_at(&opt->path)};
     /* points: ~3 KiB each, not cleared: point_eval sets what is read */
+    size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1);
     batch_work W = {ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *W.pts, false), NULL,
-                    dx ? malloc((size_t)(hw_out ? 4 * hw_out : 1) * sizeof *W.cor) : NULL};
-    /* channel-innermost copies of a batch for the dgrid gather, when that is worth it */
-    int64_t tsz = (hw_out + hw_in) * p->c;
-    if (dgrid && p->interpolation == REF_INTERP_BILINEAR && p->c > 1 && tsz <= TRANSPOSE_MAX)
+                    dx ? malloc(nterm * sizeof *W.pterm) : NULL,
+                    dx ? malloc(nterm * sizeof *W.terms) : NULL,
+                    dx ? malloc(nterm * sizeof *W.pe) : NULL,
+                    dx ? malloc((size_t)(hw_in + 1) * sizeof *W.toff) : NULL, NULL};
+    /* channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
+     * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's */
+    int64_t tsz = (hw_out + (dgrid ? hw_in : 0)) * p->c;
+    if ((dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX)
         W.tbuf = malloc((size_t)tsz * sizeof *W.tbuf);
+    if (W.tbuf && dx)
+        W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     ref_chunkbuf xb = {0}, gb = {0};
-    int rc = W.pts && (!dx || (W.cor && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
+    int rc = W.pts && (!dx || (W.pterm && W.terms && W.pe && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
                      (!dgrid || ref_chunkbuf_init(&gb, 2 * hw_out) == 0)
                  ? 0 : -1;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
-        rc = batch_points(&G, n, &W, dgrid ? &gb : NULL, nth, &hits, &falls);
+        batch_view bv = batch_view_of(&G, n, W.tbuf, dgrid);
+        bv.gsplit = W.gsplit;
+        rc = batch_points(&G, n, &W, &bv, dgrid ? &gb : NULL, nth, &hits, &falls);
         if (rc == 0 && dgrid)
             rc = ref_emit(s, 4, n * hw_out * 2, &gb);
         dx_batch D = {0};
@@ -1183,7 +1539,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
             rc = dx_batch_build(p, &W, &D);
         for (int64_t c0 = 0; rc == 0 && dx && c0 < p->c; c0 += group) {
             int64_t np = p->c - c0 < group ? p->c - c0 : group;
-            rc = dx_planes(&G, W.pts, &D, n, c0, np, &xb, nth, &hits, &falls);
+            rc = dx_planes(&G, W.pts, &D, &bv, n, c0, np, &xb, nth, &hits, &falls);
             if (rc == 0)
                 rc = ref_emit(s, 3, (n * p->c + c0) * hw_in, &xb);
         }
@@ -1194,7 +1550,11 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         }
     }
     free(W.pts);
-    free(W.cor);
+    free(W.gsplit);
+    free(W.pterm);
+    free(W.terms);
+    free(W.pe);
+    free(W.toff);
     free(W.tbuf);
     ref_chunkbuf_free(&xb);
     ref_chunkbuf_free(&gb);

@@ -61,8 +61,61 @@ static void grid(void **state)
         }
 }
 
+/* The fast path's shortcuts against pure MPFR where the data are just outside them:
+ * - dx sums four planes at once from exact products of g and 26/27-bit parts of wx·wy
+ *   (dx_sum_split) only where every g of the planes has at most 26 bits within [2^-400, 2^400];
+ * - dgrid skips the per-term fma, finiteness and underflow tests and the sums that only decide
+ *   REF_FLAG_RANGE (dgrid_lean) only for batches of plain data (finite, ≤ 26 bits, 0 or ≥ 2^-484)
+ *   whose intermediates stay below half the overflow threshold.
+ * Batch 0: every g a few-bit multiple of 2^-1040 (short, but g·part loses bits below 2^-1074).
+ * Batch 1: plain data, channel 0's input at ±2^127: the sum of a point's corner values (4·2^127)
+ * passes the FP32 range while Σ|terms| does not, so only the skipped sums set the flag.
+ * Batch 2: input (1 + 2^-23)·2^-500 and g 1.5·2^-574, both short: their product is
+ * (1.5 + 1.5·2^-23)·2^-1074, which rounds to 2^-1073 (a third off). Every element of those
+ * batches is made of such terms only, so a shortcut
+ * taken there would differ from MPFR in a value or a flag. Batch 3: plain FP32 data with grid
+ * values near 0 (weights of ~35 bits whose products need two words): the shortcuts run, and
+ * must agree too. */
+static void shortcuts(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 4, .c = 4, .h_in = 5, .w_in = 5, .h_out = 6, .w_out = 6,
+                         .interpolation = REF_INTERP_BILINEAR, .padding = REF_PAD_ZEROS};
+    int64_t hw_out = p.h_out * p.w_out, hw_in = p.h_in * p.w_in;
+    int64_t ngo = p.n * p.c * hw_out, nin = p.n * p.c * hw_in, ngr = p.n * hw_out * 2;
+    double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8), *gr = malloc((size_t)ngr * 8);
+    const double few[] = {1, -1.5, 1.25, -1.75};
+    for (int64_t i = 0; i < ngo; i++) {
+        int64_t b = i / (p.c * hw_out), c = i / hw_out % p.c;
+        double r = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+        go[i] = b == 0 ? few[(int)(urand() * 4)] * 0x1p-1040 : b == 1 && c == 0 ? 0.125 * (r < 0 ? -1 : 1)
+              : b == 2 ? 0x1.8p-574 : r;
+    }
+    for (int64_t i = 0; i < nin; i++) {
+        int64_t b = i / (p.c * hw_in), c = i / hw_in % p.c;
+        double r = ref_round_to(urand() * 4 - 2, REF_DT_FLOAT);
+        in[i] = b == 1 && c == 0 ? (r < 0 ? -0x1p127 : 0x1p127) : b == 2 ? 0x1.000002p-500 : r;
+    }
+    for (int64_t i = 0; i < ngr; i++)
+        gr[i] = ref_round_to((urand() * 2 - 1) * (i >= 3 * hw_out * 2 && urand() < 0.5 ? 0x1p-9 : 0.9),
+                             REF_DT_FLOAT);
+    ref_options fo = {.threads = 2, .path = ref_grid_path(REF_DT_FLOAT)};
+    ref_options mo = {.force_mpfr = true, .threads = 1, .path = ref_grid_path(REF_DT_FLOAT)};
+    ref_output fi, fg, mi, mg;
+    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &fo, &fi, &fg), 0);
+    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &mo, &mi, &mg), 0);
+    same_output(&fi, &mi);
+    same_output(&fg, &mg);
+    int64_t range = 0;
+    for (int64_t i = hw_out * 2; i < 2 * hw_out * 2; i++) /* batch 1's dgrid */
+        range += (fg.flags[i] & REF_FLAG_RANGE) != 0;
+    assert_true(range > hw_out); /* the corner sums reached the range check */
+    ref_output_free(&fi); ref_output_free(&fg); ref_output_free(&mi); ref_output_free(&mg);
+    free(go); free(in); free(gr);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(grid)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
