@@ -29,6 +29,8 @@ typedef struct {
     bool coordinates;        /* values are sampling coordinates around [-1, 1]: data default
                                 uniform [-1.1, 1.1] (a little outside), fuzzed values in
                                 quarter steps of [-1.25, 1.25] */
+    bool shape_only;         /* an input whose values the reference does not read (only its
+                                shape): the harness gives it none */
 } cts_tensor_role;
 
 /* ---- parameters (everything but tensors the first phase takes) ---- */

@@ -13,6 +13,7 @@
 #include "check/check.h"
 #include "data/data.h"
 #include "dump.h"
+#include "op_driver.h"
 #include "backend/backend.h"
 
 static double now(void)
@@ -136,31 +137,53 @@ typedef struct {
     char errmsg[512];
 } device_run;
 
-/* Host bytes a case needs at its peak (an estimate, for --max-memory): per device run each
- * tensor's sent and returned images, its device copy (host memory on the emulation) and its
- * values; the generated inputs when more than one run needs them (the last run takes them
- * over); the guard check's map of each output's storage; the reference's
- * working set (ref_bytes: its chunks and scratch, which the checks judge and drop). Saturates
- * instead of wrapping. */
-static uint64_t memory_estimate(const cts_case *c, int runs, uint64_t ref_bytes)
+static uint64_t sat_add(uint64_t a, uint64_t b)
 {
-    uint64_t per_run = 0, once = ref_bytes;
+    uint64_t r;
+    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Host bytes a case needs at its peak (an estimate, for --max-memory; suites/vendor_st/README.md
+ * "Memory and time"): the largest of its stages, each the sum of what coexists then.
+ * - A device run: every tensor's device copy (host memory on the emulation), the inputs' sent
+ *   images, and the image of one output read back while its device copy still exists.
+ * - The checks of run 1: the outputs' images, the sent images and the guard check's map of one
+ *   strided output's storage.
+ * - The reference: the outputs' images, the values of the inputs it reads (8 bytes each) and the
+ *   sent image of the one being decoded (every sent image under --dump), its working set
+ *   (ref_bytes: its chunks and scratch, which the checks judge and drop) and the device's
+ *   values of one chunk (8 bytes an element, under an eighth of the chunk's working set).
+ * - A later run (determinism): run 1's output images besides a device run.
+ * Saturates instead of wrapping. */
+static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, uint64_t ref_bytes)
+{
+    uint64_t dev = 0, sent = 0, back = 0, vals = 0, max_out = 0, max_in = 0, map = 0;
     for (int i = 0; i < c->ntensors; i++) {
+        const cts_tensor *t = &c->t[i];
         cts_tensor_extent e;
-        if (c->t[i].null) continue;
-        if (!cts_tensor_extent_of(&c->t[i], &e)) return UINT64_MAX;
-        uint64_t n = (uint64_t)e.numel, img = 3 * (uint64_t)e.bytes, vals = 8 * n;
-        bool over = __builtin_add_overflow(per_run, img, &per_run) ||
-                    __builtin_add_overflow(per_run, vals, &per_run) ||
-                    __builtin_add_overflow(once, c->t[i].is_output ? n : runs > 1 ? vals : 0,
-                                           &once);
-        if (over) return UINT64_MAX;
+        if (t->null) continue;
+        if (!cts_tensor_extent_of(t, &e)) return UINT64_MAX;
+        uint64_t bytes = (uint64_t)e.bytes, n = (uint64_t)e.numel;
+        dev = sat_add(dev, bytes);
+        if (t->is_output) {
+            back = sat_add(back, bytes);
+            max_out = max_u64(max_out, bytes);
+            if (t->has_strides || t->offset) map = max_u64(map, (uint64_t)e.storage);
+            continue;
+        }
+        sent = sat_add(sent, bytes);
+        max_in = max_u64(max_in, bytes);
+        if (!c->op->tensors[i].shape_only)
+            vals = sat_add(vals, n > UINT64_MAX / 8 ? UINT64_MAX : 8 * n);
     }
-    uint64_t total;
-    if (__builtin_mul_overflow(per_run, (uint64_t)runs, &total) ||
-        __builtin_add_overflow(total, once, &total))
-        return UINT64_MAX;
-    return total;
+    uint64_t device = sat_add(sat_add(dev, sent), max_out);
+    uint64_t checks = sat_add(sat_add(back, sent), map);
+    uint64_t reference = sat_add(sat_add(sat_add(back, vals), dump ? sent : max_in),
+                                 sat_add(ref_bytes, ref_bytes / 8));
+    uint64_t later = runs > 1 ? sat_add(back, device) : 0;
+    return max_u64(max_u64(device, checks), max_u64(reference, later));
 }
 
 static const char *human_bytes(uint64_t n, char *buf, size_t len)
@@ -171,13 +194,6 @@ static const char *human_bytes(uint64_t n, char *buf, size_t len)
     while (x >= 1024 && u < 6) x /= 1024, u++;
     snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
     return buf;
-}
-
-static int64_t numel_of(const cts_tensor *t)
-{
-    int64_t n = 1;
-    for (int i = 0; i < t->rank; i++) n = t->dims[i] > 0 ? n * t->dims[i] : 0;
-    return n;
 }
 
 /* Both phases on uploaded tensors; returns the first non-zero status (or the sync's). -1 with
@@ -215,7 +231,9 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     return ret;
 }
 
-/* Upload every prepared tensor, call the op, download every tensor (both device runs). */
+/* Upload every prepared tensor, call the op, read every tensor back and free its device copy
+ * (both device runs): an input compared with what was sent piece by piece (its image kept only
+ * when it changed), an output whole. */
 static int upload_call_download(const session *s, device_run *r, char *err, size_t errlen)
 {
     const cts_case *c = s->c;
@@ -224,9 +242,14 @@ static int upload_call_download(const session *s, device_run *r, char *err, size
         if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
             return rc;
     if ((rc = call_op(s, r, err, errlen)) != 0) return rc;
-    for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
-    return 0;
+    for (int i = 0; i < c->ntensors && rc == 0; i++) {
+        if (c->t[i].null) continue;
+        cts_dev_tensor *d = &r->d[i];
+        rc = c->t[i].is_output ? cts_dev_tensor_download(s->b, d, err, errlen)
+                               : cts_dev_tensor_download_input(s->b, d, err, errlen);
+        cts_dev_tensor_release(s->b, d);
+    }
+    return rc;
 }
 
 /* An error case whose data would not fit: every tensor is described with its real shape,
@@ -248,43 +271,43 @@ static int device_run_dataless(const session *s, device_run *r, char *err, size_
         for (size_t k = 0; k < d->bytes; k++) d->sent[k] = cts_poison_byte(k);
         memcpy(d->back, d->sent, d->bytes);
     }
-    int rc = upload_call_download(s, r, err, errlen);
-    if (rc != 0) return rc;
-    for (int i = 0; i < c->ntensors; i++) cts_dev_tensor_release(s->b, &r->d[i]);
-    return 0;
+    return upload_call_download(s, r, err, errlen);
 }
 
-/* Poison, upload, call, download. in[slot]: generated values of each input; the last run takes
- * them over (in[slot] becomes NULL) instead of copying them. */
-static int device_run_once(const session *s, double *in[], bool last, device_run *r, char *err,
+/* The seeded values of one input, generated piece by piece (cts_fill_range) into its sent
+ * image; seconds: the time it took. */
+typedef struct {
+    const cts_case *c;
+    int slot;
+    double seconds;
+} input_fill;
+
+static void fill_input(void *ctx, int64_t first, int64_t n, double *out)
+{
+    input_fill *f = ctx;
+    double t = now();
+    cts_fill_range(f->c, f->slot, first, out, n);
+    f->seconds += now() - t;
+}
+
+/* Generate (into the sent images: no values are kept), poison, upload, call, read back.
+ * *t_gen: seconds spent generating. */
+static int device_run_once(const session *s, device_run *r, double *t_gen, char *err,
                            size_t errlen)
 {
     const cts_case *c = s->c;
     memset(r, 0, sizeof *r);
     if (s->dataless) return device_run_dataless(s, r, err, errlen);
     for (int i = 0; i < c->ntensors; i++) {
-        double *vals = NULL;
-        int64_t n = numel_of(&c->t[i]);
-        if (!c->t[i].is_output && in[i] && last) {
-            vals = in[i];
-            in[i] = NULL;
-        } else if (!c->t[i].is_output && in[i]) {
-            vals = malloc((size_t)(n > 0 ? n : 1) * sizeof *vals);
-            if (!vals) return snprintf(err, errlen, "out of host memory"), CTS_OUT_OF_MEMORY;
-            memcpy(vals, in[i], (size_t)n * sizeof *vals);
-        }
-        int rc = cts_dev_tensor_prepare(&r->d[i], &c->t[i], i, vals);
+        input_fill f = {c, i, 0};
+        int rc = cts_dev_tensor_prepare_fill(&r->d[i], &c->t[i], i,
+                                             c->t[i].null ? NULL : fill_input, &f);
+        *t_gen += f.seconds;
         if (rc != 0)
             return snprintf(err, errlen, rc == CTS_OUT_OF_MEMORY ? "out of host memory for %s"
                             : "%s cannot exist (its size passes 2^63)", c->t[i].name), rc;
     }
-    int rc = upload_call_download(s, r, err, errlen);
-    if (rc != 0) return rc;
-    for (int i = 0; i < c->ntensors; i++) {
-        if (c->t[i].is_output) cts_dev_tensor_read_back(&r->d[i], r->d[i].values);
-        cts_dev_tensor_release(s->b, &r->d[i]);
-    }
-    return 0;
+    return upload_call_download(s, r, err, errlen);
 }
 
 static void device_run_free(const cts_backend *b, const cts_case *c, device_run *r)
@@ -345,6 +368,8 @@ typedef struct {
                                     error) or memory ran out */
     cts_error_grid worst_map;    /* error map of the verdict's worst output */
     cts_dump_stream *dump;       /* --dump: the reference's arrays, or NULL */
+    double *got;                 /* the device's values of the chunk being judged */
+    int64_t got_cap;
     double t_judge;              /* seconds spent judging (the rest of the stream is the
                                     reference's) */
 } output_checks;
@@ -361,7 +386,7 @@ static void output_begin(output_checks *oc, int i)
                          (long long)oc->plan->numel[i], t->name, (long long)d->numel);
         return;
     }
-    cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, d->numel, d->values, NULL};
+    cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, d->numel, NULL, NULL};
     oc->j = cts_judge_begin(&oc->c->tolerance, &oc->plan->judge, &o, true,
                             &oc->c->expect_values[i], &oc->v->el);
     if (!oc->j) cts_verdict_fail(oc->v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
@@ -390,6 +415,21 @@ static void outputs_until(output_checks *oc, int upto)
     }
 }
 
+/* The device's values of the chunk's elements, decoded from the image read back. False when
+ * memory ran out. */
+static bool chunk_got(output_checks *oc, const ref_chunk *ch)
+{
+    int64_t n = ch->out->numel;
+    if (n > oc->got_cap) {
+        double *g = realloc(oc->got, (size_t)n * sizeof *g);
+        if (!g) return false;
+        oc->got = g;
+        oc->got_cap = n;
+    }
+    cts_dev_tensor_decode(&oc->r->d[ch->slot], oc->r->d[ch->slot].back, ch->first, n, oc->got);
+    return true;
+}
+
 static int on_chunk(void *ctx, const ref_chunk *ch)
 {
     output_checks *oc = ctx;
@@ -398,7 +438,12 @@ static int on_chunk(void *ctx, const ref_chunk *ch)
         outputs_until(oc, ch->slot);
         output_begin(oc, ch->slot);
     }
-    if (oc->j) cts_judge_chunk(oc->j, ch);
+    if (oc->j && !chunk_got(oc, ch)) {
+        cts_judge_abandon(oc->j);
+        oc->j = NULL;
+        cts_verdict_fail(oc->v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
+    }
+    if (oc->j) cts_judge_chunk_got(oc->j, ch, oc->got);
     if (oc->dump) cts_dump_stream_chunk(oc->dump, ch);
     oc->t_judge += now() - t;
     return 0;
@@ -424,10 +469,11 @@ static void check_later_run(const cts_case *c, const device_run *first, const de
 /* --max-memory: a case estimated above it is not run (RESOURCE_ERROR naming the estimate), or,
  * when the contract expects a refusal, runs without data (its parameters are judged, not data).
  * False when it must not run. */
-static bool fits_memory(session *s, uint64_t max_memory, int runs, int32_t expected,
+static bool fits_memory(session *s, const cts_run_options *o, int runs, int32_t expected,
                         uint64_t ref_bytes, cts_verdict *v)
 {
-    uint64_t need = memory_estimate(s->c, runs, ref_bytes);
+    uint64_t max_memory = o ? o->max_memory : 0;
+    uint64_t need = memory_estimate(s->c, runs, o && o->dump_dir, ref_bytes);
     if (!max_memory || need <= max_memory) return true;
     if (expected != 0) {
         s->dataless = true;
@@ -459,7 +505,6 @@ typedef struct {
     ref_case_answer plan;        /* the reference's plan: status, paths, outputs, memory */
     ref_status st;               /* the status model's answer */
     int32_t expected;            /* the status the case expects */
-    double *in[CTS_MAX_TENSORS]; /* generated values of each input */
     output_checks oc;            /* the first run's output checks */
     bool exact[CTS_MAX_TENSORS]; /* outputs whose reference arrays --dump wrote */
     device_run *runs;
@@ -490,22 +535,22 @@ static int total_runs(const cts_case *c, const cts_run_options *o)
     return c->deterministic ? repeat + 2 : repeat;
 }
 
-/* The seeded values of every input (none for a dataless run). False when memory ran out. */
-static bool generate_inputs(case_run *r, cts_verdict *v)
+/* The values of the inputs the reference reads, as the device saw them in run 1 (decoded from
+ * the sent images, which then go unless --dump writes them). False when memory ran out. */
+static bool seen_values(case_run *r, double *seen[])
 {
     const cts_case *c = r->s.c;
-    double t = now();
-    for (int i = 0; i < c->ntensors && !r->s.dataless; i++) {
-        if (c->t[i].is_output || c->t[i].null) continue;
-        int64_t n = numel_of(&c->t[i]);
-        if (!(r->in[i] = malloc((size_t)(n > 0 ? n : 1) * sizeof(double)))) {
-            cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory for the "
-                             "%lld values of %s", (long long)n, c->t[i].name);
+    for (int i = 0; i < c->ntensors; i++) {
+        cts_dev_tensor *d = &r->runs[0].d[i];
+        if (c->t[i].is_output || c->t[i].null || c->op->tensors[i].shape_only) continue;
+        if (!(seen[i] = malloc((size_t)(d->numel > 0 ? d->numel : 1) * sizeof *seen[i])))
             return false;
+        cts_dev_tensor_decode(d, d->sent, 0, d->numel, seen[i]);
+        if (!(r->o && r->o->dump_dir)) {
+            free(d->sent);
+            d->sent = NULL;
         }
-        cts_fill(c, i, r->in[i], n);
     }
-    v->t_gen += now() - t;
     return true;
 }
 
@@ -522,12 +567,15 @@ static bool reference_answers(case_run *r, cts_verdict *v)
             fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
     }
     double t = now();
-    const double *seen[CTS_MAX_TENSORS] = {0};
-    for (int i = 0; i < c->ntensors; i++) seen[i] = r->runs[0].d[i].values;
-    ref_case_answer answers;
-    errno = 0;
-    int rc = cts_case_answers(c, seen, on_chunk, oc, &answers);
-    int err = errno;
+    double *seen[CTS_MAX_TENSORS] = {0};
+    int rc = -1, err = ENOMEM;
+    if (seen_values(r, seen)) {
+        ref_case_answer answers;
+        errno = 0;
+        rc = cts_case_answers(c, (const double *const *)seen, on_chunk, oc, &answers);
+        err = errno;
+    }
+    for (int i = 0; i < CTS_MAX_TENSORS; i++) free(seen[i]);
     v->t_ref += now() - t - oc->t_judge;
     v->t_check += oc->t_judge;
     if (oc->dump) {
@@ -565,12 +613,14 @@ static bool first_run(case_run *r, cts_verdict *v)
     /* Leak check where the backend can tell (the emulation's counter; a real install cannot):
      * every byte the case allocated is freed again when its first run ends. */
     size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
-    int rc = device_run_once(&r->s, r->in, r->total == 1, &r->runs[0], err, sizeof err);
+    double gen = 0;
+    int rc = device_run_once(&r->s, &r->runs[0], &gen, err, sizeof err);
+    v->t_gen += gen;
     if (rc != 0) {
         run_failed(rc, err, v);
         return false;
     }
-    v->t_device += now() - t;
+    v->t_device += now() - t - gen;
     v->got_status = r->runs[0].status;
     v->output_hash = output_hash(c, &r->runs[0]);
     t = now();
@@ -615,17 +665,19 @@ static void later_runs(case_run *r, cts_verdict *v)
         } else {
             snprintf(label, sizeof label, "run %d", k + 1);
         }
-        double t = now();
-        int rc = device_run_once(&r->s, r->in, k == r->total - 1, &r->runs[k], err, sizeof err);
+        double t = now(), gen = 0;
+        int rc = device_run_once(&r->s, &r->runs[k], &gen, err, sizeof err);
         r->nruns = k + 1;
         omp_set_num_threads(saved_threads);
-        v->t_device += now() - t;
+        v->t_gen += gen;
+        v->t_device += now() - t - gen;
         if (rc != 0) {
             run_failed(rc, err, v);
             break;
         }
         t = now();
         check_later_run(c, &r->runs[0], &r->runs[k], label, v);
+        device_run_free(r->s.b, c, &r->runs[k]); /* judged: only run 1 is compared with */
         v->t_check += now() - t;
     }
 }
@@ -660,7 +712,7 @@ static void finish(case_run *r, cts_verdict *v)
     }
     for (int k = 0; k < r->nruns; k++) device_run_free(r->s.b, c, &r->runs[k]);
     free(r->runs);
-    for (int i = 0; i < CTS_MAX_TENSORS; i++) free(r->in[i]);
+    free(r->oc.got);
     session_close(&r->s);
 }
 
@@ -675,8 +727,8 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     case_run r = {.s = {.b = b, .c = c}, .o = o};
     expectation(&r, v);
     r.total = total_runs(c, o);
-    if (fits_memory(&r.s, o ? o->max_memory : 0, r.total, r.expected, r.plan.work_bytes, v) &&
-        session_open(&r.s, v) == 0 && generate_inputs(&r, v) && first_run(&r, v))
+    if (fits_memory(&r.s, o, r.total, r.expected, r.plan.work_bytes, v) &&
+        session_open(&r.s, v) == 0 && first_run(&r, v))
         later_runs(&r, v);
     finish(&r, v);
     v->t_total = now() - t0;
