@@ -62,6 +62,8 @@ typedef struct {
     aclrtStream stream;
     bool initialized, device_set;
     bool dataless;           /* an error case too large for memory: shapes without data */
+    uint64_t need;           /* the case's memory estimate (memory_estimate) */
+    uint64_t max_memory;     /* --max-memory, 0: no limit */
 } session;
 
 /* aclInit (product chosen by ACLCTS_SOC on emulated backends), device 0, a stream and the
@@ -148,7 +150,9 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 /* Host bytes a case needs at its peak (an estimate, for --max-memory; suites/vendor_st/README.md
  * "Memory and time"): the largest of its stages, each the sum of what coexists then.
  * - A device run: every tensor's device copy (host memory on the emulation), the inputs' sent
- *   images, and the image of one output read back while its device copy still exists.
+ *   images, and the image of one output read back while its device copy still exists. The
+ *   emulated device computes 16-bit tensors in FP32 copies of its own (4 bytes an element); its
+ *   workspace is added once the first phase gives its size (workspace_fits).
  * - The checks of run 1: the outputs' images, the sent images and the guard check's map of one
  *   strided output's storage.
  * - The reference: the outputs' images, the values of the inputs it reads (8 bytes each) and the
@@ -157,9 +161,11 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *   values of one chunk (8 bytes an element, under an eighth of the chunk's working set).
  * - A later run (determinism): run 1's output images besides a device run.
  * Saturates instead of wrapping. */
-static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, uint64_t ref_bytes)
+static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, bool emulated,
+                                uint64_t ref_bytes)
 {
     uint64_t dev = 0, sent = 0, back = 0, vals = 0, max_out = 0, max_in = 0, map = 0;
+    uint64_t staging = 0;
     for (int i = 0; i < c->ntensors; i++) {
         const cts_tensor *t = &c->t[i];
         cts_tensor_extent e;
@@ -167,6 +173,8 @@ static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, uint64_t
         if (!cts_tensor_extent_of(t, &e)) return UINT64_MAX;
         uint64_t bytes = (uint64_t)e.bytes, n = (uint64_t)e.numel;
         dev = sat_add(dev, bytes);
+        if (emulated && (t->dtype == REF_DT_FLOAT16 || t->dtype == REF_DT_BF16))
+            staging = sat_add(staging, n > UINT64_MAX / 4 ? UINT64_MAX : 4 * n);
         if (t->is_output) {
             back = sat_add(back, bytes);
             max_out = max_u64(max_out, bytes);
@@ -178,7 +186,7 @@ static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, uint64_t
         if (!c->op->tensors[i].shape_only)
             vals = sat_add(vals, n > UINT64_MAX / 8 ? UINT64_MAX : 8 * n);
     }
-    uint64_t device = sat_add(sat_add(dev, sent), max_out);
+    uint64_t device = sat_add(sat_add(sat_add(dev, staging), sent), max_out);
     uint64_t checks = sat_add(sat_add(back, sent), map);
     uint64_t reference = sat_add(sat_add(sat_add(back, vals), dump ? sent : max_in),
                                  sat_add(ref_bytes, ref_bytes / 8));
@@ -194,6 +202,20 @@ static const char *human_bytes(uint64_t n, char *buf, size_t len)
     while (x >= 1024 && u < 6) x /= 1024, u++;
     snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
     return buf;
+}
+
+/* On the emulated device the workspace is host memory too, known once the first phase gives
+ * its size: with it the case must still fit --max-memory. False (err says why) when not. */
+static bool workspace_fits(const session *s, uint64_t ws, char *err, size_t errlen)
+{
+    uint64_t need = sat_add(s->need, ws);
+    if (!s->b->emulated || !s->max_memory || need <= s->max_memory) return true;
+    char wb[32], nb[32], mb[32];
+    snprintf(err, errlen, "not run: with the device's workspace of %s (host memory on the "
+             "emulated device) the case needs about %s of host memory, above --max-memory %s",
+             human_bytes(ws, wb, sizeof wb), human_bytes(need, nb, sizeof nb),
+             human_bytes(s->max_memory, mb, sizeof mb));
+    return false;
 }
 
 /* Both phases on uploaded tensors; returns the first non-zero status (or the sync's). -1 with
@@ -213,6 +235,8 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     if (rc == 0 && s->dataless) {
         /* It accepted a case the contract refuses: the status check says so; running it over
          * tensors without data would only crash. */
+    } else if (rc == 0 && ws > 0 && !workspace_fits(s, ws, err, errlen)) {
+        ret = CTS_OUT_OF_MEMORY;
     } else if (rc == 0 && ws > 0 &&
                (me = b->aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST)) != ACL_SUCCESS) {
         snprintf(err, errlen, "aclrtMalloc of a %llu-byte workspace failed with %d",
@@ -473,7 +497,9 @@ static bool fits_memory(session *s, const cts_run_options *o, int runs, int32_t 
                         uint64_t ref_bytes, cts_verdict *v)
 {
     uint64_t max_memory = o ? o->max_memory : 0;
-    uint64_t need = memory_estimate(s->c, runs, o && o->dump_dir, ref_bytes);
+    uint64_t need = memory_estimate(s->c, runs, o && o->dump_dir, s->b->emulated, ref_bytes);
+    s->need = need;
+    s->max_memory = max_memory;
     if (!max_memory || need <= max_memory) return true;
     if (expected != 0) {
         s->dataless = true;
