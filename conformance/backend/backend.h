@@ -111,7 +111,8 @@ int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot);
  * cannot exist). */
 int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values);
 /* Host side as prepare, holding only what the checks need: an input's sent image, encoded
- * piece by piece from fill (no values kept; cts_dev_tensor_decode reads them back from it); an
+ * piece by piece from fill (values already of the tensor's dtype, as cts_fill_range gives them;
+ * called from several threads at once for a view without overlap; no values kept; cts_dev_tensor_decode reads them back from it); an
  * output, or a tensor without fill (fill NULL: a NULL tensor), nothing (its sent image is the
  * poison, a function of the position). 0,
  * CTS_OUT_OF_MEMORY, or -1 (a tensor that cannot exist). */

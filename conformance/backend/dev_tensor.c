@@ -142,34 +142,66 @@ unsigned char cts_dev_tensor_back_byte(const cts_dev_tensor *d, size_t i)
     return d->back ? d->back[i] : cts_dev_tensor_sent_byte(d, i);
 }
 
-/* The sent image: poison, then the fill's values at the view positions in index order (an
- * overlapping view keeps the last write, as the device sees it). */
-static int encode_sent(cts_dev_tensor *d, cts_fill_fn fill, void *ctx)
+/* x, a value of dt already (no rounding left to do), into one element. */
+static void encode_held(ref_dtype dt, double x, void *dst)
 {
-    double *buf = malloc((size_t)PIECE_ELEMS * sizeof *buf);
-    if (!(d->sent = malloc(d->bytes)) || !buf) {
-        free(buf);
-        return CTS_OUT_OF_MEMORY;
+    if (dt == REF_DT_FLOAT) {
+        float f = (float)x; /* exact */
+        memcpy(dst, &f, 4);
+    } else if (dt == REF_DT_FLOAT16) {
+        uint16_t h = fp16_bits(x);
+        memcpy(dst, &h, 2);
+    } else {
+        cts_encode(dt, x, dst);
     }
-    poison_fill(d->sent, d->bytes);
+}
+
+/* Elements k0 .. k0 + m - 1 of the fill into the sent image through buf (m doubles). */
+static void encode_piece(cts_dev_tensor *d, cts_fill_fn fill, void *ctx, bool held, int64_t k0,
+                         int64_t m, double *buf)
+{
     unsigned char *data = d->sent + CTS_GUARD_BYTES;
+    int64_t es = (int64_t)d->esize;
     bool plain = cts_dev_tensor_plain(d);
-    for (int64_t k0 = 0; k0 < d->numel; k0 += PIECE_ELEMS) {
-        int64_t m = d->numel - k0 < PIECE_ELEMS ? d->numel - k0 : PIECE_ELEMS;
-        fill(ctx, k0, m, buf);
-        for (int64_t i = 0; i < m; i++)
-            cts_encode(d->t->dtype, buf[i],
-                       data + (plain ? k0 + i : cts_dev_tensor_pos(d, k0 + i)) * (int64_t)d->esize);
+    fill(ctx, k0, m, buf);
+    for (int64_t i = 0; i < m; i++) {
+        unsigned char *dst = data + (plain ? k0 + i : cts_dev_tensor_pos(d, k0 + i)) * es;
+        if (held) encode_held(d->t->dtype, buf[i], dst);
+        else cts_encode(d->t->dtype, buf[i], dst);
     }
-    free(buf);
-    return 0;
+}
+
+/* The sent image: poison, then the fill's values at the view positions in index order (an
+ * overlapping view keeps the last write, as the device sees it). held: the fill's values are
+ * already values of the dtype. A view without overlap (plain) is filled by all threads, piece
+ * by piece: the fill is a function of the element index, so the image is the same. */
+static int encode_sent(cts_dev_tensor *d, cts_fill_fn fill, void *ctx, bool held)
+{
+    if (!(d->sent = malloc(d->bytes))) return CTS_OUT_OF_MEMORY;
+    poison_fill(d->sent, d->bytes);
+    int64_t pieces = (d->numel + PIECE_ELEMS - 1) / PIECE_ELEMS;
+    bool oom = false;
+#pragma omp parallel if (cts_dev_tensor_plain(d) && pieces > 1) reduction(|| : oom)
+    {
+        double *buf = malloc((size_t)PIECE_ELEMS * sizeof *buf);
+        oom = !buf;
+#pragma omp for schedule(static)
+        for (int64_t p = 0; p < pieces; p++) {
+            int64_t k0 = p * PIECE_ELEMS;
+            if (buf)
+                encode_piece(d, fill, ctx, held, k0,
+                             d->numel - k0 < PIECE_ELEMS ? d->numel - k0 : PIECE_ELEMS, buf);
+        }
+        free(buf);
+    }
+    return oom ? CTS_OUT_OF_MEMORY : 0;
 }
 
 int cts_dev_tensor_prepare_fill(cts_dev_tensor *d, const cts_tensor *t, int slot,
                                 cts_fill_fn fill, void *ctx)
 {
     if (cts_dev_tensor_layout(d, t, slot) != 0) return -1;
-    return t->is_output || !fill ? 0 : encode_sent(d, fill, ctx);
+    return t->is_output || !fill ? 0 : encode_sent(d, fill, ctx, true);
 }
 
 static void fill_from_array(void *ctx, int64_t first, int64_t n, double *out)
@@ -183,7 +215,7 @@ int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, dou
         free(values);
         return -1;
     }
-    int rc = values ? encode_sent(d, fill_from_array, values)
+    int rc = values ? encode_sent(d, fill_from_array, values, false)
              : (d->sent = malloc(d->bytes)) ? 0 : CTS_OUT_OF_MEMORY;
     if (rc == 0 && !values) poison_fill(d->sent, d->bytes);
     if (rc != 0 || !(d->back = malloc(d->bytes))) {
