@@ -138,6 +138,10 @@ typedef struct cts_op_driver {
 
     int ntensors;
     const cts_tensor_role *tensors;
+    /* Every tensor's first dim is the batch and batch n of an output depends only on batch n
+     * of the inputs: the reference can answer a case a few batches at a time (a case whose
+     * inputs would not fit as doubles at once). */
+    bool batch_major;
     int nparams;
     const cts_param_desc *params;
 

@@ -147,6 +147,37 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* Batches the reference answers at a time: 0 for the whole case at once, else at least 1. A
+ * batch_major case with plain views is cut when the doubles of the inputs the reference reads
+ * and the outputs' images would pass 2 T + 256 MiB (T: the tensors' bytes; a 16-bit input's
+ * doubles are 4 times its bytes), so that its memory stays that of its tensors. The
+ * environment's ACLCTS_REFERENCE_PIECE (bytes of doubles at once) sets another bound: the tests
+ * cut small cases into single batches with it. */
+static int64_t piece_batches(const cts_case *c)
+{
+    if (!c->op->batch_major) return 0;
+    uint64_t vals = 0, tensors = 0, back = 0;
+    int64_t n = -1;
+    for (int i = 0; i < c->ntensors; i++) {
+        const cts_tensor *t = &c->t[i];
+        cts_tensor_extent e;
+        if (t->null) continue;
+        if (t->rank < 1 || t->has_strides || t->offset || (n >= 0 && t->dims[0] != n) ||
+            !cts_tensor_extent_of(t, &e))
+            return 0;
+        n = t->dims[0];
+        tensors = sat_add(tensors, (uint64_t)e.bytes);
+        if (t->is_output) back = sat_add(back, (uint64_t)e.bytes);
+        else if (!c->op->tensors[i].shape_only) vals = sat_add(vals, 8 * (uint64_t)e.numel);
+    }
+    const char *env = getenv("ACLCTS_REFERENCE_PIECE");
+    uint64_t goal = sat_add(sat_add(tensors, tensors), (uint64_t)256 << 20);
+    uint64_t cap = env && *env ? strtoull(env, NULL, 10) : goal > back ? goal - back : 0;
+    if (n <= 1 || vals <= cap) return 0;
+    uint64_t per_batch = vals / (uint64_t)n, nb = per_batch ? cap / per_batch : 1;
+    return nb < 1 ? 1 : nb < (uint64_t)n ? (int64_t)nb : 0;
+}
+
 /* Host bytes a case needs at its peak (an estimate, for --max-memory; suites/vendor_st/README.md
  * "Memory and time"): the largest of its stages, each the sum of what coexists then.
  * - A device run: every tensor's device copy (host memory on the emulation), the inputs' sent
@@ -156,7 +187,8 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
  * - The checks of run 1: the outputs' images, the sent images and the guard check's map of one
  *   strided output's storage.
  * - The reference: the outputs' images, the values of the inputs it reads (8 bytes each) and the
- *   sent image of the one being decoded (every sent image under --dump), its working set
+ *   sent image of the one being decoded (every sent image under --dump; when it answers a few
+ *   batches at a time, those batches' values and every sent image), its working set
  *   (ref_bytes: its chunks and scratch, which the checks judge and drop) and the device's
  *   values of one chunk (8 bytes an element, under an eighth of the chunk's working set).
  * - A later run (determinism): run 1's output images besides a device run.
@@ -188,7 +220,9 @@ static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, bool emu
     }
     uint64_t device = sat_add(sat_add(sat_add(dev, staging), sent), max_out);
     uint64_t checks = sat_add(sat_add(back, sent), map);
-    uint64_t reference = sat_add(sat_add(sat_add(back, vals), dump ? sent : max_in),
+    int64_t nb = piece_batches(c);
+    if (nb > 0) vals = vals / (uint64_t)c->t[0].dims[0] * (uint64_t)nb;
+    uint64_t reference = sat_add(sat_add(sat_add(back, vals), dump || nb ? sent : max_in),
                                  sat_add(ref_bytes, ref_bytes / 8));
     uint64_t later = runs > 1 ? sat_add(back, device) : 0;
     return max_u64(max_u64(device, checks), max_u64(reference, later));
@@ -299,23 +333,20 @@ static int device_run_dataless(const session *s, device_run *r, char *err, size_
 }
 
 /* The seeded values of one input, generated piece by piece (cts_fill_range) into its sent
- * image; seconds: the time it took. */
+ * image. */
 typedef struct {
     const cts_case *c;
     int slot;
-    double seconds;
 } input_fill;
 
 static void fill_input(void *ctx, int64_t first, int64_t n, double *out)
 {
-    input_fill *f = ctx;
-    double t = now();
+    const input_fill *f = ctx;
     cts_fill_range(f->c, f->slot, first, out, n);
-    f->seconds += now() - t;
 }
 
 /* Generate (into the sent images: no values are kept), poison, upload, call, read back.
- * *t_gen: seconds spent generating. */
+ * *t_gen: seconds spent generating and encoding the sent images. */
 static int device_run_once(const session *s, device_run *r, double *t_gen, char *err,
                            size_t errlen)
 {
@@ -323,10 +354,11 @@ static int device_run_once(const session *s, device_run *r, double *t_gen, char 
     memset(r, 0, sizeof *r);
     if (s->dataless) return device_run_dataless(s, r, err, errlen);
     for (int i = 0; i < c->ntensors; i++) {
-        input_fill f = {c, i, 0};
+        input_fill f = {c, i};
+        double t = now();
         int rc = cts_dev_tensor_prepare_fill(&r->d[i], &c->t[i], i,
                                              c->t[i].null ? NULL : fill_input, &f);
-        *t_gen += f.seconds;
+        *t_gen += now() - t;
         if (rc != 0)
             return snprintf(err, errlen, rc == CTS_OUT_OF_MEMORY ? "out of host memory for %s"
                             : "%s cannot exist (its size passes 2^63)", c->t[i].name), rc;
@@ -580,6 +612,63 @@ static bool seen_values(case_run *r, double *seen[])
     return true;
 }
 
+/* A piece of the case (a few batches) streams its answers to the checks: the chunks of the
+ * output being judged (slot), at their place in the whole output (offset: its elements of the
+ * batches before); an earlier output's are dropped (judged in an earlier pass), a later one's
+ * end the piece. */
+typedef struct {
+    output_checks *oc;
+    int slot;
+    int64_t offset;
+} piece_pass;
+
+#define PIECE_DONE 1
+
+static int on_piece_chunk(void *ctx, const ref_chunk *ch)
+{
+    piece_pass *p = ctx;
+    if (ch->slot < p->slot) return 0;
+    if (ch->slot > p->slot) return PIECE_DONE;
+    ref_chunk at = {ch->slot, ch->first + p->offset, ch->out};
+    return on_chunk(p->oc, &at);
+}
+
+/* The answers nb batches at a time (piece_batches), one output after the other so the checks
+ * see them in the order of the whole case's stream: for each computed output, every piece with
+ * its inputs' values decoded from the sent images. The reference's status (0, or -1 with
+ * errno). */
+static int answers_by_batches(case_run *r, int64_t nb)
+{
+    const cts_case *c = r->s.c;
+    const device_run *run = &r->runs[0];
+    int64_t n = c->t[0].dims[0];
+    double *seen[CTS_MAX_TENSORS] = {0};
+    int rc = 0;
+    for (int i = 0; i < c->ntensors && rc == 0; i++)
+        if (!c->t[i].is_output && !c->t[i].null && !c->op->tensors[i].shape_only &&
+            !(seen[i] = malloc((size_t)(run->d[i].numel / n * nb + 1) * sizeof *seen[i])))
+            rc = -1, errno = ENOMEM;
+    for (int slot = 0; slot < c->ntensors && rc == 0; slot++) {
+        if (!c->t[slot].is_output || c->t[slot].null || !r->plan.computed[slot]) continue;
+        for (int64_t n0 = 0; n0 < n && rc == 0; n0 += nb) {
+            int64_t m = n - n0 < nb ? n - n0 : nb;
+            for (int i = 0; i < c->ntensors; i++) {
+                const cts_dev_tensor *d = &run->d[i];
+                if (seen[i]) cts_dev_tensor_decode(d, d->sent, n0 * (d->numel / n), m * (d->numel / n),
+                                                   seen[i]);
+            }
+            piece_pass p = {&r->oc, slot, n0 * (r->plan.numel[slot] / n)};
+            ref_case_answer a;
+            errno = 0;
+            rc = cts_case_answers_batches(c, m, (const double *const *)seen, on_piece_chunk, &p,
+                                          &a);
+            if (rc == PIECE_DONE) rc = 0;
+        }
+    }
+    for (int i = 0; i < CTS_MAX_TENSORS; i++) free(seen[i]);
+    return rc;
+}
+
 /* The reference's answers on the inputs exactly as the device saw them in run 1 (rounded,
  * overlapping views), judged (and with --dump written) chunk by chunk as they come. False (the
  * verdict says why) when it cannot give them. */
@@ -595,7 +684,11 @@ static bool reference_answers(case_run *r, cts_verdict *v)
     double t = now();
     double *seen[CTS_MAX_TENSORS] = {0};
     int rc = -1, err = ENOMEM;
-    if (seen_values(r, seen)) {
+    int64_t nb = piece_batches(c);
+    if (nb > 0) {
+        rc = answers_by_batches(r, nb);
+        err = errno;
+    } else if (seen_values(r, seen)) {
         ref_case_answer answers;
         errno = 0;
         rc = cts_case_answers(c, (const double *const *)seen, on_chunk, oc, &answers);
