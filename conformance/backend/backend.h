@@ -87,11 +87,19 @@ typedef struct {
     size_t esize;
     size_t bytes;           /* guard + storage + guard */
     void *dev;              /* aclrtMalloc result; tensor data starts CTS_GUARD_BYTES later */
-    unsigned char *sent;    /* host image written before the call (poison + inputs) */
-    unsigned char *back;    /* host image read back after the call */
-    double *values;         /* logical row-major view values: inputs as the device saw them */
+    unsigned char *sent;    /* host image written before the call (poison + inputs); NULL:
+                               poison alone (an output prepared by prepare_fill) */
+    unsigned char *back;    /* host image read back after the call; NULL with back_same: it
+                               was read and found identical to `sent` */
+    bool back_same;
+    double *values;         /* logical row-major view values: inputs as the device saw them
+                               (NULL when prepared by prepare_fill) */
     aclTensor *acl;
 } cts_dev_tensor;
+
+/* Values first .. first + n - 1 of a tensor's logical elements into out (a fill that needs
+ * not hold the whole tensor). */
+typedef void (*cts_fill_fn)(void *ctx, int64_t first, int64_t n, double *out);
 
 /* Sizes, strides and storage of t only (no host images, no device memory): what prepare starts
  * with, for a caller that places the tensor in memory of its own (the fuzz targets' arena).
@@ -102,19 +110,42 @@ int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot);
  * for inputs (ownership taken), NULL for outputs. 0, CTS_OUT_OF_MEMORY, or -1 (a tensor that
  * cannot exist). */
 int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values);
-/* Device side: aclrtMalloc, copy `sent`, aclCreateTensor (unless the case asks for NULL).
+/* Host side as prepare, holding only what the checks need: an input's sent image, encoded
+ * piece by piece from fill (values already of the tensor's dtype, as cts_fill_range gives them;
+ * called from several threads at once for a view without overlap; no values kept; cts_dev_tensor_decode reads them back from it); an
+ * output, or a tensor without fill (fill NULL: a NULL tensor), nothing (its sent image is the
+ * poison, a function of the position). 0,
+ * CTS_OUT_OF_MEMORY, or -1 (a tensor that cannot exist). */
+int cts_dev_tensor_prepare_fill(cts_dev_tensor *d, const cts_tensor *t, int slot,
+                                cts_fill_fn fill, void *ctx);
+/* Device side: aclrtMalloc, copy `sent` (or the poison), aclCreateTensor (unless the case asks
+ * for NULL).
  * 0, or CTS_OUT_OF_MEMORY (aclrtMalloc: ACL_ERROR_BAD_ALLOC) or -1, with a message in err. */
 int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
 /* aclCreateTensor of d's view over device data `data` (nothing when the case asks for NULL);
  * upload does this at its buffer's data start. 0, or -1 with a message in err. */
 int cts_dev_tensor_attach(const cts_backend *b, cts_dev_tensor *d, void *data, char *err,
                           size_t errlen);
-/* Copy the device buffer into `back`. 0 or -1. */
+/* Copy the device buffer into `back` (allocated when NULL). 0, CTS_OUT_OF_MEMORY or -1. */
 int cts_dev_tensor_download(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
+/* An input's device buffer read back piece by piece and compared with `sent`: when identical no
+ * `back` is kept (back_same), else it is downloaded whole for the checks to name the change.
+ * 0, CTS_OUT_OF_MEMORY or -1. */
+int cts_dev_tensor_download_input(const cts_backend *b, cts_dev_tensor *d, char *err,
+                                  size_t errlen);
+/* Byte i of the sent image (the poison where none is kept) and of the image read back. */
+unsigned char cts_dev_tensor_sent_byte(const cts_dev_tensor *d, size_t i);
+unsigned char cts_dev_tensor_back_byte(const cts_dev_tensor *d, size_t i);
+/* True when logical element k is storage element k (no offset, no strides): no gaps, no
+ * overlap. */
+bool cts_dev_tensor_plain(const cts_dev_tensor *d);
 /* Storage element (from the data start) of logical element k. */
 int64_t cts_dev_tensor_pos(const cts_dev_tensor *d, int64_t k);
 /* Decode the view of `back` into out (numel doubles). */
 void cts_dev_tensor_read_back(const cts_dev_tensor *d, double *out);
+/* Decode logical elements first .. first + n - 1 of host image img (sent or back) into out. */
+void cts_dev_tensor_decode(const cts_dev_tensor *d, const unsigned char *img, int64_t first,
+                           int64_t n, double *out);
 /* Destroy the aclTensor and free device memory (keeps host images). */
 void cts_dev_tensor_release(const cts_backend *b, cts_dev_tensor *d);
 void cts_dev_tensor_free(const cts_backend *b, cts_dev_tensor *d);

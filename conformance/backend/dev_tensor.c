@@ -113,31 +113,140 @@ int cts_dev_tensor_layout(cts_dev_tensor *d, const cts_tensor *t, int slot)
     return ok && (uint64_t)e.bytes <= SIZE_MAX ? 0 : -1;
 }
 
+/* Bytes per piece when a buffer moves or is compared piece by piece, and elements per piece
+ * of a fill: the bytes a multiple of 256, the poison's period, so a piece of poison is the same
+ * wherever it starts. */
+#define PIECE_BYTES ((size_t)1 << 20)
+#define PIECE_ELEMS ((int64_t)1 << 16)
+
+bool cts_dev_tensor_plain(const cts_dev_tensor *d)
+{
+    return !d->t->has_strides && d->t->offset == 0;
+}
+
+/* Bytes [0, n) of the poison. */
+static void poison_fill(unsigned char *p, size_t n)
+{
+    size_t done = n < 256 ? n : 256;
+    for (size_t i = 0; i < done; i++) p[i] = cts_poison_byte(i);
+    for (; done < n; done *= 2) memcpy(p + done, p, n - done < done ? n - done : done);
+}
+
+unsigned char cts_dev_tensor_sent_byte(const cts_dev_tensor *d, size_t i)
+{
+    return d->sent ? d->sent[i] : cts_poison_byte(i);
+}
+
+unsigned char cts_dev_tensor_back_byte(const cts_dev_tensor *d, size_t i)
+{
+    return d->back ? d->back[i] : cts_dev_tensor_sent_byte(d, i);
+}
+
+/* x, a value of dt already (no rounding left to do), into one element. */
+static void encode_held(ref_dtype dt, double x, void *dst)
+{
+    if (dt == REF_DT_FLOAT) {
+        float f = (float)x; /* exact */
+        memcpy(dst, &f, 4);
+    } else if (dt == REF_DT_FLOAT16) {
+        uint16_t h = fp16_bits(x);
+        memcpy(dst, &h, 2);
+    } else {
+        cts_encode(dt, x, dst);
+    }
+}
+
+/* Elements k0 .. k0 + m - 1 of the fill into the sent image through buf (m doubles). */
+static void encode_piece(cts_dev_tensor *d, cts_fill_fn fill, void *ctx, bool held, int64_t k0,
+                         int64_t m, double *buf)
+{
+    unsigned char *data = d->sent + CTS_GUARD_BYTES;
+    int64_t es = (int64_t)d->esize;
+    bool plain = cts_dev_tensor_plain(d);
+    fill(ctx, k0, m, buf);
+    for (int64_t i = 0; i < m; i++) {
+        unsigned char *dst = data + (plain ? k0 + i : cts_dev_tensor_pos(d, k0 + i)) * es;
+        if (held) encode_held(d->t->dtype, buf[i], dst);
+        else cts_encode(d->t->dtype, buf[i], dst);
+    }
+}
+
+/* The sent image: poison, then the fill's values at the view positions in index order (an
+ * overlapping view keeps the last write, as the device sees it). held: the fill's values are
+ * already values of the dtype. A view without overlap (plain) is filled by all threads, piece
+ * by piece: the fill is a function of the element index, so the image is the same. */
+static int encode_sent(cts_dev_tensor *d, cts_fill_fn fill, void *ctx, bool held)
+{
+    if (!(d->sent = malloc(d->bytes))) return CTS_OUT_OF_MEMORY;
+    poison_fill(d->sent, d->bytes);
+    int64_t pieces = (d->numel + PIECE_ELEMS - 1) / PIECE_ELEMS;
+    bool oom = false;
+#pragma omp parallel if (cts_dev_tensor_plain(d) && pieces > 1) reduction(|| : oom)
+    {
+        double *buf = malloc((size_t)PIECE_ELEMS * sizeof *buf);
+        oom = !buf;
+#pragma omp for schedule(static)
+        for (int64_t p = 0; p < pieces; p++) {
+            int64_t k0 = p * PIECE_ELEMS;
+            if (buf)
+                encode_piece(d, fill, ctx, held, k0,
+                             d->numel - k0 < PIECE_ELEMS ? d->numel - k0 : PIECE_ELEMS, buf);
+        }
+        free(buf);
+    }
+    return oom ? CTS_OUT_OF_MEMORY : 0;
+}
+
+int cts_dev_tensor_prepare_fill(cts_dev_tensor *d, const cts_tensor *t, int slot,
+                                cts_fill_fn fill, void *ctx)
+{
+    if (cts_dev_tensor_layout(d, t, slot) != 0) return -1;
+    return t->is_output || !fill ? 0 : encode_sent(d, fill, ctx, true);
+}
+
+static void fill_from_array(void *ctx, int64_t first, int64_t n, double *out)
+{
+    memcpy(out, (const double *)ctx + first, (size_t)n * sizeof *out);
+}
+
 int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, double *values)
 {
     if (cts_dev_tensor_layout(d, t, slot) != 0) {
         free(values);
         return -1;
     }
-    d->sent = malloc(d->bytes);
-    d->back = malloc(d->bytes);
-    if (!d->sent || !d->back) {
+    int rc = values ? encode_sent(d, fill_from_array, values, false)
+             : (d->sent = malloc(d->bytes)) ? 0 : CTS_OUT_OF_MEMORY;
+    if (rc == 0 && !values) poison_fill(d->sent, d->bytes);
+    if (rc != 0 || !(d->back = malloc(d->bytes))) {
         free(values);
         return CTS_OUT_OF_MEMORY;
     }
-    for (size_t i = 0; i < d->bytes; i++) d->sent[i] = cts_poison_byte(i);
     memcpy(d->back, d->sent, d->bytes);
     if (!values) {
         d->values = calloc((size_t)(d->numel > 0 ? d->numel : 1), sizeof(double));
         return d->values ? 0 : CTS_OUT_OF_MEMORY;
     }
     d->values = values;
-    unsigned char *data = d->sent + CTS_GUARD_BYTES;
-    for (int64_t k = 0; k < d->numel; k++)
-        cts_encode(t->dtype, values[k], data + cts_dev_tensor_pos(d, k) * d->esize);
-    for (int64_t k = 0; k < d->numel; k++)
-        values[k] = cts_decode(t->dtype, data + cts_dev_tensor_pos(d, k) * d->esize);
+    cts_dev_tensor_decode(d, d->sent, 0, d->numel, values);
     return 0;
+}
+
+/* The poison copied to the device piece by piece from one piece of it. */
+static aclError upload_poison(const cts_backend *b, cts_dev_tensor *d)
+{
+    size_t piece = d->bytes < PIECE_BYTES ? d->bytes : PIECE_BYTES;
+    unsigned char *buf = malloc(piece ? piece : 1);
+    if (!buf) return ACL_ERROR_BAD_ALLOC;
+    poison_fill(buf, piece);
+    aclError e = ACL_SUCCESS;
+    for (size_t off = 0; off < d->bytes && e == ACL_SUCCESS; off += piece) {
+        size_t n = d->bytes - off < piece ? d->bytes - off : piece;
+        e = b->aclrtMemcpy((unsigned char *)d->dev + off, d->bytes - off, buf, n,
+                           ACL_MEMCPY_HOST_TO_DEVICE);
+    }
+    free(buf);
+    return e;
 }
 
 int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen)
@@ -149,7 +258,8 @@ int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, si
                  d->t->name, e, e == ACL_ERROR_BAD_ALLOC ? " (out of device memory)" : "");
         return e == ACL_ERROR_BAD_ALLOC ? CTS_OUT_OF_MEMORY : -1;
     }
-    e = b->aclrtMemcpy(d->dev, d->bytes, d->sent, d->bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    e = d->sent ? b->aclrtMemcpy(d->dev, d->bytes, d->sent, d->bytes, ACL_MEMCPY_HOST_TO_DEVICE)
+                : upload_poison(b, d);
     if (e != ACL_SUCCESS) {
         snprintf(err, errlen, "aclrtMemcpy to the device for %s failed with %d", d->t->name, e);
         return -1;
@@ -176,6 +286,11 @@ int cts_dev_tensor_attach(const cts_backend *b, cts_dev_tensor *d, void *data, c
 
 int cts_dev_tensor_download(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen)
 {
+    d->back_same = false;
+    if (!d->back && !(d->back = malloc(d->bytes))) {
+        snprintf(err, errlen, "out of host memory for the image of %s", d->t->name);
+        return CTS_OUT_OF_MEMORY;
+    }
     aclError e = b->aclrtMemcpy(d->back, d->bytes, d->dev, d->bytes, ACL_MEMCPY_DEVICE_TO_HOST);
     if (e != ACL_SUCCESS) {
         snprintf(err, errlen, "aclrtMemcpy from the device for %s failed with %d", d->t->name, e);
@@ -184,11 +299,60 @@ int cts_dev_tensor_download(const cts_backend *b, cts_dev_tensor *d, char *err, 
     return 0;
 }
 
+/* Whether bytes [off, off + n) of the sent image are p. */
+static bool same_as_sent(const cts_dev_tensor *d, size_t off, const unsigned char *p, size_t n)
+{
+    if (d->sent) return memcmp(d->sent + off, p, n) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != cts_poison_byte(off + i)) return false;
+    return true;
+}
+
+int cts_dev_tensor_download_input(const cts_backend *b, cts_dev_tensor *d, char *err,
+                                  size_t errlen)
+{
+    size_t piece = d->bytes < PIECE_BYTES ? d->bytes : PIECE_BYTES;
+    unsigned char *buf = malloc(piece ? piece : 1);
+    if (!buf) {
+        snprintf(err, errlen, "out of host memory reading %s back", d->t->name);
+        return CTS_OUT_OF_MEMORY;
+    }
+    bool same = true;
+    for (size_t off = 0; off < d->bytes && same; off += piece) {
+        size_t n = d->bytes - off < piece ? d->bytes - off : piece;
+        aclError e = b->aclrtMemcpy(buf, piece, (unsigned char *)d->dev + off, n,
+                                    ACL_MEMCPY_DEVICE_TO_HOST);
+        if (e != ACL_SUCCESS) {
+            free(buf);
+            snprintf(err, errlen, "aclrtMemcpy from the device for %s failed with %d",
+                     d->t->name, e);
+            return -1;
+        }
+        same = same_as_sent(d, off, buf, n);
+    }
+    free(buf);
+    if (!same) return cts_dev_tensor_download(b, d, err, errlen);
+    free(d->back);
+    d->back = NULL;
+    d->back_same = true;
+    return 0;
+}
+
+void cts_dev_tensor_decode(const cts_dev_tensor *d, const unsigned char *img, int64_t first,
+                           int64_t n, double *out)
+{
+    const unsigned char *data = img + CTS_GUARD_BYTES;
+    int64_t es = (int64_t)d->esize;
+    if (cts_dev_tensor_plain(d))
+        for (int64_t i = 0; i < n; i++) out[i] = cts_decode(d->t->dtype, data + (first + i) * es);
+    else
+        for (int64_t i = 0; i < n; i++)
+            out[i] = cts_decode(d->t->dtype, data + cts_dev_tensor_pos(d, first + i) * es);
+}
+
 void cts_dev_tensor_read_back(const cts_dev_tensor *d, double *out)
 {
-    const unsigned char *data = d->back + CTS_GUARD_BYTES;
-    for (int64_t k = 0; k < d->numel; k++)
-        out[k] = cts_decode(d->t->dtype, data + cts_dev_tensor_pos(d, k) * d->esize);
+    cts_dev_tensor_decode(d, d->back, 0, d->numel, out);
 }
 
 void cts_dev_tensor_release(const cts_backend *b, cts_dev_tensor *d)
@@ -206,6 +370,7 @@ void cts_dev_tensor_free(const cts_backend *b, cts_dev_tensor *d)
     free(d->back);
     free(d->values);
     d->sent = d->back = NULL;
+    d->back_same = false;
     d->values = NULL;
 }
 

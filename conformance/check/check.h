@@ -129,7 +129,8 @@ typedef struct {
     int rank;
     const int64_t *dims;
     int64_t numel;
-    const double *got;      /* numel, logical row-major */
+    const double *got;      /* numel, logical row-major (NULL when judged chunk by chunk with
+                               cts_judge_chunk_got) */
     const ref_output *ref;  /* the reference's answers, or NULL (expected values only) */
 } cts_judged_output;
 
@@ -145,8 +146,11 @@ cts_output_judge *cts_judge_begin(const cts_tolerance *tol, const ref_path *path
                                   const cts_judged_output *o, bool tolerance,
                                   const cts_expected_values *e, cts_elem_stats *st);
 /* Judges the chunk's elements (they come in index order); ch NULL: every element against the
- * expected values alone (no reference). */
+ * expected values alone (no reference). The device's values are the judged output's got. */
 void cts_judge_chunk(cts_output_judge *j, const ref_chunk *ch);
+/* The same with the device's values of the chunk's elements in got[0 ..] (chunk-relative): an
+ * output judged without holding all its values (cts_judged_output.got NULL). */
+void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double *got);
 /* The verdicts (tolerance, then expected values) as cts_check_tolerance and
  * cts_check_expected_values give them; when o became the verdict's worst output, its error map
  * goes to *worst_map (may be NULL). Frees j. */

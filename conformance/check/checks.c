@@ -68,13 +68,15 @@ static const char *where(const cts_dev_tensor *d, size_t i, char *buf, size_t si
     return buf;
 }
 
-/* First differing byte in [from, to), or -1; counts the differing bytes. */
+/* First byte in [from, to) where what came back differs from what was sent (the poison where no
+ * image of it is kept), or -1; counts the differing bytes. */
 static long long first_diff(const cts_dev_tensor *d, size_t from, size_t to, size_t *count)
 {
     long long first = -1;
     *count = 0;
+    if (!d->back) return -1; /* read back and found identical (back_same) */
     for (size_t i = from; i < to; i++)
-        if (d->back[i] != d->sent[i]) {
+        if (d->back[i] != (d->sent ? d->sent[i] : cts_poison_byte(i))) {
             if (first < 0) first = (long long)i;
             (*count)++;
         }
@@ -91,7 +93,7 @@ bool cts_check_poison(const cts_dev_tensor *d, const char *why, cts_verdict *v)
                      "%s was written although %s: %zu bytes differ from the pre-call poison, "
                      "first at %s (byte 0x%02x, poison 0x%02x)",
                      d->t->name, why, n, where(d, (size_t)i, at, sizeof at), d->back[i],
-                     d->sent[i]);
+                     cts_dev_tensor_sent_byte(d, (size_t)i));
     return false;
 }
 
@@ -124,7 +126,7 @@ bool cts_check_guards(const cts_dev_tensor *d, cts_verdict *v)
                          d->t->name, n1 + n2, where(d, (size_t)k, at, sizeof at));
         return false;
     }
-    if (!d->t->is_output || d->storage == 0) return true;
+    if (!d->t->is_output || d->storage == 0 || cts_dev_tensor_plain(d)) return true; /* no gaps */
     /* Storage elements the view does not cover (strided outputs) must keep their poison. */
     unsigned char *in_view = calloc((size_t)d->storage, 1);
     if (!in_view) return true;
@@ -132,7 +134,8 @@ bool cts_check_guards(const cts_dev_tensor *d, cts_verdict *v)
     bool ok = true;
     for (int64_t p = 0; p < d->storage && ok; p++) {
         size_t b = CTS_GUARD_BYTES + (size_t)p * d->esize;
-        if (!in_view[p] && memcmp(d->back + b, d->sent + b, d->esize) != 0) {
+        size_t diff;
+        if (!in_view[p] && first_diff(d, b, b + d->esize, &diff) >= 0) {
             cts_verdict_fail(v, CTS_FAIL, "guards",
                              "write outside the view of %s: %s no longer holds its poison",
                              d->t->name, where(d, b, at, sizeof at));
@@ -163,6 +166,7 @@ typedef struct {
     bool class_mismatch;
     int64_t mismatch_at;
     cts_elem_err mismatch_err;
+    double worst_got, mismatch_got; /* the device's values there */
 } judge_summary;
 
 /* The state of one output's judgement: summaries, audit statistics and the error map of the
@@ -171,7 +175,8 @@ typedef struct {
 struct cts_output_judge {
     cts_tolerance tol;             /* resolved for the output's dtype */
     ref_path path;
-    cts_judged_output o;           /* got: the whole output; ref unused */
+    cts_judged_output o;           /* got: the whole output, or NULL (each chunk brings its
+                                      own); ref unused */
     bool tolerance;                /* judge the tolerance (else expected values only) */
     const cts_expected_values *e;  /* or NULL */
     cts_elem_stats *st;            /* audit statistics, or NULL */
@@ -201,14 +206,13 @@ static const cts_tolerance bound_policy = {.kind = CTS_TOL_BOUND, .name = "bound
  * alternatives, whose best depends on the policy (then judged again: errors under `bound`, each
  * standard under itself, as a separate audit would). Returns its error in bound units under
  * `bound` (0 when skipped), what the error map draws. */
-static double stats_add(cts_output_judge *j, const ref_output *ref, int64_t i, int64_t k,
+static double stats_add(cts_output_judge *j, const ref_output *ref, int64_t i, double got,
                         const cts_elem_err *r)
 {
     if (r->skipped) {
         j->st->skipped++;
         return 0;
     }
-    double got = j->o.got[k];
     bool ambiguous = ref->flags && (ref->flags[i] & REF_FLAG_AMBIGUOUS) && ref->alt_first &&
                      ref->alt_first[i] >= 0;
     bool meets[CTS_STAT_STANDARDS];
@@ -222,7 +226,7 @@ static double stats_add(cts_output_judge *j, const ref_output *ref, int64_t i, i
     return b.bound_units;
 }
 
-static void summary_add(judge_summary *s, int64_t k, const cts_elem_err *r)
+static void summary_add(judge_summary *s, int64_t k, double got, const cts_elem_err *r)
 {
     if (!r->ok) s->bad++;
     if (r->skipped) s->skipped++;
@@ -230,6 +234,7 @@ static void summary_add(judge_summary *s, int64_t k, const cts_elem_err *r)
         s->class_mismatch = true;
         s->mismatch_at = k;
         s->mismatch_err = *r;
+        s->mismatch_got = got;
     }
     s->worst_ulp = fmax(s->worst_ulp, r->ulp);
     s->worst_bound = fmax(s->worst_bound, r->bound_units);
@@ -237,6 +242,7 @@ static void summary_add(judge_summary *s, int64_t k, const cts_elem_err *r)
     if (s->worst < 0 || r->policy_units > s->worst_err.policy_units) {
         s->worst = k;
         s->worst_err = *r;
+        s->worst_got = got;
     }
 }
 
@@ -363,7 +369,7 @@ cts_output_judge *cts_judge_begin(const cts_tolerance *tol, const ref_path *path
 /* Element k judged against the suite's expected value (cyclic list), like an exact value with
  * the reference's Σ|terms| when there is one (ref: its chunk, element i). */
 static cts_elem_err judge_expected(const cts_output_judge *j, const ref_output *ref, int64_t i,
-                                   int64_t k)
+                                   int64_t k, double got)
 {
     const cts_expected_values *e = j->e;
     ref_value val = {0};
@@ -372,37 +378,42 @@ static cts_elem_err judge_expected(const cts_output_judge *j, const ref_output *
     val.hi = e->values[(size_t)k % e->nvalues];
     val.lo = 0;
     if (!ref) val.sum_abs = fabs(val.hi);
-    return cts_judge_value(&j->tol, j->o.dtype, &j->path, j->o.got[k], &val);
+    return cts_judge_value(&j->tol, j->o.dtype, &j->path, got, &val);
 }
 
-void cts_judge_chunk(cts_output_judge *j, const ref_chunk *ch)
+void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double *got)
 {
     const ref_output *ref = ch ? ch->out : NULL;
     int64_t first = ch ? ch->first : 0, count = ch ? ch->out->numel : j->o.numel;
     for (int64_t i = 0; i < count; i++) {
         int64_t k = first + i;
         if (j->tolerance && ref) {
-            cts_elem_err r = cts_judge_element(&j->tol, j->o.dtype, &j->path, j->o.got[k], ref, i);
-            if (j->st) map_add(j, k, stats_add(j, ref, i, k, &r));
-            summary_add(&j->tol_s, k, &r);
+            cts_elem_err r = cts_judge_element(&j->tol, j->o.dtype, &j->path, got[i], ref, i);
+            if (j->st) map_add(j, k, stats_add(j, ref, i, got[i], &r));
+            summary_add(&j->tol_s, k, got[i], &r);
         }
         if (j->e) {
-            cts_elem_err r = judge_expected(j, ref, i, k);
-            summary_add(&j->exp_s, k, &r);
+            cts_elem_err r = judge_expected(j, ref, i, k, got[i]);
+            summary_add(&j->exp_s, k, got[i], &r);
         }
     }
 }
 
+void cts_judge_chunk(cts_output_judge *j, const ref_chunk *ch)
+{
+    cts_judge_chunk_got(j, ch, j->o.got + (ch ? ch->first : 0));
+}
+
 static void fail_message(const char *check, const cts_tolerance *tol, const ref_path *path,
                          const cts_judged_output *o, const judge_summary *s, int64_t k,
-                         const cts_elem_err *r, const char *head, cts_verdict *v)
+                         double got, const cts_elem_err *r, const char *head, cts_verdict *v)
 {
     char idx[96];
     cts_verdict_fail(v, CTS_FAIL, check,
                      "%s%s%s: got %.9g, exact %.17g, error %.4g ULP of %s = %.4g bound units "
                      "(policy %s, path %s); %lld of %lld elements out of tolerance",
                      head, o->name,
-                     cts_multi_index(o->rank, o->dims, k, idx, sizeof idx), o->got[k], r->exact,
+                     cts_multi_index(o->rank, o->dims, k, idx, sizeof idx), got, r->exact,
                      r->ulp, ref_dtype_name(o->dtype), r->bound_units, policy_name(tol),
                      path && path->name ? path->name : "?", (long long)s->bad,
                      (long long)o->numel);
@@ -444,13 +455,13 @@ static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *w
     if (s->worst >= 0 && worse) {
         snprintf(v->worst_output, sizeof v->worst_output, "%s", o->name);
         v->worst_index = s->worst;
-        v->worst_got = o->got[s->worst];
+        v->worst_got = s->worst_got;
         v->worst_exact = s->worst_err.exact;
         if (worst_map) *worst_map = j->map;
     }
     if (s->class_mismatch) {
-        fail_message("tolerance", &j->tol, &j->path, o, s, s->mismatch_at, &s->mismatch_err,
-                     "non-finite class differs at ", v);
+        fail_message("tolerance", &j->tol, &j->path, o, s, s->mismatch_at, s->mismatch_got,
+                     &s->mismatch_err, "non-finite class differs at ", v);
         return false;
     }
     if (j->tol.kind == CTS_TOL_SHARE) {
@@ -460,7 +471,8 @@ static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *w
         snprintf(head, sizeof head,
                  "only %.4f %% of elements within relative error %g (need %.4f %%); worst ",
                  100 * share, j->tol.rel, 100 * j->tol.min_share);
-        fail_message("tolerance", &j->tol, &j->path, o, s, s->worst, &s->worst_err, head, v);
+        fail_message("tolerance", &j->tol, &j->path, o, s, s->worst, s->worst_got, &s->worst_err,
+                     head, v);
         return false;
     }
     if (s->bad == 0) {
@@ -468,7 +480,8 @@ static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *w
             note_unjudged(v, s->skipped, o);
         return true;
     }
-    fail_message("tolerance", &j->tol, &j->path, o, s, s->worst, &s->worst_err, "", v);
+    fail_message("tolerance", &j->tol, &j->path, o, s, s->worst, s->worst_got, &s->worst_err, "",
+                 v);
     return false;
 }
 
@@ -479,8 +492,8 @@ static bool expected_end(const cts_output_judge *j, cts_verdict *v)
                   ? 1.0 - (double)s->bad / (double)j->o.numel >= j->tol.min_share
                   : s->bad == 0;
     if (ok) return true;
-    fail_message("expected-values", &j->tol, &j->path, &j->o, s, s->worst, &s->worst_err,
-                 "differs from the suite's expected value at ", v);
+    fail_message("expected-values", &j->tol, &j->path, &j->o, s, s->worst, s->worst_got,
+                 &s->worst_err, "differs from the suite's expected value at ", v);
     return false;
 }
 

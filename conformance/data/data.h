@@ -16,6 +16,9 @@
  * tensor name, i), so the data never depends on thread count, machine, product or the order of
  * cases. Values are independent of n (a prefix of a longer fill is the shorter fill). */
 void cts_fill(const cts_case *c, int slot, double *out, int64_t n);
+/* Elements first .. first + n - 1 of the same fill (out[0] is element first): a tensor filled
+ * piece by piece without holding all its values. */
+void cts_fill_range(const cts_case *c, int slot, int64_t first, double *out, int64_t n);
 
 /* Uniform in [0, 1), a pure function of (seed, key): the draws of importers (a parameter drawn
  * from a range, keyed by where it comes from) use the generators' hash. */

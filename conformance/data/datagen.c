@@ -64,6 +64,9 @@ static void int_range(ref_dtype dt, double *lo, double *hi)
 /* x as a tensor of dtype dt holds it. */
 static double to_dtype(double x, ref_dtype dt)
 {
+    if (dt == REF_DT_FLOAT) /* the conversion rounds to nearest even, subnormals and overflow
+                               included, as ref_round_to does (test_datagen checks it) */
+        return (float)x;
     if (is_float(dt))
         return ref_round_to(x, dt);
     if (dt == REF_DT_BOOL)
@@ -110,13 +113,18 @@ static uint64_t tensor_key(const cts_case *c, const char *name)
 
 void cts_fill(const cts_case *c, int slot, double *out, int64_t n)
 {
+    cts_fill_range(c, slot, 0, out, n);
+}
+
+void cts_fill_range(const cts_case *c, int slot, int64_t first, double *out, int64_t n)
+{
     const cts_tensor *t = &c->t[slot];
     const cts_datagen *g = &t->gen;
     ref_dtype dt = t->dtype;
     uint64_t key = tensor_key(c, t->name ? t->name : "");
     const double *special = NULL;
     int nspecial = g->kind == CTS_GEN_SPECIAL ? cts_special_values(dt, &special) : 0;
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = first; i < first + n; i++) {
         double x;
         switch (g->kind) {
         case CTS_GEN_ONES: x = 1; break;
@@ -145,6 +153,6 @@ void cts_fill(const cts_case *c, int slot, double *out, int64_t n)
         case CTS_GEN_VALUES: x = g->nvalues ? g->values[i % (int64_t)g->nvalues] : 0; break;
         default: x = 0; break;
         }
-        out[i] = to_dtype(x, dt);
+        out[i - first] = to_dtype(x, dt);
     }
 }

@@ -29,6 +29,8 @@ typedef struct {
     bool coordinates;        /* values are sampling coordinates around [-1, 1]: data default
                                 uniform [-1.1, 1.1] (a little outside), fuzzed values in
                                 quarter steps of [-1.25, 1.25] */
+    bool shape_only;         /* an input whose values the reference does not read (only its
+                                shape): the harness gives it none */
 } cts_tensor_role;
 
 /* ---- parameters (everything but tensors the first phase takes) ---- */
@@ -136,6 +138,10 @@ typedef struct cts_op_driver {
 
     int ntensors;
     const cts_tensor_role *tensors;
+    /* Every tensor's first dim is the batch and batch n of an output depends only on batch n
+     * of the inputs: the reference can answer a case a few batches at a time (a case whose
+     * inputs would not fit as doubles at once). */
+    bool batch_major;
     int nparams;
     const cts_param_desc *params;
 

@@ -73,8 +73,9 @@ static int dump_tensor(const char *dir, const cts_dev_tensor *d)
 {
     const cts_tensor *t = d->t;
     const char *descr = npy_descr(t->dtype);
-    if (!descr || !d->sent) return 0;
-    const unsigned char *img = (t->is_output ? d->back : d->sent) + CTS_GUARD_BYTES;
+    const unsigned char *img = t->is_output ? d->back : d->sent;
+    if (!descr || !img) return 0;
+    img += CTS_GUARD_BYTES;
     size_t out_size = t->dtype == REF_DT_BF16 ? 4 : d->esize;
     unsigned char *buf = malloc((size_t)(d->numel > 0 ? d->numel : 1) * out_size);
     if (!buf) return -1;

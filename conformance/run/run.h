@@ -69,5 +69,9 @@ void cts_case_plan(const cts_case *c, ref_case_answer *a);
  * (in[slot], logical row-major), each chunk to fn (outputs in slot order). ref_case's result. */
 int cts_case_answers(const cts_case *c, const double *const in[], ref_chunk_fn fn, void *ctx,
                      ref_case_answer *a);
+/* The same for the case cut to `batches` batches (the first dim of every tensor; a batch_major
+ * operator), in[] the inputs of those batches. */
+int cts_case_answers_batches(const cts_case *c, int64_t batches, const double *const in[],
+                             ref_chunk_fn fn, void *ctx, ref_case_answer *a);
 
 #endif

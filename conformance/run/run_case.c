@@ -13,6 +13,7 @@
 #include "check/check.h"
 #include "data/data.h"
 #include "dump.h"
+#include "op_driver.h"
 #include "backend/backend.h"
 
 static double now(void)
@@ -61,6 +62,8 @@ typedef struct {
     aclrtStream stream;
     bool initialized, device_set;
     bool dataless;           /* an error case too large for memory: shapes without data */
+    uint64_t need;           /* the case's memory estimate (memory_estimate) */
+    uint64_t max_memory;     /* --max-memory, 0: no limit */
 } session;
 
 /* aclInit (product chosen by ACLCTS_SOC on emulated backends), device 0, a stream and the
@@ -136,31 +139,93 @@ typedef struct {
     char errmsg[512];
 } device_run;
 
-/* Host bytes a case needs at its peak (an estimate, for --max-memory): per device run each
- * tensor's sent and returned images, its device copy (host memory on the emulation) and its
- * values; the generated inputs when more than one run needs them (the last run takes them
- * over); the guard check's map of each output's storage; the reference's
- * working set (ref_bytes: its chunks and scratch, which the checks judge and drop). Saturates
- * instead of wrapping. */
-static uint64_t memory_estimate(const cts_case *c, int runs, uint64_t ref_bytes)
+static uint64_t sat_add(uint64_t a, uint64_t b)
 {
-    uint64_t per_run = 0, once = ref_bytes;
+    uint64_t r;
+    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Batches the reference answers at a time: 0 for the whole case at once, else at least 1. A
+ * batch_major case with plain views is cut when the doubles of the inputs the reference reads
+ * and the outputs' images would pass 2 T + 256 MiB (T: the tensors' bytes; a 16-bit input's
+ * doubles are 4 times its bytes), so that its memory stays that of its tensors. The
+ * environment's ACLCTS_REFERENCE_PIECE (bytes of doubles at once) sets another bound: the tests
+ * cut small cases into single batches with it. */
+static int64_t piece_batches(const cts_case *c)
+{
+    if (!c->op->batch_major) return 0;
+    uint64_t vals = 0, tensors = 0, back = 0;
+    int64_t n = -1;
     for (int i = 0; i < c->ntensors; i++) {
+        const cts_tensor *t = &c->t[i];
         cts_tensor_extent e;
-        if (c->t[i].null) continue;
-        if (!cts_tensor_extent_of(&c->t[i], &e)) return UINT64_MAX;
-        uint64_t n = (uint64_t)e.numel, img = 3 * (uint64_t)e.bytes, vals = 8 * n;
-        bool over = __builtin_add_overflow(per_run, img, &per_run) ||
-                    __builtin_add_overflow(per_run, vals, &per_run) ||
-                    __builtin_add_overflow(once, c->t[i].is_output ? n : runs > 1 ? vals : 0,
-                                           &once);
-        if (over) return UINT64_MAX;
+        if (t->null) continue;
+        if (t->rank < 1 || t->has_strides || t->offset || (n >= 0 && t->dims[0] != n) ||
+            !cts_tensor_extent_of(t, &e))
+            return 0;
+        n = t->dims[0];
+        tensors = sat_add(tensors, (uint64_t)e.bytes);
+        if (t->is_output) back = sat_add(back, (uint64_t)e.bytes);
+        else if (!c->op->tensors[i].shape_only) vals = sat_add(vals, 8 * (uint64_t)e.numel);
     }
-    uint64_t total;
-    if (__builtin_mul_overflow(per_run, (uint64_t)runs, &total) ||
-        __builtin_add_overflow(total, once, &total))
-        return UINT64_MAX;
-    return total;
+    const char *env = getenv("ACLCTS_REFERENCE_PIECE");
+    uint64_t goal = sat_add(sat_add(tensors, tensors), (uint64_t)256 << 20);
+    uint64_t cap = env && *env ? strtoull(env, NULL, 10) : goal > back ? goal - back : 0;
+    if (n <= 1 || vals <= cap) return 0;
+    uint64_t per_batch = vals / (uint64_t)n, nb = per_batch ? cap / per_batch : 1;
+    return nb < 1 ? 1 : nb < (uint64_t)n ? (int64_t)nb : 0;
+}
+
+/* Host bytes a case needs at its peak (an estimate, for --max-memory; suites/vendor_st/README.md
+ * "Memory and time"): the largest of its stages, each the sum of what coexists then.
+ * - A device run: every tensor's device copy (host memory on the emulation), the inputs' sent
+ *   images, and the image of one output read back while its device copy still exists. The
+ *   emulated device computes 16-bit tensors in FP32 copies of its own (4 bytes an element); its
+ *   workspace is added once the first phase gives its size (workspace_fits).
+ * - The checks of run 1: the outputs' images, the sent images and the guard check's map of one
+ *   strided output's storage.
+ * - The reference: the outputs' images, the values of the inputs it reads (8 bytes each) and the
+ *   sent image of the one being decoded (every sent image under --dump; when it answers a few
+ *   batches at a time, those batches' values and every sent image), its working set
+ *   (ref_bytes: its chunks and scratch, which the checks judge and drop) and the device's
+ *   values of one chunk (8 bytes an element, under an eighth of the chunk's working set).
+ * - A later run (determinism): run 1's output images besides a device run.
+ * Saturates instead of wrapping. */
+static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, bool emulated,
+                                uint64_t ref_bytes)
+{
+    uint64_t dev = 0, sent = 0, back = 0, vals = 0, max_out = 0, max_in = 0, map = 0;
+    uint64_t staging = 0;
+    for (int i = 0; i < c->ntensors; i++) {
+        const cts_tensor *t = &c->t[i];
+        cts_tensor_extent e;
+        if (t->null) continue;
+        if (!cts_tensor_extent_of(t, &e)) return UINT64_MAX;
+        uint64_t bytes = (uint64_t)e.bytes, n = (uint64_t)e.numel;
+        dev = sat_add(dev, bytes);
+        if (emulated && (t->dtype == REF_DT_FLOAT16 || t->dtype == REF_DT_BF16))
+            staging = sat_add(staging, n > UINT64_MAX / 4 ? UINT64_MAX : 4 * n);
+        if (t->is_output) {
+            back = sat_add(back, bytes);
+            max_out = max_u64(max_out, bytes);
+            if (t->has_strides || t->offset) map = max_u64(map, (uint64_t)e.storage);
+            continue;
+        }
+        sent = sat_add(sent, bytes);
+        max_in = max_u64(max_in, bytes);
+        if (!c->op->tensors[i].shape_only)
+            vals = sat_add(vals, n > UINT64_MAX / 8 ? UINT64_MAX : 8 * n);
+    }
+    uint64_t device = sat_add(sat_add(sat_add(dev, staging), sent), max_out);
+    uint64_t checks = sat_add(sat_add(back, sent), map);
+    int64_t nb = piece_batches(c);
+    if (nb > 0) vals = vals / (uint64_t)c->t[0].dims[0] * (uint64_t)nb;
+    uint64_t reference = sat_add(sat_add(sat_add(back, vals), dump || nb ? sent : max_in),
+                                 sat_add(ref_bytes, ref_bytes / 8));
+    uint64_t later = runs > 1 ? sat_add(back, device) : 0;
+    return max_u64(max_u64(device, checks), max_u64(reference, later));
 }
 
 static const char *human_bytes(uint64_t n, char *buf, size_t len)
@@ -173,11 +238,18 @@ static const char *human_bytes(uint64_t n, char *buf, size_t len)
     return buf;
 }
 
-static int64_t numel_of(const cts_tensor *t)
+/* On the emulated device the workspace is host memory too, known once the first phase gives
+ * its size: with it the case must still fit --max-memory. False (err says why) when not. */
+static bool workspace_fits(const session *s, uint64_t ws, char *err, size_t errlen)
 {
-    int64_t n = 1;
-    for (int i = 0; i < t->rank; i++) n = t->dims[i] > 0 ? n * t->dims[i] : 0;
-    return n;
+    uint64_t need = sat_add(s->need, ws);
+    if (!s->b->emulated || !s->max_memory || need <= s->max_memory) return true;
+    char wb[32], nb[32], mb[32];
+    snprintf(err, errlen, "not run: with the device's workspace of %s (host memory on the "
+             "emulated device) the case needs about %s of host memory, above --max-memory %s",
+             human_bytes(ws, wb, sizeof wb), human_bytes(need, nb, sizeof nb),
+             human_bytes(s->max_memory, mb, sizeof mb));
+    return false;
 }
 
 /* Both phases on uploaded tensors; returns the first non-zero status (or the sync's). -1 with
@@ -197,6 +269,8 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     if (rc == 0 && s->dataless) {
         /* It accepted a case the contract refuses: the status check says so; running it over
          * tensors without data would only crash. */
+    } else if (rc == 0 && ws > 0 && !workspace_fits(s, ws, err, errlen)) {
+        ret = CTS_OUT_OF_MEMORY;
     } else if (rc == 0 && ws > 0 &&
                (me = b->aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST)) != ACL_SUCCESS) {
         snprintf(err, errlen, "aclrtMalloc of a %llu-byte workspace failed with %d",
@@ -215,7 +289,9 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     return ret;
 }
 
-/* Upload every prepared tensor, call the op, download every tensor (both device runs). */
+/* Upload every prepared tensor, call the op, read every tensor back and free its device copy
+ * (both device runs): an input compared with what was sent piece by piece (its image kept only
+ * when it changed), an output whole. */
 static int upload_call_download(const session *s, device_run *r, char *err, size_t errlen)
 {
     const cts_case *c = s->c;
@@ -224,9 +300,14 @@ static int upload_call_download(const session *s, device_run *r, char *err, size
         if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
             return rc;
     if ((rc = call_op(s, r, err, errlen)) != 0) return rc;
-    for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && cts_dev_tensor_download(s->b, &r->d[i], err, errlen) != 0) return -1;
-    return 0;
+    for (int i = 0; i < c->ntensors && rc == 0; i++) {
+        if (c->t[i].null) continue;
+        cts_dev_tensor *d = &r->d[i];
+        rc = c->t[i].is_output ? cts_dev_tensor_download(s->b, d, err, errlen)
+                               : cts_dev_tensor_download_input(s->b, d, err, errlen);
+        cts_dev_tensor_release(s->b, d);
+    }
+    return rc;
 }
 
 /* An error case whose data would not fit: every tensor is described with its real shape,
@@ -248,43 +329,41 @@ static int device_run_dataless(const session *s, device_run *r, char *err, size_
         for (size_t k = 0; k < d->bytes; k++) d->sent[k] = cts_poison_byte(k);
         memcpy(d->back, d->sent, d->bytes);
     }
-    int rc = upload_call_download(s, r, err, errlen);
-    if (rc != 0) return rc;
-    for (int i = 0; i < c->ntensors; i++) cts_dev_tensor_release(s->b, &r->d[i]);
-    return 0;
+    return upload_call_download(s, r, err, errlen);
 }
 
-/* Poison, upload, call, download. in[slot]: generated values of each input; the last run takes
- * them over (in[slot] becomes NULL) instead of copying them. */
-static int device_run_once(const session *s, double *in[], bool last, device_run *r, char *err,
+/* The seeded values of one input, generated piece by piece (cts_fill_range) into its sent
+ * image. */
+typedef struct {
+    const cts_case *c;
+    int slot;
+} input_fill;
+
+static void fill_input(void *ctx, int64_t first, int64_t n, double *out)
+{
+    const input_fill *f = ctx;
+    cts_fill_range(f->c, f->slot, first, out, n);
+}
+
+/* Generate (into the sent images: no values are kept), poison, upload, call, read back.
+ * *t_gen: seconds spent generating and encoding the sent images. */
+static int device_run_once(const session *s, device_run *r, double *t_gen, char *err,
                            size_t errlen)
 {
     const cts_case *c = s->c;
     memset(r, 0, sizeof *r);
     if (s->dataless) return device_run_dataless(s, r, err, errlen);
     for (int i = 0; i < c->ntensors; i++) {
-        double *vals = NULL;
-        int64_t n = numel_of(&c->t[i]);
-        if (!c->t[i].is_output && in[i] && last) {
-            vals = in[i];
-            in[i] = NULL;
-        } else if (!c->t[i].is_output && in[i]) {
-            vals = malloc((size_t)(n > 0 ? n : 1) * sizeof *vals);
-            if (!vals) return snprintf(err, errlen, "out of host memory"), CTS_OUT_OF_MEMORY;
-            memcpy(vals, in[i], (size_t)n * sizeof *vals);
-        }
-        int rc = cts_dev_tensor_prepare(&r->d[i], &c->t[i], i, vals);
+        input_fill f = {c, i};
+        double t = now();
+        int rc = cts_dev_tensor_prepare_fill(&r->d[i], &c->t[i], i,
+                                             c->t[i].null ? NULL : fill_input, &f);
+        *t_gen += now() - t;
         if (rc != 0)
             return snprintf(err, errlen, rc == CTS_OUT_OF_MEMORY ? "out of host memory for %s"
                             : "%s cannot exist (its size passes 2^63)", c->t[i].name), rc;
     }
-    int rc = upload_call_download(s, r, err, errlen);
-    if (rc != 0) return rc;
-    for (int i = 0; i < c->ntensors; i++) {
-        if (c->t[i].is_output) cts_dev_tensor_read_back(&r->d[i], r->d[i].values);
-        cts_dev_tensor_release(s->b, &r->d[i]);
-    }
-    return 0;
+    return upload_call_download(s, r, err, errlen);
 }
 
 static void device_run_free(const cts_backend *b, const cts_case *c, device_run *r)
@@ -304,6 +383,10 @@ static uint64_t output_hash(const cts_case *c, const device_run *r)
     for (int i = 0; i < c->ntensors; i++) {
         const cts_dev_tensor *d = &r->d[i];
         if (!c->t[i].is_output || c->t[i].null) continue;
+        if (cts_dev_tensor_plain(d)) { /* the view's elements in order are the storage's bytes */
+            h = fnv1a(h, d->back + CTS_GUARD_BYTES, (size_t)d->numel * d->esize);
+            continue;
+        }
         for (int64_t k = 0; k < d->numel; k++)
             h = fnv1a(h, d->back + CTS_GUARD_BYTES + cts_dev_tensor_pos(d, k) * d->esize,
                       d->esize);
@@ -345,6 +428,8 @@ typedef struct {
                                     error) or memory ran out */
     cts_error_grid worst_map;    /* error map of the verdict's worst output */
     cts_dump_stream *dump;       /* --dump: the reference's arrays, or NULL */
+    double *got;                 /* the device's values of the chunk being judged */
+    int64_t got_cap;
     double t_judge;              /* seconds spent judging (the rest of the stream is the
                                     reference's) */
 } output_checks;
@@ -361,7 +446,7 @@ static void output_begin(output_checks *oc, int i)
                          (long long)oc->plan->numel[i], t->name, (long long)d->numel);
         return;
     }
-    cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, d->numel, d->values, NULL};
+    cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, d->numel, NULL, NULL};
     oc->j = cts_judge_begin(&oc->c->tolerance, &oc->plan->judge, &o, true,
                             &oc->c->expect_values[i], &oc->v->el);
     if (!oc->j) cts_verdict_fail(oc->v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
@@ -390,6 +475,21 @@ static void outputs_until(output_checks *oc, int upto)
     }
 }
 
+/* The device's values of the chunk's elements, decoded from the image read back. False when
+ * memory ran out. */
+static bool chunk_got(output_checks *oc, const ref_chunk *ch)
+{
+    int64_t n = ch->out->numel;
+    if (n > oc->got_cap) {
+        double *g = realloc(oc->got, (size_t)n * sizeof *g);
+        if (!g) return false;
+        oc->got = g;
+        oc->got_cap = n;
+    }
+    cts_dev_tensor_decode(&oc->r->d[ch->slot], oc->r->d[ch->slot].back, ch->first, n, oc->got);
+    return true;
+}
+
 static int on_chunk(void *ctx, const ref_chunk *ch)
 {
     output_checks *oc = ctx;
@@ -398,7 +498,12 @@ static int on_chunk(void *ctx, const ref_chunk *ch)
         outputs_until(oc, ch->slot);
         output_begin(oc, ch->slot);
     }
-    if (oc->j) cts_judge_chunk(oc->j, ch);
+    if (oc->j && !chunk_got(oc, ch)) {
+        cts_judge_abandon(oc->j);
+        oc->j = NULL;
+        cts_verdict_fail(oc->v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
+    }
+    if (oc->j) cts_judge_chunk_got(oc->j, ch, oc->got);
     if (oc->dump) cts_dump_stream_chunk(oc->dump, ch);
     oc->t_judge += now() - t;
     return 0;
@@ -424,10 +529,13 @@ static void check_later_run(const cts_case *c, const device_run *first, const de
 /* --max-memory: a case estimated above it is not run (RESOURCE_ERROR naming the estimate), or,
  * when the contract expects a refusal, runs without data (its parameters are judged, not data).
  * False when it must not run. */
-static bool fits_memory(session *s, uint64_t max_memory, int runs, int32_t expected,
+static bool fits_memory(session *s, const cts_run_options *o, int runs, int32_t expected,
                         uint64_t ref_bytes, cts_verdict *v)
 {
-    uint64_t need = memory_estimate(s->c, runs, ref_bytes);
+    uint64_t max_memory = o ? o->max_memory : 0;
+    uint64_t need = memory_estimate(s->c, runs, o && o->dump_dir, s->b->emulated, ref_bytes);
+    s->need = need;
+    s->max_memory = max_memory;
     if (!max_memory || need <= max_memory) return true;
     if (expected != 0) {
         s->dataless = true;
@@ -459,7 +567,6 @@ typedef struct {
     ref_case_answer plan;        /* the reference's plan: status, paths, outputs, memory */
     ref_status st;               /* the status model's answer */
     int32_t expected;            /* the status the case expects */
-    double *in[CTS_MAX_TENSORS]; /* generated values of each input */
     output_checks oc;            /* the first run's output checks */
     bool exact[CTS_MAX_TENSORS]; /* outputs whose reference arrays --dump wrote */
     device_run *runs;
@@ -490,23 +597,80 @@ static int total_runs(const cts_case *c, const cts_run_options *o)
     return c->deterministic ? repeat + 2 : repeat;
 }
 
-/* The seeded values of every input (none for a dataless run). False when memory ran out. */
-static bool generate_inputs(case_run *r, cts_verdict *v)
+/* The values of the inputs the reference reads, as the device saw them in run 1 (decoded from
+ * the sent images, which then go unless --dump writes them). False when memory ran out. */
+static bool seen_values(case_run *r, double *seen[])
 {
     const cts_case *c = r->s.c;
-    double t = now();
-    for (int i = 0; i < c->ntensors && !r->s.dataless; i++) {
-        if (c->t[i].is_output || c->t[i].null) continue;
-        int64_t n = numel_of(&c->t[i]);
-        if (!(r->in[i] = malloc((size_t)(n > 0 ? n : 1) * sizeof(double)))) {
-            cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory for the "
-                             "%lld values of %s", (long long)n, c->t[i].name);
+    for (int i = 0; i < c->ntensors; i++) {
+        cts_dev_tensor *d = &r->runs[0].d[i];
+        if (c->t[i].is_output || c->t[i].null || c->op->tensors[i].shape_only) continue;
+        if (!(seen[i] = malloc((size_t)(d->numel > 0 ? d->numel : 1) * sizeof *seen[i])))
             return false;
+        cts_dev_tensor_decode(d, d->sent, 0, d->numel, seen[i]);
+        if (!(r->o && r->o->dump_dir)) {
+            free(d->sent);
+            d->sent = NULL;
         }
-        cts_fill(c, i, r->in[i], n);
     }
-    v->t_gen += now() - t;
     return true;
+}
+
+/* A piece of the case (a few batches) streams its answers to the checks: the chunks of the
+ * output being judged (slot), at their place in the whole output (offset: its elements of the
+ * batches before); an earlier output's are dropped (judged in an earlier pass), a later one's
+ * end the piece. */
+typedef struct {
+    output_checks *oc;
+    int slot;
+    int64_t offset;
+} piece_pass;
+
+#define PIECE_DONE 1
+
+static int on_piece_chunk(void *ctx, const ref_chunk *ch)
+{
+    piece_pass *p = ctx;
+    if (ch->slot < p->slot) return 0;
+    if (ch->slot > p->slot) return PIECE_DONE;
+    ref_chunk at = {ch->slot, ch->first + p->offset, ch->out};
+    return on_chunk(p->oc, &at);
+}
+
+/* The answers nb batches at a time (piece_batches), one output after the other so the checks
+ * see them in the order of the whole case's stream: for each computed output, every piece with
+ * its inputs' values decoded from the sent images. The reference's status (0, or -1 with
+ * errno). */
+static int answers_by_batches(case_run *r, int64_t nb)
+{
+    const cts_case *c = r->s.c;
+    const device_run *run = &r->runs[0];
+    int64_t n = c->t[0].dims[0];
+    double *seen[CTS_MAX_TENSORS] = {0};
+    int rc = 0;
+    for (int i = 0; i < c->ntensors && rc == 0; i++)
+        if (!c->t[i].is_output && !c->t[i].null && !c->op->tensors[i].shape_only &&
+            !(seen[i] = malloc((size_t)(run->d[i].numel / n * nb + 1) * sizeof *seen[i])))
+            rc = -1, errno = ENOMEM;
+    for (int slot = 0; slot < c->ntensors && rc == 0; slot++) {
+        if (!c->t[slot].is_output || c->t[slot].null || !r->plan.computed[slot]) continue;
+        for (int64_t n0 = 0; n0 < n && rc == 0; n0 += nb) {
+            int64_t m = n - n0 < nb ? n - n0 : nb;
+            for (int i = 0; i < c->ntensors; i++) {
+                const cts_dev_tensor *d = &run->d[i];
+                if (seen[i]) cts_dev_tensor_decode(d, d->sent, n0 * (d->numel / n), m * (d->numel / n),
+                                                   seen[i]);
+            }
+            piece_pass p = {&r->oc, slot, n0 * (r->plan.numel[slot] / n)};
+            ref_case_answer a;
+            errno = 0;
+            rc = cts_case_answers_batches(c, m, (const double *const *)seen, on_piece_chunk, &p,
+                                          &a);
+            if (rc == PIECE_DONE) rc = 0;
+        }
+    }
+    for (int i = 0; i < CTS_MAX_TENSORS; i++) free(seen[i]);
+    return rc;
 }
 
 /* The reference's answers on the inputs exactly as the device saw them in run 1 (rounded,
@@ -522,12 +686,19 @@ static bool reference_answers(case_run *r, cts_verdict *v)
             fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
     }
     double t = now();
-    const double *seen[CTS_MAX_TENSORS] = {0};
-    for (int i = 0; i < c->ntensors; i++) seen[i] = r->runs[0].d[i].values;
-    ref_case_answer answers;
-    errno = 0;
-    int rc = cts_case_answers(c, seen, on_chunk, oc, &answers);
-    int err = errno;
+    double *seen[CTS_MAX_TENSORS] = {0};
+    int rc = -1, err = ENOMEM;
+    int64_t nb = piece_batches(c);
+    if (nb > 0) {
+        rc = answers_by_batches(r, nb);
+        err = errno;
+    } else if (seen_values(r, seen)) {
+        ref_case_answer answers;
+        errno = 0;
+        rc = cts_case_answers(c, (const double *const *)seen, on_chunk, oc, &answers);
+        err = errno;
+    }
+    for (int i = 0; i < CTS_MAX_TENSORS; i++) free(seen[i]);
     v->t_ref += now() - t - oc->t_judge;
     v->t_check += oc->t_judge;
     if (oc->dump) {
@@ -565,12 +736,14 @@ static bool first_run(case_run *r, cts_verdict *v)
     /* Leak check where the backend can tell (the emulation's counter; a real install cannot):
      * every byte the case allocated is freed again when its first run ends. */
     size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
-    int rc = device_run_once(&r->s, r->in, r->total == 1, &r->runs[0], err, sizeof err);
+    double gen = 0;
+    int rc = device_run_once(&r->s, &r->runs[0], &gen, err, sizeof err);
+    v->t_gen += gen;
     if (rc != 0) {
         run_failed(rc, err, v);
         return false;
     }
-    v->t_device += now() - t;
+    v->t_device += now() - t - gen;
     v->got_status = r->runs[0].status;
     v->output_hash = output_hash(c, &r->runs[0]);
     t = now();
@@ -615,17 +788,19 @@ static void later_runs(case_run *r, cts_verdict *v)
         } else {
             snprintf(label, sizeof label, "run %d", k + 1);
         }
-        double t = now();
-        int rc = device_run_once(&r->s, r->in, k == r->total - 1, &r->runs[k], err, sizeof err);
+        double t = now(), gen = 0;
+        int rc = device_run_once(&r->s, &r->runs[k], &gen, err, sizeof err);
         r->nruns = k + 1;
         omp_set_num_threads(saved_threads);
-        v->t_device += now() - t;
+        v->t_gen += gen;
+        v->t_device += now() - t - gen;
         if (rc != 0) {
             run_failed(rc, err, v);
             break;
         }
         t = now();
         check_later_run(c, &r->runs[0], &r->runs[k], label, v);
+        device_run_free(r->s.b, c, &r->runs[k]); /* judged: only run 1 is compared with */
         v->t_check += now() - t;
     }
 }
@@ -660,7 +835,7 @@ static void finish(case_run *r, cts_verdict *v)
     }
     for (int k = 0; k < r->nruns; k++) device_run_free(r->s.b, c, &r->runs[k]);
     free(r->runs);
-    for (int i = 0; i < CTS_MAX_TENSORS; i++) free(r->in[i]);
+    free(r->oc.got);
     session_close(&r->s);
 }
 
@@ -675,8 +850,8 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     case_run r = {.s = {.b = b, .c = c}, .o = o};
     expectation(&r, v);
     r.total = total_runs(c, o);
-    if (fits_memory(&r.s, o ? o->max_memory : 0, r.total, r.expected, r.plan.work_bytes, v) &&
-        session_open(&r.s, v) == 0 && generate_inputs(&r, v) && first_run(&r, v))
+    if (fits_memory(&r.s, o, r.total, r.expected, r.plan.work_bytes, v) &&
+        session_open(&r.s, v) == 0 && first_run(&r, v))
         later_runs(&r, v);
     finish(&r, v);
     v->t_total = now() - t0;

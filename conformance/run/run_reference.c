@@ -50,3 +50,16 @@ int cts_case_answers(const cts_case *c, const double *const in[], ref_chunk_fn f
     r.ctx = ctx;
     return ref_case(&q, &r, a);
 }
+
+int cts_case_answers_batches(const cts_case *c, int64_t batches, const double *const in[],
+                             ref_chunk_fn fn, void *ctx, ref_case_answer *a)
+{
+    ref_status_query q = cts_status_query(c);
+    for (int i = 0; i < REF_MAX_SLOTS; i++)
+        if (q.t[i].present && q.t[i].rank > 0) q.t[i].dims[0] = batches;
+    ref_case_request r = request(c);
+    r.inputs = in;
+    r.chunk = fn;
+    r.ctx = ctx;
+    return ref_case(&q, &r, a);
+}

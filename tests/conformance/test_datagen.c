@@ -196,6 +196,47 @@ static void test_int_normal_arange_values(void **state)
     assert_true(v[0] == 0 && !signbit(v[0]) && v[4] == 0);
 }
 
+/* FLOAT values are rounded to nearest, ties to even, with FP32's subnormals and overflow: the
+ * expected values below are derived by hand from the format (24-bit significand, smallest
+ * subnormal 2^-149, max finite (2 - 2^-23)·2^127). */
+static void test_float_rounding(void **state)
+{
+    (void)state;
+    double list[] = {0.1, FLT_MAX + 0x1p103, FLT_MAX + 0x1p102, 0x1p-150, 3 * 0x1p-150,
+                     1 + 0x1p-24, 1 + 3 * 0x1p-24, -0.0, -INFINITY, NAN, -0x1.fffffffffffffp-127};
+    enum { NL = sizeof list / sizeof list[0] };
+    double v[NL];
+    cts_case c = make("s.f.ascend910", REF_DT_FLOAT, CTS_GEN_VALUES, 0, 0);
+    c.t[0].gen.values = list;
+    c.t[0].gen.nvalues = NL;
+    cts_fill(&c, 0, v, NL);
+    assert_true(v[0] == 0x1.99999ap-4);       /* 0.1 = 0x1.999999...p-4: the 25th bit 1, rest > 0 */
+    assert_true(v[1] == INFINITY);            /* the midpoint to 2^128: FLT_MAX is odd, 2^128 wins */
+    assert_true(v[2] == FLT_MAX);             /* below the midpoint */
+    assert_true(v[3] == 0 && !signbit(v[3])); /* half the smallest subnormal: tie to 0 (even) */
+    assert_true(v[4] == 0x1p-148);            /* 1.5 subnormal steps: tie to 2 (even) */
+    assert_true(v[5] == 1);                   /* tie between 1 and 1 + 2^-23: even */
+    assert_true(v[6] == 1 + 0x1p-22);         /* tie between 1 + 2^-23 and 1 + 2^-22: even */
+    assert_true(v[7] == 0 && signbit(v[7]));
+    assert_true(v[8] == -INFINITY && isnan(v[9]));
+    assert_true(v[10] == -0x1p-126);          /* just below the smallest normal rounds up to it */
+}
+
+/* A piece of a fill is the same elements of the whole fill. */
+static void test_fill_range(void **state)
+{
+    (void)state;
+    static double whole[N], piece[N];
+    cts_case c = make("s.r.ascend910", REF_DT_FLOAT16, CTS_GEN_NORMAL, 1, 3);
+    cts_fill(&c, 1, whole, N);
+    cts_fill_range(&c, 1, 1000, piece, 77);
+    assert_true(same_bits(whole + 1000, piece, 77));
+    c.t[1].gen.kind = CTS_GEN_SPECIAL; /* position-dependent pattern (every third element) */
+    cts_fill(&c, 1, whole, N);
+    cts_fill_range(&c, 1, 5, piece, 100);
+    assert_true(same_bits(whole + 5, piece, 100));
+}
+
 static void test_special(void **state)
 {
     (void)state;
@@ -261,6 +302,8 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_uniform_rounded),
         cmocka_unit_test(test_int_normal_arange_values),
+        cmocka_unit_test(test_float_rounding),
+        cmocka_unit_test(test_fill_range),
         cmocka_unit_test(test_special),
         cmocka_unit_test(test_integer_dtypes),
     };

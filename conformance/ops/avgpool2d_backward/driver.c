@@ -10,7 +10,8 @@
 static const cts_tensor_role tensors[AVG_NTENSORS] = {
     [AVG_GRAD_OUTPUT] = {.name = "grad_output", .api_name = "gradOutput", .shape_from = AVG_SELF,
                          .derived = true},
-    [AVG_SELF] = {.name = "self", .api_name = "self", .required = true, .shape_from = -1},
+    [AVG_SELF] = {.name = "self", .api_name = "self", .required = true, .shape_from = -1,
+                  .shape_only = true},
     [AVG_GRAD_INPUT] = {.name = "grad_input", .api_name = "gradInput", .is_output = true,
                         .shape_from = AVG_SELF},
 };

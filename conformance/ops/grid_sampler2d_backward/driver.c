@@ -100,6 +100,7 @@ const cts_op_driver cts_op_grid_sampler2d_backward = {
     .second_phase = "aclnnGridSampler2DBackward",
     .ntensors = GRID_NTENSORS,
     .tensors = tensors,
+    .batch_major = true,
     .nparams = GRID_NPARAMS,
     .params = params,
     .default_format = default_format,
