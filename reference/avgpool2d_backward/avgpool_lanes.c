@@ -273,8 +273,8 @@ void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, 
     const uint8_t *aff = C->T->aff + iw;
     const int32_t *cnt = C->T->w.cnt + iw;
     uint64_t seen[POOL_BLOCK / 64] = {0};
-    /* affine groups, residue by residue */
-    for (int64_t r = 0; r < sw && r < n; r++)
+    /* affine groups, residue by residue (none fits when 3·sw ≥ n; sw may be near INT64_MAX) */
+    for (int64_t r = 0; sw <= (n - 1) / 3 && r < sw; r++)
         for (int64_t k = r; k < n;) {
             int64_t g = group_at(aff, k, r, sw, n);
             if (g < 0) {

@@ -85,7 +85,7 @@ static void divisors(void **state)
  * gathered; one element at a time; no window at all): kernel smaller than the stride (columns
  * and rows no window covers), a kernel as wide as the row with stride 1 (every column the same
  * windows: not affine, gathered), rows narrower than a group, an odd row length with clipped
- * windows; planes that are not regular (a gradient of 2^15, one of 2^-900, an infinity, a NaN)
+ * windows, a stride near INT64_MAX; planes that are not regular (a gradient of 2^15, one of 2^-900, an infinity, a NaN)
  * beside regular ones. */
 static void shapes(void **state)
 {
@@ -99,6 +99,9 @@ static void shapes(void **state)
          .ph = 1, .pw = 1, .count_include_pad = true},
         {.n = 1, .c = 6, .h = 33, .w = 37, .oh = 17, .ow = 19, .kh = 4, .kw = 5, .sh = 2, .sw = 2,
          .ph = 2, .pw = 2, .ceil_mode = true},
+        /* a stride near INT64_MAX: no group of a residue fits (3·sw overflowed, UBSan, fuzzing) */
+        {.n = 2, .c = 3, .h = 6, .w = 9, .oh = 1, .ow = 1, .kh = 2, .kw = 3, .sh = INT64_MAX,
+         .sw = INT64_MAX},
     };
     const double odd[] = {0x1p15, 0x1p-900, INFINITY, NAN};
     for (size_t k = 0; k < sizeof ps / sizeof *ps; k++) {
