@@ -85,10 +85,13 @@ static int pool_tabs_build(pool_tabs *T, const ref_avgpool_params *p)
 {
     int rh = axis_tab_build(&T->h, p->h, p->oh, p->sh, p->ph, p->kh);
     int rw = axis_tab_build(&T->w, p->w, p->ow, p->sw, p->pw, p->kw);
+    T->dh = malloc((size_t)(p->h > 0 ? p->h : 1) * sizeof *T->dh);
     T->dw = malloc((size_t)(p->w > 0 ? p->w : 1) * sizeof *T->dw);
     T->aff = calloc((size_t)(p->w > 0 ? p->w : 1), 1);
-    if (rh || rw || !T->dw || !T->aff)
+    if (rh || rw || !T->dh || !T->dw || !T->aff)
         return -1;
+    for (int64_t i = 0; i < p->h; i++)
+        T->dh[i] = shared_factor(T->h.w + i * T->h.cap, T->h.cnt[i], p->count_include_pad);
     for (int64_t i = 0; i < p->w; i++)
         T->dw[i] = shared_factor(T->w.w + i * T->w.cap, T->w.cnt[i], p->count_include_pad);
     for (int64_t i = 0; p->sw <= p->w / 3 && i + 3 * p->sw < p->w; i++)
@@ -100,6 +103,7 @@ static void pool_tabs_free(pool_tabs *T)
 {
     axis_tab_free(&T->h);
     axis_tab_free(&T->w);
+    free(T->dh);
     free(T->dw);
     free(T->aff);
 }
@@ -501,7 +505,6 @@ static int element_one(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, 
     return r < 0 ? element(C, i, S, v, flags) : r;
 }
 
-
 /* Row ih's elements iw .. iw + n − 1 (n ≤ POOL_BLOCK): by avgpool_lanes_row where the plane
  * and the row allow; the rest, and lanes it leaves, one by one. */
 static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, int64_t iw,
@@ -513,7 +516,7 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
     const double *gp = C->go + plane * p->oh * p->ow;
     int nh = T->h.cnt[ih];
     int64_t hits = 0;
-    double dh = shared_factor(wh, nh, p->count_include_pad);
+    double dh = T->dh[ih];
     if (S->plane != plane) {
         S->plane = plane;
         S->plane_regular = C->small && !C->opt->force_mpfr && avgpool_plane_regular(C, plane);

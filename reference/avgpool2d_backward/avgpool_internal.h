@@ -53,11 +53,11 @@ typedef struct { int64_t o, full, len; } axis_win;
 /* Slots past an index's count hold {0, 0, 0} (a valid window row to load, ignored). */
 typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
 
-/* Both axes; dw[iw]: the divisor factor (full or len, as countIncludePad says) every window
- * covering column iw shares, NaN when they differ or none covers it; aff[iw]: columns iw + k·sw,
+/* Both axes; dh[ih], dw[iw]: the divisor factor (full or len, as countIncludePad says) every
+ * window covering row ih, column iw shares, NaN when they differ or none covers it; aff[iw]: columns iw + k·sw,
  * k < 4, are an affine group: as many windows each (at least one), window j of column
  * iw + k·sw being window j of iw shifted by k (avgpool_lanes.c). */
-typedef struct { axis_tab h, w; double *dw; uint8_t *aff; } pool_tabs;
+typedef struct { axis_tab h, w; double *dh, *dw; uint8_t *aff; } pool_tabs;
 
 /* Per-thread scratch of the driver: the terms of one element (dv: divisors as doubles), and
  * RN(1/dlast) of the last divisor seen (one division for a run of equal ones). */

@@ -94,9 +94,9 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
         if (ch > (uint64_t)p.oh + 1) ch = (uint64_t)p.oh + 1;
         if (cw > (uint64_t)p.ow + 1) cw = (uint64_t)p.ow + 1;
         /* window tables per axis, per-thread term scratch (windows covering an element) */
-        /* + per column its shared divisor factor and affine-group mark (avgpool_lanes.c) */
+        /* + per row and column its shared divisor factor, per column its affine-group mark */
         return (uint64_t)numel * CHUNK_ELEM_BYTES + ((uint64_t)p.h * ch + (uint64_t)p.w * cw) * 24 +
-               (uint64_t)p.w * 9 + (uint64_t)threads * ch * cw * 24;
+               (uint64_t)p.h * 8 + (uint64_t)p.w * 9 + (uint64_t)threads * ch * cw * 24;
     }
     ref_grid_params p;
     grid_params(q, &p);
