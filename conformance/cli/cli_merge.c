@@ -142,7 +142,7 @@ static int write_merged(const char *out, const cts_result_list *merged)
     for (size_t j = 0; f && j < merged->count; j++)
         if (cts_jsonl_append(f, &merged->r[j]) != 0)
             break;
-    if (!f || ferror(f) || fclose(f) != 0)
+    if (!f || ferror(f) || cts_jsonl_sync(f) != 0 || fclose(f) != 0)
         rc = -1;
     snprintf(path, sizeof path, "%s/junit.xml", out);
     if (rc == 0 && (!(f = fopen(path, "w")) ||

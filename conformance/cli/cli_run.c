@@ -1,7 +1,7 @@
 /* `aclcts run`: load and select cases, run each in a forked worker, record every verdict as it
- * arrives (JSONL, fsync'd), then write JUnit and the summary and print the table. One run writes
- * an output at a time (locks), a write error or a SIGINT/SIGTERM stops it at once and says how
- * to --resume. */
+ * arrives (JSONL; fsync'd once a second), then write JUnit and the summary and print the
+ * table. One run writes an output at a time (locks), a write error or a SIGINT/SIGTERM stops
+ * it at once and says how to --resume. */
 #include "cli.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
@@ -56,7 +57,7 @@ static const char run_help[] =
     "\n"
     "Results:\n"
     "  --out DIR          directory of results.jsonl, junit.xml, summary.md; default results\n"
-    "  --jsonl F          JSONL here instead (one record per case, appended and fsync'd)\n"
+    "  --jsonl F          JSONL here instead (one record per case, appended; fsync'd each second)\n"
     "  --junit F          JUnit XML here instead\n"
     "  --quiet            no progress and no table: failing cases and the final count only\n"
     "One run writes an output directory and a JSONL file at a time: a second one is refused.\n";
@@ -486,18 +487,31 @@ typedef struct {
     size_t recorded;
     const char *unrecorded;     /* the case whose record could not be written */
     int write_errno;
+    double synced;              /* monotonic seconds of the JSONL's last fsync */
     cts_result_list results;
     cts_progress progress;
     char repro_out[PATH_MAX];
 } run_ctx;
 
-/* Appends one record; on failure cuts what the failed write left and stops the run. */
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Appends one record, synced at most once a second (cts_jsonl_sync); on failure cuts what the
+ * failed write left and stops the run. */
 static void record(run_ctx *ctx, const cts_result *r)
 {
     int fd = fileno(ctx->o->jsonl_f);
     struct stat st;
     bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    if (cts_jsonl_append(ctx->o->jsonl_f, r) == 0) {
+    double t = mono_now();
+    if (cts_jsonl_append(ctx->o->jsonl_f, r) == 0 &&
+        (t - ctx->synced < 1.0 || cts_jsonl_sync(ctx->o->jsonl_f) == 0)) {
+        if (t - ctx->synced >= 1.0)
+            ctx->synced = t;
         ctx->recorded++;
         return;
     }
@@ -677,7 +691,13 @@ static int run_cases(int argc, char **argv, const cts_backend *backend, const ct
                              .jobs = (int)a->jobs,
                              .timeout = a->timeout,
                              .stop = &stop_request};
+    ctx->synced = mono_now();
     cts_worker_run(ctx->cases, ntodo, &wo, on_done, ctx);
+    if (!ctx->write_errno && cts_jsonl_sync(ctx->o->jsonl_f) != 0) {
+        ctx->write_errno = errno ? errno : EIO;
+        ctx->unrecorded = "(none: the last fsync failed, so the last second's records may "
+                          "not survive a power cut)";
+    }
     cts_progress_end(&ctx->progress);
     restore_stop_signals(old);
     *stopped_by = stop_request;

@@ -69,9 +69,14 @@ bool cts_status_fails(cts_status s);
  * (sign and payload not kept), integers exactly (uint64 included). Duplicate keys, arrays and
  * values of the wrong type are errors; unknown keys are ignored (newer writers). */
 
-/* Writes one record and a newline, then fflush and fsync, so a kill -9 loses no finished case.
- * Returns 0 or -1 (errno set). */
+/* Writes one record and a newline in one write(2) (after flushing f), so a kill -9 of the
+ * writer leaves whole records only and loses no finished case. Returns 0 or -1 (errno set).
+ * Durability against a power cut is cts_jsonl_sync's. */
 int cts_jsonl_append(FILE *f, const cts_result *r);
+/* fflush and fsync(2) of f (a pipe or terminal is not an error). 0 or -1 (errno set). A run
+ * syncs at most once a second and at its end: an fsync per record (0.3-1 ms here) paced a run
+ * of small cases, and a power cut then loses at most the last second's records. */
+int cts_jsonl_sync(FILE *f);
 /* Formats one record (no newline) into buf; returns the length it needed. */
 size_t cts_jsonl_format(char *buf, size_t len, const cts_result *r);
 /* Parses one line; 0 or -1 with a message in err. */

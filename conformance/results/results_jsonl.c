@@ -239,9 +239,16 @@ int cts_jsonl_append(FILE *f, const cts_result *r)
             done += (size_t)w;
     }
     free(buf);
-    if (rc == 0 && fsync(fd) != 0 && errno != EINVAL) /* EINVAL: a pipe or /dev/stdout */
-        rc = -1;
     return rc;
+}
+
+int cts_jsonl_sync(FILE *f)
+{
+    if (fflush(f) != 0)
+        return -1;
+    if (fsync(fileno(f)) != 0 && errno != EINVAL) /* EINVAL: a pipe or /dev/stdout */
+        return -1;
+    return 0;
 }
 
 /* ---- reading ---- */
