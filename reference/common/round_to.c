@@ -6,11 +6,37 @@
  * overflow. */
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "ref_internal.h"
 
+/* The common case in integer arithmetic: x a normal double whose exponent is at least emin, so
+ * the rounded value has p significant bits. Adding half an ulp (less one, plus the kept last
+ * bit: ties to even) and clearing the dropped bits rounds the magnitude; a carry out of the
+ * significand lands in the exponent, which is the right answer. It spares every checked
+ * element and reference answer the calls to ilogb, ldexp and nearbyint. */
+static inline bool round_fast(double x, int p, int emin, int emax, double *r)
+{
+    uint64_t u = ref_bits_of(x), mag = u & ~(1ull << 63);
+    int e = (int)(mag >> 52) - 1023;
+    if (e < emin || e > 1023 - 1 || p >= 53 || emax >= 1023)
+        return false; /* subnormal in dt or in double, inf/nan, or no narrowing to do */
+    int shift = 53 - p;
+    uint64_t low = (1ull << shift) - 1;
+    mag += (low >> 1) + ((mag >> shift) & 1);
+    mag &= ~low;
+    if ((int)(mag >> 52) - 1023 > emax)
+        mag = 0x7ff0000000000000ull;
+    *r = ref_of_bits((u & (1ull << 63)) | mag);
+    return true;
+}
+
 static double round_fmt(double x, int p, int emin, int emax)
 {
+    double fast;
+    if (round_fast(x, p, emin, emax, &fast))
+        return fast;
     if (!isfinite(x) || x == 0)
         return x;
     int e = ilogb(x);

@@ -63,6 +63,14 @@ static void random_and_edges(void **state)
             double tie = (floor(x / q / 2) * 2 + 1) * q;
             check(tie, f);
         }
+        /* all-ones significands: rounding up carries into the exponent */
+        for (long e = lo; e <= hi; e++) {
+            check(nextafter(ldexp(1.0, (int)e), 0), f);
+            check(-nextafter(ldexp(1.0, (int)e), 0), f);
+        }
+        check(0x1p-1074, f); /* a double subnormal */
+        check(-0.0, f);
+        check(-INFINITY, f);
         /* overflow threshold (max + half ulp rounds to infinity, below it to max) */
         double maxv = ldexp(2 - ldexp(1.0, 1 - f->prec), (int)f->emax - 1);
         double half = ldexp(1.0, (int)f->emax - 1 - f->prec);
