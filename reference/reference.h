@@ -217,6 +217,20 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
 /* |got − exact| allowed for one element: u_out·|exact| + γ(n, u_acc)·Σ|terms| + u_op·Σ|terms|
  * (+ the coordinate term for the grid sampler). out_dtype is the output tensor's dtype. */
 double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v);
+/* ref_bound's constants for one output dtype and path (the formats' unit roundoffs and smallest
+ * subnormals, which roundings the path makes), worked out once for every element of an output:
+ * ref_bound_planned(plan, v) == ref_bound(out_dtype, path, v), bit for bit. */
+typedef struct {
+    double u_out, eta_out, u_acc, eta_acc;
+    bool operand;            /* operand rounding: a cube path, or divide-fp16 */
+    bool weight_eta;         /* the weight's subnormal term eta_w / min_weight applies */
+    double u_w0, eta_w;      /* the weight's rounding: u_w0 + eta_w / min_weight */
+    double u_g, eta_g;       /* the gradient's rounding */
+    bool result_fp16;
+    double u_16, eta_16;
+} ref_bound_plan;
+void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path *path);
+double ref_bound_planned(const ref_bound_plan *b, const ref_value *v);
 /* True when rounding |x| to the path's operand format (cube paths) overflows to infinity. */
 bool ref_operand_overflows(const ref_path *path, double x);
 

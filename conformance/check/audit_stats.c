@@ -2,6 +2,7 @@
 #include "check.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Half-octave indices i (upper edge 2^(i/2)) kept in their own bin. */
@@ -9,14 +10,26 @@
 #define IMAX 80
 _Static_assert(CTS_STAT_BINS == 2 + (IMAX - IMIN) + 2, "bin layout and CTS_STAT_BINS agree");
 
-/* ceil(2 log2 x) for finite x > 0, from the exponent and the mantissa (no rounding of log2 at
- * the edges): x = m 2^e, m in [0.5, 1). */
+/* ceil(2 log2 x) for finite x > 0, from the exponent and the fraction (no log2 to round at the
+ * edges): x = y·2^(e−1), y in [1, 2); 2 log2 x is 2e − 2 at y = 1, at most 2e − 1 while
+ * y <= sqrt(2), so while y < M_SQRT2, the double above sqrt(2). Subnormals go through frexp. */
 static int half_octave(double x)
 {
-    int e;
-    double m = frexp(x, &e);
-    if (m == 0.5) return 2 * e - 2;
-    return m <= M_SQRT1_2 ? 2 * e - 1 : 2 * e;
+    uint64_t u, frac;
+    memcpy(&u, &x, sizeof u);
+    int be = (int)(u >> 52 & 0x7ff), e;
+    double y;
+    if (be != 0) {
+        e = be - 1022;
+        frac = u & ((1ull << 52) - 1);
+        uint64_t yb = frac | (1023ull << 52);
+        memcpy(&y, &yb, sizeof y);
+    } else {
+        y = 2 * frexp(x, &e);
+        frac = y != 1;
+    }
+    if (frac == 0) return 2 * e - 2;
+    return y < M_SQRT2 ? 2 * e - 1 : 2 * e;
 }
 
 int cts_stat_bin(double x)

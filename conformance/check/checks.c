@@ -174,7 +174,7 @@ typedef struct {
  * no per-element data. */
 struct cts_output_judge {
     cts_tolerance tol;             /* resolved for the output's dtype */
-    ref_path path;
+    cts_judge_basis basis;         /* dtype, path and ref_bound's constants */
     cts_judged_output o;           /* got: the whole output, or NULL (each chunk brings its
                                       own); ref unused */
     bool tolerance;                /* judge the tolerance (else expected values only) */
@@ -217,9 +217,9 @@ static double stats_add(cts_output_judge *j, const ref_output *ref, int64_t i, d
                      ref->alt_first[i] >= 0;
     bool meets[CTS_STAT_STANDARDS];
     cts_elem_err b = *r;
-    if (ambiguous) b = cts_judge_element(&bound_policy, j->o.dtype, &j->path, got, ref, i);
+    if (ambiguous) b = cts_judge_element(&bound_policy, &j->basis, got, ref, i);
     for (int s = 0; s < CTS_STAT_STANDARDS; s++)
-        meets[s] = ambiguous ? cts_judge_element(&j->std[s], j->o.dtype, &j->path, got, ref, i).ok
+        meets[s] = ambiguous ? cts_judge_element(&j->std[s], &j->basis, got, ref, i).ok
                              : cts_policy_accepts(&j->std[s], r, got);
     double err[CTS_STAT_METRICS] = {b.ulp, b.bound_units, b.rel};
     cts_elem_stats_add(j->st, err, meets);
@@ -351,7 +351,7 @@ cts_output_judge *cts_judge_begin(const cts_tolerance *tol, const ref_path *path
     cts_output_judge *j = calloc(1, sizeof *j);
     if (!j) return NULL;
     j->tol = cts_tolerance_resolved(tol, o->dtype);
-    j->path = *path;
+    cts_judge_basis_init(&j->basis, o->dtype, path);
     j->o = *o;
     j->o.ref = NULL;
     j->tolerance = tolerance;
@@ -378,7 +378,7 @@ static cts_elem_err judge_expected(const cts_output_judge *j, const ref_output *
     val.hi = e->values[(size_t)k % e->nvalues];
     val.lo = 0;
     if (!ref) val.sum_abs = fabs(val.hi);
-    return cts_judge_value(&j->tol, j->o.dtype, &j->path, got, &val);
+    return cts_judge_value(&j->tol, &j->basis, got, &val);
 }
 
 void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double *got)
@@ -388,7 +388,7 @@ void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double 
     for (int64_t i = 0; i < count; i++) {
         int64_t k = first + i;
         if (j->tolerance && ref) {
-            cts_elem_err r = cts_judge_element(&j->tol, j->o.dtype, &j->path, got[i], ref, i);
+            cts_elem_err r = cts_judge_element(&j->tol, &j->basis, got[i], ref, i);
             if (j->st) map_add(j, k, stats_add(j, ref, i, got[i], &r));
             summary_add(&j->tol_s, k, got[i], &r);
         }
@@ -460,7 +460,7 @@ static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *w
         if (worst_map) *worst_map = j->map;
     }
     if (s->class_mismatch) {
-        fail_message("tolerance", &j->tol, &j->path, o, s, s->mismatch_at, s->mismatch_got,
+        fail_message("tolerance", &j->tol, &j->basis.path, o, s, s->mismatch_at, s->mismatch_got,
                      &s->mismatch_err, "non-finite class differs at ", v);
         return false;
     }
@@ -471,7 +471,7 @@ static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *w
         snprintf(head, sizeof head,
                  "only %.4f %% of elements within relative error %g (need %.4f %%); worst ",
                  100 * share, j->tol.rel, 100 * j->tol.min_share);
-        fail_message("tolerance", &j->tol, &j->path, o, s, s->worst, s->worst_got, &s->worst_err,
+        fail_message("tolerance", &j->tol, &j->basis.path, o, s, s->worst, s->worst_got, &s->worst_err,
                      head, v);
         return false;
     }
@@ -480,7 +480,7 @@ static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *w
             note_unjudged(v, s->skipped, o);
         return true;
     }
-    fail_message("tolerance", &j->tol, &j->path, o, s, s->worst, s->worst_got, &s->worst_err, "",
+    fail_message("tolerance", &j->tol, &j->basis.path, o, s, s->worst, s->worst_got, &s->worst_err, "",
                  v);
     return false;
 }
@@ -492,7 +492,7 @@ static bool expected_end(const cts_output_judge *j, cts_verdict *v)
                   ? 1.0 - (double)s->bad / (double)j->o.numel >= j->tol.min_share
                   : s->bad == 0;
     if (ok) return true;
-    fail_message("expected-values", &j->tol, &j->path, &j->o, s, s->worst, s->worst_got,
+    fail_message("expected-values", &j->tol, &j->basis.path, &j->o, s, s->worst, s->worst_got,
                  &s->worst_err, "differs from the suite's expected value at ", v);
     return false;
 }
@@ -553,9 +553,11 @@ void cts_error_grid_fill(const cts_judged_output *o, const ref_path *path, int64
         g->rows = g->cols = 0;
         return;
     }
+    cts_judge_basis basis;
+    cts_judge_basis_init(&basis, o->dtype, path);
     for (int64_t e = 0; e < h * w; e++) {
         int64_t at = g->plane * h * w + e;
-        cts_elem_err r = cts_judge_element(&bound_policy, o->dtype, path, o->got[at], o->ref, at);
+        cts_elem_err r = cts_judge_element(&bound_policy, &basis, o->got[at], o->ref, at);
         map_put(g, block, &worst, e, r.skipped ? 0 : r.bound_units);
     }
     map_code(g, block, worst);

@@ -61,9 +61,17 @@ static double policy_units(const cts_tolerance *tol, const cts_elem_err *e, doub
     return got == e->rounded ? 0 : units;
 }
 
-cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
-                             double got, const ref_value *v)
+void cts_judge_basis_init(cts_judge_basis *b, ref_dtype dt, const ref_path *path)
 {
+    b->dt = dt;
+    b->path = *path;
+    ref_bound_plan_init(&b->bound, dt, path);
+}
+
+cts_elem_err cts_judge_value(const cts_tolerance *tol, const cts_judge_basis *b, double got,
+                             const ref_value *v)
+{
+    ref_dtype dt = b->dt;
     cts_elem_err e = {0};
     e.exact = v->hi;
     if (!isfinite(v->hi) || !isfinite(got)) {
@@ -81,7 +89,7 @@ cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_p
     e.err = fabs((got - v->hi) - v->lo);
     e.rounded = ref_round_value(v, dt);
     e.ulp = ref_ulp_distance(got, e.rounded, dt);
-    e.bound_units = ratio(e.err, ref_bound(dt, path, v));
+    e.bound_units = ratio(e.err, ref_bound_planned(&b->bound, v));
     e.rel = ratio(e.err, fabs(v->hi));
     e.policy_units = policy_units(tol, &e, got);
     e.ok = e.policy_units <= 1;
@@ -115,8 +123,8 @@ static bool better(const cts_elem_err *a, const cts_elem_err *b)
     return a->policy_units < b->policy_units;
 }
 
-cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
-                               double got, const ref_output *out, int64_t k)
+cts_elem_err cts_judge_element(const cts_tolerance *tol, const cts_judge_basis *b, double got,
+                               const ref_output *out, int64_t k)
 {
     if (out->flags && (out->flags[k] & REF_FLAG_UNCHECKABLE)) {
         cts_elem_err skip = {.exact = out->v[k].hi, .ok = true, .skipped = true};
@@ -132,14 +140,14 @@ cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref
         ref_value nearest = wide;
         nearest.hi = fmin(fmax(got, lo), hi);
         nearest.lo = 0;
-        best = cts_judge_value(tol, dt, path, got, &nearest);
+        best = cts_judge_value(tol, b, got, &nearest);
         if (isfinite(got)) {
-            best.bound_units = ratio(best.err, ref_bound(dt, path, &wide));
+            best.bound_units = ratio(best.err, ref_bound_planned(&b->bound, &wide));
             best.policy_units = policy_units(tol, &best, got);
             best.ok = best.policy_units <= 1;
         }
     } else {
-        best = cts_judge_value(tol, dt, path, got, &out->v[k]);
+        best = cts_judge_value(tol, b, got, &out->v[k]);
     }
     /* An operand that overflows the path's narrower operand format, or an intermediate that
      * leaves the working format's range (reference flags), makes a non-finite result legal:
@@ -154,7 +162,7 @@ cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref
                      out->alt_first[k] >= 0;
     if (!ambiguous) return best;
     for (int32_t i = 0; i < out->alt_count[k]; i++) {
-        cts_elem_err e = cts_judge_value(tol, dt, path, got, &out->alts[out->alt_first[k] + i]);
+        cts_elem_err e = cts_judge_value(tol, b, got, &out->alts[out->alt_first[k] + i]);
         if (better(&e, &best)) best = e;
     }
     return best;

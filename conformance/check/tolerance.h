@@ -25,15 +25,24 @@ typedef struct {
  * ascend-thousandth / ascend-ten-thousandth (rel, 99.9 %, small-value threshold). */
 cts_tolerance cts_tolerance_resolved(const cts_tolerance *t, ref_dtype dt);
 
+/* What a judgement of an output's elements rests on besides the values: the output's dtype, its
+ * computation path and ref_bound's constants for the two, worked out once per output. */
+typedef struct {
+    ref_dtype dt;
+    ref_path path;
+    ref_bound_plan bound;
+} cts_judge_basis;
+void cts_judge_basis_init(cts_judge_basis *b, ref_dtype dt, const ref_path *path);
+
 /* Judge got against one legal value v. */
-cts_elem_err cts_judge_value(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
-                             double got, const ref_value *v);
+cts_elem_err cts_judge_value(const cts_tolerance *tol, const cts_judge_basis *b, double got,
+                             const ref_value *v);
 
 /* Judge got against element k of out: against every legal alternative when the reference marks
  * it ambiguous, keeping the best; non-finite exact values need the same class; elements the
  * reference marks uncheckable are skipped (ok, zero errors, `skipped`). */
-cts_elem_err cts_judge_element(const cts_tolerance *tol, ref_dtype dt, const ref_path *path,
-                               double got, const ref_output *out, int64_t k);
+cts_elem_err cts_judge_element(const cts_tolerance *tol, const cts_judge_basis *b, double got,
+                               const ref_output *out, int64_t k);
 
 
 /* Whether policy tol accepts the element judged as e (by any policy) when the judgement does not

@@ -34,49 +34,70 @@ static const ref_prec *prec_or_fp32(ref_dtype dt)
     return f ? f : ref_dtype_prec(REF_DT_FLOAT);
 }
 
-double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v)
+void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path *path)
 {
-    if (!isfinite(v->hi))
-        return 0; /* NaN/Inf: the class must match exactly */
     const ref_prec *out = prec_or_fp32(out_dtype);
     /* The working format: FP32, or double for a DOUBLE vector path. */
     const ref_prec *acc = ref_dtype_prec(
         path->kind == REF_PATH_VECTOR && out_dtype == REF_DT_DOUBLE ? REF_DT_DOUBLE : REF_DT_FLOAT);
-    double u_out = out->unit_roundoff, u_acc = acc->unit_roundoff;
+    *b = (ref_bound_plan){.u_out = out->unit_roundoff, .eta_out = out->eta,
+                          .u_acc = acc->unit_roundoff, .eta_acc = acc->eta,
+                          .result_fp16 = path->result_fp16};
+    const ref_prec *h = ref_dtype_prec(REF_DT_FLOAT16);
+    b->u_16 = h->unit_roundoff;
+    b->eta_16 = h->eta;
+    bool divide_fp16 = path->kind == REF_PATH_VECTOR && path->operand == REF_DT_FLOAT16;
+    b->operand = path->kind == REF_PATH_CUBE || divide_fp16;
+    if (!b->operand)
+        return;
+    ref_prec o = ref_operand_prec(path);
+    /* the weight 1/div; on divide-fp16 the divisor, an integer far from the subnormals */
+    b->u_w0 = o.unit_roundoff;
+    b->eta_w = o.eta;
+    b->weight_eta = !divide_fp16;
+    /* the gradient, where the operand format is narrower than its dtype in precision, or in
+     * range (FP16 operands of BF16 data, vendor contracts) */
+    bool fp16_of_bf16 = out_dtype == REF_DT_BF16 && !path->hf32 && path->operand == REF_DT_FLOAT16;
+    bool g_rounded = o.bits < out->bits || fp16_of_bf16;
+    b->u_g = g_rounded ? o.unit_roundoff : 0;
+    b->eta_g = g_rounded ? o.eta : 0;
+    if (path->premul) { /* w rounded to T, g·w rounded to T, then to the operand format */
+        const ref_prec *t = ref_dtype_prec(path->premul_fp16 ? REF_DT_FLOAT16 : REF_DT_FLOAT);
+        bool narrower = o.bits < t->bits;
+        b->u_w0 = t->unit_roundoff;
+        b->eta_w = t->eta;
+        b->weight_eta = true;
+        b->u_g = t->unit_roundoff + (narrower ? o.unit_roundoff + t->unit_roundoff * o.unit_roundoff : 0);
+        b->eta_g = t->eta + (narrower ? o.eta : 0);
+    }
+}
+
+double ref_bound_planned(const ref_bound_plan *b, const ref_value *v)
+{
+    if (!isfinite(v->hi))
+        return 0; /* NaN/Inf: the class must match exactly */
     double k = (double)v->nops + (double)(v->nterms > 1 ? v->nterms - 1 : 0);
-    double gamma = k * u_acc / (1 - k * u_acc);
+    double gamma = k * b->u_acc / (1 - k * b->u_acc);
     double S = v->sum_abs, n = (double)v->nterms;
     double op = 0;
-    bool divide_fp16 = path->kind == REF_PATH_VECTOR && path->operand == REF_DT_FLOAT16;
-    if (path->kind == REF_PATH_CUBE || divide_fp16) {
-        ref_prec o = ref_operand_prec(path);
-        double u_o = o.unit_roundoff, eta = o.eta;
-        /* the weight 1/div; on divide-fp16 the divisor, an integer far from the subnormals */
-        double u_w = u_o + (!divide_fp16 && v->min_weight > 0 ? eta / v->min_weight : 0);
-        /* the gradient, where the operand format is narrower than its dtype in precision, or
-         * in range (FP16 operands of BF16 data, vendor contracts) */
-        bool fp16_of_bf16 = out_dtype == REF_DT_BF16 && !path->hf32 &&
-                            path->operand == REF_DT_FLOAT16;
-        bool g_rounded = o.bits < out->bits || fp16_of_bf16;
-        double u_g = g_rounded ? u_o : 0, eta_g = g_rounded ? eta : 0;
-        if (path->premul) { /* w rounded to T, g·w rounded to T, then to the operand format */
-            const ref_prec *t = ref_dtype_prec(path->premul_fp16 ? REF_DT_FLOAT16 : REF_DT_FLOAT);
-            bool narrower = o.bits < t->bits;
-            u_w = t->unit_roundoff + (v->min_weight > 0 ? t->eta / v->min_weight : 0);
-            u_g = t->unit_roundoff + (narrower ? u_o + t->unit_roundoff * u_o : 0);
-            eta_g = t->eta + (narrower ? eta : 0);
-        }
-        op = (u_w + u_g + u_w * u_g) * S + n * eta_g;
+    if (b->operand) {
+        double u_w = b->u_w0 + (b->weight_eta && v->min_weight > 0 ? b->eta_w / v->min_weight : 0);
+        op = (u_w + b->u_g + u_w * b->u_g) * S + n * b->eta_g;
     }
     /* Underflow: a product or quotient whose result is subnormal in the working format errs
      * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
      * term's nops roundings may be one. */
-    double eta_acc = acc->eta;
-    double under = (v->under_mag > 0 ? v->under_mag : n) * (double)(v->nops > 0 ? v->nops : 1) * eta_acc;
+    double under = (v->under_mag > 0 ? v->under_mag : n) * (double)(v->nops > 0 ? v->nops : 1) *
+                   b->eta_acc;
     double E = gamma * S + (1 + gamma) * (op + v->coord_err + under);
-    if (path->result_fp16) { /* the sum rounded to FP16 before the cast to out_dtype */
-        const ref_prec *h = ref_dtype_prec(REF_DT_FLOAT16);
-        E += h->unit_roundoff * (fabs(v->hi) + E) + h->eta;
-    }
-    return u_out * fabs(v->hi) + (1 + u_out) * E + out->eta;
+    if (b->result_fp16) /* the sum rounded to FP16 before the cast to out_dtype */
+        E += b->u_16 * (fabs(v->hi) + E) + b->eta_16;
+    return b->u_out * fabs(v->hi) + (1 + b->u_out) * E + b->eta_out;
+}
+
+double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v)
+{
+    ref_bound_plan b;
+    ref_bound_plan_init(&b, out_dtype, path);
+    return ref_bound_planned(&b, v);
 }

@@ -69,17 +69,30 @@ double ref_unit_roundoff(ref_dtype dt)
     return (f ? f : ref_dtype_prec(REF_DT_FLOAT))->unit_roundoff;
 }
 
+/* Whether x lies exactly halfway between two neighbours of dt's precision at x (a midpoint, the
+ * overflow threshold among them): half a quantum q left over, q = 2^(e−p+1), e = max(e_x, emin).
+ * x/q and its fractional part are exact. */
+static bool on_midpoint(double x, const ref_prec *f)
+{
+    uint64_t mag = ref_bits_of(x) & ~(1ull << 63);
+    int e = (int)(mag >> 52) - 1023, shift = 53 - f->bits;
+    if (e >= f->emin && e <= 1023 - 1)
+        return (mag & ((1ull << shift) - 1)) == 1ull << (shift - 1);
+    if (e < f->emin)
+        e = f->emin;
+    double t = fabs(x) / ldexp(1.0, e - f->bits + 1);
+    return t - floor(t) == 0.5;
+}
+
 /* Rounding hi+lo as one number: only when hi itself sits on a rounding boundary of dt (a
  * midpoint, or the overflow threshold) can the sign of lo change the answer; then the double
  * next to hi on lo's side lies strictly between that boundary and the neighbouring
- * representable value and rounds like the exact value. */
+ * representable value and rounds like the exact value. (Asking whether the double next to hi
+ * rounds differently instead misjudged an hi one double below a midpoint.) */
 double ref_round_value(const ref_value *v, ref_dtype dt)
 {
     double r = ref_round_to(v->hi, dt);
-    if (v->lo == 0 || r == v->hi || !isfinite(v->hi))
+    if (v->lo == 0 || r == v->hi || !isfinite(v->hi) || !on_midpoint(v->hi, ref_dtype_prec(dt)))
         return r;
-    double away = nextafter(v->hi, r > v->hi ? -INFINITY : INFINITY);
-    if (ref_round_to(away, dt) == r)
-        return r; /* hi is not on a boundary */
     return ref_round_to(nextafter(v->hi, v->lo > 0 ? INFINITY : -INFINITY), dt);
 }

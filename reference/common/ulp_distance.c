@@ -1,6 +1,8 @@
 /* ref_ulp_distance: the number of representable values of dt between got and want, from a
  * monotone integer ordinal of each (sign-magnitude: ordinal(-x) = -ordinal(x)). */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ref_internal.h"
@@ -32,8 +34,26 @@ static long double ordinal(double x, ref_dtype dt)
     return signbit(x) ? -m : m;
 }
 
+/* The ordinal of a value of dt held in a double that is normal in dt, in integer arithmetic:
+ * (e − emin + 1)·2^(p−1) + the p−1 stored fraction bits. false for values that are not (a
+ * subnormal of dt, inf, NaN, 0, a value with more than p significant bits): the formula above. */
+static inline bool ordinal_fast(double x, const ref_prec *f, int64_t *ord)
+{
+    uint64_t u = ref_bits_of(x), frac = u & ((1ull << 52) - 1);
+    int e = (int)(u >> 52 & 0x7ff) - 1023, shift = 53 - f->bits;
+    if (e < f->emin || e > f->emax || (frac & ((1ull << shift) - 1)))
+        return false;
+    int64_t m = ((int64_t)(e - f->emin + 1) << (f->bits - 1)) + (int64_t)(frac >> shift);
+    *ord = u >> 63 ? -m : m;
+    return true;
+}
+
 double ref_ulp_distance(double got, double want, ref_dtype dt)
 {
+    const ref_prec *f = ref_dtype_prec(dt);
+    int64_t a, b;
+    if (f && dt != REF_DT_DOUBLE && ordinal_fast(got, f, &a) && ordinal_fast(want, f, &b))
+        return (double)(a > b ? a - b : b - a);
     if (isnan(got) || isnan(want))
         return (isnan(got) && isnan(want)) ? 0 : INFINITY;
     if (isinf(got) && isinf(want) && got != want)

@@ -11,9 +11,27 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <mpfr.h>
 
 #include "check/check.h"
 #include "tolerance.h"
+
+/* The judgement of one value or element for dtype dt on path (the basis built per call). */
+static cts_elem_err judge_value(const cts_tolerance *t, ref_dtype dt, const ref_path *path,
+                                double got, const ref_value *v)
+{
+    cts_judge_basis b;
+    cts_judge_basis_init(&b, dt, path);
+    return cts_judge_value(t, &b, got, v);
+}
+
+static cts_elem_err judge_element(const cts_tolerance *t, ref_dtype dt, const ref_path *path,
+                                  double got, const ref_output *out, int64_t k)
+{
+    cts_judge_basis b;
+    cts_judge_basis_init(&b, dt, path);
+    return cts_judge_element(t, &b, got, out, k);
+}
 
 static const ref_path vector_fp32 = {.kind = REF_PATH_VECTOR, .operand = REF_DT_FLOAT,
                                      .name = "vector-fp32"};
@@ -134,6 +152,48 @@ static void test_five_ulp_fails_bound_and_ulp4(void **state)
 /* Half-octave bins (x = m·2^e by hand): 1 = 2^0 closes bin (2^-1/2, 1]; 2 closes (2^1/2, 2];
  * 3 and 4 share (2^3/2, 4]; 5 is in (4, 2^5/2]; at most 2^-40 is bin 1; above 2^40 and
  * non-finite have their own bins. Bin numbers: 2 + (i + 79) for upper edge 2^(i/2). */
+/* cts_stat_bin against MPFR: x is in bin 2 + (i + 79) for the least i with x^2 <= 2^i (exact
+ * squares at 120 bits), clamped to bins 1 and 162; random doubles over the whole double range
+ * (subnormals too) and the doubles around every edge 2^(i/2) (for odd i, M_SQRT2·2^k, the double
+ * just above the edge, belongs to the bin above). */
+static int mpfr_bin(double x)
+{
+    mpfr_t sq;
+    mpfr_init2(sq, 120);
+    mpfr_set_d(sq, x, MPFR_RNDN);
+    mpfr_sqr(sq, sq, MPFR_RNDN); /* exact */
+    long e = mpfr_get_exp(sq);   /* sq = f·2^e, f in [1/2, 1) */
+    mpfr_mul_2si(sq, sq, -e + 1, MPFR_RNDN);
+    long i = mpfr_cmp_ui(sq, 1) == 0 ? e - 1 : e;
+    mpfr_clear(sq);
+    return i <= -80 ? 1 : i > 80 ? 162 : (int)(i + 81);
+}
+
+static void check_bin(double x)
+{
+    if (cts_stat_bin(x) != mpfr_bin(x))
+        fail_msg("bin of %a: %d, MPFR %d", x, cts_stat_bin(x), mpfr_bin(x));
+}
+
+static void test_stat_bins_against_mpfr(void **state)
+{
+    (void)state;
+    uint64_t r = 0x9E3779B97F4A7C15ull;
+    for (int n = 0; n < 200000; n++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        double x;
+        uint64_t b = r & 0x7fffffffffffffffull;
+        memcpy(&x, &b, sizeof x);
+        if (!(x > 0) || isinf(x)) continue;
+        check_bin(x);
+    }
+    for (int i = -84; i <= 84; i++) {
+        double edge = i % 2 ? ldexp(M_SQRT2, (i - 1) / 2) : ldexp(1.0, i / 2);
+        double x = nextafter(nextafter(edge, 0), 0);
+        for (int k = 0; k < 5; k++, x = nextafter(x, INFINITY)) check_bin(x);
+    }
+}
+
 static void test_stat_bins_and_quantile(void **state)
 {
     (void)state;
@@ -284,19 +344,19 @@ static void test_nonfinite_class(void **state)
     (void)state;
     cts_tolerance bound = policy(CTS_TOL_BOUND, "bound");
     ref_value nan_v = value(NAN, 0, INFINITY, 1), inf_v = value(INFINITY, 0, INFINITY, 1);
-    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &nan_v).ok);
-    assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, 1.0, &nan_v).ok);
-    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &inf_v).ok);
-    assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, -INFINITY, &inf_v).ok);
-    assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &inf_v).ok);
+    assert_true(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &nan_v).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, 1.0, &nan_v).ok);
+    assert_true(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &inf_v).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, -INFINITY, &inf_v).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &inf_v).ok);
     /* 70000 exceeds FP16's max 65504 by more than half a ULP (16): it rounds to +Inf. */
     ref_value big = value(70000, 0, 70000, 1);
-    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &big).ok);
-    assert_false(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &big).ok);
+    assert_true(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &big).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &big).ok);
     /* An exact NaN (inf − inf among the expanded terms) accepts ±inf: an algebraically equal
      * formula meets an infinity instead. A finite result is still wrong. */
-    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, -INFINITY, &nan_v).ok);
-    assert_true(cts_judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &nan_v).ok);
+    assert_true(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, -INFINITY, &nan_v).ok);
+    assert_true(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &nan_v).ok);
 }
 
 /* REF_FLAG_OPERAND_OVERFLOW: the path's operand rounding overflows (e.g. FP32 3e38 on FP16
@@ -308,9 +368,9 @@ static void test_operand_overflow_allows_nonfinite(void **state)
     ref_value v[2] = {value(8.5e37, 0, 8.5e37, 1), value(8.5e37, 0, 8.5e37, 1)};
     uint8_t flags[2] = {REF_FLAG_OPERAND_OVERFLOW, 0};
     ref_output out = {.numel = 2, .v = v, .flags = flags};
-    assert_true(cts_judge_element(&bound, REF_DT_FLOAT, &vector_fp32, INFINITY, &out, 0).ok);
-    assert_false(cts_judge_element(&bound, REF_DT_FLOAT, &vector_fp32, INFINITY, &out, 1).ok);
-    assert_false(cts_judge_element(&bound, REF_DT_FLOAT, &vector_fp32, 1.0, &out, 0).ok);
+    assert_true(judge_element(&bound, REF_DT_FLOAT, &vector_fp32, INFINITY, &out, 0).ok);
+    assert_false(judge_element(&bound, REF_DT_FLOAT, &vector_fp32, INFINITY, &out, 1).ok);
+    assert_false(judge_element(&bound, REF_DT_FLOAT, &vector_fp32, 1.0, &out, 0).ok);
 }
 
 /* ascend-thousandth on FP16 (facts §5): relative error ≤ 1e-3 for ≥ 99.9 % of elements.
@@ -362,8 +422,8 @@ static void test_allclose_torch_default(void **state)
     cts_tolerance t = cts_tolerance_resolved(&named, REF_DT_FLOAT16);
     assert_true(t.rtol == 1e-3 && t.atol == 1e-5);
     ref_value one = value(1.0, 0, 1.0, 1);
-    assert_true(cts_judge_value(&t, REF_DT_FLOAT16, &vector_fp32, 1 + 0x1p-10, &one).ok);
-    assert_false(cts_judge_value(&t, REF_DT_FLOAT16, &vector_fp32, 1 + 0x1p-9, &one).ok);
+    assert_true(judge_value(&t, REF_DT_FLOAT16, &vector_fp32, 1 + 0x1p-10, &one).ok);
+    assert_false(judge_value(&t, REF_DT_FLOAT16, &vector_fp32, 1 + 0x1p-9, &one).ok);
 }
 
 static const cts_tensor out_tensor = {
@@ -490,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_status_and_waiver),
         cmocka_unit_test(test_first_failure_wins),
         cmocka_unit_test(test_stat_bins_and_quantile),
+        cmocka_unit_test(test_stat_bins_against_mpfr),
         cmocka_unit_test(test_element_statistics),
         cmocka_unit_test(test_error_grid),
     };

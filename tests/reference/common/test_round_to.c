@@ -103,6 +103,18 @@ static void round_value_uses_lo(void **state)
     assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 1);
     v = (ref_value){.hi = 65520, .lo = -0x1p-40}; /* just below the overflow threshold */
     assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 65504);
+    /* hi one double below the midpoint 1 + 3·2^-11 of 1 + 2^-10 (odd) and 1 + 2^-9 (even), lo
+     * positive but below half a double's ulp: the exact value is below the midpoint, so it
+     * rounds down to 1 + 2^-10 (the midpoint itself would go to the even 1 + 2^-9) */
+    v = (ref_value){.hi = 1 + 3 * 0x1p-11 - 0x1p-52, .lo = 0x1p-60};
+    assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 1 + 0x1p-10);
+    v = (ref_value){.hi = 1 + 3 * 0x1p-11 + 0x1p-52, .lo = -0x1p-60}; /* the mirror case */
+    assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 1 + 0x1p-9);
+    /* a subnormal midpoint of FP16: 3·2^-25 between 2^-24 (odd) and 2^-23 (even) */
+    v = (ref_value){.hi = 3 * 0x1p-25, .lo = -0x1p-80};
+    assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 0x1p-24);
+    v.lo = 0x1p-80;
+    assert_true(ref_round_value(&v, REF_DT_FLOAT16) == 0x1p-23);
 }
 
 /* Hand-counted ULP distances. */
@@ -122,10 +134,56 @@ static void ulp_distance(void **state)
     assert_true(ref_unit_roundoff(REF_DT_BF16) == 0x1p-8);
 }
 
+/* ref_ulp_distance against MPFR: from a random normal value of the format, k steps of
+ * mpfr_nextabove or nextbelow at the format's precision (binade changes included) are k ULPs.
+ * MPFR's steps do not know the format's subnormals: those distances are the hand-counted ones
+ * above. */
+static double emu_step(double x, int k, const fmt *f)
+{
+    mpfr_exp_t old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
+    mpfr_set_emin(f->emin);
+    mpfr_set_emax(f->emax);
+    mpfr_t r;
+    mpfr_init2(r, f->prec);
+    mpfr_set_d(r, x, MPFR_RNDN); /* exact: x is a value of the format */
+    for (int i = 0; i < (k < 0 ? -k : k); i++) {
+        if (k > 0) mpfr_nextabove(r);
+        else mpfr_nextbelow(r);
+    }
+    double d = mpfr_get_d(r, MPFR_RNDN);
+    mpfr_clear(r);
+    mpfr_set_emin(old_min);
+    mpfr_set_emax(old_max);
+    return d;
+}
+
+static void ulp_distance_against_mpfr(void **state)
+{
+    (void)state;
+    for (size_t j = 0; j < 3; j++) {
+        const fmt *f = &FMTS[j];
+        long lo = f->emin + f->prec, hi = f->emax;
+        double min_normal = ldexp(1.0, (int)(f->emin + f->prec - 2));
+        for (int i = 0; i < 100000; i++) {
+            uint64_t r = next();
+            long e = lo + (long)(next() % (uint64_t)(hi - lo + 1));
+            double x = emu_round(ldexp(1 + (double)(r >> 12) * 0x1p-52, (int)e - 1), f);
+            if (r & 1) x = -x;
+            int k = (int)(next() % 9) - 4;
+            double y = emu_step(x, k, f);
+            if (isinf(y) || fabs(y) < min_normal || fabs(x) < min_normal) continue;
+            double want = k < 0 ? -k : k, got = ref_ulp_distance(x, y, f->dt);
+            if (got != want || ref_ulp_distance(y, x, f->dt) != want)
+                fail_msg("dtype %d: %a to %a: %g ULPs, MPFR %g", f->dt, x, y, got, want);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(random_and_edges),
                                        cmocka_unit_test(round_value_uses_lo),
-                                       cmocka_unit_test(ulp_distance)};
+                                       cmocka_unit_test(ulp_distance),
+                                       cmocka_unit_test(ulp_distance_against_mpfr)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
