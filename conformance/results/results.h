@@ -123,6 +123,8 @@ typedef struct cts_sink {
 } cts_sink;
 
 void cts_sink_put(cts_sink *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends n bytes of p as they are (what cts_sink_put(s, "%.*s", n, p) does, without printf). */
+void cts_sink_putn(cts_sink *s, const char *p, size_t n);
 
 /* Console reporting while a run goes: on a terminal one live line (done/total, failures, ETA)
  * redrawn with \r at most 4 times a second; otherwise plain lines, one per failing case and a

@@ -114,26 +114,58 @@ static int utf8_len(const unsigned char *p)
     return n;
 }
 
-/* jansson's rendering of one value (compact), appended to s; consumes v. */
-static void put_json(cts_sink *s, json_t *v)
+/* Bytes of valid UTF-8 as a JSON string, as jansson's json_dumps writes it (compact, UTF-8 kept):
+ * the quote, the backslash and the control characters escaped, those with a short form as \b \f
+ * \n \r \t, the others as \u00XX (upper-case hex), every other byte as it is. */
+static void put_json_string(cts_sink *s, const char *p, size_t n)
 {
-    char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-    if (!text)
-        abort(); /* out of memory */
-    cts_sink_put(s, "%s", text);
-    free(text);
-    json_decref(v);
+    static const char hex[] = "0123456789ABCDEF";
+    cts_sink_putn(s, "\"", 1);
+    size_t run = 0; /* bytes at p[run0, i) that need no escape, written at once */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            run++;
+            continue;
+        }
+        cts_sink_putn(s, p + i - run, run);
+        run = 0;
+        char esc[6] = {'\\', (char)c, 0, 0, 0, 0};
+        size_t len = 2;
+        switch (c) {
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        case '"': case '\\': break;
+        default:
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[c >> 4], esc[5] = hex[c & 15];
+            len = 6;
+        }
+        cts_sink_putn(s, esc, len);
+    }
+    cts_sink_putn(s, p + n - run, run);
+    cts_sink_putn(s, "\"", 1);
 }
 
 /* A C string as a JSON string; bytes that are not UTF-8 (a crashing child's output) become
- * U+FFFD. */
+ * U+FFFD, so every record is valid JSON. */
 static void put_string(cts_sink *s, const char *str)
 {
-    size_t n = strlen(str), k = 0;
+    const unsigned char *p = (const unsigned char *)str;
+    size_t n = strlen(str), i = 0;
+    while (i < n && p[i] < 0x80) i++; /* the common case: ASCII throughout */
+    if (i == n) {
+        put_json_string(s, str, n);
+        return;
+    }
     char *clean = malloc(3 * n + 1);
     if (!clean)
         abort();
-    for (const unsigned char *p = (const unsigned char *)str; *p;) {
+    size_t k = 0;
+    for (p = (const unsigned char *)str; *p;) {
         int len = utf8_len(p);
         if (len) {
             memcpy(clean + k, p, (size_t)len);
@@ -143,11 +175,12 @@ static void put_string(cts_sink *s, const char *str)
             k += 3, p++;
         }
     }
-    put_json(s, json_stringn(clean, k));
+    put_json_string(s, clean, k);
     free(clean);
 }
 
-/* Finite: jansson's shortest-round-trip form ("%.17g", always with '.' or an exponent).
+/* Finite: jansson's form of a real: "%.17g" (reads back bit for bit) with ".0" added when it has
+ * neither a point nor an exponent, and the exponent without '+' or leading zeros.
  * +-inf: +-1e999, valid JSON that overflows to +-inf in every IEEE reader (Python's json,
  * JavaScript's JSON.parse, strtod). NaN: null. */
 static void put_double(cts_sink *s, double d)
@@ -156,8 +189,22 @@ static void put_double(cts_sink *s, double d)
         cts_sink_put(s, "null");
     else if (isinf(d))
         cts_sink_put(s, d > 0 ? "1e999" : "-1e999");
-    else
-        put_json(s, json_real(d));
+    else {
+        char t[40];
+        int n = snprintf(t, sizeof t, "%.17g", d);
+        char *e = strchr(t, 'e');
+        if (!e && !strchr(t, '.'))
+            n += snprintf(t + n, sizeof t - (size_t)n, ".0");
+        if (e) { /* e+020 -> e20, e-05 -> e-5 */
+            char *from = e + 1, *to = e + 1;
+            if (*from == '-') from++, to++;
+            else if (*from == '+') from++;
+            while (*from == '0' && from[1]) from++;
+            memmove(to, from, strlen(from) + 1);
+            n = (int)strlen(t);
+        }
+        cts_sink_putn(s, t, (size_t)n);
+    }
 }
 
 static void put_hist(cts_sink *s, const uint32_t *h)
@@ -178,7 +225,11 @@ static void put_grid(cts_sink *s, const cts_error_grid *g)
         (long long)g->plane, (int)g->rows, (int)g->cols);
     if (isfinite(g->worst)) cts_sink_put(&t, "%.17g ", g->worst);
     else cts_sink_put(&t, "%s ", isnan(g->worst) ? "nan" : g->worst > 0 ? "inf" : "-inf");
-    for (int32_t i = 0; i < g->rows * g->cols; i++) cts_sink_put(&t, "%02x", g->code[i]);
+    static const char hex[] = "0123456789abcdef";
+    for (int32_t i = 0; i < g->rows * g->cols; i++) {
+        char two[2] = {hex[g->code[i] >> 4], hex[g->code[i] & 15]};
+        cts_sink_putn(&t, two, 2);
+    }
     put_string(s, text);
 }
 
@@ -209,24 +260,33 @@ static void put_value(cts_sink *s, const field *f, const char *p)
 size_t cts_jsonl_format(char *buf, size_t len, const cts_result *r)
 {
     cts_sink s = {buf, len, 0};
-    cts_sink_put(&s, "{");
+    cts_sink_putn(&s, "{", 1);
     for (size_t i = 0; i < NFIELDS; i++) {
         const field *f = &fields[i];
         if (!written(f, r)) continue;
-        cts_sink_put(&s, "%s\"%s\":", i ? "," : "", f->key);
+        if (i) cts_sink_putn(&s, ",", 1);
+        cts_sink_putn(&s, "\"", 1);
+        cts_sink_putn(&s, f->key, strlen(f->key));
+        cts_sink_putn(&s, "\":", 2);
         put_value(&s, f, (const char *)r + f->offset);
     }
-    cts_sink_put(&s, "}");
+    cts_sink_putn(&s, "}", 1);
     return s.pos;
 }
 
 int cts_jsonl_append(FILE *f, const cts_result *r)
 {
-    size_t need = cts_jsonl_format(NULL, 0, r) + 2;
+    size_t need = 1 << 16; /* most records fit: formatted once */
     char *buf = malloc(need);
+    size_t n = buf ? cts_jsonl_format(buf, need, r) : 0;
+    if (buf && n + 2 > need) {
+        free(buf);
+        need = n + 2;
+        buf = malloc(need);
+        n = buf ? cts_jsonl_format(buf, need, r) : 0;
+    }
     if (!buf)
         return -1;
-    size_t n = cts_jsonl_format(buf, need, r);
     buf[n++] = '\n';
     /* One write(2) per line: a kill -9 between cases can not leave half a record. */
     int rc = fflush(f);

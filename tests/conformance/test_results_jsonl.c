@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "results/results.h"
 
@@ -69,6 +70,59 @@ static void test_escaping(void **state)
     char small[16];
     assert_int_equal(cts_jsonl_format(small, sizeof small, &r), strlen(buf));
     assert_int_equal(strlen(small), sizeof small - 1);
+}
+
+/* The text of field key in record r, up to the next field (the value as written). */
+static void field_text(const cts_result *r, const char *key, char *out, size_t len)
+{
+    static char buf[1 << 16];
+    cts_jsonl_format(buf, sizeof buf, r);
+    char pat[64];
+    snprintf(pat, sizeof pat, ",\"%s\":", key);
+    const char *p = strstr(buf, pat);
+    assert_non_null(p);
+    p += strlen(pat);
+    const char *end = strstr(p, ",\""); /* no test string below holds a quote then a comma */
+    assert_non_null(end);
+    snprintf(out, len, "%.*s", (int)(end - p), p);
+}
+
+/* Strings and reals are written as jansson writes them (jansson is the oracle: json_dumps of
+ * json_string / json_real): every ASCII byte, UTF-8 of 2 to 4 bytes, and doubles of random bit
+ * patterns (subnormals and whole numbers among them) and of hand-picked forms. */
+static void test_text_as_jansson_writes_it(void **state)
+{
+    (void)state;
+    cts_result r = sample();
+    char got[4096];
+    for (int c = 1; c < 128; c++) {
+        if (c == '"' || c == ',') continue; /* field_text's end marker ("\"" is in test_escaping) */
+        snprintf(r.v.message, sizeof r.v.message, "a%cb\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80%c", c, c);
+        char *want = json_dumps(json_string(r.v.message), JSON_ENCODE_ANY | JSON_COMPACT);
+        field_text(&r, "message", got, sizeof got);
+        assert_string_equal(got, want);
+        free(want);
+    }
+    uint64_t x = 0x243F6A8885A308D3ull;
+    double hand[] = {0, -0.0, 1, 5, 100, 1e20, 1e21, 1e-5, 0.1, 123456789012345678.0, 4.9e-324,
+                     2.2250738585072014e-308, 1.7976931348623157e308, 0.5, 1e15, 1e16, 1e17};
+    for (int i = 0; i < 20000; i++) {
+        double d;
+        if (i < (int)(sizeof hand / sizeof hand[0])) d = hand[i];
+        else {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            memcpy(&d, &x, sizeof d);
+            if (i % 3 == 0) d = (double)(int64_t)(x >> 20); /* whole numbers */
+        }
+        if (!isfinite(d)) continue;
+        r.v.worst_bound_units = d;
+        json_t *j = json_real(d);
+        char *want = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
+        field_text(&r, "worst_bound_units", got, sizeof got);
+        if (strcmp(got, want)) fail_msg("%a: wrote %s, jansson %s", d, got, want);
+        free(want);
+        json_decref(j);
+    }
 }
 
 static void test_round_trip(void **state)
@@ -295,6 +349,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escaping), cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_text_as_jansson_writes_it),
         cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_read_cut_file),
         cmocka_unit_test(test_element_statistics), cmocka_unit_test(test_numerics_of_older_records),
         cmocka_unit_test(test_special_values_round_trip), cmocka_unit_test(test_duplicate_key),
