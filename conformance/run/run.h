@@ -37,6 +37,8 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
  * OpenMP runtime or device context exists in it when it forks. */
 
 #define CTS_WORKER_LOG_MAX 2048
+/* Cases one worker runs before it is replaced by a fresh process. */
+#define CTS_WORKER_MAX_CASES 256
 
 typedef struct {
     const cts_backend *backend;

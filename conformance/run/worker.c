@@ -7,8 +7,9 @@
  * running (CRASH, TIMEOUT, ERROR exactly as with one fork per case); the cases queued behind it
  * go back to the queue and the child is replaced. A child whose case did not pass (FAIL, ERROR)
  * is retired (killed if a queued case already started there; that case is run again on a new
- * worker), as is one that has run WORKER_MAX_CASES, so nothing a failing or long-lived device
- * left behind (heap damage, leaked memory, runtime state) reaches another case. A stop request
+ * worker), as is one that has run CTS_WORKER_MAX_CASES (it is sent no more and exits once they
+ * are done), so nothing a failing or long-lived device left behind (heap damage, leaked
+ * memory, runtime state) reaches another case. A stop request
  * (SIGINT, a write error) ends the loop at once: running workers are killed, not judged. */
 #include "run.h"
 
@@ -29,7 +30,6 @@
 #include <sys/prctl.h>
 #endif
 
-#define WORKER_MAX_CASES 256
 #define WORKER_DEPTH 2 /* cases sent ahead to a worker: the running one and the next */
 
 typedef struct {
@@ -351,11 +351,13 @@ static size_t remaining(const queue *q)
 
 /* The worker of s gets cases until WORKER_DEPTH are sent (a case ahead only while more cases
  * remain than workers, so none waits behind a long case at the end while another worker is
- * idle); one with nothing to run and no more cases is retired (it exits at the end of its
- * commands). */
+ * idle) and none beyond its share of CTS_WORKER_MAX_CASES (so retiring it kills no case it has
+ * started); one with nothing to run and no more cases, or its share done, is retired (it exits
+ * at the end of its commands). */
 static void feed(slot *s, queue *q, const cts_worker_options *o)
 {
     while (s->cfd >= 0 && !s->doomed && has_work(q) &&
+           s->ncases + (size_t)s->nsent < CTS_WORKER_MAX_CASES &&
            (s->nsent == 0 || (s->nsent < WORKER_DEPTH && remaining(q) > (size_t)o->jobs))) {
         size_t i = take(q);
         if (!assign(s, i, o)) {
@@ -363,7 +365,7 @@ static void feed(slot *s, queue *q, const cts_worker_options *o)
             break;
         }
     }
-    if (s->cfd >= 0 && s->nsent == 0 && !has_work(q))
+    if (s->cfd >= 0 && s->nsent == 0 && (!has_work(q) || s->ncases >= CTS_WORKER_MAX_CASES))
         close_fd(&s->cfd);
 }
 
@@ -379,9 +381,9 @@ static size_t pop_case(slot *s, const cts_worker_options *o)
     return index;
 }
 
-/* The verdict of slot s's running case goes out. A worker whose case did not pass, or that has
- * run its share, is retired: killed if it has already started the next case (which goes back
- * to the queue when the worker is reaped). */
+/* The verdict of slot s's running case goes out. A worker whose case did not pass is retired:
+ * killed if it has already started the next case (which goes back to the queue when the
+ * worker is reaped). One that has run its share has nothing queued (feed) and just exits. */
 static void finish(slot *s, queue *q, int wstatus, const cts_worker_options *o,
                    cts_worker_done_fn done, void *ctx)
 {
@@ -391,7 +393,7 @@ static void finish(slot *s, queue *q, int wstatus, const cts_worker_options *o,
     memcpy(log, s->log, s->loglen + 1);
     size_t index = pop_case(s, o);
     snprintf(v.case_id, sizeof v.case_id, "%s", q->cases[index]->id);
-    bool retire = ++s->ncases >= WORKER_MAX_CASES || v.status == CTS_FAIL ||
+    bool retire = ++s->ncases >= CTS_WORKER_MAX_CASES || v.status == CTS_FAIL ||
                   v.status == CTS_ERROR;
     if (s->pid && retire) {
         close_fd(&s->cfd);

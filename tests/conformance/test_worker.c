@@ -2,7 +2,7 @@
  * library's is not linked): what each case does is in its id. Asserted: every case gets
  * exactly one verdict; a crash, a hang or an exit costs exactly the case that was running (the
  * cases sent behind it run on a new worker); a case's output tail is its own; workers run many
- * cases; a FAIL retires its worker. */
+ * cases; a FAIL retires its worker, and so does its share of cases, with no case lost. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,10 +16,13 @@
 
 #include "run/run.h"
 
+static void note_start(const cts_case *c);
+
 void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
                   cts_verdict *v)
 {
     (void)b, (void)o;
+    note_start(c);
     fprintf(stderr, "err:%s\n", c->id);
     printf("out:%s\n", c->id);
     fflush(stdout);
@@ -36,7 +39,15 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     v->status = strncmp(c->id, "fail", 4) ? CTS_PASS : CTS_FAIL;
 }
 
-#define MAXN 64
+/* Appends the case's id to the file $WORKER_STARTS names (when set), as the case starts. */
+static void note_start(const cts_case *c)
+{
+    const char *f = getenv("WORKER_STARTS");
+    FILE *fp = f ? fopen(f, "a") : NULL;
+    if (fp) fprintf(fp, "%s\n", c->id), fclose(fp);
+}
+
+#define MAXN 300
 
 typedef struct {
     int calls[MAXN];
@@ -87,7 +98,7 @@ static void test_many_cases_few_workers(void **state)
         snprintf(names[i], sizeof names[i], "pass.%d", i);
         ids[i] = names[i];
     }
-    record r;
+    static record r;
     run(ids, 40, 2, &r);
     int pids[40], npids = 0;
     for (int i = 0; i < 40; i++) {
@@ -111,7 +122,7 @@ static void test_faults_cost_one_case(void **state)
                          "fail.7", "pass.8", "pass.9"};
     const cts_status want[] = {CTS_PASS, CTS_CRASH, CTS_PASS, CTS_TIMEOUT, CTS_PASS, CTS_ERROR,
                                CTS_PASS, CTS_FAIL, CTS_PASS, CTS_PASS};
-    record r;
+    static record r;
     run(ids, 10, 1, &r);
     for (size_t i = 0; i < 10; i++) {
         assert_int_equal(r.calls[i], 1);
@@ -134,7 +145,7 @@ static void test_faults_with_parallel_workers(void **state)
     (void)state;
     const char *ids[] = {"crash.0", "pass.1", "fail.2", "pass.3", "crash.4", "pass.5",
                          "exit.6", "pass.7", "pass.8", "crash.9", "pass.10", "pass.11"};
-    record r;
+    static record r;
     run(ids, 12, 3, &r);
     for (size_t i = 0; i < 12; i++) {
         assert_int_equal(r.calls[i], 1);
@@ -146,12 +157,51 @@ static void test_faults_with_parallel_workers(void **state)
     }
 }
 
+/* A worker retires after CTS_WORKER_MAX_CASES without starting a case it would then lose: each
+ * of 300 cases starts exactly once, the first CTS_WORKER_MAX_CASES on one worker, the rest on
+ * a second. */
+static void test_worker_share_loses_no_case(void **state)
+{
+    (void)state;
+    static char names[MAXN][16];
+    const char *ids[MAXN];
+    for (int i = 0; i < MAXN; i++) {
+        snprintf(names[i], sizeof names[i], "pass.%d", i);
+        ids[i] = names[i];
+    }
+    char starts[] = "/tmp/aclcts-test-worker.XXXXXX";
+    int fd = mkstemp(starts);
+    assert_true(fd >= 0);
+    close(fd);
+    setenv("WORKER_STARTS", starts, 1);
+    static record r;
+    run(ids, MAXN, 1, &r);
+    unsetenv("WORKER_STARTS");
+    FILE *f = fopen(starts, "r");
+    assert_non_null(f);
+    char line[32];
+    int started = 0;
+    while (fgets(line, sizeof line, f)) started++;
+    fclose(f);
+    unlink(starts);
+    assert_int_equal(started, MAXN);
+    for (int i = 0; i < MAXN; i++) {
+        assert_int_equal(r.calls[i], 1);
+        assert_int_equal(r.v[i].status, CTS_PASS);
+        if (i > 0 && i != CTS_WORKER_MAX_CASES) /* same worker as the case before */
+            assert_int_equal(atoi(r.v[i].message), atoi(r.v[i - 1].message));
+        if (i == CTS_WORKER_MAX_CASES) /* a new one */
+            assert_int_not_equal(atoi(r.v[i].message), atoi(r.v[i - 1].message));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_many_cases_few_workers),
         cmocka_unit_test(test_faults_cost_one_case),
         cmocka_unit_test(test_faults_with_parallel_workers),
+        cmocka_unit_test(test_worker_share_loses_no_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
