@@ -336,6 +336,10 @@ typedef int (*ref_chunk_fn)(void *ctx, const ref_chunk *chunk);
  * (its four-lane groups are not cut); a grid sampler chunk holds whole (n, c) planes of
  * input_grad (at least one) and a batch of grid_grad. */
 #define REF_CHUNK_ELEMS ((int64_t)1 << 15)
+/* Answers of fewer elements in all are computed by one thread when the request leaves the
+ * thread count open: starting a team costs more than they take (most cases of the canonical
+ * suites are that small). */
+#define REF_SERIAL_BELOW ((int64_t)1 << 12)
 
 typedef struct {
     ref_dtype dtype;        /* the case's data type: the path follows it */
@@ -347,7 +351,7 @@ typedef struct {
     ref_chunk_fn chunk;
     void *ctx;
     int64_t chunk_elems;    /* 0: REF_CHUNK_ELEMS */
-    int threads;            /* 0: OpenMP default */
+    int threads;            /* 0: OpenMP default (1 below REF_SERIAL_BELOW elements) */
 } ref_case_request;
 
 typedef struct {

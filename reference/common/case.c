@@ -132,6 +132,10 @@ static int stream(const ref_status_query *q, const ref_case_request *r, ref_case
     const double *const *in = r->inputs;
     ref_sink s = {r->chunk, r->ctx, step};
     ref_options opt = {.threads = r->threads, .path = a->path};
+    int64_t numel = 0;
+    for (int slot = 0; slot < REF_MAX_SLOTS; slot++) numel += a->numel[slot];
+    if (opt.threads == 0 && numel < REF_SERIAL_BELOW)
+        opt.threads = 1; /* waking a thread team costs more than such an answer */
     int rc;
     if (is_avgpool(q)) {
         ref_avgpool_params p;
