@@ -2,23 +2,27 @@
 #include "backend.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "host images assume little-endian");
 
-/* x is already an FP16 value (rounded by ref_round_to): pack sign, exponent, significand. */
+/* x is already an FP16 value (rounded by ref_round_to): pack sign, exponent, significand. A
+ * normal one is the double's own exponent and top 10 fraction bits. */
 static uint16_t fp16_bits(double x)
 {
-    uint16_t sign = signbit(x) ? 0x8000 : 0;
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    uint16_t sign = (uint16_t)(u >> 48 & 0x8000);
+    int e = (int)(u >> 52 & 0x7ff) - 1023;
+    if (e >= -14 && e <= 15)
+        return sign | (uint16_t)((e + 15) << 10) | (uint16_t)(u >> 42 & 0x3ff);
     double a = fabs(x);
     if (isnan(x)) return 0x7e00;
     if (isinf(a)) return sign | 0x7c00;
-    if (a < 0x1p-14) return sign | (uint16_t)(a * 0x1p24); /* subnormal or zero: exact */
-    int e;
-    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    return sign | (uint16_t)((e + 14) << 10) | (uint16_t)((m * 2048.0) - 1024.0);
+    return sign | (uint16_t)(a * 0x1p24); /* subnormal or zero: exact */
 }
 
 static double fp16_value(uint16_t h)
@@ -26,8 +30,11 @@ static double fp16_value(uint16_t h)
     int e = (h >> 10) & 0x1f, m = h & 0x3ff;
     double s = (h & 0x8000) ? -1.0 : 1.0;
     if (e == 0x1f) return m ? NAN : s * INFINITY;
-    if (e == 0) return s * ldexp(m, -24);
-    return s * ldexp(m + 1024, e - 25);
+    if (e == 0) return s * m * 0x1p-24; /* exact */
+    uint64_t u = (uint64_t)(h & 0x8000) << 48 | (uint64_t)(e - 15 + 1023) << 52 | (uint64_t)m << 42;
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
 }
 
 void cts_encode(ref_dtype dt, double x, void *dst)

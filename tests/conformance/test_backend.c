@@ -2,6 +2,7 @@
  * the error messages a certifier sees when a library, a symbol or ASCEND_HOME_PATH is missing.
  * ctest sets ACLCTS_EMU_DIR to the build's ascend-emu. */
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -184,6 +185,34 @@ static void test_cann_needs_ascend_home(void **state)
     assert_non_null(strstr(err, "unknown backend 'gpu'"));
 }
 
+/* FP16 images against the compiler's _Float16 (an independent conversion): every one of the
+ * 65536 bit patterns decodes to the value _Float16 gives it (NaN to a NaN), and every value
+ * encodes back to its own bits (NaNs to the quiet NaN 0x7e00). */
+static void test_fp16_images(void **state)
+{
+    (void)state;
+#ifndef __FLT16_MAX__
+    skip(); /* this compiler has no _Float16 here (clang 14 on x86-64) */
+#else
+    for (uint32_t b = 0; b < 65536; b++) {
+        uint16_t h = (uint16_t)b, back;
+        _Float16 f;
+        memcpy(&f, &h, 2);
+        double want = (double)f, got = cts_decode(REF_DT_FLOAT16, &h);
+        if (isnan(want)) {
+            assert_true(isnan(got));
+            cts_encode(REF_DT_FLOAT16, got, &back);
+            assert_int_equal(back, 0x7e00);
+            continue;
+        }
+        if (!(got == want && signbit(got) == signbit(want)))
+            fail_msg("0x%04x decodes to %a, _Float16 %a", b, got, want);
+        cts_encode(REF_DT_FLOAT16, want, &back);
+        if (back != h) fail_msg("%a encodes to 0x%04x, not 0x%04x", want, back, b);
+    }
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +221,7 @@ int main(void)
         cmocka_unit_test(test_missing_symbol_named),
         cmocka_unit_test(test_operator_library_discovery),
         cmocka_unit_test(test_cann_needs_ascend_home),
+        cmocka_unit_test(test_fp16_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
