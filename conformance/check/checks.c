@@ -381,6 +381,23 @@ static cts_elem_err judge_expected(const cts_output_judge *j, const ref_output *
     return cts_judge_value(&j->tol, &j->basis, got, &val);
 }
 
+/* Element i of a chunk with no reference flags, a finite exact value and a finite result: its
+ * judgement does not depend on the policy beyond its units (cts_policy_accepts), so it is
+ * judged once, inline, with the audit's standards from the same numbers. */
+static void judge_plain(cts_output_judge *j, const ref_value *v, int64_t k, double got)
+{
+    cts_elem_err r = cts_judge_finite(&j->tol, &j->basis, got, v);
+    if (j->st) {
+        bool meets[CTS_STAT_STANDARDS];
+        for (int s = 0; s < CTS_STAT_STANDARDS; s++)
+            meets[s] = cts_policy_units(&j->std[s], &r, got) <= 1;
+        double err[CTS_STAT_METRICS] = {r.ulp, r.bound_units, r.rel};
+        cts_elem_stats_add(j->st, err, meets);
+        map_add(j, k, r.bound_units);
+    }
+    summary_add(&j->tol_s, k, got, &r);
+}
+
 void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double *got)
 {
     const ref_output *ref = ch ? ch->out : NULL;
@@ -388,9 +405,13 @@ void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double 
     for (int64_t i = 0; i < count; i++) {
         int64_t k = first + i;
         if (j->tolerance && ref) {
-            cts_elem_err r = cts_judge_element(&j->tol, &j->basis, got[i], ref, i);
-            if (j->st) map_add(j, k, stats_add(j, ref, i, got[i], &r));
-            summary_add(&j->tol_s, k, got[i], &r);
+            if ((!ref->flags || !ref->flags[i]) && isfinite(ref->v[i].hi) && isfinite(got[i])) {
+                judge_plain(j, &ref->v[i], k, got[i]);
+            } else {
+                cts_elem_err r = cts_judge_element(&j->tol, &j->basis, got[i], ref, i);
+                if (j->st) map_add(j, k, stats_add(j, ref, i, got[i], &r));
+                summary_add(&j->tol_s, k, got[i], &r);
+            }
         }
         if (j->e) {
             cts_elem_err r = judge_expected(j, ref, i, k, got[i]);

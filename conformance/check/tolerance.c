@@ -30,35 +30,11 @@ cts_tolerance cts_tolerance_resolved(const cts_tolerance *t, ref_dtype dt)
     return r;
 }
 
-static double ratio(double err, double limit)
-{
-    if (err == 0) return 0;
-    return limit > 0 ? err / limit : INFINITY;
-}
-
 /* Same non-finite class: both NaN, or the same infinity. */
 static bool same_class(double a, double b)
 {
     if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
     return a == b;
-}
-
-/* The error of a finite element in units of the policy's limit: > 1 fails. */
-static double policy_units(const cts_tolerance *tol, const cts_elem_err *e, double got)
-{
-    double units, hi = fabs(e->exact);
-    switch (tol->kind) {
-    case CTS_TOL_ULP: units = tol->ulps > 0 ? e->ulp / tol->ulps : (e->ulp > 0 ? INFINITY : 0); break;
-    case CTS_TOL_ALLCLOSE: units = ratio(e->err, tol->atol + tol->rtol * hi); break;
-    case CTS_TOL_SHARE:
-        /* Below the small-value threshold the error is measured against the threshold
-         * (absolute error), so the rule is continuous at the threshold. */
-        units = ratio(e->err, tol->rel * fmax(hi, tol->small_threshold));
-        break;
-    default: units = e->bound_units; break;
-    }
-    /* The correctly rounded value is legal under every policy. */
-    return got == e->rounded ? 0 : units;
 }
 
 void cts_judge_basis_init(cts_judge_basis *b, ref_dtype dt, const ref_path *path)
@@ -86,20 +62,13 @@ cts_elem_err cts_judge_value(const cts_tolerance *tol, const cts_judge_basis *b,
         e.ulp = e.bound_units = e.rel = e.policy_units = inf;
         return e;
     }
-    e.err = fabs((got - v->hi) - v->lo);
-    e.rounded = ref_round_value(v, dt);
-    e.ulp = ref_ulp_distance(got, e.rounded, dt);
-    e.bound_units = ratio(e.err, ref_bound_planned(&b->bound, v));
-    e.rel = ratio(e.err, fabs(v->hi));
-    e.policy_units = policy_units(tol, &e, got);
-    e.ok = e.policy_units <= 1;
-    return e;
+    return cts_judge_finite(tol, b, got, v);
 }
 
 bool cts_policy_accepts(const cts_tolerance *tol, const cts_elem_err *e, double got)
 {
     if (e->skipped || !isfinite(e->exact) || !isfinite(got)) return e->ok; /* class rules */
-    return policy_units(tol, e, got) <= 1;
+    return cts_policy_units(tol, e, got) <= 1;
 }
 
 bool cts_interval(const ref_output *out, int64_t k, double *lo, double *hi, ref_value *wide)
@@ -142,8 +111,8 @@ cts_elem_err cts_judge_element(const cts_tolerance *tol, const cts_judge_basis *
         nearest.lo = 0;
         best = cts_judge_value(tol, b, got, &nearest);
         if (isfinite(got)) {
-            best.bound_units = ratio(best.err, ref_bound_planned(&b->bound, &wide));
-            best.policy_units = policy_units(tol, &best, got);
+            best.bound_units = cts_tol_ratio(best.err, ref_bound_planned(&b->bound, &wide));
+            best.policy_units = cts_policy_units(tol, &best, got);
             best.ok = best.policy_units <= 1;
         }
     } else {

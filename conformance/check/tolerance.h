@@ -3,6 +3,7 @@
 #ifndef ACLCTS_CONFORMANCE_TOLERANCE_H_
 #define ACLCTS_CONFORMANCE_TOLERANCE_H_
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "suite/suite.h"
@@ -33,6 +34,47 @@ typedef struct {
     ref_bound_plan bound;
 } cts_judge_basis;
 void cts_judge_basis_init(cts_judge_basis *b, ref_dtype dt, const ref_path *path);
+
+/* err / limit: 0 for no error, infinite against no allowance. */
+static inline double cts_tol_ratio(double err, double limit)
+{
+    if (err == 0) return 0;
+    return limit > 0 ? err / limit : INFINITY;
+}
+
+/* The error of a finite element in units of the policy's limit: > 1 fails. */
+static inline double cts_policy_units(const cts_tolerance *tol, const cts_elem_err *e, double got)
+{
+    double units, hi = fabs(e->exact);
+    switch (tol->kind) {
+    case CTS_TOL_ULP: units = tol->ulps > 0 ? e->ulp / tol->ulps : (e->ulp > 0 ? INFINITY : 0); break;
+    case CTS_TOL_ALLCLOSE: units = cts_tol_ratio(e->err, tol->atol + tol->rtol * hi); break;
+    case CTS_TOL_SHARE:
+        /* Below the small-value threshold the error is measured against the threshold
+         * (absolute error), so the rule is continuous at the threshold. */
+        units = cts_tol_ratio(e->err, tol->rel * fmax(hi, tol->small_threshold));
+        break;
+    default: units = e->bound_units; break;
+    }
+    /* The correctly rounded value is legal under every policy. */
+    return got == e->rounded ? 0 : units;
+}
+
+/* cts_judge_value where v->hi and got are finite: inline, for the judge's loop. */
+static inline cts_elem_err cts_judge_finite(const cts_tolerance *tol, const cts_judge_basis *b,
+                                            double got, const ref_value *v)
+{
+    cts_elem_err e = {0};
+    e.exact = v->hi;
+    e.err = fabs((got - v->hi) - v->lo);
+    e.rounded = ref_round_value(v, b->dt);
+    e.ulp = ref_ulp_distance(got, e.rounded, b->dt);
+    e.bound_units = cts_tol_ratio(e.err, ref_bound_planned(&b->bound, v));
+    e.rel = cts_tol_ratio(e.err, fabs(v->hi));
+    e.policy_units = cts_policy_units(tol, &e, got);
+    e.ok = e.policy_units <= 1;
+    return e;
+}
 
 /* Judge got against one legal value v. */
 cts_elem_err cts_judge_value(const cts_tolerance *tol, const cts_judge_basis *b, double got,
