@@ -13,7 +13,7 @@ _Static_assert(CTS_STAT_BINS == 2 + (IMAX - IMIN) + 2, "bin layout and CTS_STAT_
 /* ceil(2 log2 x) for finite x > 0, from the exponent and the fraction (no log2 to round at the
  * edges): x = y·2^(e−1), y in [1, 2); 2 log2 x is 2e − 2 at y = 1, at most 2e − 1 while
  * y <= sqrt(2), so while y < M_SQRT2, the double above sqrt(2). Subnormals go through frexp. */
-static int half_octave(double x)
+static inline int half_octave(double x)
 {
     uint64_t u, frac;
     memcpy(&u, &x, sizeof u);
@@ -32,7 +32,7 @@ static int half_octave(double x)
     return y < M_SQRT2 ? 2 * e - 1 : 2 * e;
 }
 
-int cts_stat_bin(double x)
+static inline int stat_bin(double x)
 {
     if (!(x < INFINITY)) return CTS_STAT_BINS - 1; /* inf, NaN */
     if (x <= 0) return 0;
@@ -41,6 +41,8 @@ int cts_stat_bin(double x)
     if (i > IMAX) return CTS_STAT_BINS - 2;
     return 2 + (i - IMIN - 1);
 }
+
+int cts_stat_bin(double x) { return stat_bin(x); }
 
 double cts_stat_bin_upper(int b)
 {
@@ -57,7 +59,7 @@ void cts_elem_stats_add(cts_elem_stats *s, const double err[CTS_STAT_METRICS],
     for (int m = 0; m < CTS_STAT_METRICS; m++) {
         s->sum[m] += err[m];
         if (err[m] > s->max[m] || isnan(err[m])) s->max[m] = err[m];
-        s->hist[m][cts_stat_bin(err[m])]++;
+        s->hist[m][stat_bin(err[m])]++;
     }
     for (int k = 0; k < CTS_STAT_STANDARDS; k++) s->meets[k] += meets[k];
 }
