@@ -98,10 +98,12 @@ static void test_text_as_jansson_writes_it(void **state)
     for (int c = 1; c < 128; c++) {
         if (c == '"' || c == ',') continue; /* field_text's end marker ("\"" is in test_escaping) */
         snprintf(r.v.message, sizeof r.v.message, "a%cb\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80%c", c, c);
-        char *want = json_dumps(json_string(r.v.message), JSON_ENCODE_ANY | JSON_COMPACT);
+        json_t *j = json_string(r.v.message);
+        char *want = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
         field_text(&r, "message", got, sizeof got);
         assert_string_equal(got, want);
         free(want);
+        json_decref(j);
     }
     uint64_t x = 0x243F6A8885A308D3ull;
     double hand[] = {0, -0.0, 1, 5, 100, 1e20, 1e21, 1e-5, 0.1, 123456789012345678.0, 4.9e-324,
