@@ -4,9 +4,9 @@
 #include "ref_internal.h"
 
 /* DOUBLE's eta is its smallest subnormal itself: half of it, 2^-1075, is not a double. */
-static const ref_prec fp16 = {11, -14, 15, 0x1p-11, 0x1.ffcp15, 0x1p-25};
-static const ref_prec bf16 = {8, -126, 127, 0x1p-8, 0x1.fep127, 0x1p-134};
-static const ref_prec fp32 = {24, -126, 127, 0x1p-24, 0x1.fffffep127, 0x1p-150};
+static const ref_prec fp16 = {REF_FP16_FORMAT, 0x1p-11, 0x1.ffcp15, 0x1p-25};
+static const ref_prec bf16 = {REF_BF16_FORMAT, 0x1p-8, 0x1.fep127, 0x1p-134};
+static const ref_prec fp32 = {REF_FP32_FORMAT, 0x1p-24, 0x1.fffffep127, 0x1p-150};
 static const ref_prec fp64 = {53, -1022, 1023, 0x1p-53, DBL_MAX, 0x1p-1074};
 
 const ref_prec *ref_dtype_prec(ref_dtype dt)

@@ -19,6 +19,12 @@ typedef struct {
     double unit_roundoff, max_finite, eta;
 } ref_prec;
 
+/* Significant bits, smallest and largest normal exponent of the narrow formats: the table of
+ * dtype_prec.c, and constants where a hot path folds them (round_to.c). */
+#define REF_FP16_FORMAT 11, -14, 15
+#define REF_BF16_FORMAT 8, -126, 127
+#define REF_FP32_FORMAT 24, -126, 127
+
 /* FLOAT16, BF16, FLOAT, DOUBLE; NULL for any other dtype. */
 const ref_prec *ref_dtype_prec(ref_dtype dt);
 /* The format a cube path rounds its operands to: HF32 (ref_path.hf32_bits, REF_HF32_BITS when

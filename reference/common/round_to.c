@@ -32,7 +32,7 @@ static inline bool round_fast(double x, int p, int emin, int emax, double *r)
     return true;
 }
 
-static double round_fmt(double x, int p, int emin, int emax)
+static inline double round_fmt(double x, int p, int emin, int emax)
 {
     double fast;
     if (round_fast(x, p, emin, emax, &fast))
@@ -57,6 +57,12 @@ double ref_round_bits_emin(double x, int p, int emin) { return round_fmt(x, p, e
 
 double ref_round_to(double x, ref_dtype dt)
 {
+    switch (dt) { /* constant formats: the fast path folds them */
+    case REF_DT_FLOAT: return round_fmt(x, REF_FP32_FORMAT);
+    case REF_DT_FLOAT16: return round_fmt(x, REF_FP16_FORMAT);
+    case REF_DT_BF16: return round_fmt(x, REF_BF16_FORMAT);
+    default: break;
+    }
     const ref_prec *f = ref_dtype_prec(dt);
     if (dt == REF_DT_DOUBLE || f == NULL)
         return x;
