@@ -526,7 +526,8 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
             hits += element_one(C, i + k, plane, ih, iw + k, S, v + k, flags + k);
         return hits;
     }
-    uint64_t todo[POOL_BLOCK / 64] = {0}; /* lanes left to element_one */
+    uint64_t todo[POOL_BLOCK / 64]; /* lanes left to element_one */
+    memset(todo, 0, (size_t)(n + 63) / 64 * sizeof *todo);
     avgpool_lanes_row(C, gp, wh, nh, dh, iw, n, v, todo);
     int64_t left = 0;
     for (int64_t wd = 0; wd * 64 < n; wd++)

@@ -264,6 +264,15 @@ AI void group_done(unsigned got, int64_t k, int64_t step, uint64_t *seen, uint64
             mark(todo, k + l * step);
 }
 
+/* Gathered group pend; the lanes it does not answer go to todo. */
+AI void gather_pending(const row_lanes *R, const int64_t pend[4], uint64_t *todo)
+{
+    unsigned got = group_gather(R, pend);
+    for (int l = 0; l < 4; l++)
+        if (!(got >> l & 1))
+            mark(todo, pend[l]);
+}
+
 LANES_CLONES
 void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, int nh, double dh,
                        int64_t iw, int64_t n, ref_value *v, uint64_t *todo)
@@ -272,7 +281,8 @@ void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, 
     int64_t sw = C->p->sw;
     const uint8_t *aff = C->T->aff + iw;
     const int32_t *cnt = C->T->w.cnt + iw;
-    uint64_t seen[POOL_BLOCK / 64] = {0};
+    uint64_t seen[POOL_BLOCK / 64];
+    memset(seen, 0, (size_t)(n + 63) / 64 * sizeof *seen); /* the piece's words only */
     /* affine groups, residue by residue (none fits when 3·sw ≥ n; sw may be near INT64_MAX) */
     for (int64_t r = 0; sw <= (n - 1) / 3 && r < sw; r++)
         for (int64_t k = r; k < n;) {
@@ -284,7 +294,8 @@ void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, 
             group_done(group_affine(&R, g, sw), g, sw, seen, todo);
             k = g + 4 * sw;
         }
-    /* the other lanes some window covers, gathered four at a time */
+    /* the other lanes some window covers, gathered four at a time (the last group padded with
+     * its first lane: answered again, the same answer) */
     int64_t pend[4], np = 0;
     for (int64_t wd = 0; wd * 64 < n; wd++) {
         uint64_t rest = ~seen[wd];
@@ -298,14 +309,14 @@ void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, 
             }
             pend[np++] = k;
             if (np == 4) {
-                unsigned got = group_gather(&R, pend);
-                for (int l = 0; l < 4; l++)
-                    if (!(got >> l & 1))
-                        mark(todo, pend[l]);
+                gather_pending(&R, pend, todo);
                 np = 0;
             }
         }
     }
-    for (int64_t l = 0; l < np; l++)
-        mark(todo, pend[l]);
+    if (np > 0) {
+        for (int64_t l = np; l < 4; l++)
+            pend[l] = pend[0];
+        gather_pending(&R, pend, todo);
+    }
 }

@@ -106,8 +106,10 @@ void ref_chunkbuf_start(ref_chunkbuf *b, int64_t numel)
     size_t n = (size_t)numel;
     o->numel = numel;
     memset(o->flags, 0, n * sizeof *o->flags);
-    memset(o->alt_count, 0, n * sizeof *o->alt_count);
-    memset(o->alt_first, 0xff, n * sizeof *o->alt_first); /* -1 */
+    if (o->nalts) { /* only ref_output_set_alts writes them, and then counts some alternative */
+        memset(o->alt_count, 0, (size_t)b->cap * sizeof *o->alt_count);
+        memset(o->alt_first, 0xff, (size_t)b->cap * sizeof *o->alt_first); /* -1 */
+    }
     free(o->alts);
     o->alts = NULL;
     o->nalts = 0;
