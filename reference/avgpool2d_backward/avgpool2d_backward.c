@@ -88,7 +88,8 @@ static int pool_tabs_build(pool_tabs *T, const ref_avgpool_params *p)
     T->dh = malloc((size_t)(p->h > 0 ? p->h : 1) * sizeof *T->dh);
     T->dw = malloc((size_t)(p->w > 0 ? p->w : 1) * sizeof *T->dw);
     T->aff = calloc((size_t)(p->w > 0 ? p->w : 1), 1);
-    if (rh || rw || !T->dh || !T->dw || !T->aff)
+    T->row = p->w <= POOL_BLOCK ? malloc(sizeof *T->row) : NULL;
+    if (rh || rw || !T->dh || !T->dw || !T->aff || (p->w <= POOL_BLOCK && !T->row))
         return -1;
     for (int64_t i = 0; i < p->h; i++)
         T->dh[i] = shared_factor(T->h.w + i * T->h.cap, T->h.cnt[i], p->count_include_pad);
@@ -96,6 +97,8 @@ static int pool_tabs_build(pool_tabs *T, const ref_avgpool_params *p)
         T->dw[i] = shared_factor(T->w.w + i * T->w.cap, T->w.cnt[i], p->count_include_pad);
     for (int64_t i = 0; p->sw <= p->w / 3 && i + 3 * p->sw < p->w; i++)
         T->aff[i] = affine_group(&T->w, i, p->sw);
+    if (T->row)
+        avgpool_lanes_plan(T, p->sw, 0, p->w, T->row);
     return 0;
 }
 
@@ -106,6 +109,7 @@ static void pool_tabs_free(pool_tabs *T)
     free(T->dh);
     free(T->dw);
     free(T->aff);
+    free(T->row);
 }
 
 /* The terms of element `index`: g[i] / d[i], i < returned count (T->h.cap·T->w.cap is enough).
@@ -505,6 +509,17 @@ static int element_one(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, 
     return r < 0 ? element(C, i, S, v, flags) : r;
 }
 
+/* avgpool_lanes_row on a piece other than a whole row: its own plan (apart: a large frame). */
+static __attribute__((noinline)) void piece_lanes(const pool_ctx *C, const double *gp,
+                                                  const axis_win *wh, int nh, double dh,
+                                                  int64_t iw, int64_t n, ref_value *v,
+                                                  uint64_t *todo)
+{
+    lanes_plan L;
+    avgpool_lanes_plan(C->T, C->p->sw, iw, n, &L);
+    avgpool_lanes_row(C, &L, gp, wh, nh, dh, iw, n, v, todo);
+}
+
 /* Row ih's elements iw .. iw + n − 1 (n ≤ POOL_BLOCK): by avgpool_lanes_row where the plane
  * and the row allow; the rest, and lanes it leaves, one by one. */
 static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, int64_t iw,
@@ -527,8 +542,10 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
         return hits;
     }
     uint64_t todo[POOL_BLOCK / 64]; /* lanes left to element_one */
-    memset(todo, 0, (size_t)(n + 63) / 64 * sizeof *todo);
-    avgpool_lanes_row(C, gp, wh, nh, dh, iw, n, v, todo);
+    if (iw == 0 && n == p->w && T->row)
+        avgpool_lanes_row(C, T->row, gp, wh, nh, dh, iw, n, v, todo);
+    else
+        piece_lanes(C, gp, wh, nh, dh, iw, n, v, todo);
     int64_t left = 0;
     for (int64_t wd = 0; wd * 64 < n; wd++)
         for (uint64_t b = todo[wd]; b; b &= b - 1, left++) {

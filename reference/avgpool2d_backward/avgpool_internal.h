@@ -53,11 +53,24 @@ typedef struct { int64_t o, full, len; } axis_win;
 /* Slots past an index's count hold {0, 0, 0} (a valid window row to load, ignored). */
 typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
 
+#define POOL_BLOCK 1024 /* elements per scheduled piece, at most */
+
+/* How avgpool_lanes_row covers the lanes 0 .. n − 1 of a row piece: affine groups (lanes k,
+ * k + sw, k + 2·sw, k + 3·sw), gathered groups of any four lanes, and the lanes no window covers
+ * (left to the caller). The same for every row: built once per call for whole rows. */
+typedef struct {
+    int32_t naff, ngat;
+    int32_t aff[POOL_BLOCK];
+    int32_t gat[POOL_BLOCK / 4 + 1][4];
+    uint64_t empty[POOL_BLOCK / 64];
+} lanes_plan;
+
 /* Both axes; dh[ih], dw[iw]: the divisor factor (full or len, as countIncludePad says) every
  * window covering row ih, column iw shares, NaN when they differ or none covers it; aff[iw]: columns iw + k·sw,
  * k < 4, are an affine group: as many windows each (at least one), window j of column
- * iw + k·sw being window j of iw shifted by k (avgpool_lanes.c). */
-typedef struct { axis_tab h, w; double *dh, *dw; uint8_t *aff; } pool_tabs;
+ * iw + k·sw being window j of iw shifted by k (avgpool_lanes.c); row: the plan of a whole row
+ * (NULL when a row is longer than POOL_BLOCK). */
+typedef struct { axis_tab h, w; double *dh, *dw; uint8_t *aff; lanes_plan *row; } pool_tabs;
 
 /* Per-thread scratch of the driver: the terms of one element (dv: divisors as doubles), and
  * RN(1/dlast) of the last divisor seen (one division for a run of equal ones). */
@@ -84,17 +97,19 @@ typedef struct {
  * when not 0, at least 2^-847 (no quotient near the subnormal range). */
 bool avgpool_plane_regular(const pool_ctx *C, int64_t plane);
 
-#define POOL_BLOCK 1024 /* elements per scheduled piece, at most */
+/* The plan of the row piece of columns iw .. iw + n − 1 (n ≤ POOL_BLOCK): columns of one
+ * residue modulo the stride as affine groups of four where pool_tabs.aff has them, the other
+ * columns some window covers as gathered groups of four (the last padded with a repeated lane). */
+void avgpool_lanes_plan(const pool_tabs *T, int64_t sw, int64_t iw, int64_t n, lanes_plan *L);
 
-/* The answers of elements iw .. iw + n − 1 (n ≤ POOL_BLOCK) of row ih of a regular plane
- * (gradOutput plane gp) whose windows along h (wh[0..nh), nh > 0) share the divisor factor dh
- * (or a divisorOverride), as element_small in avgpool2d_backward.c gives them when it decides
- * them directly (one divisor, Σg exact, ref_decide_quotient), into v[0..n) (their flags stay 0).
- * Lanes it does not answer come back set in the bitmap todo (zeroed by the caller). Columns of
- * one residue modulo the stride go as affine groups of four (pool_tabs.aff: four consecutive
- * gradOutput values per term), the other columns some window covers as gathered groups of four,
- * one 4-lane vector per group. */
-void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, int nh, double dh,
-                       int64_t iw, int64_t n, ref_value *v, uint64_t *todo);
+/* The answers of elements iw .. iw + n − 1 (n ≤ POOL_BLOCK, L their plan) of row ih of a regular
+ * plane (gradOutput plane gp) whose windows along h (wh[0..nh), nh > 0) share the divisor factor
+ * dh (or a divisorOverride), as element_small in avgpool2d_backward.c gives them when it decides
+ * them directly (one divisor, Σg exact, ref_decide_quotient), into v[0..n) (their flags stay 0),
+ * one 4-lane vector per group (affine groups load four consecutive gradOutput values per term).
+ * Lanes it does not answer come back set in the bitmap todo (its words for n lanes written). */
+void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp,
+                       const axis_win *wh, int nh, double dh, int64_t iw, int64_t n, ref_value *v,
+                       uint64_t *todo);
 
 #endif

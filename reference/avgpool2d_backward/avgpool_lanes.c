@@ -233,7 +233,7 @@ AI unsigned group_gather(const row_lanes *R, const int64_t k[4])
 /* The start of an affine group (within lanes 0 .. n − 1) holding lane k of residue r: k
  * itself, or at the end of a residue's run one up to three lanes back (lanes answered twice get
  * the same answer); -1 when none. */
-AI int64_t group_at(const uint8_t *aff, int64_t k, int64_t r, int64_t sw, int64_t n)
+static int64_t group_at(const uint8_t *aff, int64_t k, int64_t r, int64_t sw, int64_t n)
 {
     for (int back = 0; back < 4 && k - back * sw >= r; back++) {
         int64_t g = k - back * sw;
@@ -243,46 +243,17 @@ AI int64_t group_at(const uint8_t *aff, int64_t k, int64_t r, int64_t sw, int64_
     return -1;
 }
 
-AI void mark(uint64_t *bits, int64_t k) { bits[k / 64] |= 1ull << (k % 64); }
+static void mark(uint64_t *bits, int64_t k) { bits[k / 64] |= 1ull << (k % 64); }
 
-/* Lanes l of group k + l·step (l < 4) it did not answer (got) go to todo; all are seen (one
- * or two words when the group spans fewer than 64 lanes). */
-AI void group_done(unsigned got, int64_t k, int64_t step, uint64_t *seen, uint64_t *todo)
+void avgpool_lanes_plan(const pool_tabs *T, int64_t sw, int64_t iw, int64_t n, lanes_plan *L)
 {
-    if (3 * step < 64) {
-        uint64_t pat = 1 | 1ull << step | 1ull << 2 * step | 1ull << 3 * step;
-        int64_t wd = k / 64, off = k % 64;
-        seen[wd] |= pat << off;
-        if (off + 3 * step >= 64)
-            seen[wd + 1] |= pat >> (64 - off);
-    } else {
-        for (int l = 0; l < 4; l++)
-            mark(seen, k + l * step);
-    }
-    for (int l = 0; got != 0xf && l < 4; l++)
-        if (!(got >> l & 1))
-            mark(todo, k + l * step);
-}
-
-/* Gathered group pend; the lanes it does not answer go to todo. */
-AI void gather_pending(const row_lanes *R, const int64_t pend[4], uint64_t *todo)
-{
-    unsigned got = group_gather(R, pend);
-    for (int l = 0; l < 4; l++)
-        if (!(got >> l & 1))
-            mark(todo, pend[l]);
-}
-
-LANES_CLONES
-void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, int nh, double dh,
-                       int64_t iw, int64_t n, ref_value *v, uint64_t *todo)
-{
-    row_lanes R = {C, gp, wh, nh, dh, iw, v};
-    int64_t sw = C->p->sw;
-    const uint8_t *aff = C->T->aff + iw;
-    const int32_t *cnt = C->T->w.cnt + iw;
+    const uint8_t *aff = T->aff + iw;
+    const int32_t *cnt = T->w.cnt + iw;
+    size_t words = (size_t)(n + 63) / 64;
     uint64_t seen[POOL_BLOCK / 64];
-    memset(seen, 0, (size_t)(n + 63) / 64 * sizeof *seen); /* the piece's words only */
+    memset(seen, 0, words * sizeof *seen);
+    memset(L->empty, 0, words * sizeof *L->empty);
+    L->naff = L->ngat = 0;
     /* affine groups, residue by residue (none fits when 3·sw ≥ n; sw may be near INT64_MAX) */
     for (int64_t r = 0; sw <= (n - 1) / 3 && r < sw; r++)
         for (int64_t k = r; k < n;) {
@@ -291,32 +262,58 @@ void avgpool_lanes_row(const pool_ctx *C, const double *gp, const axis_win *wh, 
                 k += sw;
                 continue;
             }
-            group_done(group_affine(&R, g, sw), g, sw, seen, todo);
+            L->aff[L->naff++] = (int32_t)g;
+            for (int l = 0; l < 4; l++)
+                mark(seen, g + l * sw);
             k = g + 4 * sw;
         }
-    /* the other lanes some window covers, gathered four at a time (the last group padded with
-     * its first lane: answered again, the same answer) */
-    int64_t pend[4], np = 0;
-    for (int64_t wd = 0; wd * 64 < n; wd++) {
-        uint64_t rest = ~seen[wd];
-        if (n - wd * 64 < 64)
-            rest &= (1ull << (n - wd * 64)) - 1;
-        for (; rest; rest &= rest - 1) {
-            int64_t k = wd * 64 + __builtin_ctzll(rest);
-            if (cnt[k] == 0) {
-                mark(todo, k); /* no window: element_one's constant answer */
-                continue;
-            }
-            pend[np++] = k;
-            if (np == 4) {
-                gather_pending(&R, pend, todo);
-                np = 0;
-            }
+    /* the other lanes some window covers, four at a time */
+    int np = 0;
+    for (int64_t k = 0; k < n; k++) {
+        if (seen[k / 64] >> (k % 64) & 1)
+            continue;
+        if (cnt[k] == 0) {
+            mark(L->empty, k);
+            continue;
+        }
+        L->gat[L->ngat][np++] = (int32_t)k;
+        if (np == 4) {
+            L->ngat++;
+            np = 0;
         }
     }
     if (np > 0) {
-        for (int64_t l = np; l < 4; l++)
-            pend[l] = pend[0];
-        gather_pending(&R, pend, todo);
+        for (int l = np; l < 4; l++)
+            L->gat[L->ngat][l] = L->gat[L->ngat][0];
+        L->ngat++;
+    }
+}
+
+/* Lanes k + l·step (l < 4) of a group that did not answer them (got) go to todo. */
+AI void unanswered(unsigned got, const int64_t k[4], uint64_t *todo)
+{
+    if (got != 0xf)
+        for (int l = 0; l < 4; l++)
+            if (!(got >> l & 1))
+                todo[k[l] / 64] |= 1ull << (k[l] % 64);
+}
+
+LANES_CLONES
+void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp,
+                       const axis_win *wh, int nh, double dh, int64_t iw, int64_t n, ref_value *v,
+                       uint64_t *todo)
+{
+    row_lanes R = {C, gp, wh, nh, dh, iw, v};
+    int64_t sw = C->p->sw;
+    memcpy(todo, L->empty, (size_t)(n + 63) / 64 * sizeof *todo);
+    for (int32_t a = 0; a < L->naff; a++) {
+        int64_t k = L->aff[a];
+        unanswered(group_affine(&R, k, sw), (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw},
+                   todo);
+    }
+    for (int32_t g = 0; g < L->ngat; g++) {
+        const int32_t *c = L->gat[g];
+        const int64_t k[4] = {c[0], c[1], c[2], c[3]};
+        unanswered(group_gather(&R, k), k, todo);
     }
 }
