@@ -509,6 +509,19 @@ static int element_one(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, 
     return r < 0 ? element(C, i, S, v, flags) : r;
 }
 
+/* avgpool_plane_regular, once per plane of the elements in hand (pool_ctx.regular: two threads
+ * may both compute a plane first reached at once, and store the same answer). */
+static bool plane_regular(const pool_ctx *C, int64_t plane)
+{
+    uint8_t *st = &C->regular[plane - C->plane0];
+    uint8_t known = __atomic_load_n(st, __ATOMIC_RELAXED);
+    if (known == 0) {
+        known = avgpool_plane_regular(C, plane) ? 1 : 2;
+        __atomic_store_n(st, known, __ATOMIC_RELAXED);
+    }
+    return known == 1;
+}
+
 /* avgpool_lanes_row on a piece other than a whole row: its own plan (apart: a large frame). */
 static __attribute__((noinline)) void piece_lanes(const pool_ctx *C, const double *gp,
                                                   const axis_win *wh, int nh, double dh,
@@ -532,11 +545,8 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
     int nh = T->h.cnt[ih];
     int64_t hits = 0;
     double dh = T->dh[ih];
-    if (S->plane != plane) {
-        S->plane = plane;
-        S->plane_regular = C->small && !C->opt->force_mpfr && avgpool_plane_regular(C, plane);
-    }
-    if (!(S->plane_regular && nh > 0 && (p->divisor_override || dh == dh))) {
+    bool lanes = C->small && !C->opt->force_mpfr && nh > 0 && (p->divisor_override || dh == dh);
+    if (!(lanes && plane_regular(C, plane))) {
         for (int64_t k = 0; k < n; k++)
             hits += element_one(C, i + k, plane, ih, iw + k, S, v + k, flags + k);
         return hits;
@@ -600,17 +610,25 @@ static int64_t whole_rows(int64_t n, int64_t w)
 }
 
 /* Elements first .. first + out->numel − 1 into out (indexed from 0), OpenMP over blocks. */
-static int range(const pool_ctx *C, ref_options *opt, int64_t first, ref_output *out)
+static int range(const pool_ctx *C0, ref_options *opt, int64_t first, ref_output *out)
 {
-    const pool_tabs *T = C->T;
+    const pool_tabs *T = C0->T;
     int64_t hits = 0, cap = T->h.cap * T->w.cap, count = out->numel;
+    if (count <= 0)
+        return 0;
+    int64_t hw = C0->p->h * C0->p->w, p0 = first / hw, planes = (first + count - 1) / hw - p0 + 1;
+    pool_ctx Cc = *C0, *C = &Cc;
+    Cc.regular = calloc((size_t)planes, 1);
+    Cc.plane0 = p0;
+    if (!Cc.regular)
+        return -1;
     int64_t blk = whole_rows(POOL_BLOCK, C->p->w), blocks = (count + blk - 1) / blk;
     int nth = opt->threads > 0 ? opt->threads : 0;
     int fail = 0;
 #pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits) reduction(| : fail)
     {
         pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(double)),
-                          malloc((size_t)cap * sizeof(i128)), 0, 0, -1, false};
+                          malloc((size_t)cap * sizeof(i128)), 0, 0};
         bool ok = S.g && S.dv && S.d;
         fail = !ok;
 #pragma omp for schedule(dynamic, 1)
@@ -623,6 +641,7 @@ static int range(const pool_ctx *C, ref_options *opt, int64_t first, ref_output 
         free(S.dv);
         free(S.d);
     }
+    free(Cc.regular);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += count - hits;
     return fail ? -1 : 0;
@@ -645,7 +664,7 @@ int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, r
     int rc = pool_tabs_build(&T, p) != 0 || ref_chunkbuf_init(&b, numel < step ? numel : step) != 0
                  ? -1 : 0;
     pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path),
-                  rc == 0 && divisors_small(p, &T)};
+                  rc == 0 && divisors_small(p, &T), NULL, 0};
     for (int64_t first = 0; rc == 0 && first < numel; first += step) {
         ref_chunkbuf_start(&b, numel - first < step ? numel - first : step);
         rc = range(&C, opt, first, &b.o);
@@ -670,7 +689,8 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
         pool_tabs_free(&T);
         return -1;
     }
-    pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path), divisors_small(p, &T)};
+    pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path), divisors_small(p, &T),
+                  NULL, 0};
     int rc = range(&C, opt, 0, grad_input); /* one chunk: the whole output */
     pool_tabs_free(&T);
     if (rc != 0)

@@ -78,8 +78,6 @@ typedef struct {
     double *g, *dv;
     i128 *d;
     double dlast, inv;
-    int64_t plane;  /* the plane plane_regular describes, -1 before the first */
-    bool plane_regular;
 } pool_scratch;
 
 /* What one call's elements share. */
@@ -90,6 +88,10 @@ typedef struct {
     const ref_options *opt;
     double overflow_at; /* ref_path_overflow_at(&opt->path) */
     bool small;         /* every divisor of the call is at most 2^53 in magnitude */
+    /* per plane plane0 + j of the elements in hand, regular[j]: 0 not known yet, 1 regular
+     * (avgpool_plane_regular), 2 not; whichever thread first reaches a plane fills it in */
+    uint8_t *regular;
+    int64_t plane0;
 } pool_ctx;
 
 /* Whether plane `plane` of gradOutput lets avgpool_lanes4 answer its elements: every value

@@ -48,17 +48,21 @@ AI v4i fast_exp4(v4d x)
     return (be != 0x7ff) & (be - 1023 >= REF_FAST_EMIN);
 }
 
+LANES_CLONES
 bool avgpool_plane_regular(const pool_ctx *C, int64_t plane)
 {
     const ref_avgpool_params *p = C->p;
     int64_t n = p->oh * p->ow;
     const double *g = C->go + plane * n;
-    bool ok = n > 0;
-    for (int64_t i = 0; i < n; i++) {
-        double a = fabs(g[i]); /* NaN fails both tests */
-        ok &= a < 0x1p15 && (a == 0 || a >= 0x1p-847);
+    const int64_t big = 0x40e0000000000000, tiny = 0x0b00000000000000; /* 2^15, 2^-847 */
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i++) { /* on the bits of |g| (NaN and ∞ above 2^15): vectorizes */
+        int64_t a;
+        memcpy(&a, &g[i], sizeof a);
+        a &= INT64_MAX;
+        bad |= (a >= big) | ((a != 0) & (a < tiny));
     }
-    return ok;
+    return n > 0 && !bad;
 }
 
 /* Σ over the windows of columns c + k·sw (k < 4) in element_small's order (h window, then w
