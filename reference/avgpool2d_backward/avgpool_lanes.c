@@ -27,7 +27,6 @@
 
 typedef double v4d __attribute__((vector_size(32)));
 typedef int64_t v4i __attribute__((vector_size(32)));
-typedef uint64_t v4u __attribute__((vector_size(32)));
 
 AI v4i bits4(v4d x)
 {
@@ -41,11 +40,13 @@ AI v4d dbl4(v4i u)
     memcpy(&x, &u, sizeof x);
     return x;
 }
-/* ref_fast_exp per lane: -1 where true (a logical shift: AVX2 has no 64-bit arithmetic one) */
+/* ref_fast_exp per lane: -1 where true. On the bits of |x|: the biased exponent from
+ * 1023 + REF_FAST_EMIN up to 0x7fe, no shift (AVX2 has no 64-bit arithmetic one). */
 AI v4i fast_exp4(v4d x)
 {
-    v4i be = (v4i)((v4u)bits4(x) >> 52) & 0x7ff;
-    return (be != 0x7ff) & (be - 1023 >= REF_FAST_EMIN);
+    const int64_t lo = (int64_t)(1023 + REF_FAST_EMIN) << 52, top = (int64_t)0x7ff << 52;
+    v4i a = bits4(x) & INT64_MAX;
+    return (a >= lo) & (a < top);
 }
 
 LANES_CLONES
@@ -65,6 +66,22 @@ bool avgpool_plane_regular(const pool_ctx *C, int64_t plane)
     return n > 0 && !bad;
 }
 
+AI v4d load4(const double *x)
+{
+    v4d v;
+    memcpy(&v, x, sizeof v);
+    return v;
+}
+
+/* Term x into the sum *s (its two-sum error, when not 0, sets *bad) and Σ|g| *a. */
+AI void add_term(v4d x, v4i absm, v4d *s, v4d *a, v4i *bad)
+{
+    v4d t = *s + x, bb = t - *s;
+    *bad |= ((*s - (t - bb)) + (x - bb)) != 0; /* ref_two_sum's error */
+    *s = t;
+    *a += dbl4(bits4(x) & absm);
+}
+
 /* Σ over the windows of columns c + k·sw (k < 4) in element_small's order (h window, then w
  * window) for an affine group (pool_tabs.aff): term j of lane k is row[o_j + k], four
  * consecutive values. *s the sum, *a Σ|g|; lanes with a non-zero two-sum error come back set. */
@@ -76,15 +93,19 @@ AI v4i sums_affine(const ref_avgpool_params *p, const axis_tab *tw, const double
     const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
     v4d s = {0, 0, 0, 0}, a = s;
     v4i bad = {0, 0, 0, 0};
-    for (int i = 0; i < nh; i++) {
-        const double *row = gp + wh[i].o * p->ow;
-        for (int j = 0; j < nw; j++) {
-            v4d x;
-            memcpy(&x, row + w0[j].o, sizeof x);
-            v4d t = s + x, bb = t - s;
-            bad |= ((s - (t - bb)) + (x - bb)) != 0; /* ref_two_sum's error */
-            s = t;
-            a += dbl4(bits4(x) & absm);
+    if (nw <= 2) { /* the common windows: no inner loop */
+        int64_t o0 = w0[0].o, o1 = w0[nw - 1].o;
+        for (int i = 0; i < nh; i++) {
+            const double *row = gp + wh[i].o * p->ow;
+            add_term(load4(row + o0), absm, &s, &a, &bad);
+            if (nw == 2)
+                add_term(load4(row + o1), absm, &s, &a, &bad);
+        }
+    } else {
+        for (int i = 0; i < nh; i++) {
+            const double *row = gp + wh[i].o * p->ow;
+            for (int j = 0; j < nw; j++)
+                add_term(load4(row + w0[j].o), absm, &s, &a, &bad);
         }
     }
     *s_out = s;
@@ -110,11 +131,7 @@ AI v4i sums_gather(const ref_avgpool_params *p, const axis_tab *tw, const double
         for (int64_t j = 0; j < cap; j++) {
             v4d x = {row[w[0][j].o], row[w[1][j].o], row[w[2][j].o], row[w[3][j].o]};
             v4i live = (v4i){j, j, j, j} < cnt;
-            x = dbl4((bits4(x) & live) | (neg0 & ~live));
-            v4d t = s + x, bb = t - s;
-            bad |= ((s - (t - bb)) + (x - bb)) != 0;
-            s = t;
-            a += dbl4(bits4(x) & absm);
+            add_term(dbl4((bits4(x) & live) | (neg0 & ~live)), absm, &s, &a, &bad);
         }
     }
     *s_out = s;
@@ -171,8 +188,10 @@ AI unsigned answer4(v4d s, v4d a, v4i bad, v4d D, v4i nt, v4d grow, ref_value *o
     v4d sum_abs = a / dbl4(bits4(D) & absm) * grow;
     v4d min_weight = dbl4(bits4(inv) & absm) * (1 - 0x1p-52);
     v4d hi4 = dbl4(bits4(q1) & ~zero), lo4 = dbl4(bits4(lo) & ~(zero | rz)); /* +0 answers */
-    unsigned done = (unsigned)(ok[0] & 1) | (unsigned)(ok[1] & 2) | (unsigned)(ok[2] & 4) |
-                    (unsigned)(ok[3] & 8);
+    v4i bit = ok & (v4i){1, 2, 4, 8}; /* lane bits ORed by two swaps */
+    bit |= __builtin_shufflevector(bit, bit, 2, 3, 0, 1);
+    bit |= __builtin_shufflevector(bit, bit, 1, 0, 3, 2);
+    unsigned done = (unsigned)bit[0];
     if (done == 0xf) {
         store4(o0, o1, o2, o3, hi4, lo4, sum_abs, nt, min_weight);
         return done;
