@@ -59,8 +59,14 @@ typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
  * k + sw, k + 2·sw, k + 3·sw), gathered groups of any four lanes, and the lanes no window covers
  * (left to the caller). The same for every row: built once per call for whole rows. */
 typedef struct {
+    int32_t k, nw;      /* lanes k + l·sw, l < 4; nw windows along w each */
+    int64_t o0, o1;     /* the first and last of lane k's (gradOutput columns) */
+    double dw[4];       /* pool_tabs.dw of the four lanes */
+    bool new_dw, new_nw; /* dw, nw differ from the previous group's (the first: both set) */
+} aff_group;
+typedef struct {
     int32_t naff, ngat;
-    int32_t aff[POOL_BLOCK];
+    aff_group aff[POOL_BLOCK];
     int32_t gat[POOL_BLOCK / 4 + 1][4];
     uint64_t empty[POOL_BLOCK / 64];
 } lanes_plan;

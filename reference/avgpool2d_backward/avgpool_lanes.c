@@ -82,26 +82,26 @@ AI void add_term(v4d x, v4i absm, v4d *s, v4d *a, v4i *bad)
     *a += dbl4(bits4(x) & absm);
 }
 
-/* Σ over the windows of columns c + k·sw (k < 4) in element_small's order (h window, then w
- * window) for an affine group (pool_tabs.aff): term j of lane k is row[o_j + k], four
+/* Σ over the windows of columns c + k·sw (k < 4, c the piece's column G->k) in element_small's
+ * order (h window, then w window) for an affine group G: term j of lane k is row[o_j + k], four
  * consecutive values. *s the sum, *a Σ|g|; lanes with a non-zero two-sum error come back set. */
 AI v4i sums_affine(const ref_avgpool_params *p, const axis_tab *tw, const double *gp,
-                   const axis_win *wh, int nh, int64_t c, v4d *s_out, v4d *a_out)
+                   const axis_win *wh, int nh, const aff_group *G, int64_t c, v4d *s_out,
+                   v4d *a_out)
 {
-    const axis_win *w0 = tw->w + c * tw->cap;
-    int nw = tw->cnt[c];
     const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
     v4d s = {0, 0, 0, 0}, a = s;
     v4i bad = {0, 0, 0, 0};
+    int nw = G->nw;
     if (nw <= 2) { /* the common windows: no inner loop */
-        int64_t o0 = w0[0].o, o1 = w0[nw - 1].o;
         for (int i = 0; i < nh; i++) {
             const double *row = gp + wh[i].o * p->ow;
-            add_term(load4(row + o0), absm, &s, &a, &bad);
+            add_term(load4(row + G->o0), absm, &s, &a, &bad);
             if (nw == 2)
-                add_term(load4(row + o1), absm, &s, &a, &bad);
+                add_term(load4(row + G->o1), absm, &s, &a, &bad);
         }
     } else {
+        const axis_win *w0 = tw->w + c * tw->cap;
         for (int i = 0; i < nh; i++) {
             const double *row = gp + wh[i].o * p->ow;
             for (int j = 0; j < nw; j++)
@@ -166,41 +166,63 @@ AI void store4(ref_value *o0, ref_value *o1, ref_value *o2, ref_value *o3, v4d h
     memcpy((char *)o3 + 32, &g3, 32);
 }
 
-/* The answers of four lanes from their sums s, Σ|g| a, two-sum errors bad, divisors D, term
- * counts nt and growth factors grow = 1 + (n + 2)·2^-52, as ref_decide_quotient and
- * element_fields give them; bit k set when lane k is answered (written to o_k). */
-AI unsigned answer4(v4d s, v4d a, v4i bad, v4d D, v4i nt, v4d grow, ref_value *o0,
+/* What the answers of four lanes take from their divisors D alone (groups of a row with the same
+ * divisors share it): RN(1/D), |D|, min_weight (element_fields: min(1, |1/d|) is |1/d| for
+ * |d| ≥ 1), and whether the quotient can be decided directly: a short divisor (≤ 26
+ * significant bits: the split product is exact), not NaN (windows with different divisors). */
+typedef struct { v4d D, inv, absD, min_weight; v4i ok; } divs4;
+
+AI divs4 divs_of(v4d D)
+{
+    const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
+    v4d inv = 1.0 / D;
+    return (divs4){D, inv, dbl4(bits4(D) & absm), dbl4(bits4(inv) & absm) * (1 - 0x1p-52),
+                   (D == D) & ((bits4(D) & 0x7ffffff) == 0)};
+}
+
+/* The term counts nt of four lanes and their growth factors grow = 1 + (n + 2)·2^-52. */
+typedef struct { v4i nt; v4d grow; } counts4;
+
+AI double grow_of(int64_t n) { return 1 + (double)(n + 2) * 0x1p-52; }
+
+AI counts4 counts_of(v4i nt)
+{
+    return (counts4){nt, (v4d){grow_of(nt[0]), grow_of(nt[1]), grow_of(nt[2]), grow_of(nt[3])}};
+}
+
+/* The answers of four lanes from their sums s, Σ|g| a, two-sum errors bad, divisors dv and term
+ * counts cn, as ref_decide_quotient and element_fields give them; bit k set when lane k is
+ * answered (written to o_k). */
+AI unsigned answer4(v4d s, v4d a, v4i bad, const divs4 *dv, const counts4 *cn, ref_value *o0,
                     ref_value *o1, ref_value *o2, ref_value *o3)
 {
-    /* a short divisor (≤ 26 significant bits: the split product is exact); NaN D (windows with
-     * different divisors) fails `D == D` */
-    v4i zero = s == 0, ok = ~bad & (D == D) & ((bits4(D) & 0x7ffffff) == 0);
-    v4d inv = 1.0 / D, q1 = s / D;
+    v4d D = dv->D;
+    v4i zero = s == 0, ok = ~bad & dv->ok;
+    v4d q1 = s / D;
     ok &= zero | fast_exp4(q1);
     v4d qh = dbl4(bits4(q1) & ~(int64_t)0x7ffffff), ql = q1 - qh;
-    v4d r = (s - qh * D) - ql * D, q = r * inv;
+    v4d r = (s - qh * D) - ql * D, q = r * dv->inv;
     v4i rz = r == 0, low = (bits4(q) & 0x1fffff) - 0x100000;
     ok &= zero | rz | (fast_exp4(q) & ((low < -3) | (low > 3)));
     v4d c = dbl4(bits4(q) & 0x7ff0000000000000) * (0x1.8p0 * 0x1p21); /* ref_round_lo_bits */
     v4d lo = (q + c) - c;
-    const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
-    /* element_fields: Σ|g|/|d| grown by n + 2 roundings; min(1, |1/d|) is |1/d| for |d| ≥ 1 */
-    v4d sum_abs = a / dbl4(bits4(D) & absm) * grow;
-    v4d min_weight = dbl4(bits4(inv) & absm) * (1 - 0x1p-52);
+    /* element_fields: Σ|g|/|d| grown by n + 2 roundings */
+    v4d sum_abs = a / dv->absD * cn->grow;
     v4d hi4 = dbl4(bits4(q1) & ~zero), lo4 = dbl4(bits4(lo) & ~(zero | rz)); /* +0 answers */
     v4i bit = ok & (v4i){1, 2, 4, 8}; /* lane bits ORed by two swaps */
     bit |= __builtin_shufflevector(bit, bit, 2, 3, 0, 1);
     bit |= __builtin_shufflevector(bit, bit, 1, 0, 3, 2);
     unsigned done = (unsigned)bit[0];
     if (done == 0xf) {
-        store4(o0, o1, o2, o3, hi4, lo4, sum_abs, nt, min_weight);
+        store4(o0, o1, o2, o3, hi4, lo4, sum_abs, cn->nt, dv->min_weight);
         return done;
     }
     ref_value *out[4] = {o0, o1, o2, o3};
     for (int k = 0; k < 4; k++)
         if (done >> k & 1)
             *out[k] = (ref_value){.hi = hi4[k], .lo = lo4[k], .sum_abs = sum_abs[k],
-                                  .nterms = nt[k], .nops = 2, .min_weight = min_weight[k]};
+                                  .nterms = cn->nt[k], .nops = 2,
+                                  .min_weight = dv->min_weight[k]};
     return done;
 }
 
@@ -215,24 +237,11 @@ typedef struct {
     ref_value *v;   /* its answers */
 } row_lanes;
 
-AI double grow_of(int64_t n) { return 1 + (double)(n + 2) * 0x1p-52; }
-
-/* Lanes k + l·sw (l < 4) of the piece, an affine group. */
-AI unsigned group_affine(const row_lanes *R, int64_t k, int64_t sw)
+/* The lanes' divisors: a divisorOverride, else dh times their w factors dw. */
+AI v4d divisors(const row_lanes *R, v4d dw)
 {
-    const ref_avgpool_params *p = R->C->p;
-    const axis_tab *tw = &R->C->T->w;
-    const double *dw = R->C->T->dw;
-    int64_t c = R->iw + k, n = (int64_t)R->nh * tw->cnt[c]; /* every lane's */
-    v4d s, a, D;
-    v4i bad = sums_affine(p, tw, R->gp, R->wh, R->nh, c, &s, &a);
-    if (p->divisor_override)
-        D = (v4d){0, 0, 0, 0} + (double)p->divisor_override;
-    else
-        D = R->dh * (v4d){dw[c], dw[c + sw], dw[c + 2 * sw], dw[c + 3 * sw]};
-    ref_value *v = R->v + k;
-    return answer4(s, a, bad, D, (v4i){n, n, n, n}, (v4d){0, 0, 0, 0} + grow_of(n), v, v + sw,
-                   v + 2 * sw, v + 3 * sw);
+    int64_t ov = R->C->p->divisor_override;
+    return ov ? (v4d){0, 0, 0, 0} + (double)ov : R->dh * dw;
 }
 
 /* Lanes k[0..3] of the piece (any, each covered by a window), their terms gathered. */
@@ -242,15 +251,12 @@ AI unsigned group_gather(const row_lanes *R, const int64_t k[4])
     const axis_tab *tw = &R->C->T->w;
     const double *dw = R->C->T->dw;
     int64_t c[4] = {R->iw + k[0], R->iw + k[1], R->iw + k[2], R->iw + k[3]};
-    v4i nt = (v4i){tw->cnt[c[0]], tw->cnt[c[1]], tw->cnt[c[2]], tw->cnt[c[3]]} * R->nh;
-    v4d s, a, D;
+    counts4 cn = counts_of((v4i){tw->cnt[c[0]], tw->cnt[c[1]], tw->cnt[c[2]], tw->cnt[c[3]]} *
+                           R->nh);
+    v4d s, a;
     v4i bad = sums_gather(p, tw, R->gp, R->wh, R->nh, c, &s, &a);
-    if (p->divisor_override)
-        D = (v4d){0, 0, 0, 0} + (double)p->divisor_override;
-    else
-        D = R->dh * (v4d){dw[c[0]], dw[c[1]], dw[c[2]], dw[c[3]]};
-    v4d grow = {grow_of(nt[0]), grow_of(nt[1]), grow_of(nt[2]), grow_of(nt[3])};
-    return answer4(s, a, bad, D, nt, grow, R->v + k[0], R->v + k[1], R->v + k[2], R->v + k[3]);
+    divs4 dv = divs_of(divisors(R, (v4d){dw[c[0]], dw[c[1]], dw[c[2]], dw[c[3]]}));
+    return answer4(s, a, bad, &dv, &cn, R->v + k[0], R->v + k[1], R->v + k[2], R->v + k[3]);
 }
 
 /* The start of an affine group (within lanes 0 .. n − 1) holding lane k of residue r: k
@@ -267,6 +273,21 @@ static int64_t group_at(const uint8_t *aff, int64_t k, int64_t r, int64_t sw, in
 }
 
 static void mark(uint64_t *bits, int64_t k) { bits[k / 64] |= 1ull << (k % 64); }
+
+/* Affine group g (lanes g + l·sw of the piece from column iw) appended to L. */
+static void plan_affine(const pool_tabs *T, int64_t sw, int64_t iw, int64_t g, lanes_plan *L)
+{
+    int64_t c = iw + g;
+    const axis_win *w0 = T->w.w + c * T->w.cap;
+    aff_group G = {(int32_t)g, T->w.cnt[c], w0[0].o, w0[T->w.cnt[c] - 1].o,
+                   {T->dw[c], T->dw[c + sw], T->dw[c + 2 * sw], T->dw[c + 3 * sw]}, true, true};
+    if (L->naff > 0) {
+        const aff_group *P = &L->aff[L->naff - 1];
+        G.new_dw = memcmp(G.dw, P->dw, sizeof G.dw) != 0;
+        G.new_nw = G.nw != P->nw;
+    }
+    L->aff[L->naff++] = G;
+}
 
 void avgpool_lanes_plan(const pool_tabs *T, int64_t sw, int64_t iw, int64_t n, lanes_plan *L)
 {
@@ -285,7 +306,7 @@ void avgpool_lanes_plan(const pool_tabs *T, int64_t sw, int64_t iw, int64_t n, l
                 k += sw;
                 continue;
             }
-            L->aff[L->naff++] = (int32_t)g;
+            plan_affine(T, sw, iw, g, L);
             for (int l = 0; l < 4; l++)
                 mark(seen, g + l * sw);
             k = g + 4 * sw;
@@ -327,12 +348,24 @@ void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp,
                        uint64_t *todo)
 {
     row_lanes R = {C, gp, wh, nh, dh, iw, v};
-    int64_t sw = C->p->sw;
+    const ref_avgpool_params *p = C->p;
+    const axis_tab *tw = &C->T->w;
+    int64_t sw = p->sw;
     memcpy(todo, L->empty, (size_t)(n + 63) / 64 * sizeof *todo);
-    for (int32_t a = 0; a < L->naff; a++) {
-        int64_t k = L->aff[a];
-        unanswered(group_affine(&R, k, sw), (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw},
-                   todo);
+    divs4 dv;
+    counts4 cn;
+    for (int32_t g = 0; g < L->naff; g++) { /* affine groups: every lane's count is nh·nw */
+        const aff_group *G = &L->aff[g];
+        int64_t k = G->k;
+        if (G->new_dw)
+            dv = divs_of(divisors(&R, (v4d){G->dw[0], G->dw[1], G->dw[2], G->dw[3]}));
+        if (G->new_nw)
+            cn = counts_of((v4i){0, 0, 0, 0} + (int64_t)nh * G->nw);
+        v4d s, a;
+        v4i bad = sums_affine(p, tw, gp, wh, nh, G, iw + k, &s, &a);
+        ref_value *o = v + k;
+        unanswered(answer4(s, a, bad, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw),
+                   (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw}, todo);
     }
     for (int32_t g = 0; g < L->ngat; g++) {
         const int32_t *c = L->gat[g];
