@@ -11,8 +11,10 @@
  * double-double summed with a running error bound, then Ziv's test. MPFR otherwise:
  * with D = lcm|div|, S = Σ g·(D/div) is exact at a precision fitted to the exponents, and S/D is
  * rounded once. */
+#define _DEFAULT_SOURCE /* sched_yield */
 #include <gmp.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -609,42 +611,155 @@ static int64_t whole_rows(int64_t n, int64_t w)
     return w > 0 && w <= n ? n - n % w : n;
 }
 
-/* Elements first .. first + out->numel − 1 into out (indexed from 0), OpenMP over blocks. */
-static int range(const pool_ctx *C0, ref_options *opt, int64_t first, ref_output *out)
+/* The elements of a call, chunk after chunk, in one OpenMP team: chunk c (step elements, the
+ * last fewer) is computed into buffer c % 2 while the previous one is handed on, so the team
+ * meets no barrier per chunk. Its blocks (whole rows, numbered across the chunks) are taken in
+ * order by whichever thread is free; a thread waits only for its chunk's buffer (chunk c − 2
+ * emitted and the buffer reset). The calling thread (the team's thread 0) hands each chunk to
+ * the sink once every block of it is done, in order, and resets its buffer for chunk c + 2.
+ * Without a sink there is one chunk, written in place. */
+typedef struct {
+    const pool_ctx *C;
+    const ref_sink *sink;   /* NULL: one chunk */
+    ref_chunkbuf *cb[2];    /* the buffers (NULL without a sink) */
+    ref_output *out[2];     /* their outputs */
+    uint8_t *regular[2];    /* pool_ctx.regular of each buffer's chunk */
+    int64_t numel, step, blk, bpc, nchunks, blocks;
+    int64_t next;           /* atomic: the next block to take */
+    int64_t ready;          /* atomic: chunks below it have their buffer ready */
+    int64_t done[2];        /* atomic: blocks done of each buffer's chunk */
+    int64_t emitted;        /* chunks handed on (thread 0's) */
+    int stop;               /* atomic: an error; every thread leaves */
+    int rc;
+} pool_pipe;
+
+static int64_t chunk_size(const pool_pipe *P, int64_t c)
 {
-    const pool_tabs *T = C0->T;
-    int64_t hits = 0, cap = T->h.cap * T->w.cap, count = out->numel;
-    if (count <= 0)
-        return 0;
-    int64_t hw = C0->p->h * C0->p->w, p0 = first / hw, planes = (first + count - 1) / hw - p0 + 1;
-    pool_ctx Cc = *C0, *C = &Cc;
-    Cc.regular = calloc((size_t)planes, 1);
-    Cc.plane0 = p0;
-    if (!Cc.regular)
-        return -1;
-    int64_t blk = whole_rows(POOL_BLOCK, C->p->w), blocks = (count + blk - 1) / blk;
+    return min64(P->step, P->numel - c * P->step);
+}
+
+/* Chunk c's buffer made ready: flags cleared, its planes unknown, no block done. */
+static void pipe_prepare(pool_pipe *P, int64_t c)
+{
+    int b = (int)(c & 1);
+    int64_t n = chunk_size(P, c), hw = P->C->p->h * P->C->p->w;
+    if (P->cb[b])
+        ref_chunkbuf_start(P->cb[b], n);
+    memset(P->regular[b], 0, (size_t)((c * P->step + n - 1) / hw - c * P->step / hw + 1));
+    P->done[b] = 0;
+}
+
+/* Until `until` returns true or the pipe stops (then false): a short spin, then yielding the CPU
+ * (on a loaded machine the awaited thread may be waiting for it). */
+static bool pipe_wait(pool_pipe *P, const int64_t *at, int64_t least)
+{
+    for (int spin = 0; !__atomic_load_n(&P->stop, __ATOMIC_RELAXED); spin++) {
+        if (__atomic_load_n(at, __ATOMIC_ACQUIRE) >= least)
+            return true;
+        if (spin > 64)
+            sched_yield();
+    }
+    return false;
+}
+
+/* Thread 0: the next chunk handed on once all its blocks are done, and its buffer made ready for
+ * the chunk two on. */
+static bool pipe_emit_next(pool_pipe *P)
+{
+    int64_t c = P->emitted;
+    int b = (int)(c & 1);
+    int64_t n = chunk_size(P, c), blocks = (n + P->blk - 1) / P->blk;
+    if (!pipe_wait(P, &P->done[b], blocks))
+        return false;
+    int rc = P->sink ? ref_emit(P->sink, 2, c * P->step, P->cb[b]) : 0;
+    if (rc != 0) {
+        P->rc = rc;
+        __atomic_store_n(&P->stop, 1, __ATOMIC_RELAXED);
+        return false;
+    }
+    P->emitted = ++c;
+    if (c + 1 < P->nchunks)
+        pipe_prepare(P, c + 1);
+    __atomic_store_n(&P->ready, c + 2, __ATOMIC_RELEASE);
+    return true;
+}
+
+/* Block g (of chunk g / bpc) computed once its buffer is ready; false when the pipe stopped. */
+static bool pipe_block(pool_pipe *P, int64_t g, pool_scratch *S, int64_t *hits)
+{
+    int64_t c = g / P->bpc, i0 = (g % P->bpc) * P->blk, n = chunk_size(P, c);
+    int64_t i1 = min64(i0 + P->blk, n);
+    int b = (int)(c & 1);
+    if (omp_get_thread_num() == 0) { /* only thread 0 readies buffers: never wait on itself */
+        while (__atomic_load_n(&P->ready, __ATOMIC_ACQUIRE) <= c)
+            if (!pipe_emit_next(P))
+                return false;
+    } else if (!pipe_wait(P, &P->ready, c + 1)) {
+        return false;
+    }
+    pool_ctx C = *P->C;
+    C.regular = P->regular[b];
+    C.plane0 = c * P->step / (C.p->h * C.p->w);
+    ref_output *o = P->out[b];
+    element_range(&C, c * P->step + i0, c * P->step + i1, S, o->v + i0, o->flags + i0, hits);
+    __atomic_fetch_add(&P->done[b], 1, __ATOMIC_RELEASE);
+    return true;
+}
+
+/* The pipe's blocks by the team, then (thread 0) the chunks not yet handed on. */
+static int pipe_run(pool_pipe *P, ref_options *opt)
+{
+    const pool_tabs *T = P->C->T;
+    int64_t hits = 0, cap = T->h.cap * T->w.cap;
     int nth = opt->threads > 0 ? opt->threads : 0;
     int fail = 0;
 #pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits) reduction(| : fail)
     {
         pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(double)),
                           malloc((size_t)cap * sizeof(i128)), 0, 0};
-        bool ok = S.g && S.dv && S.d;
-        fail = !ok;
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t b = 0; b < blocks; b++) {
-            int64_t i0 = b * blk, i1 = i0 + blk < count ? i0 + blk : count;
-            if (ok)
-                element_range(C, first + i0, first + i1, &S, out->v + i0, out->flags + i0, &hits);
-        }
+        fail = !(S.g && S.dv && S.d);
+        if (fail)
+            __atomic_store_n(&P->stop, 1, __ATOMIC_RELAXED);
+        for (int64_t g; !fail && (g = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED)) < P->blocks;)
+            if (!pipe_block(P, g, &S, &hits))
+                break;
+        while (omp_get_thread_num() == 0 && P->emitted < P->nchunks && pipe_emit_next(P))
+            continue;
         free(S.g);
         free(S.dv);
         free(S.d);
     }
-    free(Cc.regular);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
-    opt->mpfr_fallbacks += count - hits;
-    return fail ? -1 : 0;
+    opt->mpfr_fallbacks += P->numel - hits;
+    return P->rc ? P->rc : fail || P->stop ? -1 : 0;
+}
+
+/* The pipe of numel elements in chunks of step (whole rows where they fit) into the buffers
+ * out[0], out[1]; the chunks numbered, its first two made ready. */
+static int pipe_init(pool_pipe *P, const pool_ctx *C, const ref_sink *sink, ref_chunkbuf *cb,
+                     ref_output *out0, ref_output *out1, int64_t numel, int64_t step)
+{
+    int64_t hw = C->p->h * C->p->w, blk = whole_rows(POOL_BLOCK, C->p->w);
+    *P = (pool_pipe){.C = C, .sink = sink, .cb = {cb, cb ? cb + 1 : NULL}, .out = {out0, out1},
+                     .numel = numel, .step = step, .blk = blk, .bpc = (step + blk - 1) / blk,
+                     .nchunks = numel > 0 ? (numel + step - 1) / step : 0};
+    if (P->nchunks > 0) {
+        int64_t last = chunk_size(P, P->nchunks - 1);
+        P->blocks = (P->nchunks - 1) * P->bpc + (last + blk - 1) / blk;
+    }
+    for (int b = 0; b < 2; b++) /* planes of a chunk: step / hw + 2 at most */
+        if (!(P->regular[b] = calloc((size_t)(hw > 0 ? min64(step, numel) / hw + 2 : 1), 1)))
+            return -1;
+    for (int64_t c = 0; c < 2 && c < P->nchunks; c++)
+        pipe_prepare(P, c);
+    P->ready = min64(2, P->nchunks);
+    return 0;
+}
+
+static void pipe_free(pool_pipe *P)
+{
+    free(P->regular[0]);
+    free(P->regular[1]);
 }
 
 static bool problem_ok(const ref_avgpool_params *p, const double *grad_output)
@@ -660,18 +775,20 @@ int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, r
     int64_t numel = p->n * p->c * p->h * p->w;
     int64_t step = whole_rows(s->elems > 0 ? s->elems : REF_CHUNK_ELEMS, p->w);
     pool_tabs T;
-    ref_chunkbuf b = {0};
-    int rc = pool_tabs_build(&T, p) != 0 || ref_chunkbuf_init(&b, numel < step ? numel : step) != 0
+    ref_chunkbuf b[2];
+    memset(b, 0, sizeof b);
+    int64_t cap = numel < step ? numel : step;
+    int rc = pool_tabs_build(&T, p) != 0 || ref_chunkbuf_init(&b[0], cap) != 0 ||
+                     (numel > step && ref_chunkbuf_init(&b[1], cap) != 0)
                  ? -1 : 0;
     pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path),
                   rc == 0 && divisors_small(p, &T), NULL, 0};
-    for (int64_t first = 0; rc == 0 && first < numel; first += step) {
-        ref_chunkbuf_start(&b, numel - first < step ? numel - first : step);
-        rc = range(&C, opt, first, &b.o);
-        if (rc == 0)
-            rc = ref_emit(s, 2, first, &b);
-    }
-    ref_chunkbuf_free(&b);
+    pool_pipe P = {0};
+    if (rc == 0 && (rc = pipe_init(&P, &C, s, b, &b[0].o, &b[1].o, numel, step)) == 0)
+        rc = pipe_run(&P, opt);
+    pipe_free(&P);
+    ref_chunkbuf_free(&b[0]);
+    ref_chunkbuf_free(&b[1]);
     pool_tabs_free(&T);
     return rc;
 }
@@ -685,13 +802,18 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
     if (!opt)
         opt = &dflt;
     pool_tabs T;
-    if (pool_tabs_build(&T, p) != 0 || ref_output_alloc(grad_input, p->n * p->c * p->h * p->w) != 0) {
+    int64_t numel = p->n * p->c * p->h * p->w;
+    if (pool_tabs_build(&T, p) != 0 || ref_output_alloc(grad_input, numel) != 0) {
         pool_tabs_free(&T);
         return -1;
     }
     pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path), divisors_small(p, &T),
                   NULL, 0};
-    int rc = range(&C, opt, 0, grad_input); /* one chunk: the whole output */
+    pool_pipe P; /* one chunk: the whole output */
+    int rc = pipe_init(&P, &C, NULL, NULL, grad_input, grad_input, numel, numel > 0 ? numel : 1);
+    if (rc == 0)
+        rc = pipe_run(&P, opt);
+    pipe_free(&P);
     pool_tabs_free(&T);
     if (rc != 0)
         ref_output_free(grad_input);
