@@ -89,14 +89,17 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
         ref_case_avgpool_params(q, &p);
         if (p.sh <= 0 || p.sw <= 0 || a->numel[2] < 0) return 0; /* refused: computes nothing */
         int64_t numel = a->numel[2] < step ? a->numel[2] : step;
+        uint64_t chunks = a->numel[2] > step ? 2 : 1; /* one handed on, the next computed */
         /* windows covering an index of an axis: ceil(k/s) + 1 at most, and no more than it has */
         uint64_t ch = (uint64_t)(p.kh / p.sh) + 2, cw = (uint64_t)(p.kw / p.sw) + 2;
         if (ch > (uint64_t)p.oh + 1) ch = (uint64_t)p.oh + 1;
         if (cw > (uint64_t)p.ow + 1) cw = (uint64_t)p.ow + 1;
         /* window tables per axis, per-thread term scratch (windows covering an element) */
-        /* + per row and column its shared divisor factor, per column its affine-group mark */
-        return (uint64_t)numel * CHUNK_ELEM_BYTES + ((uint64_t)p.h * ch + (uint64_t)p.w * cw) * 24 +
-               (uint64_t)p.h * 8 + (uint64_t)p.w * 9 + (uint64_t)threads * ch * cw * 24;
+        /* + per row and column its shared divisor factor, per column its affine-group mark, */
+        /* per chunk a byte per plane, a row's plan of lane groups (< 72 KiB) */
+        return chunks * ((uint64_t)numel * (CHUNK_ELEM_BYTES + 1) + 2) +
+               ((uint64_t)p.h * ch + (uint64_t)p.w * cw) * 24 + (uint64_t)p.h * 8 +
+               (uint64_t)p.w * 9 + (uint64_t)threads * ch * cw * 24 + 72 * 1024;
     }
     ref_grid_params p;
     grid_params(q, &p);
