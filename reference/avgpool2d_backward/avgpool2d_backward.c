@@ -511,28 +511,28 @@ static int element_one(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, 
     return r < 0 ? element(C, i, S, v, flags) : r;
 }
 
-/* avgpool_plane_regular, once per plane of the elements in hand (pool_ctx.regular: two threads
+/* avgpool_plane_kind, once per plane of the elements in hand (pool_ctx.regular: two threads
  * may both compute a plane first reached at once, and store the same answer). */
-static bool plane_regular(const pool_ctx *C, int64_t plane)
+static int plane_kind(const pool_ctx *C, int64_t plane)
 {
     uint8_t *st = &C->regular[plane - C->plane0];
     uint8_t known = __atomic_load_n(st, __ATOMIC_RELAXED);
     if (known == 0) {
-        known = avgpool_plane_regular(C, plane) ? 1 : 2;
+        known = (uint8_t)(1 + avgpool_plane_kind(C, plane));
         __atomic_store_n(st, known, __ATOMIC_RELAXED);
     }
-    return known == 1;
+    return known - 1;
 }
 
 /* avgpool_lanes_row on a piece other than a whole row: its own plan (apart: a large frame). */
 static __attribute__((noinline)) void piece_lanes(const pool_ctx *C, const double *gp,
-                                                  const axis_win *wh, int nh, double dh,
-                                                  int64_t iw, int64_t n, ref_value *v,
+                                                  bool exact, const axis_win *wh, int nh,
+                                                  double dh, int64_t iw, int64_t n, ref_value *v,
                                                   uint64_t *todo)
 {
     lanes_plan L;
     avgpool_lanes_plan(C->T, C->p->sw, iw, n, &L);
-    avgpool_lanes_row(C, &L, gp, wh, nh, dh, iw, n, v, todo);
+    avgpool_lanes_row(C, &L, gp, exact, wh, nh, dh, iw, n, v, todo);
 }
 
 /* Row ih's elements iw .. iw + n − 1 (n ≤ POOL_BLOCK): by avgpool_lanes_row where the plane
@@ -548,16 +548,17 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
     int64_t hits = 0;
     double dh = T->dh[ih];
     bool lanes = C->small && !C->opt->force_mpfr && nh > 0 && (p->divisor_override || dh == dh);
-    if (!(lanes && plane_regular(C, plane))) {
+    int kind = lanes ? plane_kind(C, plane) : PLANE_IRREGULAR;
+    if (kind == PLANE_IRREGULAR) {
         for (int64_t k = 0; k < n; k++)
             hits += element_one(C, i + k, plane, ih, iw + k, S, v + k, flags + k);
         return hits;
     }
     uint64_t todo[POOL_BLOCK / 64]; /* lanes left to element_one */
     if (iw == 0 && n == p->w && T->row)
-        avgpool_lanes_row(C, T->row, gp, wh, nh, dh, iw, n, v, todo);
+        avgpool_lanes_row(C, T->row, gp, kind == PLANE_EXACT, wh, nh, dh, iw, n, v, todo);
     else
-        piece_lanes(C, gp, wh, nh, dh, iw, n, v, todo);
+        piece_lanes(C, gp, kind == PLANE_EXACT, wh, nh, dh, iw, n, v, todo);
     int64_t left = 0;
     for (int64_t wd = 0; wd * 64 < n; wd++)
         for (uint64_t b = todo[wd]; b; b &= b - 1, left++) {

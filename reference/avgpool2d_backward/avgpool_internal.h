@@ -94,16 +94,22 @@ typedef struct {
     const ref_options *opt;
     double overflow_at; /* ref_path_overflow_at(&opt->path) */
     bool small;         /* every divisor of the call is at most 2^53 in magnitude */
-    /* per plane plane0 + j of the elements in hand, regular[j]: 0 not known yet, 1 regular
-     * (avgpool_plane_regular), 2 not; whichever thread first reaches a plane fills it in */
+    /* per plane plane0 + j of the elements in hand, regular[j]: 0 not known yet, else 1 + its
+     * avgpool_plane_kind; whichever thread first reaches a plane fills it in */
     uint8_t *regular;
     int64_t plane0;
 } pool_ctx;
 
-/* Whether plane `plane` of gradOutput lets avgpool_lanes4 answer its elements: every value
- * finite, below 2^15 in magnitude (no operand overflows, no sum reaches the path's range) and,
- * when not 0, at least 2^-847 (no quotient near the subnormal range). */
-bool avgpool_plane_regular(const pool_ctx *C, int64_t plane);
+/* What plane `plane` of gradOutput lets avgpool_lanes_row do. PLANE_REGULAR: answer its
+ * elements, every value being finite, below 2^15 in magnitude (no operand overflows, no sum
+ * reaches the path's range) and, when not 0, at least 2^-847 (no quotient near the subnormal
+ * range). PLANE_EXACT: besides, every sum of at most T->h.cap·T->w.cap of its values is exact
+ * in any order (so no two-sum error needs computing): each value has at most 24 significant
+ * bits (a float32's), hence is a multiple of 2^(e_min − 23) (e_min the least exponent of a
+ * non-zero value), and the count times 2^(e_max + 1) bounding the partial sums is at most
+ * 2^(e_min + 30): below 2^53 units. */
+enum { PLANE_IRREGULAR, PLANE_REGULAR, PLANE_EXACT };
+int avgpool_plane_kind(const pool_ctx *C, int64_t plane);
 
 /* The plan of the row piece of columns iw .. iw + n − 1 (n ≤ POOL_BLOCK): columns of one
  * residue modulo the stride as affine groups of four where pool_tabs.aff has them, the other
@@ -111,12 +117,12 @@ bool avgpool_plane_regular(const pool_ctx *C, int64_t plane);
 void avgpool_lanes_plan(const pool_tabs *T, int64_t sw, int64_t iw, int64_t n, lanes_plan *L);
 
 /* The answers of elements iw .. iw + n − 1 (n ≤ POOL_BLOCK, L their plan) of row ih of a regular
- * plane (gradOutput plane gp) whose windows along h (wh[0..nh), nh > 0) share the divisor factor
+ * plane (gradOutput plane gp; exact: PLANE_EXACT) whose windows along h (wh[0..nh), nh > 0) share the divisor factor
  * dh (or a divisorOverride), as element_small in avgpool2d_backward.c gives them when it decides
  * them directly (one divisor, Σg exact, ref_decide_quotient), into v[0..n) (their flags stay 0),
  * one 4-lane vector per group (affine groups load four consecutive gradOutput values per term).
  * Lanes it does not answer come back set in the bitmap todo (its words for n lanes written). */
-void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp,
+void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp, bool exact,
                        const axis_win *wh, int nh, double dh, int64_t iw, int64_t n, ref_value *v,
                        uint64_t *todo);
 

@@ -49,22 +49,7 @@ AI v4i fast_exp4(v4d x)
     return (a >= lo) & (a < top);
 }
 
-LANES_CLONES
-bool avgpool_plane_regular(const pool_ctx *C, int64_t plane)
-{
-    const ref_avgpool_params *p = C->p;
-    int64_t n = p->oh * p->ow;
-    const double *g = C->go + plane * n;
-    const int64_t big = 0x40e0000000000000, tiny = 0x0b00000000000000; /* 2^15, 2^-847 */
-    int64_t bad = 0;
-    for (int64_t i = 0; i < n; i++) { /* on the bits of |g| (NaN and ∞ above 2^15): vectorizes */
-        int64_t a;
-        memcpy(&a, &g[i], sizeof a);
-        a &= INT64_MAX;
-        bad |= (a >= big) | ((a != 0) & (a < tiny));
-    }
-    return n > 0 && !bad;
-}
+static int ceil_log2(uint64_t x) { return x > 1 ? 64 - __builtin_clzll(x - 1) : 0; }
 
 AI v4d load4(const double *x)
 {
@@ -73,11 +58,59 @@ AI v4d load4(const double *x)
     return v;
 }
 
-/* Term x into the sum *s (its two-sum error, when not 0, sets *bad) and Σ|g| *a. */
-AI void add_term(v4d x, v4i absm, v4d *s, v4d *a, v4i *bad)
+/* What avgpool_plane_kind gathers over a plane, on the bits of |g| (ordered as |g| is; NaN
+ * and ∞ above 2^15), per lane: values out of range, the OR of all (bits below a float32's 24
+ * significant ones: its low 29), the least non-zero and the greatest. */
+typedef struct { v4i bad, bits, lo, hi; } plane_acc;
+
+AI void plane_add(plane_acc *P, v4d x)
+{
+    const int64_t big = 0x40e0000000000000, tiny = 0x0b00000000000000; /* 2^15, 2^-847 */
+    v4i a = bits4(x) & INT64_MAX;
+    P->bad |= (a >= big) | ((a != 0) & (a < tiny));
+    P->bits |= a;
+    v4i nz = a | ((a == 0) & INT64_MAX), below = nz < P->lo, above = a > P->hi;
+    P->lo = (nz & below) | (P->lo & ~below);
+    P->hi = (a & above) | (P->hi & ~above);
+}
+
+LANES_CLONES
+int avgpool_plane_kind(const pool_ctx *C, int64_t plane)
+{
+    const ref_avgpool_params *p = C->p;
+    int64_t n = p->oh * p->ow;
+    const double *g = C->go + plane * n;
+    const v4i zero = {0, 0, 0, 0};
+    plane_acc P = {zero, zero, zero + INT64_MAX, zero};
+    /* four at a time, the last four overlapping the others (values seen twice count once) */
+    for (int64_t i = 0; n >= 4 && i < n; i += 4)
+        plane_add(&P, load4(g + (i + 4 <= n ? i : n - 4)));
+    for (int64_t i = 0; n < 4 && i < n; i++) /* a short plane: one value in every lane */
+        plane_add(&P, (v4d){0, 0, 0, 0} + g[i]);
+    int64_t bad = 0, bits = 0, lo = INT64_MAX, hi = 0;
+    for (int k = 0; k < 4; k++) {
+        bad |= P.bad[k];
+        bits |= P.bits[k];
+        lo = P.lo[k] < lo ? P.lo[k] : lo;
+        hi = P.hi[k] > hi ? P.hi[k] : hi;
+    }
+    if (n <= 0 || bad)
+        return PLANE_IRREGULAR;
+    if (hi == 0)
+        return PLANE_EXACT;
+    /* at least ceil(log2) of the most terms an element has */
+    int log2_terms = ceil_log2((uint64_t)C->T->h.cap) + ceil_log2((uint64_t)C->T->w.cap);
+    bool exact = (bits & 0x1fffffff) == 0 && (hi >> 52) - (lo >> 52) + 1 + log2_terms <= 30;
+    return exact ? PLANE_EXACT : PLANE_REGULAR;
+}
+
+/* Term x into the sum *s (its two-sum error, when not 0, sets *bad; none when exact) and Σ|g|
+ * *a. */
+AI void add_term(v4d x, v4i absm, bool exact, v4d *s, v4d *a, v4i *bad)
 {
     v4d t = *s + x, bb = t - *s;
-    *bad |= ((*s - (t - bb)) + (x - bb)) != 0; /* ref_two_sum's error */
+    if (!exact)
+        *bad |= ((*s - (t - bb)) + (x - bb)) != 0; /* ref_two_sum's error */
     *s = t;
     *a += dbl4(bits4(x) & absm);
 }
@@ -85,7 +118,7 @@ AI void add_term(v4d x, v4i absm, v4d *s, v4d *a, v4i *bad)
 /* Σ over the windows of columns c + k·sw (k < 4, c the piece's column G->k) in element_small's
  * order (h window, then w window) for an affine group G: term j of lane k is row[o_j + k], four
  * consecutive values. *s the sum, *a Σ|g|; lanes with a non-zero two-sum error come back set. */
-AI v4i sums_affine(const ref_avgpool_params *p, const axis_tab *tw, const double *gp,
+AI v4i sums_affine(const ref_avgpool_params *p, const axis_tab *tw, const double *gp, bool exact,
                    const axis_win *wh, int nh, const aff_group *G, int64_t c, v4d *s_out,
                    v4d *a_out)
 {
@@ -96,16 +129,16 @@ AI v4i sums_affine(const ref_avgpool_params *p, const axis_tab *tw, const double
     if (nw <= 2) { /* the common windows: no inner loop */
         for (int i = 0; i < nh; i++) {
             const double *row = gp + wh[i].o * p->ow;
-            add_term(load4(row + G->o0), absm, &s, &a, &bad);
+            add_term(load4(row + G->o0), absm, exact, &s, &a, &bad);
             if (nw == 2)
-                add_term(load4(row + G->o1), absm, &s, &a, &bad);
+                add_term(load4(row + G->o1), absm, exact, &s, &a, &bad);
         }
     } else {
         const axis_win *w0 = tw->w + c * tw->cap;
         for (int i = 0; i < nh; i++) {
             const double *row = gp + wh[i].o * p->ow;
             for (int j = 0; j < nw; j++)
-                add_term(load4(row + w0[j].o), absm, &s, &a, &bad);
+                add_term(load4(row + w0[j].o), absm, exact, &s, &a, &bad);
         }
     }
     *s_out = s;
@@ -131,7 +164,7 @@ AI v4i sums_gather(const ref_avgpool_params *p, const axis_tab *tw, const double
         for (int64_t j = 0; j < cap; j++) {
             v4d x = {row[w[0][j].o], row[w[1][j].o], row[w[2][j].o], row[w[3][j].o]};
             v4i live = (v4i){j, j, j, j} < cnt;
-            add_term(dbl4((bits4(x) & live) | (neg0 & ~live)), absm, &s, &a, &bad);
+            add_term(dbl4((bits4(x) & live) | (neg0 & ~live)), absm, false, &s, &a, &bad);
         }
     }
     *s_out = s;
@@ -342,31 +375,40 @@ AI void unanswered(unsigned got, const int64_t k[4], uint64_t *todo)
                 todo[k[l] / 64] |= 1ull << (k[l] % 64);
 }
 
+/* The piece's affine groups (every lane's count is nh·nw); exact: PLANE_EXACT. */
+AI void affine_groups(const row_lanes *R, const lanes_plan *L, bool exact, uint64_t *todo)
+{
+    const ref_avgpool_params *p = R->C->p;
+    const axis_tab *tw = &R->C->T->w;
+    int64_t sw = p->sw;
+    divs4 dv;
+    counts4 cn;
+    for (int32_t g = 0; g < L->naff; g++) {
+        const aff_group *G = &L->aff[g];
+        int64_t k = G->k;
+        if (G->new_dw)
+            dv = divs_of(divisors(R, (v4d){G->dw[0], G->dw[1], G->dw[2], G->dw[3]}));
+        if (G->new_nw)
+            cn = counts_of((v4i){0, 0, 0, 0} + (int64_t)R->nh * G->nw);
+        v4d s, a;
+        v4i bad = sums_affine(p, tw, R->gp, exact, R->wh, R->nh, G, R->iw + k, &s, &a);
+        ref_value *o = R->v + k;
+        unanswered(answer4(s, a, bad, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw),
+                   (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw}, todo);
+    }
+}
+
 LANES_CLONES
-void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp,
+void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp, bool exact,
                        const axis_win *wh, int nh, double dh, int64_t iw, int64_t n, ref_value *v,
                        uint64_t *todo)
 {
     row_lanes R = {C, gp, wh, nh, dh, iw, v};
-    const ref_avgpool_params *p = C->p;
-    const axis_tab *tw = &C->T->w;
-    int64_t sw = p->sw;
     memcpy(todo, L->empty, (size_t)(n + 63) / 64 * sizeof *todo);
-    divs4 dv;
-    counts4 cn;
-    for (int32_t g = 0; g < L->naff; g++) { /* affine groups: every lane's count is nh·nw */
-        const aff_group *G = &L->aff[g];
-        int64_t k = G->k;
-        if (G->new_dw)
-            dv = divs_of(divisors(&R, (v4d){G->dw[0], G->dw[1], G->dw[2], G->dw[3]}));
-        if (G->new_nw)
-            cn = counts_of((v4i){0, 0, 0, 0} + (int64_t)nh * G->nw);
-        v4d s, a;
-        v4i bad = sums_affine(p, tw, gp, wh, nh, G, iw + k, &s, &a);
-        ref_value *o = v + k;
-        unanswered(answer4(s, a, bad, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw),
-                   (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw}, todo);
-    }
+    if (exact) /* two copies: the error terms compiled out of one */
+        affine_groups(&R, L, true, todo);
+    else
+        affine_groups(&R, L, false, todo);
     for (int32_t g = 0; g < L->ngat; g++) {
         const int32_t *c = L->gat[g];
         const int64_t k[4] = {c[0], c[1], c[2], c[3]};

@@ -127,9 +127,38 @@ static void shapes(void **state)
     }
 }
 
+/* Planes whose every window sum is exact in any order skip the two-sum error checks: float32
+ * values (24 significant bits) whose exponents span at most 30 − 1 − ceil(log2 terms) (here 9
+ * terms: 25). Either side of that edge, against MPFR: plane 0 spans 25 (the checks skipped,
+ * sums exact); plane 1 spans 27 with sums that are not exact (eight values just below 2 and one
+ * of 2^-27·(1 + 2^-23): the sum needs 54 bits), which a looser bound would decide as exact;
+ * plane 2 spans 60 (1 and 2^-60); plane 3 holds doubles of 53 bits. */
+static void exact_sums(void **state)
+{
+    (void)state;
+    ref_avgpool_params p = {.n = 1, .c = 4, .h = 10, .w = 10, .oh = 8, .ow = 8, .kh = 3, .kw = 3,
+                            .sh = 1, .sw = 1};
+    double g[4 * 64];
+    for (int i = 0; i < 64; i++) {
+        double sign = urand() < 0.5 ? -1 : 1;
+        g[i] = sign * ldexp(ref_round_to(1 + urand(), REF_DT_FLOAT), -(i % 26));
+        g[64 + i] = i % 9 == 4 ? 0x1p-27 * (1 + 0x1p-23) : 2 - 0x1p-23;
+        g[128 + i] = i % 5 == 2 ? 0x1p-60 : sign;
+        g[192 + i] = sign * (1 + urand());
+    }
+    ref_options fo = {.threads = 2}, mo = {.force_mpfr = true, .threads = 1};
+    ref_output f, m;
+    assert_int_equal(ref_avgpool2d_backward(&p, g, &fo, &f), 0);
+    assert_int_equal(ref_avgpool2d_backward(&p, g, &mo, &m), 0);
+    same_output(&f, &m);
+    assert_true(fo.mpfr_fallbacks > 0); /* plane 1's and 2's inexact sums */
+    ref_output_free(&f);
+    ref_output_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(avgpool), cmocka_unit_test(divisors),
-                                       cmocka_unit_test(shapes)};
+                                       cmocka_unit_test(shapes), cmocka_unit_test(exact_sums)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
