@@ -115,28 +115,42 @@ AI void add_term(v4d x, v4i absm, bool exact, v4d *s, v4d *a, v4i *bad)
     *a += dbl4(bits4(x) & absm);
 }
 
+/* The gradOutput rows of a row piece's windows along h: rows[i] = gp + wh[i].o·ow for the first
+ * two (held here, where the answers' stores cannot alias them), the rest computed when used. */
+typedef struct {
+    const double *gp, *rows[2];
+    const axis_win *wh;
+    int nh;
+    int64_t ow;
+} h_rows;
+
+AI const double *h_row(const h_rows *H, int i)
+{
+    return i < 2 ? H->rows[i] : H->gp + H->wh[i].o * H->ow;
+}
+
 /* Σ over the windows of columns c + k·sw (k < 4, c the piece's column G->k) in element_small's
  * order (h window, then w window) for an affine group G: term j of lane k is row[o_j + k], four
  * consecutive values. *s the sum, *a Σ|g|; lanes with a non-zero two-sum error come back set. */
-AI v4i sums_affine(const ref_avgpool_params *p, const axis_tab *tw, const double *gp, bool exact,
-                   const axis_win *wh, int nh, const aff_group *G, int64_t c, v4d *s_out,
-                   v4d *a_out)
+AI v4i sums_affine(const axis_tab *tw, const h_rows *H, bool exact, const aff_group *G, int64_t c,
+                   v4d *s_out, v4d *a_out)
 {
     const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
     v4d s = {0, 0, 0, 0}, a = s;
     v4i bad = {0, 0, 0, 0};
-    int nw = G->nw;
+    int nw = G->nw, nh = H->nh;
     if (nw <= 2) { /* the common windows: no inner loop */
+        int64_t o0 = G->o0, o1 = G->o1;
         for (int i = 0; i < nh; i++) {
-            const double *row = gp + wh[i].o * p->ow;
-            add_term(load4(row + G->o0), absm, exact, &s, &a, &bad);
+            const double *row = h_row(H, i);
+            add_term(load4(row + o0), absm, exact, &s, &a, &bad);
             if (nw == 2)
-                add_term(load4(row + G->o1), absm, exact, &s, &a, &bad);
+                add_term(load4(row + o1), absm, exact, &s, &a, &bad);
         }
     } else {
         const axis_win *w0 = tw->w + c * tw->cap;
         for (int i = 0; i < nh; i++) {
-            const double *row = gp + wh[i].o * p->ow;
+            const double *row = h_row(H, i);
             for (int j = 0; j < nw; j++)
                 add_term(load4(row + w0[j].o), absm, exact, &s, &a, &bad);
         }
@@ -378,21 +392,27 @@ AI void unanswered(unsigned got, const int64_t k[4], uint64_t *todo)
 /* The piece's affine groups (every lane's count is nh·nw); exact: PLANE_EXACT. */
 AI void affine_groups(const row_lanes *R, const lanes_plan *L, bool exact, uint64_t *todo)
 {
+    /* what every group reads, in locals the answers' stores (memcpy) cannot alias */
     const ref_avgpool_params *p = R->C->p;
     const axis_tab *tw = &R->C->T->w;
-    int64_t sw = p->sw;
+    int64_t sw = p->sw, iw = R->iw, ow = p->ow;
+    int nh = R->nh;
+    const axis_win *wh = R->wh;
+    h_rows H = {R->gp, {R->gp + wh[0].o * ow, R->gp + wh[nh > 1].o * ow}, wh, nh, ow};
+    ref_value *v = R->v;
+    int32_t naff = L->naff;
     divs4 dv;
     counts4 cn;
-    for (int32_t g = 0; g < L->naff; g++) {
+    for (int32_t g = 0; g < naff; g++) {
         const aff_group *G = &L->aff[g];
         int64_t k = G->k;
         if (G->new_dw)
             dv = divs_of(divisors(R, (v4d){G->dw[0], G->dw[1], G->dw[2], G->dw[3]}));
         if (G->new_nw)
-            cn = counts_of((v4i){0, 0, 0, 0} + (int64_t)R->nh * G->nw);
+            cn = counts_of((v4i){0, 0, 0, 0} + (int64_t)nh * G->nw);
         v4d s, a;
-        v4i bad = sums_affine(p, tw, R->gp, exact, R->wh, R->nh, G, R->iw + k, &s, &a);
-        ref_value *o = R->v + k;
+        v4i bad = sums_affine(tw, &H, exact, G, iw + k, &s, &a);
+        ref_value *o = v + k;
         unanswered(answer4(s, a, bad, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw),
                    (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw}, todo);
     }
