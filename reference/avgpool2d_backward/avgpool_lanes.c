@@ -27,6 +27,7 @@
 
 typedef double v4d __attribute__((vector_size(32)));
 typedef int64_t v4i __attribute__((vector_size(32)));
+typedef uint64_t v4u __attribute__((vector_size(32)));
 
 AI v4i bits4(v4d x)
 {
@@ -249,8 +250,10 @@ AI unsigned answer4(v4d s, v4d a, v4i bad, const divs4 *dv, const counts4 *cn, r
     ok &= zero | fast_exp4(q1);
     v4d qh = dbl4(bits4(q1) & ~(int64_t)0x7ffffff), ql = q1 - qh;
     v4d r = (s - qh * D) - ql * D, q = r * dv->inv;
-    v4i rz = r == 0, low = (bits4(q) & 0x1fffff) - 0x100000;
-    ok &= zero | rz | (fast_exp4(q) & ((low < -3) | (low > 3)));
+    /* the low 21 bits of q's significand minus 2^20 outside [-3, 3], as one compare: shifted by
+     * 3 − 2^20 modulo 2^21 they land in [0, 6] exactly when inside */
+    v4i rz = r == 0, low = (v4i)((v4u)bits4(q) + (uint64_t)(3 - 0x100000)) & 0x1fffff;
+    ok &= zero | rz | (fast_exp4(q) & (low > 6));
     v4d c = dbl4(bits4(q) & 0x7ff0000000000000) * (0x1.8p0 * 0x1p21); /* ref_round_lo_bits */
     v4d lo = (q + c) - c;
     /* element_fields: Σ|g|/|d| grown by n + 2 roundings */
