@@ -140,9 +140,12 @@ AI v4i sums_affine(const axis_tab *tw, const h_rows *H, bool exact, const aff_gr
     v4d s = {0, 0, 0, 0}, a = s;
     v4i bad = {0, 0, 0, 0};
     int nw = G->nw, nh = H->nh;
-    if (nw <= 2) { /* the common windows: no inner loop */
+    if (nw <= 2) { /* the common windows: no inner loop, the first row apart */
         int64_t o0 = G->o0, o1 = G->o1;
-        for (int i = 0; i < nh; i++) {
+        add_term(load4(H->rows[0] + o0), absm, exact, &s, &a, &bad);
+        if (nw == 2)
+            add_term(load4(H->rows[0] + o1), absm, exact, &s, &a, &bad);
+        for (int i = 1; i < nh; i++) {
             const double *row = h_row(H, i);
             add_term(load4(row + o0), absm, exact, &s, &a, &bad);
             if (nw == 2)
