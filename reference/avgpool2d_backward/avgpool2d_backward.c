@@ -774,7 +774,7 @@ int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, r
     if (!problem_ok(p, grad_output))
         return -1;
     int64_t numel = p->n * p->c * p->h * p->w;
-    int64_t step = whole_rows(s->elems > 0 ? s->elems : REF_CHUNK_ELEMS, p->w);
+    int64_t step = whole_rows(s->elems > 0 ? s->elems : REF_AVGPOOL_CHUNK_ELEMS, p->w);
     pool_tabs T;
     ref_chunkbuf b[2];
     memset(b, 0, sizeof b);

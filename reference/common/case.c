@@ -177,7 +177,9 @@ int ref_case(const ref_status_query *q, const ref_case_request *r, ref_case_answ
         else if (slot == 3) memcpy(d, (int64_t[4]){gp.n, gp.c, gp.h_in, gp.w_in}, sizeof d);
         a->numel[slot] = product(d);
     }
-    int64_t step = r->chunk_elems > 0 ? r->chunk_elems : REF_CHUNK_ELEMS;
+    int64_t step = r->chunk_elems > 0  ? r->chunk_elems
+                   : is_avgpool(q) ? REF_AVGPOOL_CHUNK_ELEMS
+                                   : REF_CHUNK_ELEMS;
     a->work_bytes = work_bytes(q, a, step);
     if (!r->inputs || !r->chunk) return 0;
     errno = 0;
