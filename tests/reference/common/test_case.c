@@ -214,18 +214,19 @@ static void test_avgpool_chunks_are_the_whole_answers(void **state)
     ref_output whole;
     assert_int_equal(ref_avgpool2d_backward(&p, go, &opt, &whole), 0);
     const int64_t sizes[] = {1, 7, 179, 180, 1 << 18};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    for (size_t i = 0; i < 2 * sizeof sizes / sizeof sizes[0]; i++) {
         ref_output got;
         gathered_alloc(&got, 180);
-        gather g = {{NULL, NULL, &got}, -1, 0, sizes[i], 0};
+        gather g = {{NULL, NULL, &got}, -1, 0, sizes[i % 5], 0};
         r.inputs = inputs;
         r.chunk = gather_chunk;
         r.ctx = &g;
-        r.chunk_elems = sizes[i];
+        r.chunk_elems = sizes[i % 5];
+        r.threads = i < 5 ? 0 : 2; /* 0: one thread, so small; 2: a team passing chunks on */
         ref_case_answer a;
         assert_int_equal(ref_case(&q, &r, &a), 0);
         /* whole rows of w = 6 when one fits the budget (reference.h), else the budget */
-        int64_t per = sizes[i] >= 6 ? sizes[i] - sizes[i] % 6 : sizes[i];
+        int64_t per = sizes[i % 5] >= 6 ? sizes[i % 5] - sizes[i % 5] % 6 : sizes[i % 5];
         assert_int_equal(g.chunks, (int)((180 + per - 1) / per));
         assert_same(&whole, &got);
         gathered_free(&got);
@@ -256,6 +257,9 @@ static void test_plan_alone_and_a_stopped_stream(void **state)
     r.inputs = inputs;
     assert_int_equal(ref_case(&q, &r, &a), 7);
     assert_int_equal(calls, 1);
+    r.threads = 2; /* a team: the other thread leaves too, no chunk handed on after */
+    assert_int_equal(ref_case(&q, &r, &a), 7);
+    assert_int_equal(calls, 2);
 }
 
 int main(void)
