@@ -335,10 +335,10 @@ typedef int (*ref_chunk_fn)(void *ctx, const ref_chunk *chunk);
 /* REF_CHUNK_ELEMS elements per chunk by default: ~2.5 MB of answers, small enough to be in cache
  * still when the judge reads them. A grid sampler chunk holds whole (n, c) planes of input_grad
  * (at least one) and a batch of grid_grad. Avg-pool's chunks are REF_AVGPOOL_CHUNK_ELEMS by
- * default: two are in use at once (one judged while the next is computed), and a pair that small
- * (~1.3 MB) stays in a core's L2 cache and costs a fifth of the first call's page faults (bench
- * shape, one thread: 4.5% less CPU per call, the first call ~3 ms shorter than with 2^15); they
- * hold whole rows of grad_input when one fits (its four-lane groups are not cut). */
+ * default: up to three are in use at once (one judged while the next ones are computed), and
+ * chunks that small stay in the cores' L2 caches and cost a fifth of the first call's page
+ * faults (bench shape, one thread: 4.5% less CPU per call, the first call ~2 ms shorter than with
+ * 2^15); they hold whole rows of grad_input when one fits (its four-lane groups are not cut). */
 #define REF_CHUNK_ELEMS ((int64_t)1 << 15)
 #define REF_AVGPOOL_CHUNK_ELEMS ((int64_t)1 << 13)
 /* Answers of fewer elements in all are computed by one thread when the request leaves the

@@ -613,24 +613,26 @@ static int64_t whole_rows(int64_t n, int64_t w)
 }
 
 /* The elements of a call, chunk after chunk, in one OpenMP team: chunk c (step elements, the
- * last fewer) is computed into buffer c % 2 while the previous one is handed on, so the team
+ * last fewer) is computed into buffer c % PIPE_BUFS while earlier ones are handed on, so the team
  * meets no barrier per chunk. Its blocks (whole rows, numbered across the chunks) are taken in
- * order by whichever thread is free; a thread waits only for its chunk's buffer (chunk c − 2
- * emitted and the buffer reset). The calling thread (the team's thread 0) hands each chunk to
- * the sink once every block of it is done, in order, and resets its buffer for chunk c + 2.
- * Without a sink there is one chunk, written in place. */
+ * order by whichever thread is free; a thread waits only for its chunk's buffer (chunk
+ * c − PIPE_BUFS handed on and the buffer reset). The calling thread (the team's thread 0) hands
+ * the chunks to the sink in order, each as soon as it sees all its blocks done, and resets the
+ * buffer for the chunk PIPE_BUFS on. Without a sink there is one chunk, written in place. */
+#define PIPE_BUFS 3
+
 typedef struct {
     const pool_ctx *C;
-    const ref_sink *sink;   /* NULL: one chunk */
-    ref_chunkbuf *cb[2];    /* the buffers (NULL without a sink) */
-    ref_output *out[2];     /* their outputs */
-    uint8_t *regular[2];    /* pool_ctx.regular of each buffer's chunk */
+    const ref_sink *sink;          /* NULL: one chunk */
+    ref_chunkbuf *cb;              /* the buffers (NULL without a sink) */
+    ref_output *out[PIPE_BUFS];    /* their outputs */
+    uint8_t *regular[PIPE_BUFS];   /* pool_ctx.regular of each buffer's chunk */
     int64_t numel, step, blk, bpc, nchunks, blocks;
-    int64_t next;           /* atomic: the next block to take */
-    int64_t ready;          /* atomic: chunks below it have their buffer ready */
-    int64_t done[2];        /* atomic: blocks done of each buffer's chunk */
-    int64_t emitted;        /* chunks handed on (thread 0's) */
-    int stop;               /* atomic: an error; every thread leaves */
+    int64_t next;                  /* atomic: the next block to take */
+    int64_t ready;                 /* atomic: chunks below it have their buffer ready */
+    int64_t done[PIPE_BUFS];       /* atomic: blocks done of each buffer's chunk */
+    int64_t emitted;               /* chunks handed on (thread 0's) */
+    int stop;                      /* atomic: an error; every thread leaves */
     int rc;
 } pool_pipe;
 
@@ -639,18 +641,23 @@ static int64_t chunk_size(const pool_pipe *P, int64_t c)
     return min64(P->step, P->numel - c * P->step);
 }
 
+static int64_t chunk_blocks(const pool_pipe *P, int64_t c)
+{
+    return (chunk_size(P, c) + P->blk - 1) / P->blk;
+}
+
 /* Chunk c's buffer made ready: flags cleared, its planes unknown, no block done. */
 static void pipe_prepare(pool_pipe *P, int64_t c)
 {
-    int b = (int)(c & 1);
+    int b = (int)(c % PIPE_BUFS);
     int64_t n = chunk_size(P, c), hw = P->C->p->h * P->C->p->w;
-    if (P->cb[b])
-        ref_chunkbuf_start(P->cb[b], n);
+    if (P->cb)
+        ref_chunkbuf_start(&P->cb[b], n);
     memset(P->regular[b], 0, (size_t)((c * P->step + n - 1) / hw - c * P->step / hw + 1));
     P->done[b] = 0;
 }
 
-/* Until `until` returns true or the pipe stops (then false): a short spin, then yielding the CPU
+/* Until *at reaches least (true) or the pipe stops (false): a short spin, then yielding the CPU
  * (on a loaded machine the awaited thread may be waiting for it). */
 static bool pipe_wait(pool_pipe *P, const int64_t *at, int64_t least)
 {
@@ -663,25 +670,28 @@ static bool pipe_wait(pool_pipe *P, const int64_t *at, int64_t least)
     return false;
 }
 
-/* Thread 0: the next chunk handed on once all its blocks are done, and its buffer made ready for
- * the chunk two on. */
-static bool pipe_emit_next(pool_pipe *P)
+/* Thread 0: the next chunk handed on (once all its blocks are done: waiting for them when wait,
+ * else only if they are), and its buffer made ready for the chunk PIPE_BUFS on. False when
+ * it was not done or the pipe stopped. */
+static bool pipe_emit_next(pool_pipe *P, bool wait)
 {
     int64_t c = P->emitted;
-    int b = (int)(c & 1);
-    int64_t n = chunk_size(P, c), blocks = (n + P->blk - 1) / P->blk;
-    if (!pipe_wait(P, &P->done[b], blocks))
+    int b = (int)(c % PIPE_BUFS);
+    if (c >= P->nchunks || __atomic_load_n(&P->stop, __ATOMIC_RELAXED))
         return false;
-    int rc = P->sink ? ref_emit(P->sink, 2, c * P->step, P->cb[b]) : 0;
+    if (wait ? !pipe_wait(P, &P->done[b], chunk_blocks(P, c))
+             : __atomic_load_n(&P->done[b], __ATOMIC_ACQUIRE) < chunk_blocks(P, c))
+        return false;
+    int rc = P->sink ? ref_emit(P->sink, 2, c * P->step, &P->cb[b]) : 0;
     if (rc != 0) {
         P->rc = rc;
         __atomic_store_n(&P->stop, 1, __ATOMIC_RELAXED);
         return false;
     }
     P->emitted = ++c;
-    if (c + 1 < P->nchunks)
-        pipe_prepare(P, c + 1);
-    __atomic_store_n(&P->ready, c + 2, __ATOMIC_RELEASE);
+    if (c - 1 + PIPE_BUFS < P->nchunks)
+        pipe_prepare(P, c - 1 + PIPE_BUFS);
+    __atomic_store_n(&P->ready, c + PIPE_BUFS, __ATOMIC_RELEASE);
     return true;
 }
 
@@ -690,10 +700,11 @@ static bool pipe_block(pool_pipe *P, int64_t g, pool_scratch *S, int64_t *hits)
 {
     int64_t c = g / P->bpc, i0 = (g % P->bpc) * P->blk, n = chunk_size(P, c);
     int64_t i1 = min64(i0 + P->blk, n);
-    int b = (int)(c & 1);
-    if (omp_get_thread_num() == 0) { /* only thread 0 readies buffers: never wait on itself */
+    int b = (int)(c % PIPE_BUFS);
+    bool t0 = omp_get_thread_num() == 0;
+    if (t0) { /* only thread 0 readies buffers: never wait on itself */
         while (__atomic_load_n(&P->ready, __ATOMIC_ACQUIRE) <= c)
-            if (!pipe_emit_next(P))
+            if (!pipe_emit_next(P, true))
                 return false;
     } else if (!pipe_wait(P, &P->ready, c + 1)) {
         return false;
@@ -704,7 +715,9 @@ static bool pipe_block(pool_pipe *P, int64_t g, pool_scratch *S, int64_t *hits)
     ref_output *o = P->out[b];
     element_range(&C, c * P->step + i0, c * P->step + i1, S, o->v + i0, o->flags + i0, hits);
     __atomic_fetch_add(&P->done[b], 1, __ATOMIC_RELEASE);
-    return true;
+    while (t0 && pipe_emit_next(P, false)) /* the chunks done by now, not to hold buffers up */
+        continue;
+    return !__atomic_load_n(&P->stop, __ATOMIC_RELAXED);
 }
 
 /* The pipe's blocks by the team, then (thread 0) the chunks not yet handed on. */
@@ -724,7 +737,7 @@ static int pipe_run(pool_pipe *P, ref_options *opt)
         for (int64_t g; !fail && (g = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED)) < P->blocks;)
             if (!pipe_block(P, g, &S, &hits))
                 break;
-        while (omp_get_thread_num() == 0 && P->emitted < P->nchunks && pipe_emit_next(P))
+        while (omp_get_thread_num() == 0 && pipe_emit_next(P, true))
             continue;
         free(S.g);
         free(S.dv);
@@ -735,32 +748,32 @@ static int pipe_run(pool_pipe *P, ref_options *opt)
     return P->rc ? P->rc : fail || P->stop ? -1 : 0;
 }
 
-/* The pipe of numel elements in chunks of step (whole rows where they fit) into the buffers
- * out[0], out[1]; the chunks numbered, its first two made ready. */
+/* The pipe of numel elements in chunks of step (whole rows where they fit) into the buffers cb
+ * (PIPE_BUFS of them; NULL: out, one chunk); the chunks numbered, the first buffers made ready. */
 static int pipe_init(pool_pipe *P, const pool_ctx *C, const ref_sink *sink, ref_chunkbuf *cb,
-                     ref_output *out0, ref_output *out1, int64_t numel, int64_t step)
+                     ref_output *out, int64_t numel, int64_t step)
 {
     int64_t hw = C->p->h * C->p->w, blk = whole_rows(POOL_BLOCK, C->p->w);
-    *P = (pool_pipe){.C = C, .sink = sink, .cb = {cb, cb ? cb + 1 : NULL}, .out = {out0, out1},
-                     .numel = numel, .step = step, .blk = blk, .bpc = (step + blk - 1) / blk,
+    *P = (pool_pipe){.C = C, .sink = sink, .cb = cb, .numel = numel, .step = step, .blk = blk,
+                     .bpc = (step + blk - 1) / blk,
                      .nchunks = numel > 0 ? (numel + step - 1) / step : 0};
-    if (P->nchunks > 0) {
-        int64_t last = chunk_size(P, P->nchunks - 1);
-        P->blocks = (P->nchunks - 1) * P->bpc + (last + blk - 1) / blk;
-    }
-    for (int b = 0; b < 2; b++) /* planes of a chunk: step / hw + 2 at most */
+    if (P->nchunks > 0)
+        P->blocks = (P->nchunks - 1) * P->bpc + chunk_blocks(P, P->nchunks - 1);
+    for (int b = 0; b < PIPE_BUFS; b++) { /* planes of a chunk: step / hw + 2 at most */
+        P->out[b] = cb ? &cb[b].o : out;
         if (!(P->regular[b] = calloc((size_t)(hw > 0 ? min64(step, numel) / hw + 2 : 1), 1)))
             return -1;
-    for (int64_t c = 0; c < 2 && c < P->nchunks; c++)
+    }
+    for (int64_t c = 0; c < PIPE_BUFS && c < P->nchunks; c++)
         pipe_prepare(P, c);
-    P->ready = min64(2, P->nchunks);
+    P->ready = min64(PIPE_BUFS, P->nchunks);
     return 0;
 }
 
 static void pipe_free(pool_pipe *P)
 {
-    free(P->regular[0]);
-    free(P->regular[1]);
+    for (int b = 0; b < PIPE_BUFS; b++)
+        free(P->regular[b]);
 }
 
 static bool problem_ok(const ref_avgpool_params *p, const double *grad_output)
@@ -776,20 +789,20 @@ int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, r
     int64_t numel = p->n * p->c * p->h * p->w;
     int64_t step = whole_rows(s->elems > 0 ? s->elems : REF_AVGPOOL_CHUNK_ELEMS, p->w);
     pool_tabs T;
-    ref_chunkbuf b[2];
+    ref_chunkbuf b[PIPE_BUFS];
     memset(b, 0, sizeof b);
-    int64_t cap = numel < step ? numel : step;
-    int rc = pool_tabs_build(&T, p) != 0 || ref_chunkbuf_init(&b[0], cap) != 0 ||
-                     (numel > step && ref_chunkbuf_init(&b[1], cap) != 0)
-                 ? -1 : 0;
+    int64_t cap = numel < step ? numel : step, nbufs = min64(PIPE_BUFS, (numel + step - 1) / step);
+    int rc = pool_tabs_build(&T, p);
+    for (int64_t k = 0; rc == 0 && k < (nbufs > 0 ? nbufs : 1); k++)
+        rc = ref_chunkbuf_init(&b[k], cap);
     pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path),
                   rc == 0 && divisors_small(p, &T), NULL, 0};
     pool_pipe P = {0};
-    if (rc == 0 && (rc = pipe_init(&P, &C, s, b, &b[0].o, &b[1].o, numel, step)) == 0)
+    if (rc == 0 && (rc = pipe_init(&P, &C, s, b, NULL, numel, step)) == 0)
         rc = pipe_run(&P, opt);
     pipe_free(&P);
-    ref_chunkbuf_free(&b[0]);
-    ref_chunkbuf_free(&b[1]);
+    for (int k = 0; k < PIPE_BUFS; k++)
+        ref_chunkbuf_free(&b[k]);
     pool_tabs_free(&T);
     return rc;
 }
@@ -811,7 +824,7 @@ int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_outpu
     pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path), divisors_small(p, &T),
                   NULL, 0};
     pool_pipe P; /* one chunk: the whole output */
-    int rc = pipe_init(&P, &C, NULL, NULL, grad_input, grad_input, numel, numel > 0 ? numel : 1);
+    int rc = pipe_init(&P, &C, NULL, NULL, grad_input, numel, numel > 0 ? numel : 1);
     if (rc == 0)
         rc = pipe_run(&P, opt);
     pipe_free(&P);

@@ -89,7 +89,8 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
         ref_case_avgpool_params(q, &p);
         if (p.sh <= 0 || p.sw <= 0 || a->numel[2] < 0) return 0; /* refused: computes nothing */
         int64_t numel = a->numel[2] < step ? a->numel[2] : step;
-        uint64_t chunks = a->numel[2] > step ? 2 : 1; /* one handed on, the next computed */
+        /* up to three chunk buffers: one handed on while the next ones are computed */
+        uint64_t chunks = a->numel[2] > 2 * step ? 3 : a->numel[2] > step ? 2 : 1;
         /* windows covering an index of an axis: ceil(k/s) + 1 at most, and no more than it has */
         uint64_t ch = (uint64_t)(p.kh / p.sh) + 2, cw = (uint64_t)(p.kw / p.sw) + 2;
         if (ch > (uint64_t)p.oh + 1) ch = (uint64_t)p.oh + 1;
