@@ -11,13 +11,14 @@
  * double-double summed with a running error bound, then Ziv's test. MPFR otherwise:
  * with D = lcm|div|, S = Σ g·(D/div) is exact at a precision fitted to the exponents, and S/D is
  * rounded once. */
-#define _DEFAULT_SOURCE /* sched_yield */
+#define _DEFAULT_SOURCE /* sched_yield, nanosleep */
 #include <gmp.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "avgpool_internal.h"
 
@@ -658,13 +659,16 @@ static void pipe_prepare(pool_pipe *P, int64_t c)
 }
 
 /* Until *at reaches least (true) or the pipe stops (false): a short spin, then yielding the CPU
- * (on a loaded machine the awaited thread may be waiting for it). */
+ * (on a loaded machine the awaited thread may be waiting for it), then, when the wait is long (a
+ * slow callback), sleeping 50 µs at a time rather than keep a core busy. */
 static bool pipe_wait(pool_pipe *P, const int64_t *at, int64_t least)
 {
-    for (int spin = 0; !__atomic_load_n(&P->stop, __ATOMIC_RELAXED); spin++) {
+    for (int spin = 0; !__atomic_load_n(&P->stop, __ATOMIC_RELAXED); spin += spin < INT_MAX) {
         if (__atomic_load_n(at, __ATOMIC_ACQUIRE) >= least)
             return true;
-        if (spin > 64)
+        if (spin > 256)
+            nanosleep(&(struct timespec){0, 50000}, NULL);
+        else if (spin > 64)
             sched_yield();
     }
     return false;
