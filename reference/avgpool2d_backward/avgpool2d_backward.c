@@ -738,7 +738,8 @@ static int pipe_run(pool_pipe *P, ref_options *opt)
         fail = !(S.g && S.dv && S.d);
         if (fail)
             __atomic_store_n(&P->stop, 1, __ATOMIC_RELAXED);
-        for (int64_t g; !fail && (g = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED)) < P->blocks;)
+        for (int64_t g; !fail && (g = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED)) <
+                                     P->blocks;)
             if (!pipe_block(P, g, &S, &hits))
                 break;
         while (omp_get_thread_num() == 0 && pipe_emit_next(P, true))

@@ -154,7 +154,8 @@ int ref_avgpool_documented_stream(const ref_avgpool_params *p, const double *gra
         return ref_avgpool_stream(p, grad_output, &opt, s);
     }
     if (!params_ok(p)) return -1;
-    int64_t numel = p->n * p->c * p->h * p->w, step = s->elems > 0 ? s->elems : REF_AVGPOOL_CHUNK_ELEMS;
+    int64_t numel = p->n * p->c * p->h * p->w;
+    int64_t step = s->elems > 0 ? s->elems : REF_AVGPOOL_CHUNK_ELEMS;
     ref_chunkbuf b = {0};
     int rc = ref_chunkbuf_init(&b, numel < step ? numel : step);
     for (int64_t first = 0; rc == 0 && first < numel; first += step) {

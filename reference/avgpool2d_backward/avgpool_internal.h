@@ -117,11 +117,12 @@ int avgpool_plane_kind(const pool_ctx *C, int64_t plane);
 void avgpool_lanes_plan(const pool_tabs *T, int64_t sw, int64_t iw, int64_t n, lanes_plan *L);
 
 /* The answers of elements iw .. iw + n − 1 (n ≤ POOL_BLOCK, L their plan) of row ih of a regular
- * plane (gradOutput plane gp; exact: PLANE_EXACT) whose windows along h (wh[0..nh), nh > 0) share the divisor factor
- * dh (or a divisorOverride), as element_small in avgpool2d_backward.c gives them when it decides
- * them directly (one divisor, Σg exact, ref_decide_quotient), into v[0..n) (their flags stay 0),
- * one 4-lane vector per group (affine groups load four consecutive gradOutput values per term).
- * Lanes it does not answer come back set in the bitmap todo (its words for n lanes written). */
+ * plane (gradOutput plane gp; exact: PLANE_EXACT) whose windows along h (wh[0..nh), nh > 0)
+ * share the divisor factor dh (or a divisorOverride), as element_small in avgpool2d_backward.c
+ * gives them when it decides them directly (one divisor, Σg exact, ref_decide_quotient), into
+ * v[0..n) (their flags stay 0), one 4-lane vector per group (affine groups load four
+ * consecutive gradOutput values per term). Lanes it does not answer come back set in the bitmap
+ * todo (its words for n lanes written). */
 void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp, bool exact,
                        const axis_win *wh, int nh, double dh, int64_t iw, int64_t n, ref_value *v,
                        uint64_t *todo);
