@@ -1,11 +1,13 @@
 /* ref_avgpool2d_backward and its one-element MPFR form. Per grad_input element (gathered, so
  * OpenMP over elements needs no reduction): the terms gradOutput[oh][ow] / div(oh, ow) of every
  * window that covers it (facts §4), in (oh, ow) order, gathered from per-axis window tables.
- * Elements go in blocks of whole rows (their coordinates advance, no divisions), divisors
+ * Elements go in blocks of whole rows (their coordinates advance, no divisions), streamed by
+ * one OpenMP team through a ring of chunk buffers (pool_pipe), divisors
  * as doubles when every one of the call is at most 2^53. Within a row, columns of one residue
  * modulo the stride whose windows are the same shifted by one go four at a time
  * (avgpool_lanes.c) when the gradOutput plane is regular. Fast path: with one divisor d (the
- * common case) and Σg exact (error-free sums show it) the answer is decided directly: hi is
+ * common case) and Σg exact (error-free sums show it, or a plane's float32 values of a narrow
+ * exponent range: avgpool_plane_kind) the answer is decided directly: hi is
  * the correctly rounded quotient Σg/d, lo the exact remainder's quotient (ref_decide_quotient);
  * else Σg exactly then one exact-remainder division, or each quotient as an exact-remainder
  * double-double summed with a running error bound, then Ziv's test. MPFR otherwise:
