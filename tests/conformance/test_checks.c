@@ -118,6 +118,27 @@ static void test_one_ulp_passes_bound_and_ulp1(void **state)
     assert_string_equal(v.check, "tolerance");
 }
 
+/* A result equal to its exact value is free of error only when the dtype holds that value:
+ * got = exact = 0.1 in an FP16 output (no device makes it; the judge must not assume one) is
+ * 0.4 ULP from the correctly rounded 0x1.998p-4 = 0.0999755859375 (quantum 2^-14, by hand:
+ * (0.1 - 0.0999755859375)·2^14 = 0.4), while exact values FP16 holds (0.5) are 0 ULP. */
+static void test_equal_but_unrepresentable(void **state)
+{
+    (void)state;
+    fixture f;
+    make_fixture(&f, 1 + 0x1p-10); /* element 1 correctly rounded: 0 ULP */
+    f.v[2] = value(0.1, 0, 0.1, 1);
+    f.got[2] = 0.1;
+    cts_judged_output o = judged(&f);
+    cts_verdict v;
+    new_verdict(&v);
+    cts_tolerance ulp1 = policy(CTS_TOL_ULP, "ulp:1");
+    ulp1.ulps = 1;
+    assert_true(cts_check_tolerance(&ulp1, &vector_fp32, &o, &v));
+    assert_true(fabs(v.worst_ulp - 0.4) < 1e-9);
+    assert_int_equal(v.worst_index, 2);
+}
+
 /* got = 1 - 2^-9: five FP16 ULPs below 1 + 2^-10 (one step to 1, four of 2^-11 below 1).
  * error = 2^-9 + 2^-11 + 2^-26 ≈ 5·2^-11, the bound ≈ 2^-11 → about 5 bound units. */
 static void test_five_ulp_fails_bound_and_ulp4(void **state)
@@ -549,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_input_unchanged),
         cmocka_unit_test(test_status_and_waiver),
         cmocka_unit_test(test_first_failure_wins),
+        cmocka_unit_test(test_equal_but_unrepresentable),
         cmocka_unit_test(test_stat_bins_and_quantile),
         cmocka_unit_test(test_stat_bins_against_mpfr),
         cmocka_unit_test(test_element_statistics),
