@@ -8,7 +8,8 @@
  * exact double pairs where the products split exactly, else double-double with error bound,
  * summed by two-word error-free sums; dgrid as Σ_k ±w_k·scale·(Σ_c val·g) over the corners k
  * (a batch read channel-innermost, so a corner's channels are consecutive; one pass per point
- * for both components), dx per element from a per-batch list of the terms reaching it, four
+ * for both components; four points at once in vector lanes for the common one-outcome lean
+ * case), dx per element from a per-batch list of the terms reaching it, four
  * planes at once; Ziv's test; MPFR on failure, the exact terms summed by mpfr_sum. Every bound
  * field (Σ|terms|, magnitudes, coordinate term) is summed in one fixed order, channel then
  * corner (dgrid) or point (dx), whichever path computes it, so answers do not depend on it. nops = 4 (bilinear: two weight differences and two
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "grid_internal.h"
+
 
 typedef struct {
     bool out;    /* non-finite grid value: out of bounds (docs/contract.md) */
@@ -1102,13 +1104,79 @@ static batch_view batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
     return v;
 }
 
+#define TRANSPOSE_ROWS 64
+
+/* One value's part of batch_prepare's scan: plain (finite, at most 26 bits, 0 or ≥ 2^-484:
+ * products exact and clear) and dx_g_ok, as bits set where they fail (bit 0, bit 1). */
+static inline int scan_bad(double x)
+{
+    double a = fabs(x);
+    return (!ref_short(x) || (x != 0 && !(a >= 0x1p-484 && a <= DBL_MAX))) | !dx_g_ok(x) << 1;
+}
+
+/* The same for four values, as lane masks (-1: fails) */
+static inline __attribute__((always_inline)) void scan_bad4(const dxv *x, dxvi *plain,
+                                                           dxvi *gbad)
+{
+    dxv a = DXV_ABS(*x);
+    dxvi nz = *x != 0, lng = ((dxvi)*x & 0x7ffffff) != 0;
+    *plain |= lng | (nz & ~((a >= 0x1p-484) & (a <= DBL_MAX)));
+    *gbad |= lng | (nz & ~((a >= DX_G_MIN) & (a <= DX_G_MAX)));
+}
+
+/* Rows j0 .. j1 − 1 of one tensor's batch (plane c at src + c·hw): into dst channel-innermost
+ * when not NULL, and scanned: *plain and gok[c] (when not NULL) cleared where a value fails
+ * them, *m the largest magnitude (NaN ignored, as ref_fmax does). Tiles of 8 channels × the
+ * rows: each plane is read a run of consecutive elements at a time (a plane apart, reading one
+ * element per plane would map every read to one cache set), whole cache lines both sides; a
+ * tile's 8 channels are two vectors. */
+GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, int64_t j0,
+                                     int64_t j1, double *dst, bool *gok, bool *plain, double *m)
+{
+    int bad = 0;
+    double mx = *m;
+    int64_t c0 = 0;
+    for (; c0 + 8 <= C; c0 += 8) {
+        dxvi pb = {0, 0, 0, 0}, gb[2] = {pb, pb};
+        dxv mv = {mx, mx, mx, mx};
+        const double *r = src + c0 * hw;
+        for (int64_t j = j0; j < j1; j++) {
+            for (int h = 0; h < 2; h++) {
+                const double *q = r + 4 * h * hw + j;
+                dxv x = {q[0], q[hw], q[2 * hw], q[3 * hw]}, a = DXV_ABS(x);
+                if (dst)
+                    memcpy(dst + j * C + c0 + 4 * h, &x, sizeof x);
+                scan_bad4(&x, &pb, &gb[h]);
+                dxvi gt = a > mv;
+                mv = (dxv)(((dxvi)a & gt) | ((dxvi)mv & ~gt));
+            }
+        }
+        for (int l = 0; l < 4; l++) {
+            bad |= pb[l] != 0;
+            mx = ref_fmax(mx, mv[l]);
+            for (int h = 0; h < 2 && gok; h++)
+                gok[c0 + 4 * h + l] = gok[c0 + 4 * h + l] && !gb[h][l];
+        }
+    }
+    for (int64_t j = j0; j < j1 && c0 < C; j++) /* the last channels, fewer than 8 */
+        for (int64_t c = c0; c < C; c++) {
+            double x = src[c * hw + j];
+            int b = scan_bad(x);
+            if (dst)
+                dst[j * C + c] = x;
+            if (gok)
+                gok[c] = gok[c] && !(b & 2);
+            bad |= b & 1;
+            mx = ref_fmax(mx, fabs(x));
+        }
+    *plain = *plain && !bad;
+    *m = mx;
+}
+
 /* Fills buf (when not NULL) with batch n's copies of batch_view_of and, with `scan` (v's plain
  * true and maxima 0 before), v's plain, max_go and max_in from the batch's gradOutput and input,
  * and v->gsplit when not NULL (all true before), read once for all. An omp for (called by every thread of the team) ending in one barrier.
- * Blocks of TRANSPOSE_ROWS rows, 8 channels at a time: each channel's plane is read a run of
- * consecutive elements at a time (a plane apart, reading one element per plane would map every
- * read to one cache set), and the block's rows stay in cache while they fill. */
-#define TRANSPOSE_ROWS 64
+ * Blocks of TRANSPOSE_ROWS rows (prepare_rows): the block's rows stay in cache while they fill. */
 static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool scan,
                           batch_view *v)
 {
@@ -1129,18 +1197,7 @@ static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool s
         const double *src = o ? go : gin;
         double *dst = buf ? buf + (o ? 0 : hw_out * C) : NULL;
         double m = 0;
-        for (int64_t c0 = 0; c0 < C; c0 += 8) /* tiles of 8 × 8: whole cache lines both sides */
-            for (int64_t j = j0; j < j1; j++)
-                for (int64_t c = c0; c < c0 + 8 && c < C; c++) {
-                    double x = src[c * hw + j], a = fabs(x);
-                    if (dst && (o || in))
-                        dst[j * C + c] = x;
-                    if (o && gok)
-                        gok[c] = gok[c] && dx_g_ok(x);
-                    /* finite, at most 26 bits, 0 or ≥ 2^-484: products exact and clear */
-                    plain = plain && ref_short(x) && (x == 0 || (a >= 0x1p-484 && a <= DBL_MAX));
-                    m = ref_fmax(m, a);
-                }
+        prepare_rows(src, hw, C, j0, j1, o || in ? dst : NULL, o ? gok : NULL, &plain, &m);
         if (o)
             mg = ref_fmax(mg, m);
         else
@@ -1256,6 +1313,232 @@ GRID_CLONES static int dgrid_point(const gctx *G, const batch_view *bv, const gp
     return 0;
 }
 
+/* ---- dgrid, four points at once ----
+ * dgrid_point's common case: a point with one outcome per axis, lean data (dgrid_lean) and
+ * weights of one double each. Lanes are points: each lane makes dgrid_fill's lean sums
+ * operation for operation, in its order (channel, then corner), so the bound fields are bitwise
+ * the scalar ones; where the scalar code skips a term a lane adds +0, which leaves a sum of
+ * magnitudes (from +0) as it is. The value Σ_k S_k·(w_k·sgn_k·scale) is summed from exact
+ * double terms (Dekker's products: no FMA on either target) and decided by ref_decide, which
+ * answers the exact value's (hi, lo) however it was approximated. A lane outside the range where
+ * those products are exact, or undecided, takes dgrid_point. */
+
+/* a·b − p exactly for p = RN(a·b), |a|, |b| within [2^-400, 2^400] or 0 (no overflow in the
+ * split, no underflow in the partial products) */
+static inline __attribute__((always_inline)) void dxv_prod_err(const dxv *a, const dxv *b,
+                                                              const dxv *p, dxv *e)
+{
+    const dxv k = {0x1p27 + 1, 0x1p27 + 1, 0x1p27 + 1, 0x1p27 + 1};
+    dxv ta = *a * k, ah = ta - (ta - *a), al = *a - ah;
+    dxv tb = *b * k, bh = tb - (tb - *b), bl = *b - bh;
+    *e = ((ah * bh - *p) + ah * bl + al * bh) + al * bl;
+}
+
+/* -1 where x is 0 or of magnitude within [2^-400, 2^400] */
+#define DXV_MID(x) (((x) == 0) | ((DXV_ABS(x) >= 0x1p-400) & (DXV_ABS(x) <= 0x1p400)))
+
+#define DXV_KEEP(x, m) ((dxv)((dxvi)(x) & ~(m))) /* x, or +0 where m is set */
+
+/* What a lane group reads: per lane its point, gather data (corners, components) and where its
+ * gradOutput and corner values lie. */
+typedef struct {
+    int n;                    /* live lanes; the others repeat lane 0 */
+    int64_t pix[DXL];
+    dgrid_gather D[DXL];
+    const double *gb[DXL], *vb[4][DXL];
+} dlanes;
+
+/* Whether point pt takes the lanes: then D holds its corners and components. */
+static bool dgrid_lane_ok(const gctx *G, const batch_view *bv, const gpoint *pt,
+                          dgrid_gather *D)
+{
+    if (pt->out || pt->unres || G->p->interpolation != REF_INTERP_BILINEAR || pt->ax[0].n != 1 ||
+        pt->ax[1].n != 1)
+        return false;
+    const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+    if (ox->dd_inexact || oy->dd_inexact || ox->d0.lo != 0 || ox->d1.lo != 0 || oy->d0.lo != 0 ||
+        oy->d1.lo != 0)
+        return false;
+    D->nc = corners(G->p, ox, oy, D->cs);
+    dgrid_comp_init(G, pt, ox, oy, D, 0, &D->comp[0]);
+    dgrid_comp_init(G, pt, ox, oy, D, 1, &D->comp[1]);
+    return dgrid_lean(G, bv, D);
+}
+
+/* The lanes' per-component constants: weight and masks per corner (skipped: no mag or sabs
+ * term; cskip: no coordinate term), scale, max(1, |scale|), δ·sens. */
+typedef struct {
+    dxv w[4], sc[4], scale, mscale, dl;
+    dxvi skip[4], cskip[4];
+} dlane_comp;
+
+static void dlane_comp_of(const dlanes *L, int comp, dlane_comp *q)
+{
+    for (int j = 0; j < DXL; j++) {
+        const dgrid_comp *d = &L->D[j].comp[comp];
+        q->scale[j] = d->scale;
+        q->mscale[j] = d->mscale;
+        q->dl[j] = d->dl;
+        for (int k = 0; k < 4; k++) {
+            bool in = k < L->D[j].nc;
+            q->w[k][j] = in ? d->wk[k]->hi : 0;
+            q->sc[k][j] = in ? d->sgn[k] * d->scale : 0;
+            q->skip[k][j] = !in || d->skip[k] ? -1 : 0;
+            q->cskip[k][j] = q->skip[k][j] || !(d->dl > 0) ? -1 : 0;
+        }
+    }
+}
+
+/* The lanes' sums over the channels: per corner S_k = Σ val·g (s + c, dropped error e), per
+ * component Σ of the magnitude, |term| and coordinate term as dgrid_fill's lean pass. */
+typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2]; } dlane_sums;
+
+static inline __attribute__((always_inline)) void
+dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, int64_t in_cs,
+            dlane_sums *r)
+{
+    const dxv one = {1, 1, 1, 1};
+    memset(r, 0, sizeof *r);
+    for (int64_t c = 0; c < C; c++) {
+        int64_t ag_ = c * go_cs, at = c * in_cs;
+        dxv g = {L->gb[0][ag_], L->gb[1][ag_], L->gb[2][ag_], L->gb[3][ag_]};
+        dxv ag = DXV_ABS(g);
+        dxvi gsmall = ag < one; /* ref_fmax(1, |g|) */
+        dxv mg = (dxv)(((dxvi)one & gsmall) | ((dxvi)ag & ~gsmall));
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; k++) {
+            dxv val = {L->vb[k][0][at], L->vb[k][1][at], L->vb[k][2][at], L->vb[k][3][at]};
+            dxv vg = val * g, aval = DXV_ABS(val);
+            dxv_exact_add(&r->s[k], &r->c[k], &r->e[k], &vg);
+            dxvi big = aval >= one;
+            dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big)) * mg;
+#pragma GCC unroll 2
+            for (int comp = 0; comp < 2; comp++) {
+                dxv t = val * (g * q[comp].w[k]);
+                dxv ats = DXV_ABS(t * q[comp].scale), gms = gm * q[comp].mscale;
+                dxv vgs = DXV_ABS(vg * q[comp].scale) * q[comp].dl;
+                r->mag[comp] += DXV_KEEP(gms, q[comp].skip[k]);
+                r->sabs[comp] += DXV_KEEP(ats, q[comp].skip[k]);
+                r->cerr[comp] += DXV_KEEP(vgs, q[comp].cskip[k]);
+            }
+        }
+    }
+}
+
+/* Component q's value per lane from the sums: Σ_k (s_k + c_k)·(w_k·sc_k) as sixteen exact
+ * doubles summed error-free into (*s, *c), with *err bounding the distance to the exact value
+ * (the sums' dropped errors e_k scaled, the final sum's own); *ok -1 where a lane's products
+ * are all exact. */
+static inline __attribute__((always_inline)) void
+dlanes_value(const dlane_sums *r, const dlane_comp *q, dxv *s, dxv *c, dxv *err, dxvi *ok)
+{
+    const dxv zero = {0, 0, 0, 0};
+    dxv es = zero;
+    *ok = ~(dxvi){0, 0, 0, 0};
+    *s = *c = *err = zero;
+    for (int k = 0; k < 4; k++) {
+        dxv ws = q->w[k] * q->sc[k], wse, t[4];
+        dxv_prod_err(&q->w[k], &q->sc[k], &ws, &wse);
+        *ok &= DXV_MID(q->w[k]) & DXV_MID(q->sc[k]) & DXV_MID(ws) & (wse == 0);
+        /* S_k as the pair (hi, lo) = two_sum(s_k, c_k) */
+        dxv h = r->s[k] + r->c[k], hb = h - r->s[k];
+        dxv l = (r->s[k] - (h - hb)) + (r->c[k] - hb);
+        *ok &= DXV_MID(h) & DXV_MID(l);
+        t[0] = h * ws;
+        t[2] = l * ws;
+        dxv_prod_err(&h, &ws, &t[0], &t[1]);
+        dxv_prod_err(&l, &ws, &t[2], &t[3]);
+        for (int i = 0; i < 4; i++)
+            dxv_exact_add(s, c, err, &t[i]);
+        es += r->e[k] * DXV_ABS(ws);
+    }
+    *err = (*err + es) * (1 + 0x1p-49); /* the products and sums of the bounds, rounded */
+}
+
+/* Writes lane j's component comp (point pix) where its value decides: 1, else 0. */
+static int dlane_answer(const gctx *G, const dgrid_gather *D, int comp, const dlane_sums *r,
+                        int j, double s, double c, double err, ref_value *v, uint8_t *flags)
+{
+    double hi, lo;
+    if (!ref_decide(ref_two_sum(s, c), err, &hi, &lo))
+        return 0;
+    int64_t nt = 0;
+    for (int k = 0; k < D->nc; k++)
+        nt += D->comp[comp].skip[k] ? 0 : G->p->c;
+    double sabs = r->sabs[comp][j];
+    memset(v, 0, sizeof *v);
+    v->nops = 4;
+    v->nterms = nt;
+    v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
+    v->coord_err = r->cerr[comp][j] * (1 + 0x1p-40);
+    v->under_mag = r->mag[comp][j] * (1 + 0x1p-40);
+    v->hi = hi;
+    v->lo = lo;
+    /* dgrid_value's range test, pmax and pre being 0 on the lean pass */
+    if (sabs * (1 + 0x1p-40) > G->overflow_at)
+        *flags |= REF_FLAG_RANGE;
+    return 1;
+}
+
+/* dgrid of L's points into out (batch chunk); undecided lanes by dgrid_point. */
+GRID_CLONES static int dgrid_lanes(const gctx *G, const batch_view *bv, const gpoint *pts,
+                                   dlanes *L, int64_t n, mterms *mt, ref_output *out,
+                                   ref_altlist *alts, int64_t *hits, int64_t *falls)
+{
+    for (int j = L->n; j < DXL; j++) {
+        L->pix[j] = L->pix[0];
+        L->D[j] = L->D[0];
+    }
+    for (int j = 0; j < DXL; j++) {
+        const dgrid_gather *D = &L->D[j];
+        L->gb[j] = bv->go + L->pix[j] * bv->go_is;
+        for (int k = 0; k < 4; k++) /* absent corners read the batch's first value */
+            L->vb[k][j] = k < D->nc ? bv->in + D->cs[k].e * bv->in_is : bv->in;
+    }
+    dlane_comp q[2];
+    dlane_comp_of(L, 0, &q[0]);
+    dlane_comp_of(L, 1, &q[1]);
+    dlane_sums r;
+    dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, &r);
+    dxv s[2], c[2], err[2];
+    dxvi ok[2];
+    dlanes_value(&r, &q[0], &s[0], &c[0], &err[0], &ok[0]);
+    dlanes_value(&r, &q[1], &s[1], &c[1], &err[1], &ok[1]);
+    for (int j = 0; j < L->n; j++) {
+        int64_t base = L->pix[j] * 2;
+        int done = 0;
+        for (int comp = 0; comp < 2; comp++)
+            done += ok[comp][j] && dlane_answer(G, &L->D[j], comp, &r, j, s[comp][j], c[comp][j],
+                                                err[comp][j], &out->v[base + comp],
+                                                &out->flags[base + comp]);
+        if (done == 2)
+            *hits += 2;
+        else if (dgrid_point(G, bv, &pts[L->pix[j]], n, L->pix[j], mt, out, alts, hits, falls))
+            return -1;
+    }
+    return 0;
+}
+
+/* dgrid of points p0 .. p1 − 1 of batch n: the lanes where they apply, else dgrid_point. */
+static int dgrid_points(const gctx *G, const batch_view *bv, const gpoint *pts, int64_t n,
+                        int64_t p0, int64_t p1, mterms *mt, ref_output *out, ref_altlist *alts,
+                        int64_t *hits, int64_t *falls)
+{
+    dlanes L;
+    L.n = 0;
+    for (int64_t pix = p0; pix < p1; pix++) {
+        if (dgrid_lane_ok(G, bv, &pts[pix], &L.D[L.n])) {
+            L.pix[L.n++] = pix;
+            if (L.n == DXL && dgrid_lanes(G, bv, pts, &L, n, mt, out, alts, hits, falls))
+                return -1;
+            L.n = L.n == DXL ? 0 : L.n;
+        } else if (dgrid_point(G, bv, &pts[pix], n, pix, mt, out, alts, hits, falls)) {
+            return -1;
+        }
+    }
+    return L.n && dgrid_lanes(G, bv, pts, &L, n, mt, out, alts, hits, falls) ? -1 : 0;
+}
+
 /* Every grid point's data of batch n at unknown corners and weights: per channel c the largest
  * |input| of its plane (the dgrid interval of an unresolvable point). */
 static double *plane_maxabs(const gctx *G, int64_t n)
@@ -1322,6 +1605,8 @@ typedef struct {
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
 
+#define POINT_BLOCK 64 /* points per OpenMP work item */
+
 /* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
  * chunk of grid_grad (alternatives gathered, unresolvable points as intervals). */
 static int batch_points(const gctx *G, int64_t n, const batch_work *W, const batch_view *bv,
@@ -1354,12 +1639,15 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
         mpfr_init2(t, 64);
         if (W->tbuf || scan)
             batch_prepare(G, n, W->tbuf, out != NULL, scan, &v);
-#pragma omp for schedule(dynamic, 64)
-        for (int64_t pix = 0; pix < hw_out; pix++) {
-            point_eval(G, n, pix, &pts[pix], t);
-            if (W->pterm)
-                dx_point_terms(p, &pts[pix], pix, W->pterm + 4 * pix, W->pe + 4 * pix);
-            if (out && dgrid_point(G, &v, &pts[pix], n, pix, &mt, &out->o, alts, &h, &f) != 0)
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t b = 0; b < (hw_out + POINT_BLOCK - 1) / POINT_BLOCK; b++) {
+            int64_t p0 = b * POINT_BLOCK, p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
+            for (int64_t pix = p0; pix < p1; pix++) {
+                point_eval(G, n, pix, &pts[pix], t);
+                if (W->pterm)
+                    dx_point_terms(p, &pts[pix], pix, W->pterm + 4 * pix, W->pe + 4 * pix);
+            }
+            if (out && dgrid_points(G, &v, pts, n, p0, p1, &mt, &out->o, alts, &h, &f) != 0)
                 gfail = 1;
         }
         mpfr_clear(t);

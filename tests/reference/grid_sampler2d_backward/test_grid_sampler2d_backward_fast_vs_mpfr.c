@@ -75,11 +75,13 @@ static void grid(void **state)
  * batches is made of such terms only, so a shortcut
  * taken there would differ from MPFR in a value or a flag. Batch 3: plain FP32 data with grid
  * values near 0 (weights of ~35 bits whose products need two words): the shortcuts run, and
- * must agree too. */
+ * must agree too. Batch 4: plain data at the bottom of the plain range (few-bit multiples of
+ * 2^-484, products near 2^-968): dgrid's four-point lanes see corner sums below their
+ * [2^-400, 2^400] range and leave them to dgrid_point. */
 static void shortcuts(void **state)
 {
     (void)state;
-    ref_grid_params p = {.n = 4, .c = 4, .h_in = 5, .w_in = 5, .h_out = 6, .w_out = 6,
+    ref_grid_params p = {.n = 5, .c = 4, .h_in = 5, .w_in = 5, .h_out = 6, .w_out = 6,
                          .interpolation = REF_INTERP_BILINEAR, .padding = REF_PAD_ZEROS};
     int64_t hw_out = p.h_out * p.w_out, hw_in = p.h_in * p.w_in;
     int64_t ngo = p.n * p.c * hw_out, nin = p.n * p.c * hw_in, ngr = p.n * hw_out * 2;
@@ -89,12 +91,13 @@ static void shortcuts(void **state)
         int64_t b = i / (p.c * hw_out), c = i / hw_out % p.c;
         double r = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
         go[i] = b == 0 ? few[(int)(urand() * 4)] * 0x1p-1040 : b == 1 && c == 0 ? 0.125 * (r < 0 ? -1 : 1)
-              : b == 2 ? 0x1.8p-574 : r;
+              : b == 2 ? 0x1.8p-574 : b == 4 ? few[(int)(urand() * 4)] * 0x1p-484 : r;
     }
     for (int64_t i = 0; i < nin; i++) {
         int64_t b = i / (p.c * hw_in), c = i / hw_in % p.c;
         double r = ref_round_to(urand() * 4 - 2, REF_DT_FLOAT);
-        in[i] = b == 1 && c == 0 ? (r < 0 ? -0x1p127 : 0x1p127) : b == 2 ? 0x1.000002p-500 : r;
+        in[i] = b == 1 && c == 0 ? (r < 0 ? -0x1p127 : 0x1p127) : b == 2 ? 0x1.000002p-500
+              : b == 4 ? few[(int)(urand() * 4)] * 0x1p-484 : r;
     }
     for (int64_t i = 0; i < ngr; i++)
         gr[i] = ref_round_to((urand() * 2 - 1) * (i >= 3 * hw_out * 2 && urand() < 0.5 ? 0x1p-9 : 0.9),
