@@ -197,7 +197,9 @@ static double floor2(const tval *tv, bool *integer)
     i128 T = tv->T;
     u128 low = (u128)T & ((((u128)1) << (tv->S - 1)) - 1);
     *integer = low == 0;
-    return (double)((T - (i128)low) / ((i128)1 << (tv->S - 1))); /* rounded as mpfr_get_d */
+    i128 f = (T - (i128)low) >> (tv->S - 1); /* exact: a multiple of 2^(S−1), shifted arithmetically */
+    /* rounded as mpfr_get_d: int64's conversion rounds to nearest too, without the 128-bit call */
+    return f == (int64_t)f ? (double)(int64_t)f : (double)f;
 }
 
 /* |t − q| > delta (q a half-integer). */
@@ -215,9 +217,18 @@ static bool farther(const tval *tv, double q, double delta, mpfr_ptr d)
     return !(lim >= 0x1p120) && D > (i128)lim;
 }
 
+/* |t − q| > δ known from td = RN(t) alone (then farther() says so too; δ < 1 keeps its
+ * δ·2^S below its 2^120 limit): |t − td| ≤ |td|·2^-53, and |td − q| is rounded by 2^-53 at most. */
+static bool surely_farther(double td, double q, double delta)
+{
+    return delta < 1 && fabs(td - q) * (1 - 0x1p-52) - fabs(td) * 0x1p-52 > delta * (1 + 0x1p-52);
+}
+
 /* w as a double-double from W = w·2^S (|W| < W_LIMIT: the pair is exact). */
 static ref_dd dd_of(i128 W, int S)
 {
+    if (W < ((i128)1 << 53) && W > -((i128)1 << 53)) /* one double, exactly (lo +0 as below) */
+        return (ref_dd){(double)(int64_t)W * pow2(-S), 0};
     double hi = (double)W;
     i128 rest = W - (i128)hi;
     return (ref_dd){hi * pow2(-S), (double)rest * pow2(-S)};
@@ -367,7 +378,7 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
         if (tv->mp)
             mpfr_init2(d, mpfr_get_prec(tv->mp) + 64);
         for (double q = q0; q <= q1 && ok; q += 0.5) {
-            if (q < rlo || q > rhi || farther(tv, q, delta, d))
+            if (q < rlo || q > rhi || surely_farther(td, q, delta) || farther(tv, q, delta, d))
                 continue;
             for (int s = -1; s <= 1; s++)
                 ok = ok && add_outcome(ax, decide(q, s, size, p, false), tv, p);

@@ -859,13 +859,17 @@ static bool dx_g_ok(double g)
     return ref_short(g) && (g == 0 || (a >= DX_G_MIN && a <= DX_G_MAX));
 }
 
+/* dx_sum_split's sums, a lane per plane: s + c with dropped error err, Σ|terms|, magnitudes,
+ * coordinate term */
+typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
+
 /* DXL planes at once (lanes: channels c..c + DXL − 1, element pix of lane l at
  * gp[pix·is + l]), every term split and every g suiting the split (dx_g_ok): each
  * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
  * GCC vectors: element-wise IEEE operations, whatever instructions the target has. */
 static inline __attribute__((always_inline)) void
-dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, dxsum r[DXL])
+dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, dxsum4 *r)
 {
     const dxv one = {1, 1, 1, 1};
     dxv s = {0}, c = {0}, err = {0}, sabs = {0}, mag = {0}, cerr = {0};
@@ -888,8 +892,43 @@ dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil
             dxv_exact_add(&s, &c, &err, &p3);
         }
     }
-    for (int l = 0; l < DXL; l++)
-        r[l] = (dxsum){sabs[l], cerr[l], mag[l], err[l], {0}, ref_two_sum(s[l], c[l])};
+    *r = (dxsum4){s, c, err, sabs, mag, cerr};
+}
+
+/* ref_decide on four lanes, (s, c) the pair it is given before its two-sum: where every
+ * quantity it looks at is finite with a fast exponent (ref_fast_exp) or 0, *known is -1 and
+ * *dec -1 where it decides, with its *hi, *lo, operation for operation; other lanes are left to
+ * ref_decide itself. */
+static inline __attribute__((always_inline)) void
+dxv_decide(const dxv *s, const dxv *c, const dxv *err, dxv *hi, dxv *lo, dxvi *dec, dxvi *known)
+{
+    typedef uint64_t dxvu __attribute__((vector_size(DXL * sizeof(double))));
+    const dxvi expm = {0x7ff0000000000000, 0x7ff0000000000000, 0x7ff0000000000000,
+                       0x7ff0000000000000};
+    const dxvi sgn = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
+    const dxv inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+    dxv h = *s + *c, hb = h - *s, l = (*s - (h - hb)) + (*c - hb);
+    dxvi be_h = (dxvi)((dxvu)h >> 52) & 0x7ff, be_l = (dxvi)((dxvu)l >> 52) & 0x7ff;
+    dxvi hz = h == 0, lz = l == 0, ez = *err == 0;
+    dxvi fast_h = (be_h != 0x7ff) & (be_h - 1023 >= REF_FAST_EMIN);
+    dxvi fast_l = (be_l != 0x7ff) & (be_l - 1023 >= REF_FAST_EMIN);
+    *known = (*err >= 0) & (*err < inf) & (hz | fast_h) & (lz | fast_l);
+    /* r = ref_round_lo_bits(l) */
+    dxv rc = (dxv)((dxvi)l & expm) * (0x1.8p0 * 0x1p21), r = (l + rc) - rc;
+    /* half_gaps(|h|, 53) and half_gaps(|r|, REF_LO_BITS) */
+    dxv a = DXV_ABS(h), e2 = (dxv)((dxvi)h & expm), g = e2 * 0x1p-53;
+    dxv tw = (dxv)(((dxvi)(g * 0.5) & (a == e2)) | ((dxvi)g & ~(a == e2)));
+    dxv L = (dxv)((dxvi)l ^ ((dxvi)h & sgn));
+    dxvi t1 = ((g - L) * (1 - 0x1p-50) > *err) & ((tw + L) * (1 - 0x1p-50) > *err);
+    _Static_assert(REF_LO_BITS == 32, "the gap below is 2^-32 of r's binade");
+    dxv ar = DXV_ABS(r), e2r = (dxv)((dxvi)r & expm), gr = e2r * 0x1p-32;
+    dxv twr = (dxv)(((dxvi)(gr * 0.5) & (ar == e2r)) | ((dxvi)gr & ~(ar == e2r)));
+    dxv lam = (dxv)((dxvi)l ^ ((dxvi)r & sgn));
+    dxvi t2 = (((ar + gr) - lam) > *err) & ((lam - (ar - twr)) > *err);
+    /* h = 0: decided only when exact (0, 0); err = 0: (h, round(l)); else both tests */
+    *dec = (hz & ez) | (~hz & (ez | (t1 & ~lz & t2)));
+    *hi = (dxv)((dxvi)h & ~hz);
+    *lo = (dxv)((((dxvi)l & lz) | ((dxvi)r & ~lz)) & ~hz);
 }
 
 /* Element e's answer from its sums (v, fl): the bound data, and its value where the terms are
@@ -917,6 +956,30 @@ static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, ui
     }
     (*hits)++;
     return 0;
+}
+
+/* dx_finish of four planes' element from dx_sum_split's sums (every term finite): lane l is
+ * element i + l·stride of the chunk out, marked in fallback where undecided. */
+static inline __attribute__((always_inline)) void
+dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride,
+           uint8_t *fallback, ref_output *out, int64_t *hits)
+{
+    int64_t nops = G->p->interpolation == REF_INTERP_BILINEAR ? 4 : 0;
+    dxv sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52), cerr = r->cerr * (1 + 0x1p-40);
+    dxv mag = r->mag * (1 + 0x1p-40), hi, lo;
+    dxvi range = r->sabs * (1 + 0x1p-40) > G->overflow_at, dec, known;
+    dxv_decide(&r->s, &r->c, &r->err, &hi, &lo, &dec, &known);
+    for (int l = 0; l < DXL; l++, i += stride) {
+        ref_value *v = &out->v[i];
+        *v = (ref_value){.hi = hi[l], .lo = lo[l], .sum_abs = sum_abs[l], .nterms = nt,
+                         .nops = nops, .coord_err = cerr[l], .under_mag = mag[l]};
+        if (range[l])
+            out->flags[i] |= REF_FLAG_RANGE;
+        bool d = known[l] ? dec[l] != 0
+                          : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
+        fallback[i] = !d;
+        *hits += d;
+    }
 }
 
 /* The elements marked in fallback, from their exact terms (gathered in one scan of the points)
@@ -1048,14 +1111,18 @@ GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_vi
     for (int64_t e = e0; e < e1; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
+        if (split) {
+            dxsum4 r;
+            if (bil)
+                dx_sum_split(t, nt, bv->go + c, bv->go_is, true, &r);
+            else
+                dx_sum_split(t, nt, bv->go + c, bv->go_is, false, &r);
+            dx_finish4(G, nt, &r, at + e, hw_in, fallback, out, hits);
+            continue;
+        }
         dxsum r[DXL];
-        if (split && bil)
-            dx_sum_split(t, nt, bv->go + c, bv->go_is, true, r);
-        else if (split)
-            dx_sum_split(t, nt, bv->go + c, bv->go_is, false, r);
-        else
-            for (int l = 0; l < nl; l++)
-                r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
+        for (int l = 0; l < nl; l++)
+            r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
         for (int l = 0; l < nl; l++) {
             int64_t i = at + l * hw_in + e;
             fallback[i] = (uint8_t)dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
