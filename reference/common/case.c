@@ -110,7 +110,9 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     uint64_t planes = hw_in ? (uint64_t)step / hw_in : 1, chunk;
     if (planes < 1) planes = 1;
     if (planes > (uint64_t)p.c && p.c > 0) planes = (uint64_t)p.c;
-    chunk = planes * hw_in + 2 * hw_out;
+    /* grid_grad: one batch's chunk, or all of them kept (ref_grid_stream's one pass) */
+    uint64_t dgrid = 2 * hw_out, all = dgrid * (uint64_t)(p.n > 0 ? p.n : 0);
+    chunk = planes * hw_in + (all <= (uint64_t)REF_GRID_STASH_MAX && all > dgrid ? all : dgrid);
     uint64_t copies = (hw_out + hw_in) * (uint64_t)p.c * 8; /* channel-innermost, ≤ 16 MiB */
     if (copies > (16u << 20)) copies = 0;
     /* points, reach lists, dx terms (per point and per element: 2 × 4 × 80 bytes, 4 indices) */
@@ -147,13 +149,12 @@ static int stream(const ref_status_query *q, const ref_case_request *r, ref_case
         rc = r->documented ? ref_avgpool_documented_stream(&p, in[0], &a->path, &s)
                            : ref_avgpool_stream(&p, in[0], &opt, &s);
     } else {
-        /* input_grad, then grid_grad: one output after the other (slot order) */
+        /* input_grad, then grid_grad (slot order, ref_grid_stream) */
         ref_grid_params p;
         grid_params(q, &p);
-        rc = 0;
-        for (int slot = 3; slot <= 4 && rc == 0; slot++)
-            if (a->computed[slot])
-                rc = ref_grid_stream(&p, in[0], in[1], in[2], &opt, slot == 3, slot == 4, &s);
+        rc = a->computed[3] || a->computed[4]
+                 ? ref_grid_stream(&p, in[0], in[1], in[2], &opt, a->computed[3], a->computed[4], &s)
+                 : 0;
     }
     a->fast_hits = opt.fast_hits;
     a->mpfr_fallbacks = opt.mpfr_fallbacks;

@@ -259,8 +259,11 @@ int ref_collect_chunk(void *ctx, const ref_chunk *ch);
 
 /* The streaming drivers behind ref_case and the whole-output functions. Avg-pool emits slot 2,
  * the grid sampler slot 3 (input_grad, when dx) and 4 (grid_grad, when dgrid), each output's
- * chunks in element order; the grid sampler interleaves the two by batch. 0, -1 (bad
- * parameters or out of memory: errno), or the sink's non-zero value. */
+ * chunks in element order, slot 3's before slot 4's. With both outputs the grid sampler makes
+ * them in one pass over the batches (its coordinate stage once) when grid_grad has at most
+ * REF_GRID_STASH_MAX elements, kept until input_grad's last chunk; else one pass per output.
+ * 0, -1 (bad parameters or out of memory: errno), or the sink's non-zero value. */
+#define REF_GRID_STASH_MAX ((int64_t)1 << 18)
 int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, ref_options *opt,
                        const ref_sink *s);
 int ref_avgpool_documented_stream(const ref_avgpool_params *p, const double *grad_output,

@@ -37,6 +37,18 @@
 
 typedef struct { int a, mult; double b; int64_t i0; bool far; } branch;
 
+/* floor and ceil, the same doubles (signed zeros too) without libm's call where |v| < 2^52: the
+ * conversion to int64 truncates exactly (the baseline x86-64 has no rounding instruction). */
+static inline double floor_(double v)
+{
+    if (!(fabs(v) < 0x1p52))
+        return floor(v);
+    double t = (double)(int64_t)v;
+    t = t > v ? t - 1 : t;
+    return t == 0 ? copysign(0, v) : t;
+}
+static inline double ceil_(double v) { return -floor_(-v); }
+
 /* Clip of value v at side s (PyTorch: in <= 0 → 0; in >= size−1 → size−1; gradient 0). */
 static void clip(branch *r, double v, int s, int64_t size)
 {
@@ -95,10 +107,10 @@ static branch decide(double p, int s, int64_t size, const ref_grid_params *gp, b
     double c = r.a * p + r.b;
     int cs = r.a * s;
     if (gp->interpolation == REF_INTERP_BILINEAR) {
-        double f = floor(c);
+        double f = floor_(c);
         r.i0 = (int64_t)((c == f && cs < 0) ? f - 1 : f);
     } else {
-        double f = floor(c);
+        double f = floor_(c);
         if (c - f == 0.5)
             r.i0 = (int64_t)(cs > 0 ? f + 1 : cs < 0 ? f : (fmod(f, 2) == 0 ? f : f + 1));
         else
@@ -132,7 +144,10 @@ static double pow2(int e)
 }
 
 /* RN(T / 2^S): the conversion of a 128-bit integer rounds correctly; the scaling is exact. */
-static double i128_over_pow2(i128 T, int S) { return (double)T * pow2(-S); }
+static double i128_over_pow2(i128 T, int S)
+{
+    return (T == (int64_t)T ? (double)(int64_t)T : (double)T) * pow2(-S); /* both round to nearest */
+}
 
 static bool int_form(tval *tv, double x, int64_t size, bool align)
 {
@@ -369,7 +384,7 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
     double a = ref_fmax(td - delta, rlo), b = ref_fmin(td + delta, rhi);
     int ok = 1;
     if (a <= b && delta > 0) {
-        double q0 = ceil(2 * a - 1) / 2, q1 = floor(2 * b + 1) / 2;
+        double q0 = ceil_(2 * a - 1) / 2, q1 = floor_(2 * b + 1) / 2;
         if ((q1 - q0) * 2 > 16) {
             ax->unresolvable = true;
             return 1;

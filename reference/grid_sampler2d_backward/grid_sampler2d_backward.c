@@ -1855,6 +1855,13 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     if (!p || !params_ok(p))
         return -1;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    /* both outputs: grid_grad's chunks kept until input_grad's are out (slot order), when they
+     * fit; else one pass per output */
+    bool stash = dx && dgrid;
+    if (stash && 2 * hw_out * p->n > REF_GRID_STASH_MAX) {
+        int rc = ref_grid_stream(p, grad_output, input, grid, opt, true, false, s);
+        return rc ? rc : ref_grid_stream(p, grad_output, input, grid, opt, false, true, s);
+    }
     int64_t step = s->elems > 0 ? s->elems : REF_CHUNK_ELEMS;
     int64_t group = step / hw_in < 1 ? 1 : step / hw_in; /* planes per chunk */
     if (group > p->c)
@@ -1877,18 +1884,20 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         W.tbuf = malloc((size_t)tsz * sizeof *W.tbuf);
     if (W.tbuf && dx)
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
-    ref_chunkbuf xb = {0}, gb = {0};
-    int rc = W.pts && (!dx || (W.pterm && W.terms && W.pe && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0)) &&
-                     (!dgrid || ref_chunkbuf_init(&gb, 2 * hw_out) == 0)
+    ref_chunkbuf xb = {0}, *gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *gb);
+    int rc = W.pts && gb && (!dx || (W.pterm && W.terms && W.pe && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0))
                  ? 0 : -1;
+    for (int64_t n = 0; rc == 0 && dgrid && n < (stash ? p->n : 1); n++)
+        rc = ref_chunkbuf_init(&gb[n], 2 * hw_out);
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
         batch_view bv = batch_view_of(&G, n, W.tbuf, dgrid);
         bv.gsplit = W.gsplit;
-        rc = batch_points(&G, n, &W, &bv, dgrid ? &gb : NULL, nth, &hits, &falls);
-        if (rc == 0 && dgrid)
-            rc = ref_emit(s, 4, n * hw_out * 2, &gb);
+        ref_chunkbuf *g = dgrid ? &gb[stash ? n : 0] : NULL;
+        rc = batch_points(&G, n, &W, &bv, g, nth, &hits, &falls);
+        if (rc == 0 && dgrid && !stash)
+            rc = ref_emit(s, 4, n * hw_out * 2, g);
         dx_batch D = {0};
         if (rc == 0 && dx)
             rc = dx_batch_build(p, &W, &D);
@@ -1904,6 +1913,11 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
             grid_axis_clear(&W.pts[pix].ax[1]);
         }
     }
+    for (int64_t n = 0; rc == 0 && stash && n < p->n; n++)
+        rc = ref_emit(s, 4, n * hw_out * 2, &gb[n]);
+    for (int64_t n = 0; gb && n < (stash ? p->n : 1); n++)
+        ref_chunkbuf_free(&gb[n]);
+    free(gb);
     free(W.pts);
     free(W.gsplit);
     free(W.pterm);
@@ -1912,7 +1926,6 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     free(W.toff);
     free(W.tbuf);
     ref_chunkbuf_free(&xb);
-    ref_chunkbuf_free(&gb);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
     return rc;
