@@ -196,6 +196,55 @@ static void test_grid_chunks_are_the_whole_answers(void **state)
     }
 }
 
+/* Chunks of each slot in element order, slots in order, counted. */
+typedef struct { int last_slot; int64_t next, elems[REF_MAX_SLOTS]; } order;
+
+static int order_chunk(void *ctx, const ref_chunk *ch)
+{
+    order *o = ctx;
+    if (ch->slot != o->last_slot) {
+        assert_true(ch->slot > o->last_slot);
+        o->last_slot = ch->slot;
+        o->next = 0;
+    }
+    assert_int_equal(ch->first, o->next);
+    o->next += ch->out->numel;
+    o->elems[ch->slot] += ch->out->numel;
+    return 0;
+}
+
+/* Both outputs of a grid whose grid_grad (2·363·363 = 263538 elements) is past the 2^18 that
+ * ref_grid_stream keeps for one pass: one pass per output, still in slot order, every element. */
+static void test_grid_big_grid_grad_in_slot_order(void **state)
+{
+    (void)state;
+    ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
+                          .spec = REF_SPEC_DOC, .output_mask_present = true,
+                          .output_mask_len = 2, .output_mask = {true, true}};
+    shape(&q.t[0], 4, (int64_t[]){1, 1, 363, 363});
+    shape(&q.t[1], 4, (int64_t[]){1, 1, 2, 2});
+    shape(&q.t[2], 4, (int64_t[]){1, 363, 363, 2});
+    shape(&q.t[3], 4, (int64_t[]){1, 1, 2, 2});
+    shape(&q.t[4], 4, (int64_t[]){1, 363, 363, 2});
+    int64_t npts = 363 * 363;
+    double *go = malloc((size_t)npts * sizeof *go), *grid = malloc((size_t)npts * 2 * sizeof *grid);
+    double in[4] = {1, -2, 0.5, 3};
+    fill(go, (int)npts, 1);
+    fill(grid, (int)(2 * npts), 2);
+    for (int64_t i = 0; i < 2 * npts; i++)
+        grid[i] /= 2; /* within [-1, 1] */
+    const double *inputs[REF_MAX_SLOTS] = {go, in, grid};
+    order o = {-1, 0, {0}};
+    ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = order_chunk, .ctx = &o};
+    ref_case_answer a;
+    assert_int_equal(ref_case(&q, &r, &a), 0);
+    assert_int_equal(o.last_slot, 4);
+    assert_int_equal(o.elems[3], 4);
+    assert_int_equal(o.elems[4], 2 * npts);
+    free(go);
+    free(grid);
+}
+
 static void test_avgpool_chunks_are_the_whole_answers(void **state)
 {
     (void)state;
@@ -266,6 +315,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid_chunks_are_the_whole_answers),
+        cmocka_unit_test(test_grid_big_grid_grad_in_slot_order),
         cmocka_unit_test(test_avgpool_chunks_are_the_whole_answers),
         cmocka_unit_test(test_plan_alone_and_a_stopped_stream),
     };
