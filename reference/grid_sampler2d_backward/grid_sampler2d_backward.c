@@ -969,15 +969,26 @@ dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride
     dxv mag = r->mag * (1 + 0x1p-40), hi, lo;
     dxvi range = r->sabs * (1 + 0x1p-40) > G->overflow_at, dec, known;
     dxv_decide(&r->s, &r->c, &r->err, &hi, &lo, &dec, &known);
+    /* the lanes as scalars once (not one vector extraction per use) */
+    double H[DXL], Lo[DXL], SA[DXL], CE[DXL], MG[DXL];
+    int64_t K[DXL], D[DXL], R[DXL];
+    memcpy(H, &hi, sizeof H);
+    memcpy(Lo, &lo, sizeof Lo);
+    memcpy(SA, &sum_abs, sizeof SA);
+    memcpy(CE, &cerr, sizeof CE);
+    memcpy(MG, &mag, sizeof MG);
+    memcpy(K, &known, sizeof K);
+    memcpy(D, &dec, sizeof D);
+    memcpy(R, &range, sizeof R);
     for (int l = 0; l < DXL; l++, i += stride) {
         ref_value *v = &out->v[i];
-        *v = (ref_value){.hi = hi[l], .lo = lo[l], .sum_abs = sum_abs[l], .nterms = nt,
-                         .nops = nops, .coord_err = cerr[l], .under_mag = mag[l]};
-        if (range[l])
+        *v = (ref_value){.hi = H[l], .lo = Lo[l], .sum_abs = SA[l], .nterms = nt, .nops = nops,
+                         .coord_err = CE[l], .under_mag = MG[l]};
+        if (R[l])
             out->flags[i] |= REF_FLAG_RANGE;
-        bool d = known[l] ? dec[l] != 0
-                          : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
-        fallback[i] = !d;
+        int64_t d = K[l] ? D[l] & 1
+                         : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
+        fallback[i] = (uint8_t)!d;
         *hits += d;
     }
 }
@@ -1137,9 +1148,7 @@ static int dx_plane_rest(const gctx *G, const gpoint *pts, const dx_batch *D, in
                          ref_altlist *alts, int64_t *falls)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in;
-    bool any = false;
-    for (int64_t e = 0; e < hw_in; e++)
-        any = any || fallback[at + e];
+    bool any = memchr(fallback + at, 1, (size_t)hw_in) != NULL;
     if (any && dx_mpfr(G, pts, n, c, fallback + at, mt, out->v + at, falls) != 0)
         return -1;
     return dx_ambiguous(G, pts, D->amb, D->namb, D->tn, D->tl, &D->R, D->any_unres, n, c, at, mt,
