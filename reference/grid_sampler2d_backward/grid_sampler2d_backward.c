@@ -1446,12 +1446,14 @@ static bool dgrid_lane_ok(const gctx *G, const batch_view *bv, const gpoint *pt,
 typedef struct {
     dxv w[4], sc[4], scale, mscale, dl;
     dxvi skip[4], cskip[4];
+    int64_t nt[DXL];          /* terms counted (not skipped) */
 } dlane_comp;
 
-static void dlane_comp_of(const dlanes *L, int comp, dlane_comp *q)
+static void dlane_comp_of(const dlanes *L, int comp, int64_t C, dlane_comp *q)
 {
     for (int j = 0; j < DXL; j++) {
         const dgrid_comp *d = &L->D[j].comp[comp];
+        q->nt[j] = 0;
         q->scale[j] = d->scale;
         q->mscale[j] = d->mscale;
         q->dl[j] = d->dl;
@@ -1461,6 +1463,7 @@ static void dlane_comp_of(const dlanes *L, int comp, dlane_comp *q)
             q->sc[k][j] = in ? d->sgn[k] * d->scale : 0;
             q->skip[k][j] = !in || d->skip[k] ? -1 : 0;
             q->cskip[k][j] = q->skip[k][j] || !(d->dl > 0) ? -1 : 0;
+            q->nt[j] += q->skip[k][j] ? 0 : C;
         }
     }
 }
@@ -1531,29 +1534,18 @@ dlanes_value(const dlane_sums *r, const dlane_comp *q, dxv *s, dxv *c, dxv *err,
     *err = (*err + es) * (1 + 0x1p-49); /* the products and sums of the bounds, rounded */
 }
 
-/* Writes lane j's component comp (point pix) where its value decides: 1, else 0. */
-static int dlane_answer(const gctx *G, const dgrid_gather *D, int comp, const dlane_sums *r,
-                        int j, double s, double c, double err, ref_value *v, uint8_t *flags)
+/* Lane j's component comp from its value (hi, lo): dgrid_value's other fields and range test
+ * (pmax and pre being 0 on the lean pass). */
+static void dlane_write(const gctx *G, const dlane_comp *q, const dlane_sums *r, int comp, int j,
+                        double hi, double lo, ref_value *v, uint8_t *flags)
 {
-    double hi, lo;
-    if (!ref_decide(ref_two_sum(s, c), err, &hi, &lo))
-        return 0;
-    int64_t nt = 0;
-    for (int k = 0; k < D->nc; k++)
-        nt += D->comp[comp].skip[k] ? 0 : G->p->c;
+    int64_t nt = q->nt[j];
     double sabs = r->sabs[comp][j];
-    memset(v, 0, sizeof *v);
-    v->nops = 4;
-    v->nterms = nt;
-    v->sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52);
-    v->coord_err = r->cerr[comp][j] * (1 + 0x1p-40);
-    v->under_mag = r->mag[comp][j] * (1 + 0x1p-40);
-    v->hi = hi;
-    v->lo = lo;
-    /* dgrid_value's range test, pmax and pre being 0 on the lean pass */
+    *v = (ref_value){.hi = hi, .lo = lo, .sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52),
+                     .nterms = nt, .nops = 4, .coord_err = r->cerr[comp][j] * (1 + 0x1p-40),
+                     .under_mag = r->mag[comp][j] * (1 + 0x1p-40)};
     if (sabs * (1 + 0x1p-40) > G->overflow_at)
         *flags |= REF_FLAG_RANGE;
-    return 1;
 }
 
 /* dgrid of L's points into out (batch chunk); undecided lanes by dgrid_point. */
@@ -1572,25 +1564,36 @@ GRID_CLONES static int dgrid_lanes(const gctx *G, const batch_view *bv, const gp
             L->vb[k][j] = k < D->nc ? bv->in + D->cs[k].e * bv->in_is : bv->in;
     }
     dlane_comp q[2];
-    dlane_comp_of(L, 0, &q[0]);
-    dlane_comp_of(L, 1, &q[1]);
+    dlane_comp_of(L, 0, G->p->c, &q[0]);
+    dlane_comp_of(L, 1, G->p->c, &q[1]);
     dlane_sums r;
     dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, &r);
-    dxv s[2], c[2], err[2];
-    dxvi ok[2];
-    dlanes_value(&r, &q[0], &s[0], &c[0], &err[0], &ok[0]);
-    dlanes_value(&r, &q[1], &s[1], &c[1], &err[1], &ok[1]);
+    dxv s[2], c[2], err[2], hi[2], lo[2];
+    dxvi ok[2], dec[2], known[2];
+    for (int comp = 0; comp < 2; comp++) {
+        dlanes_value(&r, &q[comp], &s[comp], &c[comp], &err[comp], &ok[comp]);
+        dxv_decide(&s[comp], &c[comp], &err[comp], &hi[comp], &lo[comp], &dec[comp], &known[comp]);
+    }
     for (int j = 0; j < L->n; j++) {
+        double h[2], l[2];
+        bool done = true;
+        for (int comp = 0; comp < 2 && done; comp++) {
+            h[comp] = hi[comp][j];
+            l[comp] = lo[comp][j];
+            done = ok[comp][j] && (known[comp][j] ? dec[comp][j] != 0
+                                                  : ref_decide(ref_two_sum(s[comp][j], c[comp][j]),
+                                                               err[comp][j], &h[comp], &l[comp]));
+        }
         int64_t base = L->pix[j] * 2;
-        int done = 0;
+        if (!done) {
+            if (dgrid_point(G, bv, &pts[L->pix[j]], n, L->pix[j], mt, out, alts, hits, falls))
+                return -1;
+            continue;
+        }
         for (int comp = 0; comp < 2; comp++)
-            done += ok[comp][j] && dlane_answer(G, &L->D[j], comp, &r, j, s[comp][j], c[comp][j],
-                                                err[comp][j], &out->v[base + comp],
-                                                &out->flags[base + comp]);
-        if (done == 2)
-            *hits += 2;
-        else if (dgrid_point(G, bv, &pts[L->pix[j]], n, L->pix[j], mt, out, alts, hits, falls))
-            return -1;
+            dlane_write(G, &q[comp], &r, comp, j, h[comp], l[comp], &out->v[base + comp],
+                        &out->flags[base + comp]);
+        *hits += 2;
     }
     return 0;
 }
