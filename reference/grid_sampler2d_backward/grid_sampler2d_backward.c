@@ -1678,11 +1678,23 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
  * per element). */
 typedef struct {
     gpoint *pts;
+    uint8_t *kind;    /* per point, what the serial passes over the points ask (PT_*): one byte
+                       * each instead of the point's ~3 KiB apart */
     double *tbuf;
     dxterm *pterm, *terms;
     int64_t *pe, *toff;
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
+
+enum { PT_OUT = 1, PT_UNRES = 2, PT_MULTI = 4 /* several outcome pairs */, PT_MP = 8 /* MPFR outcomes */ };
+
+static uint8_t point_kind(const gpoint *pt)
+{
+    const grid_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    return (uint8_t)((pt->out ? PT_OUT : 0) | (pt->unres ? PT_UNRES : 0) |
+                     (ax->n * ay->n > 1 ? PT_MULTI : 0) |
+                     ((ax->n && ax->o[0].mp) || (ay->n && ay->o[0].mp) ? PT_MP : 0));
+}
 
 #define POINT_BLOCK 64 /* points per OpenMP work item */
 
@@ -1723,6 +1735,7 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
             int64_t p0 = b * POINT_BLOCK, p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
             for (int64_t pix = p0; pix < p1; pix++) {
                 point_eval(G, n, pix, &pts[pix], t);
+                W->kind[pix] = point_kind(&pts[pix]);
                 if (W->pterm)
                     dx_point_terms(p, &pts[pix], pix, W->pterm + 4 * pix, W->pe + 4 * pix);
             }
@@ -1736,7 +1749,8 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
     *falls += f;
     double *maxabs = NULL;
     for (int64_t pix = 0; out && !gfail && pix < hw_out; pix++) {
-        if (pts[pix].out || !pts[pix].unres || p->interpolation != REF_INTERP_BILINEAR)
+        if ((W->kind[pix] & (PT_OUT | PT_UNRES)) != PT_UNRES ||
+            p->interpolation != REF_INTERP_BILINEAR)
             continue;
         if (!maxabs && !(maxabs = plane_maxabs(G, n))) {
             gfail = 1;
@@ -1766,8 +1780,8 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     memset(D, 0, sizeof *D);
     for (int64_t pix = 0; pix < hw_out; pix++) {
-        D->any_unres = D->any_unres || pts[pix].unres;
-        if (pts[pix].out || pts[pix].unres || pts[pix].ax[0].n * pts[pix].ax[1].n == 1)
+        D->any_unres = D->any_unres || (W->kind[pix] & PT_UNRES);
+        if ((W->kind[pix] & (PT_OUT | PT_UNRES | PT_MULTI)) != PT_MULTI)
             continue;
         dxamb d;
         dx_variants(p, &pts[pix], &d);
@@ -1884,7 +1898,8 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
               ref_path_overflow_at(&opt->path)};
     /* points: ~3 KiB each, not cleared: point_eval sets what is read */
     size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1);
-    batch_work W = {ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *W.pts, false), NULL,
+    batch_work W = {ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *W.pts, false),
+                    calloc((size_t)(hw_out ? hw_out : 1), 1), NULL,
                     dx ? malloc(nterm * sizeof *W.pterm) : NULL,
                     dx ? malloc(nterm * sizeof *W.terms) : NULL,
                     dx ? malloc(nterm * sizeof *W.pe) : NULL,
@@ -1897,7 +1912,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     if (W.tbuf && dx)
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     ref_chunkbuf xb = {0}, *gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *gb);
-    int rc = W.pts && gb && (!dx || (W.pterm && W.terms && W.pe && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0))
+    int rc = W.pts && W.kind && gb && (!dx || (W.pterm && W.terms && W.pe && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0))
                  ? 0 : -1;
     for (int64_t n = 0; rc == 0 && dgrid && n < (stash ? p->n : 1); n++)
         rc = ref_chunkbuf_init(&gb[n], 2 * hw_out);
@@ -1920,10 +1935,11 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
                 rc = ref_emit(s, 3, (n * p->c + c0) * hw_in, &xb);
         }
         dx_batch_free(&D);
-        for (int64_t pix = 0; pix < hw_out; pix++) {
-            grid_axis_clear(&W.pts[pix].ax[0]);
-            grid_axis_clear(&W.pts[pix].ax[1]);
-        }
+        for (int64_t pix = 0; pix < hw_out; pix++)
+            if (W.kind[pix] & PT_MP) {
+                grid_axis_clear(&W.pts[pix].ax[0]);
+                grid_axis_clear(&W.pts[pix].ax[1]);
+            }
     }
     for (int64_t n = 0; rc == 0 && stash && n < p->n; n++)
         rc = ref_emit(s, 4, n * hw_out * 2, &gb[n]);
@@ -1931,6 +1947,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         ref_chunkbuf_free(&gb[n]);
     free(gb);
     free(W.pts);
+    free(W.kind);
     free(W.gsplit);
     free(W.pterm);
     free(W.terms);
