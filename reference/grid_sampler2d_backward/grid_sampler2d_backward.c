@@ -1110,33 +1110,40 @@ typedef struct {
     dxreach R;
 } dx_batch;
 
-/* Elements e0 .. e1 − 1 of planes c .. c + nl − 1 (nl ≤ DXL) of input_grad into the chunk out
- * (plane c at offset at): every element's sums and the values they decide; the others marked in
- * fallback (laid out as the chunk). split: the planes suit dx_sum_split. */
-GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c,
-                                 int nl, bool split, int64_t e0, int64_t e1, int64_t at,
-                                 uint8_t *fallback, ref_output *out, int64_t *hits)
+/* Elements e0 .. e1 − 1 of the DXL-plane groups g0 .. g1 − 1 of the chunk out (planes c0 ..
+ * c0 + np − 1 of input_grad, group g from plane c0 + g·DXL, plane c0 at offset 0): every
+ * element's sums and the values they decide; the others marked in fallback (laid out as the
+ * chunk). split[g]: group g's planes suit dx_sum_split. An element's groups one after the other:
+ * they read the same points' gradOutput (channel-innermost, so mostly the same cache lines) while
+ * those are in L1. */
+GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0,
+                                 int64_t np, int64_t g0, int64_t g1, const bool *split, int64_t e0,
+                                 int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in;
     bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
     for (int64_t e = e0; e < e1; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
-        if (split) {
-            dxsum4 r;
-            if (bil)
-                dx_sum_split(t, nt, bv->go + c, bv->go_is, true, &r);
-            else
-                dx_sum_split(t, nt, bv->go + c, bv->go_is, false, &r);
-            dx_finish4(G, nt, &r, at + e, hw_in, fallback, out, hits);
-            continue;
-        }
-        dxsum r[DXL];
-        for (int l = 0; l < nl; l++)
-            r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
-        for (int l = 0; l < nl; l++) {
-            int64_t i = at + l * hw_in + e;
-            fallback[i] = (uint8_t)dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
+        for (int64_t c = c0 + g0 * DXL; c < c0 + np && c < c0 + g1 * DXL; c += DXL) {
+            int64_t at = (c - c0) * hw_in;
+            if (split[(c - c0) / DXL]) {
+                dxsum4 r;
+                if (bil)
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, &r);
+                else
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, &r);
+                dx_finish4(G, nt, &r, at + e, hw_in, fallback, out, hits);
+                continue;
+            }
+            int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
+            dxsum r[DXL];
+            for (int l = 0; l < nl; l++)
+                r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
+            for (int l = 0; l < nl; l++) {
+                int64_t i = at + l * hw_in + e;
+                fallback[i] = (uint8_t)dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
+            }
         }
     }
 }
@@ -1824,9 +1831,11 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
 }
 
 /* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out; bv: the batch's view
- * (batch_points). OpenMP over blocks of DX_BLOCK elements of DXL-plane groups (fine enough that
- * a thread the system holds back delays the other by one block at most), then over planes. */
-#define DX_BLOCK 256
+ * (batch_points). OpenMP over blocks of DX_BLOCK elements of all the plane groups, or of a share
+ * of them when the planes are too small for DX_ITEMS blocks (fine enough that a thread the system
+ * holds back delays the other by one block at most), then over planes. */
+#define DX_ITEMS 32
+#define DX_BLOCK 128
 static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
                      int64_t n, int64_t c0, int64_t np, ref_chunkbuf *out, int nth, int64_t *hits,
                      int64_t *falls)
@@ -1837,25 +1846,32 @@ static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const 
     /* alternatives come from ambiguous points only */
     ref_altlist *alts = D->namb ? calloc((size_t)(np * hw_in), sizeof *alts) : NULL;
     uint8_t *fallback = malloc((size_t)(np * hw_in));
-    if (!fallback || (D->namb && !alts) || ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
+    int64_t ng = (np + DXL - 1) / DXL, nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
+    int64_t gs = nb >= DX_ITEMS ? 1 : (DX_ITEMS + nb - 1) / nb; /* group shares per block */
+    gs = gs < ng ? gs : ng;
+    bool *split = malloc((size_t)ng); /* per DXL-plane group: dx_sum_split applies */
+    if (!fallback || !split || (D->namb && !alts) ||
+        ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
         free(alts);
         free(fallback);
+        free(split);
         return -1;
     }
-    int64_t ng = (np + DXL - 1) / DXL, nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
+    for (int64_t g = 0; g < ng; g++) {
+        int64_t c = c0 + g * DXL;
+        split[g] = !G->force && c + DXL <= c0 + np && D->T.split && bv->go_cs == 1 && bv->gsplit;
+        for (int l = 0; split[g] && l < DXL; l++)
+            split[g] = bv->gsplit[c + l];
+    }
     int prc = 0;
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : prc)
     {
         mterms mt = {0};
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t w = 0; w < ng * nb; w++) {
-            int64_t c = c0 + w / nb * DXL, e0 = w % nb * DX_BLOCK;
-            int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
-            bool split = !G->force && nl == DXL && D->T.split && bv->go_cs == 1 && bv->gsplit;
-            for (int l = 0; split && l < nl; l++)
-                split = bv->gsplit[c + l];
-            dx_block(G, &D->T, bv, c, nl, split, e0, e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in,
-                     (c - c0) * hw_in, fallback, &out->o, &h);
+        for (int64_t w = 0; w < nb * gs; w++) {
+            int64_t e0 = w / gs * DX_BLOCK, g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs;
+            dx_block(G, &D->T, bv, c0, np, g0, g1, split, e0,
+                     e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, fallback, &out->o, &h);
         }
 #pragma omp for schedule(dynamic, 1)
         for (int64_t c = c0; c < c0 + np; c++)
@@ -1865,6 +1881,7 @@ static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const 
         mterms_free(&mt);
     }
     free(fallback);
+    free(split);
     *hits += h;
     *falls += f;
     if (alts && ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
