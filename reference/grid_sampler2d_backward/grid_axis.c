@@ -292,26 +292,32 @@ static int add_outcome(grid_axis *ax, branch br, const tval *tv, const ref_grid_
         o->d1 = dd_of(W1, tv->S);
         return 1;
     }
+    mpfr_ptr w = malloc(2 * sizeof *w);
+    if (!w) { /* no room for the weights: the point is left uncheckable */
+        ax->unresolvable = true;
+        return 1;
+    }
     grid_outcome *o = &ax->o[ax->n++];
     o->a = br.a; o->b = br.b; o->mult = br.mult; o->i0 = br.i0; o->far = br.far;
     o->mp = true;
     o->dd_inexact = false;
+    o->w = w;
     mpfr_prec_t pr = mpfr_get_prec(tv->mp) + 64;
-    mpfr_init2(o->w0, pr);
-    mpfr_init2(o->w1, pr);
+    mpfr_init2(&w[0], pr);
+    mpfr_init2(&w[1], pr);
     if (bil) {
         /* w1 = c − i0 = a·t + (b − i0); w0 = 1 − w1; both exact at pr */
-        mpfr_mul_si(o->w1, tv->mp, br.a, MPFR_RNDN);
-        mpfr_add_d(o->w1, o->w1, br.b - (double)br.i0, MPFR_RNDN);
-        mpfr_si_sub(o->w0, 1, o->w1, MPFR_RNDN);
+        mpfr_mul_si(&w[1], tv->mp, br.a, MPFR_RNDN);
+        mpfr_add_d(&w[1], &w[1], br.b - (double)br.i0, MPFR_RNDN);
+        mpfr_si_sub(&w[0], 1, &w[1], MPFR_RNDN);
     } else {
-        mpfr_set_ui(o->w1, 0, MPFR_RNDN);
-        mpfr_set_ui(o->w0, 1, MPFR_RNDN);
+        mpfr_set_ui(&w[1], 0, MPFR_RNDN);
+        mpfr_set_ui(&w[0], 1, MPFR_RNDN);
     }
     mpfr_t r;
     mpfr_init2(r, pr);
-    o->d0 = dd_split(o->w0, r, &o->dd_inexact);
-    o->d1 = dd_split(o->w1, r, &o->dd_inexact);
+    o->d0 = dd_split(&w[0], r, &o->dd_inexact);
+    o->d1 = dd_split(&w[1], r, &o->dd_inexact);
     mpfr_clear(r);
     return 1;
 }
@@ -423,8 +429,9 @@ void grid_axis_clear(grid_axis *ax)
 {
     for (int i = 0; i < ax->n; i++)
         if (ax->o[i].mp) {
-            mpfr_clear(ax->o[i].w0);
-            mpfr_clear(ax->o[i].w1);
+            mpfr_clear(&ax->o[i].w[0]);
+            mpfr_clear(&ax->o[i].w[1]);
+            free(ax->o[i].w);
         }
     ax->n = 0;
 }
@@ -433,7 +440,7 @@ void grid_weight_mul(mpfr_ptr t, const grid_outcome *o, int k)
 {
     mpfr_prec_t pt = mpfr_get_prec(t);
     if (o->mp) {
-        mpfr_srcptr w = k ? o->w1 : o->w0;
+        mpfr_srcptr w = &o->w[k ? 1 : 0];
         mpfr_prec_round(t, pt + mpfr_get_prec(w), MPFR_RNDN); /* exact: more bits */
         mpfr_mul(t, t, w, MPFR_RNDN);
         return;

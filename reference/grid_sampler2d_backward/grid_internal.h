@@ -16,11 +16,13 @@ typedef struct {
     double b;         /* half-integer */
     int64_t i0;       /* floor(c) (bilinear) or nearbyint(c) (nearest) */
     bool far;         /* reflection: flips rounded up below a fold (dx discontinuity) */
-    bool mp;          /* w0, w1 hold the weights; else they are exactly d0.hi + d0.lo, ... */
-    mpfr_t w0, w1;    /* bilinear: i0 + 1 − c and c − i0, exact */
-    ref_dd d0, d1;    /* the same as double-doubles: hi = RN(w), lo = RN(w − hi) */
+    bool mp;          /* w holds the weights; else they are exactly d0.hi + d0.lo, ... */
     bool dd_inexact;  /* hi + lo ≠ w for d0 or d1 (w − hi needs more bits than lo, or lies
                        * below the subnormals, e.g. w = 1/2 + 2^-1075): no fast path */
+    mpfr_ptr w;       /* mp: w[0], w[1] (allocated, grid_axis_clear frees them) the bilinear
+                       * weights i0 + 1 − c and c − i0, exact; out of line, so a point of
+                       * GRID_MAXO outcomes per axis stays small (fewer pages to touch) */
+    ref_dd d0, d1;    /* the same as double-doubles: hi = RN(w), lo = RN(w − hi) */
 } grid_outcome;
 
 typedef struct {

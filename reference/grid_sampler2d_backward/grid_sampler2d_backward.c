@@ -28,6 +28,7 @@ typedef struct {
     bool unres;  /* too many branches: uncheckable */
     grid_axis ax[2]; /* 0: x (width), 1: y (height) */
 } gpoint;
+_Static_assert(sizeof(gpoint) <= 1784, "ref_case's work-bytes bound (reference/common/case.c)");
 
 typedef struct {
     const ref_grid_params *p;
@@ -1686,7 +1687,7 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
 typedef struct {
     gpoint *pts;
     uint8_t *kind;    /* per point, what the serial passes over the points ask (PT_*): one byte
-                       * each instead of the point's ~3 KiB apart */
+                       * each instead of the points' 1.7 KiB apart */
     double *tbuf;
     dxterm *pterm, *terms;
     int64_t *pe, *toff;
@@ -1913,7 +1914,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
               ref_path_overflow_at(&opt->path)};
-    /* points: ~3 KiB each, not cleared: point_eval sets what is read */
+    /* points: ~1.7 KiB each, not cleared: point_eval sets what is read */
     size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1);
     batch_work W = {ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *W.pts, false),
                     calloc((size_t)(hw_out ? hw_out : 1), 1), NULL,
