@@ -1706,6 +1706,15 @@ static uint8_t point_kind(const gpoint *pt)
 
 #define POINT_BLOCK 64 /* points per OpenMP work item */
 
+/* Parts of one work block: each rounded to 64 bytes (whole cache lines); NULL for 0 bytes. */
+#define WORK_ROUND(b) (((b) + 63) & ~(size_t)63)
+static void *work_carve(char **at, size_t bytes)
+{
+    void *p = bytes ? *at : NULL;
+    *at += WORK_ROUND(bytes);
+    return p;
+}
+
 /* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
  * chunk of grid_grad (alternatives gathered, unresolvable points as intervals). */
 static int batch_points(const gctx *G, int64_t n, const batch_work *W, const batch_view *bv,
@@ -1914,19 +1923,32 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
               ref_path_overflow_at(&opt->path)};
-    /* points: ~1.7 KiB each, not cleared: point_eval sets what is read */
-    size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1);
-    batch_work W = {ref_big_alloc((size_t)(hw_out ? hw_out : 1), sizeof *W.pts, false),
-                    calloc((size_t)(hw_out ? hw_out : 1), 1), NULL,
-                    dx ? malloc(nterm * sizeof *W.pterm) : NULL,
-                    dx ? malloc(nterm * sizeof *W.terms) : NULL,
-                    dx ? malloc(nterm * sizeof *W.pe) : NULL,
-                    dx ? malloc((size_t)(hw_in + 1) * sizeof *W.toff) : NULL, NULL};
-    /* channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
-     * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's */
+    /* points: ~1.7 KiB each, not cleared: point_eval sets what is read; dx's terms; and the
+     * channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
+     * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's.
+     * One block for all (work_carve): the allocator keeps a block that big between calls,
+     * where it hands several smaller ones back to the system and faults them in again. */
+    size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1), npts = (size_t)(hw_out ? hw_out : 1);
     int64_t tsz = (hw_out + (dgrid ? hw_in : 0)) * p->c;
-    if ((dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX)
-        W.tbuf = malloc((size_t)tsz * sizeof *W.tbuf);
+    bool copies = (dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX;
+    size_t sizes[6] = {npts * sizeof(gpoint), dx ? nterm * sizeof(dxterm) : 0,
+                       dx ? nterm * sizeof(dxterm) : 0, dx ? nterm * sizeof(int64_t) : 0,
+                       dx ? (size_t)(hw_in + 1) * sizeof(int64_t) : 0,
+                       copies ? (size_t)tsz * sizeof(double) : 0};
+    size_t total = 0;
+    for (int i = 0; i < 6; i++)
+        total += WORK_ROUND(sizes[i]);
+    char *block = ref_big_alloc(total, 1, false), *at = block;
+    batch_work W = {0};
+    if (block) {
+        W.pts = work_carve(&at, sizes[0]);
+        W.pterm = work_carve(&at, sizes[1]);
+        W.terms = work_carve(&at, sizes[2]);
+        W.pe = work_carve(&at, sizes[3]);
+        W.toff = work_carve(&at, sizes[4]);
+        W.tbuf = work_carve(&at, sizes[5]);
+    }
+    W.kind = calloc(npts, 1);
     if (W.tbuf && dx)
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     ref_chunkbuf xb = {0}, *gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *gb);
@@ -1964,14 +1986,9 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     for (int64_t n = 0; gb && n < (stash ? p->n : 1); n++)
         ref_chunkbuf_free(&gb[n]);
     free(gb);
-    free(W.pts);
+    free(block);
     free(W.kind);
     free(W.gsplit);
-    free(W.pterm);
-    free(W.terms);
-    free(W.pe);
-    free(W.toff);
-    free(W.tbuf);
     ref_chunkbuf_free(&xb);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
