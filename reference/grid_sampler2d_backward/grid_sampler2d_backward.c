@@ -1117,16 +1117,23 @@ typedef struct {
  * chunk). split[g]: group g's planes suit dx_sum_split. An element's groups one after the other:
  * they read the same points' gradOutput (channel-innermost, so mostly the same cache lines) while
  * those are in L1. */
+#define DX_AHEAD 3 /* elements */
 GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0,
                                  int64_t np, int64_t g0, int64_t g1, const bool *split, int64_t e0,
                                  int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in;
     bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    int64_t cb = c0 + g0 * DXL;
     for (int64_t e = e0; e < e1; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
-        for (int64_t c = c0 + g0 * DXL; c < c0 + np && c < c0 + g1 * DXL; c += DXL) {
+        /* the gradOutput a few elements ahead reads, asked for now: the points are anywhere in
+         * the batch, so those loads would otherwise wait on L2 or beyond */
+        for (int64_t i = e + DX_AHEAD < hw_in ? T->off[e + DX_AHEAD] : 0;
+             e + DX_AHEAD < hw_in && i < T->off[e + DX_AHEAD + 1]; i++)
+            __builtin_prefetch(bv->go + T->t[i].pix * bv->go_is + cb * bv->go_cs);
+        for (int64_t c = cb; c < c0 + np && c < c0 + g1 * DXL; c += DXL) {
             int64_t at = (c - c0) * hw_in;
             if (split[(c - c0) / DXL]) {
                 dxsum4 r;
