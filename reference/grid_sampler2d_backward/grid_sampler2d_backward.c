@@ -142,6 +142,7 @@ typedef struct {
      * the largest magnitudes */
     bool plain;
     double max_go, max_in;
+    bool lean_all;    /* batch_points: dgrid_lean_all */
     /* batch_prepare, with the copies: per channel, whether its gradOutput suits dx_sum_split
      * (dx_g_ok for all its values); NULL: unknown */
     bool *gsplit;
@@ -345,20 +346,36 @@ dgrid_fill(const gctx *G, const batch_view *bv, int64_t pix, dgrid_gather *D, bo
  * largest weight: |val·g| ≤ VG, vsum ≤ 4V, vsum·|g| ≤ 4VG, each term of pre and sabs at most
  * VG·W·max(1, |scale|) rounded 3 times, their sums of 4C terms rounded once each: all below
  * B = 4·V·max(1, G)·max(1, C·W·max(1, |scale|))·(1 + (4C + 8)·2^-52). */
+static bool lean_bound(const gctx *G, const batch_view *bv, double w, double sc)
+{
+    double C = (double)G->p->c;
+    double B = 4 * bv->max_in * ref_fmax(1, bv->max_go) * ref_fmax(1, C * w * sc) *
+               (1 + (4 * C + 8) * 0x1p-52);
+    return B * 2 < G->overflow_at;
+}
+
 static bool dgrid_lean(const gctx *G, const batch_view *bv, const dgrid_gather *D)
 {
     if (!bv->plain || G->force)
         return false;
+    if (bv->lean_all)
+        return true;
     double w = 0, sc = 1;
     for (int comp = 0; comp < 2; comp++) {
         sc = ref_fmax(sc, fabs(D->comp[comp].scale));
         for (int k = 0; k < D->nc; k++)
             w = ref_fmax(w, fabs(D->comp[comp].wk[k]->hi));
     }
-    double C = (double)G->p->c;
-    double B = 4 * bv->max_in * ref_fmax(1, bv->max_go) * ref_fmax(1, C * w * sc) *
-               (1 + (4 * C + 8) * 0x1p-52);
-    return B * 2 < G->overflow_at;
+    return lean_bound(G, bv, w, sc);
+}
+
+/* Whether every point of the batch is lean (dgrid_lean) by the bound's largest W and |scale|:
+ * bilinear weights lie in [0, 1] on every branch, |scale| = factor·|mult| ≤ factor; the bound
+ * grows with both (rounding is monotone), so no point's own is larger. */
+static bool dgrid_lean_all(const gctx *G, const batch_view *bv)
+{
+    double sc = ref_fmax(1, ref_fmax(fabs(factor(G->p, 0)), fabs(factor(G->p, 1))));
+    return bv->plain && !G->force && lean_bound(G, bv, 1, sc);
 }
 
 static void dgrid_gather_fill(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t pix,
@@ -1181,7 +1198,7 @@ static batch_view batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
     batch_view v = {G->go + n * C * hw_out, G->in + n * C * hw_in, hw_out, 1, hw_in, 1, false, 0, 0,
-                    NULL};
+                    false, NULL};
     if (buf) {
         v.go = buf;
         v.go_cs = 1;
@@ -1754,6 +1771,8 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
         mpfr_init2(t, 64);
         if (W->tbuf || scan)
             batch_prepare(G, n, W->tbuf, out != NULL, scan, &v);
+#pragma omp single
+        v.lean_all = scan && dgrid_lean_all(G, &v);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t b = 0; b < (hw_out + POINT_BLOCK - 1) / POINT_BLOCK; b++) {
             int64_t p0 = b * POINT_BLOCK, p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
