@@ -22,7 +22,6 @@
 
 #include "grid_internal.h"
 
-
 typedef struct {
     bool out;    /* non-finite grid value: out of bounds (docs/contract.md) */
     bool unres;  /* too many branches: uncheckable */
@@ -1128,13 +1127,14 @@ typedef struct {
     dxreach R;
 } dx_batch;
 
+#define DX_AHEAD 3 /* elements between a gradOutput prefetch and its use (dx_block) */
+
 /* Elements e0 .. e1 − 1 of the DXL-plane groups g0 .. g1 − 1 of the chunk out (planes c0 ..
  * c0 + np − 1 of input_grad, group g from plane c0 + g·DXL, plane c0 at offset 0): every
  * element's sums and the values they decide; the others marked in fallback (laid out as the
  * chunk). split[g]: group g's planes suit dx_sum_split. An element's groups one after the other:
  * they read the same points' gradOutput (channel-innermost, so mostly the same cache lines) while
  * those are in L1. */
-#define DX_AHEAD 3 /* elements */
 GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0,
                                  int64_t np, int64_t g0, int64_t g1, const bool *split, int64_t e0,
                                  int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits)
@@ -1718,7 +1718,12 @@ typedef struct {
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
 
-enum { PT_OUT = 1, PT_UNRES = 2, PT_MULTI = 4 /* several outcome pairs */, PT_MP = 8 /* MPFR outcomes */ };
+enum {
+    PT_OUT = 1,
+    PT_UNRES = 2,
+    PT_MULTI = 4, /* several outcome pairs */
+    PT_MP = 8     /* outcomes in MPFR form (grid_axis_clear frees them) */
+};
 
 static uint8_t point_kind(const gpoint *pt)
 {
@@ -1775,7 +1780,8 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
         v.lean_all = scan && dgrid_lean_all(G, &v);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t b = 0; b < (hw_out + POINT_BLOCK - 1) / POINT_BLOCK; b++) {
-            int64_t p0 = b * POINT_BLOCK, p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
+            int64_t p0 = b * POINT_BLOCK;
+            int64_t p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
             for (int64_t pix = p0; pix < p1; pix++) {
                 point_eval(G, n, pix, &pts[pix], t);
                 W->kind[pix] = point_kind(&pts[pix]);
@@ -1956,7 +1962,8 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
      * where it hands several smaller ones back to the system and faults them in again. */
     size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1), npts = (size_t)(hw_out ? hw_out : 1);
     int64_t tsz = (hw_out + (dgrid ? hw_in : 0)) * p->c;
-    bool copies = (dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX;
+    bool copies =
+        (dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX;
     size_t sizes[6] = {npts * sizeof(gpoint), dx ? nterm * sizeof(dxterm) : 0,
                        dx ? nterm * sizeof(dxterm) : 0, dx ? nterm * sizeof(int64_t) : 0,
                        dx ? (size_t)(hw_in + 1) * sizeof(int64_t) : 0,
@@ -1978,7 +1985,9 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     if (W.tbuf && dx)
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     ref_chunkbuf xb = {0}, *gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *gb);
-    int rc = W.pts && W.kind && gb && (!dx || (W.pterm && W.terms && W.pe && W.toff && ref_chunkbuf_init(&xb, group * hw_in) == 0))
+    int rc = W.pts && W.kind && gb &&
+                     (!dx || (W.pterm && W.terms && W.pe && W.toff &&
+                              ref_chunkbuf_init(&xb, group * hw_in) == 0))
                  ? 0 : -1;
     for (int64_t n = 0; rc == 0 && dgrid && n < (stash ? p->n : 1); n++)
         rc = ref_chunkbuf_init(&gb[n], 2 * hw_out);
