@@ -276,6 +276,15 @@ static int add_outcome(grid_axis *ax, branch br, const tval *tv, const ref_grid_
         ax->unresolvable = true;
         return 1;
     }
+    if (ax->n == 1 && ax->o == &ax->first) { /* a second outcome: room for all of them */
+        grid_outcome *all = malloc(GRID_MAXO * sizeof *all);
+        if (!all) { /* no room: the point is left uncheckable */
+            ax->unresolvable = true;
+            return 1;
+        }
+        all[0] = ax->first;
+        ax->o = all;
+    }
     bool bil = p->interpolation == REF_INTERP_BILINEAR;
     if (!tv->mp) {
         /* w1·2^S = a·T + (2b − 2i0)·2^(S−1), in wrapping 128-bit arithmetic (the result fits) */
@@ -354,7 +363,7 @@ static bool coord_exact(double x, double td, int64_t size, const ref_grid_params
 static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
                      const ref_grid_params *p, double u_dev)
 {
-    ax->n = 0;
+    grid_axis_clear(ax); /* an abandoned attempt's outcomes */
     ax->unresolvable = false;
     double td = tv->mp ? mpfr_get_d(tv->mp, MPFR_RNDN) : i128_over_pow2(tv->T, tv->S);
     double sz = (double)size;
@@ -418,9 +427,10 @@ void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params
                     mpfr_t t, bool use_int)
 {
     tval tv;
+    ax->n = 0;
+    ax->o = &ax->first;
     if (use_int && int_form(&tv, x, size, p->align_corners) && axis_eval(ax, &tv, x, size, p, u_dev))
         return;
-    grid_axis_clear(ax); /* outcomes of an abandoned integer attempt hold no MPFR numbers */
     mp_form(&tv, x, size, p->align_corners, t);
     (void)axis_eval(ax, &tv, x, size, p, u_dev);
 }
@@ -433,6 +443,9 @@ void grid_axis_clear(grid_axis *ax)
             mpfr_clear(&ax->o[i].w[1]);
             free(ax->o[i].w);
         }
+    if (ax->o != &ax->first)
+        free(ax->o);
+    ax->o = &ax->first;
     ax->n = 0;
 }
 

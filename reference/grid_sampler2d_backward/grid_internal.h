@@ -30,7 +30,10 @@ typedef struct {
     bool unresolvable;
     double delta;     /* device coordinate error bound (t units) */
     double sens;      /* max |a| over outcomes: |∂c/∂t| for the coordinate error term */
-    grid_outcome o[GRID_MAXO];
+    grid_outcome *o;  /* &first, or from a second outcome on an allocated array of GRID_MAXO
+                       * (grid_axis_clear frees it): most axes have one outcome, and a batch's
+                       * points stay compact. A grid_axis is not copied (o may point into it). */
+    grid_outcome first;
 } grid_axis;
 
 /* Evaluates one axis of grid value x (finite) for an input axis of `size`. u_dev is the unit

@@ -27,7 +27,9 @@ typedef struct {
     bool unres;  /* too many branches: uncheckable */
     grid_axis ax[2]; /* 0: x (width), 1: y (height) */
 } gpoint;
-_Static_assert(sizeof(gpoint) <= 1784, "ref_case's work-bytes bound (reference/common/case.c)");
+/* ref_case's work-bytes bound (reference/common/case.c) counts 216 bytes a point and GRID_MAXO
+ * outcomes per axis that has several */
+_Static_assert(sizeof(gpoint) <= 216 && sizeof(grid_outcome) * GRID_MAXO <= 864, "case.c");
 
 typedef struct {
     const ref_grid_params *p;
@@ -1338,7 +1340,10 @@ static void point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, mpfr_t
 {
     const ref_grid_params *p = G->p;
     const double *gv = G->grid + (n * p->h_out * p->w_out + pix) * 2;
-    pt->ax[0].n = pt->ax[1].n = 0;
+    for (int i = 0; i < 2; i++) { /* no outcomes yet (grid_axis_clear may follow) */
+        pt->ax[i].n = 0;
+        pt->ax[i].o = &pt->ax[i].first;
+    }
     pt->unres = false;
     pt->out = !isfinite(gv[0]) || !isfinite(gv[1]);
     if (pt->out)
@@ -1711,7 +1716,7 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
 typedef struct {
     gpoint *pts;
     uint8_t *kind;    /* per point, what the serial passes over the points ask (PT_*): one byte
-                       * each instead of the points' 1.7 KiB apart */
+                       * each instead of the points' 216 bytes apart */
     double *tbuf;
     dxterm *pterm, *terms;
     int64_t *pe, *toff;
@@ -1722,7 +1727,7 @@ enum {
     PT_OUT = 1,
     PT_UNRES = 2,
     PT_MULTI = 4, /* several outcome pairs */
-    PT_MP = 8     /* outcomes in MPFR form (grid_axis_clear frees them) */
+    PT_CLEAR = 8  /* MPFR weights or an outcome array for grid_axis_clear to free */
 };
 
 static uint8_t point_kind(const gpoint *pt)
@@ -1730,7 +1735,10 @@ static uint8_t point_kind(const gpoint *pt)
     const grid_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
     return (uint8_t)((pt->out ? PT_OUT : 0) | (pt->unres ? PT_UNRES : 0) |
                      (ax->n * ay->n > 1 ? PT_MULTI : 0) |
-                     ((ax->n && ax->o[0].mp) || (ay->n && ay->o[0].mp) ? PT_MP : 0));
+                     ((ax->n && ax->o[0].mp) || (ay->n && ay->o[0].mp) || ax->n > 1 ||
+                              ay->n > 1
+                          ? PT_CLEAR
+                          : 0));
 }
 
 #define POINT_BLOCK 64 /* points per OpenMP work item */
@@ -1742,6 +1750,31 @@ static void *work_carve(char **at, size_t bytes)
     void *p = bytes ? *at : NULL;
     *at += WORK_ROUND(bytes);
     return p;
+}
+
+/* A chunk buffer of cap elements (interval offsets included) carved from a work block, set up
+ * as ref_output_alloc sets its arrays (no alternatives: index -1, count 0); ref_chunkbuf_start
+ * clears the rest before each use. Its arrays are the block's: only the alternatives
+ * ref_output_set_alts attaches are its own to free. */
+static size_t chunkbuf_view_bytes(int64_t cap)
+{
+    size_t n = (size_t)(cap > 0 ? cap : 1);
+    return WORK_ROUND(n * sizeof(ref_value)) + WORK_ROUND(n) + WORK_ROUND(n * sizeof(int64_t)) +
+           WORK_ROUND(n * sizeof(int32_t)) + WORK_ROUND(2 * n * sizeof(double));
+}
+
+static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at)
+{
+    size_t n = (size_t)(cap > 0 ? cap : 1);
+    memset(b, 0, sizeof *b);
+    b->cap = (int64_t)n;
+    b->o.v = work_carve(at, n * sizeof(ref_value));
+    b->o.flags = work_carve(at, n);
+    b->o.alt_first = work_carve(at, n * sizeof(int64_t));
+    b->o.alt_count = work_carve(at, n * sizeof(int32_t));
+    b->o.ival = work_carve(at, 2 * n * sizeof(double));
+    memset(b->o.alt_first, 0xff, n * sizeof(int64_t)); /* -1: two's complement */
+    memset(b->o.alt_count, 0, n * sizeof(int32_t));
 }
 
 /* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
@@ -1955,7 +1988,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
               ref_path_overflow_at(&opt->path)};
-    /* points: ~1.7 KiB each, not cleared: point_eval sets what is read; dx's terms; and the
+    /* points: 216 bytes each, not cleared: point_eval sets what is read; dx's terms; and the
      * channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
      * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's.
      * One block for all (work_carve): the allocator keeps a block that big between calls,
@@ -1968,9 +2001,10 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
                        dx ? nterm * sizeof(dxterm) : 0, dx ? nterm * sizeof(int64_t) : 0,
                        dx ? (size_t)(hw_in + 1) * sizeof(int64_t) : 0,
                        copies ? (size_t)tsz * sizeof(double) : 0};
-    size_t total = 0;
+    size_t total = 0, nkept = stash ? (size_t)p->n : 0;
     for (int i = 0; i < 6; i++)
         total += WORK_ROUND(sizes[i]);
+    total += nkept * chunkbuf_view_bytes(2 * hw_out); /* grid_grad's kept chunks */
     char *block = ref_big_alloc(total, 1, false), *at = block;
     batch_work W = {0};
     if (block) {
@@ -1989,8 +2023,10 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
                      (!dx || (W.pterm && W.terms && W.pe && W.toff &&
                               ref_chunkbuf_init(&xb, group * hw_in) == 0))
                  ? 0 : -1;
-    for (int64_t n = 0; rc == 0 && dgrid && n < (stash ? p->n : 1); n++)
-        rc = ref_chunkbuf_init(&gb[n], 2 * hw_out);
+    for (size_t n = 0; rc == 0 && n < nkept; n++)
+        chunkbuf_view(&gb[n], 2 * hw_out, &at);
+    if (rc == 0 && dgrid && !stash)
+        rc = ref_chunkbuf_init(&gb[0], 2 * hw_out);
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
@@ -2011,15 +2047,17 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         }
         dx_batch_free(&D);
         for (int64_t pix = 0; pix < hw_out; pix++)
-            if (W.kind[pix] & PT_MP) {
+            if (W.kind[pix] & PT_CLEAR) {
                 grid_axis_clear(&W.pts[pix].ax[0]);
                 grid_axis_clear(&W.pts[pix].ax[1]);
             }
     }
     for (int64_t n = 0; rc == 0 && stash && n < p->n; n++)
         rc = ref_emit(s, 4, n * hw_out * 2, &gb[n]);
-    for (int64_t n = 0; gb && n < (stash ? p->n : 1); n++)
-        ref_chunkbuf_free(&gb[n]);
+    for (int64_t n = 0; gb && stash && n < p->n; n++)
+        free(gb[n].o.alts); /* the rest is the work block's */
+    if (gb && !stash)
+        ref_chunkbuf_free(&gb[0]);
     free(gb);
     free(block);
     free(W.kind);
