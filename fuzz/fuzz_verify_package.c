@@ -32,7 +32,8 @@ static bool allowed(const char *name)
 static void write_file(const char *dir, const char *name, const uint8_t *p, size_t n)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int len = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (len < 0 || (size_t)len >= sizeof path) return; /* not a file the package can hold */
     FILE *f = fopen(path, "wb");
     if (!f) return;
     if (n) fwrite(p, 1, n, f);

@@ -137,7 +137,11 @@ static int add_hashed(cts_manifest *m, const char *dir, const char *role, const 
                       const char *source)
 {
     char path[PATH_MAX * 2], hex[65];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int len = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (len < 0 || (size_t)len >= sizeof path) {
+        fprintf(stderr, "aclcts: error: hashing %s/%s: the path is too long\n", dir, name);
+        return -1;
+    }
     if (cts_sha256_file(path, hex) != 0) {
         fprintf(stderr, "aclcts: error: hashing %s: %s\n", path, strerror(errno));
         return -1;

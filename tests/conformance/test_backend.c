@@ -20,10 +20,11 @@ static const char *emu_lib64(char *buf, size_t size)
 {
     const char *dir = getenv("ACLCTS_EMU_DIR");
     if (!dir || !*dir) return NULL;
-    snprintf(buf, size, "%s/lib64", dir);
-    char lib[PATH_MAX];
-    snprintf(lib, sizeof lib, "%s/libopapi.so", buf);
-    return access(lib, R_OK) == 0 ? buf : NULL;
+    char lib[PATH_MAX + 32];
+    int n = snprintf(buf, size, "%s/lib64", dir);
+    if (n < 0 || (size_t)n >= size) return NULL;
+    n = snprintf(lib, sizeof lib, "%s/libopapi.so", buf);
+    return n > 0 && (size_t)n < sizeof lib && access(lib, R_OK) == 0 ? buf : NULL;
 }
 
 static void test_open_emu(void **state)
