@@ -65,6 +65,9 @@ typedef struct {
     double spread_ulp;        /* max ULP between repeated runs (non-deterministic cases) */
     uint64_t output_hash;     /* FNV-1a over all output bytes of the first run */
     /* timings, seconds */
+    /* seconds: the whole case, data generation, device calls, the reference (the part of its
+     * call not spent in the judge: avg-pool computes the next chunk while the judge reads one,
+     * so only what the judge waits for counts), the checks (the judge included) */
     double t_total, t_gen, t_device, t_ref, t_check;
     cts_elem_stats el;        /* per-element statistics for the precision audit */
     cts_error_grid grid;      /* error map of a failing case (CTS_FAIL only) */
