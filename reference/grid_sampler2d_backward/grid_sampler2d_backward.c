@@ -17,6 +17,7 @@
  * coord_err = Σ|∂term/∂t|·δ over the terms: dx |g|(|wy|δx + |wx|δy + δxδy), dgrid x
  * |val·g·scale|·δy (y: δx), with |∂c/∂t| ≤ sens. */
 #include <float.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -977,8 +978,30 @@ static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, ui
     return 0;
 }
 
+/* out[l] = {a[l], b[l], c[l], d[l]}: four lanes' fields side by side, each one half of a
+ * ref_value (two unpacks and two lane swaps a pair) */
+static inline __attribute__((always_inline)) void
+dxv_transpose(const dxv *a, const dxv *b, const dxv *c, const dxv *d, dxv out[DXL])
+{
+    const dxvi lo2 = {0, 4, 2, 6}, hi2 = {1, 5, 3, 7}, lo4 = {0, 1, 4, 5}, hi4 = {2, 3, 6, 7};
+    dxv ab0 = __builtin_shuffle(*a, *b, lo2), ab1 = __builtin_shuffle(*a, *b, hi2);
+    dxv cd0 = __builtin_shuffle(*c, *d, lo2), cd1 = __builtin_shuffle(*c, *d, hi2);
+    out[0] = __builtin_shuffle(ab0, cd0, lo4);
+    out[1] = __builtin_shuffle(ab1, cd1, lo4);
+    out[2] = __builtin_shuffle(ab0, cd0, hi4);
+    out[3] = __builtin_shuffle(ab1, cd1, hi4);
+}
+
+_Static_assert(offsetof(ref_value, hi) == 0 && offsetof(ref_value, lo) == 8 &&
+                   offsetof(ref_value, sum_abs) == 16 && offsetof(ref_value, nterms) == 24 &&
+                   offsetof(ref_value, nops) == 32 && offsetof(ref_value, coord_err) == 40 &&
+                   offsetof(ref_value, min_weight) == 48 && offsetof(ref_value, under_mag) == 56 &&
+                   sizeof(ref_value) == 64,
+               "dx_finish4 writes a ref_value as two rows of four doubles");
+
 /* dx_finish of four planes' element from dx_sum_split's sums (every term finite): lane l is
- * element i + l·stride of the chunk out, marked in fallback where undecided. */
+ * element i + l·stride of the chunk out, marked in fallback where undecided. The values are
+ * made as vectors and stored as two rows each (not field by field from extracted lanes). */
 static inline __attribute__((always_inline)) void
 dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride,
            uint8_t *fallback, ref_output *out, int64_t *hits)
@@ -988,27 +1011,30 @@ dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride
     dxv mag = r->mag * (1 + 0x1p-40), hi, lo;
     dxvi range = r->sabs * (1 + 0x1p-40) > G->overflow_at, dec, known;
     dxv_decide(&r->s, &r->c, &r->err, &hi, &lo, &dec, &known);
-    /* the lanes as scalars once (not one vector extraction per use) */
-    double H[DXL], Lo[DXL], SA[DXL], CE[DXL], MG[DXL];
-    int64_t K[DXL], D[DXL], R[DXL];
-    memcpy(H, &hi, sizeof H);
-    memcpy(Lo, &lo, sizeof Lo);
-    memcpy(SA, &sum_abs, sizeof SA);
-    memcpy(CE, &cerr, sizeof CE);
-    memcpy(MG, &mag, sizeof MG);
-    memcpy(K, &known, sizeof K);
-    memcpy(D, &dec, sizeof D);
-    memcpy(R, &range, sizeof R);
+    dxv ntv = (dxv)(dxvi){nt, nt, nt, nt}, nopv = (dxv)(dxvi){nops, nops, nops, nops};
+    dxv zero = {0, 0, 0, 0}, row0[DXL], row1[DXL];
+    dxv_transpose(&hi, &lo, &sum_abs, &ntv, row0);
+    dxv_transpose(&nopv, &cerr, &zero, &mag, row1);
+    dxvi d = known & dec & 1;
+    /* the rows stored from registers (an unaligned vector type: no copy through the stack) */
+    typedef double dxv_row __attribute__((vector_size(sizeof(dxv)), aligned(8), may_alias));
+    ref_value *v0 = out->v + i;
+    *(dxv_row *)&v0[0] = row0[0];
+    *(dxv_row *)&v0[0].nops = row1[0];
+    *(dxv_row *)&v0[stride] = row0[1];
+    *(dxv_row *)&v0[stride].nops = row1[1];
+    *(dxv_row *)&v0[2 * stride] = row0[2];
+    *(dxv_row *)&v0[2 * stride].nops = row1[2];
+    *(dxv_row *)&v0[3 * stride] = row0[3];
+    *(dxv_row *)&v0[3 * stride].nops = row1[3];
     for (int l = 0; l < DXL; l++, i += stride) {
         ref_value *v = &out->v[i];
-        *v = (ref_value){.hi = H[l], .lo = Lo[l], .sum_abs = SA[l], .nterms = nt, .nops = nops,
-                         .coord_err = CE[l], .under_mag = MG[l]};
-        if (R[l])
+        if (range[l])
             out->flags[i] |= REF_FLAG_RANGE;
-        int64_t d = K[l] ? D[l] & 1
-                         : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
-        fallback[i] = (uint8_t)!d;
-        *hits += d;
+        int64_t dl = known[l] ? d[l]
+                              : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
+        fallback[i] = (uint8_t)!dl;
+        *hits += dl;
     }
 }
 
