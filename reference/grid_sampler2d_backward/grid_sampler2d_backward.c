@@ -1027,6 +1027,13 @@ dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride
     *(dxv_row *)&v0[2 * stride].nops = row1[2];
     *(dxv_row *)&v0[3 * stride] = row0[3];
     *(dxv_row *)&v0[3 * stride].nops = row1[3];
+    dxvi odd = range | ~known; /* a flag to set or a lane for ref_decide */
+    if (!((odd[0] | odd[1]) | (odd[2] | odd[3]))) { /* the common case, without branches */
+        for (int l = 0; l < DXL; l++)
+            fallback[i + l * stride] = (uint8_t)(d[l] ^ 1);
+        *hits += (d[0] + d[1]) + (d[2] + d[3]);
+        return;
+    }
     for (int l = 0; l < DXL; l++, i += stride) {
         ref_value *v = &out->v[i];
         if (range[l])
@@ -1165,9 +1172,9 @@ typedef struct {
  * those are in L1. */
 GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0,
                                  int64_t np, int64_t g0, int64_t g1, const bool *split, int64_t e0,
-                                 int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits)
+                                 int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits_out)
 {
-    int64_t hw_in = G->p->h_in * G->p->w_in;
+    int64_t hw_in = G->p->h_in * G->p->w_in, hits_local = 0, *hits = &hits_local;
     bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
     int64_t cb = c0 + g0 * DXL;
     for (int64_t e = e0; e < e1; e++) {
@@ -1199,6 +1206,7 @@ GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_vi
             }
         }
     }
+    *hits_out += hits_local; /* counted in a register meanwhile */
 }
 
 /* Plane c of input_grad (at offset at of the chunk out) after dx_block: its marked elements by
