@@ -728,6 +728,7 @@ typedef struct {
     dxterm *t;        /* the terms of element e: t[off[e]] .. t[off[e + 1] − 1] */
     int64_t *off;
     bool split;       /* every term split */
+    bool one_word;    /* every term's wx·wy one double (part[2] = part[3] = 0) */
 } dxterms;
 
 /* Magnitudes where the split products g·part are exact and their sums finite: parts in
@@ -813,9 +814,11 @@ static void dx_terms_build(const ref_grid_params *p, const dxterm *pterm, const 
     /* the fill moved each offset to the next element's start */
     memmove(off + 1, off, (size_t)hw_in * sizeof *off);
     off[0] = 0;
-    T->split = true;
-    for (int64_t i = 0; i < off[hw_in]; i++)
+    T->split = T->one_word = true;
+    for (int64_t i = 0; i < off[hw_in]; i++) {
         T->split = T->split && T->t[i].split;
+        T->one_word = T->one_word && T->t[i].part[2] == 0;
+    }
 }
 
 /* What an element's terms add up to in one plane: Σ|terms|, the coordinate term, the
@@ -887,9 +890,11 @@ typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
  * gp[pix·is + l]), every term split and every g suiting the split (dx_g_ok): each
  * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
- * GCC vectors: element-wise IEEE operations, whatever instructions the target has. */
+ * GCC vectors: element-wise IEEE operations, whatever instructions the target has.
+ * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out. */
 static inline __attribute__((always_inline)) void
-dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, dxsum4 *r)
+dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
+             dxsum4 *r)
 {
     const dxv one = {1, 1, 1, 1};
     dxv s = {0}, c = {0}, err = {0}, sabs = {0}, mag = {0}, cerr = {0};
@@ -906,7 +911,7 @@ dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil
             cerr += ag * k->cfac;
         dxv_exact_add(&s, &c, &err, &p0);
         dxv_exact_add(&s, &c, &err, &p1);
-        if (k->part[2] != 0) { /* wx·wy needs two words */
+        if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */
             dxv p2 = g * k->part[2], p3 = g * k->part[3];
             dxv_exact_add(&s, &c, &err, &p2);
             dxv_exact_add(&s, &c, &err, &p3);
@@ -1189,10 +1194,13 @@ GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_vi
             int64_t at = (c - c0) * hw_in;
             if (split[(c - c0) / DXL]) {
                 dxsum4 r;
-                if (bil)
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, &r);
+                /* constant flags: a loop without their tests for each case */
+                if (bil && T->one_word)
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, true, &r);
+                else if (bil)
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, &r);
                 else
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, &r);
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, &r);
                 dx_finish4(G, nt, &r, at + e, hw_in, fallback, out, hits);
                 continue;
             }
@@ -1932,7 +1940,7 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
                     tl[e * AMB_PER_ELEM + tn[e]++] = i;
             }
         }
-    D->T = (dxterms){W->terms, W->toff, false};
+    D->T = (dxterms){W->terms, W->toff, false, false};
     dx_terms_build(p, W->pterm, W->pe, &D->T);
     if ((namb || D->any_unres) && dxreach_build(p, pts, D->amb, namb, &D->R) != 0)
         return -1;
