@@ -118,7 +118,8 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     /* points, reach lists, dx terms (per point and per element: 2 × 4 × 80 bytes, 4 indices) */
     return copies + hw_out * (216 + 2 * 864 + 1 + 5 * 8 + 4 * (2 * 80 + 8)) +
            hw_in * (8 + 8 + 4 + 4 * 6) + /* term and reach offsets, ambiguity tables */
-           (uint64_t)threads * hw_in * 4 + /* fallback marks of a four-plane group */
+           (uint64_t)threads * hw_in * (4 + 8) + /* fallback marks of a four-plane group,
+                                                   * term counts of the per-element sort */
            chunk * CHUNK_ELEM_BYTES;
 }
 

@@ -795,32 +795,6 @@ static void dx_point_terms(const ref_grid_params *p, const gpoint *pt, int64_t p
     }
 }
 
-/* The batch's terms (pterm, pe: dx_point_terms of each point) into T (t: room for 4·hw_out,
- * off: hw_in + 1), each element's in point order. */
-static void dx_terms_build(const ref_grid_params *p, const dxterm *pterm, const int64_t *pe,
-                           dxterms *T)
-{
-    int64_t n = 4 * p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
-    int64_t *off = T->off;
-    memset(off, 0, (size_t)(hw_in + 1) * sizeof *off);
-    for (int64_t i = 0; i < n; i++)
-        if (pe[i] >= 0)
-            off[pe[i] + 1]++;
-    for (int64_t e = 0; e < hw_in; e++)
-        off[e + 1] += off[e];
-    for (int64_t i = 0; i < n; i++)
-        if (pe[i] >= 0)
-            T->t[off[pe[i]]++] = pterm[i];
-    /* the fill moved each offset to the next element's start */
-    memmove(off + 1, off, (size_t)hw_in * sizeof *off);
-    off[0] = 0;
-    T->split = T->one_word = true;
-    for (int64_t i = 0; i < off[hw_in]; i++) {
-        T->split = T->split && T->t[i].split;
-        T->one_word = T->one_word && T->t[i].part[2] == 0;
-    }
-}
-
 /* What an element's terms add up to in one plane: Σ|terms|, the coordinate term, the
  * magnitudes, the non-finite class and (off force_mpfr) the sum s with |exact − s| ≤ err. */
 typedef struct {
@@ -1762,8 +1736,54 @@ typedef struct {
     double *tbuf;
     dxterm *pterm, *terms;
     int64_t *pe, *toff;
+    int64_t *tcnt;    /* dx: per thread, hw_in term counts (dx_terms_team) */
+    bool tsplit, tone_word; /* dx_terms_team: dxterms.split and .one_word of terms */
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
+
+/* The batch's terms (pterm, pe: dx_point_terms of each point) into terms, each element's in
+ * point order, toff its offsets, tsplit and tone_word: called by every thread of a team.
+ * Each thread takes a share of the points in order and puts its terms of an element after the
+ * earlier threads' (counts, offsets from one thread, then the copies by all: the copies are
+ * most of the time, stores all over the terms). */
+static void dx_terms_team(const ref_grid_params *p, batch_work *W)
+{
+    int th = omp_get_thread_num(), nth = omp_get_num_threads();
+    int64_t n = 4 * p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    int64_t i0 = n * th / nth, i1 = n * (th + 1) / nth, *cnt = W->tcnt + th * hw_in;
+    memset(cnt, 0, (size_t)hw_in * sizeof *cnt);
+    for (int64_t i = i0; i < i1; i++)
+        if (W->pe[i] >= 0)
+            cnt[W->pe[i]]++;
+#pragma omp barrier
+#pragma omp single
+    {
+        int64_t at = 0;
+        for (int64_t e = 0; e < hw_in; e++) {
+            W->toff[e] = at;
+            for (int k = 0; k < nth; k++) { /* thread k's first slot of element e */
+                int64_t c = W->tcnt[k * hw_in + e];
+                W->tcnt[k * hw_in + e] = at;
+                at += c;
+            }
+        }
+        W->toff[hw_in] = at;
+        W->tsplit = W->tone_word = true;
+    }
+    bool split = true, one_word = true;
+    for (int64_t i = i0; i < i1; i++)
+        if (W->pe[i] >= 0) {
+            const dxterm *t = &W->pterm[i];
+            W->terms[cnt[W->pe[i]]++] = *t;
+            split = split && t->split;
+            one_word = one_word && t->part[2] == 0;
+        }
+#pragma omp critical(grid_dx_terms)
+    {
+        W->tsplit = W->tsplit && split;
+        W->tone_word = W->tone_word && one_word;
+    }
+}
 
 enum {
     PT_OUT = 1,
@@ -1821,7 +1841,7 @@ static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at)
 
 /* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
  * chunk of grid_grad (alternatives gathered, unresolvable points as intervals). */
-static int batch_points(const gctx *G, int64_t n, const batch_work *W, const batch_view *bv,
+static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_view *bv,
                         ref_chunkbuf *out, int nth, int64_t *hits, int64_t *falls)
 {
     const ref_grid_params *p = G->p;
@@ -1866,6 +1886,8 @@ static int batch_points(const gctx *G, int64_t n, const batch_work *W, const bat
             if (out && dgrid_points(G, &v, pts, n, p0, p1, &mt, &out->o, alts, &h, &f) != 0)
                 gfail = 1;
         }
+        if (W->pterm)
+            dx_terms_team(p, W);
         mpfr_clear(t);
         mterms_free(&mt);
     }
@@ -1940,8 +1962,7 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
                     tl[e * AMB_PER_ELEM + tn[e]++] = i;
             }
         }
-    D->T = (dxterms){W->terms, W->toff, false, false};
-    dx_terms_build(p, W->pterm, W->pe, &D->T);
+    D->T = (dxterms){W->terms, W->toff, W->tsplit, W->tone_word};
     if ((namb || D->any_unres) && dxreach_build(p, pts, D->amb, namb, &D->R) != 0)
         return -1;
     return 0;
@@ -2039,12 +2060,14 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     int64_t tsz = (hw_out + (dgrid ? hw_in : 0)) * p->c;
     bool copies =
         (dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX;
-    size_t sizes[6] = {npts * sizeof(gpoint), dx ? nterm * sizeof(dxterm) : 0,
+    int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
+    size_t sizes[7] = {npts * sizeof(gpoint), dx ? nterm * sizeof(dxterm) : 0,
                        dx ? nterm * sizeof(dxterm) : 0, dx ? nterm * sizeof(int64_t) : 0,
                        dx ? (size_t)(hw_in + 1) * sizeof(int64_t) : 0,
-                       copies ? (size_t)tsz * sizeof(double) : 0};
+                       copies ? (size_t)tsz * sizeof(double) : 0,
+                       dx ? (size_t)nth * (size_t)hw_in * sizeof(int64_t) : 0};
     size_t total = 0, nkept = stash ? (size_t)p->n : 0;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         total += WORK_ROUND(sizes[i]);
     total += nkept * chunkbuf_view_bytes(2 * hw_out); /* grid_grad's kept chunks */
     char *block = ref_big_alloc(total, 1, false), *at = block;
@@ -2056,20 +2079,20 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         W.pe = work_carve(&at, sizes[3]);
         W.toff = work_carve(&at, sizes[4]);
         W.tbuf = work_carve(&at, sizes[5]);
+        W.tcnt = work_carve(&at, sizes[6]);
     }
     W.kind = calloc(npts, 1);
     if (W.tbuf && dx)
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     ref_chunkbuf xb = {0}, *gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *gb);
     int rc = W.pts && W.kind && gb &&
-                     (!dx || (W.pterm && W.terms && W.pe && W.toff &&
+                     (!dx || (W.pterm && W.terms && W.pe && W.toff && W.tcnt &&
                               ref_chunkbuf_init(&xb, group * hw_in) == 0))
                  ? 0 : -1;
     for (size_t n = 0; rc == 0 && n < nkept; n++)
         chunkbuf_view(&gb[n], 2 * hw_out, &at);
     if (rc == 0 && dgrid && !stash)
         rc = ref_chunkbuf_init(&gb[0], 2 * hw_out);
-    int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     int64_t hits = 0, falls = 0;
     for (int64_t n = 0; n < p->n && rc == 0; n++) {
         batch_view bv = batch_view_of(&G, n, W.tbuf, dgrid);
