@@ -962,13 +962,15 @@ static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, ui
 static inline __attribute__((always_inline)) void
 dxv_transpose(const dxv *a, const dxv *b, const dxv *c, const dxv *d, dxv out[DXL])
 {
-    const dxvi lo2 = {0, 4, 2, 6}, hi2 = {1, 5, 3, 7}, lo4 = {0, 1, 4, 5}, hi4 = {2, 3, 6, 7};
-    dxv ab0 = __builtin_shuffle(*a, *b, lo2), ab1 = __builtin_shuffle(*a, *b, hi2);
-    dxv cd0 = __builtin_shuffle(*c, *d, lo2), cd1 = __builtin_shuffle(*c, *d, hi2);
-    out[0] = __builtin_shuffle(ab0, cd0, lo4);
-    out[1] = __builtin_shuffle(ab1, cd1, lo4);
-    out[2] = __builtin_shuffle(ab0, cd0, hi4);
-    out[3] = __builtin_shuffle(ab1, cd1, hi4);
+    /* __builtin_shufflevector: GCC 12 and clang both have it (avgpool_lanes.c too) */
+    dxv ab0 = __builtin_shufflevector(*a, *b, 0, 4, 2, 6);
+    dxv ab1 = __builtin_shufflevector(*a, *b, 1, 5, 3, 7);
+    dxv cd0 = __builtin_shufflevector(*c, *d, 0, 4, 2, 6);
+    dxv cd1 = __builtin_shufflevector(*c, *d, 1, 5, 3, 7);
+    out[0] = __builtin_shufflevector(ab0, cd0, 0, 1, 4, 5);
+    out[1] = __builtin_shufflevector(ab1, cd1, 0, 1, 4, 5);
+    out[2] = __builtin_shufflevector(ab0, cd0, 2, 3, 6, 7);
+    out[3] = __builtin_shufflevector(ab1, cd1, 2, 3, 6, 7);
 }
 
 _Static_assert(offsetof(ref_value, hi) == 0 && offsetof(ref_value, lo) == 8 &&
