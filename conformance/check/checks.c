@@ -381,26 +381,19 @@ static cts_elem_err judge_expected(const cts_output_judge *j, const ref_output *
     return cts_judge_value(&j->tol, &j->basis, got, &val);
 }
 
-/* Element i of a chunk with no reference flags, a finite exact value and a finite result: its
- * judgement does not depend on the policy beyond its units (cts_policy_accepts), so it is
- * judged once, inline, with the audit's standards from the same numbers. */
-static void judge_plain(cts_output_judge *j, const ref_value *v, int64_t k, double got)
+/* Element i of a chunk: cts_judge_element, inline for an element without reference flags, with
+ * a finite exact value and a finite result (most of them). A result equal to an exact value the
+ * dtype holds (the zeros of a sparse gradient, sums without rounding) has no error under any
+ * policy: what cts_judge_finite would find, without its rounding, ULP and bound work. */
+static cts_elem_err judge_element(const cts_output_judge *j, const ref_output *ref, int64_t i,
+                                  double got)
 {
-    /* A result equal to an exact value the dtype holds (the zeros of a sparse gradient, sums
-     * without rounding) has no error under any policy: what cts_judge_finite would find,
-     * without its rounding, ULP and bound work. */
-    bool hit = got == v->hi && v->lo == 0 && (got == 0 || ref_round_to(got, j->basis.dt) == got);
-    cts_elem_err r = hit ? (cts_elem_err){.exact = v->hi, .rounded = v->hi, .ok = true}
-                         : cts_judge_finite(&j->tol, &j->basis, got, v);
-    if (j->st) {
-        bool meets[CTS_STAT_STANDARDS];
-        for (int s = 0; s < CTS_STAT_STANDARDS; s++)
-            meets[s] = hit || cts_policy_units(&j->std[s], &r, got) <= 1;
-        double err[CTS_STAT_METRICS] = {r.ulp, r.bound_units, r.rel};
-        cts_elem_stats_add(j->st, err, meets);
-        map_add(j, k, r.bound_units);
-    }
-    summary_add(&j->tol_s, k, got, &r);
+    const ref_value *v = &ref->v[i];
+    if ((ref->flags && ref->flags[i]) || !isfinite(v->hi) || !isfinite(got))
+        return cts_judge_element(&j->tol, &j->basis, got, ref, i);
+    if (got == v->hi && v->lo == 0 && (got == 0 || ref_round_to(got, j->basis.dt) == got))
+        return (cts_elem_err){.exact = v->hi, .rounded = v->hi, .ok = true};
+    return cts_judge_finite(&j->tol, &j->basis, got, v);
 }
 
 void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double *got)
@@ -410,13 +403,9 @@ void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double 
     for (int64_t i = 0; i < count; i++) {
         int64_t k = first + i;
         if (j->tolerance && ref) {
-            if ((!ref->flags || !ref->flags[i]) && isfinite(ref->v[i].hi) && isfinite(got[i])) {
-                judge_plain(j, &ref->v[i], k, got[i]);
-            } else {
-                cts_elem_err r = cts_judge_element(&j->tol, &j->basis, got[i], ref, i);
-                if (j->st) map_add(j, k, stats_add(j, ref, i, got[i], &r));
-                summary_add(&j->tol_s, k, got[i], &r);
-            }
+            cts_elem_err r = judge_element(j, ref, i, got[i]);
+            if (j->st) map_add(j, k, stats_add(j, ref, i, got[i], &r));
+            summary_add(&j->tol_s, k, got[i], &r);
         }
         if (j->e) {
             cts_elem_err r = judge_expected(j, ref, i, k, got[i]);
@@ -497,8 +486,8 @@ static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *w
         snprintf(head, sizeof head,
                  "only %.4f %% of elements within relative error %g (need %.4f %%); worst ",
                  100 * share, j->tol.rel, 100 * j->tol.min_share);
-        fail_message("tolerance", &j->tol, &j->basis.path, o, s, s->worst, s->worst_got, &s->worst_err,
-                     head, v);
+        fail_message("tolerance", &j->tol, &j->basis.path, o, s, s->worst, s->worst_got,
+                     &s->worst_err, head, v);
         return false;
     }
     if (s->bad == 0) {
@@ -506,8 +495,8 @@ static bool tolerance_end(cts_output_judge *j, cts_verdict *v, cts_error_grid *w
             note_unjudged(v, s->skipped, o);
         return true;
     }
-    fail_message("tolerance", &j->tol, &j->basis.path, o, s, s->worst, s->worst_got, &s->worst_err, "",
-                 v);
+    fail_message("tolerance", &j->tol, &j->basis.path, o, s, s->worst, s->worst_got,
+                 &s->worst_err, "", v);
     return false;
 }
 

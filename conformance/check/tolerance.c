@@ -65,12 +65,6 @@ cts_elem_err cts_judge_value(const cts_tolerance *tol, const cts_judge_basis *b,
     return cts_judge_finite(tol, b, got, v);
 }
 
-bool cts_policy_accepts(const cts_tolerance *tol, const cts_elem_err *e, double got)
-{
-    if (e->skipped || !isfinite(e->exact) || !isfinite(got)) return e->ok; /* class rules */
-    return cts_policy_units(tol, e, got) <= 1;
-}
-
 bool cts_interval(const ref_output *out, int64_t k, double *lo, double *hi, ref_value *wide)
 {
     if (!out->flags || !(out->flags[k] & REF_FLAG_INTERVAL) || !out->ival ||

@@ -47,7 +47,9 @@ static inline double cts_policy_units(const cts_tolerance *tol, const cts_elem_e
 {
     double units, hi = fabs(e->exact);
     switch (tol->kind) {
-    case CTS_TOL_ULP: units = tol->ulps > 0 ? e->ulp / tol->ulps : (e->ulp > 0 ? INFINITY : 0); break;
+    case CTS_TOL_ULP:
+        units = tol->ulps > 0 ? e->ulp / tol->ulps : (e->ulp > 0 ? INFINITY : 0);
+        break;
     case CTS_TOL_ALLCLOSE: units = cts_tol_ratio(e->err, tol->atol + tol->rtol * hi); break;
     case CTS_TOL_SHARE:
         /* Below the small-value threshold the error is measured against the threshold
@@ -86,11 +88,14 @@ cts_elem_err cts_judge_value(const cts_tolerance *tol, const cts_judge_basis *b,
 cts_elem_err cts_judge_element(const cts_tolerance *tol, const cts_judge_basis *b, double got,
                                const ref_output *out, int64_t k);
 
-
 /* Whether policy tol accepts the element judged as e (by any policy) when the judgement does not
  * depend on the policy: an element the reference does not mark ambiguous (its errors are the same
  * under every policy; only which alternative is best depends on it). Lets one judgement serve
- * several policies (the audit's named standards). */
-bool cts_policy_accepts(const cts_tolerance *tol, const cts_elem_err *e, double got);
+ * several policies (the audit's named standards); inline, for the judge's loop. */
+static inline bool cts_policy_accepts(const cts_tolerance *tol, const cts_elem_err *e, double got)
+{
+    if (e->skipped || !isfinite(e->exact) || !isfinite(got)) return e->ok; /* class rules */
+    return cts_policy_units(tol, e, got) <= 1;
+}
 
 #endif
