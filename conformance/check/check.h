@@ -64,7 +64,6 @@ typedef struct {
     double worst_got, worst_exact;
     double spread_ulp;        /* max ULP between repeated runs (non-deterministic cases) */
     uint64_t output_hash;     /* FNV-1a over all output bytes of the first run */
-    /* timings, seconds */
     /* seconds: the whole case, data generation, device calls, the reference (the part of its
      * call not spent in the judge: avg-pool computes the next chunk while the judge reads one,
      * so only what the judge waits for counts), the checks (the judge included) */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "suite/suite.h"
 
@@ -83,5 +84,13 @@ void cli_shell_word(struct cts_sink *s, const char *w);
 /* Splits a shell command line (quotes and backslashes as sh does, no expansions) into words.
  * 0, or -1 with a message. The words are malloc'd; free each and the array. */
 int cli_split_words(const char *line, char ***words, int *nwords, char *err, size_t errlen);
+
+/* Seconds on the monotonic clock (phase times, the JSONL's sync interval). */
+static inline double cli_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 #endif

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
@@ -493,13 +492,6 @@ typedef struct {
     char repro_out[PATH_MAX];
 } run_ctx;
 
-static double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Appends one record, synced at most once a second (cts_jsonl_sync); on failure cuts what the
  * failed write left and stops the run. */
 static void record(run_ctx *ctx, const cts_result *r)
@@ -507,10 +499,11 @@ static void record(run_ctx *ctx, const cts_result *r)
     int fd = fileno(ctx->o->jsonl_f);
     struct stat st;
     bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    double t = mono_now();
+    double t = cli_mono();
+    bool sync_due = t - ctx->synced >= 1.0;
     if (cts_jsonl_append(ctx->o->jsonl_f, r) == 0 &&
-        (t - ctx->synced < 1.0 || cts_jsonl_sync(ctx->o->jsonl_f) == 0)) {
-        if (t - ctx->synced >= 1.0)
+        (!sync_due || cts_jsonl_sync(ctx->o->jsonl_f) == 0)) {
+        if (sync_due)
             ctx->synced = t;
         ctx->recorded++;
         return;
@@ -691,7 +684,7 @@ static int run_cases(int argc, char **argv, const cts_backend *backend, const ct
                              .jobs = (int)a->jobs,
                              .timeout = a->timeout,
                              .stop = &stop_request};
-    ctx->synced = mono_now();
+    ctx->synced = cli_mono();
     cts_worker_run(ctx->cases, ntodo, &wo, on_done, ctx);
     if (!ctx->write_errno && cts_jsonl_sync(ctx->o->jsonl_f) != 0) {
         ctx->write_errno = errno ? errno : EIO;

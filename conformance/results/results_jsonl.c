@@ -121,7 +121,7 @@ static void put_json_string(cts_sink *s, const char *p, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
     cts_sink_putn(s, "\"", 1);
-    size_t run = 0; /* bytes at p[run0, i) that need no escape, written at once */
+    size_t run = 0; /* bytes before p[i] that need no escape, written at once */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)p[i];
         if (c >= 0x20 && c != '"' && c != '\\') {

@@ -9,8 +9,8 @@
  * is retired (killed if a queued case already started there; that case is run again on a new
  * worker), as is one that has run CTS_WORKER_MAX_CASES (it is sent no more and exits once they
  * are done), so nothing a failing or long-lived device left behind (heap damage, leaked
- * memory, runtime state) reaches another case. A stop request
- * (SIGINT, a write error) ends the loop at once: running workers are killed, not judged. */
+ * memory, runtime state) reaches another case. A stop request (SIGINT, a write error) ends the
+ * loop at once: running workers are killed, not judged. */
 #include "run.h"
 
 #include <errno.h>

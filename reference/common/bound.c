@@ -67,7 +67,8 @@ void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path 
         b->u_w0 = t->unit_roundoff;
         b->eta_w = t->eta;
         b->weight_eta = true;
-        b->u_g = t->unit_roundoff + (narrower ? o.unit_roundoff + t->unit_roundoff * o.unit_roundoff : 0);
+        b->u_g = t->unit_roundoff +
+                 (narrower ? o.unit_roundoff + t->unit_roundoff * o.unit_roundoff : 0);
         b->eta_g = t->eta + (narrower ? o.eta : 0);
     }
 }

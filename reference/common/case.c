@@ -153,9 +153,8 @@ static int stream(const ref_status_query *q, const ref_case_request *r, ref_case
         /* input_grad, then grid_grad (slot order, ref_grid_stream) */
         ref_grid_params p;
         grid_params(q, &p);
-        rc = a->computed[3] || a->computed[4]
-                 ? ref_grid_stream(&p, in[0], in[1], in[2], &opt, a->computed[3], a->computed[4], &s)
-                 : 0;
+        bool dx = a->computed[3], dgrid = a->computed[4];
+        rc = dx || dgrid ? ref_grid_stream(&p, in[0], in[1], in[2], &opt, dx, dgrid, &s) : 0;
     }
     a->fast_hits = opt.fast_hits;
     a->mpfr_fallbacks = opt.mpfr_fallbacks;

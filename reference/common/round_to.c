@@ -61,12 +61,8 @@ double ref_round_to(double x, ref_dtype dt)
     case REF_DT_FLOAT: return round_fmt(x, REF_FP32_FORMAT);
     case REF_DT_FLOAT16: return round_fmt(x, REF_FP16_FORMAT);
     case REF_DT_BF16: return round_fmt(x, REF_BF16_FORMAT);
-    default: break;
+    default: return x; /* DOUBLE, and dtypes without a floating format */
     }
-    const ref_prec *f = ref_dtype_prec(dt);
-    if (dt == REF_DT_DOUBLE || f == NULL)
-        return x;
-    return round_fmt(x, f->bits, f->emin, f->emax);
 }
 
 double ref_unit_roundoff(ref_dtype dt)
