@@ -26,19 +26,26 @@ static void shape(ref_tensor_desc *t, int rank, const int64_t *d)
     memcpy(t->dims, d, (size_t)rank * sizeof *d);
 }
 
-/* gradOutput (2,3,3,4), input (2,3,4,5), grid (2,3,4,2), both outputs. */
-static ref_status_query grid_query(int interpolation, int padding)
+/* gradOutput (n,c,h_out,w_out), input (n,c,h_in,w_in), grid (n,h_out,w_out,2), both outputs. */
+static ref_status_query grid_query_sized(int interpolation, int padding, int64_t n, int64_t c,
+                                         int64_t h_in, int64_t w_in, int64_t h_out, int64_t w_out)
 {
     ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
                           .spec = REF_SPEC_DOC, .interpolation_mode = interpolation,
                           .padding_mode = padding, .output_mask_present = true,
                           .output_mask_len = 2, .output_mask = {true, true}};
-    shape(&q.t[0], 4, (int64_t[]){2, 3, 3, 4});
-    shape(&q.t[1], 4, (int64_t[]){2, 3, 4, 5});
-    shape(&q.t[2], 4, (int64_t[]){2, 3, 4, 2});
-    shape(&q.t[3], 4, (int64_t[]){2, 3, 4, 5});
-    shape(&q.t[4], 4, (int64_t[]){2, 3, 4, 2});
+    shape(&q.t[0], 4, (int64_t[]){n, c, h_out, w_out});
+    shape(&q.t[1], 4, (int64_t[]){n, c, h_in, w_in});
+    shape(&q.t[2], 4, (int64_t[]){n, h_out, w_out, 2});
+    shape(&q.t[3], 4, (int64_t[]){n, c, h_in, w_in});
+    shape(&q.t[4], 4, (int64_t[]){n, h_out, w_out, 2});
     return q;
+}
+
+/* gradOutput (2,3,3,4), input (2,3,4,5), grid (2,3,4,2). */
+static ref_status_query grid_query(int interpolation, int padding)
+{
+    return grid_query_sized(interpolation, padding, 2, 3, 4, 5, 3, 4);
 }
 
 /* self (2,3,5,6) → gradOutput (2,3,3,3): kernel 3, stride 2, padding 1 (facts §4:
@@ -218,14 +225,8 @@ static int order_chunk(void *ctx, const ref_chunk *ch)
 static void test_grid_big_grid_grad_in_slot_order(void **state)
 {
     (void)state;
-    ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
-                          .spec = REF_SPEC_DOC, .output_mask_present = true,
-                          .output_mask_len = 2, .output_mask = {true, true}};
-    shape(&q.t[0], 4, (int64_t[]){1, 1, 363, 363});
-    shape(&q.t[1], 4, (int64_t[]){1, 1, 2, 2});
-    shape(&q.t[2], 4, (int64_t[]){1, 363, 363, 2});
-    shape(&q.t[3], 4, (int64_t[]){1, 1, 2, 2});
-    shape(&q.t[4], 4, (int64_t[]){1, 363, 363, 2});
+    ref_status_query q =
+        grid_query_sized(REF_INTERP_BILINEAR, REF_PAD_ZEROS, 1, 1, 2, 2, 363, 363);
     int64_t npts = 363 * 363;
     double *go = malloc((size_t)npts * sizeof *go), *grid = malloc((size_t)npts * 2 * sizeof *grid);
     double in[4] = {1, -2, 0.5, 3};
