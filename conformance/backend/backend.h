@@ -118,6 +118,11 @@ int cts_dev_tensor_prepare(cts_dev_tensor *d, const cts_tensor *t, int slot, dou
  * CTS_OUT_OF_MEMORY, or -1 (a tensor that cannot exist). */
 int cts_dev_tensor_prepare_fill(cts_dev_tensor *d, const cts_tensor *t, int slot,
                                 cts_fill_fn fill, void *ctx);
+/* Host side as prepare_fill, the sent image a copy of like's (the same tensor prepared by an
+ * earlier run of the case): what a later run sends is the first run's image, byte for byte,
+ * without generating it again. 0, CTS_OUT_OF_MEMORY, or -1 (a tensor that cannot exist). */
+int cts_dev_tensor_prepare_like(cts_dev_tensor *d, const cts_tensor *t, int slot,
+                                const cts_dev_tensor *like);
 /* Device side: aclrtMalloc, copy `sent` (or the poison), aclCreateTensor (unless the case asks
  * for NULL).
  * 0, or CTS_OUT_OF_MEMORY (aclrtMalloc: ACL_ERROR_BAD_ALLOC) or -1, with a message in err. */

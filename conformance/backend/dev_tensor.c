@@ -211,6 +211,16 @@ int cts_dev_tensor_prepare_fill(cts_dev_tensor *d, const cts_tensor *t, int slot
     return t->is_output || !fill ? 0 : encode_sent(d, fill, ctx, true);
 }
 
+int cts_dev_tensor_prepare_like(cts_dev_tensor *d, const cts_tensor *t, int slot,
+                                const cts_dev_tensor *like)
+{
+    if (cts_dev_tensor_layout(d, t, slot) != 0) return -1;
+    if (!like->sent) return 0;
+    if (!(d->sent = malloc(d->bytes))) return CTS_OUT_OF_MEMORY;
+    memcpy(d->sent, like->sent, d->bytes);
+    return 0;
+}
+
 static void fill_from_array(void *ctx, int64_t first, int64_t n, double *out)
 {
     memcpy(out, (const double *)ctx + first, (size_t)n * sizeof *out);

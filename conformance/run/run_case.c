@@ -187,11 +187,12 @@ static int64_t piece_batches(const cts_case *c)
  * - The checks of run 1: the outputs' images, the sent images and the guard check's map of one
  *   strided output's storage.
  * - The reference: the outputs' images, the values of the inputs it reads (8 bytes each) and the
- *   sent image of the one being decoded (every sent image under --dump; when it answers a few
- *   batches at a time, those batches' values and every sent image), its working set
+ *   sent image of the one being decoded (every sent image under --dump, with later runs, and
+ *   when it answers a few batches at a time, with those batches' values), its working set
  *   (ref_bytes: its chunks and scratch, which the checks judge and drop) and the device's
  *   values of one chunk (8 bytes an element, under an eighth of the chunk's working set).
- * - A later run (determinism): run 1's output images besides a device run.
+ * - A later run (determinism): run 1's output and sent images besides a device run (which
+ *   sends copies of run 1's sent images).
  * Saturates instead of wrapping. */
 static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, bool emulated,
                                 uint64_t ref_bytes)
@@ -222,9 +223,10 @@ static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, bool emu
     uint64_t checks = sat_add(sat_add(back, sent), map);
     int64_t nb = piece_batches(c);
     if (nb > 0) vals = vals / (uint64_t)c->t[0].dims[0] * (uint64_t)nb;
-    uint64_t reference = sat_add(sat_add(sat_add(back, vals), dump || nb ? sent : max_in),
+    uint64_t reference = sat_add(sat_add(sat_add(back, vals),
+                                         dump || nb || runs > 1 ? sent : max_in),
                                  sat_add(ref_bytes, ref_bytes / 8));
-    uint64_t later = runs > 1 ? sat_add(back, device) : 0;
+    uint64_t later = runs > 1 ? sat_add(sat_add(back, sent), device) : 0;
     return max_u64(max_u64(device, checks), max_u64(reference, later));
 }
 
@@ -345,10 +347,11 @@ static void fill_input(void *ctx, int64_t first, int64_t n, double *out)
     cts_fill_range(f->c, f->slot, first, out, n);
 }
 
-/* Generate (into the sent images: no values are kept), poison, upload, call, read back.
- * *t_gen: seconds spent generating and encoding the sent images. */
-static int device_run_once(const session *s, device_run *r, double *t_gen, char *err,
-                           size_t errlen)
+/* Generate (into the sent images: no values are kept), poison, upload, call, read back. A
+ * later run (first: run 1, whose sent images stay as they were sent) copies run 1's images
+ * instead of generating them again. *t_gen: seconds spent making the sent images. */
+static int device_run_once(const session *s, const device_run *first, device_run *r,
+                           double *t_gen, char *err, size_t errlen)
 {
     const cts_case *c = s->c;
     memset(r, 0, sizeof *r);
@@ -356,8 +359,11 @@ static int device_run_once(const session *s, device_run *r, double *t_gen, char 
     for (int i = 0; i < c->ntensors; i++) {
         input_fill f = {c, i};
         double t = now();
-        int rc = cts_dev_tensor_prepare_fill(&r->d[i], &c->t[i], i,
-                                             c->t[i].null ? NULL : fill_input, &f);
+        bool fill = !c->t[i].is_output && !c->t[i].null;
+        int rc = first && (!fill || first->d[i].sent)
+                     ? cts_dev_tensor_prepare_like(&r->d[i], &c->t[i], i, &first->d[i])
+                     : cts_dev_tensor_prepare_fill(&r->d[i], &c->t[i], i,
+                                                   fill ? fill_input : NULL, &f);
         *t_gen += now() - t;
         if (rc != 0)
             return snprintf(err, errlen, rc == CTS_OUT_OF_MEMORY ? "out of host memory for %s"
@@ -598,7 +604,8 @@ static int total_runs(const cts_case *c, const cts_run_options *o)
 }
 
 /* The values of the inputs the reference reads, as the device saw them in run 1 (decoded from
- * the sent images, which then go unless --dump writes them). False when memory ran out. */
+ * the sent images, which then go unless --dump writes them or later runs send them again).
+ * False when memory ran out. */
 static bool seen_values(case_run *r, double *seen[])
 {
     const cts_case *c = r->s.c;
@@ -608,7 +615,7 @@ static bool seen_values(case_run *r, double *seen[])
         if (!(seen[i] = malloc((size_t)(d->numel > 0 ? d->numel : 1) * sizeof *seen[i])))
             return false;
         cts_dev_tensor_decode(d, d->sent, 0, d->numel, seen[i]);
-        if (!(r->o && r->o->dump_dir)) {
+        if (!(r->o && r->o->dump_dir) && r->total == 1) {
             free(d->sent);
             d->sent = NULL;
         }
@@ -737,7 +744,7 @@ static bool first_run(case_run *r, cts_verdict *v)
      * every byte the case allocated is freed again when its first run ends. */
     size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
     double gen = 0;
-    int rc = device_run_once(&r->s, &r->runs[0], &gen, err, sizeof err);
+    int rc = device_run_once(&r->s, NULL, &r->runs[0], &gen, err, sizeof err);
     v->t_gen += gen;
     if (rc != 0) {
         run_failed(rc, err, v);
@@ -789,7 +796,7 @@ static void later_runs(case_run *r, cts_verdict *v)
             snprintf(label, sizeof label, "run %d", k + 1);
         }
         double t = now(), gen = 0;
-        int rc = device_run_once(&r->s, &r->runs[k], &gen, err, sizeof err);
+        int rc = device_run_once(&r->s, &r->runs[0], &r->runs[k], &gen, err, sizeof err);
         r->nruns = k + 1;
         omp_set_num_threads(saved_threads);
         v->t_gen += gen;
