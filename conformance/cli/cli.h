@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "results/results.h"
 #include "suite/suite.h"
 
 #define CLI_EXIT_OK 0
@@ -18,6 +19,10 @@
 #define CLI_MAX_ARGS CTS_SELECTION_MAX /* argv words a command keeps */
 
 int cli_run(int argc, char **argv);
+/* `aclcts run` inside another command (certify): on the cases loaded already (loaded: the
+ * selection its arguments make), handing its records (every one in the JSONL) to records
+ * instead of writing junit.xml and summary.md, which the caller makes from them. */
+int cli_run_loaded(int argc, char **argv, const cts_loaded *loaded, cts_result_list *records);
 int cli_list(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_coverage(int argc, char **argv);

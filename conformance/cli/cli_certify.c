@@ -168,8 +168,10 @@ static int add_suites(cts_manifest *m, const char *dir, const cts_names *files)
     return 0;
 }
 
-/* Runs the suites into dir with `aclcts run` (no shard: the scheduler variables were refused). */
-static int run_here(const certify_args *a, const char *dir)
+/* Runs the cases of l into dir with `aclcts run` (no shard: the scheduler variables were
+ * refused); its records into got. */
+static int run_here(const certify_args *a, const char *dir, const cts_loaded *l,
+                    cts_result_list *got)
 {
     char *rargv[CLI_MAX_ARGS + 24];
     int rn = 0;
@@ -186,19 +188,13 @@ static int run_here(const certify_args *a, const char *dir)
     rargv[rn++] = "--quiet";
     for (int k = 0; k < a->npaths; k++) rargv[rn++] = (char *)a->paths[k];
     rargv[rn] = NULL;
-    return cli_run(rn, rargv);
+    return cli_run_loaded(rn, rargv, l, got);
 }
 
-/* Reads one results file and its sessions into res and m; 0, or -1 (printed). */
-static int read_shard(const char *file, cts_result_list *res, cts_manifest *m)
+/* The run sessions of one results file into m; 0, or -1 (printed). */
+static int read_sessions(const char *file, cts_manifest *m)
 {
     char prov[PATH_MAX + 32], err[1400];
-    int bad = cts_jsonl_read(file, res, NULL, stderr);
-    if (bad != 0) {
-        fprintf(stderr, "aclcts: error: certify: %s: %s\n", file,
-                bad < 0 ? strerror(errno) : "unreadable records (above)");
-        return -1;
-    }
     cts_provenance *p;
     size_t n;
     cts_provenance_path(file, prov, sizeof prov);
@@ -211,6 +207,18 @@ static int read_shard(const char *file, cts_result_list *res, cts_manifest *m)
     for (size_t i = 0; i < n; i++) cts_manifest_add_shard(m, &p[i]);
     free(p);
     return 0;
+}
+
+/* Reads one results file and its sessions into res and m; 0, or -1 (printed). */
+static int read_shard(const char *file, cts_result_list *res, cts_manifest *m)
+{
+    int bad = cts_jsonl_read(file, res, NULL, stderr);
+    if (bad != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s: %s\n", file,
+                bad < 0 ? strerror(errno) : "unreadable records (above)");
+        return -1;
+    }
+    return read_sessions(file, m);
 }
 
 /* The records in the order of the suites' cases (so any sharding gives the same file). */
@@ -341,17 +349,18 @@ static int choose_paths(certify_state *s)
     return 0;
 }
 
-/* The records: run here, or read from the shards. 0, or an exit code. */
+/* The records: run here (on the cases loaded, the records as the run wrote them), or read
+ * from the shards. 0, or an exit code. */
 static int gather(certify_state *s)
 {
     if (s->a.nresults == 0) {
-        int rc = run_here(&s->a, s->tmp);
+        int rc = run_here(&s->a, s->tmp, &s->l, &s->got);
         if (rc == CLI_EXIT_USAGE) return rc;
         char path[PATH_MAX * 2];
         snprintf(path, sizeof path, "%s/results.jsonl", s->tmp);
-        rc = read_shard(path, &s->got, &s->m);
+        rc = read_sessions(path, &s->m);
         static const char *const scratch[] = {"results.jsonl", "results.provenance.jsonl",
-                                              "junit.xml", "summary.md", "repro"};
+                                              "repro"};
         for (size_t k = 0; k < sizeof scratch / sizeof *scratch; k++) {
             snprintf(path, sizeof path, "%s/%s", s->tmp, scratch[k]);
             cts_remove_tree(path);

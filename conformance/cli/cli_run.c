@@ -488,6 +488,7 @@ typedef struct {
     int write_errno;
     double synced;              /* monotonic seconds of the JSONL's last fsync */
     cts_result_list results;
+    cts_result_list *records;   /* every record goes here at the end (cli_run_loaded) */
     cts_progress progress;
     char repro_out[PATH_MAX];
 } run_ctx;
@@ -616,19 +617,17 @@ static bool asks_help(int argc, char **argv)
     return false;
 }
 
-/* The selected cases and the output files (with the records of --resume), in that order:
- * nothing is created before the suites loaded and the device accepted its environment.
- * 0 or CLI_EXIT_USAGE. */
-static int open_run(const run_args *a, const cts_backend *backend, cts_loaded *l, outputs *o,
-                    cts_id_set *done, cts_result_list *prev)
+/* The output files (with the records of --resume) for the selected cases: nothing is created
+ * unless cases are selected and the device accepted its environment. 0 or CLI_EXIT_USAGE. */
+static int open_run(const run_args *a, const cts_backend *backend, const cts_loaded *l,
+                    outputs *o, cts_id_set *done, cts_result_list *prev)
 {
-    int rc = cts_selection_load(&a->sel, l) ? CLI_EXIT_USAGE : 0;
-    if (rc == 0 && l->nsel == 0 && l->shard.count <= 1) {
+    int rc = 0;
+    if (l->nsel == 0 && l->shard.count <= 1) {
         fprintf(stderr, "aclcts: error: no case selected (%zu cases in the suites; check "
                 "--filter, --product, --quick)\n", l->all.ncases);
         rc = CLI_EXIT_USAGE;
     }
-    outputs_paths(a, o);
     if (rc == 0 && (probe_device_env(backend) != 0 || check_aliases(o) != 0))
         rc = CLI_EXIT_USAGE;
     if (rc == 0 && open_outputs(a, l, o, done, prev) != 0)
@@ -710,8 +709,11 @@ static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
     outputs *o = ctx->o;
     for (size_t k = 0; k < ctx->results.count; k++)
         cts_result_list_push(prev, &ctx->results.r[k]);
-    int wr = write_reports(o->junit, o->summary, prev);
-    o->reports_written = true;
+    int wr = 0;
+    if (!ctx->records) {
+        wr = write_reports(o->junit, o->summary, prev);
+        o->reports_written = true;
+    }
     cts_tally t;
     cts_tally_results(prev->r, prev->count, &t);
     if (a->quiet) {
@@ -725,6 +727,10 @@ static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
     int rc = cts_tally_exit_code(&t);
     if (wr != 0)
         rc = CLI_EXIT_FAIL;
+    if (ctx->records) { /* the caller's now */
+        *ctx->records = *prev;
+        memset(prev, 0, sizeof *prev);
+    }
     if (stopped_by > 0) {
         fflush(stdout);
         fprintf(stderr, "aclcts: interrupted by %s: %zu of %zu cases finished and are "
@@ -739,13 +745,13 @@ static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
 /* Runs the selected cases not yet recorded and writes the reports: the exit code. */
 static int run_selected(int argc, char **argv, const run_args *a, const cts_backend *backend,
                         const cts_loaded *l, outputs *o, const cts_id_set *done,
-                        cts_result_list *prev)
+                        cts_result_list *prev, cts_result_list *records)
 {
     size_t ntodo;
     const cts_case **todo = cases_to_run(l, done, &ntodo);
     if (!a->quiet)
         print_plan(a, backend, l, o, ntodo);
-    run_ctx ctx = {.a = a, .cases = todo, .o = o};
+    run_ctx ctx = {.a = a, .cases = todo, .o = o, .records = records};
     int stopped_by;
     int prov_err = run_cases(argc, argv, backend, l, &ctx, ntodo, &stopped_by);
     int rc = ctx.write_errno ? report_write_error(argc, argv, &ctx, ntodo, prev->count)
@@ -757,7 +763,8 @@ static int run_selected(int argc, char **argv, const run_args *a, const cts_back
     return rc;
 }
 
-int cli_run(int argc, char **argv)
+/* cli_run, or cli_run_loaded with the cases given (then not loaded here). */
+static int run_command(int argc, char **argv, const cts_loaded *given, cts_result_list *records)
 {
     run_args a;
     if (asks_help(argc, argv)) {
@@ -773,17 +780,32 @@ int cli_run(int argc, char **argv)
         fprintf(stderr, "aclcts: error: --backend %s: %s\n", a.backend, err);
         return CLI_EXIT_USAGE;
     }
-    cts_loaded l;
+    cts_loaded own;
+    const cts_loaded *l = given ? given : &own;
     outputs o;
     cts_id_set done = {0};
     cts_result_list prev = {0};
-    int rc = open_run(&a, &backend, &l, &o, &done, &prev);
+    outputs_paths(&a, &o); /* closed below whatever happens */
+    int rc = !given && cts_selection_load(&a.sel, &own) ? CLI_EXIT_USAGE : 0;
     if (rc == 0)
-        rc = run_selected(argc, argv, &a, &backend, &l, &o, &done, &prev);
+        rc = open_run(&a, &backend, l, &o, &done, &prev);
+    if (rc == 0)
+        rc = run_selected(argc, argv, &a, &backend, l, &o, &done, &prev, records);
     outputs_close(&o);
     cts_id_set_free(&done);
     cts_result_list_free(&prev);
-    cts_loaded_free(&l);
+    if (!given)
+        cts_loaded_free(&own);
     cts_backend_close(&backend);
     return rc;
+}
+
+int cli_run(int argc, char **argv)
+{
+    return run_command(argc, argv, NULL, NULL);
+}
+
+int cli_run_loaded(int argc, char **argv, const cts_loaded *loaded, cts_result_list *records)
+{
+    return run_command(argc, argv, loaded, records);
 }
