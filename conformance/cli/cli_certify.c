@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -221,29 +222,128 @@ static int read_shard(const char *file, cts_result_list *res, cts_manifest *m)
     return read_sessions(file, m);
 }
 
-/* The records in the order of the suites' cases (so any sharding gives the same file). */
-static void case_order(const cts_loaded *l, const cts_result_list *in, cts_result_list *out)
+/* A record's id and index, sorted by both: the first record of an id comes first. */
+typedef struct {
+    const char *id;
+    size_t i;
+} id_index;
+
+static int by_id_then_index(const void *a, const void *b)
 {
-    cts_id_set placed = {0};
-    for (size_t k = 0; k < l->nsel; k++)
-        for (size_t i = 0; i < in->count; i++)
-            if (!strcmp(in->r[i].v.case_id, l->sel[k]->id) &&
-                cts_id_set_add(&placed, in->r[i].v.case_id))
-                cts_result_list_push(out, &in->r[i]);
-    cts_id_set_free(&placed);
+    const id_index *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The index of the first record of case id in sorted (n of them), or -1. */
+static ptrdiff_t first_record(const id_index *sorted, size_t n, const char *id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first entry whose id is not below */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(sorted[mid].id, id) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && !strcmp(sorted[lo].id, id) ? (ptrdiff_t)sorted[lo].i : -1;
+}
+
+/* The records in the order of the suites' cases (so any sharding gives the same file), one per
+ * case (its first): into out, and their indices in in into order (out->count of them). */
+static void case_order(const cts_loaded *l, const cts_result_list *in, cts_result_list *out,
+                       size_t **order)
+{
+    id_index *sorted = malloc((in->count ? in->count : 1) * sizeof *sorted);
+    *order = malloc((l->nsel ? l->nsel : 1) * sizeof **order);
+    if (!sorted || !*order) abort();
+    for (size_t i = 0; i < in->count; i++) sorted[i] = (id_index){in->r[i].v.case_id, i};
+    qsort(sorted, in->count, sizeof *sorted, by_id_then_index);
+    for (size_t k = 0; k < l->nsel; k++) {
+        ptrdiff_t i = first_record(sorted, in->count, l->sel[k]->id);
+        if (i < 0) continue;
+        (*order)[out->count] = (size_t)i;
+        cts_result_list_push(out, &in->r[i]);
+    }
+    free(sorted);
+}
+
+/* The lines of the run's results.jsonl as it wrote them (an in-process run): line i is the
+ * record in got->r[i], checked by its leading id. The package then holds the records byte for
+ * byte as the run wrote them, without formatting them again. */
+typedef struct {
+    char *text;
+    size_t *start; /* n + 1 offsets: line i is text[start[i] .. start[i + 1]) */
+    size_t n;
+} run_lines;
+
+static void run_lines_free(run_lines *rl)
+{
+    free(rl->text);
+    free(rl->start);
+    memset(rl, 0, sizeof *rl);
+}
+
+static bool line_is_record(const char *line, size_t len, const cts_result *r)
+{
+    static const char head[] = "{\"id\":\"";
+    size_t h = sizeof head - 1, n = strlen(r->v.case_id);
+    return len > h + n && !memcmp(line, head, h) && !memcmp(line + h, r->v.case_id, n) &&
+           line[h + n] == '"';
+}
+
+/* Reads path into rl when its lines match got one for one; else leaves rl empty (the package
+ * then formats the records). */
+static void read_run_lines(const char *path, const cts_result_list *got, run_lines *rl)
+{
+    memset(rl, 0, sizeof *rl);
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f) return;
+    if (fstat(fileno(f), &st) == 0 && (rl->text = malloc((size_t)st.st_size + 1)) &&
+        (rl->start = malloc((got->count + 1) * sizeof *rl->start)) &&
+        fread(rl->text, 1, (size_t)st.st_size, f) == (size_t)st.st_size) {
+        size_t at = 0, len = (size_t)st.st_size;
+        for (; rl->n < got->count && at < len; rl->n++) {
+            const char *nl = memchr(rl->text + at, '\n', len - at);
+            size_t end = nl ? (size_t)(nl - rl->text) + 1 : len;
+            if (!nl || !line_is_record(rl->text + at, end - at, &got->r[rl->n])) break;
+            rl->start[rl->n] = at;
+            at = end;
+        }
+        rl->start[rl->n] = at;
+        if (rl->n != got->count || at != len) run_lines_free(rl);
+    } else {
+        run_lines_free(rl);
+    }
+    fclose(f);
+}
+
+/* The package's results.jsonl: the run's lines in case order, or the records formatted. */
+static int write_records(const char *path, const cts_result_list *res, const size_t *order,
+                         const run_lines *rl)
+{
+    FILE *f = fopen(path, "w");
+    int rc = f ? 0 : -1;
+    for (size_t k = 0; rc == 0 && k < res->count; k++) {
+        if (!rl->text) {
+            rc = cts_jsonl_append(f, &res->r[k]);
+            continue;
+        }
+        size_t i = order[k], n = rl->start[i + 1] - rl->start[i];
+        if (fwrite(rl->text + rl->start[i], 1, n, f) != n) rc = -1;
+    }
+    if (f && rc == 0) rc = cts_jsonl_sync(f);
+    if (f && fclose(f) != 0) rc = -1;
+    return rc;
 }
 
 /* Writes results.jsonl, the rendered files, the suites, the manifest; 0 or -1 (printed). */
 static int write_package(const char *dir, cts_manifest *m, const cts_result_list *res,
-                         const cts_names *suites)
+                         const size_t *order, const run_lines *rl, const cts_names *suites)
 {
     char path[PATH_MAX * 2];
     snprintf(path, sizeof path, "%s/results.jsonl", dir);
-    FILE *f = fopen(path, "w");
-    int rc = f ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < res->count; i++) rc = cts_jsonl_append(f, &res->r[i]);
-    if (f && rc == 0) rc = cts_jsonl_sync(f);
-    if (f && fclose(f) != 0) rc = -1;
+    int rc = write_records(path, res, order, rl);
+    FILE *f;
     rc |= add_hashed(m, dir, "result", "results.jsonl", NULL);
     cts_audit au;
     memset(&au, 0, sizeof au);
@@ -311,6 +411,8 @@ typedef struct {
     cts_loaded l;
     cts_manifest m;
     cts_result_list got, res;
+    size_t *order;      /* res->r[k] is got->r[order[k]] */
+    run_lines lines;    /* of got, when the run was here */
     cts_names suites;
 } certify_state;
 
@@ -321,6 +423,8 @@ static void state_free(certify_state *s)
     cts_manifest_free(&s->m);
     cts_result_list_free(&s->got);
     cts_result_list_free(&s->res);
+    free(s->order);
+    run_lines_free(&s->lines);
     cts_names_free(&s->suites);
 }
 
@@ -359,6 +463,7 @@ static int gather(certify_state *s)
         char path[PATH_MAX * 2];
         snprintf(path, sizeof path, "%s/results.jsonl", s->tmp);
         rc = read_sessions(path, &s->m);
+        read_run_lines(path, &s->got, &s->lines);
         static const char *const scratch[] = {"results.jsonl", "results.provenance.jsonl",
                                               "repro"};
         for (size_t k = 0; k < sizeof scratch / sizeof *scratch; k++) {
@@ -437,7 +542,7 @@ static int selection_of(const certify_args *a, cts_selection *sel)
 static void conclude(certify_state *s, int argc, char **argv, cts_tally *t)
 {
     packaging_facts(&s->m, &s->a, &s->l, argc, argv);
-    case_order(&s->l, &s->got, &s->res);
+    case_order(&s->l, &s->got, &s->res, &s->order);
     cts_tally_results(s->res.r, s->res.count, t);
     memcpy(s->m.counts, t->count, sizeof s->m.counts);
     s->m.total = t->total;
@@ -457,7 +562,7 @@ static void conclude(certify_state *s, int argc, char **argv, cts_tally *t)
 static int seal_package(certify_state *s, char digest[65], double *t_written)
 {
     char err[1400];
-    int rc = write_package(s->tmp, &s->m, &s->res, &s->suites);
+    int rc = write_package(s->tmp, &s->m, &s->res, s->order, &s->lines, &s->suites);
     *t_written = cli_mono();
     if (rc == 0 && cts_package_seal(s->tmp, digest, err, sizeof err) != 0) {
         fprintf(stderr, "aclcts: error: certify: %s\n", err);

@@ -767,6 +767,34 @@ static void test_shipped_suites(void **state)
     cts_case_list_free(&l);
 }
 
+/* cts_fmt gives snprintf's text (C library as the peer) at every buffer size, including the
+ * truncated ones, for the formats it writes itself (%s, %zu, %%) and one it hands on (%g). */
+#define FMT_SAME(...)                                                                    \
+    do {                                                                                 \
+        char want[96], got[96];                                                          \
+        for (size_t n = 0; n <= 40; n++) {                                               \
+            memset(want, 'x', sizeof want), memset(got, 'x', sizeof got);                \
+            snprintf(want, n, __VA_ARGS__);                                              \
+            cts_fmt(got, n, __VA_ARGS__);                                                \
+            assert_memory_equal(want, got, sizeof want);                                 \
+        }                                                                                \
+    } while (0)
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* truncation is what is tested */
+#endif
+static void test_fmt_matches_snprintf(void **state)
+{
+    (void)state;
+    FMT_SAME("%s.matrix.%s[%zu]", "cases[12]", "input_shape", (size_t)1234567);
+    FMT_SAME("cases[%zu].name", (size_t)0);
+    FMT_SAME("%s", "");
+    FMT_SAME("100%% of %s", "grad_output");
+    FMT_SAME("no conversion at all, thirty-odd characters");
+    FMT_SAME("%zu", (size_t)-1);
+    FMT_SAME("ulp:%g (%s)", 0.5, "fp16");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -782,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_documents),
         cmocka_unit_test(test_shipped_suites),
         cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_fmt_matches_snprintf),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
