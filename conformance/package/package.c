@@ -301,7 +301,12 @@ int cts_package_tar(const char *dir, const char *tar_path, char *err, size_t err
     snprintf(tmp, sizeof tmp, "%s.partial", tar_path);
     if (list_sorted(dir, &files, err, errlen) != 0) return -1;
     struct archive *a = archive_write_new();
+    /* gzip's fastest level: the archive only carries the sealed files (their digests are in
+     * SHA256SUMS); level 6 made it 20 % smaller and took 1.75x the time of level 1, the
+     * largest single step left at the end of a certification */
     int rc = archive_write_add_filter_gzip(a) == ARCHIVE_OK &&
+             archive_write_set_filter_option(a, "gzip", "compression-level", "1") ==
+                 ARCHIVE_OK &&
              archive_write_set_format_pax_restricted(a) == ARCHIVE_OK &&
              archive_write_open_filename(a, tmp) == ARCHIVE_OK && add_dir(a, base) == 0
                  ? 0 : -1;
