@@ -707,6 +707,11 @@ static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
 {
     const run_args *a = ctx->a;
     outputs *o = ctx->o;
+    if (prev->count == 0) { /* no --resume records before them: take the list as it is */
+        cts_result_list_free(prev);
+        *prev = ctx->results;
+        memset(&ctx->results, 0, sizeof ctx->results);
+    }
     for (size_t k = 0; k < ctx->results.count; k++)
         cts_result_list_push(prev, &ctx->results.r[k]);
     int wr = 0;

@@ -183,9 +183,26 @@ static void put_string(cts_sink *s, const char *str)
  * neither a point nor an exponent, and the exponent without '+' or leading zeros.
  * +-inf: +-1e999, valid JSON that overflows to +-inf in every IEEE reader (Python's json,
  * JavaScript's JSON.parse, strtod). NaN: null. */
+/* The decimal digits of v, ending just before end; returns where they start. */
+static char *uint_digits(char *end, uint64_t v)
+{
+    do
+        *--end = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    return end;
+}
+
 static void put_double(cts_sink *s, double d)
 {
-    if (isnan(d))
+    if (d == (double)(int64_t)d && fabs(d) < 1e15) {
+        /* a whole number (most counts and sums of a record): what "%.17g" and ".0" give for
+         * it, without printf */
+        char t[24], *end = t + sizeof t - 2;
+        char *p = uint_digits(end, (uint64_t)fabs(d));
+        if (signbit(d)) *--p = '-';
+        memcpy(end, ".0", 2);
+        cts_sink_putn(s, p, (size_t)(t + sizeof t - p));
+    } else if (isnan(d))
         cts_sink_put(s, "null");
     else if (isinf(d))
         cts_sink_put(s, d > 0 ? "1e999" : "-1e999");
@@ -207,13 +224,20 @@ static void put_double(cts_sink *s, double d)
     }
 }
 
+/* "bin:count" of the non-empty bins, comma-separated, as a JSON string (digits only: no
+ * escaping needed). */
 static void put_hist(cts_sink *s, const uint32_t *h)
 {
-    char text[CTS_STAT_BINS * 16] = "";
-    cts_sink t = {text, sizeof text, 0};
-    for (int b = 0, n = 0; b < CTS_STAT_BINS; b++)
-        if (h[b]) cts_sink_put(&t, "%s%d:%lu", n++ ? "," : "", b, (unsigned long)h[b]);
-    put_string(s, text);
+    cts_sink_putn(s, "\"", 1);
+    for (int b = 0, n = 0; b < CTS_STAT_BINS; b++) {
+        if (!h[b]) continue;
+        char t[32], *end = t + sizeof t, *p = uint_digits(end, h[b]);
+        *--p = ':';
+        p = uint_digits(p, (uint64_t)b);
+        if (n++) *--p = ',';
+        cts_sink_putn(s, p, (size_t)(end - p));
+    }
+    cts_sink_putn(s, "\"", 1);
 }
 
 /* The grid's worst value in its text form: %.17g, or inf/-inf/nan. */
