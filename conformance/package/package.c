@@ -17,14 +17,23 @@
 #include "report/report.h"
 #include "results/results.h"
 
-void cts_command_line_output(const char *cmd, char *out, size_t len)
+FILE *cts_command_start(const char *cmd)
+{
+    return popen(cmd, "r");
+}
+
+void cts_command_finish(FILE *p, char *out, size_t len)
 {
     out[0] = 0;
-    FILE *p = popen(cmd, "r");
     if (!p) return;
     if (!fgets(out, (int)len, p)) out[0] = 0;
     out[strcspn(out, "\n")] = 0;
     if (pclose(p) != 0) out[0] = 0;
+}
+
+void cts_command_line_output(const char *cmd, char *out, size_t len)
+{
+    cts_command_finish(cts_command_start(cmd), out, len);
 }
 
 const char *cts_scheduler_shard_variable(void)

@@ -95,6 +95,11 @@ const char *cts_certification_verdict(const size_t counts[CTS_STATUS_COUNT], siz
 
 /* First line of a shell command's output (popen), "" when it fails. */
 void cts_command_line_output(const char *cmd, char *out, size_t len);
+/* The same in two halves: the command starts (NULL if it cannot) and runs beside the caller
+ * until its first line is read (and the command closed) by cts_command_finish, which takes
+ * NULL as a command that failed. */
+FILE *cts_command_start(const char *cmd);
+void cts_command_finish(FILE *p, char *out, size_t len);
 
 /* The files a package shows people, each rendered from results.jsonl and manifest.json alone
  * (so verify-package can re-derive and compare them): summary.md, junit.xml, audit.md,
