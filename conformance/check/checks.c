@@ -184,7 +184,7 @@ struct cts_output_judge {
     judge_summary tol_s, exp_s;
     int64_t map_h, map_w, map_plane;
     double block[CTS_GRID_MAX * CTS_GRID_MAX], block_worst;
-    cts_error_grid layout;         /* the blocks of the plane being judged */
+    int32_t rows, cols;            /* of the blocks of the plane being judged */
     struct { int64_t k, y, x, by, bx, yin, xin, bh, bw; } at; /* where element k goes, -1 none */
     cts_error_grid map;            /* the map of the worst element's plane once complete */
 };
@@ -261,17 +261,23 @@ static void map_plane(const cts_judged_output *o, int64_t *h, int64_t *w)
     }
 }
 
+/* Rows and columns of blocks of an h x w plane: at most CTS_GRID_MAX each. */
+static void map_blocks(int64_t h, int64_t w, int32_t *rows, int32_t *cols)
+{
+    int64_t bh = (h + CTS_GRID_MAX - 1) / CTS_GRID_MAX, bw = (w + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
+    *rows = (int32_t)((h + bh - 1) / bh);
+    *cols = (int32_t)((w + bw - 1) / bw);
+}
+
 static void map_start(cts_error_grid *g, const cts_judged_output *o, int64_t h, int64_t w,
                       int64_t plane)
 {
     memset(g, 0, sizeof *g);
-    int64_t bh = (h + CTS_GRID_MAX - 1) / CTS_GRID_MAX, bw = (w + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
     snprintf(g->output, sizeof g->output, "%s", o->name);
     g->h = h;
     g->w = w;
     g->plane = plane;
-    g->rows = (int32_t)((h + bh - 1) / bh);
-    g->cols = (int32_t)((w + bw - 1) / bw);
+    map_blocks(h, w, &g->rows, &g->cols);
 }
 
 /* Element e of g's plane with error u (bound units) into the block maxima. */
@@ -308,8 +314,8 @@ static void map_seek(cts_output_judge *j, int64_t k)
     if (k / hw != j->map_plane) {
         map_finish_plane(j);
         j->map_plane = k / hw;
-        map_start(&j->layout, &j->o, j->map_h, j->map_w, j->map_plane);
-        memset(j->block, 0, (size_t)j->layout.rows * (size_t)j->layout.cols * sizeof *j->block);
+        map_blocks(j->map_h, j->map_w, &j->rows, &j->cols);
+        memset(j->block, 0, (size_t)j->rows * (size_t)j->cols * sizeof *j->block);
         j->block_worst = 0;
     }
     int64_t e = k % hw, bh = (j->map_h + CTS_GRID_MAX - 1) / CTS_GRID_MAX;
@@ -331,7 +337,7 @@ static void map_add(cts_output_judge *j, int64_t k, double u)
 {
     if (j->map_h * j->map_w <= 0 || !j->st) return;
     if (k != j->at.k) map_seek(j, k);
-    double *m = &j->block[j->at.by * j->layout.cols + j->at.bx];
+    double *m = &j->block[j->at.by * j->cols + j->at.bx];
     if (isnan(u) || u > *m) *m = u; /* block maximum, as the report draws it */
     if (isnan(u) || u > j->block_worst) j->block_worst = u;
     j->at.k++;
