@@ -1,102 +1,102 @@
-/* Narrow floating-point formats in portable C (no compiler _Float16): FP16, BF16 and HF32.
- * Rounding works on the exact value in double: every float is exact in double, and scaling by
- * powers of two is exact, so one integer rounding of the scaled magnitude is the whole job. */
+/* Narrow floating-point formats in portable C (no compiler _Float16): FP16, BF16 and HF32, on
+ * the float's bits. A float is sign | 8-bit exponent | 23-bit fraction; a narrow format keeps the
+ * top bits of the magnitude's fixed-point form, so rounding is integer arithmetic on it:
+ * nearest-even adds just under half a quantum plus the kept part's last bit, truncation drops
+ * the rest. */
 #include <math.h>
 #include <string.h>
 
 #include "emu.h"
 
-typedef struct {
-    int precision; /* significand bits incl. the hidden one */
-    int emin;      /* exponent of the smallest normal: 2^emin */
-    int emax;      /* exponent of the largest binade */
-} fp_format;
-
-static const fp_format FP16 = {11, -14, 15};
-static const fp_format BF16 = {8, -126, 127};
-
-/* |x| rounded to the format (nearest-even, or toward zero when truncate); may return INFINITY. */
-static double round_magnitude(double ax, fp_format f, bool truncate)
+static uint32_t float_bits(float x)
 {
-    if (ax == 0.0 || isinf(ax) || isnan(ax))
-        return ax;
-    int e;
-    frexp(ax, &e); /* ax = m * 2^e, m in [0.5, 1): binade exponent is e-1 */
-    int binade = e - 1 < f.emin ? f.emin : e - 1;
-    double quantum = ldexp(1.0, binade - (f.precision - 1));
-    double q = ax / quantum; /* exact */
-    double r = floor(q);
-    if (!truncate) {
-        double frac = q - r;
-        if (frac > 0.5 || (frac == 0.5 && fmod(r, 2.0) != 0.0))
-            r += 1.0;
-    }
-    double v = r * quantum;
-    double max_finite = ldexp(2.0 - ldexp(1.0, 1 - f.precision), f.emax);
-    if (v > max_finite)
-        return truncate ? max_finite : INFINITY;
-    return v;
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
 }
 
-/* Encodes a value already representable in the format as sign|exponent|mantissa bits. */
-static uint16_t encode(double v, bool negative, fp_format f, int exp_bits)
+static float bits_float(uint32_t u)
 {
-    int mant_bits = f.precision - 1;
-    uint16_t sign = negative ? (uint16_t)(1u << (exp_bits + mant_bits)) : 0;
-    uint16_t exp_all = (uint16_t)(((1u << exp_bits) - 1u) << mant_bits);
-    if (isinf(v))
-        return sign | exp_all;
-    if (v == 0.0)
-        return sign;
-    int e;
-    frexp(v, &e);
-    if (e - 1 < f.emin) /* subnormal: count of smallest quanta */
-        return sign | (uint16_t)ldexp(v, -(f.emin - mant_bits));
-    int bias = (1 << (exp_bits - 1)) - 1;
-    uint16_t biased = (uint16_t)(e - 1 + bias);
-    uint16_t mant = (uint16_t)(ldexp(v, mant_bits - (e - 1)) - ldexp(1.0, mant_bits));
-    return sign | (uint16_t)(biased << mant_bits) | mant;
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
 }
 
-static double decode(uint16_t h, fp_format f, int exp_bits)
+/* m >> d rounded to nearest-even (or toward zero when truncate); d in [1, 31]. */
+static uint32_t shift_round(uint32_t m, int d, bool truncate)
 {
-    int mant_bits = f.precision - 1;
-    int bias = (1 << (exp_bits - 1)) - 1;
-    unsigned exp = (h >> mant_bits) & ((1u << exp_bits) - 1u);
-    unsigned mant = h & ((1u << mant_bits) - 1u);
-    double sign = (h >> (exp_bits + mant_bits)) & 1u ? -1.0 : 1.0;
-    if (exp == (1u << exp_bits) - 1u)
-        return mant ? NAN : sign * INFINITY;
-    if (exp == 0)
-        return sign * ldexp((double)mant, f.emin - mant_bits);
-    return sign * ldexp((double)(mant | (1u << mant_bits)), (int)exp - bias - mant_bits);
+    uint32_t kept = m >> d, rest = m & ((1u << d) - 1u), half = 1u << (d - 1);
+    if (!truncate && (rest > half || (rest == half && (kept & 1u))))
+        kept++;
+    return kept;
+}
+
+/* |x| (finite float bits a, sign cleared) as FP16 magnitude bits; an overflow is infinity, or
+ * the largest finite value when truncating. The quantum is 2^(max(e, -14) - 10), so r below
+ * counts quanta: below 2^-14 it is the subnormal field itself, above, r in [2^10, 2^11] and a
+ * carry out of the fraction steps the exponent up, as the encoding wants. */
+static uint16_t f16_magnitude(uint32_t a, bool truncate)
+{
+    int e = (int)(a >> 23) - 127;
+    uint32_t m = (a & 0x7fffffu) | (e > -127 ? 0x800000u : 0u);
+    if (e == -127)
+        e = -126; /* float subnormals: m * 2^-149 */
+    if (e > 15)
+        return truncate ? 0x7bff : 0x7c00;
+    int q = (e < -14 ? -14 : e) - 10, d = q - (e - 23); /* bits of m below the quantum */
+    uint32_t r = d > 25 ? 0u : shift_round(m, d, truncate);
+    uint32_t h = e < -14 ? r : (uint32_t)(e + 15 - 1) * 0x400u + r;
+    return h >= 0x7c00u ? (truncate ? 0x7bff : 0x7c00) : (uint16_t)h;
 }
 
 uint16_t emu_f32_to_f16(float x, bool truncate)
 {
-    if (isnan(x))
-        return signbit(x) ? 0xfe00 : 0x7e00;
-    return encode(round_magnitude(fabs((double)x), FP16, truncate), signbit(x), FP16, 5);
+    uint32_t u = float_bits(x), a = u & 0x7fffffffu;
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    if (a > 0x7f800000u)
+        return sign ? 0xfe00 : 0x7e00;
+    return sign | (a == 0x7f800000u ? 0x7c00 : f16_magnitude(a, truncate));
 }
 
-float emu_f16_to_f32(uint16_t h) { return (float)decode(h, FP16, 5); }
+float emu_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f)
+        return m ? NAN : bits_float(sign | 0x7f800000u);
+    if (e == 0) /* m * 2^-24, exact in float */
+        return bits_float(sign | float_bits((float)m * 0x1p-24f));
+    return bits_float(sign | ((e - 15 + 127) << 23) | (m << 13));
+}
 
+/* BF16 is the float's top 16 bits: its exponent range is the float's, subnormals included. */
 uint16_t emu_f32_to_bf16(float x, bool truncate)
 {
-    if (isnan(x))
-        return signbit(x) ? 0xffc0 : 0x7fc0;
-    return encode(round_magnitude(fabs((double)x), BF16, truncate), signbit(x), BF16, 8);
+    uint32_t u = float_bits(x), a = u & 0x7fffffffu;
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    if (a > 0x7f800000u)
+        return sign ? 0xffc0 : 0x7fc0;
+    if (a == 0x7f800000u)
+        return sign | 0x7f80;
+    uint32_t r = shift_round(a, 16, truncate); /* may carry into the exponent: up to infinity */
+    return sign | (uint16_t)r;
 }
 
-float emu_bf16_to_f32(uint16_t h) { return (float)decode(h, BF16, 8); }
+float emu_bf16_to_f32(uint16_t h)
+{
+    if ((h & 0x7f80u) == 0x7f80u && (h & 0x7fu))
+        return NAN;
+    return bits_float((uint32_t)h << 16);
+}
 
+/* x to `bits` significant bits (HF32: 11) in the float's exponent range: its fraction keeps
+ * bits - 1 bits; a carry steps the exponent, up to infinity. */
 float emu_round_to_bits(float x, int bits)
 {
     if (isnan(x) || isinf(x) || bits >= 24)
         return x;
-    fp_format hf = {bits, -126, 127};
-    double r = round_magnitude(fabs((double)x), hf, false);
-    return (float)(signbit(x) ? -r : r);
+    uint32_t u = float_bits(x), a = u & 0x7fffffffu;
+    int d = 24 - bits;
+    return bits_float((u & 0x80000000u) | (shift_round(a, d, false) << d));
 }
 
 float emu_round_f16(float x) { return emu_f16_to_f32(emu_f32_to_f16(x, false)); }

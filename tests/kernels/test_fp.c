@@ -1,10 +1,15 @@
 /* FP16/BF16/HF32 conversions of the emulated device. Expected bit patterns are hand-derived from
- * the IEEE 754 binary16 layout (1|5|10, bias 15) and bfloat16 (1|8|7, bias 127). */
+ * the IEEE 754 binary16 layout (1|5|10, bias 15) and bfloat16 (1|8|7, bias 127); the sweep at
+ * the end compares with MPFR rounding to each format. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <mpfr.h>
 
 #include "emu.h"
 
@@ -95,13 +100,110 @@ static void nudge_moves_by_ulps(void **state)
     assert_true(emu_nudge_ulps(-1.0, ACL_FLOAT16, 1) == -(1.0 + 0x1p-10));
 }
 
+/* x rounded by MPFR to a format of prec significant bits, smallest normal 2^emin, largest
+ * binade 2^emax, with subnormals (MPFR's exponents count a significand in [1/2, 1)). */
+static float mpfr_narrow(float x, int prec, int emin, int emax, bool truncate)
+{
+    mpfr_exp_t old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
+    mpfr_rnd_t rnd = truncate ? MPFR_RNDZ : MPFR_RNDN;
+    mpfr_t m;
+    mpfr_init2(m, prec);
+    mpfr_set_emin(emin - prec + 2);
+    mpfr_set_emax(emax + 1);
+    int t = mpfr_set_flt(m, x, rnd);
+    t = mpfr_check_range(m, t, rnd);
+    mpfr_subnormalize(m, t, rnd);
+    mpfr_set_emin(old_min);
+    mpfr_set_emax(old_max);
+    float r = mpfr_get_flt(m, MPFR_RNDN); /* exact: every value of the formats is a float */
+    mpfr_clear(m);
+    return r;
+}
+
+static uint32_t bits_of(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static float float_of(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* Float patterns of every exponent (both signs): each fraction's top 12 bits with scrambled low
+ * bits, and the rounding boundaries of FP16/HF32 (fraction bit 12) and BF16 (bit 15): the
+ * midpoint and one float ulp either side of it. */
+static size_t sweep_patterns(uint32_t *out)
+{
+    size_t n = 0;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (uint32_t e = 0; e < 255; e++) {
+        for (uint32_t k = 0; k < 4096; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            out[n++] = (k & 1u) << 31 | e << 23 | k << 11 | (uint32_t)(x & 0x7ffu);
+        }
+        for (uint32_t k = 0; k < 1024; k++)
+            for (int s = -1; s <= 1; s++)
+                out[n++] = (k & 1u) << 31 | e << 23 | ((k << 13 | 0x1000u) + (uint32_t)s);
+        for (uint32_t k = 0; k < 128; k++)
+            for (int s = -1; s <= 1; s++)
+                out[n++] = (k & 1u) << 31 | e << 23 | ((k << 16 | 0x8000u) + (uint32_t)s);
+    }
+    return n;
+}
+
+static void conversions_match_mpfr(void **state)
+{
+    (void)state;
+    size_t cap = 255 * (4096 + 3 * 1024 + 3 * 128);
+    uint32_t *pat = malloc(cap * sizeof *pat);
+    assert_non_null(pat);
+    size_t n = sweep_patterns(pat), bad = 0;
+    for (size_t i = 0; i < n && bad < 10; i++) {
+        float x = float_of(pat[i]);
+        for (int t = 0; t < 2; t++) {
+            float want16 = mpfr_narrow(x, 11, -14, 15, t), wantb = mpfr_narrow(x, 8, -126, 127, t);
+            float got16 = emu_f16_to_f32(emu_f32_to_f16(x, t));
+            float gotb = emu_bf16_to_f32(emu_f32_to_bf16(x, t));
+            bool ok = bits_of(got16) == bits_of(want16) && bits_of(gotb) == bits_of(wantb);
+            if (!t) {
+                float wanth = mpfr_narrow(x, 11, -126, 127, false);
+                ok &= bits_of(emu_round_to_bits(x, 11)) == bits_of(wanth);
+            }
+            if (!ok && ++bad)
+                print_error("%a (0x%08x) %s: fp16 %a want %a, bf16 %a want %a, hf32 %a\n", x,
+                            pat[i], t ? "truncated" : "nearest", got16, want16, gotb, wantb,
+                            emu_round_to_bits(x, 11));
+        }
+    }
+    free(pat);
+    assert_int_equal(bad, 0);
+}
+
+/* Every FP16 pattern's value from the layout: (1024 * [e > 0] + m) * 2^(max(e, 1) - 25). */
+static void f16_decode_all_patterns(void **state)
+{
+    (void)state;
+    for (unsigned h = 0; h < 0x7c00; h++) {
+        unsigned e = h >> 10, m = h & 0x3ffu;
+        float want = ldexpf((float)((e ? 1024u : 0u) + m), (int)(e ? e : 1) - 25);
+        assert_true(bits_of(emu_f16_to_f32((uint16_t)h)) == bits_of(want));
+        assert_true(bits_of(emu_f16_to_f32((uint16_t)(h | 0x8000u))) == bits_of(-want));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(f16_exact_and_limits), cmocka_unit_test(f16_round_to_nearest_even),
         cmocka_unit_test(f16_truncate_rounds_toward_zero), cmocka_unit_test(f16_decode),
         cmocka_unit_test(bf16_round_and_subnormals), cmocka_unit_test(hf32_keeps_requested_bits),
-        cmocka_unit_test(nudge_moves_by_ulps),
+        cmocka_unit_test(nudge_moves_by_ulps), cmocka_unit_test(conversions_match_mpfr),
+        cmocka_unit_test(f16_decode_all_patterns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
