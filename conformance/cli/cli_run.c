@@ -489,6 +489,7 @@ typedef struct {
     double synced;              /* monotonic seconds of the JSONL's last fsync */
     cts_result_list results;
     cts_result_list *records;   /* every record goes here at the end (cli_run_loaded) */
+    char file[PATH_MAX], shown[PATH_MAX]; /* the last suite file and its display path */
     cts_progress progress;
     char repro_out[PATH_MAX];
 } run_ctx;
@@ -523,13 +524,17 @@ static void on_done(void *vctx, size_t index, const cts_verdict *v, const char *
     if (ctx->write_errno)
         return; /* stopped: this verdict has no record and is not reported */
     cts_result r;
-    char file[PATH_MAX];
-    cli_display_path(c->mark.file ? c->mark.file : "", file, sizeof file);
-    cts_result_from_case(&r, c, file, ctx->a->backend);
+    const char *file = c->mark.file ? c->mark.file : "";
+    if (strcmp(file, ctx->file) != 0) { /* cases come grouped by file: resolve each once */
+        snprintf(ctx->file, sizeof ctx->file, "%s", file);
+        cli_display_path(file, ctx->shown, sizeof ctx->shown);
+    }
+    cts_result_from_case(&r, c, ctx->shown, ctx->a->backend);
     r.v = *v;
     if (v->status != CTS_PASS) {
         cli_repro_args ra = {.backend = ctx->a->backend, .product = r.product, .seed = c->seed,
-                             .id = c->id, .suite_file = file, .repeat = (int)ctx->a->repeat,
+                             .id = c->id, .suite_file = ctx->shown,
+                             .repeat = (int)ctx->a->repeat,
                              .timeout = ctx->a->timeout_given ? ctx->a->timeout : 0,
                              .quick = ctx->a->sel.quick, .out = ctx->repro_out,
                              .contract = r.contract};
