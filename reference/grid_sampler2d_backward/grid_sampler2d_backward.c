@@ -1816,18 +1816,35 @@ static void *work_carve(char **at, size_t bytes)
     return p;
 }
 
-/* A chunk buffer of cap elements (interval offsets included) carved from a work block, set up
- * as ref_output_alloc sets its arrays (no alternatives: index -1, count 0); ref_chunkbuf_start
- * clears the rest before each use. Its arrays are the block's: only the alternatives
- * ref_output_set_alts attaches are its own to free. */
-static size_t chunkbuf_view_bytes(int64_t cap)
+/* The call's work block of `total` bytes, *raw what to free. From two huge pages on it starts on
+ * a huge-page boundary and spans whole ones, inside an allocation one huge page larger, which
+ * ref_big_alloc asks to be huge pages: a block malloc places leaves up to 2 MiB at each end in
+ * 4 KiB pages (on the bench's grid case ~950 of the first call's ~1040 faults, with the chunk
+ * buffer's). posix_memalign would ask the allocator for more than the size it last freed on
+ * every call, so it would map fresh memory each time; this size is the same from call to call. */
+static char *work_block(size_t total, char **raw)
+{
+    const size_t huge = (size_t)2 << 20;
+    if (total < 2 * huge)
+        return *raw = ref_big_alloc(total, 1, false);
+    size_t span = (total + huge - 1) & ~(huge - 1);
+    *raw = ref_big_alloc(span + huge, 1, false);
+    return *raw ? (char *)(((uintptr_t)*raw + huge - 1) & ~(uintptr_t)(huge - 1)) : NULL;
+}
+
+/* A chunk buffer of cap elements carved from a work block, set up as ref_output_alloc sets its
+ * arrays (no alternatives: index -1, count 0); ref_chunkbuf_start clears the rest before each
+ * use. With ival its interval offsets are the block's too, else ref_chunkbuf_ival allocates them
+ * on first need. Only the alternatives ref_output_set_alts attaches (and such offsets) are its
+ * own to free. */
+static size_t chunkbuf_view_bytes(int64_t cap, bool ival)
 {
     size_t n = (size_t)(cap > 0 ? cap : 1);
     return WORK_ROUND(n * sizeof(ref_value)) + WORK_ROUND(n) + WORK_ROUND(n * sizeof(int64_t)) +
-           WORK_ROUND(n * sizeof(int32_t)) + WORK_ROUND(2 * n * sizeof(double));
+           WORK_ROUND(n * sizeof(int32_t)) + (ival ? WORK_ROUND(2 * n * sizeof(double)) : 0);
 }
 
-static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at)
+static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, bool ival, char **at)
 {
     size_t n = (size_t)(cap > 0 ? cap : 1);
     memset(b, 0, sizeof *b);
@@ -1836,7 +1853,7 @@ static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at)
     b->o.flags = work_carve(at, n);
     b->o.alt_first = work_carve(at, n * sizeof(int64_t));
     b->o.alt_count = work_carve(at, n * sizeof(int32_t));
-    b->o.ival = work_carve(at, 2 * n * sizeof(double));
+    b->o.ival = ival ? work_carve(at, 2 * n * sizeof(double)) : NULL;
     memset(b->o.alt_first, 0xff, n * sizeof(int64_t)); /* -1: two's complement */
     memset(b->o.alt_count, 0, n * sizeof(int32_t));
 }
@@ -2056,8 +2073,9 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     /* points: 216 bytes each, not cleared: point_eval sets what is read; dx's terms; and the
      * channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
      * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's.
-     * One block for all (work_carve): the allocator keeps a block that big between calls,
-     * where it hands several smaller ones back to the system and faults them in again. */
+     * One block for all, the chunk buffers too (work_carve): the allocator keeps a block that
+     * big between calls, where it hands several smaller ones back to the system and faults them
+     * in again, and all of it can be huge pages (ref_big_alloc). */
     size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1), npts = (size_t)(hw_out ? hw_out : 1);
     int64_t tsz = (hw_out + (dgrid ? hw_in : 0)) * p->c;
     bool copies =
@@ -2071,8 +2089,9 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     size_t total = 0, nkept = stash ? (size_t)p->n : 0;
     for (int i = 0; i < 7; i++)
         total += WORK_ROUND(sizes[i]);
-    total += nkept * chunkbuf_view_bytes(2 * hw_out); /* grid_grad's kept chunks */
-    char *block = ref_big_alloc(total, 1, false), *at = block;
+    total += nkept * chunkbuf_view_bytes(2 * hw_out, true); /* grid_grad's kept chunks */
+    total += dx ? chunkbuf_view_bytes(group * hw_in, false) : 0; /* input_grad's chunk */
+    char *raw, *block = work_block(total, &raw), *at = block;
     batch_work W = {0};
     if (block) {
         W.pts = work_carve(&at, sizes[0]);
@@ -2088,11 +2107,12 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     ref_chunkbuf xb = {0}, *gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *gb);
     int rc = W.pts && W.kind && gb &&
-                     (!dx || (W.pterm && W.terms && W.pe && W.toff && W.tcnt &&
-                              ref_chunkbuf_init(&xb, group * hw_in) == 0))
+                     (!dx || (W.pterm && W.terms && W.pe && W.toff && W.tcnt))
                  ? 0 : -1;
     for (size_t n = 0; rc == 0 && n < nkept; n++)
-        chunkbuf_view(&gb[n], 2 * hw_out, &at);
+        chunkbuf_view(&gb[n], 2 * hw_out, true, &at);
+    if (rc == 0 && dx)
+        chunkbuf_view(&xb, group * hw_in, false, &at);
     if (rc == 0 && dgrid && !stash)
         rc = ref_chunkbuf_init(&gb[0], 2 * hw_out);
     int64_t hits = 0, falls = 0;
@@ -2126,10 +2146,11 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     if (gb && !stash)
         ref_chunkbuf_free(&gb[0]);
     free(gb);
-    free(block);
+    free(raw);
     free(W.kind);
     free(W.gsplit);
-    ref_chunkbuf_free(&xb);
+    free(xb.o.alts); /* the rest of xb but its interval offsets is the work block's */
+    free(xb.o.ival);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
     return rc;
