@@ -124,6 +124,15 @@ typedef int64_t dxvi __attribute__((vector_size(DXL * sizeof(double))));
 
 #define DXV_ABS(x) ((dxv)((dxvi)(x) & INT64_MAX))
 
+/* Whether any lane of mask m is set: halves or-ed together first (a lane at a time costs an
+ * extraction each) */
+static inline __attribute__((always_inline)) bool dxv_any(const dxvi *m)
+{
+    _Static_assert(DXL == 4, "two halves of two lanes");
+    dxvi x = *m | __builtin_shufflevector(*m, *m, 2, 3, 0, 1);
+    return (x[0] | x[1]) != 0;
+}
+
 /* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI) */
 static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
 {
@@ -914,18 +923,23 @@ dxv_decide(const dxv *s, const dxv *c, const dxv *err, dxv *hi, dxv *lo, dxvi *d
     *known = (*err >= 0) & (*err < inf) & (hz | fast_h) & (lz | fast_l);
     /* r = ref_round_lo_bits(l) */
     dxv rc = (dxv)((dxvi)l & expm) * (0x1.8p0 * 0x1p21), r = (l + rc) - rc;
-    /* half_gaps(|h|, 53) and half_gaps(|r|, REF_LO_BITS) */
-    dxv a = DXV_ABS(h), e2 = (dxv)((dxvi)h & expm), g = e2 * 0x1p-53;
-    dxv tw = (dxv)(((dxvi)(g * 0.5) & (a == e2)) | ((dxvi)g & ~(a == e2)));
-    dxv L = (dxv)((dxvi)l ^ ((dxvi)h & sgn));
-    dxvi t1 = ((g - L) * (1 - 0x1p-50) > *err) & ((tw + L) * (1 - 0x1p-50) > *err);
-    _Static_assert(REF_LO_BITS == 32, "the gap below is 2^-32 of r's binade");
-    dxv ar = DXV_ABS(r), e2r = (dxv)((dxvi)r & expm), gr = e2r * 0x1p-32;
-    dxv twr = (dxv)(((dxvi)(gr * 0.5) & (ar == e2r)) | ((dxvi)gr & ~(ar == e2r)));
-    dxv lam = (dxv)((dxvi)l ^ ((dxvi)r & sgn));
-    dxvi t2 = (((ar + gr) - lam) > *err) & ((lam - (ar - twr)) > *err);
-    /* h = 0: decided only when exact (0, 0); err = 0: (h, round(l)); else both tests */
-    *dec = (hz & ez) | (~hz & (ez | (t1 & ~lz & t2)));
+    /* h = 0: decided only when exact (0, 0); err = 0: (h, round(l)); else both tests. Every
+     * lane exact (the sums of exact terms nearly always are): all decided, no tests */
+    dxvi inexact = ~ez;
+    *dec = ez;
+    if (dxv_any(&inexact)) {
+        /* half_gaps(|h|, 53) and half_gaps(|r|, REF_LO_BITS) */
+        dxv a = DXV_ABS(h), e2 = (dxv)((dxvi)h & expm), g = e2 * 0x1p-53;
+        dxv tw = (dxv)(((dxvi)(g * 0.5) & (a == e2)) | ((dxvi)g & ~(a == e2)));
+        dxv L = (dxv)((dxvi)l ^ ((dxvi)h & sgn));
+        dxvi t1 = ((g - L) * (1 - 0x1p-50) > *err) & ((tw + L) * (1 - 0x1p-50) > *err);
+        _Static_assert(REF_LO_BITS == 32, "the gap below is 2^-32 of r's binade");
+        dxv ar = DXV_ABS(r), e2r = (dxv)((dxvi)r & expm), gr = e2r * 0x1p-32;
+        dxv twr = (dxv)(((dxvi)(gr * 0.5) & (ar == e2r)) | ((dxvi)gr & ~(ar == e2r)));
+        dxv lam = (dxv)((dxvi)l ^ ((dxvi)r & sgn));
+        dxvi t2 = (((ar + gr) - lam) > *err) & ((lam - (ar - twr)) > *err);
+        *dec = (hz & ez) | (~hz & (ez | (t1 & ~lz & t2)));
+    }
     *hi = (dxv)((dxvi)h & ~hz);
     *lo = (dxv)((((dxvi)l & lz) | ((dxvi)r & ~lz)) & ~hz);
 }
@@ -981,8 +995,9 @@ _Static_assert(offsetof(ref_value, hi) == 0 && offsetof(ref_value, lo) == 8 &&
                "dx_finish4 writes a ref_value as two rows of four doubles");
 
 /* dx_finish of four planes' element from dx_sum_split's sums (every term finite): lane l is
- * element i + l·stride of the chunk out, marked in fallback where undecided. The values are
- * made as vectors and stored as two rows each (not field by field from extracted lanes). */
+ * element i + l·stride of the chunk out, marked in fallback (zero before) where undecided. The
+ * values are made as vectors and stored as two rows each (not field by field from extracted
+ * lanes). */
 static inline __attribute__((always_inline)) void
 dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride,
            uint8_t *fallback, ref_output *out, int64_t *hits)
@@ -1008,11 +1023,9 @@ dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride
     *(dxv_row *)&v0[2 * stride].nops = row1[2];
     *(dxv_row *)&v0[3 * stride] = row0[3];
     *(dxv_row *)&v0[3 * stride].nops = row1[3];
-    dxvi odd = range | ~known; /* a flag to set or a lane for ref_decide */
-    if (!((odd[0] | odd[1]) | (odd[2] | odd[3]))) { /* the common case, without branches */
-        for (int l = 0; l < DXL; l++)
-            fallback[i + l * stride] = (uint8_t)(d[l] ^ 1);
-        *hits += (d[0] + d[1]) + (d[2] + d[3]);
+    dxvi odd = range | ~(known & dec); /* a flag to set, a lane for ref_decide or for MPFR */
+    if (!dxv_any(&odd)) { /* the common case: nothing to mark */
+        *hits += DXL;
         return;
     }
     for (int l = 0; l < DXL; l++, i += stride) {
@@ -1147,10 +1160,10 @@ typedef struct {
 
 /* Elements e0 .. e1 − 1 of the DXL-plane groups g0 .. g1 − 1 of the chunk out (planes c0 ..
  * c0 + np − 1 of input_grad, group g from plane c0 + g·DXL, plane c0 at offset 0): every
- * element's sums and the values they decide; the others marked in fallback (laid out as the
- * chunk). split[g]: group g's planes suit dx_sum_split. An element's groups one after the other:
- * they read the same points' gradOutput (channel-innermost, so mostly the same cache lines) while
- * those are in L1. */
+ * element's sums and the values they decide; the others marked in fallback (zero before, laid
+ * out as the chunk). split[g]: group g's planes suit dx_sum_split. An element's groups one after
+ * the other: they read the same points' gradOutput (channel-innermost, so mostly the same cache
+ * lines) while those are in L1. */
 GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0,
                                  int64_t np, int64_t g0, int64_t g1, const bool *split, int64_t e0,
                                  int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits_out)
@@ -2002,7 +2015,7 @@ static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const 
     ref_chunkbuf_start(out, np * hw_in);
     /* alternatives come from ambiguous points only */
     ref_altlist *alts = D->namb ? calloc((size_t)(np * hw_in), sizeof *alts) : NULL;
-    uint8_t *fallback = malloc((size_t)(np * hw_in));
+    uint8_t *fallback = calloc((size_t)(np * hw_in), 1); /* dx_finish4 marks only its own */
     int64_t ng = (np + DXL - 1) / DXL, nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
     int64_t gs = nb >= DX_ITEMS ? 1 : (DX_ITEMS + nb - 1) / nb; /* group shares per block */
     gs = gs < ng ? gs : ng;
