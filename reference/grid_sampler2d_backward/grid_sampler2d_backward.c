@@ -1536,13 +1536,24 @@ static void dlane_comp_of(const dlanes *L, int comp, int64_t C, dlane_comp *q)
     }
 }
 
+/* Whether a lane of q skips a term of some corner (a magnitude or coordinate term). */
+static bool dlane_masked(const dlane_comp q[2])
+{
+    dxvi any = {0, 0, 0, 0};
+    for (int comp = 0; comp < 2; comp++)
+        for (int k = 0; k < 4; k++)
+            any |= q[comp].skip[k] | q[comp].cskip[k];
+    return dxv_any(&any);
+}
+
 /* The lanes' sums over the channels: per corner S_k = Σ val·g (s + c, dropped error e), per
- * component Σ of the magnitude, |term| and coordinate term as dgrid_fill's lean pass. */
+ * component Σ of the magnitude, |term| and coordinate term as dgrid_fill's lean pass. Without
+ * `masked` no lane skips a term (dlane_comp's masks all 0): a loop without them. */
 typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2]; } dlane_sums;
 
 static inline __attribute__((always_inline)) void
 dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, int64_t in_cs,
-            dlane_sums *r)
+            bool masked, dlane_sums *r)
 {
     const dxv one = {1, 1, 1, 1};
     memset(r, 0, sizeof *r);
@@ -1564,9 +1575,14 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
                 dxv t = val * (g * q[comp].w[k]);
                 dxv ats = DXV_ABS(t * q[comp].scale), gms = gm * q[comp].mscale;
                 dxv vgs = DXV_ABS(vg * q[comp].scale) * q[comp].dl;
-                r->mag[comp] += DXV_KEEP(gms, q[comp].skip[k]);
-                r->sabs[comp] += DXV_KEEP(ats, q[comp].skip[k]);
-                r->cerr[comp] += DXV_KEEP(vgs, q[comp].cskip[k]);
+                if (masked) {
+                    gms = DXV_KEEP(gms, q[comp].skip[k]);
+                    ats = DXV_KEEP(ats, q[comp].skip[k]);
+                    vgs = DXV_KEEP(vgs, q[comp].cskip[k]);
+                }
+                r->mag[comp] += gms;
+                r->sabs[comp] += ats;
+                r->cerr[comp] += vgs;
             }
         }
     }
@@ -1635,7 +1651,10 @@ GRID_CLONES static int dgrid_lanes(const gctx *G, const batch_view *bv, const gp
     dlane_comp_of(L, 0, G->p->c, &q[0]);
     dlane_comp_of(L, 1, G->p->c, &q[1]);
     dlane_sums r;
-    dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, &r);
+    if (dlane_masked(q))
+        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, true, &r);
+    else
+        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, false, &r);
     dxv s[2], c[2], err[2], hi[2], lo[2];
     dxvi ok[2], dec[2], known[2];
     for (int comp = 0; comp < 2; comp++) {
