@@ -210,12 +210,14 @@ static void dgrid_comp_init(const gctx *G, const gpoint *pt, const grid_outcome 
     }
 }
 
-/* The vector loops (dx_group, dgrid_point) compiled twice, for AVX2 and the baseline, the one
- * the CPU runs chosen when the program loads: the same IEEE operations either way (AVX2 brings
- * no FMA, and ISO C mode contracts nothing), only wider registers. -DGRID_NO_CLONES keeps the
- * baseline alone (how tests compare the two). */
+/* The vector loops (dx_block, dgrid_lanes, dgrid_point, prepare_rows) compiled three times, for
+ * x86-64-v4 (AVX-512: 32 vector registers, so dgrid's 18 sums spill less), AVX2 and the
+ * baseline, the one the CPU runs chosen when the program loads: the same IEEE operations either
+ * way (ISO C mode contracts nothing, so FMA units only serve explicit fma() calls, which round
+ * once whatever computes them), only other registers. -DGRID_NO_CLONES keeps the baseline alone
+ * (how tests compare them). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GRID_NO_CLONES)
-#define GRID_CLONES __attribute__((target_clones("avx2", "default")))
+#define GRID_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define GRID_CLONES
 #endif
