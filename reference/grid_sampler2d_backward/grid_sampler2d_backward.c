@@ -1924,8 +1924,10 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
         mpfr_init2(t, 64);
         if (W->tbuf || scan)
             batch_prepare(G, n, W->tbuf, out != NULL, scan, &v);
-#pragma omp single
-        v.lean_all = scan && dgrid_lean_all(G, &v);
+        /* v is final after batch_prepare's barrier: each thread its own copy with lean_all (no
+         * barrier for one thread to set it) */
+        batch_view lv = v;
+        lv.lean_all = scan && dgrid_lean_all(G, &lv);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t b = 0; b < (hw_out + POINT_BLOCK - 1) / POINT_BLOCK; b++) {
             int64_t p0 = b * POINT_BLOCK;
@@ -1936,7 +1938,7 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
                 if (W->pterm)
                     dx_point_terms(p, &pts[pix], pix, W->pterm + 4 * pix, W->pe + 4 * pix);
             }
-            if (out && dgrid_points(G, &v, pts, n, p0, p1, &mt, &out->o, alts, &h, &f) != 0)
+            if (out && dgrid_points(G, &lv, pts, n, p0, p1, &mt, &out->o, alts, &h, &f) != 0)
                 gfail = 1;
         }
         if (W->pterm)
@@ -2021,10 +2023,31 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
     return 0;
 }
 
+/* dx_plane_rest of planes c0 .. c0 + np − 1 (the chunk out) by a team: 0, or -1. */
+static int dx_planes_rest(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n,
+                          int64_t c0, int64_t np, const uint8_t *fallback, ref_chunkbuf *out,
+                          ref_altlist *alts, int nth, int64_t *falls)
+{
+    int64_t hw_in = G->p->h_in * G->p->w_in, f = 0;
+    int prc = 0;
+#pragma omp parallel num_threads(nth) reduction(+ : f) reduction(| : prc)
+    {
+        mterms mt = {0};
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = c0; c < c0 + np; c++)
+            if (dx_plane_rest(G, pts, D, n, c, (c - c0) * hw_in, fallback, &mt, &out->o, alts,
+                              &f) != 0)
+                prc = 1;
+        mterms_free(&mt);
+    }
+    *falls += f;
+    return prc ? -1 : 0;
+}
+
 /* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out; bv: the batch's view
  * (batch_points). OpenMP over blocks of DX_BLOCK elements of all the plane groups, or of a share
  * of them when the planes are too small for DX_ITEMS blocks (fine enough that a thread the system
- * holds back delays the other by one block at most), then over planes. */
+ * holds back delays the other by one block at most), then, where needed, over planes. */
 #define DX_ITEMS 32
 #define DX_BLOCK 128
 static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
@@ -2054,23 +2077,17 @@ static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const 
         for (int l = 0; split[g] && l < DXL; l++)
             split[g] = bv->gsplit[c + l];
     }
-    int prc = 0;
-#pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : prc)
-    {
-        mterms mt = {0};
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t w = 0; w < nb * gs; w++) {
-            int64_t e0 = w / gs * DX_BLOCK, g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs;
-            dx_block(G, &D->T, bv, c0, np, g0, g1, split, e0,
-                     e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, fallback, &out->o, &h);
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t c = c0; c < c0 + np; c++)
-            if (dx_plane_rest(G, pts, D, n, c, (c - c0) * hw_in, fallback, &mt, &out->o, alts,
-                              &f) != 0)
-                prc = 1;
-        mterms_free(&mt);
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 1) reduction(+ : h)
+    for (int64_t w = 0; w < nb * gs; w++) {
+        int64_t e0 = w / gs * DX_BLOCK, g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs;
+        dx_block(G, &D->T, bv, c0, np, g0, g1, split, e0,
+                 e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, fallback, &out->o, &h);
     }
+    /* dx_block counts every element it answers, and marks the others: the planes' rest only
+     * where some element is marked or ambiguous points exist (a second team: a barrier fewer in
+     * the common case, a thread the system holds back delays the other less often) */
+    int prc = h < np * hw_in || D->namb || D->any_unres
+                  ? dx_planes_rest(G, pts, D, n, c0, np, fallback, out, alts, nth, &f) : 0;
     free(fallback);
     free(split);
     *hits += h;
