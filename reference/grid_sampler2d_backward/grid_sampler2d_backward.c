@@ -876,33 +876,43 @@ typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
  * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
  * GCC vectors: element-wise IEEE operations, whatever instructions the target has.
- * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out. */
+ * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out.
+ * dx_split_term adds one term to r (first: r all 0 before). */
+static inline __attribute__((always_inline)) void
+dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_word, bool first,
+              dxsum4 *r)
+{
+    const dxv one = {1, 1, 1, 1}, zero = {0, 0, 0, 0};
+    _Static_assert(DXL == 4, "one above");
+    dxv g;
+    memcpy(&g, gp + k->pix * is, sizeof g);
+    dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
+    r->sabs += DXV_ABS(g * k->wx * k->wy);
+    dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
+    r->mag += (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
+    if (bil)
+        r->cerr += ag * k->cfac;
+    if (first) /* exact_sum_add on (0, 0, 0): s = 0 + p0 (−0 made +0 as there), c, err 0 */
+        r->s = zero + p0;
+    else
+        dxv_exact_add(&r->s, &r->c, &r->err, &p0);
+    dxv_exact_add(&r->s, &r->c, &r->err, &p1);
+    if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */
+        dxv p2 = g * k->part[2], p3 = g * k->part[3];
+        dxv_exact_add(&r->s, &r->c, &r->err, &p2);
+        dxv_exact_add(&r->s, &r->c, &r->err, &p3);
+    }
+}
+
 static inline __attribute__((always_inline)) void
 dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
              dxsum4 *r)
 {
-    const dxv one = {1, 1, 1, 1};
-    dxv s = {0}, c = {0}, err = {0}, sabs = {0}, mag = {0}, cerr = {0};
-    _Static_assert(DXL == 4, "one above");
-    for (int64_t i = 0; i < nt; i++) {
-        const dxterm *k = &t[i];
-        dxv g;
-        memcpy(&g, gp + k->pix * is, sizeof g);
-        dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
-        sabs += DXV_ABS(g * k->wx * k->wy);
-        dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
-        mag += (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
-        if (bil)
-            cerr += ag * k->cfac;
-        dxv_exact_add(&s, &c, &err, &p0);
-        dxv_exact_add(&s, &c, &err, &p1);
-        if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */
-            dxv p2 = g * k->part[2], p3 = g * k->part[3];
-            dxv_exact_add(&s, &c, &err, &p2);
-            dxv_exact_add(&s, &c, &err, &p3);
-        }
-    }
-    *r = (dxsum4){s, c, err, sabs, mag, cerr};
+    *r = (dxsum4){{0}, {0}, {0}, {0}, {0}, {0}};
+    if (nt > 0) /* the first term's first addition, peeled */
+        dx_split_term(&t[0], gp, is, bil, one_word, true, r);
+    for (int64_t i = 1; i < nt; i++)
+        dx_split_term(&t[i], gp, is, bil, one_word, false, r);
 }
 
 /* ref_decide on four lanes, (s, c) the pair it is given before its two-sum: where every
