@@ -731,9 +731,23 @@ typedef struct {
     double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
     double part[4];   /* split: wx·wy = part[0] + … + part[3] exactly, parts of at most 27
                        * significant bits (wxy.hi's two, wxy.lo's two), so g·part[i] is exact for
-                       * a g of at most 26 (dx_g_ok); 0, 0, 0, 0 when not split */
-    ref_dd wxy;
+                       * a g of at most 26 (dx_g_ok); else wxy.hi, wxy.lo, 0, 0 (dx_wxy) */
 } dxterm;
+/* 64 bytes: a term a cache line (wxy is not kept beside the parts it is the sums of), and the
+ * sort's copies and dx_block's reads move a fifth less than 80 */
+_Static_assert(sizeof(dxterm) == 64, "dxterm layout");
+
+/* x as split into hi, lo by dx_split26, again: hi + lo, or hi itself when lo is 0 (so a −0
+ * stays −0; lo ≠ 0 means x ≠ 0, and then hi + lo is x exactly) */
+static inline double dx_unsplit(double hi, double lo) { return lo == 0 ? hi : hi + lo; }
+
+/* The term's weight product wxy (mode DX_EXACT or DX_DD): from the parts when split. */
+static inline ref_dd dx_wxy(const dxterm *k)
+{
+    if (!k->split)
+        return (ref_dd){k->part[0], k->part[1]};
+    return (ref_dd){dx_unsplit(k->part[0], k->part[1]), dx_unsplit(k->part[2], k->part[3])};
+}
 
 typedef struct {
     dxterm *t;        /* the terms of element e: t[off[e]] .. t[off[e + 1] − 1] */
@@ -766,29 +780,33 @@ static dxterm dx_term(const gpoint *pt, int64_t pix, const corner *cs)
     dxterm q = {.pix = (int32_t)pix, .wx = wx->hi, .wy = wy->hi};
     q.cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
     double pxy = wx->hi * wy->hi;
+    ref_dd wxy = {0, 0};
     if (ox->dd_inexact || oy->dd_inexact) {
         q.mode = DX_MPFR;
     } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
                fma(wx->hi, wy->hi, -pxy) == 0) {
         q.mode = DX_EXACT;
-        q.wxy = (ref_dd){pxy, 0};
+        wxy = (ref_dd){pxy, 0};
         q.wxy_short = ref_short(pxy);
     } else {
         q.mode = DX_DD;
-        q.wxy = ref_dd_mul(*wx, *wy);
+        wxy = ref_dd_mul(*wx, *wy);
     }
     /* wx·wy exactly as two doubles: exact above, or two one-word weights whose product's
      * rounding error fma gives exactly (then dd_mul's pair is that one) */
     if (q.mode == DX_EXACT || (q.mode == DX_DD && wx->lo == 0 && wy->lo == 0 &&
                                ref_prod_clear(wx->hi, wy->hi, pxy))) {
-        dx_split26(q.wxy.hi, &q.part[0], &q.part[1]);
-        dx_split26(q.wxy.lo, &q.part[2], &q.part[3]);
+        dx_split26(wxy.hi, &q.part[0], &q.part[1]);
+        dx_split26(wxy.lo, &q.part[2], &q.part[3]);
         q.split = true;
         for (int i = 0; i < 4; i++)
             q.split = q.split && dx_part_ok(q.part[i]);
     }
-    if (!q.split)
-        memset(q.part, 0, sizeof q.part);
+    if (!q.split) {
+        q.part[0] = wxy.hi;
+        q.part[1] = wxy.lo;
+        q.part[2] = q.part[3] = 0;
+    }
     return q;
 }
 
@@ -840,15 +858,15 @@ static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double
         } else if (k->mode == DX_EXACT && isfinite(g)) {
             /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact value
              * halfway between doubles stays decidable) */
-            double pg = k->wxy.hi * g;
-            double f = k->wxy_short && ref_short(g) ? 0 : fma(k->wxy.hi, g, -pg);
+            double w = dx_wxy(k).hi, pg = w * g;
+            double f = k->wxy_short && ref_short(g) ? 0 : fma(w, g, -pg);
             exact_sum_add(&acc, pg);
             if (f != 0)
                 exact_sum_add(&acc, f);
-            if (!ref_prod_clear(k->wxy.hi, g, pg))
+            if (!ref_prod_clear(w, g, pg))
                 acc.err = INFINITY; /* underflow: the MPFR path */
         } else if (isfinite(g)) {
-            ref_dd d = ref_dd_mul_d(k->wxy, g);
+            ref_dd d = ref_dd_mul_d(dx_wxy(k), g);
             exact_sum_add(&acc, d.hi); /* the pair exactly, its distance to the term */
             exact_sum_add(&acc, d.lo);
             acc.err += 16 * REF_U2 * fabs(d.hi) + REF_DD_TINY;
