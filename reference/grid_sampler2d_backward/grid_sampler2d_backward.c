@@ -1414,6 +1414,22 @@ static void point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, mpfr_t
     pt->unres = pt->ax[0].unresolvable || pt->ax[1].unresolvable || !pt->ax[0].n || !pt->ax[1].n;
 }
 
+/* The interval offsets of out, a grid_grad chunk, allocated (zero) when an element first needs
+ * them, by whichever thread: most batches need none, and 16 bytes an element are a sixth of a
+ * kept chunk. NULL when out of memory. */
+static double *chunk_ival(ref_output *out)
+{
+    double *ival;
+#pragma omp critical(grid_chunk_ival)
+    {
+        if (!out->ival)
+            out->ival = ref_big_alloc((size_t)(out->numel > 0 ? 2 * out->numel : 2),
+                                      sizeof(double), true);
+        ival = out->ival;
+    }
+    return ival;
+}
+
 /* More alternatives than REF_MAX_ALTS: the interval they span (v the primary; Σ|terms| and the
  * coordinate term the largest of any), the list dropped. Non-finite ones: left unjudged. */
 static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *ival)
@@ -1480,10 +1496,14 @@ GRID_CLONES static int dgrid_point(const gctx *G, const batch_view *bv, const gp
                     return -1;
             }
         }
-    for (int comp = 0; comp < 2 && ax->n * ay->n > 1; comp++)
-        if (alts[base + comp].n > REF_MAX_ALTS)
+    for (int comp = 0; comp < 2 && ax->n * ay->n > 1; comp++) {
+        double *ival = alts[base + comp].n > REF_MAX_ALTS ? chunk_ival(out) : NULL;
+        if (ival)
             alts_to_interval(&alts[base + comp], &v[comp], &out->flags[base + comp],
-                             out->ival + 2 * (base + comp));
+                             ival + 2 * (base + comp));
+        else if (alts[base + comp].n > REF_MAX_ALTS)
+            return -1;
+    }
     return 0;
 }
 
@@ -1896,17 +1916,16 @@ static char *work_block(size_t total, char **raw)
 
 /* A chunk buffer of cap elements carved from a work block, set up as ref_output_alloc sets its
  * arrays (no alternatives: index -1, count 0); ref_chunkbuf_start clears the rest before each
- * use. With ival its interval offsets are the block's too, else ref_chunkbuf_ival allocates them
- * on first need. Only the alternatives ref_output_set_alts attaches (and such offsets) are its
- * own to free. */
-static size_t chunkbuf_view_bytes(int64_t cap, bool ival)
+ * use. Its interval offsets are allocated on first need (ref_chunkbuf_ival, chunk_ival): they
+ * and the alternatives ref_output_set_alts attaches are its own to free, the rest the block's. */
+static size_t chunkbuf_view_bytes(int64_t cap)
 {
     size_t n = (size_t)(cap > 0 ? cap : 1);
     return WORK_ROUND(n * sizeof(ref_value)) + WORK_ROUND(n) + WORK_ROUND(n * sizeof(int64_t)) +
-           WORK_ROUND(n * sizeof(int32_t)) + (ival ? WORK_ROUND(2 * n * sizeof(double)) : 0);
+           WORK_ROUND(n * sizeof(int32_t));
 }
 
-static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, bool ival, char **at)
+static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at)
 {
     size_t n = (size_t)(cap > 0 ? cap : 1);
     memset(b, 0, sizeof *b);
@@ -1915,7 +1934,6 @@ static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, bool ival, char **at)
     b->o.flags = work_carve(at, n);
     b->o.alt_first = work_carve(at, n * sizeof(int64_t));
     b->o.alt_count = work_carve(at, n * sizeof(int32_t));
-    b->o.ival = ival ? work_carve(at, 2 * n * sizeof(double)) : NULL;
     memset(b->o.alt_first, 0xff, n * sizeof(int64_t)); /* -1: two's complement */
     memset(b->o.alt_count, 0, n * sizeof(int32_t));
 }
@@ -1932,10 +1950,8 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
     if (out) {
         ref_chunkbuf_start(out, 2 * hw_out);
         alts = calloc((size_t)(hw_out ? 2 * hw_out : 1), sizeof *alts);
-        if (!alts || !ref_chunkbuf_ival(out)) { /* grid_grad chunks always carry ival */
-            free(alts);
+        if (!alts)
             return -1;
-        }
     }
     int gfail = 0;
     /* plain: known when batch_prepare scans the batch (dgrid, bilinear), else false */
@@ -1981,7 +1997,7 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
         if ((W->kind[pix] & (PT_OUT | PT_UNRES)) != PT_UNRES ||
             p->interpolation != REF_INTERP_BILINEAR)
             continue;
-        if (!maxabs && !(maxabs = plane_maxabs(G, n))) {
+        if ((!maxabs && !(maxabs = plane_maxabs(G, n))) || !chunk_ival(&out->o)) {
             gfail = 1;
             break;
         }
@@ -2168,8 +2184,8 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     size_t total = 0, nkept = stash ? (size_t)p->n : 0;
     for (int i = 0; i < 7; i++)
         total += WORK_ROUND(sizes[i]);
-    total += nkept * chunkbuf_view_bytes(2 * hw_out, true); /* grid_grad's kept chunks */
-    total += dx ? chunkbuf_view_bytes(group * hw_in, false) : 0; /* input_grad's chunk */
+    total += nkept * chunkbuf_view_bytes(2 * hw_out); /* grid_grad's kept chunks */
+    total += dx ? chunkbuf_view_bytes(group * hw_in) : 0; /* input_grad's chunk */
     char *raw, *block = work_block(total, &raw), *at = block;
     batch_work W = {0};
     if (block) {
@@ -2189,9 +2205,9 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
                      (!dx || (W.pterm && W.terms && W.pe && W.toff && W.tcnt))
                  ? 0 : -1;
     for (size_t n = 0; rc == 0 && n < nkept; n++)
-        chunkbuf_view(&gb[n], 2 * hw_out, true, &at);
+        chunkbuf_view(&gb[n], 2 * hw_out, &at);
     if (rc == 0 && dx)
-        chunkbuf_view(&xb, group * hw_in, false, &at);
+        chunkbuf_view(&xb, group * hw_in, &at);
     if (rc == 0 && dgrid && !stash)
         rc = ref_chunkbuf_init(&gb[0], 2 * hw_out);
     int64_t hits = 0, falls = 0;
@@ -2220,15 +2236,17 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     }
     for (int64_t n = 0; rc == 0 && stash && n < p->n; n++)
         rc = ref_emit(s, 4, n * hw_out * 2, &gb[n]);
-    for (int64_t n = 0; gb && stash && n < p->n; n++)
-        free(gb[n].o.alts); /* the rest is the work block's */
+    for (int64_t n = 0; gb && stash && n < p->n; n++) { /* the rest is the work block's */
+        free(gb[n].o.alts);
+        free(gb[n].o.ival);
+    }
     if (gb && !stash)
         ref_chunkbuf_free(&gb[0]);
     free(gb);
     free(raw);
     free(W.kind);
     free(W.gsplit);
-    free(xb.o.alts); /* the rest of xb but its interval offsets is the work block's */
+    free(xb.o.alts); /* the rest of xb is the work block's */
     free(xb.o.ival);
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
