@@ -115,8 +115,8 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     chunk = planes * hw_in + (all <= (uint64_t)REF_GRID_STASH_MAX && all > dgrid ? all : dgrid);
     uint64_t copies = (hw_out + hw_in) * (uint64_t)p.c * 8; /* channel-innermost, ≤ 16 MiB */
     if (copies > (16u << 20)) copies = 0;
-    /* points, reach lists, dx terms (per point and per element: 2 × 4 × 64 bytes, 4 indices) */
-    uint64_t b = copies + hw_out * (216 + 2 * 864 + 1 + 5 * 8 + 4 * (2 * 64 + 8)) +
+    /* points, reach lists, dx terms (per element: 4 × 64 bytes a point, 4 indices) */
+    uint64_t b = copies + hw_out * (216 + 2 * 864 + 1 + 5 * 8 + 4 * (64 + 8)) +
                  hw_in * (8 + 8 + 4 + 4 * 6) + /* term and reach offsets, ambiguity tables */
                  (uint64_t)threads * hw_in * (4 + 8) + /* fallback marks of a four-plane group,
                                                          * term counts of the per-element sort */

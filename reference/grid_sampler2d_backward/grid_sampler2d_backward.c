@@ -810,18 +810,20 @@ static dxterm dx_term(const gpoint *pt, int64_t pix, const corner *cs)
     return q;
 }
 
-/* A point's terms, in corner order, into term[0..3] with the element each reaches in e[0..3]
- * (-1: none): computed where the points are, in parallel. */
-static void dx_point_terms(const ref_grid_params *p, const gpoint *pt, int64_t pix, dxterm *term,
-                           int64_t *e)
+/* The corners of a point's dx terms (its primary outcomes' in-bounds ones, none when out or
+ * unresolvable) into cs: their count. */
+static int dx_point_corners(const ref_grid_params *p, const gpoint *pt, corner cs[4])
+{
+    return pt->out || pt->unres ? 0 : corners(p, &pt->ax[0].o[0], &pt->ax[1].o[0], cs);
+}
+
+/* The element each of a point's dx terms reaches, in corner order, into e[0..3] (-1: none). */
+static void dx_point_elems(const ref_grid_params *p, const gpoint *pt, int64_t *e)
 {
     corner cs[4];
-    int nc = pt->out || pt->unres ? 0 : corners(p, &pt->ax[0].o[0], &pt->ax[1].o[0], cs);
-    for (int k = 0; k < 4; k++) {
+    int nc = dx_point_corners(p, pt, cs);
+    for (int k = 0; k < 4; k++)
         e[k] = k < nc ? cs[k].e : -1;
-        if (k < nc)
-            term[k] = dx_term(pt, pix, &cs[k]);
-    }
 }
 
 /* What an element's terms add up to in one plane: Σ|terms|, the coordinate term, the
@@ -1811,32 +1813,33 @@ static void dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double
 }
 
 /* What a batch's chunks share: its points, the channel-innermost copies (tbuf, or NULL) and
- * room for dx's terms (pterm, pe: 4·hw_out, each point's; terms: 4·hw_out, toff: hw_in + 1,
- * per element). */
+ * room for dx's terms (pe: 4·hw_out, the element of each point's; terms: 4·hw_out, toff:
+ * hw_in + 1, per element). */
 typedef struct {
     gpoint *pts;
     uint8_t *kind;    /* per point, what the serial passes over the points ask (PT_*): one byte
                        * each instead of the points' 216 bytes apart */
     double *tbuf;
-    dxterm *pterm, *terms;
+    dxterm *terms;
     int64_t *pe, *toff;
     int64_t *tcnt;    /* dx: per thread, hw_in term counts (dx_terms_team) */
     bool tsplit, tone_word; /* dx_terms_team: dxterms.split and .one_word of terms */
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
 
-/* The batch's terms (pterm, pe: dx_point_terms of each point) into terms, each element's in
- * point order, toff its offsets, tsplit and tone_word: called by every thread of a team.
- * Each thread takes a share of the points in order and puts its terms of an element after the
- * earlier threads' (counts, offsets from one thread, then the copies by all: the copies are
- * most of the time, stores all over the terms). */
+/* The batch's terms (dx_term of each point's corners, pe their elements: dx_point_elems) into
+ * terms, each element's in point order, toff its offsets, tsplit and tone_word: called by every
+ * thread of a team. Each thread takes a share of the points in order and puts its terms of an
+ * element after the earlier threads' (counts, offsets from one thread, then the terms made by
+ * all, each stored where it belongs: stores all over the terms, but no copy of them in point
+ * order to write and read again). */
 static void dx_terms_team(const ref_grid_params *p, batch_work *W)
 {
     int th = omp_get_thread_num(), nth = omp_get_num_threads();
-    int64_t n = 4 * p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
-    int64_t i0 = n * th / nth, i1 = n * (th + 1) / nth, *cnt = W->tcnt + th * hw_in;
+    int64_t n = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    int64_t p0 = n * th / nth, p1 = n * (th + 1) / nth, *cnt = W->tcnt + th * hw_in;
     memset(cnt, 0, (size_t)hw_in * sizeof *cnt);
-    for (int64_t i = i0; i < i1; i++)
+    for (int64_t i = 4 * p0; i < 4 * p1; i++)
         if (W->pe[i] >= 0)
             cnt[W->pe[i]]++;
 #pragma omp barrier
@@ -1855,13 +1858,16 @@ static void dx_terms_team(const ref_grid_params *p, batch_work *W)
         W->tsplit = W->tone_word = true;
     }
     bool split = true, one_word = true;
-    for (int64_t i = i0; i < i1; i++)
-        if (W->pe[i] >= 0) {
-            const dxterm *t = &W->pterm[i];
-            W->terms[cnt[W->pe[i]]++] = *t;
+    for (int64_t pix = p0; pix < p1; pix++) {
+        corner cs[4];
+        int nc = W->pe[4 * pix] >= 0 ? dx_point_corners(p, &W->pts[pix], cs) : 0;
+        for (int k = 0; k < nc; k++) {
+            dxterm *t = &W->terms[cnt[cs[k].e]++];
+            *t = dx_term(&W->pts[pix], pix, &cs[k]);
             split = split && t->split;
             one_word = one_word && t->part[2] == 0;
         }
+    }
 #pragma omp critical(grid_dx_terms)
     {
         W->tsplit = W->tsplit && split;
@@ -1979,13 +1985,13 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
             for (int64_t pix = p0; pix < p1; pix++) {
                 point_eval(G, n, pix, &pts[pix], t);
                 W->kind[pix] = point_kind(&pts[pix]);
-                if (W->pterm)
-                    dx_point_terms(p, &pts[pix], pix, W->pterm + 4 * pix, W->pe + 4 * pix);
+                if (W->terms)
+                    dx_point_elems(p, &pts[pix], W->pe + 4 * pix);
             }
             if (out && dgrid_points(G, &lv, pts, n, p0, p1, &mt, &out->o, alts, &h, &f) != 0)
                 gfail = 1;
         }
-        if (W->pterm)
+        if (W->terms)
             dx_terms_team(p, W);
         mpfr_clear(t);
         mterms_free(&mt);
@@ -2176,13 +2182,13 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     bool copies =
         (dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
-    size_t sizes[7] = {npts * sizeof(gpoint), dx ? nterm * sizeof(dxterm) : 0,
-                       dx ? nterm * sizeof(dxterm) : 0, dx ? nterm * sizeof(int64_t) : 0,
+    size_t sizes[6] = {npts * sizeof(gpoint), dx ? nterm * sizeof(dxterm) : 0,
+                       dx ? nterm * sizeof(int64_t) : 0,
                        dx ? (size_t)(hw_in + 1) * sizeof(int64_t) : 0,
                        copies ? (size_t)tsz * sizeof(double) : 0,
                        dx ? (size_t)nth * (size_t)hw_in * sizeof(int64_t) : 0};
     size_t total = 0, nkept = stash ? (size_t)p->n : 0;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 6; i++)
         total += WORK_ROUND(sizes[i]);
     total += nkept * chunkbuf_view_bytes(2 * hw_out); /* grid_grad's kept chunks */
     total += dx ? chunkbuf_view_bytes(group * hw_in) : 0; /* input_grad's chunk */
@@ -2190,19 +2196,18 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     batch_work W = {0};
     if (block) {
         W.pts = work_carve(&at, sizes[0]);
-        W.pterm = work_carve(&at, sizes[1]);
-        W.terms = work_carve(&at, sizes[2]);
-        W.pe = work_carve(&at, sizes[3]);
-        W.toff = work_carve(&at, sizes[4]);
-        W.tbuf = work_carve(&at, sizes[5]);
-        W.tcnt = work_carve(&at, sizes[6]);
+        W.terms = work_carve(&at, sizes[1]);
+        W.pe = work_carve(&at, sizes[2]);
+        W.toff = work_carve(&at, sizes[3]);
+        W.tbuf = work_carve(&at, sizes[4]);
+        W.tcnt = work_carve(&at, sizes[5]);
     }
     W.kind = calloc(npts, 1);
     if (W.tbuf && dx)
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     ref_chunkbuf xb = {0}, *gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *gb);
     int rc = W.pts && W.kind && gb &&
-                     (!dx || (W.pterm && W.terms && W.pe && W.toff && W.tcnt))
+                     (!dx || (W.terms && W.pe && W.toff && W.tcnt))
                  ? 0 : -1;
     for (size_t n = 0; rc == 0 && n < nkept; n++)
         chunkbuf_view(&gb[n], 2 * hw_out, &at);
