@@ -772,7 +772,8 @@ static void dx_split26(double x, double *hi, double *lo)
     *lo = x - *hi;
 }
 
-static dxterm dx_term(const gpoint *pt, int64_t pix, const corner *cs)
+static inline __attribute__((always_inline)) dxterm dx_term(const gpoint *pt, int64_t pix,
+                                                          const corner *cs)
 {
     const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
     double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
@@ -1836,7 +1837,7 @@ typedef struct {
  * element after the earlier threads' (counts, offsets from one thread, then the terms made by
  * all, each stored where it belongs: stores all over the terms, but no copy of them in point
  * order to write and read again). */
-static void dx_terms_team(const ref_grid_params *p, batch_work *W)
+GRID_CLONES static void dx_terms_team(const ref_grid_params *p, batch_work *W)
 {
     int th = omp_get_thread_num(), nth = omp_get_num_threads();
     int64_t n = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
