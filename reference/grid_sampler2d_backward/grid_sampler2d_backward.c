@@ -210,12 +210,12 @@ static void dgrid_comp_init(const gctx *G, const gpoint *pt, const grid_outcome 
     }
 }
 
-/* The vector loops (dx_block, dgrid_lanes, dgrid_point, prepare_rows) compiled three times, for
- * x86-64-v4 (AVX-512: 32 vector registers, so dgrid's 18 sums spill less), AVX2 and the
- * baseline, the one the CPU runs chosen when the program loads: the same IEEE operations either
- * way (ISO C mode contracts nothing, so FMA units only serve explicit fma() calls, which round
- * once whatever computes them), only other registers. -DGRID_NO_CLONES keeps the baseline alone
- * (how tests compare them). */
+/* The vector loops (dx_block, dgrid_lanes, dgrid_point, prepare_rows) and dx_terms_team (its
+ * fma calls) compiled three times, for x86-64-v4 (AVX-512: 32 vector registers, so dgrid's 18
+ * sums spill less), AVX2 and the baseline, the one the CPU runs chosen when the program loads:
+ * the same IEEE operations either way (ISO C mode contracts nothing, so FMA units only serve
+ * explicit fma() calls, which round once whatever computes them), only other registers.
+ * -DGRID_NO_CLONES keeps the baseline alone (how tests compare them). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GRID_NO_CLONES)
 #define GRID_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
@@ -1191,6 +1191,36 @@ typedef struct {
 
 #define DX_AHEAD 3 /* elements between a gradOutput prefetch and its use (dx_block) */
 
+/* The gradOutput lines element e + DX_AHEAD reads in planes cb.., asked for now: the points
+ * are anywhere in the batch, so those loads would otherwise wait on L2 or beyond */
+static inline __attribute__((always_inline)) void
+dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb)
+{
+    for (int64_t i = e + DX_AHEAD < hw_in ? T->off[e + DX_AHEAD] : 0;
+         e + DX_AHEAD < hw_in && i < T->off[e + DX_AHEAD + 1]; i++)
+        __builtin_prefetch(bv->go + T->t[i].pix * bv->go_is + cb * bv->go_cs);
+}
+
+/* dx_block where every group of planes cb .. ce − 1 suits dx_sum_split, its flags constant: a
+ * loop without a test per group for each case. */
+static inline __attribute__((always_inline)) void
+dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb,
+               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, uint8_t *fallback,
+               ref_output *out, int64_t *hits)
+{
+    int64_t hw_in = G->p->h_in * G->p->w_in;
+    for (int64_t e = e0; e < e1; e++) {
+        const dxterm *t = T->t + T->off[e];
+        int64_t nt = T->off[e + 1] - T->off[e];
+        dx_prefetch(T, bv, e, hw_in, cb);
+        for (int64_t c = cb; c < ce; c += DXL) {
+            dxsum4 r;
+            dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, &r);
+            dx_finish4(G, nt, &r, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
+        }
+    }
+}
+
 /* Elements e0 .. e1 − 1 of the DXL-plane groups g0 .. g1 − 1 of the chunk out (planes c0 ..
  * c0 + np − 1 of input_grad, group g from plane c0 + g·DXL, plane c0 at offset 0): every
  * element's sums and the values they decide; the others marked in fallback (zero before, laid
@@ -1202,24 +1232,25 @@ GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_vi
                                  int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits_out)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in, hits_local = 0, *hits = &hits_local;
-    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
-    int64_t cb = c0 + g0 * DXL;
-    for (int64_t e = e0; e < e1; e++) {
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = true;
+    int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
+    for (int64_t g = g0; g < g1; g++)
+        all = all && split[g];
+    if (all && bil && T->one_word)
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, fallback, out, hits);
+    else if (all && bil)
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, fallback, out, hits);
+    else if (all)
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, fallback, out, hits);
+    for (int64_t e = e0; e < e1 && !all; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
-        /* the gradOutput a few elements ahead reads, asked for now: the points are anywhere in
-         * the batch, so those loads would otherwise wait on L2 or beyond */
-        for (int64_t i = e + DX_AHEAD < hw_in ? T->off[e + DX_AHEAD] : 0;
-             e + DX_AHEAD < hw_in && i < T->off[e + DX_AHEAD + 1]; i++)
-            __builtin_prefetch(bv->go + T->t[i].pix * bv->go_is + cb * bv->go_cs);
-        for (int64_t c = cb; c < c0 + np && c < c0 + g1 * DXL; c += DXL) {
+        dx_prefetch(T, bv, e, hw_in, cb);
+        for (int64_t c = cb; c < ce; c += DXL) {
             int64_t at = (c - c0) * hw_in;
             if (split[(c - c0) / DXL]) {
                 dxsum4 r;
-                /* constant flags: a loop without their tests for each case */
-                if (bil && T->one_word)
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, true, &r);
-                else if (bil)
+                if (bil)
                     dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, &r);
                 else
                     dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, &r);
