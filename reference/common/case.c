@@ -118,8 +118,9 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     /* points, reach lists, dx terms (per element: 4 × 64 bytes a point, 4 indices) */
     uint64_t b = copies + hw_out * (216 + 2 * 864 + 1 + 5 * 8 + 4 * (64 + 8)) +
                  hw_in * (8 + 8 + 4 + 4 * 6) + /* term and reach offsets, ambiguity tables */
-                 (uint64_t)threads * hw_in * (4 + 8) + /* fallback marks of a four-plane group,
-                                                         * term counts of the per-element sort */
+                 (uint64_t)threads * hw_in * (4 + 16) + /* fallback marks of a four-plane
+                                                          * group, term counts and slots of the
+                                                          * per-element sort */
                  chunk * CHUNK_ELEM_BYTES;
     return b + (b >= (4u << 20) ? (2u << 20) : 0); /* a work block of 4 MiB or more is rounded
                                                      * up to whole huge pages */

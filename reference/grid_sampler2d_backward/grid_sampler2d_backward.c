@@ -1858,7 +1858,9 @@ typedef struct {
     dxterm *terms;
     int64_t *pe, *toff;
     int64_t *tcnt;    /* dx: per thread, hw_in term counts (dx_terms_team) */
-    bool tsplit, tone_word; /* dx_terms_team: dxterms.split and .one_word of terms */
+    int64_t *tslot;   /* and its next slot of each element */
+    bool tsplit, tone_word; /* dx_terms_team: dxterms.split and .one_word of terms (true
+                             * before) */
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
 
@@ -1878,26 +1880,25 @@ GRID_CLONES static void dx_terms_team(const ref_grid_params *p, batch_work *W)
         if (W->pe[i] >= 0)
             cnt[W->pe[i]]++;
 #pragma omp barrier
-#pragma omp single
-    {
-        int64_t at = 0;
-        for (int64_t e = 0; e < hw_in; e++) {
+    /* this thread's first slot of each element, from every thread's counts (each thread its own:
+     * no second barrier for one thread to make them); thread 0 the offsets too */
+    int64_t at = 0, *slot = W->tslot + th * hw_in;
+    for (int64_t e = 0; e < hw_in; e++) {
+        if (th == 0)
             W->toff[e] = at;
-            for (int k = 0; k < nth; k++) { /* thread k's first slot of element e */
-                int64_t c = W->tcnt[k * hw_in + e];
-                W->tcnt[k * hw_in + e] = at;
-                at += c;
-            }
+        for (int k = 0; k < nth; k++) {
+            slot[e] = k == th ? at : slot[e];
+            at += W->tcnt[k * hw_in + e];
         }
-        W->toff[hw_in] = at;
-        W->tsplit = W->tone_word = true;
     }
+    if (th == 0)
+        W->toff[hw_in] = at;
     bool split = true, one_word = true;
     for (int64_t pix = p0; pix < p1; pix++) {
         corner cs[4];
         int nc = W->pe[4 * pix] >= 0 ? dx_point_corners(p, &W->pts[pix], cs) : 0;
         for (int k = 0; k < nc; k++) {
-            dxterm *t = &W->terms[cnt[cs[k].e]++];
+            dxterm *t = &W->terms[slot[cs[k].e]++];
             *t = dx_term(&W->pts[pix], pix, &cs[k]);
             split = split && t->split;
             one_word = one_word && t->part[2] == 0;
@@ -1995,6 +1996,7 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
             return -1;
     }
     int gfail = 0;
+    W->tsplit = W->tone_word = true; /* dx_terms_team: each thread clears what its terms fail */
     /* plain: known when batch_prepare scans the batch (dgrid, bilinear), else false */
     bool scan = out && p->interpolation == REF_INTERP_BILINEAR;
     batch_view v = *bv;
@@ -2221,7 +2223,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
                        dx ? nterm * sizeof(int64_t) : 0,
                        dx ? (size_t)(hw_in + 1) * sizeof(int64_t) : 0,
                        copies ? (size_t)tsz * sizeof(double) : 0,
-                       dx ? (size_t)nth * (size_t)hw_in * sizeof(int64_t) : 0};
+                       dx ? 2 * (size_t)nth * (size_t)hw_in * sizeof(int64_t) : 0};
     size_t total = 0, nkept = stash ? (size_t)p->n : 0;
     for (int i = 0; i < 6; i++)
         total += WORK_ROUND(sizes[i]);
@@ -2236,6 +2238,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         W.toff = work_carve(&at, sizes[3]);
         W.tbuf = work_carve(&at, sizes[4]);
         W.tcnt = work_carve(&at, sizes[5]);
+        W.tslot = W.tcnt ? W.tcnt + (size_t)nth * (size_t)hw_in : NULL;
     }
     W.kind = calloc(npts, 1);
     if (W.tbuf && dx)
