@@ -772,43 +772,50 @@ static void dx_split26(double x, double *hi, double *lo)
     *lo = x - *hi;
 }
 
-static inline __attribute__((always_inline)) dxterm dx_term(const gpoint *pt, int64_t pix,
-                                                          const corner *cs)
+/* The term of point pt (at pix) at corner cs, written field by field into *q, its slot: made in
+ * a local and copied, its 64 bytes were read back whole from the smaller stores that made them,
+ * which the CPU cannot forward (a stall a term). */
+static inline __attribute__((always_inline)) void dx_term(const gpoint *pt, int64_t pix,
+                                                         const corner *cs, dxterm *q)
 {
     const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
     double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
     const ref_dd *wx = wdd(ox, cs->kx), *wy = wdd(oy, cs->ky);
-    dxterm q = {.pix = (int32_t)pix, .wx = wx->hi, .wy = wy->hi};
-    q.cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
+    q->pix = (int32_t)pix;
+    q->wx = wx->hi;
+    q->wy = wy->hi;
+    q->cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
+    q->split = q->wxy_short = false;
     double pxy = wx->hi * wy->hi;
     ref_dd wxy = {0, 0};
     if (ox->dd_inexact || oy->dd_inexact) {
-        q.mode = DX_MPFR;
+        q->mode = DX_MPFR;
     } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
                fma(wx->hi, wy->hi, -pxy) == 0) {
-        q.mode = DX_EXACT;
+        q->mode = DX_EXACT;
         wxy = (ref_dd){pxy, 0};
-        q.wxy_short = ref_short(pxy);
+        q->wxy_short = ref_short(pxy);
     } else {
-        q.mode = DX_DD;
+        q->mode = DX_DD;
         wxy = ref_dd_mul(*wx, *wy);
     }
     /* wx·wy exactly as two doubles: exact above, or two one-word weights whose product's
      * rounding error fma gives exactly (then dd_mul's pair is that one) */
-    if (q.mode == DX_EXACT || (q.mode == DX_DD && wx->lo == 0 && wy->lo == 0 &&
-                               ref_prod_clear(wx->hi, wy->hi, pxy))) {
-        dx_split26(wxy.hi, &q.part[0], &q.part[1]);
-        dx_split26(wxy.lo, &q.part[2], &q.part[3]);
-        q.split = true;
+    double part[4] = {wxy.hi, wxy.lo, 0, 0};
+    if (q->mode == DX_EXACT || (q->mode == DX_DD && wx->lo == 0 && wy->lo == 0 &&
+                                ref_prod_clear(wx->hi, wy->hi, pxy))) {
+        double sp[4];
+        dx_split26(wxy.hi, &sp[0], &sp[1]);
+        dx_split26(wxy.lo, &sp[2], &sp[3]);
+        bool split = true;
         for (int i = 0; i < 4; i++)
-            q.split = q.split && dx_part_ok(q.part[i]);
+            split = split && dx_part_ok(sp[i]);
+        for (int i = 0; i < 4 && split; i++)
+            part[i] = sp[i];
+        q->split = split;
     }
-    if (!q.split) {
-        q.part[0] = wxy.hi;
-        q.part[1] = wxy.lo;
-        q.part[2] = q.part[3] = 0;
-    }
-    return q;
+    for (int i = 0; i < 4; i++)
+        q->part[i] = part[i];
 }
 
 /* The corners of a point's dx terms (its primary outcomes' in-bounds ones, none when out or
@@ -1899,7 +1906,7 @@ GRID_CLONES static void dx_terms_team(const ref_grid_params *p, batch_work *W)
         int nc = W->pe[4 * pix] >= 0 ? dx_point_corners(p, &W->pts[pix], cs) : 0;
         for (int k = 0; k < nc; k++) {
             dxterm *t = &W->terms[slot[cs[k].e]++];
-            *t = dx_term(&W->pts[pix], pix, &cs[k]);
+            dx_term(&W->pts[pix], pix, &cs[k], t);
             split = split && t->split;
             one_word = one_word && t->part[2] == 0;
         }
