@@ -1612,9 +1612,9 @@ static bool dgrid_lane_ok(const gctx *G, const batch_view *bv, const gpoint *pt,
 }
 
 /* The lanes' per-component constants: weight and masks per corner (skipped: no mag or sabs
- * term; cskip: no coordinate term), scale, max(1, |scale|), δ·sens. */
+ * term; cskip: no coordinate term), scale, max(1, |scale|), δ·sens, |scale|·δ·sens. */
 typedef struct {
-    dxv w[4], sc[4], scale, mscale, dl;
+    dxv w[4], sc[4], scale, mscale, dl, sdl;
     dxvi skip[4], cskip[4];
     int64_t nt[DXL];          /* terms counted (not skipped) */
 } dlane_comp;
@@ -1627,6 +1627,7 @@ static void dlane_comp_of(const dlanes *L, int comp, int64_t C, dlane_comp *q)
         q->scale[j] = d->scale;
         q->mscale[j] = d->mscale;
         q->dl[j] = d->dl;
+        q->sdl[j] = fabs(d->scale) * d->dl;
         for (int k = 0; k < 4; k++) {
             bool in = k < L->D[j].nc;
             q->w[k][j] = in ? d->wk[k]->hi : 0;
@@ -1648,14 +1649,34 @@ static bool dlane_masked(const dlane_comp q[2])
     return dxv_any(&any);
 }
 
+/* Whether every lane's |scale| of both components is a power of two 2^k, k ≥ 0 (the bench's
+ * size/2 = 32 is), with |scale|·δ·sens finite: then a product by |scale| is exact, and so is
+ * each partial sum of such products: a sum of scaled terms is the scaled sum (its roundings
+ * scale too, the data being lean: no overflow; a sum of nonnegative doubles in the subnormal
+ * range is exact), and RN(|vg·scale|·dl) = RN(|vg|·(|scale|·dl)). */
+static bool dlane_pow2(const dlane_comp q[2])
+{
+    typedef uint64_t dxvu __attribute__((vector_size(DXL * sizeof(double))));
+    const dxv inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+    dxvi bad = {0, 0, 0, 0};
+    for (int comp = 0; comp < 2; comp++) {
+        dxvu b = (dxvu)DXV_ABS(q[comp].scale), e = b >> 52;
+        bad |= (dxvi)((b & 0xfffffffffffff) != 0) | (dxvi)(e < 1023) | (dxvi)(e > 2046) |
+               ~(q[comp].sdl < inf);
+    }
+    return !dxv_any(&bad);
+}
+
 /* The lanes' sums over the channels: per corner S_k = Σ val·g (s + c, dropped error e), per
  * component Σ of the magnitude, |term| and coordinate term as dgrid_fill's lean pass. Without
- * `masked` no lane skips a term (dlane_comp's masks all 0): a loop without them. */
+ * `masked` no lane skips a term (dlane_comp's masks all 0): a loop without them. With pow2
+ * (dlane_pow2, unmasked) the magnitudes max(1, |val|)·max(1, |g|) are summed once for both
+ * components and the |terms| before the scale, both scaled at the end (the same doubles). */
 typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2]; } dlane_sums;
 
 static inline __attribute__((always_inline)) void
 dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, int64_t in_cs,
-            bool masked, dlane_sums *r)
+            bool masked, bool pow2, dlane_sums *r)
 {
     const dxv one = {1, 1, 1, 1};
     memset(r, 0, sizeof *r);
@@ -1672,8 +1693,15 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
             dxv_exact_add(&r->s[k], &r->c[k], &r->e[k], &vg);
             dxvi big = aval >= one;
             dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big)) * mg;
+            if (pow2)
+                r->mag[0] += gm;
 #pragma GCC unroll 2
-            for (int comp = 0; comp < 2; comp++) {
+            for (int comp = 0; comp < 2 && pow2; comp++) {
+                r->sabs[comp] += DXV_ABS(val * (g * q[comp].w[k]));
+                r->cerr[comp] += DXV_ABS(vg) * q[comp].sdl;
+            }
+#pragma GCC unroll 2
+            for (int comp = 0; comp < 2 && !pow2; comp++) {
                 dxv t = val * (g * q[comp].w[k]);
                 dxv ats = DXV_ABS(t * q[comp].scale), gms = gm * q[comp].mscale;
                 dxv vgs = DXV_ABS(vg * q[comp].scale) * q[comp].dl;
@@ -1687,6 +1715,10 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
                 r->cerr[comp] += vgs;
             }
         }
+    }
+    for (int comp = 1; comp >= 0 && pow2; comp--) { /* mag[0] last: mag[1] scales its sum */
+        r->mag[comp] = r->mag[0] * q[comp].mscale;
+        r->sabs[comp] *= DXV_ABS(q[comp].scale);
     }
 }
 
@@ -1754,9 +1786,11 @@ GRID_CLONES static int dgrid_lanes(const gctx *G, const batch_view *bv, const gp
     dlane_comp_of(L, 1, G->p->c, &q[1]);
     dlane_sums r;
     if (dlane_masked(q))
-        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, true, &r);
+        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, true, false, &r);
+    else if (dlane_pow2(q))
+        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, false, true, &r);
     else
-        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, false, &r);
+        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, false, false, &r);
     dxv s[2], c[2], err[2], hi[2], lo[2];
     dxvi ok[2], dec[2], known[2];
     for (int comp = 0; comp < 2; comp++) {

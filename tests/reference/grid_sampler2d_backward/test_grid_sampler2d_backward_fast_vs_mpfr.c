@@ -117,8 +117,45 @@ static void shortcuts(void **state)
     free(go); free(in); free(gr);
 }
 
+/* dgrid's four-point lanes sum the magnitudes and |terms| before the scale, and scale them at
+ * the end, when every |scale| is a power of two of at least 1 (both axes' size/2, or (size−1)/2
+ * with alignCorners: 8 → 4, 9 → 4, 5 → 2); the same doubles as the scalar pass's, against pure
+ * MPFR, every padding, FP32 and double data (the sizes of `grid` above never give that). */
+static void pow2_scales(void **state)
+{
+    (void)state;
+    const int64_t sizes[2][2] = {{8, 16}, {9, 5}}; /* (h_in, w_in) per alignCorners */
+    for (int mode = 0; mode < 2; mode++)
+        for (int pad = 0; pad < 3; pad++) {
+            ref_dtype dt = pad == 1 ? REF_DT_DOUBLE : REF_DT_FLOAT;
+            ref_grid_params p = {.n = 2, .c = 5, .h_in = sizes[mode][0], .w_in = sizes[mode][1],
+                                 .h_out = 24, .w_out = 24, .interpolation = REF_INTERP_BILINEAR,
+                                 .padding = (ref_padding)pad, .align_corners = mode};
+            int64_t ngo = p.n * p.c * p.h_out * p.w_out, nin = p.n * p.c * p.h_in * p.w_in;
+            int64_t ngr = p.n * p.h_out * p.w_out * 2;
+            double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8);
+            double *gr = malloc((size_t)ngr * 8);
+            for (int64_t i = 0; i < ngo; i++)
+                go[i] = ref_round_to((urand() * 2 - 1) * 3, dt);
+            for (int64_t i = 0; i < nin; i++)
+                in[i] = ref_round_to((urand() * 2 - 1) * 5, dt);
+            for (int64_t i = 0; i < ngr; i++)
+                gr[i] = ref_round_to((urand() * 2 - 1) * 1.2, dt);
+            ref_options fo = {.threads = 2, .path = ref_grid_path(dt)};
+            ref_options mo = {.force_mpfr = true, .threads = 1, .path = ref_grid_path(dt)};
+            ref_output fi, fg, mi, mg;
+            assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &fo, &fi, &fg), 0);
+            assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &mo, &mi, &mg), 0);
+            same_output(&fi, &mi);
+            same_output(&fg, &mg);
+            ref_output_free(&fi); ref_output_free(&fg); ref_output_free(&mi); ref_output_free(&mg);
+            free(go); free(in); free(gr);
+        }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts),
+                                       cmocka_unit_test(pow2_scales)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
