@@ -24,6 +24,27 @@ static double urand(void)
 
 static const ref_dtype DTS[] = {REF_DT_FLOAT16, REF_DT_BF16, REF_DT_FLOAT, REF_DT_DOUBLE};
 
+/* The fast path on fast_threads threads against pure MPFR on the other count of 1 and 2: both
+ * outputs the same in every field. *fo: the fast run's options (its counts); *fg_out, when not
+ * NULL, the fast grid_grad (the caller frees it). */
+static void fast_vs_mpfr(const ref_grid_params *p, const double *go, const double *in,
+                         const double *gr, ref_dtype dt, int fast_threads, ref_options *fo,
+                         ref_output *fg_out)
+{
+    *fo = (ref_options){.threads = fast_threads, .path = ref_grid_path(dt)};
+    ref_options mo = {.force_mpfr = true, .threads = 3 - fast_threads, .path = ref_grid_path(dt)};
+    ref_output fi, fg, mi, mg;
+    assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, fo, &fi, &fg), 0);
+    assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, &mo, &mi, &mg), 0);
+    same_output(&fi, &mi);
+    same_output(&fg, &mg);
+    ref_output_free(&fi); ref_output_free(&mi); ref_output_free(&mg);
+    if (fg_out)
+        *fg_out = fg;
+    else
+        ref_output_free(&fg);
+}
+
 static void grid(void **state)
 {
     (void)state;
@@ -45,18 +66,12 @@ static void grid(void **state)
                 in[i] = ref_round_to(urand() * 4 - 2, DTS[d]);
             for (int64_t i = 0; i < ngr; i++)
                 gr[i] = ref_round_to((urand() * 2 - 1) * 1.3, DTS[d]);
-            ref_options fo = {.threads = 1, .path = ref_grid_path(DTS[d])};
-            ref_options mo = {.force_mpfr = true, .threads = 2, .path = ref_grid_path(DTS[d])}; /* 1 vs 2 threads */
-            ref_output fi, fg, mi, mg;
-            assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &fo, &fi, &fg), 0);
-            assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &mo, &mi, &mg), 0);
-            same_output(&fi, &mi);
-            same_output(&fg, &mg);
+            ref_options fo;
+            fast_vs_mpfr(&p, go, in, gr, DTS[d], 1, &fo, NULL); /* 1 vs 2 threads */
             print_message("grid dtype %d mode %d: dx %lld dgrid %lld elements, fast %lld, fallback %lld\n",
-                          DTS[d], mode, (long long)fi.numel, (long long)fg.numel,
+                          DTS[d], mode, (long long)nin, (long long)ngr,
                           (long long)fo.fast_hits, (long long)fo.mpfr_fallbacks);
             assert_true(fo.fast_hits > 4 * fo.mpfr_fallbacks);
-            ref_output_free(&fi); ref_output_free(&fg); ref_output_free(&mi); ref_output_free(&mg);
             free(go); free(in); free(gr);
         }
 }
@@ -102,18 +117,14 @@ static void shortcuts(void **state)
     for (int64_t i = 0; i < ngr; i++)
         gr[i] = ref_round_to((urand() * 2 - 1) * (i >= 3 * hw_out * 2 && urand() < 0.5 ? 0x1p-9 : 0.9),
                              REF_DT_FLOAT);
-    ref_options fo = {.threads = 2, .path = ref_grid_path(REF_DT_FLOAT)};
-    ref_options mo = {.force_mpfr = true, .threads = 1, .path = ref_grid_path(REF_DT_FLOAT)};
-    ref_output fi, fg, mi, mg;
-    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &fo, &fi, &fg), 0);
-    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &mo, &mi, &mg), 0);
-    same_output(&fi, &mi);
-    same_output(&fg, &mg);
+    ref_options fo;
+    ref_output fg;
+    fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, 2, &fo, &fg);
     int64_t range = 0;
     for (int64_t i = hw_out * 2; i < 2 * hw_out * 2; i++) /* batch 1's dgrid */
         range += (fg.flags[i] & REF_FLAG_RANGE) != 0;
     assert_true(range > hw_out); /* the corner sums reached the range check */
-    ref_output_free(&fi); ref_output_free(&fg); ref_output_free(&mi); ref_output_free(&mg);
+    ref_output_free(&fg);
     free(go); free(in); free(gr);
 }
 
@@ -141,14 +152,8 @@ static void pow2_scales(void **state)
                 in[i] = ref_round_to((urand() * 2 - 1) * 5, dt);
             for (int64_t i = 0; i < ngr; i++)
                 gr[i] = ref_round_to((urand() * 2 - 1) * 1.2, dt);
-            ref_options fo = {.threads = 2, .path = ref_grid_path(dt)};
-            ref_options mo = {.force_mpfr = true, .threads = 1, .path = ref_grid_path(dt)};
-            ref_output fi, fg, mi, mg;
-            assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &fo, &fi, &fg), 0);
-            assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &mo, &mi, &mg), 0);
-            same_output(&fi, &mi);
-            same_output(&fg, &mg);
-            ref_output_free(&fi); ref_output_free(&fg); ref_output_free(&mi); ref_output_free(&mg);
+            ref_options fo;
+            fast_vs_mpfr(&p, go, in, gr, dt, 2, &fo, NULL);
             free(go); free(in); free(gr);
         }
 }
