@@ -1412,7 +1412,9 @@ static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool s
     double mg = 0, mi = 0;
     if (gok)
         memset(gok, 1, (size_t)C);
-#pragma omp for schedule(static) nowait
+    /* dynamic: a thread that starts late (the first call's new thread, or one the system holds
+     * back) leaves its blocks to the other instead of making it wait at the barrier */
+#pragma omp for schedule(dynamic, 1) nowait
     for (int64_t b = 0; b < blocks; b++) {
         bool o = b < bo;
         int64_t hw = o ? hw_out : hw_in, j0 = (o ? b : b - bo) * TRANSPOSE_ROWS;
