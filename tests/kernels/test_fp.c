@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <mpfr.h>
@@ -120,19 +119,8 @@ static float mpfr_narrow(float x, int prec, int emin, int emax, bool truncate)
     return r;
 }
 
-static uint32_t bits_of(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
-static float float_of(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
+static uint32_t bits_of(float x) { return ((union { float f; uint32_t u; }){.f = x}).u; }
+static float float_of(uint32_t u) { return ((union { uint32_t u; float f; }){.u = u}).f; }
 
 /* Float patterns of every exponent (both signs): each fraction's top 12 bits with scrambled low
  * bits, and the rounding boundaries of FP16/HF32 (fraction bit 12) and BF16 (bit 15): the
