@@ -1695,15 +1695,17 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
             dxv_exact_add(&r->s[k], &r->c[k], &r->e[k], &vg);
             dxvi big = aval >= one;
             dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big)) * mg;
-            if (pow2)
+            if (pow2) {
                 r->mag[0] += gm;
 #pragma GCC unroll 2
-            for (int comp = 0; comp < 2 && pow2; comp++) {
-                r->sabs[comp] += DXV_ABS(val * (g * q[comp].w[k]));
-                r->cerr[comp] += DXV_ABS(vg) * q[comp].sdl;
+                for (int comp = 0; comp < 2; comp++) {
+                    r->sabs[comp] += DXV_ABS(val * (g * q[comp].w[k]));
+                    r->cerr[comp] += DXV_ABS(vg) * q[comp].sdl;
+                }
+                continue;
             }
 #pragma GCC unroll 2
-            for (int comp = 0; comp < 2 && !pow2; comp++) {
+            for (int comp = 0; comp < 2; comp++) {
                 dxv t = val * (g * q[comp].w[k]);
                 dxv ats = DXV_ABS(t * q[comp].scale), gms = gm * q[comp].mscale;
                 dxv vgs = DXV_ABS(vg * q[comp].scale) * q[comp].dl;
