@@ -123,12 +123,20 @@ static uint32_t bits_of(float x) { return ((union { float f; uint32_t u; }){.f =
 static float float_of(uint32_t u) { return ((union { uint32_t u; float f; }){.u = u}).f; }
 
 /* Float patterns of every exponent (both signs): each fraction's top 12 bits with scrambled low
- * bits, and the rounding boundaries of FP16/HF32 (fraction bit 12) and BF16 (bit 15): the
+ * bits, and the rounding boundaries of FP16/HF32 (fraction bit 12), BF16 (bit 15) and FP16's
+ * subnormal range (float exponents 2^-25 .. 2^-15: bit d - 1 for the d bits below 2^-24): the
  * midpoint and one float ulp either side of it. */
 static size_t sweep_patterns(uint32_t *out)
 {
     size_t n = 0;
     uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int e = -25; e <= -15; e++) {
+        uint32_t d = (uint32_t)(-1 - e), biased = (uint32_t)(e + 127);
+        for (uint32_t j = 0; j < 1u << (23 - (d < 23 ? d : 23)); j++)
+            for (int s = -1; s <= 1; s++)
+                out[n++] = (j & 1u) << 31 | biased << 23 |
+                           (((j << d | 1u << (d - 1)) + (uint32_t)s) & 0x7fffffu);
+    }
     for (uint32_t e = 0; e < 255; e++) {
         for (uint32_t k = 0; k < 4096; k++) {
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -147,7 +155,7 @@ static size_t sweep_patterns(uint32_t *out)
 static void conversions_match_mpfr(void **state)
 {
     (void)state;
-    size_t cap = 255 * (4096 + 3 * 1024 + 3 * 128);
+    size_t cap = 255 * (4096 + 3 * 1024 + 3 * 128) + 11 * 3 * 512;
     uint32_t *pat = malloc(cap * sizeof *pat);
     assert_non_null(pat);
     size_t n = sweep_patterns(pat), bad = 0;
