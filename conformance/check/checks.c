@@ -184,7 +184,7 @@ struct cts_output_judge {
     judge_summary tol_s, exp_s;
     int64_t map_h, map_w, map_plane;
     double block[CTS_GRID_MAX * CTS_GRID_MAX], block_worst;
-    int32_t rows, cols;            /* of the blocks of the plane being judged */
+    int32_t rows, cols;            /* blocks of a plane (map_blocks of map_h x map_w) */
     struct { int64_t k, y, x, by, bx, yin, xin, bh, bw; } at; /* where element k goes, -1 none */
     cts_error_grid map;            /* the map of the worst element's plane once complete */
 };
@@ -314,7 +314,6 @@ static void map_seek(cts_output_judge *j, int64_t k)
     if (k / hw != j->map_plane) {
         map_finish_plane(j);
         j->map_plane = k / hw;
-        map_blocks(j->map_h, j->map_w, &j->rows, &j->cols);
         memset(j->block, 0, (size_t)j->rows * (size_t)j->cols * sizeof *j->block);
         j->block_worst = 0;
     }
@@ -369,6 +368,7 @@ cts_output_judge *cts_judge_begin(const cts_tolerance *tol, const ref_path *path
     j->map_plane = -1;
     j->at.k = -1;
     map_plane(o, &j->map_h, &j->map_w);
+    if (j->map_h * j->map_w > 0) map_blocks(j->map_h, j->map_w, &j->rows, &j->cols);
     return j;
 }
 

@@ -179,10 +179,6 @@ static void put_string(cts_sink *s, const char *str)
     free(clean);
 }
 
-/* Finite: jansson's form of a real: "%.17g" (reads back bit for bit) with ".0" added when it has
- * neither a point nor an exponent, and the exponent without '+' or leading zeros.
- * +-inf: +-1e999, valid JSON that overflows to +-inf in every IEEE reader (Python's json,
- * JavaScript's JSON.parse, strtod). NaN: null. */
 /* The decimal digits of v, ending just before end; returns where they start. */
 static char *uint_digits(char *end, uint64_t v)
 {
@@ -191,6 +187,11 @@ static char *uint_digits(char *end, uint64_t v)
     while ((v /= 10) != 0);
     return end;
 }
+
+/* Finite: jansson's form of a real: "%.17g" (reads back bit for bit) with ".0" added when it has
+ * neither a point nor an exponent, and the exponent without '+' or leading zeros.
+ * +-inf: +-1e999, valid JSON that overflows to +-inf in every IEEE reader (Python's json,
+ * JavaScript's JSON.parse, strtod). NaN: null. */
 
 static void put_double(cts_sink *s, double d)
 {
