@@ -10,8 +10,8 @@ trap 'rm -rf "$T"' EXIT
 CC=${CC:-cc}
 flags=(-std=c11 -Wall -Wextra -Werror)
 # A toolkit built with sanitizers (the asan preset) needs its callers built with them too.
-[[ $(ldd "$ACLCTS_EMU_DIR/lib64/libascendcl.so" 2>/dev/null) == *libasan* ]] &&
-  flags+=(-fsanitize=address,undefined)
+source "$ACLCTS_SOURCE_DIR/tools/lib/common.sh"
+mapfile -t -O ${#flags[@]} flags < <(toolkit_sanitizer_flags "$ACLCTS_EMU_DIR")
 "$CC" "${flags[@]}" -o "$T/client" "$ACLCTS_SOURCE_DIR/tests/kernels/dlsym_client.c" -ldl
 for name in libopapi.so libopapi_nn.so libaclnn_ops_train.so; do
   rm -rf "$T/home" && mkdir -p "$T/home/lib64"

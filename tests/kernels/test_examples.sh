@@ -10,9 +10,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 flags=(-Wall -Wextra -Werror -I"$home/include" -L"$home/lib64" -Wl,-rpath,"$home/lib64")
 # A toolkit built with sanitizers (the asan preset) needs its callers built with them too.
-if [[ $(ldd "$home/lib64/libascendcl.so" 2>/dev/null) == *libasan* ]]; then
-  flags+=(-fsanitize=address,undefined)
-fi
+source "$root/tools/lib/common.sh"
+mapfile -t -O ${#flags[@]} flags < <(toolkit_sanitizer_flags "$home")
 libs=(-lascendcl -lnnopbase -lopapi)
 gcc -std=c11 "${flags[@]}" -o "$out/avgpool" "$root/examples/avgpool2d_backward.c" "${libs[@]}"
 g++ -std=c++11 "${flags[@]}" -o "$out/grid" "$root/examples/grid_sampler2d_backward.cpp" "${libs[@]}"

@@ -6,7 +6,7 @@
 set -euo pipefail
 torch=${ACLCTS_TORCH_DIR:?}
 root=${ACLCTS_SOURCE_DIR:?}
-if ! readelf -d "$torch/lib64/libopapi.so" | grep -q 'libtorch_cpu'; then
+if [[ $(readelf -d "$torch/lib64/libopapi.so") != *libtorch_cpu* ]]; then
   echo "FAIL $torch/lib64/libopapi.so does not link libtorch_cpu"; exit 1
 fi
 ACLCTS_EMU_DIR=$torch exec bash "$root/tests/kernels/test_seed_examples.sh"

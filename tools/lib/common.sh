@@ -44,6 +44,18 @@ build() {
     || { cmake --build --preset "$preset" -j 1 2>&1 | tail -40; die "build failed (preset $preset)"; }
 }
 
+# toolkit_sanitizer_flags HOME: the compiler flags a calling program needs to load the toolkit
+# at HOME: -fsanitize=address,undefined when its libascendcl was built with them (the asan
+# preset), else nothing. ldd's whole output is read before it is searched: `ldd | grep -q` under
+# pipefail fails at random, since grep stops at the first match and ldd dies of SIGPIPE on its
+# next line.
+toolkit_sanitizer_flags() {
+  local deps
+  deps=$(ldd "$1/lib64/libascendcl.so" 2>/dev/null) || true
+  [[ $deps == *libasan* ]] && printf '%s\n' -fsanitize=address,undefined
+  return 0
+}
+
 # The fuzz target of every operator: fuzz_<op> for each operator folder with a decoder
 # (conformance/ops/<op>/fuzz_decode.c), in name order.
 op_fuzz_targets() {
