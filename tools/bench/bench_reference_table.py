@@ -3,7 +3,9 @@ rounds) and prints per op the reference's cold and warm time (one streamed ref_c
 chunks read and dropped as the judge does), pure MPFR's rate, the emulated
 kernel's time, and the ratios reference/kernel: warm per pair (a warm reference call and a
 kernel call next to each other, so a burst of load on a shared machine hits both), cold against
-the median kernel time of its own process. Ratios are given as the median and the minimum over
+the median kernel time of its own process, and cold against cold: the reference's first call
+against the kernel's first call, each in a fresh process of its own (the kernel's pays its own
+OpenMP threads' start and fresh output pages, as the reference's does). Ratios are given as the median and the minimum over
 the samples (the minimum: the least disturbed one), in wall time and in CPU seconds (all
 threads; steadier than wall time on a loaded machine).
 Usage: bench_reference_table.py <lines file>."""
@@ -17,7 +19,7 @@ def med_min(xs):
 
 
 def main():
-    fast, pairs, mpfr = defaultdict(list), defaultdict(list), {}
+    fast, pairs, mpfr, kcold = defaultdict(list), defaultdict(list), {}, defaultdict(list)
     with open(sys.argv[1]) as f:
         for line in f:
             w = line.split()
@@ -25,6 +27,8 @@ def main():
                 fast[w[1]].append((int(w[2]), float(w[3]), len(pairs[w[1]])))
             elif w[0] == "pair":  # pair OP KWALL KCPU REFWALL REFCPU
                 pairs[w[1]].append(tuple(float(x) for x in w[2:6]))
+            elif w[0] == "kcold":  # kcold OP WALL: a process's first kernel call
+                kcold[w[1]].append(float(w[2]))
             elif w[0] == "mpfr":  # mpfr OP ELEMS WALL CPU
                 mpfr[w[1]] = (int(w[2]), float(w[3]), float(w[4]))
     for op in sorted(fast):
@@ -49,7 +53,13 @@ def main():
         for i, (_, c, start) in enumerate(fast[op]):
             end = fast[op][i + 1][2] if i + 1 < len(fast[op]) else len(ps)
             cold.append(c / statistics.median(kt[start:end]))
-        print(f"  reference/kernel cold, wall: {med_min(cold)}")
+        print(f"  reference/kernel cold, wall: {med_min(cold)}  (reference's first call / kernel warm)")
+        if kcold[op]:
+            kc = kcold[op]
+            print(f"  emulated FP32 kernel's first call {statistics.median(kc):.4f} s median, "
+                  f"{len(kc)} processes")
+            print(f"  reference/kernel cold/cold, wall: "
+                  f"{statistics.median(colds) / statistics.median(kc):7.2f}x of the medians")
 
 
 if __name__ == "__main__":
