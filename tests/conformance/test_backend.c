@@ -2,6 +2,7 @@
  * the error messages a certifier sees when a library, a symbol or ASCEND_HOME_PATH is missing.
  * ctest sets ACLCTS_EMU_DIR to the build's ascend-emu. */
 #include <limits.h>
+#include <stdbool.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -214,6 +215,48 @@ static void test_fp16_images(void **state)
 #endif
 }
 
+/* Same bits, NaNs alike (any NaN payload). */
+static bool same_value(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* A plain view's decode (one dtype test per run of elements) gives, element by element, what
+ * cts_decode gives each element alone: every FP16 pattern, and FP32 patterns of every exponent
+ * with both signs, NaNs and subnormals among them; from offsets that start inside the image. */
+static void test_decode_runs(void **state)
+{
+    (void)state;
+    static const ref_dtype dts[] = {REF_DT_FLOAT16, REF_DT_FLOAT, REF_DT_BF16, REF_DT_INT32};
+    for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
+        cts_tensor tt = {.name = "x", .is_output = true, .rank = 1, .dims = {65536},
+                         .dtype = dts[t], .format = REF_FMT_ND};
+        cts_dev_tensor d;
+        assert_int_equal(cts_dev_tensor_prepare(&d, &tt, 1, NULL), 0);
+        unsigned char *data = d.back + CTS_GUARD_BYTES;
+        uint32_t x = 0x9E3779B9u;
+        for (size_t i = 0; i < 65536; i++) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5; /* xorshift32: every exponent */
+            uint32_t w = d.esize == 2 ? (uint32_t)i : (x & 0x807fffffu) | (uint32_t)(i & 0xff) << 23;
+            memcpy(data + i * d.esize, &w, d.esize); /* little-endian low bytes */
+        }
+        static const int64_t firsts[] = {0, 1, 4095, 65000};
+        double *got = malloc(65536 * sizeof *got);
+        for (size_t f = 0; f < 4; f++) {
+            int64_t n = 65536 - firsts[f];
+            cts_dev_tensor_decode(&d, d.back, firsts[f], n, got);
+            for (int64_t i = 0; i < n; i++) {
+                double want = cts_decode(dts[t], data + (firsts[f] + i) * (int64_t)d.esize);
+                if (!same_value(got[i], want))
+                    fail_msg("%s element %lld: %a, alone %a", ref_dtype_name(dts[t]),
+                             (long long)(firsts[f] + i), got[i], want);
+            }
+        }
+        free(got);
+        cts_dev_tensor_free(NULL, &d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_operator_library_discovery),
         cmocka_unit_test(test_cann_needs_ascend_home),
         cmocka_unit_test(test_fp16_images),
+        cmocka_unit_test(test_decode_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
