@@ -67,3 +67,30 @@ cases:
     cube_math_type: 1
 YAML
 }
+
+# stop_after_records N SUFFIX: the environment (VAR=value words, for env) under which aclcts
+# stops itself (SIGSTOP) right after its N-th write to a file whose path ends in SUFFIX, its
+# records, having created $T/stopped (stop_after_records.c): a test that interrupts a run in its
+# middle then cannot lose the race to a run that finishes first.
+stop_after_records() {
+  local so=$T/stop_after_records.so pre asan
+  [[ -f $so ]] || cc -shared -fPIC -O1 -o "$so" \
+    "${ACLCTS_SOURCE_DIR:?}/tests/conformance/stop_after_records.c" -ldl ||
+    fail "cannot build tests/conformance/stop_after_records.c"
+  pre=$so
+  # A sanitizer build's runtime must be the first library loaded.
+  asan=$(ldd "$ACLCTS" 2>/dev/null | awk '/libasan/ { print $3 }')
+  [[ -n $asan ]] && pre=$asan:$so
+  echo "LD_PRELOAD=$pre STOP_AFTER=$2 STOP_RECORDS=$1 STOP_MARK=$T/stopped"
+}
+# wait_stopped PID: until that run has stopped itself (stop_after_records); fails if it ends
+# first or takes over 60 s.
+wait_stopped() {
+  local i state
+  for ((i = 0; i < 1200; i++)); do
+    state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || fail "the run ended before it stopped itself"
+    [[ -e $T/stopped && $state == T ]] && return 0
+    sleep 0.05
+  done
+  fail "the run did not stop itself within 60 s"
+}

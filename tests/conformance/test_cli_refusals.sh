@@ -62,19 +62,17 @@ cases:
       kernel_size: [[2, 2], [3, 3], [4, 4], [5, 5]]
       stride: [[1, 1], [2, 2]]
       ceil_mode: [false, true]
-    self_shape: [8, 8, 48, 48]  # work enough that SIGINT lands mid-run
+    self_shape: [8, 8, 48, 48]  # the run stops itself after 3 records: SIGINT lands mid-run
     padding: [1, 1]
     cube_math_type: 1
     data: {grad_output: {int: [-4, 4]}}
 YAML
 total=$("$ACLCTS" list --count slow.yaml)
-"$ACLCTS" run --quiet --jobs 1 --out i slow.yaml >int.log 2>&1 &
+env $(stop_after_records 3 /i/results.jsonl) STOP_HOLD=0 "$ACLCTS" run --quiet --jobs 1 --out i slow.yaml >int.log 2>&1 &
 pid=$!
-for _ in $(seq 1 400); do
-  [[ -f i/results.jsonl && $(wc -l <i/results.jsonl) -ge 3 ]] && break
-  sleep 0.05
-done
+wait_stopped $pid
 kill -INT "$pid"
+kill -CONT "$pid"
 rc=0; wait "$pid" || rc=$?
 [[ $rc == 130 ]] || { cat int.log; fail "exit $rc after SIGINT, expected 130"; }
 done_n=$(wc -l <i/results.jsonl)

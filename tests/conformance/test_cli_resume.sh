@@ -3,8 +3,8 @@
 # JSONL is fsync'd per case, a half-written last line is dropped), and the verdicts equal those
 # of an uninterrupted run.
 source "$(dirname "$0")/e2e_lib.sh"
-# Enough work that the run is still going when we kill it (32 cases of 147456 elements, one
-# worker: 32 cases of 3200 finished within one poll of the loop below once the harness got faster).
+# 32 cases of 147456 elements, one worker; the run stops itself after its third record
+# (stop_after_records), so the kill lands mid-run however fast the run or loaded the machine.
 cat >s.yaml <<'YAML'
 suite: e2e.resume
 op: avgpool2d_backward
@@ -23,12 +23,9 @@ cases:
     data: {grad_output: {int: [-4, 4]}}
 YAML
 total=$("$ACLCTS" list --count s.yaml)
-"$ACLCTS" run --quiet --jobs 1 --out r s.yaml >log 2>&1 &
+env $(stop_after_records 3 /r/results.jsonl) "$ACLCTS" run --quiet --jobs 1 --out r s.yaml >log 2>&1 &
 pid=$!
-for _ in $(seq 1 400); do
-  [[ -f r/results.jsonl && $(wc -l <r/results.jsonl) -ge 3 ]] && break
-  sleep 0.05
-done
+wait_stopped $pid
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
 done_before=$(wc -l <r/results.jsonl)

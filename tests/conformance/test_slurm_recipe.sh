@@ -134,66 +134,22 @@ wait_done() { # JOBID [TIMEOUT]: until no task of the job is pending or running
   done
 }
 # A stepped array (task ids 1 3 5 7 are shards 0..3); task 5 (shard 2) is cancelled mid-run. Its
-# first run goes through a wrapper (the documented ACLCTS variable) that preloads a write(2)
-# wrapper into aclcts: right after aclcts has written its first record to shards/2/results.jsonl
-# the process stops itself (SIGSTOP), so the cancel lands mid-run however fast or loaded the
-# machine is, and the cancel's signals reach the paused run as they would a busy one. Slurm's
-# cancel continues the run (SIGCONT) a moment before its SIGTERM: in that moment a shard of
-# cases that only check a status could finish ("124 of 124" under ctest -j4), so the wrapper
-# holds the continued run until the SIGTERM. Not for a sanitizer build, whose runtime must be
-# loaded first.
-cat >"$T/stop_after_first_record.c" <<'SHIM'
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-/* write(2); then, once, if the write reached a file named by STOP_AFTER (a path suffix), the
- * marker file STOP_MARK and a SIGSTOP of this process. */
-ssize_t write(int fd, const void *buf, size_t n)
-{
-    static ssize_t (*real)(int, const void *, size_t);
-    static int done;
-    if (!real) real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-    ssize_t w = real(fd, buf, n);
-    const char *suffix = getenv("STOP_AFTER"), *mark = getenv("STOP_MARK");
-    char link[64], path[4096];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t k = done || w <= 0 || !suffix ? -1 : readlink(link, path, sizeof path - 1);
-    if (k > 0) {
-        path[k] = 0;
-        size_t ls = strlen(suffix), lp = (size_t)k;
-        if (lp >= ls && strcmp(path + lp - ls, suffix) == 0) {
-            done = 1;
-            if (mark) close(open(mark, O_WRONLY | O_CREAT, 0644));
-            raise(SIGSTOP);
-            /* Slurm's cancel sends SIGCONT and, a separate message later, SIGTERM: hold the run
-             * until a signal is handled (its SIGTERM), at most 3 s, or a fast shard finishes
-             * in between */
-            struct timespec t = {3, 0};
-            nanosleep(&t, NULL);
-        }
-    }
-    return w;
-}
-SHIM
-cc -shared -fPIC -O1 -o "$T/stop_after_first_record.so" "$T/stop_after_first_record.c" -ldl ||
-  fail "cannot build the write(2) wrapper"
+# first run goes through a wrapper (the documented ACLCTS variable) under which aclcts stops
+# itself right after its first record to shards/2/results.jsonl (e2e_lib.sh stop_after_records),
+# so the cancel lands mid-run however fast or loaded the machine is, and the cancel's signals
+# reach the paused run as they would a busy one. Slurm's cancel continues the run (SIGCONT) a
+# moment before its SIGTERM: in that moment a shard of cases that only check a status could
+# finish ("124 of 124" under ctest -j4), so the continued run is held until the SIGTERM.
 cat >"$T/pause-task5" <<WRAP
 #!/usr/bin/env bash
 [[ \${SLURM_ARRAY_TASK_ID:-} == 5 ]] || exec "$ACLCTS" "\$@"
-LD_PRELOAD=$T/stop_after_first_record.so STOP_AFTER=/shards/2/results.jsonl \\
-  STOP_MARK=$T/task5.paused exec "$ACLCTS" "\$@"
+exec env $(stop_after_records 1 /shards/2/results.jsonl) "$ACLCTS" "\$@"
 WRAP
 chmod +x "$T/pause-task5"
 jid=$(ACLCTS=$T/pause-task5 sbatch --parsable --array=1-7:2 "$SRC/tools/slurm/certify-array.sbatch" \
   $P shards --timeout 120)
 for ((i = 0; i < 1500; i++)); do
-  [[ -e $T/task5.paused && $(job_state "${jid}_5") == RUNNING ]] && break
+  [[ -e $T/stopped && $(job_state "${jid}_5") == RUNNING ]] && break
   sleep 0.1
 done
 [[ $(job_state "${jid}_5") == RUNNING ]] ||
