@@ -205,6 +205,8 @@ GS_T *GS_FN(gs_view)(const aclTensor *t, GS_T **owned);
 GS_T *GS_FN(gs_grid_view)(const aclTensor *t, int64_t points, GS_T **owned);
 /* Element i of t (row-major over the view) set to v, rounded once into t's dtype. */
 void GS_FN(gs_store)(const aclTensor *t, int64_t i, GS_T v, bool truncate);
+/* gs_store of src[i] into element i, for i in 0 .. n − 1. */
+void GS_FN(gs_store_all)(const aclTensor *t, const GS_T *src, int64_t n, bool truncate);
 
 #endif /* GS_DOUBLE */
 

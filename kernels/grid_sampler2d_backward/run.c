@@ -57,9 +57,10 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
     if (ok) {
         bool truncate = emu_fault_on(EMU_FAULT_ROUND_TRUNCATE);
         if (own_dx != NULL)
-            for (int64_t i = 0; i < nin; i++)
-                GS_FN(gs_store)(pr->input_grad, i, own_dx[i], truncate);
-        if (own_dgrid != NULL)
+            GS_FN(gs_store_all)(pr->input_grad, own_dx, nin, truncate);
+        if (own_dgrid != NULL && dgrid_dim == 2)
+            GS_FN(gs_store_all)(pr->grid_grad, own_dgrid, points * 2, truncate);
+        else if (own_dgrid != NULL)
             for (int64_t p = 0; p < points; p++)
                 for (int64_t k = 0; k < 2 && k < dgrid_dim; k++)
                     GS_FN(gs_store)(pr->grid_grad, p * dgrid_dim + k, own_dgrid[p * 2 + k],
