@@ -1,4 +1,4 @@
-/* One fuzzed call through the CANN ABI with every oracle (issue 6): status against the reference
+/* One fuzzed call through the CANN ABI with every oracle: status against the reference
  * status model, the error message, guard zones, outputs untouched on an error or when not asked
  * for, inputs unchanged, numeric bound of the reference on small successful calls, bitwise
  * repeats where determinism is promised, and (outside sanitizer builds) a heap that returns to

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The --quick subset of the shipped suites (issue 5 item 6) passes on the emulated device for
+# The --quick subset of the shipped suites passes on the emulated device for
 # every product, and stays under 60 s on 2 cores.
 source "$(dirname "$0")/e2e_lib.sh"
 start=$(date +%s)

@@ -1,4 +1,4 @@
-/* The emulated runtime rejects misuse the way a real runtime does (issue 3 item 4): each case
+/* The emulated runtime rejects misuse the way a real runtime does: each case
  * names the rule it checks; expected codes are the CANN values of facts.md §1 / acl_base.h. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* aclnnAvgPool2dBackward determinism (spec/000 "Deterministic computation", issue 3 item 8):
+/* aclnnAvgPool2dBackward determinism (spec/000 "Deterministic computation"):
  * with ACL_OPT_DETERMINISTIC = 1 results are bitwise identical across runs and thread counts;
  * without it, ACLNN_EMU_SHUFFLE makes the scatter order, and so the last bits, change between
  * runs even on one thread. Data: kernel 3, stride 1 (up to 9 overlapping terms per element) and
