@@ -25,16 +25,17 @@ static uint16_t fp16_bits(double x)
     return sign | (uint16_t)(a * 0x1p24); /* subnormal or zero: exact */
 }
 
+/* The magnitude's bits shifted into an FP32's place are an FP32 of the same significand whose
+ * exponent is biased by 127 instead of 15: 2^112 times the value, subnormals included (an FP32
+ * subnormal then), and both products are exact. */
 static double fp16_value(uint16_t h)
 {
-    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    double s = (h & 0x8000) ? -1.0 : 1.0;
-    if (e == 0x1f) return m ? NAN : s * INFINITY;
-    if (e == 0) return s * m * 0x1p-24; /* exact */
-    uint64_t u = (uint64_t)(h & 0x8000) << 48 | (uint64_t)(e - 15 + 1023) << 52 | (uint64_t)m << 42;
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
+    uint32_t mag = h & 0x7fffu, b = mag << 13;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    if (mag > 0x7c00u) return NAN; /* any payload, either sign: the one NaN */
+    double v = mag < 0x7c00u ? (double)f * 0x1p112 : INFINITY;
+    return h & 0x8000u ? -v : v;
 }
 
 void cts_encode(ref_dtype dt, double x, void *dst)
