@@ -53,6 +53,9 @@ const char *ref_format_name(ref_format f);            /* "NCHW" ... */
 /* x (any double) correctly rounded to dtype (FLOAT16, BF16, FLOAT, DOUBLE): nearest-even,
  * subnormals, overflow to infinity, NaN kept. Result returned as double. */
 double ref_round_to(double x, ref_dtype dt);
+/* x[i] = ref_round_to(x[i], dt) for i < n: one call for a whole array (data generation rounds
+ * every element of a FLOAT16 or BF16 tensor). */
+void ref_round_to_array(double *x, int64_t n, ref_dtype dt);
 /* Distance in ULPs of dtype between got and want (both representable in dtype); 0 when equal,
  * INFINITY when exactly one is NaN or they are infinities of different sign. */
 double ref_ulp_distance(double got, double want, ref_dtype dt);

@@ -65,6 +65,23 @@ double ref_round_to(double x, ref_dtype dt)
     }
 }
 
+void ref_round_to_array(double *x, int64_t n, ref_dtype dt)
+{
+    switch (dt) { /* the format tested once; round_fmt inlined with its constants */
+    case REF_DT_FLOAT:
+        for (int64_t i = 0; i < n; i++) x[i] = round_fmt(x[i], REF_FP32_FORMAT);
+        return;
+    case REF_DT_FLOAT16:
+        for (int64_t i = 0; i < n; i++) x[i] = round_fmt(x[i], REF_FP16_FORMAT);
+        return;
+    case REF_DT_BF16:
+        for (int64_t i = 0; i < n; i++) x[i] = round_fmt(x[i], REF_BF16_FORMAT);
+        return;
+    default:
+        return;
+    }
+}
+
 double ref_unit_roundoff(ref_dtype dt)
 {
     const ref_prec *f = ref_dtype_prec(dt);
