@@ -150,18 +150,31 @@ unsigned char cts_dev_tensor_back_byte(const cts_dev_tensor *d, size_t i)
     return d->back ? d->back[i] : cts_dev_tensor_sent_byte(d, i);
 }
 
-/* x, a value of dt already (no rounding left to do), into one element. */
-static void encode_held(ref_dtype dt, double x, void *dst)
+/* x[0..n-1], values of dt already (no rounding left to do), into consecutive elements at dst,
+ * the dtype tested once: FLOAT and FLOAT16 (most inputs); false for the others. */
+static bool encode_held_run(ref_dtype dt, const double *x, int64_t n, unsigned char *dst)
 {
     if (dt == REF_DT_FLOAT) {
-        float f = (float)x; /* exact */
-        memcpy(dst, &f, 4);
-    } else if (dt == REF_DT_FLOAT16) {
-        uint16_t h = fp16_bits(x);
-        memcpy(dst, &h, 2);
-    } else {
-        cts_encode(dt, x, dst);
+        for (int64_t i = 0; i < n; i++) {
+            float f = (float)x[i]; /* exact */
+            memcpy(dst + 4 * i, &f, 4);
+        }
+        return true;
     }
+    if (dt == REF_DT_FLOAT16) {
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t h = fp16_bits(x[i]);
+            memcpy(dst + 2 * i, &h, 2);
+        }
+        return true;
+    }
+    return false;
+}
+
+/* x, a value of dt already, into one element. */
+static void encode_held(ref_dtype dt, double x, unsigned char *dst)
+{
+    if (!encode_held_run(dt, &x, 1, dst)) cts_encode(dt, x, dst);
 }
 
 /* Elements k0 .. k0 + m - 1 of the fill into the sent image through buf (m doubles). */
@@ -172,6 +185,8 @@ static void encode_piece(cts_dev_tensor *d, cts_fill_fn fill, void *ctx, bool he
     int64_t es = (int64_t)d->esize;
     bool plain = cts_dev_tensor_plain(d);
     fill(ctx, k0, m, buf);
+    if (plain && held && encode_held_run(d->t->dtype, buf, m, data + k0 * es))
+        return;
     for (int64_t i = 0; i < m; i++) {
         unsigned char *dst = data + (plain ? k0 + i : cts_dev_tensor_pos(d, k0 + i)) * es;
         if (held) encode_held(d->t->dtype, buf[i], dst);
