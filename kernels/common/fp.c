@@ -58,14 +58,17 @@ uint16_t emu_f32_to_f16(float x, bool truncate)
     return sign | (a == 0x7f800000u ? 0x7c00 : f16_magnitude(a, truncate));
 }
 
+/* A finite magnitude's bits shifted into a float's place are a float of the same significand
+ * whose exponent is biased by 127 instead of 15: 2^112 times the value, subnormals included (a
+ * float subnormal then), so one exact product gives it. */
 float emu_f16_to_f32(uint16_t h)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    if (e == 0x1f)
-        return m ? NAN : bits_float(sign | 0x7f800000u);
-    if (e == 0) /* m * 2^-24, exact in float */
-        return bits_float(sign | float_bits((float)m * 0x1p-24f));
-    return bits_float(sign | ((e - 15 + 127) << 23) | (m << 13));
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, mag = h & 0x7fffu;
+    if (mag > 0x7c00u)
+        return NAN;
+    if (mag == 0x7c00u)
+        return bits_float(sign | 0x7f800000u);
+    return bits_float(sign | float_bits(bits_float(mag << 13) * 0x1p112f));
 }
 
 /* BF16 is the float's top 16 bits: its exponent range is the float's, subnormals included. */
