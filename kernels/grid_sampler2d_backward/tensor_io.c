@@ -14,8 +14,8 @@ bool GS_FN(gs_direct)(const aclTensor *t)
 }
 
 /* The n elements of a contiguous tensor into buf as emu_load reads them, with the dtype tested
- * once rather than the view walked and the dtype looked up for every element (a FLOAT16
- * vendor case spent a fifth of its device time there). False for other dtypes. */
+ * once rather than the view walked and the dtype looked up for every element (that walk was a
+ * fifth of a FLOAT16 vendor case's instructions). False for other dtypes. */
 static bool stage_contiguous(const aclTensor *t, int64_t n, GS_T *buf)
 {
     const unsigned char *p = emu_element_ptr(t, 0);
