@@ -423,15 +423,25 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
     return ok;
 }
 
+void grid_scratch_clear(grid_scratch *s)
+{
+    if (s->live)
+        mpfr_clear(s->t);
+    s->live = false;
+}
+
 void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p, double u_dev,
-                    mpfr_t t, bool use_int)
+                    grid_scratch *s, bool use_int)
 {
     tval tv;
     ax->n = 0;
     ax->o = &ax->first;
     if (use_int && int_form(&tv, x, size, p->align_corners) && axis_eval(ax, &tv, x, size, p, u_dev))
         return;
-    mp_form(&tv, x, size, p->align_corners, t);
+    if (!s->live)
+        mpfr_init2(s->t, 64);
+    s->live = true;
+    mp_form(&tv, x, size, p->align_corners, s->t);
     (void)axis_eval(ax, &tv, x, size, p, u_dev);
 }
 

@@ -36,12 +36,21 @@ typedef struct {
     grid_outcome first;
 } grid_axis;
 
+/* MPFR scratch of grid_axis_eval, initialised where it is first needed (live): most points
+ * never need it, and an OpenMP thread's first allocation makes the allocator set up an arena
+ * for that thread (part of a process's first call). Starts as {.live = false}. */
+typedef struct {
+    mpfr_t t;
+    bool live;
+} grid_scratch;
+void grid_scratch_clear(grid_scratch *s);
+
 /* Evaluates one axis of grid value x (finite) for an input axis of `size`. u_dev is the unit
- * roundoff of the device's coordinate arithmetic. t is scratch. With use_int, the exact
- * coordinate is held as a 128-bit integer over a power of two where it fits (no MPFR; the
- * outcomes then have mp = false), else in MPFR: both give the same outcomes and d0, d1. */
+ * roundoff of the device's coordinate arithmetic. With use_int, the exact coordinate is held as
+ * a 128-bit integer over a power of two where it fits (no MPFR; the outcomes then have
+ * mp = false), else in MPFR (s's scratch): both give the same outcomes and d0, d1. */
 void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p, double u_dev,
-                    mpfr_t t, bool use_int);
+                    grid_scratch *s, bool use_int);
 void grid_axis_clear(grid_axis *ax);
 /* t ← t · (weight k of o), exactly (t's precision is raised as needed). */
 void grid_weight_mul(mpfr_ptr t, const grid_outcome *o, int k);

@@ -1348,8 +1348,8 @@ static inline __attribute__((always_inline)) void scan_bad4(const dxv *x, dxvi *
 }
 
 /* Rows j0 .. j1 − 1 of one tensor's batch (plane c at src + c·hw): into dst channel-innermost
- * when not NULL, and scanned: *plain and gok[c] (when not NULL) cleared where a value fails
- * them, *m the largest magnitude (NaN ignored, as ref_fmax does). Tiles of 8 channels × the
+ * when not NULL, and scanned: *plain and gok[c] (when not NULL; shared by the team, so cleared
+ * by relaxed atomic stores, each storing false) cleared where a value fails them, *m the largest magnitude (NaN ignored, as ref_fmax does). Tiles of 8 channels × the
  * rows: each plane is read a run of consecutive elements at a time (a plane apart, reading one
  * element per plane would map every read to one cache set), whole cache lines both sides; a
  * tile's 8 channels are two vectors. */
@@ -1378,7 +1378,8 @@ GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, i
             bad |= pb[l] != 0;
             mx = ref_fmax(mx, mv[l]);
             for (int h = 0; h < 2 && gok; h++)
-                gok[c0 + 4 * h + l] = gok[c0 + 4 * h + l] && !gb[h][l];
+                if (gb[h][l])
+                    __atomic_store_n(&gok[c0 + 4 * h + l], false, __ATOMIC_RELAXED);
         }
     }
     for (int64_t j = j0; j < j1 && c0 < C; j++) /* the last channels, fewer than 8 */
@@ -1387,8 +1388,8 @@ GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, i
             int b = scan_bad(x);
             if (dst)
                 dst[j * C + c] = x;
-            if (gok)
-                gok[c] = gok[c] && !(b & 2);
+            if (gok && (b & 2))
+                __atomic_store_n(&gok[c], false, __ATOMIC_RELAXED);
             bad |= b & 1;
             mx = ref_fmax(mx, fabs(x));
         }
@@ -1398,7 +1399,8 @@ GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, i
 
 /* Fills buf (when not NULL) with batch n's copies of batch_view_of and, with `scan` (v's plain
  * true and maxima 0 before), v's plain, max_go and max_in from the batch's gradOutput and input,
- * and v->gsplit when not NULL (all true before), read once for all. An omp for (called by every thread of the team) ending in one barrier.
+ * and with buf v->gsplit when not NULL (all true before; cleared in place, no per-thread copy
+ * to allocate), read once for all. An omp for (called by every thread of the team) ending in one barrier.
  * Blocks of TRANSPOSE_ROWS rows (prepare_rows): the block's rows stay in cache while they fill. */
 static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool scan,
                           batch_view *v)
@@ -1408,10 +1410,8 @@ static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool s
     const double *go = G->go + n * C * hw_out, *gin = G->in + n * C * hw_in;
     int64_t bo = (hw_out + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS;
     int64_t blocks = bo + (in || scan ? (hw_in + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS : 0);
-    bool plain = true, *gok = buf && v->gsplit ? malloc((size_t)C) : NULL;
+    bool plain = true, *gok = buf ? v->gsplit : NULL;
     double mg = 0, mi = 0;
-    if (gok)
-        memset(gok, 1, (size_t)C);
     /* dynamic: a thread that starts late (the first call's new thread, or one the system holds
      * back) leaves its blocks to the other instead of making it wait at the barrier */
 #pragma omp for schedule(dynamic, 1) nowait
@@ -1435,10 +1435,7 @@ static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool s
             v->max_go = ref_fmax(v->max_go, mg);
             v->max_in = ref_fmax(v->max_in, mi);
         }
-        for (int64_t c = 0; v->gsplit && c < C; c++) /* no memory for gok: unknown, false */
-            v->gsplit[c] = v->gsplit[c] && gok && gok[c];
     }
-    free(gok);
 #pragma omp barrier
 }
 
@@ -1451,7 +1448,7 @@ static int params_ok(const ref_grid_params *p)
            (p->padding == REF_PAD_ZEROS || p->padding == REF_PAD_BORDER || p->padding == REF_PAD_REFLECTION);
 }
 
-static void point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, mpfr_t t)
+static void point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, grid_scratch *t)
 {
     const ref_grid_params *p = G->p;
     const double *gv = G->grid + (n * p->h_out * p->w_out + pix) * 2;
@@ -2059,9 +2056,8 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
         memset(v.gsplit, 1, (size_t)p->c);
 #pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : gfail)
     {
-        mpfr_t t;
+        grid_scratch t = {.live = false};
         mterms mt = {0};
-        mpfr_init2(t, 64);
         if (W->tbuf || scan)
             batch_prepare(G, n, W->tbuf, out != NULL, scan, &v);
         /* v is final after batch_prepare's barrier: each thread its own copy with lean_all (no
@@ -2073,7 +2069,7 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
             int64_t p0 = b * POINT_BLOCK;
             int64_t p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
             for (int64_t pix = p0; pix < p1; pix++) {
-                point_eval(G, n, pix, &pts[pix], t);
+                point_eval(G, n, pix, &pts[pix], &t);
                 W->kind[pix] = point_kind(&pts[pix]);
                 if (W->terms)
                     dx_point_elems(p, &pts[pix], W->pe + 4 * pix);
@@ -2083,7 +2079,7 @@ static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_vie
         }
         if (W->terms)
             dx_terms_team(p, W);
-        mpfr_clear(t);
+        grid_scratch_clear(&t);
         mterms_free(&mt);
     }
     *hits += h;
@@ -2392,10 +2388,8 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
     gctx G = {p, grad_output, input, grid, 0x1p-24, true, &vec, ref_path_overflow_at(&vec)};
-    mpfr_t t;
+    grid_scratch t = {.live = false};
     mterms mt = {0};
-    mpfr_init2(t, 64);
-    mt.n = 0;
     int rc = 0;
     if (which == 1) {
         if (index < 0 || index >= p->n * hw_out * 2) {
@@ -2404,7 +2398,7 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
             int64_t n = index / 2 / hw_out, pix = index / 2 % hw_out;
             int comp = (int)(index % 2);
             gpoint pt;
-            point_eval(&G, n, pix, &pt, t);
+            point_eval(&G, n, pix, &pt, &t);
             mpfr_set_zero((mpfr_ptr)mpfr_out, 1);
             if (!pt.out && !pt.unres && p->interpolation == REF_INTERP_BILINEAR) {
                 const grid_outcome *ox = &pt.ax[0].o[0], *oy = &pt.ax[1].o[0];
@@ -2437,7 +2431,7 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
         ref_value v = {0};
         for (int64_t pix = 0; pix < hw_out; pix++) {
             gpoint pt;
-            point_eval(&G, n, pix, &pt, t);
+            point_eval(&G, n, pix, &pt, &t);
             if (!pt.out && !pt.unres)
                 dx_point_mpfr(&G, &pt.ax[0].o[0], &pt.ax[1].o[0],
                               grad_output[(n * p->c + c) * hw_out + pix], e, &mt, &v);
@@ -2446,7 +2440,7 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
         }
         mpfr_sum((mpfr_ptr)mpfr_out, mt.ptr, (unsigned long)mt.n, MPFR_RNDN);
     }
-    mpfr_clear(t);
+    grid_scratch_clear(&t);
     mterms_free(&mt);
     return rc;
 }
