@@ -110,17 +110,20 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     uint64_t planes = hw_in ? (uint64_t)step / hw_in : 1, chunk;
     if (planes < 1) planes = 1;
     if (planes > (uint64_t)p.c && p.c > 0) planes = (uint64_t)p.c;
-    /* grid_grad: one batch's chunk, or all of them kept (ref_grid_stream's one pass) */
+    /* input_grad: two chunks when a batch has several (one handed on while the next is
+     * computed); grid_grad: one batch's chunk, or all of them kept (ref_grid_stream's one pass) */
+    uint64_t xbufs = (uint64_t)p.c > planes ? 2 : 1;
     uint64_t dgrid = 2 * hw_out, all = dgrid * (uint64_t)(p.n > 0 ? p.n : 0);
-    chunk = planes * hw_in + (all <= (uint64_t)REF_GRID_STASH_MAX && all > dgrid ? all : dgrid);
+    chunk = xbufs * planes * hw_in +
+            (all <= (uint64_t)REF_GRID_STASH_MAX && all > dgrid ? all : dgrid);
     uint64_t copies = (hw_out + hw_in) * (uint64_t)p.c * 8; /* channel-innermost, ≤ 16 MiB */
     if (copies > (16u << 20)) copies = 0;
     /* points, reach lists, dx terms (per element: 4 × 64 bytes a point, 4 indices) */
     uint64_t b = copies + hw_out * (216 + 2 * 864 + 1 + 5 * 8 + 4 * (64 + 8)) +
                  hw_in * (8 + 8 + 4 + 4 * 6) + /* term and reach offsets, ambiguity tables */
-                 (uint64_t)threads * hw_in * (4 + 16) + /* fallback marks of a four-plane
-                                                          * group, term counts and slots of the
-                                                          * per-element sort */
+                 (uint64_t)threads * hw_in * 16 + /* term counts and slots of the
+                                                     * per-element sort */
+                 xbufs * planes * hw_in + /* the input_grad chunks' fallback marks */
                  chunk * CHUNK_ELEM_BYTES;
     return b + (b >= (4u << 20) ? (2u << 20) : 0); /* a work block of 4 MiB or more is rounded
                                                      * up to whole huge pages */

@@ -2030,77 +2030,6 @@ static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at)
     memset(b->o.alt_count, 0, n * sizeof(int32_t));
 }
 
-/* Batch n's grid points: coordinate stage of each, and with out its dgrid into out, the batch's
- * chunk of grid_grad (alternatives gathered, unresolvable points as intervals). */
-static int batch_points(const gctx *G, int64_t n, batch_work *W, const batch_view *bv,
-                        ref_chunkbuf *out, int nth, int64_t *hits, int64_t *falls)
-{
-    const ref_grid_params *p = G->p;
-    int64_t hw_out = p->h_out * p->w_out, h = 0, f = 0;
-    gpoint *pts = W->pts;
-    ref_altlist *alts = NULL;
-    if (out) {
-        ref_chunkbuf_start(out, 2 * hw_out);
-        alts = calloc((size_t)(hw_out ? 2 * hw_out : 1), sizeof *alts);
-        if (!alts)
-            return -1;
-    }
-    int gfail = 0;
-    W->tsplit = W->tone_word = true; /* dx_terms_team: each thread clears what its terms fail */
-    /* plain: known when batch_prepare scans the batch (dgrid, bilinear), else false */
-    bool scan = out && p->interpolation == REF_INTERP_BILINEAR;
-    batch_view v = *bv;
-    v.plain = scan;
-    v.max_go = v.max_in = 0;
-    if (v.gsplit)
-        memset(v.gsplit, 1, (size_t)p->c);
-#pragma omp parallel num_threads(nth) reduction(+ : h, f) reduction(| : gfail)
-    {
-        grid_scratch t = {.live = false};
-        mterms mt = {0};
-        if (W->tbuf || scan)
-            batch_prepare(G, n, W->tbuf, out != NULL, scan, &v);
-        /* v is final after batch_prepare's barrier: each thread its own copy with lean_all (no
-         * barrier for one thread to set it) */
-        batch_view lv = v;
-        lv.lean_all = scan && dgrid_lean_all(G, &lv);
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t b = 0; b < (hw_out + POINT_BLOCK - 1) / POINT_BLOCK; b++) {
-            int64_t p0 = b * POINT_BLOCK;
-            int64_t p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
-            for (int64_t pix = p0; pix < p1; pix++) {
-                point_eval(G, n, pix, &pts[pix], &t);
-                W->kind[pix] = point_kind(&pts[pix]);
-                if (W->terms)
-                    dx_point_elems(p, &pts[pix], W->pe + 4 * pix);
-            }
-            if (out && dgrid_points(G, &lv, pts, n, p0, p1, &mt, &out->o, alts, &h, &f) != 0)
-                gfail = 1;
-        }
-        if (W->terms)
-            dx_terms_team(p, W);
-        grid_scratch_clear(&t);
-        mterms_free(&mt);
-    }
-    *hits += h;
-    *falls += f;
-    double *maxabs = NULL;
-    for (int64_t pix = 0; out && !gfail && pix < hw_out; pix++) {
-        if ((W->kind[pix] & (PT_OUT | PT_UNRES)) != PT_UNRES ||
-            p->interpolation != REF_INTERP_BILINEAR)
-            continue;
-        if ((!maxabs && !(maxabs = plane_maxabs(G, n))) || !chunk_ival(&out->o)) {
-            gfail = 1;
-            break;
-        }
-        dgrid_unresolved(G, n, pix, maxabs, &out->o);
-    }
-    free(maxabs);
-    if (out && ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
-        gfail = 1;
-    return gfail ? -1 : 0;
-}
-
 static void dx_batch_free(dx_batch *D)
 {
     free(D->amb);
@@ -2159,83 +2088,284 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
     return 0;
 }
 
-/* dx_plane_rest of planes c0 .. c0 + np − 1 (the chunk out) by a team: 0, or -1. */
-static int dx_planes_rest(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n,
-                          int64_t c0, int64_t np, const uint8_t *fallback, ref_chunkbuf *out,
-                          ref_altlist *alts, int nth, int64_t *falls)
+/* ---- one OpenMP team per call ----
+ * Every batch's steps run in one team, separated by barriers (a parallel region costs a wake
+ * of every thread and a join; with OMP_WAIT_POLICY=passive, as aclcts runs, each is a futex
+ * round trip), and the calling thread (the team's thread 0) hands the chunks on from inside it:
+ * input_grad's chunks alternate between two buffers, so while it hands chunk k on the others
+ * compute chunk k + 1. Per batch: its setup (thread 0), batch_prepare, the points, their dgrid
+ * and dx terms (team), grid_grad's tail and the dx tables (thread 0), then input_grad chunk by
+ * chunk. Every thread meets every barrier and work-sharing loop of every batch; after an error
+ * (fail) the steps do nothing, so no thread waits at a barrier another skips. */
+
+/* input_grad's chunk k of a batch (planes c0 .. c0 + np − 1) in one of the two buffers */
+typedef struct {
+    ref_chunkbuf b;
+    ref_altlist *alts;   /* alternatives of elements ambiguous points reach, or NULL */
+    uint8_t *fallback;   /* dx_finish4's marks, laid out as the chunk (work block) */
+    bool *split;         /* per DXL-plane group: dx_sum_split applies (work block) */
+    int64_t c0, np;
+} dx_chunk;
+
+typedef struct {
+    const gctx *G;
+    const ref_sink *s;
+    batch_work *W;
+    bool dx, dgrid, stash;
+    bool scan;              /* batch_prepare scans the batch (dgrid, bilinear) */
+    int64_t group, nchunks; /* planes per input_grad chunk, its chunks per batch */
+    ref_chunkbuf *gb;       /* grid_grad's chunks: every batch's (stash) or one */
+    ref_altlist *galts;     /* the batch's grid_grad alternatives */
+    dx_chunk xc[2];
+    batch_view v;           /* the batch's view, batch_prepare completes it */
+    dx_batch D;
+    bool rest_all;          /* D has ambiguous or unresolvable points: every chunk's rest */
+    int64_t xhits[3];       /* atomic: dx_block's answers of chunk k in xhits[k % 3] (reset for
+                             * chunk k + 2 while every thread is past reading chunk k − 1's) */
+    int fail;               /* atomic: an error, every later step does nothing */
+    int rc;                 /* the sink's return when it failed */
+} grid_team;
+
+static bool team_failed(grid_team *T) { return __atomic_load_n(&T->fail, __ATOMIC_RELAXED); }
+static void team_fail(grid_team *T) { __atomic_store_n(&T->fail, 1, __ATOMIC_RELAXED); }
+
+/* The sink's handing on of chunk b (slot, first element) from thread 0; an error stops the team. */
+static void team_emit(grid_team *T, int slot, int64_t first, const ref_chunkbuf *b)
 {
-    int64_t hw_in = G->p->h_in * G->p->w_in, f = 0;
-    int prc = 0;
-#pragma omp parallel num_threads(nth) reduction(+ : f) reduction(| : prc)
-    {
-        mterms mt = {0};
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t c = c0; c < c0 + np; c++)
-            if (dx_plane_rest(G, pts, D, n, c, (c - c0) * hw_in, fallback, &mt, &out->o, alts,
-                              &f) != 0)
-                prc = 1;
-        mterms_free(&mt);
+    int rc = team_failed(T) ? 0 : ref_emit(T->s, slot, first, b);
+    if (rc) {
+        T->rc = rc;
+        team_fail(T);
     }
-    *falls += f;
-    return prc ? -1 : 0;
 }
 
-/* Planes (n, c0) .. (n, c0 + np − 1) of input_grad into the chunk out; bv: the batch's view
- * (batch_points). OpenMP over blocks of DX_BLOCK elements of all the plane groups, or of a share
- * of them when the planes are too small for DX_ITEMS blocks (fine enough that a thread the system
- * holds back delays the other by one block at most), then, where needed, over planes. */
+/* Thread 0, before batch n: its view, and its grid_grad chunk started. */
+static void team_batch_start(grid_team *T, int64_t n)
+{
+    const ref_grid_params *p = T->G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    batch_work *W = T->W;
+    T->v = batch_view_of(T->G, n, W->tbuf, T->dgrid);
+    T->v.gsplit = W->gsplit;
+    T->v.plain = T->scan; /* known when batch_prepare scans the batch, else false */
+    if (W->gsplit)
+        memset(W->gsplit, 1, (size_t)p->c);
+    W->tsplit = W->tone_word = true; /* dx_terms_team: each thread clears what its terms fail */
+    if (!T->dgrid || team_failed(T))
+        return;
+    ref_chunkbuf_start(&T->gb[T->stash ? n : 0], 2 * hw_out);
+    if (!(T->galts = calloc((size_t)(hw_out ? 2 * hw_out : 1), sizeof *T->galts)))
+        team_fail(T);
+}
+
+/* Batch n's grid points by the team: batch_prepare, then the coordinate stage of each point and
+ * with dgrid its dgrid into the batch's grid_grad chunk, then dx's terms. */
+static void team_points(grid_team *T, int64_t n, grid_scratch *t, mterms *mt, int64_t *h,
+                        int64_t *f)
+{
+    const gctx *G = T->G;
+    const ref_grid_params *p = G->p;
+    batch_work *W = T->W;
+    int64_t hw_out = p->h_out * p->w_out;
+    ref_output *out = T->dgrid ? &T->gb[T->stash ? n : 0].o : NULL;
+    if (W->tbuf || T->scan)
+        batch_prepare(G, n, W->tbuf, T->dgrid, T->scan, &T->v);
+    /* v is final after batch_prepare's barrier: each thread its own copy with lean_all (no
+     * barrier for one thread to set it) */
+    batch_view lv = T->v;
+    lv.lean_all = T->scan && dgrid_lean_all(G, &lv);
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < (hw_out + POINT_BLOCK - 1) / POINT_BLOCK; b++) {
+        int64_t p0 = b * POINT_BLOCK;
+        int64_t p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
+        for (int64_t pix = p0; pix < p1 && !team_failed(T); pix++) {
+            point_eval(G, n, pix, &W->pts[pix], t);
+            W->kind[pix] = point_kind(&W->pts[pix]);
+            if (W->terms)
+                dx_point_elems(p, &W->pts[pix], W->pe + 4 * pix);
+        }
+        if (out && !team_failed(T) &&
+            dgrid_points(G, &lv, W->pts, n, p0, p1, mt, out, T->galts, h, f) != 0)
+            team_fail(T);
+    }
+    if (W->terms)
+        dx_terms_team(p, W);
+}
+
+/* Thread 0, after batch n's points: grid_grad's unresolvable points as intervals, its
+ * alternatives attached (and the chunk handed on when it is the only output). */
+static void team_dgrid_tail(grid_team *T, int64_t n)
+{
+    const gctx *G = T->G;
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    ref_chunkbuf *g = &T->gb[T->stash ? n : 0];
+    double *maxabs = NULL;
+    for (int64_t pix = 0; !team_failed(T) && pix < hw_out; pix++) {
+        if ((T->W->kind[pix] & (PT_OUT | PT_UNRES)) != PT_UNRES ||
+            p->interpolation != REF_INTERP_BILINEAR)
+            continue;
+        if ((!maxabs && !(maxabs = plane_maxabs(G, n))) || !chunk_ival(&g->o))
+            team_fail(T);
+        else
+            dgrid_unresolved(G, n, pix, maxabs, &g->o);
+    }
+    free(maxabs);
+    if (T->galts && ref_output_set_alts(&g->o, T->galts) != 0) /* frees galts, whatever it returns */
+        team_fail(T);
+    T->galts = NULL;
+    if (!T->stash)
+        team_emit(T, 4, n * hw_out * 2, g);
+}
+
+/* Thread 0: input_grad's chunk k of the batch made ready in its buffer (k % 2). */
+static void dx_chunk_start(grid_team *T, int64_t k)
+{
+    const ref_grid_params *p = T->G->p;
+    int64_t hw_in = p->h_in * p->w_in;
+    dx_chunk *X = &T->xc[k % 2];
+    const dx_batch *D = &T->D;
+    X->c0 = k * T->group;
+    X->np = p->c - X->c0 < T->group ? p->c - X->c0 : T->group;
+    __atomic_store_n(&T->xhits[k % 3], 0, __ATOMIC_RELAXED);
+    ref_chunkbuf_start(&X->b, X->np * hw_in);
+    memset(X->fallback, 0, (size_t)(X->np * hw_in)); /* dx_finish4 marks only its own */
+    for (int64_t g = 0; g < (X->np + DXL - 1) / DXL; g++) {
+        int64_t c = X->c0 + g * DXL;
+        const batch_view *bv = &T->v;
+        bool s = !T->G->force && c + DXL <= X->c0 + X->np && D->T.split && bv->go_cs == 1 &&
+                 bv->gsplit;
+        for (int l = 0; s && l < DXL; l++)
+            s = bv->gsplit[c + l];
+        X->split[g] = s;
+    }
+    /* alternatives come from ambiguous points only */
+    X->alts = D->namb ? calloc((size_t)(X->np * hw_in), sizeof *X->alts) : NULL;
+    if ((D->namb && !X->alts) || (T->rest_all && !ref_chunkbuf_ival(&X->b)))
+        team_fail(T);
+}
+
+/* Thread 0, after batch n's points and dgrid: dgrid's tail, dx's tables, input_grad's first two
+ * chunks made ready. */
+static void team_batch_mid(grid_team *T, int64_t n)
+{
+    if (T->dgrid)
+        team_dgrid_tail(T, n);
+    if (!T->dx || team_failed(T))
+        return;
+    if (dx_batch_build(T->G->p, T->W, &T->D) != 0)
+        team_fail(T);
+    T->rest_all = T->D.namb || T->D.any_unres;
+    for (int64_t k = 0; k < 2 && k < T->nchunks && !team_failed(T); k++)
+        dx_chunk_start(T, k);
+}
+
+/* Thread 0, after input_grad's chunk k of batch n: its alternatives attached, the chunk handed
+ * on, its buffer made ready for chunk k + 2. */
+static void dx_chunk_done(grid_team *T, int64_t n, int64_t k)
+{
+    const ref_grid_params *p = T->G->p;
+    dx_chunk *X = &T->xc[k % 2];
+    if (X->alts && ref_output_set_alts(&X->b.o, X->alts) != 0) /* frees alts, whatever it returns */
+        team_fail(T);
+    X->alts = NULL;
+    team_emit(T, 3, (n * p->c + X->c0) * p->h_in * p->w_in, &X->b);
+    if (k + 2 < T->nchunks && !team_failed(T))
+        dx_chunk_start(T, k + 2);
+}
+
+/* input_grad's chunk k of batch n by the team: OpenMP over blocks of DX_BLOCK elements of all the
+ * plane groups, or of a share of them when the planes are too small for DX_ITEMS blocks (fine
+ * enough that a thread the system holds back delays the other by one block at most), then,
+ * where some element is marked or ambiguous points exist, over planes (dx_plane_rest); thread 0
+ * then hands it on while the others go on to chunk k + 1. */
 #define DX_ITEMS 32
 #define DX_BLOCK 128
-static int dx_planes(const gctx *G, const gpoint *pts, const dx_batch *D, const batch_view *bv,
-                     int64_t n, int64_t c0, int64_t np, ref_chunkbuf *out, int nth, int64_t *hits,
-                     int64_t *falls)
+static void team_dx_chunk(grid_team *T, int64_t n, int64_t k, mterms *mt, int64_t *h,
+                          int64_t *f)
 {
-    const ref_grid_params *p = G->p;
-    int64_t hw_in = p->h_in * p->w_in, h = 0, f = 0;
-    ref_chunkbuf_start(out, np * hw_in);
-    /* alternatives come from ambiguous points only */
-    ref_altlist *alts = D->namb ? calloc((size_t)(np * hw_in), sizeof *alts) : NULL;
-    uint8_t *fallback = calloc((size_t)(np * hw_in), 1); /* dx_finish4 marks only its own */
+    const gctx *G = T->G;
+    int64_t hw_in = G->p->h_in * G->p->w_in, *xh = &T->xhits[k % 3];
+    dx_chunk *X = &T->xc[k % 2];
+    /* read before the first barrier: thread 0 readies this buffer for chunk k + 2 after it */
+    int64_t c0 = X->c0, np = X->np;
     int64_t ng = (np + DXL - 1) / DXL, nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
     int64_t gs = nb >= DX_ITEMS ? 1 : (DX_ITEMS + nb - 1) / nb; /* group shares per block */
     gs = gs < ng ? gs : ng;
-    bool *split = malloc((size_t)ng); /* per DXL-plane group: dx_sum_split applies */
-    if (!fallback || !split || (D->namb && !alts) ||
-        ((D->namb || D->any_unres) && !ref_chunkbuf_ival(out))) {
-        free(alts);
-        free(fallback);
-        free(split);
-        return -1;
-    }
-    for (int64_t g = 0; g < ng; g++) {
-        int64_t c = c0 + g * DXL;
-        split[g] = !G->force && c + DXL <= c0 + np && D->T.split && bv->go_cs == 1 && bv->gsplit;
-        for (int l = 0; split[g] && l < DXL; l++)
-            split[g] = bv->gsplit[c + l];
-    }
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 1) reduction(+ : h)
+#pragma omp for schedule(dynamic, 1)
     for (int64_t w = 0; w < nb * gs; w++) {
-        int64_t e0 = w / gs * DX_BLOCK, g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs;
-        dx_block(G, &D->T, bv, c0, np, g0, g1, split, e0,
-                 e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, fallback, &out->o, &h);
+        int64_t e0 = w / gs * DX_BLOCK, g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs, hb = 0;
+        if (team_failed(T))
+            continue;
+        dx_block(G, &T->D.T, &T->v, c0, np, g0, g1, X->split, e0,
+                 e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, X->fallback, &X->b.o, &hb);
+        __atomic_fetch_add(xh, hb, __ATOMIC_RELAXED);
+        *h += hb;
     }
     /* dx_block counts every element it answers, and marks the others: the planes' rest only
-     * where some element is marked or ambiguous points exist (a second team: a barrier fewer in
-     * the common case, a thread the system holds back delays the other less often) */
-    int prc = h < np * hw_in || D->namb || D->any_unres
-                  ? dx_planes_rest(G, pts, D, n, c0, np, fallback, out, alts, nth, &f) : 0;
-    free(fallback);
-    free(split);
+     * where some element is marked or ambiguous points exist (every thread reads the same *xh
+     * and rest_all after the loop's barrier) */
+    if (__atomic_load_n(xh, __ATOMIC_RELAXED) < np * hw_in || T->rest_all) {
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = c0; c < c0 + np; c++)
+            if (!team_failed(T) && dx_plane_rest(G, T->W->pts, &T->D, n, c, (c - c0) * hw_in,
+                                                 X->fallback, mt, &X->b.o, X->alts, f) != 0)
+                team_fail(T);
+    }
+#pragma omp master
+    dx_chunk_done(T, n, k);
+}
+
+/* Thread 0, after batch n: its dx tables and its points' outcome arrays freed, batch n + 1
+ * started. */
+static void team_batch_end(grid_team *T, int64_t n)
+{
+    batch_work *W = T->W;
+    dx_batch_free(&T->D);
+    for (int64_t pix = 0; pix < T->G->p->h_out * T->G->p->w_out; pix++)
+        if (W->kind[pix] & PT_CLEAR) {
+            grid_axis_clear(&W->pts[pix].ax[0]);
+            grid_axis_clear(&W->pts[pix].ax[1]);
+        }
+    if (n + 1 < T->G->p->n)
+        team_batch_start(T, n + 1);
+}
+
+/* Every batch by one team of nth threads (see above); the fast answers and MPFR fallbacks
+ * counted into *hits, *falls. */
+static void team_run(grid_team *T, int nth, int64_t *hits, int64_t *falls)
+{
+    int64_t h = 0, f = 0;
+#pragma omp parallel num_threads(nth) reduction(+ : h, f)
+    {
+        grid_scratch t = {.live = false};
+        mterms mt = {0};
+#pragma omp master
+        if (T->G->p->n > 0)
+            team_batch_start(T, 0);
+#pragma omp barrier
+        for (int64_t n = 0; n < T->G->p->n; n++) {
+            team_points(T, n, &t, &mt, &h, &f);
+#pragma omp barrier
+#pragma omp master
+            team_batch_mid(T, n);
+#pragma omp barrier
+            for (int64_t k = 0; T->dx && k < T->nchunks; k++)
+                team_dx_chunk(T, n, k, &mt, &h, &f);
+#pragma omp master
+            team_batch_end(T, n);
+#pragma omp barrier
+        }
+        grid_scratch_clear(&t);
+        mterms_free(&mt);
+    }
     *hits += h;
     *falls += f;
-    if (alts && ref_output_set_alts(&out->o, alts) != 0) /* frees alts */
-        prc = 1;
-    return prc ? -1 : 0;
 }
 
 /* Per batch: the points (and grid_grad's chunk of the batch), then input_grad in chunks of whole
- * planes. Memory: the batch's points, copies and dx tables, one chunk per output, per-thread
- * plane scratch (reference/README.md "Memory"). */
+ * planes, all by one team (team_run). Memory: the batch's points, copies and dx tables, one
+ * chunk of grid_grad (or all, kept), two of input_grad (reference/README.md "Memory"). */
 int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const double *input,
                     const double *grid, ref_options *opt, bool dx, bool dgrid, const ref_sink *s)
 {
@@ -2253,6 +2383,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     int64_t group = step / hw_in < 1 ? 1 : step / hw_in; /* planes per chunk */
     if (group > p->c)
         group = p->c > 0 ? p->c : 1;
+    int64_t nchunks = (p->c + group - 1) / group, nxb = nchunks < 2 ? 1 : 2;
     /* working precision of the coordinates: FP32, or double for a DOUBLE path */
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     gctx G = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24, opt->force_mpfr, &opt->path,
@@ -2260,26 +2391,32 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     /* points: 216 bytes each, not cleared: point_eval sets what is read; dx's terms; and the
      * channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when
      * that is worth it: dx reads DXL channels of a point at once, the dgrid gather a corner's.
-     * One block for all, the chunk buffers too (work_carve): the allocator keeps a block that
-     * big between calls, where it hands several smaller ones back to the system and faults them
-     * in again, and all of it can be huge pages (ref_big_alloc). */
+     * One block for all, the chunk buffers and input_grad's fallback marks too (work_carve):
+     * the allocator keeps a block that big between calls, where it hands several smaller ones
+     * back to the system and faults them in again, and all of it can be huge pages
+     * (ref_big_alloc). */
     size_t nterm = (size_t)(hw_out ? 4 * hw_out : 1), npts = (size_t)(hw_out ? hw_out : 1);
     int64_t tsz = (hw_out + (dgrid ? hw_in : 0)) * p->c;
     bool copies =
         (dx || p->interpolation == REF_INTERP_BILINEAR) && p->c > 1 && tsz <= TRANSPOSE_MAX;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
-    size_t sizes[6] = {npts * sizeof(gpoint), dx ? nterm * sizeof(dxterm) : 0,
+    size_t xcap = (size_t)(group * hw_in), ngroups = (size_t)(group + DXL - 1) / DXL;
+    size_t sizes[8] = {npts * sizeof(gpoint), dx ? nterm * sizeof(dxterm) : 0,
                        dx ? nterm * sizeof(int64_t) : 0,
                        dx ? (size_t)(hw_in + 1) * sizeof(int64_t) : 0,
                        copies ? (size_t)tsz * sizeof(double) : 0,
-                       dx ? 2 * (size_t)nth * (size_t)hw_in * sizeof(int64_t) : 0};
+                       dx ? 2 * (size_t)nth * (size_t)hw_in * sizeof(int64_t) : 0,
+                       dx ? (size_t)nxb * xcap : 0, dx ? (size_t)nxb * ngroups : 0};
     size_t total = 0, nkept = stash ? (size_t)p->n : 0;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 8; i++)
         total += WORK_ROUND(sizes[i]);
     total += nkept * chunkbuf_view_bytes(2 * hw_out); /* grid_grad's kept chunks */
-    total += dx ? chunkbuf_view_bytes(group * hw_in) : 0; /* input_grad's chunk */
+    total += dx ? (size_t)nxb * chunkbuf_view_bytes(group * hw_in) : 0; /* input_grad's */
     char *raw, *block = work_block(total, &raw), *at = block;
     batch_work W = {0};
+    grid_team T = {.G = &G, .s = s, .W = &W, .dx = dx, .dgrid = dgrid, .stash = stash,
+                   .scan = dgrid && p->interpolation == REF_INTERP_BILINEAR, .group = group,
+                   .nchunks = nchunks};
     if (block) {
         W.pts = work_carve(&at, sizes[0]);
         W.terms = work_carve(&at, sizes[1]);
@@ -2288,58 +2425,44 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         W.tbuf = work_carve(&at, sizes[4]);
         W.tcnt = work_carve(&at, sizes[5]);
         W.tslot = W.tcnt ? W.tcnt + (size_t)nth * (size_t)hw_in : NULL;
+        uint8_t *fallback = work_carve(&at, sizes[6]);
+        bool *split = work_carve(&at, sizes[7]);
+        for (int b = 0; b < nxb && dx; b++) { /* both buffers' in one part each */
+            T.xc[b].fallback = fallback + (size_t)b * xcap;
+            T.xc[b].split = split + (size_t)b * ngroups;
+        }
     }
     W.kind = calloc(npts, 1);
     if (W.tbuf && dx)
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
-    ref_chunkbuf xb = {0}, *gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *gb);
-    int rc = W.pts && W.kind && gb &&
-                     (!dx || (W.terms && W.pe && W.toff && W.tcnt))
-                 ? 0 : -1;
+    T.gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *T.gb);
+    int rc = W.pts && W.kind && T.gb && (!dx || (W.terms && W.pe && W.toff && W.tcnt)) ? 0 : -1;
     for (size_t n = 0; rc == 0 && n < nkept; n++)
-        chunkbuf_view(&gb[n], 2 * hw_out, &at);
-    if (rc == 0 && dx)
-        chunkbuf_view(&xb, group * hw_in, &at);
+        chunkbuf_view(&T.gb[n], 2 * hw_out, &at);
+    for (int b = 0; rc == 0 && dx && b < nxb; b++)
+        chunkbuf_view(&T.xc[b].b, group * hw_in, &at);
     if (rc == 0 && dgrid && !stash)
-        rc = ref_chunkbuf_init(&gb[0], 2 * hw_out);
+        rc = ref_chunkbuf_init(&T.gb[0], 2 * hw_out);
     int64_t hits = 0, falls = 0;
-    for (int64_t n = 0; n < p->n && rc == 0; n++) {
-        batch_view bv = batch_view_of(&G, n, W.tbuf, dgrid);
-        bv.gsplit = W.gsplit;
-        ref_chunkbuf *g = dgrid ? &gb[stash ? n : 0] : NULL;
-        rc = batch_points(&G, n, &W, &bv, g, nth, &hits, &falls);
-        if (rc == 0 && dgrid && !stash)
-            rc = ref_emit(s, 4, n * hw_out * 2, g);
-        dx_batch D = {0};
-        if (rc == 0 && dx)
-            rc = dx_batch_build(p, &W, &D);
-        for (int64_t c0 = 0; rc == 0 && dx && c0 < p->c; c0 += group) {
-            int64_t np = p->c - c0 < group ? p->c - c0 : group;
-            rc = dx_planes(&G, W.pts, &D, &bv, n, c0, np, &xb, nth, &hits, &falls);
-            if (rc == 0)
-                rc = ref_emit(s, 3, (n * p->c + c0) * hw_in, &xb);
-        }
-        dx_batch_free(&D);
-        for (int64_t pix = 0; pix < hw_out; pix++)
-            if (W.kind[pix] & PT_CLEAR) {
-                grid_axis_clear(&W.pts[pix].ax[0]);
-                grid_axis_clear(&W.pts[pix].ax[1]);
-            }
-    }
+    if (rc == 0)
+        team_run(&T, nth, &hits, &falls);
+    rc = rc ? rc : T.rc ? T.rc : T.fail ? -1 : 0;
     for (int64_t n = 0; rc == 0 && stash && n < p->n; n++)
-        rc = ref_emit(s, 4, n * hw_out * 2, &gb[n]);
-    for (int64_t n = 0; gb && stash && n < p->n; n++) { /* the rest is the work block's */
-        free(gb[n].o.alts);
-        free(gb[n].o.ival);
+        rc = ref_emit(s, 4, n * hw_out * 2, &T.gb[n]);
+    for (int64_t n = 0; T.gb && stash && n < p->n; n++) { /* the rest is the work block's */
+        free(T.gb[n].o.alts);
+        free(T.gb[n].o.ival);
     }
-    if (gb && !stash)
-        ref_chunkbuf_free(&gb[0]);
-    free(gb);
+    if (T.gb && !stash)
+        ref_chunkbuf_free(&T.gb[0]);
+    free(T.gb);
     free(raw);
     free(W.kind);
     free(W.gsplit);
-    free(xb.o.alts); /* the rest of xb is the work block's */
-    free(xb.o.ival);
+    for (int b = 0; b < 2; b++) { /* the rest of the buffers is the work block's */
+        free(T.xc[b].b.o.alts);
+        free(T.xc[b].b.o.ival);
+    }
     opt->fast_hits += opt->force_mpfr ? 0 : hits;
     opt->mpfr_fallbacks += falls;
     return rc;
