@@ -1193,10 +1193,9 @@ static int dx_ambiguous(const gctx *G, const gpoint *pts, const dxamb *amb, int 
     return 0;
 }
 
-/* What dx of batch n needs besides the points: its terms (T), the ambiguous points (amb), per
+/* What dx of batch n needs besides the points and their terms: the ambiguous points (amb), per
  * element the ones that may reach it (tn, tl), the certain points reaching each element (R). */
 typedef struct {
-    dxterms T;
     dxamb *amb;
     int namb;
     bool any_unres;
@@ -1239,7 +1238,8 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
 /* Elements e0 .. e1 − 1 of the DXL-plane groups g0 .. g1 − 1 of the chunk out (planes c0 ..
  * c0 + np − 1 of input_grad, group g from plane c0 + g·DXL, plane c0 at offset 0): every
  * element's sums and the values they decide; the others marked in fallback (zero before, laid
- * out as the chunk). split[g]: group g's planes suit dx_sum_split. An element's groups one after
+ * out as the chunk). split[g]: group g's planes suit dx_sum_split when the terms do (T->split).
+ * An element's groups one after
  * the other: they read the same points' gradOutput (channel-innermost, so mostly the same cache
  * lines) while those are in L1. */
 GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0,
@@ -1247,7 +1247,7 @@ GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_vi
                                  int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits_out)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in, hits_local = 0, *hits = &hits_local;
-    bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = true;
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = T->split;
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
@@ -1263,7 +1263,7 @@ GRID_CLONES static void dx_block(const gctx *G, const dxterms *T, const batch_vi
         dx_prefetch(T, bv, e, hw_in, cb);
         for (int64_t c = cb; c < ce; c += DXL) {
             int64_t at = (c - c0) * hw_in;
-            if (split[(c - c0) / DXL]) {
+            if (T->split && split[(c - c0) / DXL]) {
                 dxsum4 r;
                 if (bil)
                     dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, &r);
@@ -2082,7 +2082,6 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
                     tl[e * AMB_PER_ELEM + tn[e]++] = i;
             }
         }
-    D->T = (dxterms){W->terms, W->toff, W->tsplit, W->tone_word};
     if ((namb || D->any_unres) && dxreach_build(p, pts, D->amb, namb, &D->R) != 0)
         return -1;
     return 0;
@@ -2093,10 +2092,11 @@ static int dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batc
  * of every thread and a join; with OMP_WAIT_POLICY=passive, as aclcts runs, each is a futex
  * round trip), and the calling thread (the team's thread 0) hands the chunks on from inside it:
  * input_grad's chunks alternate between two buffers, so while it hands chunk k on the others
- * compute chunk k + 1. Per batch: its setup (thread 0), batch_prepare, the points, their dgrid
- * and dx terms (team), grid_grad's tail and the dx tables (thread 0), then input_grad chunk by
- * chunk. Every thread meets every barrier and work-sharing loop of every batch; after an error
- * (fail) the steps do nothing, so no thread waits at a barrier another skips. */
+ * compute chunk k + 1. Per batch: its setup (thread 0), batch_prepare, the points and their
+ * dgrid (team), grid_grad's tail and the dx tables (thread 0, while the others start on the dx
+ * terms), the dx terms (team), then input_grad chunk by chunk. Every thread meets every barrier
+ * and work-sharing loop of every batch; after an error (fail) the steps do nothing (but the
+ * points' coordinates, which the terms read), so no thread waits at a barrier another skips. */
 
 /* input_grad's chunk k of a batch (planes c0 .. c0 + np − 1) in one of the two buffers */
 typedef struct {
@@ -2159,7 +2159,7 @@ static void team_batch_start(grid_team *T, int64_t n)
 }
 
 /* Batch n's grid points by the team: batch_prepare, then the coordinate stage of each point and
- * with dgrid its dgrid into the batch's grid_grad chunk, then dx's terms. */
+ * with dgrid its dgrid into the batch's grid_grad chunk. */
 static void team_points(grid_team *T, int64_t n, grid_scratch *t, mterms *mt, int64_t *h,
                         int64_t *f)
 {
@@ -2178,7 +2178,7 @@ static void team_points(grid_team *T, int64_t n, grid_scratch *t, mterms *mt, in
     for (int64_t b = 0; b < (hw_out + POINT_BLOCK - 1) / POINT_BLOCK; b++) {
         int64_t p0 = b * POINT_BLOCK;
         int64_t p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
-        for (int64_t pix = p0; pix < p1 && !team_failed(T); pix++) {
+        for (int64_t pix = p0; pix < p1; pix++) { /* even after an error: dx_terms_team reads pe */
             point_eval(G, n, pix, &W->pts[pix], t);
             W->kind[pix] = point_kind(&W->pts[pix]);
             if (W->terms)
@@ -2188,8 +2188,6 @@ static void team_points(grid_team *T, int64_t n, grid_scratch *t, mterms *mt, in
             dgrid_points(G, &lv, W->pts, n, p0, p1, mt, out, T->galts, h, f) != 0)
             team_fail(T);
     }
-    if (W->terms)
-        dx_terms_team(p, W);
 }
 
 /* Thread 0, after batch n's points: grid_grad's unresolvable points as intervals, its
@@ -2233,8 +2231,7 @@ static void dx_chunk_start(grid_team *T, int64_t k)
     for (int64_t g = 0; g < (X->np + DXL - 1) / DXL; g++) {
         int64_t c = X->c0 + g * DXL;
         const batch_view *bv = &T->v;
-        bool s = !T->G->force && c + DXL <= X->c0 + X->np && D->T.split && bv->go_cs == 1 &&
-                 bv->gsplit;
+        bool s = !T->G->force && c + DXL <= X->c0 + X->np && bv->go_cs == 1 && bv->gsplit;
         for (int l = 0; s && l < DXL; l++)
             s = bv->gsplit[c + l];
         X->split[g] = s;
@@ -2245,8 +2242,8 @@ static void dx_chunk_start(grid_team *T, int64_t k)
         team_fail(T);
 }
 
-/* Thread 0, after batch n's points and dgrid: dgrid's tail, dx's tables, input_grad's first two
- * chunks made ready. */
+/* Thread 0, after batch n's points and dgrid (before their dx terms are made): dgrid's tail,
+ * dx's tables, input_grad's first two chunks made ready. */
 static void team_batch_mid(grid_team *T, int64_t n)
 {
     if (T->dgrid)
@@ -2289,6 +2286,8 @@ static void team_dx_chunk(grid_team *T, int64_t n, int64_t k, mterms *mt, int64_
     dx_chunk *X = &T->xc[k % 2];
     /* read before the first barrier: thread 0 readies this buffer for chunk k + 2 after it */
     int64_t c0 = X->c0, np = X->np;
+    batch_work *W = T->W;
+    dxterms terms = {W->terms, W->toff, W->tsplit, W->tone_word};
     int64_t ng = (np + DXL - 1) / DXL, nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
     int64_t gs = nb >= DX_ITEMS ? 1 : (DX_ITEMS + nb - 1) / nb; /* group shares per block */
     gs = gs < ng ? gs : ng;
@@ -2297,7 +2296,7 @@ static void team_dx_chunk(grid_team *T, int64_t n, int64_t k, mterms *mt, int64_
         int64_t e0 = w / gs * DX_BLOCK, g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs, hb = 0;
         if (team_failed(T))
             continue;
-        dx_block(G, &T->D.T, &T->v, c0, np, g0, g1, X->split, e0,
+        dx_block(G, &terms, &T->v, c0, np, g0, g1, X->split, e0,
                  e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, X->fallback, &X->b.o, &hb);
         __atomic_fetch_add(xh, hb, __ATOMIC_RELAXED);
         *h += hb;
@@ -2346,9 +2345,10 @@ static void team_run(grid_team *T, int nth, int64_t *hits, int64_t *falls)
 #pragma omp barrier
         for (int64_t n = 0; n < T->G->p->n; n++) {
             team_points(T, n, &t, &mt, &h, &f);
-#pragma omp barrier
 #pragma omp master
-            team_batch_mid(T, n);
+            team_batch_mid(T, n); /* while the others count dx's terms (dx_terms_team) */
+            if (T->W->terms)
+                dx_terms_team(T->G->p, T->W);
 #pragma omp barrier
             for (int64_t k = 0; T->dx && k < T->nchunks; k++)
                 team_dx_chunk(T, n, k, &mt, &h, &f);

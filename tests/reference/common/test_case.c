@@ -148,7 +148,7 @@ static void fill(double *x, int n, unsigned seed)
     }
 }
 
-static int64_t grid_case(int interpolation, int padding, int64_t chunk_elems)
+static int64_t grid_case(int interpolation, int padding, int64_t chunk_elems, int threads)
 {
     ref_status_query q = grid_query(interpolation, padding);
     double go[72], in[120], grid[48];
@@ -182,6 +182,7 @@ static int64_t grid_case(int interpolation, int padding, int64_t chunk_elems)
     r.chunk = gather_chunk;
     r.ctx = &g;
     r.chunk_elems = chunk_elems;
+    r.threads = threads;
     assert_int_equal(ref_case(&q, &r, &a), 0);
     assert_int_equal(g.last_slot, 4);
     assert_int_equal(g.chunks, 2 * (int)((3 + planes - 1) / planes) + 2);
@@ -197,10 +198,13 @@ static void test_grid_chunks_are_the_whole_answers(void **state)
 {
     (void)state;
     const int64_t sizes[] = {1, 20, 41, 60, 1 << 18};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        assert_true(grid_case(REF_INTERP_NEAREST, REF_PAD_ZEROS, sizes[i]) > 0);
-        grid_case(REF_INTERP_BILINEAR, REF_PAD_REFLECTION, sizes[i]);
-    }
+    /* 0: one thread (so small); 2, 3: a team, the calling thread handing input_grad's chunks on
+     * while the others compute the next in the second buffer */
+    for (int threads = 0; threads <= 3; threads += threads ? 1 : 2)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            assert_true(grid_case(REF_INTERP_NEAREST, REF_PAD_ZEROS, sizes[i], threads) > 0);
+            grid_case(REF_INTERP_BILINEAR, REF_PAD_REFLECTION, sizes[i], threads);
+        }
 }
 
 /* Chunks of each slot in element order, slots in order, counted. */
@@ -312,11 +316,45 @@ static void test_plan_alone_and_a_stopped_stream(void **state)
     assert_int_equal(calls, 2);
 }
 
+/* A callback that stops the stream at its `at`-th chunk (returning 7): no chunk after it. */
+typedef struct { int calls, at; } stop_at;
+
+static int stop_at_chunk(void *ctx, const ref_chunk *ch)
+{
+    (void)ch;
+    stop_at *s = ctx;
+    return ++s->calls == s->at ? 7 : 0;
+}
+
+/* The grid sampler's team stops where the callback does, whichever chunk that is: input_grad's
+ * six (three planes of two batches, one a chunk: the first of a batch, one while the other
+ * buffer is computed, the last of a batch) or grid_grad's two after them. */
+static void test_grid_stopped_stream(void **state)
+{
+    (void)state;
+    ref_status_query q = grid_query(REF_INTERP_BILINEAR, REF_PAD_REFLECTION);
+    double go[72], in[120], grid[48];
+    fill(go, 72, 1);
+    fill(in, 120, 2);
+    fill(grid, 48, 3);
+    const double *inputs[REF_MAX_SLOTS] = {go, in, grid};
+    for (int threads = 1; threads <= 3; threads++)
+        for (int at = 1; at <= 8; at++) {
+            stop_at s = {0, at};
+            ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = stop_at_chunk,
+                                  .ctx = &s, .chunk_elems = 20, .threads = threads};
+            ref_case_answer a;
+            assert_int_equal(ref_case(&q, &r, &a), 7);
+            assert_int_equal(s.calls, at);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid_chunks_are_the_whole_answers),
         cmocka_unit_test(test_grid_big_grid_grad_in_slot_order),
+        cmocka_unit_test(test_grid_stopped_stream),
         cmocka_unit_test(test_avgpool_chunks_are_the_whole_answers),
         cmocka_unit_test(test_plan_alone_and_a_stopped_stream),
     };
