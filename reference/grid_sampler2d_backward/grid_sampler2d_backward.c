@@ -16,10 +16,14 @@
  * products per dx term; difference, two products and the final scale per dgrid term).
  * coord_err = Σ|∂term/∂t|·δ over the terms: dx |g|(|wy|δx + |wx|δy + δxδy), dgrid x
  * |val·g·scale|·δy (y: δx), with |∂c/∂t| ≤ sens. */
+#define _DEFAULT_SOURCE /* sched_yield, nanosleep */
 #include <float.h>
+#include <limits.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "grid_internal.h"
 
@@ -2122,6 +2126,11 @@ typedef struct {
     bool rest_all;          /* D has ambiguous or unresolvable points: every chunk's rest */
     int64_t xhits[3];       /* atomic: dx_block's answers of chunk k in xhits[k % 3] (reset for
                              * chunk k + 2 while every thread is past reading chunk k − 1's) */
+    /* team_dx_pipe: whether the batch's chunks take it, its items (ipc a chunk's but the last's)
+     * and the next to take, chunks below ready have their buffer ready, items done of each
+     * buffer's chunk (atomic), chunks handed on (thread 0's) */
+    bool pipe;
+    int64_t items, ipc, next, ready, done[2], emitted;
     int fail;               /* atomic: an error, every later step does nothing */
     int rc;                 /* the sink's return when it failed */
 } grid_team;
@@ -2216,6 +2225,20 @@ static void team_dgrid_tail(grid_team *T, int64_t n)
         team_emit(T, 4, n * hw_out * 2, g);
 }
 
+/* A chunk of np planes as work items: blocks of DX_BLOCK elements of all its DXL-plane groups,
+ * or of a share of them (*gs shares) when the planes are too small for DX_ITEMS blocks (fine
+ * enough that a thread the system holds back delays the other by one block at most). */
+#define DX_ITEMS 32
+#define DX_BLOCK 128
+static int64_t dx_chunk_items(const ref_grid_params *p, int64_t np, int64_t *gs)
+{
+    int64_t hw_in = p->h_in * p->w_in, ng = (np + DXL - 1) / DXL;
+    int64_t nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
+    *gs = nb >= DX_ITEMS ? 1 : (DX_ITEMS + nb - 1) / nb; /* group shares per block */
+    *gs = *gs < ng ? *gs : ng;
+    return nb * *gs;
+}
+
 /* Thread 0: input_grad's chunk k of the batch made ready in its buffer (k % 2). */
 static void dx_chunk_start(grid_team *T, int64_t k)
 {
@@ -2226,6 +2249,7 @@ static void dx_chunk_start(grid_team *T, int64_t k)
     X->c0 = k * T->group;
     X->np = p->c - X->c0 < T->group ? p->c - X->c0 : T->group;
     __atomic_store_n(&T->xhits[k % 3], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&T->done[k % 2], 0, __ATOMIC_RELAXED);
     ref_chunkbuf_start(&X->b, X->np * hw_in);
     memset(X->fallback, 0, (size_t)(X->np * hw_in)); /* dx_finish4 marks only its own */
     for (int64_t g = 0; g < (X->np + DXL - 1) / DXL; g++) {
@@ -2255,6 +2279,13 @@ static void team_batch_mid(grid_team *T, int64_t n)
     T->rest_all = T->D.namb || T->D.any_unres;
     for (int64_t k = 0; k < 2 && k < T->nchunks && !team_failed(T); k++)
         dx_chunk_start(T, k);
+    const ref_grid_params *p = T->G->p;
+    int64_t gs, last = p->c - (T->nchunks - 1) * T->group; /* the last chunk's planes */
+    T->pipe = !T->G->force && !T->rest_all;
+    T->ipc = dx_chunk_items(p, T->group, &gs);
+    T->items = (T->nchunks - 1) * T->ipc + dx_chunk_items(p, last, &gs);
+    T->next = T->emitted = 0;
+    T->ready = T->nchunks < 2 ? T->nchunks : 2;
 }
 
 /* Thread 0, after input_grad's chunk k of batch n: its alternatives attached, the chunk handed
@@ -2271,40 +2302,43 @@ static void dx_chunk_done(grid_team *T, int64_t n, int64_t k)
         dx_chunk_start(T, k + 2);
 }
 
-/* input_grad's chunk k of batch n by the team: OpenMP over blocks of DX_BLOCK elements of all the
- * plane groups, or of a share of them when the planes are too small for DX_ITEMS blocks (fine
- * enough that a thread the system holds back delays the other by one block at most), then,
- * where some element is marked or ambiguous points exist, over planes (dx_plane_rest); thread 0
- * then hands it on while the others go on to chunk k + 1. */
-#define DX_ITEMS 32
-#define DX_BLOCK 128
+/* Item w of input_grad's chunk k (planes c0 .. c0 + np − 1, its buffer X): dx_block, its answers
+ * counted into T->xhits[k % 3] and *h. */
+static void dx_chunk_item(grid_team *T, int64_t k, dx_chunk *X, int64_t c0, int64_t np,
+                          int64_t w, int64_t *h)
+{
+    const gctx *G = T->G;
+    int64_t hw_in = G->p->h_in * G->p->w_in, gs, hb = 0;
+    (void)dx_chunk_items(G->p, np, &gs);
+    int64_t ng = (np + DXL - 1) / DXL, e0 = w / gs * DX_BLOCK;
+    int64_t g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs;
+    const batch_work *W = T->W;
+    dxterms terms = {W->terms, W->toff, W->tsplit, W->tone_word};
+    dx_block(G, &terms, &T->v, c0, np, g0, g1, X->split, e0,
+             e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, X->fallback, &X->b.o, &hb);
+    __atomic_fetch_add(&T->xhits[k % 3], hb, __ATOMIC_RELAXED);
+    *h += hb;
+}
+
+/* input_grad's chunk k of batch n by the team, OpenMP over its items, then, where some element
+ * is marked or ambiguous points exist, over planes (dx_plane_rest); thread 0 then hands it on
+ * while the others go on to chunk k + 1. */
 static void team_dx_chunk(grid_team *T, int64_t n, int64_t k, mterms *mt, int64_t *h,
                           int64_t *f)
 {
     const gctx *G = T->G;
-    int64_t hw_in = G->p->h_in * G->p->w_in, *xh = &T->xhits[k % 3];
+    int64_t hw_in = G->p->h_in * G->p->w_in, gs;
     dx_chunk *X = &T->xc[k % 2];
     /* read before the first barrier: thread 0 readies this buffer for chunk k + 2 after it */
-    int64_t c0 = X->c0, np = X->np;
-    batch_work *W = T->W;
-    dxterms terms = {W->terms, W->toff, W->tsplit, W->tone_word};
-    int64_t ng = (np + DXL - 1) / DXL, nb = (hw_in + DX_BLOCK - 1) / DX_BLOCK;
-    int64_t gs = nb >= DX_ITEMS ? 1 : (DX_ITEMS + nb - 1) / nb; /* group shares per block */
-    gs = gs < ng ? gs : ng;
+    int64_t c0 = X->c0, np = X->np, items = dx_chunk_items(G->p, np, &gs);
 #pragma omp for schedule(dynamic, 1)
-    for (int64_t w = 0; w < nb * gs; w++) {
-        int64_t e0 = w / gs * DX_BLOCK, g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs, hb = 0;
-        if (team_failed(T))
-            continue;
-        dx_block(G, &terms, &T->v, c0, np, g0, g1, X->split, e0,
-                 e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, X->fallback, &X->b.o, &hb);
-        __atomic_fetch_add(xh, hb, __ATOMIC_RELAXED);
-        *h += hb;
-    }
+    for (int64_t w = 0; w < items; w++)
+        if (!team_failed(T))
+            dx_chunk_item(T, k, X, c0, np, w, h);
     /* dx_block counts every element it answers, and marks the others: the planes' rest only
-     * where some element is marked or ambiguous points exist (every thread reads the same *xh
-     * and rest_all after the loop's barrier) */
-    if (__atomic_load_n(xh, __ATOMIC_RELAXED) < np * hw_in || T->rest_all) {
+     * where some element is marked or ambiguous points exist (every thread reads the same
+     * count and rest_all after the loop's barrier) */
+    if (__atomic_load_n(&T->xhits[k % 3], __ATOMIC_RELAXED) < np * hw_in || T->rest_all) {
 #pragma omp for schedule(dynamic, 1)
         for (int64_t c = c0; c < c0 + np; c++)
             if (!team_failed(T) && dx_plane_rest(G, T->W->pts, &T->D, n, c, (c - c0) * hw_in,
@@ -2313,6 +2347,78 @@ static void team_dx_chunk(grid_team *T, int64_t n, int64_t k, mterms *mt, int64_
     }
 #pragma omp master
     dx_chunk_done(T, n, k);
+}
+
+/* ---- input_grad's chunks without a barrier each ----
+ * Where no chunk needs its planes' rest for ambiguous points (rest_all) and off force_mpfr
+ * (where every element takes MPFR, by planes in parallel above), a batch's chunks are one
+ * stream of items, chunk after chunk, taken in order by whichever thread is free (T->next), as
+ * avg-pool's pipe does: a thread waits only until its chunk's buffer is ready (T->ready: chunk
+ * k − 2 handed on and the buffer reset); thread 0 hands each chunk on once all its items are
+ * done (T->done), first giving the rare elements dx_block marked their MPFR value itself. */
+
+/* Until *at reaches least (true) or the team fails (false): a short spin, then yielding the CPU
+ * (on a loaded machine the awaited thread may be waiting for it), then, when the wait is long (a
+ * slow callback), sleeping 50 µs at a time rather than keep a core busy. */
+static bool team_wait(grid_team *T, const int64_t *at, int64_t least)
+{
+    for (int spin = 0; !team_failed(T); spin += spin < INT_MAX) {
+        if (__atomic_load_n(at, __ATOMIC_ACQUIRE) >= least)
+            return true;
+        if (spin > 256)
+            nanosleep(&(struct timespec){0, 50000}, NULL);
+        else if (spin > 64)
+            sched_yield();
+    }
+    return false;
+}
+
+/* Thread 0: the next chunk of batch n handed on (once all its items are done: waiting for them
+ * when wait, else only if they are), its buffer made ready for the chunk two on. False when it
+ * was not done or the team failed. */
+static bool dx_pipe_emit(grid_team *T, int64_t n, bool wait, mterms *mt, int64_t *f)
+{
+    const ref_grid_params *p = T->G->p;
+    int64_t c = T->emitted, hw_in = p->h_in * p->w_in, gs;
+    if (c >= T->nchunks || team_failed(T))
+        return false;
+    dx_chunk *X = &T->xc[c % 2];
+    int64_t items = dx_chunk_items(p, X->np, &gs), *done = &T->done[c % 2];
+    if (wait ? !team_wait(T, done, items) : __atomic_load_n(done, __ATOMIC_ACQUIRE) < items)
+        return false;
+    bool marked = __atomic_load_n(&T->xhits[c % 3], __ATOMIC_RELAXED) < X->np * hw_in;
+    for (int64_t pl = X->c0; marked && pl < X->c0 + X->np && !team_failed(T); pl++)
+        if (dx_plane_rest(T->G, T->W->pts, &T->D, n, pl, (pl - X->c0) * hw_in, X->fallback, mt,
+                          &X->b.o, X->alts, f) != 0)
+            team_fail(T);
+    T->emitted = c + 1;
+    dx_chunk_done(T, n, c); /* resets done[c % 2] for chunk c + 2 */
+    __atomic_store_n(&T->ready, c + 3 < T->nchunks ? c + 3 : T->nchunks, __ATOMIC_RELEASE);
+    return !team_failed(T);
+}
+
+/* Batch n's input_grad, every chunk, by the team as one stream of items (see above). */
+static void team_dx_pipe(grid_team *T, int64_t n, mterms *mt, int64_t *h, int64_t *f)
+{
+    bool t0 = omp_get_thread_num() == 0;
+    for (int64_t g; (g = __atomic_fetch_add(&T->next, 1, __ATOMIC_RELAXED)) < T->items;) {
+        int64_t k = g / T->ipc;
+        if (t0) { /* only thread 0 readies buffers: never waits on itself */
+            while (__atomic_load_n(&T->ready, __ATOMIC_ACQUIRE) <= k && !team_failed(T))
+                (void)dx_pipe_emit(T, n, true, mt, f);
+        } else if (!team_wait(T, &T->ready, k + 1)) {
+            continue; /* failed: the items are drained, nothing computed */
+        }
+        if (team_failed(T))
+            continue;
+        dx_chunk *X = &T->xc[k % 2];
+        dx_chunk_item(T, k, X, X->c0, X->np, g % T->ipc, h);
+        __atomic_fetch_add(&T->done[k % 2], 1, __ATOMIC_RELEASE);
+        while (t0 && dx_pipe_emit(T, n, false, mt, f)) /* the chunks done by now */
+            continue;
+    }
+    while (t0 && dx_pipe_emit(T, n, true, mt, f))
+        continue;
 }
 
 /* Thread 0, after batch n: its dx tables and its points' outcome arrays freed, batch n + 1
@@ -2350,7 +2456,9 @@ static void team_run(grid_team *T, int nth, int64_t *hits, int64_t *falls)
             if (T->W->terms)
                 dx_terms_team(T->G->p, T->W);
 #pragma omp barrier
-            for (int64_t k = 0; T->dx && k < T->nchunks; k++)
+            if (T->dx && T->pipe)
+                team_dx_pipe(T, n, &mt, &h, &f);
+            for (int64_t k = 0; T->dx && !T->pipe && k < T->nchunks; k++)
                 team_dx_chunk(T, n, k, &mt, &h, &f);
 #pragma omp master
             team_batch_end(T, n);
