@@ -331,8 +331,8 @@ typedef struct {
 
 /* Receives each chunk: the outputs in slot order, each output's elements in index order, so a
  * harness can judge each chunk and drop it. A non-zero return stops the stream (ref_case returns
- * it). Always called on the calling thread; avg-pool calls it from inside its OpenMP team while
- * the other threads compute the next chunk (an OpenMP region the callback opens is nested). */
+ * it). Always called on the calling thread, from inside the op's OpenMP team while the other
+ * threads compute the next chunk (an OpenMP region the callback opens is nested). */
 typedef int (*ref_chunk_fn)(void *ctx, const ref_chunk *chunk);
 
 /* REF_CHUNK_ELEMS elements per chunk by default: ~2.5 MB of answers, small enough to be in cache
