@@ -2119,7 +2119,7 @@ typedef struct {
     bool scan;              /* batch_prepare scans the batch (dgrid, bilinear) */
     int64_t group, nchunks; /* planes per input_grad chunk, its chunks per batch */
     ref_chunkbuf *gb;       /* grid_grad's chunks: every batch's (stash) or one */
-    ref_altlist *galts;     /* the batch's grid_grad alternatives */
+    ref_altlist *galts;     /* the batch's grid_grad alternatives (all empty: kept for the next) */
     dx_chunk xc[2];
     batch_view v;           /* the batch's view, batch_prepare completes it */
     dx_batch D;
@@ -2163,7 +2163,7 @@ static void team_batch_start(grid_team *T, int64_t n)
     if (!T->dgrid || team_failed(T))
         return;
     ref_chunkbuf_start(&T->gb[T->stash ? n : 0], 2 * hw_out);
-    if (!(T->galts = calloc((size_t)(hw_out ? 2 * hw_out : 1), sizeof *T->galts)))
+    if (!T->galts && !(T->galts = calloc((size_t)(hw_out ? 2 * hw_out : 1), sizeof *T->galts)))
         team_fail(T);
 }
 
@@ -2208,8 +2208,11 @@ static void team_dgrid_tail(grid_team *T, int64_t n)
     int64_t hw_out = p->h_out * p->w_out;
     ref_chunkbuf *g = &T->gb[T->stash ? n : 0];
     double *maxabs = NULL;
-    for (int64_t pix = 0; !team_failed(T) && pix < hw_out; pix++) {
-        if ((T->W->kind[pix] & (PT_OUT | PT_UNRES)) != PT_UNRES ||
+    bool multi = false;
+    for (int64_t pix = 0; pix < hw_out; pix++) {
+        uint8_t kind = T->W->kind[pix];
+        multi = multi || (kind & PT_MULTI);
+        if (team_failed(T) || (kind & (PT_OUT | PT_UNRES)) != PT_UNRES ||
             p->interpolation != REF_INTERP_BILINEAR)
             continue;
         if ((!maxabs && !(maxabs = plane_maxabs(G, n))) || !chunk_ival(&g->o))
@@ -2218,9 +2221,14 @@ static void team_dgrid_tail(grid_team *T, int64_t n)
             dgrid_unresolved(G, n, pix, maxabs, &g->o);
     }
     free(maxabs);
-    if (T->galts && ref_output_set_alts(&g->o, T->galts) != 0) /* frees galts, whatever it returns */
-        team_fail(T);
-    T->galts = NULL;
+    /* only points of several outcomes have alternatives: without one every list is empty (the
+     * chunk's have none already), and the array, zero still, serves the next batch instead of a
+     * new one (2·H_out·W_out lists to clear and scan on the calling thread, the others waiting) */
+    if (T->galts && (multi || team_failed(T))) {
+        if (ref_output_set_alts(&g->o, T->galts) != 0) /* frees galts, whatever it returns */
+            team_fail(T);
+        T->galts = NULL;
+    }
     if (!T->stash)
         team_emit(T, 4, n * hw_out * 2, g);
 }
@@ -2555,6 +2563,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     if (rc == 0)
         team_run(&T, nth, &hits, &falls);
     rc = rc ? rc : T.rc ? T.rc : T.fail ? -1 : 0;
+    free(T.galts); /* lists all empty */
     for (int64_t n = 0; rc == 0 && stash && n < p->n; n++)
         rc = ref_emit(s, 4, n * hw_out * 2, &T.gb[n]);
     for (int64_t n = 0; T.gb && stash && n < p->n; n++) { /* the rest is the work block's */
