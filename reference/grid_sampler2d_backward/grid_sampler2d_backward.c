@@ -2011,8 +2011,8 @@ static char *work_block(size_t total, char **raw)
 }
 
 /* A chunk buffer of cap elements carved from a work block, set up as ref_output_alloc sets its
- * arrays (no alternatives: index -1, count 0); ref_chunkbuf_start clears the rest before each
- * use. Its interval offsets are allocated on first need (ref_chunkbuf_ival, chunk_ival): they
+ * arrays once chunkbuf_view_clear has (no alternatives: index -1, count 0); ref_chunkbuf_start
+ * clears the rest before each use. Its interval offsets are allocated on first need (ref_chunkbuf_ival, chunk_ival): they
  * and the alternatives ref_output_set_alts attaches are its own to free, the rest the block's. */
 static size_t chunkbuf_view_bytes(int64_t cap)
 {
@@ -2030,8 +2030,12 @@ static void chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at)
     b->o.flags = work_carve(at, n);
     b->o.alt_first = work_carve(at, n * sizeof(int64_t));
     b->o.alt_count = work_carve(at, n * sizeof(int32_t));
-    memset(b->o.alt_first, 0xff, n * sizeof(int64_t)); /* -1: two's complement */
-    memset(b->o.alt_count, 0, n * sizeof(int32_t));
+}
+
+static void chunkbuf_view_clear(ref_chunkbuf *b)
+{
+    memset(b->o.alt_first, 0xff, (size_t)b->cap * sizeof(int64_t)); /* -1: two's complement */
+    memset(b->o.alt_count, 0, (size_t)b->cap * sizeof(int32_t));
 }
 
 static void dx_batch_free(dx_batch *D)
@@ -2117,6 +2121,7 @@ typedef struct {
     batch_work *W;
     bool dx, dgrid, stash;
     bool scan;              /* batch_prepare scans the batch (dgrid, bilinear) */
+    int64_t nkept, nxb;     /* chunk views carved from the work block: gb's, xc's */
     int64_t group, nchunks; /* planes per input_grad chunk, its chunks per batch */
     ref_chunkbuf *gb;       /* grid_grad's chunks: every batch's (stash) or one */
     ref_altlist *galts;     /* the batch's grid_grad alternatives (all empty: kept for the next) */
@@ -2444,6 +2449,17 @@ static void team_batch_end(grid_team *T, int64_t n)
         team_batch_start(T, n + 1);
 }
 
+/* The chunk views' alternative arrays set (chunkbuf_view_clear) by the team, a buffer at a time:
+ * in a process's first call (and its second, which the allocator gives new pages too) this is
+ * where most pages of the kept and input_grad chunks are first touched, each a 2 MiB page for
+ * the kernel to clear, now shared between the threads instead of all the calling thread's. */
+static void team_views_clear(grid_team *T)
+{
+#pragma omp for schedule(dynamic, 1) nowait
+    for (int64_t i = 0; i < T->nkept + T->nxb; i++)
+        chunkbuf_view_clear(i < T->nkept ? &T->gb[i] : &T->xc[i - T->nkept].b);
+}
+
 /* Every batch by one team of nth threads (see above); the fast answers and MPFR fallbacks
  * counted into *hits, *falls. */
 static void team_run(grid_team *T, int nth, int64_t *hits, int64_t *falls)
@@ -2456,6 +2472,7 @@ static void team_run(grid_team *T, int nth, int64_t *hits, int64_t *falls)
 #pragma omp master
         if (T->G->p->n > 0)
             team_batch_start(T, 0);
+        team_views_clear(T);
 #pragma omp barrier
         for (int64_t n = 0; n < T->G->p->n; n++) {
             team_points(T, n, &t, &mt, &h, &f);
@@ -2557,6 +2574,8 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         chunkbuf_view(&T.gb[n], 2 * hw_out, &at);
     for (int b = 0; rc == 0 && dx && b < nxb; b++)
         chunkbuf_view(&T.xc[b].b, group * hw_in, &at);
+    T.nkept = rc == 0 ? (int64_t)nkept : 0;
+    T.nxb = rc == 0 && dx ? nxb : 0;
     if (rc == 0 && dgrid && !stash)
         rc = ref_chunkbuf_init(&T.gb[0], 2 * hw_out);
     int64_t hits = 0, falls = 0;
