@@ -1351,12 +1351,12 @@ static inline __attribute__((always_inline)) void scan_bad4(const dxv *x, dxvi *
     *gbad |= lng | (nz & ~((a >= DX_G_MIN) & (a <= DX_G_MAX)));
 }
 
-/* Rows j0 .. j1 − 1 of one tensor's batch (plane c at src + c·hw): into dst channel-innermost
- * when not NULL, and scanned: *plain and gok[c] (when not NULL; shared by the team, so cleared
- * by relaxed atomic stores, each storing false) cleared where a value fails them, *m the largest magnitude (NaN ignored, as ref_fmax does). Tiles of 8 channels × the
- * rows: each plane is read a run of consecutive elements at a time (a plane apart, reading one
- * element per plane would map every read to one cache set), whole cache lines both sides; a
- * tile's 8 channels are two vectors. */
+/* Rows j0 .. j1 − 1 of one tensor's batch (plane c at src + c·hw): into dst channel-innermost when
+ * not NULL, and scanned: *plain and gok[c] (when not NULL; shared by the team, so cleared by
+ * relaxed atomic stores, each storing false) cleared where a value fails them, *m the largest
+ * magnitude (NaN ignored, as ref_fmax does). Tiles of 8 channels × the rows: each plane is read a
+ * run of consecutive elements at a time (a plane apart, reading one element per plane would map
+ * every read to one cache set), whole cache lines both sides; a tile's 8 channels are two vectors. */
 GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, int64_t j0,
                                      int64_t j1, double *dst, bool *gok, bool *plain, double *m)
 {
@@ -1401,11 +1401,12 @@ GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, i
     *m = mx;
 }
 
-/* Fills buf (when not NULL) with batch n's copies of batch_view_of and, with `scan` (v's plain
- * true and maxima 0 before), v's plain, max_go and max_in from the batch's gradOutput and input,
- * and with buf v->gsplit when not NULL (all true before; cleared in place, no per-thread copy
- * to allocate), read once for all. An omp for (called by every thread of the team) ending in one barrier.
- * Blocks of TRANSPOSE_ROWS rows (prepare_rows): the block's rows stay in cache while they fill. */
+/* Fills buf (when not NULL) with batch n's copies of batch_view_of and, with `scan` (v's plain true
+ * and maxima 0 before), v's plain, max_go and max_in from the batch's gradOutput and input, and
+ * with buf v->gsplit when not NULL (all true before; cleared in place, no per-thread copy to
+ * allocate), read once for all. An omp for (called by every thread of the team) ending in one
+ * barrier. Blocks of TRANSPOSE_ROWS rows (prepare_rows): the block's rows stay in cache while they
+ * fill. */
 static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool scan,
                           batch_view *v)
 {
@@ -2012,8 +2013,9 @@ static char *work_block(size_t total, char **raw)
 
 /* A chunk buffer of cap elements carved from a work block, set up as ref_output_alloc sets its
  * arrays once chunkbuf_view_clear has (no alternatives: index -1, count 0); ref_chunkbuf_start
- * clears the rest before each use. Its interval offsets are allocated on first need (ref_chunkbuf_ival, chunk_ival): they
- * and the alternatives ref_output_set_alts attaches are its own to free, the rest the block's. */
+ * clears the rest before each use. Its interval offsets are allocated on first need
+ * (ref_chunkbuf_ival, chunk_ival): they and the alternatives ref_output_set_alts attaches are
+ * its own to free, the rest the block's. */
 static size_t chunkbuf_view_bytes(int64_t cap)
 {
     size_t n = (size_t)(cap > 0 ? cap : 1);
@@ -2227,8 +2229,9 @@ static void team_dgrid_tail(grid_team *T, int64_t n)
     }
     free(maxabs);
     /* only points of several outcomes have alternatives: without one every list is empty (the
-     * chunk's have none already), and the array, zero still, serves the next batch instead of a
-     * new one (2·H_out·W_out lists to clear and scan on the calling thread, the others waiting) */
+     * chunk's have none already), and the array, zero still, serves the next batch instead of
+     * a new one (2·H_out·W_out lists to clear and scan on the calling thread, the others
+     * waiting) */
     if (T->galts && (multi || team_failed(T))) {
         if (ref_output_set_alts(&g->o, T->galts) != 0) /* frees galts, whatever it returns */
             team_fail(T);
