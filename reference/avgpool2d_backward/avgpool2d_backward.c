@@ -13,14 +13,11 @@
  * double-double summed with a running error bound, then Ziv's test. MPFR otherwise:
  * with D = lcm|div|, S = Σ g·(D/div) is exact at a precision fitted to the exponents, and S/D is
  * rounded once. */
-#define _DEFAULT_SOURCE /* sched_yield, nanosleep */
 #include <gmp.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "avgpool_internal.h"
 
@@ -660,22 +657,6 @@ static void pipe_prepare(pool_pipe *P, int64_t c)
     P->done[b] = 0;
 }
 
-/* Until *at reaches least (true) or the pipe stops (false): a short spin, then yielding the CPU
- * (on a loaded machine the awaited thread may be waiting for it), then, when the wait is long (a
- * slow callback), sleeping 50 µs at a time rather than keep a core busy. */
-static bool pipe_wait(pool_pipe *P, const int64_t *at, int64_t least)
-{
-    for (int spin = 0; !__atomic_load_n(&P->stop, __ATOMIC_RELAXED); spin += spin < INT_MAX) {
-        if (__atomic_load_n(at, __ATOMIC_ACQUIRE) >= least)
-            return true;
-        if (spin > 256)
-            nanosleep(&(struct timespec){0, 50000}, NULL);
-        else if (spin > 64)
-            sched_yield();
-    }
-    return false;
-}
-
 /* Thread 0: the next chunk handed on (once all its blocks are done: waiting for them when wait,
  * else only if they are), and its buffer made ready for the chunk PIPE_BUFS on. False when
  * it was not done or the pipe stopped. */
@@ -685,7 +666,7 @@ static bool pipe_emit_next(pool_pipe *P, bool wait)
     int b = (int)(c % PIPE_BUFS);
     if (c >= P->nchunks || __atomic_load_n(&P->stop, __ATOMIC_RELAXED))
         return false;
-    if (wait ? !pipe_wait(P, &P->done[b], chunk_blocks(P, c))
+    if (wait ? !ref_wait_until(&P->done[b], chunk_blocks(P, c), &P->stop)
              : __atomic_load_n(&P->done[b], __ATOMIC_ACQUIRE) < chunk_blocks(P, c))
         return false;
     int rc = P->sink ? ref_emit(P->sink, 2, c * P->step, &P->cb[b]) : 0;
@@ -712,7 +693,7 @@ static bool pipe_block(pool_pipe *P, int64_t g, pool_scratch *S, int64_t *hits)
         while (__atomic_load_n(&P->ready, __ATOMIC_ACQUIRE) <= c)
             if (!pipe_emit_next(P, true))
                 return false;
-    } else if (!pipe_wait(P, &P->ready, c + 1)) {
+    } else if (!ref_wait_until(&P->ready, c + 1, &P->stop)) {
         return false;
     }
     pool_ctx C = *P->C;

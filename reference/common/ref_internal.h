@@ -275,4 +275,10 @@ typedef struct { int32_t n, cap; ref_value *v; } ref_altlist;
 int ref_altlist_push(ref_altlist *l, const ref_value *v);
 int ref_output_set_alts(ref_output *o, ref_altlist *lists); /* frees the lists */
 
+/* Until *at (written by another thread with release order) reaches least: true; or until *stop
+ * is set: false. A short spin, then yielding the CPU (on a loaded machine the awaited thread may
+ * be waiting for it), then, when the wait is long (a slow chunk callback), sleeping 50 µs at a
+ * time rather than keep a core busy (team_wait.c). */
+bool ref_wait_until(const int64_t *at, int64_t least, const int *stop);
+
 #endif

@@ -16,14 +16,11 @@
  * products per dx term; difference, two products and the final scale per dgrid term).
  * coord_err = Σ|∂term/∂t|·δ over the terms: dx |g|(|wy|δx + |wx|δy + δxδy), dgrid x
  * |val·g·scale|·δy (y: δx), with |∂c/∂t| ≤ sens. */
-#define _DEFAULT_SOURCE /* sched_yield, nanosleep */
 #include <float.h>
 #include <limits.h>
-#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "grid_internal.h"
 
@@ -2373,22 +2370,6 @@ static void team_dx_chunk(grid_team *T, int64_t n, int64_t k, mterms *mt, int64_
  * k − 2 handed on and the buffer reset); thread 0 hands each chunk on once all its items are
  * done (T->done), first giving the rare elements dx_block marked their MPFR value itself. */
 
-/* Until *at reaches least (true) or the team fails (false): a short spin, then yielding the CPU
- * (on a loaded machine the awaited thread may be waiting for it), then, when the wait is long (a
- * slow callback), sleeping 50 µs at a time rather than keep a core busy. */
-static bool team_wait(grid_team *T, const int64_t *at, int64_t least)
-{
-    for (int spin = 0; !team_failed(T); spin += spin < INT_MAX) {
-        if (__atomic_load_n(at, __ATOMIC_ACQUIRE) >= least)
-            return true;
-        if (spin > 256)
-            nanosleep(&(struct timespec){0, 50000}, NULL);
-        else if (spin > 64)
-            sched_yield();
-    }
-    return false;
-}
-
 /* Thread 0: the next chunk of batch n handed on (once all its items are done: waiting for them
  * when wait, else only if they are), its buffer made ready for the chunk two on. False when it
  * was not done or the team failed. */
@@ -2400,7 +2381,8 @@ static bool dx_pipe_emit(grid_team *T, int64_t n, bool wait, mterms *mt, int64_t
         return false;
     dx_chunk *X = &T->xc[c % 2];
     int64_t items = dx_chunk_items(p, X->np, &gs), *done = &T->done[c % 2];
-    if (wait ? !team_wait(T, done, items) : __atomic_load_n(done, __ATOMIC_ACQUIRE) < items)
+    if (wait ? !ref_wait_until(done, items, &T->fail)
+             : __atomic_load_n(done, __ATOMIC_ACQUIRE) < items)
         return false;
     bool marked = __atomic_load_n(&T->xhits[c % 3], __ATOMIC_RELAXED) < X->np * hw_in;
     for (int64_t pl = X->c0; marked && pl < X->c0 + X->np && !team_failed(T); pl++)
@@ -2422,7 +2404,7 @@ static void team_dx_pipe(grid_team *T, int64_t n, mterms *mt, int64_t *h, int64_
         if (t0) { /* only thread 0 readies buffers: never waits on itself */
             while (__atomic_load_n(&T->ready, __ATOMIC_ACQUIRE) <= k && !team_failed(T))
                 (void)dx_pipe_emit(T, n, true, mt, f);
-        } else if (!team_wait(T, &T->ready, k + 1)) {
+        } else if (!ref_wait_until(&T->ready, k + 1, &T->fail)) {
             continue; /* failed: the items are drained, nothing computed */
         }
         if (team_failed(T))
