@@ -278,7 +278,7 @@ int ref_output_set_alts(ref_output *o, ref_altlist *lists); /* frees the lists *
 /* Until *at (written by another thread with release order) reaches least: true; or until *stop
  * is set: false. A short spin, then yielding the CPU (on a loaded machine the awaited thread may
  * be waiting for it), then, when the wait is long (a slow chunk callback), sleeping 50 µs at a
- * time rather than keep a core busy (team_wait.c). */
+ * time rather than keep a core busy (wait_until.c). */
 bool ref_wait_until(const int64_t *at, int64_t least, const int *stop);
 
 #endif
