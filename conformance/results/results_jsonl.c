@@ -192,7 +192,6 @@ static char *uint_digits(char *end, uint64_t v)
  * neither a point nor an exponent, and the exponent without '+' or leading zeros.
  * +-inf: +-1e999, valid JSON that overflows to +-inf in every IEEE reader (Python's json,
  * JavaScript's JSON.parse, strtod). NaN: null. */
-
 static void put_double(cts_sink *s, double d)
 {
     if (d == (double)(int64_t)d && fabs(d) < 1e15) {
