@@ -33,8 +33,8 @@ typedef struct {
     fuzz_values values;
 } fuzz_call;
 
-/* An operator's decoder (conformance/ops/<op>/fuzz_decode.c, linked into that op's target
- * only): any bytes give a call with every tensor <= FUZZ_MAX_NUMEL elements. */
+/* An operator's decoder (fuzz/ops/<op>/decode.c, linked into that op's target only): any bytes
+ * give a call with every tensor <= FUZZ_MAX_NUMEL elements. */
 typedef void (*fuzz_decoder)(fdp *p, fuzz_call *fc);
 void fuzz_decode_op(fdp *p, fuzz_call *fc);
 

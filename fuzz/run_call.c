@@ -178,7 +178,7 @@ static int numeric_chunk(void *ctx, const ref_chunk *ch)
         numeric_output_end(nj);
         const cts_tensor *t = &s->fc->c.t[ch->slot];
         cts_judged_output o = {t->name, t->dtype, t->rank, t->dims, s->d[ch->slot].numel,
-                               s->d[ch->slot].values, NULL};
+                               s->d[ch->slot].values, NULL, s->fc->c.op->tensors[ch->slot].pairs};
         memset(&nj->v, 0, sizeof nj->v);
         nj->slot = ch->slot;
         nj->j = cts_judge_begin(&numeric_policy, &s->plan.judge, &o, true, NULL, &nj->v.el);

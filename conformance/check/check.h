@@ -134,6 +134,7 @@ typedef struct {
     const double *got;      /* numel, logical row-major (NULL when judged chunk by chunk with
                                cts_judge_chunk_got) */
     const ref_output *ref;  /* the reference's answers, or NULL (expected values only) */
+    bool pairs;             /* its last dim holds pairs (its role's cts_tensor_role.pairs) */
 } cts_judged_output;
 
 /* Streaming judgement: one output judged chunk by chunk as the reference gives its answers, and

@@ -248,16 +248,16 @@ static void summary_add(judge_summary *s, int64_t k, double got, const cts_elem_
 
 /* ---- the error map: block maxima of one plane ---- */
 
-/* The plane of output o over its last two dims; grid_grad (N, Ho, Wo, 2) shows x and y side by
- * side. */
+/* The plane of output o over its last two dims; an output of pairs (grid_grad (N, Ho, Wo, 2))
+ * over the two before them, each pair side by side. */
 static void map_plane(const cts_judged_output *o, int64_t *h, int64_t *w)
 {
     int r = o->rank;
     *h = r >= 2 ? o->dims[r - 2] : 1;
     *w = r >= 1 ? o->dims[r - 1] : 1;
-    if (!strcmp(o->name, "grid_grad") && r == 4) {
-        *h = o->dims[1];
-        *w = o->dims[2] * 2;
+    if (o->pairs && r >= 3) {
+        *h = o->dims[r - 3];
+        *w = o->dims[r - 2] * o->dims[r - 1];
     }
 }
 

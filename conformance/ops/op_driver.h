@@ -13,8 +13,8 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "cts_case.h"
 #include "reference.h"
-#include "suite/suite.h"
 
 /* ---- tensors ---- */
 
@@ -31,6 +31,8 @@ typedef struct {
                                 quarter steps of [-1.25, 1.25] */
     bool shape_only;         /* an input whose values the reference does not read (only its
                                 shape): the harness gives it none */
+    bool pairs;              /* an output whose last dim holds pairs (x, y): an error map shows
+                                the plane of the two dims before it, each pair side by side */
 } cts_tensor_role;
 
 /* ---- parameters (everything but tensors the first phase takes) ---- */

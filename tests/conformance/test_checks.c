@@ -86,7 +86,7 @@ static void make_fixture(fixture *f, double got01)
 
 static cts_judged_output judged(fixture *f)
 {
-    return (cts_judged_output){"grad_input", REF_DT_FLOAT16, 2, f->dims, 4, f->got, &f->out};
+    return (cts_judged_output){"grad_input", REF_DT_FLOAT16, 2, f->dims, 4, f->got, &f->out, false};
 }
 
 /* got = 1.0: one ULP from the correctly rounded 1 + 2^-10; error 2^-11 + 2^-26 is within
@@ -324,6 +324,32 @@ static void test_error_grid(void **state)
     assert_true(g.code[0] == 0 && g.code[2] == 0 && g.code[3] == 0);
 }
 
+/* An output whose role holds pairs in its last dim (grid_grad (N, Ho, Wo, 2)) is mapped over
+ * the two dims before it with each pair side by side: the fixture's 4 elements as (1, 1, 2, 2)
+ * are a 1 x 4 plane with the 5-ULP element (index 1) in column 1; without the flag, 2 x 2. */
+static void test_error_grid_pairs(void **state)
+{
+    (void)state;
+    fixture f;
+    make_fixture(&f, 1 - 0x1p-9);
+    cts_judged_output o = judged(&f);
+    const int64_t dims[4] = {1, 1, 2, 2};
+    o.rank = 4;
+    o.dims = dims;
+    o.pairs = true;
+    cts_verdict v;
+    new_verdict(&v);
+    cts_tolerance bound = policy(CTS_TOL_BOUND, "bound");
+    assert_false(cts_check_tolerance(&bound, &vector_fp32, &o, &v));
+    cts_error_grid g;
+    cts_error_grid_fill(&o, &vector_fp32, v.worst_index, &g);
+    assert_true(g.h == 1 && g.w == 4 && g.rows == 1 && g.cols == 4);
+    assert_true(g.code[1] != 0 && g.code[0] == 0 && g.code[2] == 0 && g.code[3] == 0);
+    o.pairs = false;
+    cts_error_grid_fill(&o, &vector_fp32, v.worst_index, &g);
+    assert_true(g.h == 2 && g.w == 2);
+}
+
 /* An ambiguous element (e.g. a grid point on a cell edge) accepts each legal value exactly and
  * nothing in between, under ulp:0. */
 static void test_ambiguous_accepts_both_alternatives(void **state)
@@ -413,7 +439,7 @@ static void test_share_policy_at_99_9_percent(void **state)
     }
     ref_output out = {N, vals, flags, alt_first, alt_count, NULL, 0, NULL};
     int64_t dims[1] = {N};
-    cts_judged_output o = {"grad_input", REF_DT_FLOAT16, 1, dims, N, got, &out};
+    cts_judged_output o = {"grad_input", REF_DT_FLOAT16, 1, dims, N, got, &out, false};
     cts_tolerance share = policy(CTS_TOL_SHARE, "ascend-thousandth");
     cts_verdict v;
     got[10] = 1 + 0x1p-9;
@@ -575,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_stat_bins_against_mpfr),
         cmocka_unit_test(test_element_statistics),
         cmocka_unit_test(test_error_grid),
+        cmocka_unit_test(test_error_grid_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

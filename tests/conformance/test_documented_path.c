@@ -100,7 +100,7 @@ static bool judge(const double got[3], cts_verdict *v)
     cts_tolerance tol = {.kind = CTS_TOL_DOCUMENTED, .name = "documented-path"};
     int64_t dims[4] = {1, 1, 1, 3};
     double buf[3] = {got[0], got[1], got[2]};
-    cts_judged_output o = {"grad_input", REF_DT_FLOAT, 4, dims, 3, buf, &out};
+    cts_judged_output o = {"grad_input", REF_DT_FLOAT, 4, dims, 3, buf, &out, false};
     memset(v, 0, sizeof *v);
     v->status = CTS_PASS;
     v->worst_index = -1;

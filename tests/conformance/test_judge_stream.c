@@ -66,7 +66,7 @@ static void make_output(output *o)
 
 static cts_judged_output judged(output *o)
 {
-    return (cts_judged_output){"input_grad", REF_DT_FLOAT, 4, dims, N, o->got, &o->out};
+    return (cts_judged_output){"input_grad", REF_DT_FLOAT, 4, dims, N, o->got, &o->out, false};
 }
 
 static void new_verdict(cts_verdict *v)

@@ -57,10 +57,10 @@ toolkit_sanitizer_flags() {
 }
 
 # The fuzz target of every operator: fuzz_<op> for each operator folder with a decoder
-# (conformance/ops/<op>/fuzz_decode.c), in name order.
+# (fuzz/ops/<op>/decode.c), in name order.
 op_fuzz_targets() {
   local d
-  for d in "$ACLCTS_ROOT"/conformance/ops/*/fuzz_decode.c; do
-    [[ -f $d ]] && d=${d%/fuzz_decode.c} && printf 'fuzz_%s\n' "${d##*/}"
+  for d in "$ACLCTS_ROOT"/fuzz/ops/*/decode.c; do
+    [[ -f $d ]] && d=${d%/decode.c} && printf 'fuzz_%s\n' "${d##*/}"
   done
 }

@@ -16,7 +16,7 @@ static const cts_tensor_role tensors[GRID_NTENSORS] = {
     [GRID_INPUT_GRAD] = {.name = "input_grad", .api_name = "inputGrad", .is_output = true,
                          .shape_from = GRID_INPUT},
     [GRID_GRID_GRAD] = {.name = "grid_grad", .api_name = "gridGrad", .is_output = true,
-                        .shape_from = GRID_GRID},
+                        .shape_from = GRID_GRID, .pairs = true},
 };
 
 static const char *const interpolation_modes[] = {"bilinear", "nearest", "bicubic"};

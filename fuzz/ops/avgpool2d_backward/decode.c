@@ -4,7 +4,7 @@
  * then dtype/format/NULL/view of gradOutput, self, gradInput. */
 #include <string.h>
 
-#include "avgpool2d_backward.h"
+#include "avgpool2d_backward/avgpool2d_backward.h"
 #include "fuzz_call.h"
 
 static const int RANKS[] = {4, 3, 4, 3, 0, 1, 2, 5};

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fuzz_call.h"
-#include "grid_sampler2d_backward.h"
+#include "grid_sampler2d_backward/grid_sampler2d_backward.h"
 
 static const int MASK_LENGTHS[] = {2, 2, 2, 2, 0, 1, 3, 4};
 
