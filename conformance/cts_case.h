@@ -114,6 +114,8 @@ typedef struct {
     bool deterministic;         /* set ACL_OPT_DETERMINISTIC=1 and require bitwise repeats */
     int repeat;                 /* runs for determinism/spread (>= 1; --repeat overrides) */
     const char *waiver;         /* reason, or NULL */
+    const char *waiver_tracking, *waiver_owner; /* the deviation's ticket and who owns it */
+    const char *waiver_expires; /* "YYYY-MM-DD": from the day after, the waiver fails the case */
     int32_t waiver_status[4];   /* statuses the waiver accepts besides the expected one */
     int nwaiver_status;
     bool quick;                 /* member of the --quick subset */

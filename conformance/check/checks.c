@@ -26,9 +26,11 @@ bool cts_check_status(const cts_case *c, int32_t expected, int32_t got, const ch
     if (got == expected) return true;
     for (int i = 0; c->waiver && i < c->nwaiver_status; i++)
         if (c->waiver_status[i] == got) {
+            char w[512];
+            cts_waiver_describe(c, w, sizeof w);
             cts_verdict_fail(v, CTS_WAIVED, "status",
                              "waived: status %d instead of %d (%s); waiver: %s", got, expected,
-                             reason, c->waiver);
+                             reason, w);
             return false;
         }
     cts_verdict_fail(v, CTS_FAIL, "status",

@@ -98,4 +98,9 @@ static inline double cli_mono(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* A record a waiver decided: WAIVED, or a FAIL of check `waiver` (the waiver expired). */
+bool cli_is_waiver_record(const cts_result *r);
+/* Markdown list of those records (case, message) under a "Waivers" heading; "none" when none. */
+void cli_waivers_markdown(FILE *f, const cts_result *r, size_t n);
+
 #endif

@@ -27,6 +27,9 @@ static const char audit_help[] =
     "histograms, at most sqrt(2) above the true value). audit.csv also carries the means, for\n"
     "tools; the tables leave them out (one far element makes a mean say little).\n"
     "\n"
+    "audit.md ends with the waivers the run used or found expired (reason, tracking, owner,\n"
+    "expiry).\n"
+    "\n"
     "Writes OUT/audit.md, OUT/audit.csv, OUT/report.html (and the run's results.jsonl,\n"
     "junit.xml, summary.md); prints the Markdown table.\n"
     "\n"
@@ -40,7 +43,17 @@ static const char audit_help[] =
     "\n"
     "Exit 0 when the audit was written (whatever the errors it shows), 2 for usage errors.\n";
 
-static void md(FILE *f, const void *a) { cts_audit_write_markdown(f, a); }
+typedef struct {
+    const cts_audit *au;
+    const cts_result_list *res;
+} audit_md;
+
+static void md(FILE *f, const void *arg)
+{
+    const audit_md *m = arg;
+    cts_audit_write_markdown(f, m->au);
+    cli_waivers_markdown(f, m->res->r, m->res->count);
+}
 static void csv(FILE *f, const void *a) { cts_audit_write_csv(f, a); }
 static void html(FILE *f, const void *r) { cts_report_html_write(f, r); }
 
@@ -134,11 +147,12 @@ int cli_audit(int argc, char **argv)
         snprintf(title, sizeof title, "aclcts precision audit: %s", sel.product);
         cts_report rep = {.title = title, .results = res.r, .nresults = res.count,
                           .audit = &au};
-        if (write_to(out, "audit.md", md, &au) || write_to(out, "audit.csv", csv, &au) ||
+        audit_md m = {&au, &res};
+        if (write_to(out, "audit.md", md, &m) || write_to(out, "audit.csv", csv, &au) ||
             write_to(out, "report.html", html, &rep))
             rc = CLI_EXIT_USAGE;
         printf("\n");
-        cts_audit_write_markdown(stdout, &au);
+        md(stdout, &m);
         printf("\naudit: %s/audit.md  %s/audit.csv  %s/report.html (%zu cases judged, %zu "
                "without statistics)\n", out, out, out, au.ncases, au.nerrors);
     }

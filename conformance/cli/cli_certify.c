@@ -562,8 +562,8 @@ static void conclude(certify_state *s, int argc, char **argv, cts_tally *t)
     snprintf(s->m.verdict, sizeof s->m.verdict, "%s",
              cts_certification_verdict(t->count, t->total, s->m.canonical, s->m.complete,
                                        s->m.verdict_reason, sizeof s->m.verdict_reason));
-    for (size_t i = 0; i < s->res.count; i++)
-        if (s->res.r[i].v.status == CTS_WAIVED)
+    for (size_t i = 0; i < s->res.count; i++) /* used waivers, and expired ones (FAILs) */
+        if (cli_is_waiver_record(&s->res.r[i]))
             cts_manifest_add_waiver(&s->m, s->res.r[i].v.case_id, s->res.r[i].v.message);
     now_iso(s->m.start, sizeof s->m.start);
     snprintf(s->m.end, sizeof s->m.end, "%s", s->m.start);

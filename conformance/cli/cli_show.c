@@ -127,8 +127,11 @@ static void print_case(const cts_case *c)
     printf("  %-18s %s\n", "tolerance", c->tolerance.name ? c->tolerance.name : "bound");
     printf("  %-18s %s\n  %-18s %d\n", "deterministic", c->deterministic ? "true" : "false",
            "repeat", c->repeat);
-    if (c->waiver)
-        printf("  %-18s %s\n", "waiver", c->waiver);
+    if (c->waiver) {
+        char w[512];
+        cts_waiver_describe(c, w, sizeof w);
+        printf("  %-18s %s\n", "waiver", w);
+    }
     printf("  %-18s %s\n", "quick", c->quick ? "true" : "false");
 }
 

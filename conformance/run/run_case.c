@@ -130,12 +130,42 @@ static void later_runs(case_run *r, cts_verdict *v)
  * waiver's reason before the message. */
 static void waive(const cts_case *c, cts_verdict *v)
 {
-    char msg[sizeof v->message + 300];
-    snprintf(msg, sizeof msg, "waived (%s): %s", c->waiver, v->message);
+    char msg[sizeof v->message + 600], w[512];
+    cts_waiver_describe(c, w, sizeof w);
+    snprintf(msg, sizeof msg, "waived (%s): %s", w, v->message);
     size_t n = strlen(msg) < sizeof v->message ? strlen(msg) : sizeof v->message - 1;
     memcpy(v->message, msg, n);
     v->message[n] = 0;
     v->status = CTS_WAIVED;
+}
+
+/* Whether the case's waiver is past its expiry date (UTC): it then waives nothing. */
+static bool waiver_expired(const cts_case *c)
+{
+    char today[16];
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(today, sizeof today, "%Y-%m-%d", gmtime_r(&t, &tm));
+    return c->waiver_expires && strcmp(today, c->waiver_expires) > 0;
+}
+
+/* The failure an expired waiver would have accepted is a FAIL of check `waiver` naming it, so
+ * a deviation cannot outlive its review. A status waiver's message names the waiver already. */
+static void expire_waiver(const cts_case *c, cts_verdict *v)
+{
+    char msg[sizeof v->message + 600], w[512] = "";
+    if (v->status == CTS_FAIL) {
+        w[0] = ' ';
+        w[1] = '(';
+        cts_waiver_describe(c, w + 2, sizeof w - 4);
+        strcat(w, ")");
+    }
+    snprintf(msg, sizeof msg, "waiver expired on %s%s: %s", c->waiver_expires, w, v->message);
+    size_t n = strlen(msg) < sizeof v->message ? strlen(msg) : sizeof v->message - 1;
+    memcpy(v->message, msg, n);
+    v->message[n] = 0;
+    v->status = CTS_FAIL;
+    snprintf(v->check, sizeof v->check, "waiver");
 }
 
 /* The end of every case, however far it got: the waiver, the error map of a failure, --dump,
@@ -143,7 +173,12 @@ static void waive(const cts_case *c, cts_verdict *v)
 static void finish(case_run *r, cts_verdict *v)
 {
     const cts_case *c = r->s.c;
-    if (v->status == CTS_FAIL && c->waiver && c->nwaiver_status == 0) waive(c, v);
+    bool waivable = (v->status == CTS_FAIL && c->waiver && c->nwaiver_status == 0) ||
+                    v->status == CTS_WAIVED;
+    if (waivable && waiver_expired(c))
+        expire_waiver(c, v);
+    else if (waivable && v->status == CTS_FAIL)
+        waive(c, v);
     /* the error map of a failure over the plane of its worst element (report.html) */
     if (v->status == CTS_FAIL && r->nruns > 0 && v->worst_output[0] &&
         !strcmp(r->oc.worst_map.output, v->worst_output))

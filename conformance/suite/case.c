@@ -1,5 +1,6 @@
 /* Ownership of an expanded case: its strings and value lists are its own heap copies, so a
  * case list outlives the suite files and the YAML trees it came from. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,9 @@ void cts_case_clear(cts_case *c)
     free((void *)c->name);
     free((void *)c->mark.file);
     free((void *)c->waiver);
+    free((void *)c->waiver_tracking);
+    free((void *)c->waiver_owner);
+    free((void *)c->waiver_expires);
     free((void *)c->tolerance.name);
     for (int s = 0; s < CTS_MAX_TENSORS; s++) {
         free(c->t[s].gen.values);
@@ -48,12 +52,25 @@ void cts_case_copy(cts_case *dst, const cts_case *src)
     dst->name = dup_str(src->name);
     dst->mark.file = dup_str(src->mark.file);
     dst->waiver = dup_str(src->waiver);
+    dst->waiver_tracking = dup_str(src->waiver_tracking);
+    dst->waiver_owner = dup_str(src->waiver_owner);
+    dst->waiver_expires = dup_str(src->waiver_expires);
     dst->tolerance.name = dup_str(src->tolerance.name);
     for (int s = 0; s < CTS_MAX_TENSORS; s++) {
         dst->t[s].gen.values = dup_doubles(src->t[s].gen.values, src->t[s].gen.nvalues);
         dst->expect_values[s].values =
             dup_doubles(src->expect_values[s].values, src->expect_values[s].nvalues);
     }
+}
+
+void cts_waiver_describe(const cts_case *c, char *buf, size_t n)
+{
+    int k = snprintf(buf, n, "%s", c->waiver ? c->waiver : "");
+    const char *name[3] = {"tracking", "owner", "expires"};
+    const char *val[3] = {c->waiver_tracking, c->waiver_owner, c->waiver_expires};
+    for (int i = 0; i < 3; i++)
+        if (val[i] && k >= 0 && (size_t)k < n)
+            k += snprintf(buf + k, n - (size_t)k, "; %s %s", name[i], val[i]);
 }
 
 void cts_case_list_free(cts_case_list *l)
@@ -151,6 +168,11 @@ uint64_t cts_case_param_hash(const cts_case *c)
     H(&x, c->nwaiver_status);
     for (int i = 0; i < c->nwaiver_status && i < 4; i++)
         H(&x, c->waiver_status[i]);
+    if (c->waiver_tracking || c->waiver_owner || c->waiver_expires) { /* older ids' hashes kept */
+        hstr(&x, c->waiver_tracking);
+        hstr(&x, c->waiver_owner);
+        hstr(&x, c->waiver_expires);
+    }
     x.h ^= x.h >> 31; /* splitmix64 finalizer: FNV's low bits are weak */
     x.h *= 0x94d049bb133111ebull;
     x.h ^= x.h >> 29;

@@ -15,6 +15,8 @@
 /* The case (cts_case.h) and the operators a case can be of (ops/op_driver.h: their drivers and
  * the table, part of this library). */
 
+/* The waiver of a case in one line: "reason; tracking T; owner O; expires D" (the parts set). */
+void cts_waiver_describe(const cts_case *c, char *buf, size_t n);
 void cts_case_list_free(cts_case_list *l);
 
 /* A 64-bit hash of everything that reaches the device or the judgement (not the id, the name,

@@ -139,6 +139,50 @@ static bool k_unjudged(const cts_keyctx *k, const char *f, const cts_ynode *v, c
     return true;
 }
 
+/* waiver.status: the statuses a waiver accepts besides the expected one. */
+static bool read_waiver_status(const cts_keyctx *k, const char *ff, const cts_ynode *val,
+                               cts_builder *b)
+{
+    if (!cts_expect_kind(k, ff, val, CTS_YN_SEQ))
+        return false;
+    if (val->n > 4) {
+        KEY_ERR(val, ff, "at most 4 statuses");
+        return false;
+    }
+    bool ok = true;
+    for (size_t j = 0; j < val->n; j++) {
+        char fff[300];
+        cts_fmt(fff, sizeof fff, "%s[%zu]", ff, j);
+        int64_t x;
+        if (!cts_read_int(k, fff, val->items[j], &x)) {
+            ok = false;
+            continue;
+        }
+        b->c.waiver_status[b->c.nwaiver_status++] = (int32_t)x;
+    }
+    return ok;
+}
+
+/* waiver.expires: a real calendar date written YYYY-MM-DD (compared as text with today's). */
+static bool read_waiver_date(const cts_keyctx *k, const char *ff, const cts_ynode *val,
+                             const char **out)
+{
+    if (!cts_read_string(k, ff, val, out))
+        return false;
+    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const char *t = *out;
+    bool ok = strlen(t) == 10 && t[4] == '-' && t[7] == '-';
+    for (int i = 0; ok && i < 10; i++)
+        ok = i == 4 || i == 7 || (t[i] >= '0' && t[i] <= '9');
+    int y = ok ? atoi(t) : 0, m = ok ? atoi(t + 5) : 0, d = ok ? atoi(t + 8) : 0;
+    ok = ok && m >= 1 && m <= 12 && d >= 1 && d <= mdays[m - 1] &&
+         (m != 2 || d < 29 || (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)));
+    if (!ok)
+        KEY_ERR(val, ff, "'%s' is not a date written YYYY-MM-DD", *out);
+    return ok;
+}
+
+/* waiver: {reason, status, tracking, owner, expires}; only the reason is required. */
 static bool k_waiver(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_builder *b,
                      int a)
 {
@@ -146,7 +190,7 @@ static bool k_waiver(const cts_keyctx *k, const char *f, const cts_ynode *v, cts
     if (!cts_expect_kind(k, f, v, CTS_YN_MAP))
         return false;
     bool ok = true;
-    const char *reason = NULL;
+    const char *reason = NULL, *tracking = NULL, *owner = NULL, *expires = NULL;
     b->c.nwaiver_status = 0;
     for (size_t i = 0; i < v->n; i += 2) {
         const char *key = v->items[i]->text;
@@ -155,28 +199,16 @@ static bool k_waiver(const cts_keyctx *k, const char *f, const cts_ynode *v, cts
         cts_fmt(ff, sizeof ff, "%s.%s", f, key);
         if (!strcmp(key, "reason")) {
             ok &= cts_read_string(k, ff, val, &reason);
+        } else if (!strcmp(key, "tracking")) {
+            ok &= cts_read_string(k, ff, val, &tracking);
+        } else if (!strcmp(key, "owner")) {
+            ok &= cts_read_string(k, ff, val, &owner);
+        } else if (!strcmp(key, "expires")) {
+            ok &= read_waiver_date(k, ff, val, &expires);
         } else if (!strcmp(key, "status")) {
-            if (!cts_expect_kind(k, ff, val, CTS_YN_SEQ)) {
-                ok = false;
-                continue;
-            }
-            if (val->n > 4) {
-                KEY_ERR(val, ff, "at most 4 statuses");
-                ok = false;
-                continue;
-            }
-            for (size_t j = 0; j < val->n; j++) {
-                char fff[300];
-                cts_fmt(fff, sizeof fff, "%s[%zu]", ff, j);
-                int64_t x;
-                if (!cts_read_int(k, fff, val->items[j], &x)) {
-                    ok = false;
-                    continue;
-                }
-                b->c.waiver_status[b->c.nwaiver_status++] = (int32_t)x;
-            }
+            ok &= read_waiver_status(k, ff, val, b);
         } else {
-            KEY_ERR(v->items[i], ff, "unknown key (reason, status)");
+            KEY_ERR(v->items[i], ff, "unknown key (reason, tracking, owner, expires, status)");
             ok = false;
         }
     }
@@ -185,6 +217,9 @@ static bool k_waiver(const cts_keyctx *k, const char *f, const cts_ynode *v, cts
         ok = false;
     }
     cts_set_str(&b->c.waiver, ok ? reason : NULL);
+    cts_set_str(&b->c.waiver_tracking, ok ? tracking : NULL);
+    cts_set_str(&b->c.waiver_owner, ok ? owner : NULL);
+    cts_set_str(&b->c.waiver_expires, ok ? expires : NULL);
     return ok;
 }
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Waivers with a tracking reference, an owner and an expiry date: one still valid waives its
+# case (WAIVED, the message names reason, tracking, owner and date); one past its date waives
+# nothing (FAIL of check `waiver` with the same facts), so a certification with it fails and
+# lists it; audit lists both; `show` prints them; malformed dates are refused with FILE:LINE:COL.
+source "$(dirname "$0")/e2e_lib.sh"
+waived_case() { # name tracking expires
+  cat <<YAML
+  - name: $1
+    dtype: float32
+    self_shape: [1, 16, 4, 4]
+    kernel_size: [4, 4]
+    stride: [1, 1]
+    padding: [0, 0]
+    cube_math_type: 1
+    data: {grad_output: ones}
+    expect: {values: {grad_input: 0.5}}   # wrong on purpose: the exact value is 1/16
+    waiver: {reason: "known deviation", tracking: "$2", owner: "pool-team", expires: "$3"}
+YAML
+}
+{ printf 'suite: e2e.waiver\nop: avgpool2d_backward\nproduct: [ascend910b]\nseed: 11\ncases:\n'
+  waived_case expired DTS2026010101 2020-01-01
+  waived_case current DTS2026010102 2999-12-31; } >w.yaml
+
+expect_rc 1 "$ACLCTS" run --quiet --out r w.yaml
+jsonl_table r/results.jsonl | awk '{print $1, $2, $3}' >table
+diff table - <<'T' || fail "statuses"
+e2e.waiver.current.ascend910b WAIVED expected-values
+e2e.waiver.expired.ascend910b FAIL waiver
+T
+grep -q '"waiver expired on 2020-01-01 (known deviation; tracking DTS2026010101; owner pool-team; expires 2020-01-01): differs from the suite' r/results.jsonl ||
+  fail "expired waiver's message"
+grep -q '"waived (known deviation; tracking DTS2026010102; owner pool-team; expires 2999-12-31): differs' r/results.jsonl ||
+  fail "valid waiver's message"
+
+# certify: the expired waiver is a FAIL (so never CONFORMANT), both are listed and recorded.
+expect_rc 1 "$ACLCTS" certify --product ascend910b --out pkg w.yaml
+grep -q '^  waiver: e2e.waiver.expired.ascend910b: waiver expired on 2020-01-01' out ||
+  fail "certify does not list the expired waiver"
+grep -q '^  waiver: e2e.waiver.current.ascend910b: waived (known deviation; tracking DTS2026010102' out ||
+  fail "certify does not list the used waiver"
+python3 - pkg/manifest.json <<'PY' || fail "manifest waivers"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["counts"]["FAIL"] == 1 and m["counts"]["WAIVED"] == 1, m["counts"]
+w = {x["case"]: x["reason"] for x in m["waivers"]}
+assert "tracking DTS2026010101" in w["e2e.waiver.expired.ascend910b"], w
+assert w["e2e.waiver.expired.ascend910b"].startswith("waiver expired on 2020-01-01"), w
+assert "owner pool-team; expires 2999-12-31" in w["e2e.waiver.current.ascend910b"], w
+PY
+expect_rc 0 "$ACLCTS" verify-package pkg
+
+# audit lists them with their references.
+expect_rc 0 "$ACLCTS" audit --product ascend910b --out au w.yaml
+grep -q '^| `e2e.waiver.expired.ascend910b` | FAIL | waiver expired on 2020-01-01 (known deviation; tracking DTS2026010101' au/audit.md ||
+  fail "audit.md does not list the expired waiver"
+grep -q '^| `e2e.waiver.current.ascend910b` | WAIVED | waived (known deviation; tracking DTS2026010102' au/audit.md ||
+  fail "audit.md does not list the used waiver"
+
+expect_rc 0 "$ACLCTS" show e2e.waiver.current.ascend910b w.yaml
+grep -q 'waiver  *known deviation; tracking DTS2026010102; owner pool-team; expires 2999-12-31' out ||
+  fail "show"
+
+# Malformed waivers: FILE:LINE:COL: error: FIELD, nothing runs.
+for bad in 2026-02-30 2026-13-01 26-01-01 2026/01/01 +026-01-01; do
+  sed "s|2999-12-31|$bad|" w.yaml >bad.yaml
+  expect_rc 2 "$ACLCTS" run --quiet --out rb bad.yaml
+  grep -q "bad.yaml:[0-9]*:[0-9]*: error: cases\[1\].waiver.expires: '$bad' is not a date written YYYY-MM-DD" out ||
+    fail "date $bad not refused"
+done
+sed 's|owner: "pool-team"|ownr: x|' w.yaml >bad.yaml
+expect_rc 2 "$ACLCTS" run --quiet --out rb bad.yaml
+grep -q "error: cases\[0\].waiver.ownr: unknown key (reason, tracking, owner, expires, status)" out ||
+  fail "unknown waiver key"
+sed '0,/2020-01-01/s//2024-02-29/' w.yaml >leap.yaml   # a leap day is a date
+expect_rc 1 "$ACLCTS" run --quiet --out rl leap.yaml
+echo "waivers: expiry fails, valid waives, certify/audit/show list them, bad dates refused"
