@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* A device run the harness could not complete: memory that ran out is the host's resource
  * failure, anything else a setup error. */
