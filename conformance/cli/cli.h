@@ -34,6 +34,7 @@ int cli_import_atk(int argc, char **argv);
 int cli_certify(int argc, char **argv);
 int cli_verify_package(int argc, char **argv);
 int cli_audit(int argc, char **argv);
+int cli_compare(int argc, char **argv);
 
 /* ---- choosing cases (cli_select.c: options into a cts_selection), shared by run, list and
  * show ---- */
