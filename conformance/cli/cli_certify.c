@@ -54,9 +54,10 @@ static const char certify_help[] =
     "                     F's provenance file (results.provenance.jsonl beside it)\n"
     "\n"
     "No package is written, and the exit status is 1, when a case of the suites has no result\n"
-    "or more than one, or records or sessions mix backends, contracts or aclcts versions: each\n"
-    "is named. Scheduler variables (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX,\n"
-    "GTEST_SHARD_INDEX) are refused: a certification is never a shard.\n"
+    "or more than one, a record contradicts itself (a PASS over its tolerance), or records or\n"
+    "sessions mix backends, contracts or aclcts versions: each is named. Scheduler variables\n"
+    "(SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, GTEST_SHARD_INDEX) are refused: a\n"
+    "certification is never a shard.\n"
     "\n"
     "Exit 0 when the verdict is CONFORMANT (canonical suite set, complete, no FAIL, CRASH,\n"
     "TIMEOUT, ERROR or RESOURCE_ERROR), 1 otherwise, 2 for usage or suite errors.\n";
@@ -496,12 +497,13 @@ static int check_complete(certify_state *s)
     char backend[64] = "", contract[16] = "", version[32] = "";
     if (s->a.backend) snprintf(backend, sizeof backend, "%s", s->a.backend);
     int bad = cts_check_case_set(&s->l, &s->got, "aclcts: error: certify", stderr);
+    bad += cts_check_records(&s->l, &s->got, "aclcts: error: certify", stderr);
     bad += cts_check_one_origin(&s->got, s->m.shards, s->m.nshards, s->a.product, backend,
                                 contract, version, "aclcts: error: certify", stderr);
     if (bad) {
         fprintf(stderr, "aclcts: error: certify: no package written: %d problem%s above (a "
-                "certification needs every case exactly once, from one backend, contract and "
-                "aclcts version)\n", bad, bad == 1 ? "" : "s");
+                "certification needs every case exactly once, each record consistent, from one "
+                "backend, contract and aclcts version)\n", bad, bad == 1 ? "" : "s");
         return CLI_EXIT_FAIL;
     }
     snprintf(s->m.backend, sizeof s->m.backend, "%s", backend);

@@ -154,12 +154,34 @@ bool cts_names_has(const cts_names *l, const char *s); /* l sorted */
 int cts_package_list(const char *root, const char *rel, int depth, cts_names *files,
                      cts_names *bad);
 
+/* A closed package (closed.c): nothing is opened before lstat has shown it a regular file. */
+
+/* The detached signature of the package digest a signed package holds besides its files. */
+#define CTS_PACKAGE_SIGNATURE "SHA256SUMS.sig"
+/* Every entry below dir by lstat, nothing opened: the regular files (relative paths, sorted)
+ * into files; each other entry (symbolic link, FIFO, socket, device, a directory holding no
+ * file) named on out, one line each. Returns their number. */
+int cts_package_entries(const char *dir, cts_names *files, FILE *out);
+/* A package file opened for reading with O_NONBLOCK | O_NOFOLLOW, regular files only: NULL
+ * (errno) for anything else, so no read can block. */
+FILE *cts_package_fopen(const char *path);
+/* The closed set: the manifest lists only files a package holds (results.jsonl, the rendered
+ * files, suites/...yaml), each once and all of the first two; SHA256SUMS's names (summed,
+ * sorted) are exactly those and manifest.json. One line per problem; their number. */
+int cts_package_check_closed(const cts_names *summed, const cts_manifest *m, FILE *out);
+
 /* Checks shared by certify and verify-package; each prints one line per problem on out,
  * prefixed by `what` (a file name), and returns the number of problems. */
 
 /* results hold every selected case of l exactly once and nothing else. */
 int cts_check_case_set(const cts_loaded *l, const cts_result_list *res, const char *what,
                        FILE *out);
+/* Each record agrees with its own figures and its case (records_check.c): a PASS names no
+ * failing check, got the expected status, says no element is out of tolerance and, under a
+ * `bound` or `ulp` policy, has its worst error within it (histogram too); a WAIVED case has a
+ * waiver; a NOT_SUPPORTED one judged nothing. */
+int cts_check_records(const cts_loaded *l, const cts_result_list *res, const char *what,
+                      FILE *out);
 /* The records and the run sessions agree on one product, backend, contract and aclcts version
  * (the first seen is put in backend/contract/version); sessions' backend libraries agree. */
 int cts_check_one_origin(const cts_result_list *res, const cts_provenance *shards,

@@ -174,20 +174,31 @@ int cts_suite_hashes(const char *const *paths, int npaths, cts_suite_hash **out,
 
 /* ---- verify-package ---- */
 
-/* SHA256SUMS against the files; every file listed; only regular files. */
-static int check_sums(const char *dir, FILE *out)
+/* SHA-256 of a package file opened by cts_package_fopen (never blocks); 0, or -1. */
+static int hash_package_file(const char *path, char hex[65])
+{
+    FILE *f = cts_package_fopen(path);
+    if (!f) return -1;
+    cts_sha256 s;
+    unsigned char buf[65536], d[32];
+    size_t n;
+    cts_sha256_init(&s);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) cts_sha256_update(&s, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    cts_sha256_final(&s, d);
+    cts_sha256_hex(d, hex);
+    return bad ? -1 : 0;
+}
+
+/* SHA256SUMS against the files (present: the package's regular files, sorted); its names into
+ * summed (sorted); every file listed but SHA256SUMS and its signature. */
+static int check_sums(const char *dir, const cts_names *present, cts_names *summed, FILE *out)
 {
     char path[PATH_MAX * 2], hex[65];
-    cts_names listed = {0}, present = {0}, bad = {0};
     int problems = 0;
-    if (cts_package_list(dir, "", 0, &present, &bad) != 0) {
-        fprintf(out, "%s: cannot list the package\n", dir);
-        return 1;
-    }
-    for (size_t i = 0; i < bad.n; i++, problems++) fprintf(out, "%s\n", bad.v[i]);
-    cts_names_sort(&present);
     snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
-    FILE *f = cts_names_has(&present, "SHA256SUMS") ? fopen(path, "r") : NULL;
+    FILE *f = cts_names_has(present, "SHA256SUMS") ? cts_package_fopen(path) : NULL;
     if (!f) {
         fprintf(out, "SHA256SUMS: missing\n");
         problems++;
@@ -202,9 +213,9 @@ static int check_sums(const char *dir, FILE *out)
             problems++;
             continue;
         }
-        cts_names_push(&listed, name);
+        cts_names_push(summed, name);
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        if (!cts_names_has(&present, name) || cts_sha256_file(path, hex) != 0) {
+        if (!cts_names_has(present, name) || hash_package_file(path, hex) != 0) {
             fprintf(out, "%s: missing (listed in SHA256SUMS)\n", name);
             problems++;
         } else if (strncmp(hex, line, 64) != 0) {
@@ -214,15 +225,13 @@ static int check_sums(const char *dir, FILE *out)
         }
     }
     if (f) fclose(f);
-    cts_names_sort(&listed);
-    for (size_t i = 0; i < present.n; i++)
-        if (strcmp(present.v[i], "SHA256SUMS") && !cts_names_has(&listed, present.v[i])) {
-            fprintf(out, "%s: not listed in SHA256SUMS (added after sealing)\n", present.v[i]);
+    cts_names_sort(summed);
+    for (size_t i = 0; i < present->n; i++)
+        if (strcmp(present->v[i], "SHA256SUMS") && strcmp(present->v[i], CTS_PACKAGE_SIGNATURE) &&
+            !cts_names_has(summed, present->v[i])) {
+            fprintf(out, "%s: not listed in SHA256SUMS (added after sealing)\n", present->v[i]);
             problems++;
         }
-    cts_names_free(&listed);
-    cts_names_free(&present);
-    cts_names_free(&bad);
     return problems;
 }
 
@@ -235,7 +244,7 @@ static int check_manifest_files(const char *dir, const cts_manifest *m, bool che
     for (size_t i = 0; i < m->nfiles; i++) {
         const cts_manifest_file *e = &m->files[i];
         snprintf(path, sizeof path, "%s/%s", dir, e->path);
-        if (strstr(e->path, "..") || e->path[0] == '/' || cts_sha256_file(path, hex) != 0) {
+        if (strstr(e->path, "..") || e->path[0] == '/' || hash_package_file(path, hex) != 0) {
             fprintf(out, "%s: missing (listed in manifest.json)\n", e->path);
             bad++;
         } else if (strcmp(hex, e->sha256) != 0) {
@@ -291,7 +300,7 @@ static int check_suites(const char *dir, const cts_manifest *m, const cts_result
     }
     int bad = 0;
     int missing = cts_check_case_set(&l, res, "results.jsonl", out);
-    bad += missing;
+    bad += missing + cts_check_records(&l, res, "results.jsonl", out);
     if ((missing == 0) != m->complete) {
         fprintf(out, "manifest.json: says complete: %s, the results are %s\n",
                 m->complete ? "true" : "false", missing ? "not" : "complete");
@@ -374,7 +383,7 @@ static int check_derived(const char *dir, const cts_manifest *m, const cts_resul
         if (!mem || cts_package_render(*name, mem, m, res, &au) != 0) abort();
         fclose(mem);
         snprintf(path, sizeof path, "%s/%s", dir, *name);
-        FILE *f = fopen(path, "rb");
+        FILE *f = cts_package_fopen(path);
         char *got = malloc(wlen + 2);
         size_t glen = f && got ? fread(got, 1, wlen + 1, f) : 0;
         if (!f) {
@@ -393,20 +402,11 @@ static int check_derived(const char *dir, const cts_manifest *m, const cts_resul
     return bad;
 }
 
-int cts_package_verify(const char *dir, bool check_backend, FILE *out, cts_manifest *m,
-                       char digest[65])
+/* Everything the manifest and results.jsonl say, against the files and each other. */
+static int check_contents(const char *dir, const cts_manifest *m, bool check_backend, FILE *out)
 {
-    char path[PATH_MAX * 2], err[1200];
-    memset(m, 0, sizeof *m);
-    int bad = check_sums(dir, out);
-    snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
-    if (cts_sha256_file(path, digest) != 0) snprintf(digest, 65, "unknown");
-    snprintf(path, sizeof path, "%s/manifest.json", dir);
-    if (cts_manifest_read(path, m, err, sizeof err) != 0) {
-        fprintf(out, "manifest.json: %s\n", err);
-        return bad + 1;
-    }
-    bad += check_manifest_files(dir, m, check_backend, out);
+    char path[PATH_MAX * 2];
+    int bad = check_manifest_files(dir, m, check_backend, out);
     cts_result_list res = {0};
     snprintf(path, sizeof path, "%s/results.jsonl", dir);
     int unreadable = cts_jsonl_read(path, &res, NULL, out);
@@ -418,5 +418,35 @@ int cts_package_verify(const char *dir, bool check_backend, FILE *out, cts_manif
     bad += check_suites(dir, m, &res, out);
     bad += check_derived(dir, m, &res, out);
     cts_result_list_free(&res);
+    return bad;
+}
+
+int cts_package_verify(const char *dir, bool check_backend, FILE *out, cts_manifest *m,
+                       char digest[65])
+{
+    char path[PATH_MAX * 2], err[1200];
+    memset(m, 0, sizeof *m);
+    snprintf(digest, 65, "unknown");
+    cts_names present = {0}, summed = {0};
+    int bad = cts_package_entries(dir, &present, out);
+    if (bad) {
+        cts_names_free(&present);
+        return bad;
+    }
+    bad = check_sums(dir, &present, &summed, out);
+    snprintf(path, sizeof path, "%s/SHA256SUMS", dir);
+    if (hash_package_file(path, digest) != 0) snprintf(digest, 65, "unknown");
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    if (!cts_names_has(&present, "manifest.json") ||
+        cts_manifest_read(path, m, err, sizeof err) != 0) {
+        fprintf(out, "manifest.json: %s\n", cts_names_has(&present, "manifest.json") ? err
+                                                                                    : "missing");
+        bad++;
+    } else {
+        bad += cts_package_check_closed(&summed, m, out);
+        bad += check_contents(dir, m, check_backend, out);
+    }
+    cts_names_free(&present);
+    cts_names_free(&summed);
     return bad;
 }
