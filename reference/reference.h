@@ -78,7 +78,8 @@ typedef struct {
 bool ref_avgpool_output_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad,
                              bool ceil_mode, int64_t *out);
 
-typedef enum { REF_INTERP_BILINEAR = 0, REF_INTERP_NEAREST = 1 } ref_interp;
+/* BICUBIC: the vendor's releases from 9.1 (PyTorch's bicubic; grid_bicubic.c) */
+typedef enum { REF_INTERP_BILINEAR = 0, REF_INTERP_NEAREST = 1, REF_INTERP_BICUBIC = 2 } ref_interp;
 typedef enum { REF_PAD_ZEROS = 0, REF_PAD_BORDER = 1, REF_PAD_REFLECTION = 2 } ref_padding;
 
 typedef struct {

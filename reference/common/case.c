@@ -110,6 +110,9 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     uint64_t planes = hw_in ? (uint64_t)step / hw_in : 1, chunk;
     if (planes < 1) planes = 1;
     if (planes > (uint64_t)p.c && p.c > 0) planes = (uint64_t)p.c;
+    if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk, one grid_grad batch */
+        return ref_grid_bicubic_work_bytes(&p, threads) +
+               (planes * hw_in + 2 * hw_out) * CHUNK_ELEM_BYTES;
     /* input_grad: two chunks when a batch has several (one handed on while the next is
      * computed); grid_grad: one batch's chunk, or all of them kept (ref_grid_stream's one pass) */
     uint64_t xbufs = (uint64_t)p.c > planes ? 2 : 1;

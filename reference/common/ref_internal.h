@@ -270,6 +270,9 @@ int ref_avgpool_documented_stream(const ref_avgpool_params *p, const double *gra
                                   const ref_path *path, const ref_sink *s);
 int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const double *input,
                     const double *grid, ref_options *opt, bool dx, bool dgrid, const ref_sink *s);
+/* Bicubic's working set besides its chunks (grid_bicubic.c): a batch's points with their exact
+ * coefficients, the reach lists, and per thread the terms of one element. */
+uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads);
 /* Per-element alternative lists gathered in parallel, then flattened in element order. */
 typedef struct { int32_t n, cap; ref_value *v; } ref_altlist;
 int ref_altlist_push(ref_altlist *l, const ref_value *v);

@@ -55,6 +55,15 @@ void grid_axis_clear(grid_axis *ax);
 /* t ← t · (weight k of o), exactly (t's precision is raised as needed). */
 void grid_weight_mul(mpfr_ptr t, const grid_outcome *o, int k);
 
+/* Bicubic (grid_bicubic.c): ref_grid_stream and the one-element MPFR value for
+ * interpolationMode 2, all in MPFR; out has any precision (the sum is rounded to it). */
+int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, const double *input,
+                        const double *grid, ref_options *opt, bool dx, bool dgrid,
+                        const ref_sink *s);
+int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_output,
+                              const double *input, const double *grid, int which, int64_t index,
+                              mpfr_ptr out);
+
 /* The status models' names of t[0..4]: gradOutput, input, grid, inputGrad, gridGrad. */
 extern const char *const ref_grid_tensor_names[5];
 /* A known product the op ships on (not the Atlas inference products nor the 200I/500 A2):

@@ -1446,7 +1446,8 @@ static void batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool s
 static int params_ok(const ref_grid_params *p)
 {
     return p->n >= 0 && p->c >= 0 && p->h_in > 0 && p->w_in > 0 && p->h_out >= 0 && p->w_out >= 0 &&
-           (p->interpolation == REF_INTERP_BILINEAR || p->interpolation == REF_INTERP_NEAREST) &&
+           (p->interpolation == REF_INTERP_BILINEAR || p->interpolation == REF_INTERP_NEAREST ||
+            p->interpolation == REF_INTERP_BICUBIC) &&
            (p->padding == REF_PAD_ZEROS || p->padding == REF_PAD_BORDER || p->padding == REF_PAD_REFLECTION);
 }
 
@@ -2489,6 +2490,8 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
 {
     if (!p || !params_ok(p))
         return -1;
+    if (p->interpolation == REF_INTERP_BICUBIC)
+        return grid_bicubic_stream(p, grad_output, input, grid, opt, dx, dgrid, s);
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     /* both outputs: grid_grad's chunks kept until input_grad's are out (slot order), when they
      * fit; else one pass per output */
@@ -2629,6 +2632,9 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
 {
     if (!p || !params_ok(p) || (which != 0 && which != 1))
         return -1;
+    if (p->interpolation == REF_INTERP_BICUBIC)
+        return grid_bicubic_element_mpfr(p, grad_output, input, grid, which, index,
+                                         (mpfr_ptr)mpfr_out);
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
     gctx G = {p, grad_output, input, grid, 0x1p-24, true, &vec, ref_path_overflow_at(&vec)};

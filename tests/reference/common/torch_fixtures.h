@@ -44,19 +44,21 @@ static double *torch_read_vals(FILE *f, const char *tag, int64_t want)
     return v;
 }
 
-/* The fixture file, past its header comment. */
-static FILE *torch_open(void)
+/* A fixture file of tests/reference/fixtures/, past its header comment. */
+static FILE *torch_open_named(const char *name)
 {
     const char *src = getenv("ACLCTS_SOURCE_DIR");
     assert_non_null(src);
     char path[4096];
-    snprintf(path, sizeof path, "%s/tests/reference/fixtures/torch_f64.txt", src);
+    snprintf(path, sizeof path, "%s/tests/reference/fixtures/%s", src, name);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char line[512];
     assert_non_null(fgets(line, sizeof line, f));
     return f;
 }
+
+static inline FILE *torch_open(void) { return torch_open_named("torch_f64.txt"); }
 
 /* The next record into r (0), or 1 at the "end" line. */
 static int torch_next(FILE *f, torch_record *r)

@@ -1,0 +1,712 @@
+/* The grid sampler's bicubic mode (interpolationMode 2; vendor releases from 9.1, PyTorch's
+ * grid_sampler_2d_backward): Keys' cubic convolution, A = −3/4, on the 4×4 taps around
+ * (floor(cx), floor(cy)).
+ *
+ * Semantics. c = unnormalize(x) exactly (align_corners: (x+1)/2·(size−1), else
+ * ((x+1)·size − 1)/2), with NO clip or reflection of c itself; i0 = floor(c), t = c − i0. Tap k
+ * (k = 0..3) is index i0 − 1 + k with weight K(t+1), K(t), K(1−t), K(2−t),
+ *   K(s) = 5/4·s³ − 9/4·s² + 1 (|s| ≤ 1),  K(s) = −3/4·s³ + 15/4·s² − 6·s + 3 (1 ≤ |s| ≤ 2),
+ * and its index is bounded per padding mode: zeros drops a tap outside the input, border clamps
+ * it, reflection reflects the integer index (period 2·size, or 2·(size−1) with align_corners)
+ * and clamps. input_grad[tap_y][tap_x] += g·wx·wy; grid_grad x = mult_x·Σ g·val·wx'·wy (y
+ * likewise), wx' = dwx/dt, mult = (size−1)/2 or size/2. A non-finite coordinate contributes
+ * nothing (docs/contract.md). Only in-bounds taps are terms (as for bilinear).
+ *
+ * Exactness. c is a dyadic rational of prec(c) bits (the bilinear stage's bound); the weights
+ * and their derivatives are cubics of t, exact in MPFR at 3·prec + 80 bits, and every term is an
+ * exact product; each element is mpfr_sum's correctly rounded sum (hi, lo of reference.h).
+ *
+ * Branches. K is C¹ with K(±1) = K(±2) = K'(±2) = 0, so with the tap index a function of the
+ * integer tap position alone, the value Σ_i K(c − i)·val(map(i)) and its derivative are
+ * continuous in c across every cell edge, for every padding mode: a device whose coordinate
+ * c' = c ± δ takes another floor sees the same function, and its difference is bounded by
+ * Lipschitz constants (|K'| ≤ 3/2, |K''| ≤ 9/2) times δ, added to coord_err. The tap the other
+ * floor adds (i0 − 2 when t ≤ δ, i0 + 3 when 1 − t ≤ δ, a "ghost" of exact weight 0) is
+ * counted in that element's bound. Not continuous are the non-finite classes: a non-finite
+ * factor times a weight the device may compute as 0 (|w| within its error), or a ghost tap,
+ * leaves the element REF_FLAG_UNCHECKABLE; so does a point whose δ ≥ 1/2 (several floors) unless
+ * every tap it can reach is out of bounds (zeros) or clamped to one edge (border): then its taps
+ * all land on one element, where Σ_k K = 1 and Σ_k K' = 0 for any t, so only the coefficients'
+ * own rounding errors count ("pinned").
+ *
+ * Device error of a coefficient (FP32, u = 2^-24, or double): t' = c' − floor(c') errs by
+ * δ + u; Horner's evaluation of the cubic on s ≤ 2 errs by ≤ γ(6)·Σ|a_i|s^i ≤ 36·6.01u and
+ * its argument (t+1, 1−t, 2−t, rounded) by 2u·3/2 more: e_w = 3/2·(δ + u) + 256u. The
+ * derivatives (quadratics, Σ|a_i|s^i ≤ 30, |K''| ≤ 9/2): e_dw = 9/2·(δ + u) + 192u. Each term
+ * then errs by |g|·(e_x|wy| + |wx|e_y + e_x·e_y) (dgrid: |g·val·mult| likewise), summed into
+ * coord_err; nops counts the products' roundings (input_grad: wy·wx and g·w; grid_grad: three
+ * products and the final scale). */
+#include <stdlib.h>
+
+#include "grid_internal.h"
+
+#define BC_CW 256.0   /* coefficient Horner error, units of u (above) */
+#define BC_CD 192.0   /* derivative's */
+#define BC_LW 1.5     /* max |K'| (Lipschitz constant of the weights in t) */
+#define BC_LD 4.5     /* max |K''| (of the derivatives) */
+#define BC_PIN_W 0.35 /* a pinned axis: |w_k| summed over the 4 taps ≤ 1.375 for every t */
+#define BC_PIN_D 1.5  /* and |w'_k| ≤ 3/2 each */
+
+typedef struct {
+    bool none;          /* no tap in bounds, on any branch (zeros, far out) */
+    bool pinned;        /* every tap clamped to one edge on every branch (border, far out) */
+    bool unres;         /* δ ≥ 1/2: the device's taps not modelled */
+    int64_t reach_lo, reach_hi; /* unres: the indices its taps may reach */
+    int ghost;          /* −1: tap i0 − 2 may be the device's too; +1: tap i0 + 3; 0 none */
+    int64_t idx[5];     /* taps i0−1..i0+2 and the ghost, bounded; −1 outside (zeros) */
+    mpfr_t w[4], dw[4]; /* exact weights and derivatives in t */
+    double wd[5], dwd[5]; /* their magnitudes for the bound (ghost: 0; pinned: BC_PIN_*) */
+    double ew, edw;     /* the device's coefficient errors (0: exact, t = 0 and δ = 0) */
+    double mult;        /* dc/dx */
+} bc_axis;
+
+typedef struct {
+    bool out;           /* non-finite coordinate, or no tap in bounds */
+    bc_axis ax[2];      /* 0: x (width), 1: y (height) */
+    mpfr_t W[16], D[2][16]; /* wx·wy and (dwx·wy·mult_x, wx·dwy·mult_y), [ky·4 + kx] */
+} bc_point;
+
+typedef struct {
+    const ref_grid_params *p;
+    const double *go, *in, *grid;
+    double u;           /* the device's working unit roundoff */
+    double ovf;         /* ref_path_overflow_at */
+} bc_ctx;
+
+static int bitlen(int64_t v)
+{
+    int b = 0;
+    while (v > 0) { b++; v >>= 1; }
+    return b;
+}
+
+/* PyTorch's reflect_coordinates then clip on an integer coordinate, as integers. */
+static int64_t reflect_index(int64_t i, int64_t size, bool align)
+{
+    if (align && size == 1)
+        return 0;
+    int64_t per = align ? 2 * (size - 1) : 2 * size, m = i % per;
+    if (m < 0)
+        m += per;
+    if (align)
+        return m <= size - 1 ? m : per - m;
+    return m < size ? m : per - 1 - m;
+}
+
+/* Tap index i bounded per padding mode, −1 when zeros drops it. */
+static int64_t bound_index(int64_t i, int64_t size, const ref_grid_params *p)
+{
+    if (p->padding == REF_PAD_ZEROS)
+        return i >= 0 && i < size ? i : -1;
+    if (p->padding == REF_PAD_BORDER)
+        return i < 0 ? 0 : i >= size ? size - 1 : i;
+    return reflect_index(i, size, p->align_corners);
+}
+
+/* Whether the device's coordinate arithmetic is exact for x (grid_axis.c's argument: every
+ * intermediate of the unnormalize is a multiple of 2^-(K+1) below M). */
+static bool coord_exact(double x, int64_t size, double u)
+{
+    int K = 0;
+    if (x != 0) {
+        int e;
+        double m = frexp(x, &e); /* x = m·2^e, m·2^53 an integer */
+        int64_t mi = (int64_t)ldexp(m, 53);
+        int tz = mi ? __builtin_ctzll((uint64_t)(mi < 0 ? -mi : mi)) : 0;
+        int lsb = e - 53 + tz;
+        K = lsb < 0 ? -lsb : 0;
+    }
+    double M = ((fabs(x) + 1) * (double)size + 1) * (1 + 0x1p-50);
+    return K < 1000 && ldexp(M, K + 1) * u < 1;
+}
+
+/* K and its derivative for the four taps at t (exact at w's precision). */
+static void coefficients(bc_axis *a, mpfr_srcptr t, mpfr_ptr s, mpfr_ptr r)
+{
+    /* s = t + 1: K2(s), dK2/ds; s = t: K1, K1'; s = 1 − t: K1, −K1'; s = 2 − t: K2, −K2' */
+    for (int k = 0; k < 4; k++) {
+        if (k == 0) mpfr_add_ui(s, t, 1, MPFR_RNDN);
+        else if (k == 1) mpfr_set(s, t, MPFR_RNDN);
+        else mpfr_ui_sub(s, (unsigned long)k - 1, t, MPFR_RNDN);
+        bool outer = k == 0 || k == 3;
+        /* K1 = (5/4·s − 9/4)·s·s + 1; K2 = ((−3/4·s + 15/4)·s − 6)·s + 3 */
+        mpfr_mul_d(r, s, outer ? -0.75 : 1.25, MPFR_RNDN);
+        mpfr_add_d(r, r, outer ? 3.75 : -2.25, MPFR_RNDN);
+        mpfr_mul(r, r, s, MPFR_RNDN);
+        if (outer)
+            mpfr_sub_ui(r, r, 6, MPFR_RNDN);
+        mpfr_mul(r, r, s, MPFR_RNDN);
+        mpfr_add_ui(a->w[k], r, outer ? 3 : 1, MPFR_RNDN);
+        /* K1' = (15/4·s − 9/2)·s; K2' = (−9/4·s + 15/2)·s − 6; ds/dt = −1 for k ≥ 2 */
+        mpfr_mul_d(r, s, outer ? -2.25 : 3.75, MPFR_RNDN);
+        mpfr_add_d(r, r, outer ? 7.5 : -4.5, MPFR_RNDN);
+        mpfr_mul(r, r, s, MPFR_RNDN);
+        if (outer)
+            mpfr_sub_ui(r, r, 6, MPFR_RNDN);
+        if (k >= 2)
+            mpfr_neg(r, r, MPFR_RNDN);
+        mpfr_set(a->dw[k], r, MPFR_RNDN);
+        mpfr_prec_round(a->w[k], mpfr_min_prec(a->w[k]) > 1 ? mpfr_min_prec(a->w[k]) : 2,
+                        MPFR_RNDN); /* exact: drops trailing zeros only */
+        mpfr_prec_round(a->dw[k], mpfr_min_prec(a->dw[k]) > 1 ? mpfr_min_prec(a->dw[k]) : 2,
+                        MPFR_RNDN);
+    }
+}
+
+static void axis_init(bc_axis *a)
+{
+    for (int k = 0; k < 4; k++) {
+        mpfr_init2(a->w[k], 2);
+        mpfr_init2(a->dw[k], 2);
+    }
+}
+
+static void axis_clear(bc_axis *a)
+{
+    for (int k = 0; k < 4; k++) {
+        mpfr_clear(a->w[k]);
+        mpfr_clear(a->dw[k]);
+    }
+}
+
+/* One axis of a finite grid value x. */
+static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params *p, double u)
+{
+    a->none = a->pinned = a->unres = false;
+    a->ghost = 0;
+    a->mult = p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
+    int e = x != 0 ? ilogb(x) : 0;
+    long width = (e > 0 ? e : 0) - (x != 0 && e - 52 < 0 ? e - 52 : 0) + 2;
+    mpfr_prec_t pc = width + 2 * bitlen(size) + 64;
+    mpfr_t c, t, s, r;
+    mpfr_inits2(pc, c, t, (mpfr_ptr)0);
+    mpfr_set_d(c, x, MPFR_RNDN);
+    mpfr_add_ui(c, c, 1, MPFR_RNDN);
+    if (p->align_corners) {
+        mpfr_div_2ui(c, c, 1, MPFR_RNDN);
+        mpfr_mul_si(c, c, (long)(size - 1), MPFR_RNDN);
+    } else {
+        mpfr_mul_si(c, c, (long)size, MPFR_RNDN);
+        mpfr_sub_ui(c, c, 1, MPFR_RNDN);
+        mpfr_div_2ui(c, c, 1, MPFR_RNDN);
+    }
+    double cd = mpfr_get_d(c, MPFR_RNDN), sz = (double)size;
+    double delta = coord_exact(x, size, u) ? 0 : 2 * u * ((fabs(x) + 1) * sz + 1) * (1 + 0x1p-40);
+    double slack = fabs(cd) * 0x1p-50;
+    /* every branch's taps left of 0 or right of size − 1 */
+    bool left = cd + slack + delta + 2 < 0, right = cd - slack - delta - 1 > sz;
+    if ((left || right) && p->padding != REF_PAD_REFLECTION) {
+        a->none = p->padding == REF_PAD_ZEROS;
+        a->pinned = !a->none;
+        if (a->none) {
+            mpfr_clears(c, t, (mpfr_ptr)0);
+            return;
+        }
+    }
+    mpfr_floor(t, c);
+    int64_t i0 = 0;
+    if (a->pinned) {
+        i0 = left ? -8 : size + 8; /* every tap clamps to the same edge */
+    } else if (fabs(cd) < 0x1p52) {
+        i0 = (int64_t)mpfr_get_d(t, MPFR_RNDN);
+    } else { /* reflection far out: floor(c) modulo the reflection's period (exact) */
+        mpfr_t per;
+        mpfr_init2(per, 64);
+        mpfr_set_si(per, p->align_corners ? 2 * (size - 1) : 2 * size, MPFR_RNDN);
+        mpfr_init2(s, pc);
+        if (mpfr_zero_p(per))
+            mpfr_set_zero(s, 1);
+        else
+            mpfr_fmod(s, t, per, MPFR_RNDN);
+        i0 = (int64_t)mpfr_get_d(s, MPFR_RNDN);
+        mpfr_clears(per, s, (mpfr_ptr)0);
+    }
+    mpfr_sub(t, c, t, MPFR_RNDN); /* t = c − floor(c): exact, fewer bits than c */
+    mpfr_prec_t pw = 3 * (pc + 2) + 80;
+    mpfr_inits2(pw, s, r, (mpfr_ptr)0);
+    for (int k = 0; k < 4; k++) {
+        mpfr_set_prec(a->w[k], pw);
+        mpfr_set_prec(a->dw[k], pw);
+    }
+    coefficients(a, t, s, r);
+    double td = mpfr_get_d(t, MPFR_RNDN);
+    bool exact = delta == 0 && mpfr_zero_p(t); /* weights 0, 1, 0, 0: exact in any format */
+    a->ew = exact ? 0 : BC_LW * (delta + u) + BC_CW * u;
+    a->edw = exact ? 0 : BC_LD * (delta + u) + BC_CD * u;
+    for (int k = 0; k < 4; k++) {
+        a->idx[k] = bound_index(i0 - 1 + k, size, p);
+        a->wd[k] = a->pinned ? BC_PIN_W : fabs(mpfr_get_d(a->w[k], MPFR_RNDU));
+        a->dwd[k] = a->pinned ? BC_PIN_D : fabs(mpfr_get_d(a->dw[k], MPFR_RNDU));
+    }
+    a->wd[4] = a->dwd[4] = 0;
+    a->idx[4] = -1;
+    if (a->pinned) {
+        a->ew = BC_CW * u; /* the δ part cancels: Σ_k K = 1, Σ_k K' = 0 on one element */
+        a->edw = BC_CD * u;
+    } else if (delta >= 0.5) {
+        a->unres = true;
+        double lo = floor(cd - delta) - 2, hi = floor(cd + delta) + 3;
+        a->reach_lo = p->padding == REF_PAD_REFLECTION || lo < 0 ? 0 : (int64_t)lo;
+        a->reach_hi = p->padding == REF_PAD_REFLECTION || hi > sz - 1 ? size - 1 : (int64_t)hi;
+    } else if (delta > 0 && (td <= delta * (1 + 0x1p-40) || 1 - td <= delta * (1 + 0x1p-40))) {
+        a->ghost = td <= 0.5 ? -1 : 1;
+        a->idx[4] = bound_index(a->ghost < 0 ? i0 - 2 : i0 + 3, size, p);
+    }
+    mpfr_clears(c, t, s, r, (mpfr_ptr)0);
+}
+
+static void point_init(bc_point *pt)
+{
+    axis_init(&pt->ax[0]);
+    axis_init(&pt->ax[1]);
+    for (int k = 0; k < 16; k++) {
+        mpfr_init2(pt->W[k], 2);
+        mpfr_init2(pt->D[0][k], 2);
+        mpfr_init2(pt->D[1][k], 2);
+    }
+}
+
+static void point_clear(bc_point *pt)
+{
+    axis_clear(&pt->ax[0]);
+    axis_clear(&pt->ax[1]);
+    for (int k = 0; k < 16; k++) {
+        mpfr_clear(pt->W[k]);
+        mpfr_clear(pt->D[0][k]);
+        mpfr_clear(pt->D[1][k]);
+    }
+}
+
+/* z = a·b·m exactly (m a double). */
+static void mul_exact(mpfr_ptr z, mpfr_srcptr a, mpfr_srcptr b, double m)
+{
+    mpfr_set_prec(z, mpfr_get_prec(a) + mpfr_get_prec(b) + 64);
+    mpfr_mul(z, a, b, MPFR_RNDN);
+    mpfr_mul_d(z, z, m, MPFR_RNDN);
+    mpfr_prec_round(z, mpfr_min_prec(z) > 1 ? mpfr_min_prec(z) : 2, MPFR_RNDN);
+}
+
+static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
+{
+    const ref_grid_params *p = X->p;
+    const double *g = X->grid + (n * p->h_out * p->w_out + pix) * 2;
+    pt->out = !isfinite(g[0]) || !isfinite(g[1]);
+    if (pt->out)
+        return;
+    axis_eval(&pt->ax[0], g[0], p->w_in, p, X->u);
+    axis_eval(&pt->ax[1], g[1], p->h_in, p, X->u);
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    pt->out = ax->none || ay->none;
+    if (pt->out)
+        return;
+    for (int ky = 0; ky < 4; ky++)
+        for (int kx = 0; kx < 4; kx++) {
+            int k = ky * 4 + kx;
+            mul_exact(pt->W[k], ax->w[kx], ay->w[ky], 1);
+            mul_exact(pt->D[0][k], ax->dw[kx], ay->w[ky], ax->mult);
+            mul_exact(pt->D[1][k], ax->w[kx], ay->dw[ky], ay->mult);
+        }
+}
+
+/* A weight factor the device may compute as 0 or of the other sign (ghost: exact 0). */
+static bool weight_unsure(double mag, double err, bool ghost)
+{
+    return ghost || (err > 0 && mag <= err);
+}
+
+/* ---- a growable MPFR term list per thread ---- */
+typedef struct { mpfr_ptr *ptr; mpfr_t *v; size_t n, cap; } bc_terms;
+
+static mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec)
+{
+    if (T->n + 1 >= T->cap) {
+        size_t cap = T->cap ? 2 * T->cap : 64;
+        mpfr_t *v = malloc(cap * sizeof *v);
+        mpfr_ptr *ptr = malloc(cap * sizeof *ptr);
+        if (!v || !ptr) {
+            free(v);
+            free(ptr);
+            return NULL;
+        }
+        memcpy(v, T->v, T->cap * sizeof *v); /* an mpfr_t moves with its limbs pointer */
+        for (size_t i = T->cap; i < cap; i++)
+            mpfr_init2(v[i], 64);
+        for (size_t i = 0; i < T->n; i++) /* the terms so far, at their new places */
+            ptr[i] = v[i];
+        free(T->v);
+        free(T->ptr);
+        T->v = v;
+        T->ptr = ptr;
+        T->cap = cap;
+    }
+    mpfr_ptr t = T->v[T->n];
+    T->ptr[T->n++] = t;
+    mpfr_set_prec(t, prec);
+    return t;
+}
+
+static void bc_terms_free(bc_terms *T)
+{
+    for (size_t i = 0; i < T->cap; i++)
+        mpfr_clear(T->v[i]);
+    free(T->v);
+    free(T->ptr);
+}
+
+/* The element's value from its exact terms (T->n of them, room for one more). */
+static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double ovf, double s_pre)
+{
+    ref_finish_mpfr_sum(T->ptr, (unsigned long)T->n, &v->hi, &v->lo, NULL);
+    if (!isfinite(v->hi) && T->n > 0) {
+        mpfr_t h;
+        mpfr_init2(h, 64);
+        mpfr_sum(h, T->ptr, (unsigned long)T->n, MPFR_RNDN);
+        if (mpfr_nan_p(h) || mpfr_inf_p(h))
+            *fl |= REF_FLAG_NONFINITE;
+        mpfr_clear(h);
+    }
+    if ((*fl & REF_FLAG_NONFINITE) && unsure)
+        *fl |= REF_FLAG_UNCHECKABLE;
+    if (v->sum_abs * (1 + 0x1p-40) > ovf || s_pre * (1 + 0x1p-40) > ovf)
+        *fl |= REF_FLAG_RANGE;
+}
+
+/* ---- input_grad ---- */
+
+typedef struct { int64_t pix; uint8_t kx, ky; } bc_entry; /* k = 4: the ghost tap */
+
+typedef struct {
+    int64_t *start;     /* hw_in + 1: entries of element e at start[e] .. start[e+1] */
+    bc_entry *ent;
+    uint8_t *unres;     /* hw_in: reached by an unresolved point */
+} bc_reach;
+
+static int reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
+{
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out, total = 0;
+    R->start = calloc((size_t)hw_in + 1, sizeof *R->start);
+    R->unres = calloc((size_t)hw_in, 1);
+    if (!R->start || !R->unres)
+        return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t pix = 0; pix < hw_out; pix++) {
+            const bc_point *pt = &pts[pix];
+            if (pt->out)
+                continue;
+            const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+            if (pass == 0 && (ax->unres || ay->unres)) {
+                int64_t x0 = ax->unres ? ax->reach_lo : 0, x1 = ax->unres ? ax->reach_hi : p->w_in - 1;
+                int64_t y0 = ay->unres ? ay->reach_lo : 0, y1 = ay->unres ? ay->reach_hi : p->h_in - 1;
+                if (!ax->unres) { /* the taps' own range on the resolved axis */
+                    x0 = p->w_in; x1 = -1;
+                    for (int k = 0; k < 5; k++)
+                        if (ax->idx[k] >= 0) { x0 = ax->idx[k] < x0 ? ax->idx[k] : x0; x1 = ax->idx[k] > x1 ? ax->idx[k] : x1; }
+                }
+                if (!ay->unres) {
+                    y0 = p->h_in; y1 = -1;
+                    for (int k = 0; k < 5; k++)
+                        if (ay->idx[k] >= 0) { y0 = ay->idx[k] < y0 ? ay->idx[k] : y0; y1 = ay->idx[k] > y1 ? ay->idx[k] : y1; }
+                }
+                for (int64_t yi = y0; yi <= y1; yi++)
+                    for (int64_t xi = x0; xi <= x1; xi++)
+                        R->unres[yi * p->w_in + xi] = 1;
+            }
+            for (int ky = 0; ky < 5; ky++)
+                for (int kx = 0; kx < 5; kx++) {
+                    int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+                    if (yi < 0 || xi < 0)
+                        continue;
+                    int64_t e = yi * p->w_in + xi;
+                    if (pass == 0)
+                        R->start[e + 1]++;
+                    else
+                        R->ent[R->start[e]++] = (bc_entry){pix, (uint8_t)kx, (uint8_t)ky};
+                }
+        }
+        if (pass == 0) {
+            for (int64_t e = 0; e < hw_in; e++)
+                R->start[e + 1] += R->start[e];
+            total = R->start[hw_in];
+            R->ent = malloc((size_t)(total ? total : 1) * sizeof *R->ent);
+            if (!R->ent)
+                return -1;
+        }
+    }
+    for (int64_t e = hw_in; e > 0; e--) /* filling advanced each start to the next's */
+        R->start[e] = R->start[e - 1];
+    R->start[0] = 0;
+    return 0;
+}
+
+static void reach_free(bc_reach *R)
+{
+    free(R->start);
+    free(R->ent);
+    free(R->unres);
+}
+
+static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
+                      int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl)
+{
+    const ref_grid_params *p = X->p;
+    const double *go = X->go + (n * p->c + c) * p->h_out * p->w_out;
+    memset(v, 0, sizeof *v);
+    *fl = 0;
+    v->nops = 2;
+    T->n = 0;
+    bool unsure = R->unres[e];
+    double sabs = 0, cerr = 0;
+    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
+        const bc_entry *en = &R->ent[i];
+        const bc_point *pt = &pts[en->pix];
+        const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+        double g = go[en->pix], ag = fabs(g);
+        bool gx = en->kx == 4, gy = en->ky == 4;
+        v->nterms++;
+        if (!isfinite(g))
+            unsure = unsure || weight_unsure(ax->wd[en->kx], ax->ew, gx) ||
+                     weight_unsure(ay->wd[en->ky], ay->ew, gy) ||
+                     ax->unres || ay->unres;
+        double wx = ax->wd[en->kx], wy = ay->wd[en->ky];
+        sabs += ag * wx * wy;
+        cerr += ag * (ax->ew * wy + wx * ay->ew + ax->ew * ay->ew);
+        if (gx || gy)
+            continue; /* a ghost adds to the bound only */
+        mpfr_srcptr w = pt->W[en->ky * 4 + en->kx];
+        mpfr_ptr t = bc_term(T, mpfr_get_prec(w) + 64);
+        if (!t)
+            return -1;
+        mpfr_mul_d(t, w, g, MPFR_RNDN);
+    }
+    v->sum_abs = sabs * (1 + (double)(v->nterms + 8) * 0x1p-52);
+    v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
+    finish(T, v, fl, unsure, X->ovf, 0);
+    if (R->unres[e]) /* an unresolved point's taps may reach it */
+        *fl |= REF_FLAG_UNCHECKABLE;
+    return 0;
+}
+
+/* ---- grid_grad ---- */
+
+static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
+                       bc_terms *T, ref_value *v, uint8_t *fl)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    memset(v, 0, sizeof *v);
+    *fl = 0;
+    v->nops = 5;
+    T->n = 0;
+    if (pt->out)
+        return 0;
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    const bc_axis *ad = comp == 0 ? ax : ay; /* the differentiated axis */
+    double mult = fabs(ad->mult);
+    bool unsure = ax->unres || ay->unres;
+    double sabs = 0, spre = 0, cerr = 0, under = 0;
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = X->go[(n * p->c + c) * hw_out + pix];
+        const double *in = X->in + (n * p->c + c) * hw_in;
+        for (int ky = 0; ky < 5; ky++)
+            for (int kx = 0; kx < 5; kx++) {
+                int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+                if (yi < 0 || xi < 0)
+                    continue;
+                double val = in[yi * p->w_in + xi], a = fabs(g * val);
+                bool gx = kx == 4, gy = ky == 4;
+                /* the factors: comp 0 dwx·wy, comp 1 wx·dwy */
+                double fx = comp == 0 ? ax->dwd[kx] : ax->wd[kx];
+                double fy = comp == 0 ? ay->wd[ky] : ay->dwd[ky];
+                double ex = comp == 0 ? ax->edw : ax->ew, ey = comp == 0 ? ay->ew : ay->edw;
+                v->nterms++;
+                if (!isfinite(g) || !isfinite(val)) {
+                    unsure = unsure || weight_unsure(fx, ex, gx) || weight_unsure(fy, ey, gy);
+                } else {
+                    sabs += a * fx * fy * mult;
+                    spre += a * (fx + ex) * (fy + ey);
+                    cerr += a * mult * (ex * fy + fx * ey + ex * ey);
+                    under += ref_fmax(1, fabs(g)) * ref_fmax(1, fabs(val)) * 2 * ref_fmax(1, mult);
+                    if (fabs(g) * (1 + 0x1p-40) > X->ovf / 2 || a * 2 > X->ovf)
+                        spre = INFINITY; /* a partial product may overflow */
+                }
+                if (gx || gy)
+                    continue;
+                mpfr_srcptr d = pt->D[comp][ky * 4 + kx];
+                mpfr_ptr t = bc_term(T, mpfr_get_prec(d) + 128);
+                if (!t)
+                    return -1;
+                mpfr_mul_d(t, d, g, MPFR_RNDN);
+                mpfr_mul_d(t, t, val, MPFR_RNDN);
+            }
+    }
+    double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
+    v->sum_abs = sabs * k;
+    v->coord_err = cerr * k;
+    v->under_mag = under * k;
+    finish(T, v, fl, unsure, X->ovf, spre * k);
+    if (ax->unres || ay->unres)
+        *fl |= REF_FLAG_UNCHECKABLE;
+    return 0;
+}
+
+/* ---- the stream ---- */
+
+static int batch_points(const bc_ctx *X, int64_t n, bc_point *pts, int nth)
+{
+    int64_t hw_out = X->p->h_out * X->p->w_out;
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
+    for (int64_t pix = 0; pix < hw_out; pix++)
+        point_eval(X, n, pix, &pts[pix]);
+    return 0;
+}
+
+static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_in = p->h_in * p->w_in;
+    int64_t step = s->elems > 0 ? s->elems : REF_CHUNK_ELEMS;
+    int64_t group = step / hw_in < 1 ? 1 : step / hw_in;
+    if (group > p->c)
+        group = p->c > 0 ? p->c : 1;
+    ref_chunkbuf b;
+    if (ref_chunkbuf_init(&b, group * hw_in) != 0)
+        return -1;
+    int rc = 0;
+    for (int64_t n = 0; rc == 0 && n < p->n; n++) {
+        batch_points(X, n, pts, nth);
+        bc_reach R = {0};
+        rc = reach_build(p, pts, &R);
+        for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
+            int64_t nc = p->c - c0 < group ? p->c - c0 : group, ne = nc * hw_in;
+            ref_chunkbuf_start(&b, ne);
+            int fail = 0;
+#pragma omp parallel num_threads(nth) reduction(| : fail)
+            {
+                bc_terms T = {0};
+#pragma omp for schedule(dynamic, 64)
+                for (int64_t i = 0; i < ne; i++)
+                    fail |= dx_element(X, pts, &R, n, c0 + i / hw_in, i % hw_in, &T, &b.o.v[i],
+                                       &b.o.flags[i]) != 0;
+                bc_terms_free(&T);
+            }
+            rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
+        }
+        reach_free(&R);
+    }
+    ref_chunkbuf_free(&b);
+    return rc;
+}
+
+static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    ref_chunkbuf b;
+    if (ref_chunkbuf_init(&b, 2 * hw_out > 0 ? 2 * hw_out : 1) != 0)
+        return -1;
+    int rc = 0;
+    for (int64_t n = 0; rc == 0 && n < p->n; n++) {
+        batch_points(X, n, pts, nth);
+        ref_chunkbuf_start(&b, 2 * hw_out);
+        int fail = 0;
+#pragma omp parallel num_threads(nth) reduction(| : fail)
+        {
+            bc_terms T = {0};
+#pragma omp for schedule(dynamic, 32)
+            for (int64_t i = 0; i < 2 * hw_out; i++)
+                fail |= dgrid_value(X, &pts[i / 2], n, i / 2, (int)(i % 2), &T, &b.o.v[i],
+                                    &b.o.flags[i]) != 0;
+            bc_terms_free(&T);
+        }
+        rc = fail ? -1 : ref_emit(s, 4, n * 2 * hw_out, &b);
+    }
+    ref_chunkbuf_free(&b);
+    return rc;
+}
+
+int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, const double *input,
+                        const double *grid, ref_options *opt, bool dx, bool dgrid,
+                        const ref_sink *s)
+{
+    bool dbl = opt->path.name && strstr(opt->path.name, "double");
+    bc_ctx X = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24,
+                ref_path_overflow_at(&opt->path)};
+    int64_t hw_out = p->h_out * p->w_out;
+    int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
+    bc_point *pts = malloc((size_t)(hw_out > 0 ? hw_out : 1) * sizeof *pts);
+    if (!pts)
+        return -1;
+    for (int64_t i = 0; i < hw_out; i++)
+        point_init(&pts[i]);
+    int rc = dx ? stream_dx(&X, pts, nth, s) : 0;
+    rc = rc == 0 && dgrid ? stream_dgrid(&X, pts, nth, s) : rc;
+    for (int64_t i = 0; i < hw_out; i++)
+        point_clear(&pts[i]);
+    free(pts);
+    opt->mpfr_fallbacks += (dx ? p->n * p->c * p->h_in * p->w_in : 0) + (dgrid ? 2 * p->n * hw_out : 0);
+    return rc;
+}
+
+int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_output,
+                              const double *input, const double *grid, int which, int64_t index,
+                              mpfr_ptr out)
+{
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    ref_path vec = ref_grid_path(REF_DT_FLOAT);
+    bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec)};
+    bc_terms T = {0};
+    ref_value v;
+    uint8_t fl;
+    bc_point pt;
+    point_init(&pt);
+    int rc = 0;
+    mpfr_set_zero(out, 1);
+    if (which == 1 && index >= 0 && index < p->n * hw_out * 2) {
+        int64_t n = index / 2 / hw_out, pix = index / 2 % hw_out;
+        point_eval(&X, n, pix, &pt);
+        rc = dgrid_value(&X, &pt, n, pix, (int)(index % 2), &T, &v, &fl);
+        if (rc == 0 && T.n)
+            mpfr_sum(out, T.ptr, (unsigned long)T.n, MPFR_RNDN);
+    } else if (which == 0 && index >= 0 && index < p->n * p->c * hw_in) {
+        int64_t e = index % hw_in, c = index / hw_in % p->c, n = index / hw_in / p->c;
+        int64_t xi = e % p->w_in, yi = e / p->w_in;
+        bc_terms all = {0};
+        for (int64_t pix = 0; rc == 0 && pix < hw_out; pix++) {
+            point_eval(&X, n, pix, &pt);
+            if (pt.out)
+                continue;
+            double g = grad_output[(n * p->c + c) * hw_out + pix];
+            for (int ky = 0; ky < 4 && rc == 0; ky++)
+                for (int kx = 0; kx < 4 && rc == 0; kx++) {
+                    if (pt.ax[1].idx[ky] != yi || pt.ax[0].idx[kx] != xi)
+                        continue;
+                    mpfr_srcptr w = pt.W[ky * 4 + kx];
+                    mpfr_ptr t = bc_term(&all, mpfr_get_prec(w) + 64);
+                    if (!t)
+                        rc = -1;
+                    else
+                        mpfr_mul_d(t, w, g, MPFR_RNDN);
+                }
+        }
+        if (rc == 0 && all.n)
+            mpfr_sum(out, all.ptr, (unsigned long)all.n, MPFR_RNDN);
+        bc_terms_free(&all);
+    } else {
+        rc = -1;
+    }
+    point_clear(&pt);
+    bc_terms_free(&T);
+    return rc;
+}
+
+/* Per point its struct and the limbs of 48 products of ~3·100-bit coefficients (an FP32 grid
+ * value's coordinate has ~100 bits; wider ones, rare, take more), 25 reach entries; per input
+ * element its reach offset and mark; per thread an element's terms (every point's 25 taps at
+ * worst, 112 bytes each). */
+uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads)
+{
+    uint64_t hw_out = (uint64_t)p->h_out * (uint64_t)p->w_out;
+    uint64_t hw_in = (uint64_t)p->h_in * (uint64_t)p->w_in;
+    return hw_out * (sizeof(bc_point) + 48 * 96 + 25 * sizeof(bc_entry)) + hw_in * 9 +
+           (uint64_t)(threads > 0 ? threads : 1) * (hw_out * 25 + 64) * 112;
+}

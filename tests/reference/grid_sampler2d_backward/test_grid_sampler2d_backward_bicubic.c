@@ -1,0 +1,209 @@
+/* The grid sampler's bicubic mode (interpolationMode 2, grid_bicubic.c): against PyTorch float64
+ * (tests/reference/fixtures/torch_f64_bicubic.txt, made by `tools/make-torch-fixtures
+ * --bicubic`: every padding mode and align_corners, points on cell edges, far out and on
+ * reflection folds), against hand-derived exact values (each comment derives them from Keys'
+ * kernel with A = −3/4), and its non-finite classes. */
+#include <mpfr.h>
+
+#include "torch_fixtures.h"
+
+static ref_grid_params bicubic(int64_t n, int64_t c, int64_t h_in, int64_t w_in, int64_t h_out,
+                               int64_t w_out, ref_padding pad, bool align)
+{
+    return (ref_grid_params){n, c, h_in, w_in, h_out, w_out, REF_INTERP_BICUBIC, pad, align};
+}
+
+static void run(const ref_grid_params *p, const double *go, const double *in, const double *gr,
+                ref_dtype dt, ref_output *oi, ref_output *og)
+{
+    ref_options opt = {.path = ref_grid_path(dt)};
+    assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, &opt, oi, og), 0);
+}
+
+static void agrees_with_torch(void **state)
+{
+    (void)state;
+    FILE *f = torch_open_named("torch_f64_bicubic.txt");
+    torch_record r;
+    int ncase = 0, bad = 0, unchecked = 0;
+    int64_t nel = 0;
+    while (torch_next(f, &r) == 0) {
+        ncase++;
+        assert_int_equal(r.grid.interpolation, REF_INTERP_BICUBIC);
+        ref_output oi, og;
+        run(&r.grid, r.go, r.in, r.gr, REF_DT_DOUBLE, &oi, &og);
+        bad += torch_check(&oi, r.dx, "dx", ncase);
+        bad += torch_check(&og, r.dg, "dgrid", ncase);
+        for (int64_t i = 0; i < oi.numel; i++)
+            unchecked += (oi.flags[i] & REF_FLAG_UNCHECKABLE) != 0;
+        for (int64_t i = 0; i < og.numel; i++)
+            unchecked += (og.flags[i] & REF_FLAG_UNCHECKABLE) != 0;
+        nel += oi.numel + og.numel;
+        ref_output_free(&oi);
+        ref_output_free(&og);
+        torch_record_free(&r);
+    }
+    fclose(f);
+    print_message("%d bicubic fixtures, %lld elements, %d outside the bound\n", ncase,
+                  (long long)nel, bad);
+    assert_true(ncase >= 20);
+    assert_int_equal(bad, 0);
+    assert_int_equal(unchecked, 0); /* finite data: every element judged */
+}
+
+/* The one-element MPFR form gives every streamed value (hi) of the fixtures. */
+static void element_mpfr_agrees(void **state)
+{
+    (void)state;
+    FILE *f = torch_open_named("torch_f64_bicubic.txt");
+    torch_record r;
+    mpfr_t m;
+    mpfr_init2(m, 53);
+    while (torch_next(f, &r) == 0) {
+        ref_output oi, og;
+        run(&r.grid, r.go, r.in, r.gr, REF_DT_FLOAT, &oi, &og);
+        for (int which = 0; which < 2; which++) {
+            const ref_output *o = which ? &og : &oi;
+            for (int64_t i = 0; i < o->numel; i++) {
+                assert_int_equal(ref_grid_sampler2d_backward_element_mpfr(&r.grid, r.go, r.in, r.gr,
+                                                                          which, i, m), 0);
+                assert_true(mpfr_get_d(m, MPFR_RNDN) == o->v[i].hi);
+            }
+        }
+        ref_output_free(&oi);
+        ref_output_free(&og);
+        torch_record_free(&r);
+    }
+    fclose(f);
+    mpfr_clear(m);
+}
+
+/* Border, align_corners, input 1×1×1×4 = 0, 1, 2, 3, one point (0, 0), g = 1. x: c = (0+1)/2·3
+ * = 3/2, floor 1, t = 1/2, taps 0..3 with K(3/2) = −3/4·(1/2)(1/2)² = −3/32, K(1/2) = 5/4·1/8 −
+ * 9/4·1/4 + 1 = 19/32, K(1/2), K(3/2). y: size 1, c = 0, t = 0, taps −1..2 all clamp to row 0
+ * with weights 0, 1, 0, 0. input_grad = (−3/32, 19/32, 19/32, −3/32). grid_grad x: the
+ * derivatives K'(3/2) = −9/4·9/4 + 15/2·3/2 − 6 = 3/16, K'(1/2) = 15/4·1/4 − 9/2·1/2 = −21/16,
+ * then +21/16 and −3/16 (d/dt of K(1−t), K(2−t)): Σ val·w' = −21/16 + 42/16 − 9/16 = 3/4,
+ * times mult = (4−1)/2: 9/8. grid_grad y: mult = (1−1)/2 = 0. */
+static void hand_derived_border(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 4, 1, 1, REF_PAD_BORDER, true);
+    double go[] = {1}, in[] = {0, 1, 2, 3}, gr[] = {0, 0};
+    ref_output oi, og;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, &og);
+    const double want[] = {-3.0 / 32, 19.0 / 32, 19.0 / 32, -3.0 / 32};
+    for (int i = 0; i < 4; i++) {
+        assert_true(oi.v[i].hi == want[i] && oi.v[i].lo == 0);
+        assert_int_equal(oi.flags[i], 0);
+    }
+    assert_true(og.v[0].hi == 9.0 / 8 && og.v[1].hi == 0);
+    ref_output_free(&oi);
+    ref_output_free(&og);
+}
+
+/* Reflection, not align_corners, input 1×1×1×4, point x = −3/2: c = ((−1/2)·4 − 1)/2 = −3/2,
+ * floor −2, t = 1/2, taps −3, −2, −1, 0 reflected with period 8 to 2, 1, 0, 0 (PyTorch's
+ * reflect_coordinates about −1/2 and 7/2), weights −3/32, 19/32, 19/32, −3/32: input_grad =
+ * (19/32 − 3/32, 19/32, −3/32, 0) = (1/2, 19/32, −3/32, 0). y: size 1, every tap on row 0. */
+static void hand_derived_reflection(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 4, 1, 1, REF_PAD_REFLECTION, false);
+    double go[] = {1}, in[] = {0, 0, 0, 0}, gr[] = {-1.5, 0};
+    ref_output oi;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, NULL);
+    const double want[] = {0.5, 19.0 / 32, -3.0 / 32, 0};
+    for (int i = 0; i < 4; i++)
+        assert_true(oi.v[i].hi == want[i]);
+    ref_output_free(&oi);
+}
+
+/* Zeros: taps outside contribute nothing, and a point whose every tap is outside, on every
+ * branch, contributes nothing (x = 0.75 on an axis of 2, not align: c = (1.75·2 − 1)/2 = 5/4,
+ * floor 1, taps 0..3 of which 0, 1 inside with K(5/4) = −3/4·(1/4)(3/4)² = −27/256 and K(1/4) =
+ * 5/4/64 − 9/4/16 + 1 = 225/256; the point x = 40 none; x = 2: c = 5/2, floor 2, taps 1..4 of
+ * which column 1 inside, with K(3/2) = −3/32). */
+static void hand_derived_zeros(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 2, 1, 3, REF_PAD_ZEROS, false);
+    double go[] = {1, 1, 1}, in[] = {0, 0}, gr[] = {0.75, -1, 40, -1, 2, -1};
+    /* y = −1: c = (0·1 − 1)/2 = −1/2, floor −1, t = 1/2, row taps −2..1: row 0 is tap 2,
+     * weight 19/32 */
+    ref_output oi, og;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, &og);
+    assert_true(oi.v[0].hi == -27.0 / 256 * 19 / 32);
+    assert_true(oi.v[1].hi == 225.0 / 256 * 19 / 32 - 3.0 / 32 * 19 / 32);
+    assert_true(og.v[2].hi == 0 && og.v[3].hi == 0 && og.v[2].nterms == 0);
+    ref_output_free(&oi);
+    ref_output_free(&og);
+}
+
+/* Non-finite classes. Exact coordinates on a cell edge (t = 0, δ = 0): the weights are 0, 1, 0,
+ * 0 in every format, so an infinite input on the tap of weight 0 gives grid_grad x = NaN
+ * (0·∞) for certain: judged. The same point at a coordinate the device rounds (FP32, δ > 0) and
+ * t within δ of the edge: the class depends on the device's floor, unjudgeable. */
+static void nonfinite_classes(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 5, 1, 1, REF_PAD_BORDER, true);
+    /* x = −1/2: c = (1/2)/2·4 = 1, taps 0..3, tap 3 (weight K(2) = 0, derivative −K'(2) = 0) */
+    double go[] = {1}, in[] = {0, 0, 0, INFINITY, 0}, gr[] = {-0.5, 0};
+    ref_output oi, og;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, &og);
+    assert_true(isnan(og.v[0].hi));
+    assert_int_equal(og.flags[0] & (REF_FLAG_NONFINITE | REF_FLAG_UNCHECKABLE), REF_FLAG_NONFINITE);
+    ref_output_free(&oi);
+    ref_output_free(&og);
+    /* x = −1/2 + 2^-40: t = 2^-39 but FP32 rounds the coordinate by far more (δ ≈ 2^-21) */
+    gr[0] = -0.5 + 0x1p-40;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, &og);
+    assert_true(og.flags[0] & REF_FLAG_UNCHECKABLE);
+    ref_output_free(&oi);
+    ref_output_free(&og);
+    /* An infinite gradient at (0, 0) on a 5×5 input: c = 2 on both axes, t = 0 exact, taps
+     * 1..4 with weights 0, 1, 0, 0: element (2, 2) gets ∞·1·1 = ∞, the other fifteen taps
+     * ∞·0 = NaN, all judged; row 0 and column 0 nothing. */
+    ref_grid_params q = bicubic(1, 1, 5, 5, 1, 1, REF_PAD_BORDER, true);
+    double gi[] = {INFINITY}, zero[25] = {0}, g2[] = {0, 0};
+    run(&q, gi, zero, g2, REF_DT_FLOAT, &oi, NULL);
+    for (int yi = 0; yi < 5; yi++)
+        for (int xi = 0; xi < 5; xi++) {
+            const ref_value *v = &oi.v[yi * 5 + xi];
+            if (yi == 0 || xi == 0)
+                assert_true(v->hi == 0 && oi.flags[yi * 5 + xi] == 0);
+            else if (yi == 2 && xi == 2)
+                assert_true(v->hi == INFINITY);
+            else
+                assert_true(isnan(v->hi));
+            assert_int_equal(oi.flags[yi * 5 + xi] & REF_FLAG_UNCHECKABLE, 0);
+        }
+    ref_output_free(&oi);
+}
+
+/* A non-finite grid coordinate contributes nothing (docs/contract.md), gridGrad 0. */
+static void nonfinite_coordinate(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 2, 2, 1, 1, REF_PAD_BORDER, false);
+    double go[] = {1}, in[] = {1, 2, 3, 4}, gr[] = {NAN, 0};
+    ref_output oi, og;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, &og);
+    for (int i = 0; i < 4; i++)
+        assert_true(oi.v[i].hi == 0 && oi.v[i].nterms == 0);
+    assert_true(og.v[0].hi == 0 && og.v[1].hi == 0);
+    ref_output_free(&oi);
+    ref_output_free(&og);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(agrees_with_torch),     cmocka_unit_test(element_mpfr_agrees),
+        cmocka_unit_test(hand_derived_border),   cmocka_unit_test(hand_derived_reflection),
+        cmocka_unit_test(hand_derived_zeros),    cmocka_unit_test(nonfinite_classes),
+        cmocka_unit_test(nonfinite_coordinate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
