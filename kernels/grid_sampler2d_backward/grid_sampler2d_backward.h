@@ -16,7 +16,7 @@
 
 #define GS_API_NAME "aclnnGridSampler2DBackward"
 
-enum { GS_BILINEAR = 0, GS_NEAREST = 1 };
+enum { GS_BILINEAR = 0, GS_NEAREST = 1, GS_BICUBIC = 2 };
 enum { GS_ZEROS = 0, GS_BORDER = 1, GS_REFLECTION = 2 };
 
 /* Everything the second phase needs; the tensors are the caller's (alive until it runs). */
@@ -193,6 +193,12 @@ bool GS_FN(gs_kernel_deterministic)(const gs_shape *s, const GS_T *go, const GS_
  * when non-zero (kernel_atomic.c). */
 bool GS_FN(gs_kernel_atomic)(const gs_shape *s, const GS_T *go, const GS_T *in,
                              const GS_T *grid, GS_T *dx, GS_T *dgrid, uint64_t shuffle_seed);
+
+/* Bicubic (kernel_bicubic.c): the fixed-order kernel when deterministic, else blocks of points
+ * with atomic adds into dx in an order permuted by shuffle_seed when non-zero. */
+bool GS_FN(gs_kernel_bicubic)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                              const GS_T *grid, GS_T *dx, GS_T *dgrid, bool deterministic,
+                              uint64_t shuffle_seed);
 
 /* ---- staging (tensor_io.c) ---- */
 

@@ -17,6 +17,8 @@ static bool GS_FN(kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, con
             memset(dx, 0, (size_t)(s->n * s->c * s->hi * s->wi) * sizeof *dx);
         return true;
     }
+    if (s->interpolation == GS_BICUBIC)
+        return GS_FN(gs_kernel_bicubic)(s, go, in, grid, dx, dgrid, det, shuffle_seed);
     if (det)
         return GS_FN(gs_kernel_deterministic)(s, go, in, grid, dx, dgrid);
     return GS_FN(gs_kernel_atomic)(s, go, in, grid, dx, dgrid, shuffle_seed);

@@ -1,0 +1,207 @@
+/* gs_kernel_bicubic: the grid sampler backward's bicubic mode (interpolationMode 2, the vendor's
+ * releases from 9.1) for one compute type GS_T (built once per type,
+ * grid_sampler2d_backward.h), as PyTorch's CPU grid_sampler_2d_backward and the vendor's
+ * op_kernel/grid_sampler2_d_grad_bicubic.h compute it: the coordinate unnormalised only (no clip
+ * or reflection of it), t = c − floor(c), Keys' coefficients (A = −0.75) of t + 1, t, 1 − t and
+ * 2 − t by Horner's rule, and each of the 4×4 taps' index bounded per padding mode (zeros: taps
+ * outside skipped; border: clamped; reflection: the tap coordinate reflected, then clamped).
+ * dx[tap] += g·(wy·wx); dgrid x = mult_x·Σ val·(dwx·wy)·g, y likewise with wx·dwy. Every
+ * operation in GS_T. Deterministic: per batch item, one task per dx plane adding the points in
+ * order, one per point summing the channels in order. Otherwise blocks of points in parallel with
+ * atomic adds into dx (a seeded order on one thread). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_sampler2d_backward.h"
+
+typedef struct {
+    int64_t ix[4], iy[4]; /* bounded tap indices; −1 outside (zeros) */
+    GS_T wx[4], wy[4], dwx[4], dwy[4];
+    GS_T mx, my;          /* dc/dgrid per axis */
+    bool ok;              /* a finite coordinate with a tap inside */
+} GS_FN(bc_geom);
+
+/* K(t+1), K(t), K(1−t), K(2−t) and their derivatives in t, in the vendor's evaluation order. */
+static void GS_FN(bc_coeffs)(GS_T t, GS_T w[4], GS_T dw[4])
+{
+    const GS_T x1 = t + 1, x2 = 1 - t, x3 = x2 + 1;
+    w[0] = ((x1 * (GS_T)-0.75 + (GS_T)3.75) * x1 - 6) * x1 + 3;
+    w[1] = (t * (GS_T)1.25 + (GS_T)-2.25) * t * t + 1;
+    w[2] = (x2 * (GS_T)1.25 + (GS_T)-2.25) * x2 * x2 + 1;
+    w[3] = ((x3 * (GS_T)-0.75 + (GS_T)3.75) * x3 - 6) * x3 + 3;
+    dw[0] = (x1 * (GS_T)-2.25 + (GS_T)7.5) * x1 - 6;
+    dw[1] = (t * (GS_T)3.75 + (GS_T)-4.5) * t;
+    dw[2] = -((x2 * (GS_T)3.75 + (GS_T)-4.5) * x2);
+    dw[3] = -((x3 * (GS_T)-2.25 + (GS_T)7.5) * x3 - 6);
+}
+
+/* PyTorch's reflect_coordinates of a tap coordinate (an integer-valued GS_T). */
+static GS_T GS_FN(bc_reflect)(GS_T x, int64_t size, bool align)
+{
+    int64_t lo2 = align ? 0 : -1, hi2 = align ? 2 * (size - 1) : 2 * size - 1;
+    if (lo2 == hi2)
+        return 0;
+    GS_T min = (GS_T)lo2 / 2, span = (GS_T)(hi2 - lo2) / 2;
+    GS_T in = x - min;
+    in = in < 0 ? -in : in;
+    GS_T extra = GS_FMOD(in, span), flips = GS_FLOOR(in / span);
+    return GS_FMOD(flips, 2) == 0 ? extra + min : span - extra + min;
+}
+
+/* The index of tap coordinate x (integer-valued) under the padding mode; −1 when zeros skips
+ * it. The coordinate is bounded before its conversion, so huge ones stay defined. */
+static int64_t GS_FN(bc_index)(GS_T x, int64_t size, int padding, bool align)
+{
+    GS_T max = (GS_T)(size - 1);
+    if (padding == GS_ZEROS)
+        return x >= 0 && x <= max ? (int64_t)x : -1;
+    if (padding == GS_REFLECTION)
+        x = GS_FN(bc_reflect)(x, size, align);
+    return x <= 0 ? 0 : x >= max ? (int64_t)max : (int64_t)x;
+}
+
+/* One axis: taps, coefficients, gradient factor. False when no tap is inside (zeros) or the
+ * coordinate is not finite. */
+static bool GS_FN(bc_axis)(GS_T coord, int64_t size, const gs_shape *s, int64_t idx[4],
+                           GS_T w[4], GS_T dw[4], GS_T *mult)
+{
+    GS_T c;
+    if (s->align_corners) {
+        *mult = (GS_T)(size - 1) / 2;
+        c = (coord + 1) / 2 * (GS_T)(size - 1);
+    } else {
+        *mult = (GS_T)size / 2;
+        c = ((coord + 1) * (GS_T)size - 1) / 2;
+    }
+    if (!(c - c == 0)) /* NaN or infinite: out of bounds (docs/contract.md) */
+        return false;
+    GS_T f = GS_FLOOR(c);
+    GS_FN(bc_coeffs)(c - f, w, dw);
+    bool any = false;
+    for (int k = 0; k < 4; k++) {
+        idx[k] = GS_FN(bc_index)(f + (GS_T)(k - 1), size, s->padding, s->align_corners);
+        any = any || idx[k] >= 0;
+    }
+    return any;
+}
+
+static void GS_FN(bc_point)(const gs_shape *s, const GS_T *xy, GS_FN(bc_geom) *g)
+{
+    g->ok = GS_FN(bc_axis)(xy[0], s->wi, s, g->ix, g->wx, g->dwx, &g->mx) &&
+            GS_FN(bc_axis)(xy[1], s->hi, s, g->iy, g->wy, g->dwy, &g->my);
+}
+
+/* dx of point g in one channel (plane d), the taps in row order. */
+static void GS_FN(bc_dx)(const GS_FN(bc_geom) *g, int64_t W, GS_T gv, GS_T *d, bool atomic)
+{
+    for (int j = 0; j < 4; j++) {
+        if (g->iy[j] < 0)
+            continue;
+        GS_T *row = d + g->iy[j] * W;
+        for (int i = 0; i < 4; i++)
+            if (g->ix[i] >= 0)
+                GS_FN(gs_add)(row + g->ix[i], g->wy[j] * g->wx[i] * gv, atomic);
+    }
+}
+
+/* dgrid terms of point g in one channel (plane v of input). */
+static void GS_FN(bc_dgrid)(const GS_FN(bc_geom) *g, int64_t W, GS_T gv, const GS_T *v, GS_T *gx,
+                            GS_T *gy)
+{
+    for (int j = 0; j < 4; j++) {
+        if (g->iy[j] < 0)
+            continue;
+        const GS_T *row = v + g->iy[j] * W;
+        for (int i = 0; i < 4; i++)
+            if (g->ix[i] >= 0) {
+                GS_T val = row[g->ix[i]];
+                *gx += val * (g->dwx[i] * g->wy[j]) * gv;
+                *gy += val * (g->wx[i] * g->dwy[j]) * gv;
+            }
+    }
+}
+
+/* dgrid of point q (geometry g) summing the channels in ascending order. */
+static void GS_FN(bc_point_dgrid)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                                  const GS_FN(bc_geom) *g, int64_t q, GS_T *dgrid)
+{
+    const int64_t po = s->ho * s->wo, hw = s->hi * s->wi, b = q / po, p = q % po;
+    GS_T gx = 0, gy = 0;
+    for (int64_t c = 0; g->ok && c < s->c; c++)
+        GS_FN(bc_dgrid)(g, s->wi, go[(b * s->c + c) * po + p], in + (b * s->c + c) * hw, &gx,
+                        &gy);
+    dgrid[q * 2] = g->ok ? gx * g->mx : 0;
+    dgrid[q * 2 + 1] = g->ok ? gy * g->my : 0;
+}
+
+/* Fixed order per batch item b: geometry of its points, then one task per dx plane (points in
+ * order) and per point's dgrid. */
+static bool GS_FN(bc_deterministic)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                                    const GS_T *grid, GS_T *dx, GS_T *dgrid)
+{
+    const int64_t po = s->ho * s->wo, hw = s->hi * s->wi;
+    GS_FN(bc_geom) *g = malloc((size_t)po * sizeof *g);
+    if (g == NULL)
+        return false;
+    for (int64_t b = 0; b < s->n; b++) {
+#pragma omp parallel for schedule(static)
+        for (int64_t p = 0; p < po; p++)
+            GS_FN(bc_point)(s, grid + (b * po + p) * 2, &g[p]);
+        if (dx != NULL) {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (int64_t c = 0; c < s->c; c++) {
+                GS_T *d = dx + (b * s->c + c) * hw;
+                const GS_T *gc = go + (b * s->c + c) * po;
+                memset(d, 0, (size_t)hw * sizeof *d);
+                for (int64_t p = 0; p < po; p++)
+                    if (g[p].ok)
+                        GS_FN(bc_dx)(&g[p], s->wi, gc[p], d, false);
+            }
+        }
+        if (dgrid != NULL) {
+#pragma omp parallel for schedule(static)
+            for (int64_t p = 0; p < po; p++)
+                GS_FN(bc_point_dgrid)(s, go, in, &g[p], b * po + p, dgrid);
+        }
+    }
+    free(g);
+    return true;
+}
+
+/* Points order[first..first+count) (identity when NULL): dx by atomic adds, dgrid per point. */
+static void GS_FN(bc_block)(const gs_shape *s, const GS_T *go, const GS_T *in, const GS_T *grid,
+                            GS_T *dx, GS_T *dgrid, const int64_t *order, int64_t first,
+                            int64_t count)
+{
+    const int64_t po = s->ho * s->wo, hw = s->hi * s->wi;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t q = order ? order[first + i] : first + i, b = q / po, p = q % po;
+        GS_FN(bc_geom) g;
+        GS_FN(bc_point)(s, grid + q * 2, &g);
+        for (int64_t c = 0; dx != NULL && g.ok && c < s->c; c++)
+            GS_FN(bc_dx)(&g, s->wi, go[(b * s->c + c) * po + p], dx + (b * s->c + c) * hw, true);
+        if (dgrid != NULL)
+            GS_FN(bc_point_dgrid)(s, go, in, &g, q, dgrid);
+    }
+}
+
+bool GS_FN(gs_kernel_bicubic)(const gs_shape *s, const GS_T *go, const GS_T *in,
+                              const GS_T *grid, GS_T *dx, GS_T *dgrid, bool deterministic,
+                              uint64_t shuffle_seed)
+{
+    if (deterministic)
+        return GS_FN(bc_deterministic)(s, go, in, grid, dx, dgrid);
+    const int64_t total = s->n * s->ho * s->wo;
+    int64_t *order = shuffle_seed ? emu_permutation(total, shuffle_seed) : NULL;
+    if (shuffle_seed && order == NULL)
+        return false;
+    if (dx != NULL)
+        memset(dx, 0, (size_t)(s->n * s->c * s->hi * s->wi) * sizeof *dx);
+    /* a seeded order on one thread, so that it alone decides the sums (as kernel_atomic.c) */
+#pragma omp parallel for schedule(dynamic, 1) if (order == NULL)
+    for (int64_t first = 0; first < total; first += GS_BLOCK)
+        GS_FN(bc_block)(s, go, in, grid, dx, dgrid, order, first,
+                        total - first < GS_BLOCK ? total - first : GS_BLOCK);
+    free(order);
+    return true;
+}
