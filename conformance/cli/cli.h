@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "report/report.h"
 #include "results/results.h"
 #include "suite/suite.h"
 
@@ -103,5 +104,23 @@ static inline double cli_mono(void)
 bool cli_is_waiver_record(const cts_result *r);
 /* Markdown list of those records (case, message) under a "Waivers" heading; "none" when none. */
 void cli_waivers_markdown(FILE *f, const cts_result *r, size_t n);
+
+/* ---- audit --standard (cli_audit_standards.c) ---- */
+typedef struct {
+    cts_standard std[CTS_STD_MAX];
+    int n;
+    bool need_dump, need_bench;   /* a standard reads a dump; one compares with a benchmark */
+} cli_standards;
+
+/* The comma-separated standards of list from dir. 0, or -1 (printed). */
+int cli_standards_load(const char *list, const char *dir, cli_standards *s);
+/* The benchmark device's --dump directory into dir: bench itself, or (bench "torch") the
+ * suites run on --backend torch into OUT/benchmark with pass's options. 0, or -1. */
+int cli_standards_benchmark(const char *bench, const char *out, char **pass, int npass,
+                            char *dir, size_t len);
+/* The standards' audit of the run: OUT/standards.csv written, the Markdown returned (free it;
+ * NULL on error). */
+char *cli_standards_audit(const cli_standards *s, const cts_result_list *res,
+                          const char *dump_dir, const char *bench_dir, const char *out);
 
 #endif

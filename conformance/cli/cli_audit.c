@@ -39,19 +39,33 @@ static const char audit_help[] =
     "  --jobs N, --seed S, --timeout S, --filter GLOB, --quick, --shard K/N: as for run\n"
     "                     (scheduler variables such as SLURM_ARRAY_TASK_ID are refused: an\n"
     "                     audit shards only when --shard says so)\n"
-    "  --keep-dump DIR    also --dump the run's tensors there (not needed by the audit)\n"
+    "  --keep-dump DIR    --dump the run's tensors there and keep them (the standards below\n"
+    "                     read a dump; without this option it goes to OUT/dump, removed after)\n"
+    "  --standard S[,S]   the precision standards to judge by besides the tables above:\n"
+    "                     aclcts (the proven bound, the default), atk-single-bm,\n"
+    "                     msprobe-benchmark, msprobe-ulp, mixed-tolerance[@EDITION]; each is a\n"
+    "                     data file of --standards-dir citing its source (docs/standards.md).\n"
+    "                     Adds a section to audit.md and report.html and writes standards.csv\n"
+    "  --benchmark torch|DIR  the benchmark device of msprobe-benchmark (and msprobe-ulp's\n"
+    "                     ratio): torch (default: the suites run again on --backend torch,\n"
+    "                     results in OUT/benchmark) or DIR, the --dump directory of a recorded\n"
+    "                     run of another device on the same suites and seed\n"
+    "  --standards-dir DIR  where the standards' files are (default: the source tree's\n"
+    "                     standards/)\n"
     "\n"
     "Exit 0 when the audit was written (whatever the errors it shows), 2 for usage errors.\n";
 
 typedef struct {
     const cts_audit *au;
     const cts_result_list *res;
+    const char *standards;            /* the standards' section, or NULL */
 } audit_md;
 
 static void md(FILE *f, const void *arg)
 {
     const audit_md *m = arg;
     cts_audit_write_markdown(f, m->au);
+    if (m->standards) fputs(m->standards, f);
     cli_waivers_markdown(f, m->res->r, m->res->count);
 }
 static void csv(FILE *f, const void *a) { cts_audit_write_csv(f, a); }
@@ -73,7 +87,8 @@ static int write_to(const char *dir, const char *name, void (*fn)(FILE *, const 
 
 int cli_audit(int argc, char **argv)
 {
-    const char *backend = "emu", *out = "audit", *keep = NULL;
+    const char *backend = "emu", *out = "audit", *keep = NULL, *stds = "aclcts";
+    const char *bench = "torch", *std_dir = ACLCTS_SOURCE_DIR "/standards";
     const char *pass[CLI_MAX_ARGS];
     int npass = 0;
     cts_selection sel;
@@ -92,7 +107,10 @@ int cli_audit(int argc, char **argv)
         const char *v;
         if ((r = cli_opt_value(argc, argv, &i, "--backend", &backend)) ||
             (r = cli_opt_value(argc, argv, &i, "--out", &out)) ||
-            (r = cli_opt_value(argc, argv, &i, "--keep-dump", &keep))) {
+            (r = cli_opt_value(argc, argv, &i, "--keep-dump", &keep)) ||
+            (r = cli_opt_value(argc, argv, &i, "--standard", &stds)) ||
+            (r = cli_opt_value(argc, argv, &i, "--benchmark", &bench)) ||
+            (r = cli_opt_value(argc, argv, &i, "--standards-dir", &std_dir))) {
             if (r < 0) return CLI_EXIT_USAGE;
         } else if ((r = cli_opt_value(argc, argv, &i, "--jobs", &v))) {
             if (r < 0) return CLI_EXIT_USAGE;
@@ -118,6 +136,12 @@ int cli_audit(int argc, char **argv)
                 "--shard K/N is given\n", var);
         return CLI_EXIT_USAGE;
     }
+    cli_standards stds_loaded;
+    if (cli_standards_load(stds, std_dir, &stds_loaded)) return CLI_EXIT_USAGE;
+    bool standards = stds_loaded.need_dump; /* more than the bound alone */
+    char dump[PATH_MAX], bench_dir[PATH_MAX];
+    snprintf(dump, sizeof dump, "%s", keep ? keep : "");
+    if (!keep && standards) snprintf(dump, sizeof dump, "%s/dump", out);
     char *rargv[CLI_MAX_ARGS + 16];
     int rn = 0;
     rargv[rn++] = "run";
@@ -125,15 +149,18 @@ int cli_audit(int argc, char **argv)
     rargv[rn++] = (char *)backend;
     rargv[rn++] = "--out";
     rargv[rn++] = (char *)out;
-    if (keep) {
+    if (dump[0]) {
         rargv[rn++] = "--dump";
-        rargv[rn++] = (char *)keep;
+        rargv[rn++] = dump;
     }
     rargv[rn++] = "--quiet";
     for (int k = 0; k < npass; k++) rargv[rn++] = (char *)pass[k];
     rargv[rn] = NULL;
     int rc = cli_run(rn, rargv);
     if (rc == CLI_EXIT_USAGE) return rc;
+    if (standards && stds_loaded.need_bench &&
+        cli_standards_benchmark(bench, out, (char **)pass, npass, bench_dir, sizeof bench_dir))
+        return CLI_EXIT_USAGE;
 
     cts_result_list res = {0};
     cts_audit au;
@@ -145,18 +172,27 @@ int cli_audit(int argc, char **argv)
         cts_audit_results(&au, &res, stderr);
         char title[96];
         snprintf(title, sizeof title, "aclcts precision audit: %s", sel.product);
+        char *std_md = standards ? cli_standards_audit(&stds_loaded, &res, dump,
+                                                       bench_dir, out) : NULL;
+        if (standards && !std_md) rc = CLI_EXIT_USAGE;
         cts_report rep = {.title = title, .results = res.r, .nresults = res.count,
-                          .audit = &au};
-        audit_md m = {&au, &res};
+                          .audit = &au, .standards_md = std_md};
+        audit_md m = {&au, &res, std_md};
         if (write_to(out, "audit.md", md, &m) || write_to(out, "audit.csv", csv, &au) ||
             write_to(out, "report.html", html, &rep))
             rc = CLI_EXIT_USAGE;
         printf("\n");
         md(stdout, &m);
-        printf("\naudit: %s/audit.md  %s/audit.csv  %s/report.html (%zu cases judged, %zu "
-               "without statistics)\n", out, out, out, au.ncases, au.nerrors);
+        printf("\naudit: %s/audit.md  %s/audit.csv  %s/report.html%s%s%s (%zu cases judged, "
+               "%zu without statistics)\n", out, out, out, std_md ? "  " : "",
+               std_md ? out : "", std_md ? "/standards.csv" : "", au.ncases, au.nerrors);
+        free(std_md);
     }
     cts_audit_free(&au);
+    if (standards && !keep) { /* the dumps were the standards' input only */
+        cts_remove_tree(dump);
+        if (stds_loaded.need_bench && !strcmp(bench, "torch")) cts_remove_tree(bench_dir);
+    }
     cts_result_list_free(&res);
     return rc;
 }

@@ -117,6 +117,64 @@ void cts_audit_write_markdown(FILE *f, const cts_audit *a);
 /* CSV: one line per op x dtype x numerics key x path x product with every metric. */
 void cts_audit_write_csv(FILE *f, const cts_audit *a);
 
+/* ---- the audit in the vendor's precision standards (standard_audit.c, standard_write.c) ----
+ * Each standard (suite.h: cts_standard, a data file) judges every output of every case with
+ * judged elements from a --dump of the run: the device's values against the golden (the
+ * reference correctly rounded to the output dtype), for the benchmark methods also a benchmark
+ * device's values on the same inputs (the dump of another run). Results per op x dtype x
+ * numerics key x product, beside aclcts's own bound, with the cases and elements where a
+ * standard and the bound disagree. */
+
+#define CTS_STD_METRICS 5
+#define CTS_STD_MAX 8
+#define CTS_STD_EXAMPLES 4
+
+/* Names of a method's metrics (NULL-terminated, at most CTS_STD_METRICS). */
+const char *const *cts_std_metric_names(cts_std_method m);
+
+typedef struct {
+    char op[32], dtype[16], numerics[64], product[24];
+    size_t cases[CTS_STD_MAX], pass[CTS_STD_MAX], unjudged[CTS_STD_MAX];
+    double worst_margin[CTS_STD_MAX];        /* over the row's outputs; NaN none */
+    double worst_m[CTS_STD_MAX][CTS_STD_METRICS];
+    char worst_case[CTS_STD_MAX][256];
+} cts_std_row;
+
+/* An element (index >= 0) or a case (index -1) one judgement accepts and the other refuses. */
+typedef struct {
+    char case_id[256], output[16];
+    int64_t index;
+    double got, golden, bound_units, metric; /* metric: the standard's per-element value, or
+                                                the case's margin */
+} cts_std_example;
+
+typedef struct {
+    const cts_standard *std;               /* the standards audited (std[k]) */
+    int nstd;
+    int bound;                             /* index of the `aclcts` standard, or -1 */
+    cts_std_row *rows;
+    size_t nrows, cap;
+    /* per standard, [0]: it accepts what the bound refuses, [1]: the reverse */
+    int64_t elem_disagree[CTS_STD_MAX][2], case_disagree[CTS_STD_MAX][2];
+    cts_std_example elem_ex[CTS_STD_MAX][2][CTS_STD_EXAMPLES];
+    cts_std_example case_ex[CTS_STD_MAX][2][CTS_STD_EXAMPLES];
+    size_t noutputs, nmissing, nbench_missing;
+    const char *bench_label;               /* what the benchmark device was, or NULL */
+} cts_std_audit;
+
+/* Judges the outputs of every record with judged elements from dump_dir/<id>/ (bench_dir:
+ * the benchmark device's dump, or NULL). Cases without a dump are counted in nmissing and
+ * named on err. 0, or -1 when dump_dir cannot be read. */
+int cts_std_audit_run(cts_std_audit *a, const cts_result_list *res, const char *dump_dir,
+                      const char *bench_dir, FILE *err);
+void cts_std_audit_free(cts_std_audit *a);
+/* Markdown: each standard's source and edition, a table per op x dtype x numerics key x
+ * product of each standard's passing cases and worst margin, and the disagreements with the
+ * bound with examples. */
+void cts_std_audit_markdown(FILE *f, const cts_std_audit *a);
+/* CSV: one line per row x standard with its counts, worst margin and metrics. */
+void cts_std_audit_csv(FILE *f, const cts_std_audit *a);
+
 /* report.html: one self-contained page (no network, no scripts, no external fonts) with the
  * verdict, the status counts and summary tables, waivers, failures with their repro lines, the
  * precision audit and pictures drawn by svg.c. All text is escaped. */
@@ -130,6 +188,7 @@ typedef struct {
     const cts_result *results;
     size_t nresults;
     const cts_audit *audit;          /* or NULL */
+    const char *standards_md;        /* the standards' audit in Markdown, or NULL */
 } cts_report;
 
 /* 0, or -1 on a write error. */

@@ -152,4 +152,54 @@ const char *cts_dtype_yaml_name(ref_dtype dt);
 /* snprintf for field paths and ids: truncates silently (a path is never near the limit). */
 void cts_fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* ---- precision standards (suite_standard.c): one data file per standard and edition,
+ * STANDARDS_DIR/NAME.yaml or NAME@EDITION.yaml (standards/README.md); the judges are in
+ * report/. ---- */
+
+typedef enum {
+    CTS_STD_BOUND,      /* aclcts: every element within its proven bound */
+    CTS_STD_RELATIVE,   /* mean and max relative error against thresholds (ATK single_bm) */
+    CTS_STD_BENCHMARK,  /* error metrics as ratios to a benchmark device's (msprobe) */
+    CTS_STD_ULP,        /* share of elements beyond an ULP threshold (msprobe) */
+    CTS_STD_MIXED       /* |error| <= atol + rtol |golden| on a share, with a cap */
+} cts_std_method;
+
+/* Output dtypes a standard may give thresholds for; HF32: a FLOAT32 output whose computation
+ * rounded its operands to HF32 (the cube path a cubeMathType allows), judged by the standard's
+ * HiFLOAT32 thresholds where it has them. */
+enum { CTS_STD_F16, CTS_STD_BF16, CTS_STD_F32, CTS_STD_F64, CTS_STD_HF32, CTS_STD_NDT };
+#define CTS_STD_MAX_PARAMS 12
+#define CTS_STD_MAX_SOURCES 4
+
+typedef struct {
+    char name[64];      /* nested maps flattened: "limits.rmse" */
+    double v;
+} cts_std_param;
+
+typedef struct {
+    char name[48], edition[32], file[1024];
+    cts_std_method method;
+    char sources[CTS_STD_MAX_SOURCES][640]; /* "repo:path@commit" */
+    int nsources;
+    cts_std_param rule[CTS_STD_MAX_PARAMS];
+    int nrule;
+    struct {
+        bool set;       /* the standard judges this dtype */
+        cts_std_param p[CTS_STD_MAX_PARAMS];
+        int n;
+    } dt[CTS_STD_NDT];
+} cts_standard;
+
+/* Loads the standard SPEC ("NAME" or "NAME@EDITION") from dir: NAME@EDITION.yaml, else
+ * NAME.yaml, else the NAME@*.yaml that says `default: true`. Every error is printed on err as
+ * FILE:LINE:COL: error: FIELD: message. 0, or -1. */
+int cts_standard_load(const char *dir, const char *spec, cts_standard *out, FILE *err);
+/* A rule parameter (or dflt when the file has none). */
+double cts_std_rule(const cts_standard *s, const char *name, double dflt);
+/* A per-dtype parameter; false when the standard has none for dt. */
+bool cts_std_param_of(const cts_standard *s, int dt, const char *name, double *out);
+/* The CTS_STD_* index of a reference dtype, or -1 (integer dtypes). */
+int cts_std_dtype(ref_dtype dt);
+const char *cts_std_method_name(cts_std_method m);
+
 #endif

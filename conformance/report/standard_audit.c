@@ -1,0 +1,341 @@
+/* The standards' audit of a run from its --dump: per record with judged elements, each output's
+ * device values, golden and per-element bound units are read back from DUMP/<id>/ (the files
+ * and rules of docs/dump.md), every standard judges the output (standard_judge.c), and the
+ * verdicts are summed per op x dtype x numerics key x product beside the bound's, with the
+ * elements and cases where a standard and the bound disagree. */
+#include "standard.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference.h"
+
+enum { F_AMBIG = 1, F_UNCHECK = 4, F_OVF = 8, F_RANGE = 16, F_INTERVAL = 32 };
+
+/* The arrays of one output of a dump. */
+typedef struct {
+    double *got, *hi, *lo, *ref, *flags, *bound, *interval, *alts, *bench;
+    int64_t n, nalts;
+    size_t *alt_order;           /* rows of alts by element index */
+} out_arrays;
+
+static void arrays_free(out_arrays *o)
+{
+    double **p[] = {&o->got, &o->hi, &o->lo, &o->ref, &o->flags, &o->bound, &o->interval,
+                    &o->alts, &o->bench};
+    for (size_t i = 0; i < sizeof p / sizeof *p; i++) free(*p[i]);
+    free(o->alt_order);
+    memset(o, 0, sizeof *o);
+}
+
+static int read_array(const char *dir, const char *prefix, const char *name, int64_t want,
+                      double **out, int64_t *n, char *err, size_t errlen)
+{
+    char path[4200];
+    int64_t m;
+    snprintf(path, sizeof path, "%.4000s/%s%.64s.npy", dir, prefix, name);
+    if (cts_npy_read(path, out, &m, err, errlen)) return -1;
+    if (n) *n = m;
+    if (want >= 0 && m != want) {
+        snprintf(err, errlen, "%.900s: %lld elements, expected %lld", path, (long long)m,
+                 (long long)want);
+        return -1;
+    }
+    return 0;
+}
+
+static const double *alts_base;
+static int by_alt_index(const void *x, const void *y)
+{
+    double a = alts_base[*(const size_t *)x * 5], b = alts_base[*(const size_t *)y * 5];
+    return (a > b) - (a < b);
+}
+
+static int read_output(const char *dir, const char *bench_dir, const char *name, out_arrays *o,
+                       char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    int64_t n, k;
+    if (read_array(dir, "", name, -1, &o->got, &n, err, errlen) ||
+        read_array(dir, "exact_", name, n, &o->hi, NULL, err, errlen) ||
+        read_array(dir, "exact_lo_", name, n, &o->lo, NULL, err, errlen) ||
+        read_array(dir, "ref_", name, n, &o->ref, NULL, err, errlen) ||
+        read_array(dir, "flags_", name, n, &o->flags, NULL, err, errlen) ||
+        read_array(dir, "bound_", name, n, &o->bound, NULL, err, errlen) ||
+        read_array(dir, "interval_", name, 2 * n, &o->interval, NULL, err, errlen) ||
+        read_array(dir, "alts_", name, -1, &o->alts, &k, err, errlen))
+        return -1;
+    o->n = n;
+    o->nalts = k / 5;
+    o->alt_order = malloc(((size_t)o->nalts + 1) * sizeof *o->alt_order);
+    if (!o->alt_order) return -1;
+    for (int64_t i = 0; i < o->nalts; i++) o->alt_order[i] = (size_t)i;
+    alts_base = o->alts;
+    qsort(o->alt_order, (size_t)o->nalts, sizeof *o->alt_order, by_alt_index);
+    char bdir[4096], berr[512];
+    if (bench_dir) {
+        snprintf(bdir, sizeof bdir, "%s/%s", bench_dir, strrchr(dir, '/') + 1);
+        if (read_array(bdir, "", name, n, &o->bench, NULL, berr, sizeof berr)) o->bench = NULL;
+    }
+    return 0;
+}
+
+static bool same_class(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || (!isnan(a) && !isnan(b) && a == b);
+}
+
+/* Bound units of got against one legal value (hi + lo within bound; rounded: its dtype
+ * value), docs/dump.md rules 2, 5 and 6. */
+static double units_of(double got, double hi, double lo, double bound, double rounded, int flags)
+{
+    if (got == rounded || (isnan(got) && isnan(rounded))) return 0;
+    if (!isfinite(hi) || !isfinite(got)) {
+        bool ok = same_class(got, hi) || same_class(got, rounded) ||
+                  (isnan(hi) && !isfinite(got)) || (!isfinite(got) && (flags & (F_OVF | F_RANGE)));
+        return ok ? 0 : INFINITY;
+    }
+    double d = fabs((got - hi) - lo);
+    return d == 0 ? 0 : bound > 0 ? d / bound : INFINITY;
+}
+
+/* Element k's bound units and golden (the legal value nearest the device's). */
+static double element(const out_arrays *o, int64_t k, double *golden)
+{
+    double got = o->got[k];
+    int fl = (int)o->flags[k];
+    *golden = o->ref[k];
+    if ((fl & F_INTERVAL) && isfinite(got)) {
+        double lo = o->interval[2 * k], hi = o->interval[2 * k + 1];
+        *golden = got < lo ? lo : got > hi ? hi : got;
+        double d = fmax(fmax(lo - got, got - hi), 0);
+        return d == 0 ? 0 : o->bound[k] > 0 ? d / o->bound[k] : INFINITY;
+    }
+    double best = units_of(got, o->hi[k], o->lo[k], o->bound[k], o->ref[k], fl);
+    if (!(fl & F_AMBIG)) return best;
+    size_t lo = 0, hi = (size_t)o->nalts; /* first row of element k */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (o->alts[o->alt_order[mid] * 5] < (double)k) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < (size_t)o->nalts && o->alts[o->alt_order[lo] * 5] == (double)k; lo++) {
+        const double *r = &o->alts[o->alt_order[lo] * 5];
+        double u = units_of(got, r[1], r[2], r[3], r[4], fl);
+        if (u < best) {
+            best = u;
+            *golden = r[4];
+        }
+    }
+    return best;
+}
+
+static cts_std_row *row_of(cts_std_audit *a, const cts_result *r)
+{
+    for (size_t i = 0; i < a->nrows; i++) {
+        cts_std_row *w = &a->rows[i];
+        if (!strcmp(w->op, r->op) && !strcmp(w->dtype, r->dtype) &&
+            !strcmp(w->numerics, r->numerics) && !strcmp(w->product, r->product))
+            return w;
+    }
+    if (a->nrows == a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 16;
+        a->rows = realloc(a->rows, a->cap * sizeof *a->rows);
+        if (!a->rows) abort();
+    }
+    cts_std_row *w = &a->rows[a->nrows++];
+    memset(w, 0, sizeof *w);
+    snprintf(w->op, sizeof w->op, "%s", r->op);
+    snprintf(w->dtype, sizeof w->dtype, "%s", r->dtype);
+    snprintf(w->numerics, sizeof w->numerics, "%s", r->numerics);
+    snprintf(w->product, sizeof w->product, "%s", r->product);
+    for (int s = 0; s < CTS_STD_MAX; s++) w->worst_margin[s] = NAN;
+    return w;
+}
+
+/* The count-th disagreement of its kind: kept when among the first CTS_STD_EXAMPLES. */
+static void example(cts_std_example *ex, int64_t count, const char *id, const char *out,
+                    int64_t index, double got, double golden, double units, double metric)
+{
+    if (count > CTS_STD_EXAMPLES) return;
+    cts_std_example *e = &ex[count - 1];
+    *e = (cts_std_example){.index = index, .got = got, .golden = golden, .bound_units = units,
+                           .metric = metric};
+    snprintf(e->case_id, sizeof e->case_id, "%s", id);
+    snprintf(e->output, sizeof e->output, "%s", out);
+}
+
+/* One standard's verdict on one output added to its row and the disagreement counts. */
+static void account(cts_std_audit *a, int s, cts_std_row *w, const char *id, const char *out,
+                    const cts_std_input *in, const cts_std_verdict *v, const cts_std_verdict *bv,
+                    const signed char *elem, const double *em)
+{
+    if (!v->judged) {
+        w->unjudged[s]++;
+        return;
+    }
+    w->cases[s]++;
+    w->pass[s] += v->pass;
+    if (isnan(w->worst_margin[s]) || !(v->margin <= w->worst_margin[s])) {
+        w->worst_margin[s] = v->margin;
+        memcpy(w->worst_m[s], v->m, sizeof v->m);
+        snprintf(w->worst_case[s], sizeof w->worst_case[s], "%s", id);
+    }
+    if (v->pass != bv->pass) {
+        int kind = v->pass ? 0 : 1;
+        example(a->case_ex[s][kind], ++a->case_disagree[s][kind], id, out, -1, NAN, NAN,
+                bv->margin, v->margin);
+    }
+    for (int64_t k = 0; elem && k < in->n; k++) {
+        if (!in->judged[k] || elem[k] < 0 || (elem[k] == 1) == (in->bound_units[k] <= 1))
+            continue;
+        int kind = elem[k] == 1 ? 0 : 1;
+        example(a->elem_ex[s][kind], ++a->elem_disagree[s][kind], id, out, k, in->got[k],
+                in->golden[k], in->bound_units[k], em[k]);
+    }
+}
+
+static void judge_output(cts_std_audit *a, const cts_result *r, const out_arrays *o, int dt,
+                         const char *out)
+{
+    double *golden = malloc(((size_t)o->n + 1) * sizeof *golden);
+    double *units = malloc(((size_t)o->n + 1) * sizeof *units), *em = NULL;
+    unsigned char *judged = malloc((size_t)o->n + 1);
+    signed char *elem = malloc((size_t)o->n + 1);
+    em = malloc(((size_t)o->n + 1) * sizeof *em);
+    if (!golden || !units || !judged || !elem || !em) abort();
+    for (int64_t k = 0; k < o->n; k++) {
+        judged[k] = !((int)o->flags[k] & F_UNCHECK);
+        units[k] = judged[k] ? element(o, k, &golden[k]) : 0;
+        if (!judged[k]) golden[k] = o->ref[k];
+    }
+    cts_std_input in = {o->n, o->got, golden, o->bench, units, judged, dt};
+    static const cts_standard bound_std = {.name = "aclcts", .method = CTS_STD_BOUND,
+                                           .dt = {{.set = true}, {.set = true}, {.set = true},
+                                                  {.set = true}}};
+    cts_std_verdict bv, v;
+    cts_std_judge(&bound_std, &in, &bv, NULL, NULL);
+    cts_std_row *w = row_of(a, r);
+    bool hf32 = dt == CTS_STD_F32 && !strcmp(r->v.path, "cube-hf32");
+    for (int s = 0; s < a->nstd; s++) {
+        in.dt = hf32 && a->std[s].dt[CTS_STD_HF32].set ? CTS_STD_HF32 : dt;
+        cts_std_judge(&a->std[s], &in, &v, elem, em);
+        if (a->std[s].method == CTS_STD_BENCHMARK && !o->bench) a->nbench_missing++;
+        account(a, s, w, r->v.case_id, out, &in, &v, &bv, elem, em);
+    }
+    a->noutputs++;
+    free(golden);
+    free(units);
+    free(judged);
+    free(elem);
+    free(em);
+}
+
+static int std_dtype_of(const char *name)
+{
+    static const struct { const char *n; int d; } t[] = {
+        {"FLOAT16", CTS_STD_F16}, {"BF16", CTS_STD_BF16}, {"FLOAT", CTS_STD_F32},
+        {"DOUBLE", CTS_STD_F64}};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        if (name && !strcmp(name, t[i].n)) return t[i].d;
+    return -1;
+}
+
+/* case.json, whose verdict may hold +-1e999 (infinite errors, docs/dump.md) that jansson
+ * refuses: only its tensors are read here, so those numbers are blanked to 0 first. */
+static json_t *load_case_json(const char *path, json_error_t *je)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    int ch;
+    while (f && m && (ch = fgetc(f)) != EOF) fputc(ch, m);
+    if (f) fclose(f);
+    if (m) fclose(m);
+    json_t *c = NULL;
+    if (f && buf) {
+        for (char *p = buf; (p = strstr(p, "1e999"));) memcpy(p, "0    ", 5);
+        c = json_loads(buf, 0, je);
+    }
+    free(buf);
+    return c;
+}
+
+/* Every computed output of one case's dump. */
+static int audit_case(cts_std_audit *a, const cts_result *r, const char *dump_dir,
+                      const char *bench_dir, FILE *err)
+{
+    char dir[4096], path[4200], e[1024];
+    snprintf(dir, sizeof dir, "%s/%s", dump_dir, r->v.case_id);
+    snprintf(path, sizeof path, "%s/case.json", dir);
+    json_error_t je = {.text = "unreadable"};
+    json_t *c = load_case_json(path, &je);
+    if (!c) {
+        a->nmissing++;
+        fprintf(err, "aclcts: standards: %s: no dump (%s)\n", r->v.case_id, je.text);
+        return -1;
+    }
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(c, "tensors"), i, t) {
+        const char *name = json_string_value(json_object_get(t, "name"));
+        if (!json_object_get(t, "ref") || !name) continue;
+        out_arrays o;
+        if (read_output(dir, bench_dir, name, &o, e, sizeof e)) {
+            fprintf(err, "aclcts: standards: %s\n", e);
+            a->nmissing++;
+        } else {
+            judge_output(a, r, &o, std_dtype_of(json_string_value(json_object_get(t, "dtype"))),
+                         name);
+        }
+        arrays_free(&o);
+    }
+    json_decref(c);
+    return 0;
+}
+
+static int by_row(const void *x, const void *y)
+{
+    const cts_std_row *a = x, *b = y;
+    int c = strcmp(a->op, b->op);
+    if (!c) c = strcmp(a->dtype, b->dtype);
+    if (!c) c = cts_numerics_cmp(a->numerics, b->numerics);
+    return c ? c : strcmp(a->product, b->product);
+}
+
+static int by_id(const void *x, const void *y)
+{
+    return strcmp((*(const cts_result *const *)x)->v.case_id,
+                  (*(const cts_result *const *)y)->v.case_id);
+}
+
+int cts_std_audit_run(cts_std_audit *a, const cts_result_list *res, const char *dump_dir,
+                      const char *bench_dir, FILE *err)
+{
+    a->bound = -1;
+    for (int s = 0; s < a->nstd; s++)
+        if (a->std[s].method == CTS_STD_BOUND) a->bound = s;
+    const cts_result **order = malloc((res->count + 1) * sizeof *order);
+    if (!order) abort();
+    for (size_t i = 0; i < res->count; i++) order[i] = &res->r[i];
+    qsort(order, res->count, sizeof *order, by_id); /* examples independent of the file order */
+    for (size_t i = 0; i < res->count; i++) {
+        const cts_result *r = order[i];
+        if (r->v.nelems > 0 && r->v.status != CTS_CRASH && r->v.status != CTS_TIMEOUT &&
+            r->v.status != CTS_ERROR)
+            audit_case(a, r, dump_dir, bench_dir, err);
+    }
+    free(order);
+    qsort(a->rows, a->nrows, sizeof *a->rows, by_row);
+    return 0;
+}
+
+void cts_std_audit_free(cts_std_audit *a)
+{
+    free(a->rows);
+    a->rows = NULL;
+    a->nrows = a->cap = 0;
+}

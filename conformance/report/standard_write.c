@@ -1,0 +1,156 @@
+/* The standards' audit as Markdown (audit.md, report.html) and CSV (standards.csv). */
+#include "standard.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *elem_metric_name(cts_std_method m)
+{
+    static const char *const n[] = {"bound units", "relative error", "-", "ULP error",
+                                    "error / (atol + rtol |golden|)"};
+    return n[m];
+}
+
+static void std_label(char *buf, size_t n, const cts_standard *s)
+{
+    snprintf(buf, n, "%s@%s", s->name, s->edition);
+}
+
+static void sources_md(FILE *f, const cts_std_audit *a)
+{
+    fputs("| standard | method | what it judges | sources (repo:path@commit) |\n"
+          "| --- | --- | --- | --- |\n", f);
+    for (int s = 0; s < a->nstd; s++) {
+        const cts_standard *x = &a->std[s];
+        char label[96];
+        std_label(label, sizeof label, x);
+        fprintf(f, "| %s | %s | ", label, cts_std_method_name(x->method));
+        const char *const *m = cts_std_metric_names(x->method);
+        for (int i = 0; m[i]; i++) fprintf(f, "%s%s", i ? ", " : "", m[i]);
+        fputs(" | ", f);
+        for (int i = 0; i < x->nsources; i++) fprintf(f, "%s`%s`", i ? "; " : "", x->sources[i]);
+        fprintf(f, "; data: `%s` |\n", x->file);
+    }
+}
+
+static void table_md(FILE *f, const cts_std_audit *a)
+{
+    fputs("\n| op | dtype | numerics | product |", f);
+    for (int s = 0; s < a->nstd; s++) {
+        char label[96];
+        std_label(label, sizeof label, &a->std[s]);
+        fprintf(f, " %s |", label);
+    }
+    fputs("\n| --- | --- | --- | --- |", f);
+    for (int s = 0; s < a->nstd; s++) fputs(" --- |", f);
+    fputc('\n', f);
+    for (size_t i = 0; i < a->nrows; i++) {
+        const cts_std_row *w = &a->rows[i];
+        fprintf(f, "| %s | %s | %s | %s |", w->op, w->dtype, w->numerics[0] ? w->numerics : "-",
+                w->product);
+        for (int s = 0; s < a->nstd; s++) {
+            if (!w->cases[s]) fputs(" -", f);
+            else fprintf(f, " %s %zu/%zu, %.3g", w->pass[s] == w->cases[s] ? "PASS" : "FAIL",
+                         w->pass[s], w->cases[s], w->worst_margin[s]);
+            if (w->unjudged[s]) fprintf(f, " (%zu not judged)", w->unjudged[s]);
+            fputs(" |", f);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void totals_md(FILE *f, const cts_std_audit *a)
+{
+    fputs("\n", f);
+    for (int s = 0; s < a->nstd; s++) {
+        size_t c = 0, p = 0, u = 0;
+        for (size_t i = 0; i < a->nrows; i++) {
+            c += a->rows[i].cases[s];
+            p += a->rows[i].pass[s];
+            u += a->rows[i].unjudged[s];
+        }
+        char label[96];
+        std_label(label, sizeof label, &a->std[s]);
+        fprintf(f, "- **%s**: %s, %zu of %zu outputs pass%s", label,
+                p == c ? "PASS" : "FAIL", p, c, u ? "" : "\n");
+        if (u) fprintf(f, " (%zu not judged: no rule for the dtype%s)\n", u,
+                       a->std[s].method == CTS_STD_BENCHMARK ? " or no benchmark output" : "");
+    }
+}
+
+static void examples_md(FILE *f, const cts_std_example *ex, int64_t n, bool elements,
+                        const cts_standard *s)
+{
+    for (int64_t i = 0; i < n && i < CTS_STD_EXAMPLES; i++) {
+        const cts_std_example *e = &ex[i];
+        if (elements)
+            fprintf(f, "  - `%s` %s[%lld]: got %.9g, golden %.9g, %.3g bound units, %s %.3g\n",
+                    e->case_id, e->output, (long long)e->index, e->got, e->golden,
+                    e->bound_units, elem_metric_name(s->method), e->metric);
+        else
+            fprintf(f, "  - `%s` %s: margin %.3g under %s, %.3g bound units\n", e->case_id,
+                    e->output, e->metric, s->name, e->bound_units);
+    }
+}
+
+static void disagreements_md(FILE *f, const cts_std_audit *a)
+{
+    for (int s = 0; s < a->nstd; s++) {
+        const cts_standard *x = &a->std[s];
+        if (x->method == CTS_STD_BOUND) continue;
+        char label[96];
+        std_label(label, sizeof label, x);
+        fprintf(f, "\n### %s against the proven bound\n\n", label);
+        fprintf(f, "- %lld outputs pass %s and exceed the bound; %lld fail it within the "
+                "bound\n", (long long)a->case_disagree[s][0], x->name,
+                (long long)a->case_disagree[s][1]);
+        examples_md(f, a->case_ex[s][0], a->case_disagree[s][0], false, x);
+        examples_md(f, a->case_ex[s][1], a->case_disagree[s][1], false, x);
+        if (x->method == CTS_STD_BENCHMARK) {
+            fputs("- no per-element criterion (its metrics are ratios over an output)\n", f);
+            continue;
+        }
+        fprintf(f, "- %lld elements meet its per-element criterion and exceed the bound; "
+                "%lld the reverse\n", (long long)a->elem_disagree[s][0],
+                (long long)a->elem_disagree[s][1]);
+        examples_md(f, a->elem_ex[s][0], a->elem_disagree[s][0], true, x);
+        examples_md(f, a->elem_ex[s][1], a->elem_disagree[s][1], true, x);
+    }
+}
+
+void cts_std_audit_markdown(FILE *f, const cts_std_audit *a)
+{
+    fputs("\n## Precision standards\n\n", f);
+    sources_md(f, a);
+    fprintf(f, "\nEach computed output of each case with judged elements, judged against the "
+            "golden (the reference correctly rounded to the output dtype; of several legal "
+            "values the one nearest the device's)%s%s%s. A cell: PASS or FAIL, outputs passing "
+            "/ judged, the worst margin (the closest criterion's value over its limit: at most "
+            "1 passes). %zu outputs judged", a->bench_label ? "; benchmark device: " : "",
+            a->bench_label ? a->bench_label : "", a->bench_label ? "" : "", a->noutputs);
+    if (a->nmissing) fprintf(f, ", %zu without a readable dump", a->nmissing);
+    fputs(".\n", f);
+    table_md(f, a);
+    totals_md(f, a);
+    disagreements_md(f, a);
+}
+
+void cts_std_audit_csv(FILE *f, const cts_std_audit *a)
+{
+    fputs("op,dtype,numerics,product,standard,edition,method,outputs,pass,fail,not_judged,"
+          "worst_margin,worst_case,worst_metrics\n", f);
+    for (size_t i = 0; i < a->nrows; i++) {
+        const cts_std_row *w = &a->rows[i];
+        for (int s = 0; s < a->nstd; s++) {
+            const cts_standard *x = &a->std[s];
+            fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%zu,%zu,%zu,%zu,%.17g,%s,", w->op, w->dtype,
+                    w->numerics, w->product, x->name, x->edition, cts_std_method_name(x->method),
+                    w->cases[s], w->pass[s], w->cases[s] - w->pass[s], w->unjudged[s],
+                    w->worst_margin[s], w->worst_case[s]);
+            const char *const *m = cts_std_metric_names(x->method);
+            for (int k = 0; m[k] && w->cases[s]; k++)
+                fprintf(f, "%s%s=%.9g", k ? ";" : "", m[k], w->worst_m[s][k]);
+            fputc('\n', f);
+        }
+    }
+}

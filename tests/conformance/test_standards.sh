@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `aclcts audit --standard`: the vendor's precision standards (standards/*.yaml) beside the
+# proven bound, on a case whose numbers are known by hand: avg-pool's document example, every
+# grad_input element exactly 1/16 (FLOAT32, 256 elements). Clean, every standard passes with
+# margin 0. Under ACLNN_EMU_FAULT=ulp:3 (every third element, 86 of 256, moved 3 ULPs of 2^-4,
+# i.e. 3 x 2^-27, away from zero) the bound fails while ATK single_bm, msprobe's ULP method and
+# the mixed tolerance pass with the numbers derived below, and msprobe's benchmark method fails
+# on its error balance (86 elements above the golden, none below, against the torch backend's
+# 0: 86/256 over its floor 2^-14). Malformed standard files and unknown names exit 2.
+source "$(dirname "$0")/e2e_lib.sh"
+STDS=atk-single-bm,msprobe-benchmark,msprobe-ulp,mixed-tolerance,aclcts
+cat >d.yaml <<'YAML'
+suite: e2e.standards
+op: avgpool2d_backward
+product: [ascend910b]
+seed: 11
+cases:
+  - name: doc_example
+    dtype: float32
+    self_shape: [1, 16, 4, 4]
+    kernel_size: [4, 4]
+    stride: [1, 1]
+    padding: [0, 0]
+    cube_math_type: 0
+    data: {grad_output: ones}
+YAML
+csv_check() { # DIR: the python below reads DIR/standards.csv on stdin
+  python3 -c "$2" <"$1/standards.csv" || fail "$3"
+}
+expect_rc 0 "$ACLCTS" audit --product ascend910b --standard $STDS --out clean d.yaml
+csv_check clean '
+import csv, sys
+rows = {r["standard"]: r for r in csv.DictReader(sys.stdin)}
+assert sorted(rows) == ["aclcts", "atk-single-bm", "mixed-tolerance", "msprobe-benchmark", "msprobe-ulp"], rows
+for r in rows.values():
+    assert (r["outputs"], r["pass"], float(r["worst_margin"])) == ("1", "1", 0.0), r
+' "clean: every standard passes with margin 0"
+[[ ! -e clean/dump && ! -e clean/benchmark/dump ]] || fail "the dumps were not removed"
+grep -q '^## Precision standards' clean/audit.md || fail "audit.md has no standards section"
+grep -q 'id="standards"' clean/report.html || fail "report.html has no standards section"
+grep -q 'hicann/opbase:docs/zh/ops_precision_standard/experimental_standard.md@6049643' clean/audit.md ||
+  fail "ATK single_bm's source not cited"
+
+ACLNN_EMU_FAULT=ulp:3 expect_rc 0 "$ACLCTS" audit --product ascend910b --standard $STDS --out ulp3 d.yaml
+csv_check ulp3 '
+import csv, sys
+rows = {r["standard"]: r for r in csv.DictReader(sys.stdin)}
+m = {k: dict(x.split("=") for x in r["worst_metrics"].split(";")) for k, r in rows.items()}
+e = 3 * 2.0**-27                       # the moved elements error, by hand
+rel = e / (2.0**-4 + 1e-7)             # ATK: |error| / (|golden| + 1e-7)
+close = lambda a, b: abs(float(a) - b) <= 1e-8 * b
+assert rows["aclcts"]["pass"] == "0", rows["aclcts"]
+assert rows["atk-single-bm"]["pass"] == "1" and close(m["atk-single-bm"]["MARE"], rel)
+assert close(m["atk-single-bm"]["MERE"], rel * 86 / 256), m["atk-single-bm"]
+assert rows["msprobe-ulp"]["pass"] == "1" and close(m["msprobe-ulp"]["mean_ulp"], 3 * 86 / 256)
+assert float(m["msprobe-ulp"]["ulp_err_proportion"]) == 0          # 3 ULP <= 32
+assert rows["mixed-tolerance"]["pass"] == "1" and float(m["mixed-tolerance"]["matched_ratio"]) == 1
+assert close(m["mixed-tolerance"]["cap_use"], e / 1e-2), m["mixed-tolerance"]
+assert rows["msprobe-benchmark"]["pass"] == "0"
+assert close(m["msprobe-benchmark"]["error_balance_ratio"], (86 / 256) / 2.0**-14), m
+' "ulp:3: the standards' numbers"
+grep -q '^- 1 outputs pass atk-single-bm and exceed the bound; 0 fail it within the bound$' ulp3/audit.md ||
+  fail "case-level disagreement not reported"
+grep -q '^- 86 elements meet its per-element criterion and exceed the bound; 0 the reverse$' ulp3/audit.md ||
+  fail "element-level disagreement not reported"
+grep -q 'grad_input\[0\]: got 0.0625000224, golden 0.0625, 2 bound units, relative error 3.58e-07' ulp3/audit.md ||
+  fail "no example element"
+
+# a recorded benchmark run (its --dump) instead of the torch backend: the same verdicts
+expect_rc 0 "$ACLCTS" run --quiet --backend torch --product ascend910b --dump bench --out brun d.yaml
+ACLNN_EMU_FAULT=ulp:3 expect_rc 0 "$ACLCTS" audit --product ascend910b --standard $STDS \
+  --benchmark bench --out ulp3b d.yaml
+diff <(cut -d, -f5- ulp3/standards.csv) <(cut -d, -f5- ulp3b/standards.csv) || fail "--benchmark DIR"
+
+# standard files are data checked like suites; unknown standards are refused before any run
+mkdir sd
+cp "$ACLCTS_SOURCE_DIR"/standards/*.yaml sd/
+sed -i 's/  max_factor: 10/  max_factr: 10/; s/float16: {threshold: 2^-10}/float16: {threshold: 2^-x}/' sd/atk-single-bm.yaml
+expect_rc 2 "$ACLCTS" audit --product ascend910b --standard atk-single-bm --standards-dir sd --out x d.yaml
+grep -q 'sd/atk-single-bm.yaml:[0-9]*:3: error: rule.max_factr: not a parameter of this standard' out ||
+  fail "misspelt rule key"
+grep -q "sd/atk-single-bm.yaml:[0-9]*:[0-9]*: error: dtypes.float16.threshold: expected a number (decimal or 2^N), got '2^-x'" out ||
+  fail "bad number"
+grep -q 'error: rule: missing parameter max_factor' out || fail "missing parameter"
+[[ ! -e x ]] || fail "a refused audit wrote $(ls x)"
+expect_rc 2 "$ACLCTS" audit --product ascend910b --standard atk-single-bm,nonesuch --out x d.yaml
+grep -q "standard 'nonesuch': no .*/nonesuch.yaml" out || fail "unknown standard"
+expect_rc 2 "$ACLCTS" audit --product ascend910b --standard mixed-tolerance@1999 --out x d.yaml
+echo "standards: clean all pass; ulp:3 numbers as derived by hand; files checked"
