@@ -365,7 +365,8 @@ static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double o
             *fl |= REF_FLAG_NONFINITE;
         mpfr_clear(h);
     }
-    if ((*fl & REF_FLAG_NONFINITE) && unsure)
+    if (unsure) /* the device's class may differ either way (a weight it may round to 0, a
+                 * tap only some floor has) */
         *fl |= REF_FLAG_UNCHECKABLE;
     if (v->sum_abs * (1 + 0x1p-40) > ovf || s_pre * (1 + 0x1p-40) > ovf)
         *fl |= REF_FLAG_RANGE;
@@ -463,13 +464,14 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         double g = go[en->pix], ag = fabs(g);
         bool gx = en->kx == 4, gy = en->ky == 4;
         v->nterms++;
-        if (!isfinite(g))
-            unsure = unsure || weight_unsure(ax->wd[en->kx], ax->ew, gx) ||
-                     weight_unsure(ay->wd[en->ky], ay->ew, gy) ||
-                     ax->unres || ay->unres;
         double wx = ax->wd[en->kx], wy = ay->wd[en->ky];
-        sabs += ag * wx * wy;
-        cerr += ag * (ax->ew * wy + wx * ay->ew + ax->ew * ay->ew);
+        if (!isfinite(g)) {
+            unsure = unsure || weight_unsure(wx, ax->ew, gx) || weight_unsure(wy, ay->ew, gy) ||
+                     ax->unres || ay->unres;
+        } else {
+            sabs += ag * wx * wy;
+            cerr += ag * (ax->ew * wy + wx * ay->ew + ax->ew * ay->ew);
+        }
         if (gx || gy)
             continue; /* a ghost adds to the bound only */
         mpfr_srcptr w = pt->W[en->ky * 4 + en->kx];
@@ -478,6 +480,8 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
             return -1;
         mpfr_mul_d(t, w, g, MPFR_RNDN);
     }
+    if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */
+        sabs = cerr = INFINITY;
     v->sum_abs = sabs * (1 + (double)(v->nterms + 8) * 0x1p-52);
     v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
     finish(T, v, fl, unsure, X->ovf, 0);
@@ -526,7 +530,8 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
                     spre += a * (fx + ex) * (fy + ey);
                     cerr += a * mult * (ex * fy + fx * ey + ex * ey);
                     under += ref_fmax(1, fabs(g)) * ref_fmax(1, fabs(val)) * 2 * ref_fmax(1, mult);
-                    if (fabs(g) * (1 + 0x1p-40) > X->ovf / 2 || a * 2 > X->ovf)
+                    /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
+                    if (2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf)
                         spre = INFINITY; /* a partial product may overflow */
                 }
                 if (gx || gy)
@@ -540,6 +545,8 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
             }
     }
     double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
+    if (isnan(sabs + cerr + under)) /* ∞·0 of an overflowing |g·val| and a zero weight */
+        sabs = cerr = under = spre = INFINITY;
     v->sum_abs = sabs * k;
     v->coord_err = cerr * k;
     v->under_mag = under * k;

@@ -3,6 +3,7 @@
  * --bicubic`: every padding mode and align_corners, points on cell edges, far out and on
  * reflection folds), against hand-derived exact values (each comment derives them from Keys'
  * kernel with A = −3/4), and its non-finite classes. */
+#include <float.h>
 #include <mpfr.h>
 
 #include "torch_fixtures.h"
@@ -182,6 +183,65 @@ static void nonfinite_classes(void **state)
     ref_output_free(&oi);
 }
 
+/* A product of the device's may overflow where the exact value is small: FLOAT, border, the
+ * input FLT_MAX on the taps of a point and g = 2^-149; val·(dw·w) passes FLT_MAX before g scales
+ * it down (the device's order), so grid_grad is REF_FLAG_RANGE (any non-finite result legal). */
+static void partial_product_overflow(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 4, 4, 1, 1, REF_PAD_BORDER, false);
+    double go[] = {0x1p-149}, in[16], gr[] = {0.1, 0.3};
+    for (int i = 0; i < 16; i++)
+        in[i] = i % 3 ? 0x1.fffffep127 : -0x1.fffffep127;
+    ref_output og;
+    run(&p, go, in, gr, REF_DT_FLOAT, NULL, &og);
+    assert_true(isfinite(og.v[0].hi) && fabs(og.v[0].hi) < 1e-4); /* ~2^-21 */
+    assert_true(og.flags[0] & REF_FLAG_RANGE);
+    assert_true(og.flags[1] & REF_FLAG_RANGE);
+    ref_output_free(&og);
+}
+
+/* Every bound is a number (an overflowing |g·val| times a zero weight once made it NaN, which no
+ * device value satisfies): DOUBLE, DBL_MAX and non-finite gradients and inputs, points on and a
+ * few ULPs off cell edges. */
+static void bounds_are_numbers(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 2, 3, 4, 2, 3, REF_PAD_REFLECTION, true);
+    double go[12], in[24], gr[12];
+    const double special[] = {DBL_MAX, -DBL_MAX, INFINITY, NAN, 1.5, -2, 0x1p-1074, 0};
+    for (int i = 0; i < 12; i++)
+        go[i] = special[(i * 5) % 8];
+    for (int i = 0; i < 24; i++)
+        in[i] = special[(i * 3) % 8];
+    const double xs[] = {0, 1.0 / 3, -1 + 0x1p-52, 0.5 + 0x1p-50, -1, 2.0 / 3 - 0x1p-52};
+    for (int i = 0; i < 12; i++)
+        gr[i] = xs[i % 6];
+    ref_output oi, og;
+    for (int dt = 0; dt < 2; dt++) {
+        ref_dtype t = dt ? REF_DT_DOUBLE : REF_DT_FLOAT;
+        ref_path path = ref_grid_path(t);
+        run(&p, go, in, gr, t, &oi, &og);
+        for (int64_t i = 0; i < oi.numel; i++)
+            assert_false(isnan(ref_bound(t, &path, &oi.v[i])));
+        for (int64_t i = 0; i < og.numel; i++)
+            assert_false(isnan(ref_bound(t, &path, &og.v[i])));
+        ref_output_free(&oi);
+        ref_output_free(&og);
+    }
+    /* |g·val| = 2·DBL_MAX overflows on the ghost tap of x = −1 + 2^-52 (t = 1.5·2^-53, within the
+     * coordinate error of the edge), whose weight is 0 */
+    ref_grid_params q = bicubic(1, 1, 4, 4, 1, 1, REF_PAD_BORDER, true);
+    double g2[] = {2}, big[16], pt[] = {-1 + 0x1p-52, 0};
+    for (int i = 0; i < 16; i++)
+        big[i] = DBL_MAX;
+    ref_path dpath = ref_grid_path(REF_DT_DOUBLE);
+    run(&q, g2, big, pt, REF_DT_DOUBLE, NULL, &og);
+    assert_false(isnan(ref_bound(REF_DT_DOUBLE, &dpath, &og.v[0])));
+    assert_true(og.flags[0] & REF_FLAG_RANGE);
+    ref_output_free(&og);
+}
+
 /* A non-finite grid coordinate contributes nothing (docs/contract.md), gridGrad 0. */
 static void nonfinite_coordinate(void **state)
 {
@@ -203,7 +263,8 @@ int main(void)
         cmocka_unit_test(agrees_with_torch),     cmocka_unit_test(element_mpfr_agrees),
         cmocka_unit_test(hand_derived_border),   cmocka_unit_test(hand_derived_reflection),
         cmocka_unit_test(hand_derived_zeros),    cmocka_unit_test(nonfinite_classes),
-        cmocka_unit_test(nonfinite_coordinate),
+        cmocka_unit_test(nonfinite_coordinate),  cmocka_unit_test(partial_product_overflow),
+        cmocka_unit_test(bounds_are_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
