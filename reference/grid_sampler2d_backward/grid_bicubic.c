@@ -368,7 +368,9 @@ static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double o
     if (unsure) /* the device's class may differ either way (a weight it may round to 0, a
                  * tap only some floor has) */
         *fl |= REF_FLAG_UNCHECKABLE;
-    if (v->sum_abs * (1 + 0x1p-40) > ovf || s_pre * (1 + 0x1p-40) > ovf)
+    /* the device's terms, each within its coefficient error, may sum past the format's range
+     * (a partial sum, or the result itself when |exact| + bound passes it) */
+    if ((v->sum_abs + v->coord_err) * (1 + 0x1p-20) > ovf || s_pre * (1 + 0x1p-20) > ovf)
         *fl |= REF_FLAG_RANGE;
 }
 

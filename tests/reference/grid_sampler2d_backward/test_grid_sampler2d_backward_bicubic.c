@@ -201,6 +201,23 @@ static void partial_product_overflow(void **state)
     ref_output_free(&og);
 }
 
+/* A device's term, within its coefficient error, may pass FLT_MAX where the exact value does
+ * not: FLOAT, g = FLT_MAX, zeros, input 1×4 with align_corners, x = (1 + 2^-10)/1.5 − 1: c ≈ 1 +
+ * 2^-10, tap 1's weight K(t) ≈ 1 − 2.25·2^-20 (y: size 1, the row's weight exactly 1), so
+ * element 1 is FLT_MAX·(1 − 2.1e-6) exactly while the device's FP32 coefficient errs by up to
+ * ~1.5e-5: REF_FLAG_RANGE. */
+static void sum_near_overflow(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 4, 1, 1, REF_PAD_ZEROS, true);
+    double go[] = {0x1.fffffep127}, in[4] = {0}, gr[] = {(1 + 0x1p-10) / 1.5 - 1, 0};
+    ref_output oi;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, NULL);
+    assert_true(oi.v[1].hi < 0x1.fffffep127 && oi.v[1].hi > 0x1.fffffep127 * (1 - 1e-5));
+    assert_true(oi.flags[1] & REF_FLAG_RANGE);
+    ref_output_free(&oi);
+}
+
 /* Every bound is a number (an overflowing |g·val| times a zero weight once made it NaN, which no
  * device value satisfies): DOUBLE, DBL_MAX and non-finite gradients and inputs, points on and a
  * few ULPs off cell edges. */
@@ -264,7 +281,7 @@ int main(void)
         cmocka_unit_test(hand_derived_border),   cmocka_unit_test(hand_derived_reflection),
         cmocka_unit_test(hand_derived_zeros),    cmocka_unit_test(nonfinite_classes),
         cmocka_unit_test(nonfinite_coordinate),  cmocka_unit_test(partial_product_overflow),
-        cmocka_unit_test(bounds_are_numbers),
+        cmocka_unit_test(bounds_are_numbers),    cmocka_unit_test(sum_near_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
