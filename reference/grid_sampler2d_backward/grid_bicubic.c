@@ -71,6 +71,7 @@ typedef struct {
     const double *go, *in, *grid;
     double u;           /* the device's working unit roundoff */
     double ovf;         /* ref_path_overflow_at */
+    double tiny;        /* 4× the working format's smallest normal (products below may vanish) */
 } bc_ctx;
 
 static int bitlen(int64_t v)
@@ -314,6 +315,21 @@ static bool weight_unsure(double mag, double err, bool ghost)
     return ghost || (err > 0 && mag <= err);
 }
 
+/* Whether the class of a term with a non-finite factor may differ on the device: a NaN factor
+ * makes it NaN on every branch that has the term (not a ghost's); an infinite one times the
+ * finite factors (fin, the weights' product included) may meet a weight rounded to 0, or a
+ * finite product that underflows to 0 in the working format (tiny: a bound of its smallest
+ * normal; an exact 0 stays 0), and give NaN instead. */
+static bool class_unsure(bool nan, double fin, double x, double ex, bool gx, double y, double ey,
+                         bool gy, double tiny)
+{
+    if (gx || gy)
+        return true;
+    if (nan)
+        return false;
+    return weight_unsure(x, ex, false) || weight_unsure(y, ey, false) || (fin > 0 && fin < tiny);
+}
+
 /* ---- a growable MPFR term list per thread ---- */
 typedef struct { mpfr_ptr *ptr; mpfr_t *v; size_t n, cap; } bc_terms;
 
@@ -468,8 +484,8 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         v->nterms++;
         double wx = ax->wd[en->kx], wy = ay->wd[en->ky];
         if (!isfinite(g)) {
-            unsure = unsure || weight_unsure(wx, ax->ew, gx) || weight_unsure(wy, ay->ew, gy) ||
-                     ax->unres || ay->unres;
+            unsure = unsure || ax->unres || ay->unres ||
+                     class_unsure(isnan(g), wx * wy, wx, ax->ew, gx, wy, ay->ew, gy, X->tiny);
         } else {
             sabs += ag * wx * wy;
             cerr += ag * (ax->ew * wy + wx * ay->ew + ax->ew * ay->ew);
@@ -526,7 +542,9 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
                 double ex = comp == 0 ? ax->edw : ax->ew, ey = comp == 0 ? ay->ew : ay->edw;
                 v->nterms++;
                 if (!isfinite(g) || !isfinite(val)) {
-                    unsure = unsure || weight_unsure(fx, ex, gx) || weight_unsure(fy, ey, gy);
+                    double fin = (isfinite(g) ? fabs(g) : 1) * (isfinite(val) ? fabs(val) : 1);
+                    unsure = unsure || class_unsure(isnan(g) || isnan(val), fin * fx * fy, fx, ex,
+                                                    gx, fy, ey, gy, X->tiny);
                 } else {
                     sabs += a * fx * fy * mult;
                     spre += a * (fx + ex) * (fy + ey);
@@ -639,7 +657,7 @@ int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, con
 {
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     bc_ctx X = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24,
-                ref_path_overflow_at(&opt->path)};
+                ref_path_overflow_at(&opt->path), dbl ? 0x1p-1020 : 0x1p-124};
     int64_t hw_out = p->h_out * p->w_out;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     bc_point *pts = malloc((size_t)(hw_out > 0 ? hw_out : 1) * sizeof *pts);
@@ -662,7 +680,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
 {
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
-    bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec)};
+    bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec), 0x1p-124};
     bc_terms T = {0};
     ref_value v;
     uint8_t fl;

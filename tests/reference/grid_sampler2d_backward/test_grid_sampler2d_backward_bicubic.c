@@ -259,6 +259,28 @@ static void bounds_are_numbers(void **state)
     ref_output_free(&og);
 }
 
+/* An infinite gradient times a finite product the device's format flushes to 0 (FP32: 2^-149 ·
+ * 3/16) gives NaN there, +∞ exactly: unjudgeable. FLOAT, zeros, input 1×4, x = 0: c = 3/2, taps
+ * 0..3 with w' = 3/16, −21/16, 21/16, −3/16 (hand-derived above); y = 0 on a row of 1: weight 1.
+ * Input (2^-149, −1, 1, −1): every term of grid_grad x is +∞. A NaN gradient is NaN on every
+ * branch: judged. */
+static void nonfinite_times_underflow(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 4, 1, 1, REF_PAD_ZEROS, false);
+    double go[] = {INFINITY}, in[] = {0x1p-149, -1, 1, -1}, gr[] = {0, 0};
+    ref_output og;
+    run(&p, go, in, gr, REF_DT_FLOAT, NULL, &og);
+    assert_true(og.v[0].hi == INFINITY);
+    assert_true(og.flags[0] & REF_FLAG_UNCHECKABLE);
+    ref_output_free(&og);
+    go[0] = NAN;
+    run(&p, go, in, gr, REF_DT_FLOAT, NULL, &og);
+    assert_true(isnan(og.v[0].hi));
+    assert_int_equal(og.flags[0] & REF_FLAG_UNCHECKABLE, 0);
+    ref_output_free(&og);
+}
+
 /* A non-finite grid coordinate contributes nothing (docs/contract.md), gridGrad 0. */
 static void nonfinite_coordinate(void **state)
 {
@@ -282,6 +304,7 @@ int main(void)
         cmocka_unit_test(hand_derived_zeros),    cmocka_unit_test(nonfinite_classes),
         cmocka_unit_test(nonfinite_coordinate),  cmocka_unit_test(partial_product_overflow),
         cmocka_unit_test(bounds_are_numbers),    cmocka_unit_test(sum_near_overflow),
+        cmocka_unit_test(nonfinite_times_underflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
