@@ -316,18 +316,17 @@ static bool weight_unsure(double mag, double err, bool ghost)
 }
 
 /* Whether the class of a term with a non-finite factor may differ on the device: a NaN factor
- * makes it NaN on every branch that has the term (not a ghost's); an infinite one times the
+ * makes it NaN on every branch that has the term; an infinite one times the
  * finite factors (fin, the weights' product included) may meet a weight rounded to 0, or a
  * finite product that underflows to 0 in the working format (tiny: a bound of its smallest
- * normal; an exact 0 stays 0), and give NaN instead. */
+ * normal; an exact 0 stays 0), and give NaN instead. A tap whose weight is within its error of
+ * 0 may also be missing on the device (the tap the other floor does not have). */
 static bool class_unsure(bool nan, double fin, double x, double ex, bool gx, double y, double ey,
                          bool gy, double tiny)
 {
-    if (gx || gy)
-        return true;
-    if (nan)
-        return false;
-    return weight_unsure(x, ex, false) || weight_unsure(y, ey, false) || (fin > 0 && fin < tiny);
+    if (gx || gy || weight_unsure(x, ex, false) || weight_unsure(y, ey, false))
+        return true; /* a weight near 0: the tap the other floor has not, or a rounded 0 */
+    return !nan && fin > 0 && fin < tiny;
 }
 
 /* ---- a growable MPFR term list per thread ---- */
@@ -383,6 +382,10 @@ static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double o
     }
     if (unsure) /* the device's class may differ either way (a weight it may round to 0, a
                  * tap only some floor has) */
+        *fl |= REF_FLAG_UNCHECKABLE;
+    /* a finite exact value past the double range (hi infinite) whose coordinate term is as
+     * large: the device's other floor may give any finite value */
+    if (!(*fl & REF_FLAG_NONFINITE) && !isfinite(v->hi) && !(v->coord_err < ovf * 0x1p-30))
         *fl |= REF_FLAG_UNCHECKABLE;
     /* the device's terms, each within its coefficient error, may sum past the format's range
      * (a partial sum, or the result itself when |exact| + bound passes it) */

@@ -281,6 +281,39 @@ static void nonfinite_times_underflow(void **state)
     ref_output_free(&og);
 }
 
+/* The tap the other floor does not have: FLOAT, zeros, input 1×6 with align_corners, x with
+ * c = 2 − 2^-30 (t = 1 − 2^-30, within FP32's coordinate error of the edge): taps 0..3, tap 0's
+ * weight K(2 − 2^-30) ≈ 0 and the device's floor may be 2 (taps 1..4). A NaN on input column 0
+ * makes grid_grad x NaN exactly, finite on that floor: unjudged. */
+static void nan_on_vanishing_tap(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 6, 1, 1, REF_PAD_ZEROS, true);
+    double go[] = {1}, in[] = {NAN, 1, 2, 3, 4, 5}, gr[] = {(2 - 0x1p-30) * 2 / 5 - 1, 0};
+    ref_output og;
+    run(&p, go, in, gr, REF_DT_FLOAT, NULL, &og);
+    assert_true(isnan(og.v[0].hi));
+    assert_true(og.flags[0] & REF_FLAG_UNCHECKABLE);
+    ref_output_free(&og);
+}
+
+/* A finite exact value past the double range whose other floor gives a finite one: DOUBLE,
+ * border, input 6×1 with align_corners, y = 0x1.6666666666666p+0 (just below 1.4): c just below
+ * 6, floor 5, taps 4..7 → rows 4, 5, 5, 5 with row 4 = DBL_MAX and g = 2^1023: grid_grad y ≈
+ * 1.3e601 exactly (hi = +∞); the device's floor 6 puts every tap on row 5, where Σ w' = 0: a
+ * finite answer is legal, so the element is unjudged (not "non-finite required"). */
+static void beyond_range_other_floor(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 6, 1, 1, 1, REF_PAD_BORDER, true);
+    double go[] = {0x1p1023}, in[] = {-2, -3, 1, -2, DBL_MAX, -1.5}, gr[] = {0, 0x1.6666666666666p+0};
+    ref_output og;
+    run(&p, go, in, gr, REF_DT_DOUBLE, NULL, &og);
+    assert_true(og.v[1].hi == INFINITY && !(og.flags[1] & REF_FLAG_NONFINITE));
+    assert_true(og.flags[1] & REF_FLAG_UNCHECKABLE);
+    ref_output_free(&og);
+}
+
 /* A non-finite grid coordinate contributes nothing (docs/contract.md), gridGrad 0. */
 static void nonfinite_coordinate(void **state)
 {
@@ -304,7 +337,8 @@ int main(void)
         cmocka_unit_test(hand_derived_zeros),    cmocka_unit_test(nonfinite_classes),
         cmocka_unit_test(nonfinite_coordinate),  cmocka_unit_test(partial_product_overflow),
         cmocka_unit_test(bounds_are_numbers),    cmocka_unit_test(sum_near_overflow),
-        cmocka_unit_test(nonfinite_times_underflow),
+        cmocka_unit_test(nonfinite_times_underflow), cmocka_unit_test(nan_on_vanishing_tap),
+        cmocka_unit_test(beyond_range_other_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
