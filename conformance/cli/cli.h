@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "import/import.h"
 #include "report/report.h"
 #include "results/results.h"
 #include "suite/suite.h"
@@ -31,6 +32,12 @@ int cli_repro(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 int cli_detect_contract(int argc, char **argv);
 int cli_import_atk(int argc, char **argv);
+int cli_import_ttk(int argc, char **argv);
+/* Writes the suite convert makes of one file to DIR/<op>.yaml through a temporary file (an
+ * import-atk or import-ttk converter, import/import.h); its exit status (0, 1, 2). */
+int cli_import_file(const char *file, const atk_options *o, const char *dir,
+                    int (*convert)(const char *, const atk_options *, FILE *, FILE *,
+                                   atk_summary *));
 /* The certification workflow (docs/certification.md). */
 int cli_certify(int argc, char **argv);
 int cli_verify_package(int argc, char **argv);

@@ -30,8 +30,9 @@ static const char import_help[] =
     "Exit 0 when every case was imported, 1 when some were left out, 2 for usage errors or a\n"
     "file that is not an ATK case file (its suite is not written).\n";
 
-/* Writes the suite of one file to DIR/<op>.yaml through a temporary file. */
-static int import_one(const char *file, const atk_options *o, const char *dir)
+int cli_import_file(const char *file, const atk_options *o, const char *dir,
+                    int (*convert)(const char *, const atk_options *, FILE *, FILE *,
+                                   atk_summary *))
 {
     char tmp[4096], final[4096];
     snprintf(tmp, sizeof tmp, "%s/.import-atk.%ld.tmp", dir, (long)getpid());
@@ -41,7 +42,7 @@ static int import_one(const char *file, const atk_options *o, const char *dir)
         return 2;
     }
     atk_summary sum;
-    int rc = atk_import(file, o, out, stderr, &sum);
+    int rc = convert(file, o, out, stderr, &sum);
     bool write_ok = fclose(out) == 0;
     if (rc < 2 && write_ok) {
         snprintf(final, sizeof final, "%s/%s.yaml", dir, sum.op);
@@ -99,7 +100,7 @@ int cli_import_atk(int argc, char **argv)
     int rc = 0;
     for (int k = 0; k < nfiles; k++) {
         o.source = k < nsources ? sources[k] : NULL;
-        int one = import_one(files[k], &o, dir);
+        int one = cli_import_file(files[k], &o, dir, atk_import);
         rc = one > rc ? one : rc;
     }
     return rc;

@@ -25,6 +25,7 @@ static const char help[] =
     "  verify-package DIR|TAR re-check a certification package\n"
     "  audit --product ID|all precision audit tables and report.html\n"
     "  import-atk FILE.json...  the vendor's ATK case files as suites\n"
+    "  import-ttk FILE.csv...   the vendor's TTK kernel case files as suites\n"
     "  compare A B              what changed between two runs (results dirs or packages)\n"
     "  detect-contract    which contract (doc, vendor@9.0, vendor@8.5) the device follows\n"
     "\n"
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
                     {"certify", cli_certify},
                     {"verify-package", cli_verify_package},
                     {"audit", cli_audit}, {"import-atk", cli_import_atk},
-                    {"compare", cli_compare},
+                    {"compare", cli_compare}, {"import-ttk", cli_import_ttk},
                     {"detect-contract", cli_detect_contract}};
     if (argc < 2) {
         print_help(stderr);

@@ -263,6 +263,13 @@ static void tensor_data(ctx *c, const char *rest, const json_t *rv, line *out)
     leave_out(c, rest, rv, "a value distribution the suite format has no generator for");
 }
 
+/* ATK's accuracy standard in either form: "single_bm", or {"single_bm": {"type": ...}}. */
+static bool atk_single_bm(const json_t *acc)
+{
+    return (json_is_string(acc) && !strcmp(json_string_value(acc), "single_bm")) ||
+           (json_is_object(acc) && json_object_get(acc, "single_bm"));
+}
+
 static const char *suite_dtype(const char *atk)
 {
     static const char *const map[][2] = {
@@ -491,8 +498,12 @@ static bool one_case(ctx *c, json_t *cs, const cts_op_driver **file_op, FILE *ou
     *file_op = c->op;
     if (json_object_get(cs, "standard"))
         note_add(c, ".standard", json_object_get(cs, "standard"),
-                 "ATK's accuracy and performance standard; aclcts judges by its own "
-                 "tolerance policy (bound) and does not time");
+                 atk_single_bm(json_object_get(json_object_get(cs, "standard"), "acc"))
+                     ? "ATK's accuracy standard single_bm: `aclcts audit --standard "
+                       "atk-single-bm` judges a run by it (docs/standards.md); the suite's "
+                       "verdict is the bound, and aclcts does not time"
+                     : "ATK's accuracy and performance standard; aclcts judges by its own "
+                       "tolerance policy (bound) and does not time");
     check_other_keys(c, "", cs, handled);
     built b;
     memset(&b, 0, sizeof b);

@@ -28,5 +28,14 @@ typedef struct {
  * useful written; the message names the JSON path). */
 int atk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, atk_summary *sum);
 
+/* The vendor's TTK kernel case files (CSV, one case a row: op_name, shapes, dtypes, formats,
+ * attributes and data ranges as Python literals; e.g. hicann/ops-nn
+ * pooling/avg_pool_v2_grad/tests/st/arch35/, the kernel aclnnAvgPool2dBackward lowers to
+ * on ascend950) turned into one suite of the operator they exercise, as atk_import does (same
+ * options, summary and return values); every column the suite cannot express is reported by
+ * name (aggregated: the first row, its value and how many rows have it) and listed in the
+ * suite's header, and a row that cannot be expressed is left out with the reason. */
+int ttk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, atk_summary *sum);
+
 
 #endif

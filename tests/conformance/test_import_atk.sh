@@ -79,4 +79,15 @@ expect_rc 2 "$ACLCTS" import-atk --out bad "$A/dup_id.json"
 grep -q 'dup_id.json: \$\[1\].id: error: an id an earlier case has' out || fail "duplicate id"
 [[ -z $(ls -A bad) ]] || fail "a malformed file left a suite behind"
 expect_rc 2 "$ACLCTS" import-atk --out bad
+
+# ATK's accuracy standard, in both of its forms, is named with the audit that judges by it
+mkdir sb
+expect_rc 1 "$ACLCTS" import-atk --out sb "$A/avgpool.json"
+grep -q 'standard = {"acc":"single_bm"}: not expressed: ATK.s accuracy standard single_bm: `aclcts audit --standard atk-single-bm`' out ||
+  fail "single_bm (string form) not named"
+sed 's/"standard": {"acc": "single_bm"}/"standard": {"acc": {"single_bm": {"type": "high_precision"}}}/' \
+  "$A/avgpool.json" >obj.json
+expect_rc 1 "$ACLCTS" import-atk --out sb obj.json
+grep -q 'standard = {"acc":{"single_bm":{"type":"high_precision"}}}: not expressed: ATK.s accuracy standard single_bm' out ||
+  fail "single_bm (object form) not named"
 echo PASS
