@@ -142,7 +142,8 @@ static const char *window(const ttk_val *a, bool nhwc, pool *p)
     if (!strcmp(mode, "VALID")) {
         p->p[0] = p->p[1] = 0;
     } else if (!strcmp(mode, "SAME")) {
-        long rows = (p->go[2] - 1) * s[0] + p->k[0] - ih, cols = (p->go[3] - 1) * s[1] + p->k[1] - iw;
+        long rows = (p->go[2] - 1) * s[0] + p->k[0] - ih;
+        long cols = (p->go[3] - 1) * s[1] + p->k[1] - iw;
         p->p[0] = (rows > 0 ? rows : 0) / 2;
         p->p[1] = (cols > 0 ? cols : 0) / 2;
     } else if (!strcmp(mode, "CALCULATED")) {
@@ -153,7 +154,8 @@ static const char *window(const ttk_val *a, bool nhwc, pool *p)
     }
     p->ceil = flag(a, "ceil_mode", false);
     p->include_pad = !flag(a, "exclusive", true);
-    if (p->s[0] < 1 || p->s[1] < 1 || p->k[0] < 1 || p->k[1] < 1) return "a window or stride below 1";
+    if (p->s[0] < 1 || p->s[1] < 1 || p->k[0] < 1 || p->k[1] < 1)
+        return "a window or stride below 1";
     if (2 * p->p[0] > p->k[0] || 2 * p->p[1] > p->k[1])
         return "its padding is more than half the window, which aclnnAvgPool2dBackward refuses";
     if (out_size(ih, p->k[0], p->s[0], p->p[0], p->ceil) != p->go[2] ||
@@ -190,7 +192,8 @@ static const char *shapes(ctx *c, char **f, size_t n, const ttk_val *attrs, pool
         why = "input_dtypes: not (int32, FLOAT DTYPE) with a float32, float16 or bfloat16 gradient";
     else if (!ins || ins->kind != TTK_LIST || ins->n != 2 || !shape4(ins->items[1], nhwc, p->go))
         why = "input_shapes: the gradient is not 4-D";
-    else if (!outs || outs->kind != TTK_LIST || outs->n != 1 || !shape4(outs->items[0], nhwc, p->in))
+    else if (!outs || outs->kind != TTK_LIST || outs->n != 1 ||
+             !shape4(outs->items[0], nhwc, p->in))
         why = "output_shapes: the output is not 4-D";
     if (!why && nhwc)
         note_add(c, "data_format", "NHWC", "imported as NCHW (the same values; the suite's "
@@ -260,8 +263,9 @@ static bool row(ctx *c, char **f, size_t n, FILE *out, int idx)
     }
     fprintf(out, "  - name: %s  # line %d, row %d\n    dtype: %s\n", *name ? name : "row",
             c->line, idx, p.dtype);
-    fprintf(out, "    self_shape: [%ld, %ld, %ld, %ld]\n    grad_output_shape: [%ld, %ld, %ld, %ld]\n",
-            p.in[0], p.in[1], p.in[2], p.in[3], p.go[0], p.go[1], p.go[2], p.go[3]);
+    fprintf(out, "    self_shape: [%ld, %ld, %ld, %ld]\n", p.in[0], p.in[1], p.in[2], p.in[3]);
+    fprintf(out, "    grad_output_shape: [%ld, %ld, %ld, %ld]\n", p.go[0], p.go[1], p.go[2],
+            p.go[3]);
     fprintf(out, "    kernel_size: [%ld, %ld]\n    stride: [%ld, %ld]\n    padding: [%ld, %ld]\n",
             p.k[0], p.k[1], p.s[0], p.s[1], p.p[0], p.p[1]);
     fprintf(out, "    ceil_mode: %s\n    count_include_pad: %s\n", p.ceil ? "true" : "false",
@@ -318,7 +322,8 @@ int ttk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, at
         return 2;
     }
     const char *p = text;
-    if (ttk_csv_record(&p, &c.head, &c.nhead) || strcmp(c.nhead ? c.head[0] : "", "testcase_name")) {
+    if (ttk_csv_record(&p, &c.head, &c.nhead) ||
+        strcmp(c.nhead ? c.head[0] : "", "testcase_name")) {
         fprintf(diag, "aclcts: error: %s:1: not a TTK case file (its first column is not "
                 "testcase_name)\n", path);
         free_fields(c.head, c.nhead);

@@ -208,8 +208,8 @@ static void read_standard(ctx *x, const cts_ynode *doc, cts_standard *s)
         char f[64];
         snprintf(f, sizeof f, "dtypes.%s", dn);
         if (d < 0) {
-            error(x, dts->items[i], f, "unknown dtype (float16, bfloat16, float32, float64, hifloat32)%s",
-                  "");
+            error(x, dts->items[i], f, "unknown dtype (float16, bfloat16, float32, float64, "
+                  "hifloat32)%s", "");
             continue;
         }
         s->dt[d].set = true;
