@@ -23,11 +23,13 @@
  * Lipschitz constants (|K'| ≤ 3/2, |K''| ≤ 9/2) times δ, added to coord_err. The tap the other
  * floor adds (i0 − 2 when t ≤ δ, i0 + 3 when 1 − t ≤ δ, a "ghost" of exact weight 0) is
  * counted in that element's bound. Not continuous are the non-finite classes: a non-finite
- * factor times a weight the device may compute as 0 (|w| within its error), or a ghost tap,
- * leaves the element REF_FLAG_UNCHECKABLE; so does a point whose δ ≥ 1/2 (several floors) unless
- * every tap it can reach is out of bounds (zeros) or clamped to one edge (border): then its taps
- * all land on one element, where Σ_k K = 1 and Σ_k K' = 0 for any t, so only the coefficients'
- * own rounding errors count ("pinned").
+ * factor times a weight the device may compute as 0 (|w| within its error), a product its format
+ * flushes to 0, or a ghost tap, leaves the element REF_FLAG_UNCHECKABLE. A point whose δ ≥ 1/2
+ * (several floors) has taps we do not list: the elements it may reach, and its grid_grad, are
+ * judged within intervals (REF_FLAG_INTERVAL: Σ_k |w_k| ≤ 1.375, Σ_k |w'_k| ≤ 6 on any branch),
+ * unless every tap it can reach is out of bounds (zeros: nothing) or clamped to one edge
+ * (border): then its taps all land on one element, where Σ_k K = 1 and Σ_k K' = 0 for any t, so
+ * only the coefficients' own rounding errors count ("pinned").
  *
  * Device error of a coefficient (FP32, u = 2^-24, or double): t' = c' − floor(c') errs by
  * δ + u; Horner's evaluation of the cubic on s ≤ 2 errs by ≤ γ(6)·Σ|a_i|s^i ≤ 36·6.01u and
@@ -397,11 +399,37 @@ static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double o
 
 typedef struct { int64_t pix; uint8_t kx, ky; } bc_entry; /* k = 4: the ghost tap */
 
+typedef struct { int64_t pix, x0, x1, y0, y1; } bc_box; /* an unresolved point's reach */
+
 typedef struct {
     int64_t *start;     /* hw_in + 1: entries of element e at start[e] .. start[e+1] */
     bc_entry *ent;
     uint8_t *unres;     /* hw_in: reached by an unresolved point */
+    bc_box *box;        /* the unresolved points and their reach */
+    int64_t nbox;
 } bc_reach;
+
+/* The indices an axis's taps may reach: the reach of an unresolved one, else its taps'. */
+static void axis_range(const bc_axis *a, int64_t *lo, int64_t *hi)
+{
+    if (a->unres) {
+        *lo = a->reach_lo;
+        *hi = a->reach_hi;
+        return;
+    }
+    *lo = INT64_MAX;
+    *hi = -1;
+    for (int k = 0; k < 5; k++)
+        if (a->idx[k] >= 0) {
+            *lo = a->idx[k] < *lo ? a->idx[k] : *lo;
+            *hi = a->idx[k] > *hi ? a->idx[k] : *hi;
+        }
+}
+
+/* Any device's coefficients of one axis: Σ_k |w_k| ≤ 1.375 and Σ_k |w'_k| ≤ 6 for every t,
+ * plus their rounding errors (≤ 4·256u): the bounds an unresolved point's interval uses. */
+#define BC_SUM_W 1.4
+#define BC_SUM_DW 6.1
 
 static int reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
 {
@@ -417,20 +445,16 @@ static int reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *
                 continue;
             const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
             if (pass == 0 && (ax->unres || ay->unres)) {
-                int64_t x0 = ax->unres ? ax->reach_lo : 0, x1 = ax->unres ? ax->reach_hi : p->w_in - 1;
-                int64_t y0 = ay->unres ? ay->reach_lo : 0, y1 = ay->unres ? ay->reach_hi : p->h_in - 1;
-                if (!ax->unres) { /* the taps' own range on the resolved axis */
-                    x0 = p->w_in; x1 = -1;
-                    for (int k = 0; k < 5; k++)
-                        if (ax->idx[k] >= 0) { x0 = ax->idx[k] < x0 ? ax->idx[k] : x0; x1 = ax->idx[k] > x1 ? ax->idx[k] : x1; }
-                }
-                if (!ay->unres) {
-                    y0 = p->h_in; y1 = -1;
-                    for (int k = 0; k < 5; k++)
-                        if (ay->idx[k] >= 0) { y0 = ay->idx[k] < y0 ? ay->idx[k] : y0; y1 = ay->idx[k] > y1 ? ay->idx[k] : y1; }
-                }
-                for (int64_t yi = y0; yi <= y1; yi++)
-                    for (int64_t xi = x0; xi <= x1; xi++)
+                bc_box b = {pix, 0, 0, 0, 0};
+                axis_range(ax, &b.x0, &b.x1);
+                axis_range(ay, &b.y0, &b.y1);
+                bc_box *nb = realloc(R->box, (size_t)(R->nbox + 1) * sizeof *nb);
+                if (!nb)
+                    return -1;
+                R->box = nb;
+                R->box[R->nbox++] = b;
+                for (int64_t yi = b.y0; yi <= b.y1; yi++)
+                    for (int64_t xi = b.x0; xi <= b.x1; xi++)
                         R->unres[yi * p->w_in + xi] = 1;
             }
             for (int ky = 0; ky < 5; ky++)
@@ -465,10 +489,31 @@ static void reach_free(bc_reach *R)
     free(R->start);
     free(R->ent);
     free(R->unres);
+    free(R->box);
+}
+
+/* The unresolved points' part of element e's legal values: each contributes g·Σ ŵx·ŵy over
+ * whichever of its taps land on e, within ±2|g| (BC_SUM_W²), where the exact value has its own
+ * (as large): offsets ±4|g| per point around the exact value. False when a gradient there is not
+ * finite (no finite interval). */
+static bool dx_interval(const bc_reach *R, const double *go, int64_t w_in, int64_t e, double *off)
+{
+    int64_t xi = e % w_in, yi = e / w_in;
+    double u = 0;
+    for (int64_t k = 0; k < R->nbox; k++) {
+        const bc_box *b = &R->box[k];
+        if (xi < b->x0 || xi > b->x1 || yi < b->y0 || yi > b->y1)
+            continue;
+        if (!isfinite(go[b->pix]))
+            return false;
+        u += 2 * BC_SUM_W * BC_SUM_W * fabs(go[b->pix]);
+    }
+    *off = u * (1 + 0x1p-20);
+    return true;
 }
 
 static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
-                      int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl)
+                      int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
 {
     const ref_grid_params *p = X->p;
     const double *go = X->go + (n * p->c + c) * p->h_out * p->w_out;
@@ -476,7 +521,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
     *fl = 0;
     v->nops = 2;
     T->n = 0;
-    bool unsure = R->unres[e];
+    bool unsure = false;
     double sabs = 0, cerr = 0;
     for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
         const bc_entry *en = &R->ent[i];
@@ -506,15 +551,50 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
     v->sum_abs = sabs * (1 + (double)(v->nterms + 8) * 0x1p-52);
     v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
     finish(T, v, fl, unsure, X->ovf, 0);
-    if (R->unres[e]) /* an unresolved point's taps may reach it */
-        *fl |= REF_FLAG_UNCHECKABLE;
+    double off;
+    if (R->unres[e] && !(*fl & REF_FLAG_UNCHECKABLE)) {
+        /* an unresolved point's taps may reach it: a finite value is judged within an
+         * interval; a non-finite class stays when those points' gradients are finite */
+        bool ok = dx_interval(R, go, p->w_in, e, &off) && isfinite(off);
+        if (!ok || (!(*fl & REF_FLAG_NONFINITE) && !ival)) {
+            *fl |= REF_FLAG_UNCHECKABLE;
+        } else if (!(*fl & REF_FLAG_NONFINITE)) {
+            *fl |= REF_FLAG_INTERVAL;
+            ival[0] = -off;
+            ival[1] = off;
+        }
+    }
     return 0;
 }
 
 /* ---- grid_grad ---- */
 
+/* An unresolved point's grid_grad on any branch: |mult·Σ_c g·Σ val·w'·w| ≤ mult·Σ_c |g|·max|val|
+ * over the taps' reach·BC_SUM_DW·BC_SUM_W. False when a value there is not finite. */
+static bool dgrid_reach_max(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix,
+                            double mult, double *m)
+{
+    const ref_grid_params *p = X->p;
+    int64_t x0, x1, y0, y1, hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    axis_range(&pt->ax[0], &x0, &x1);
+    axis_range(&pt->ax[1], &y0, &y1);
+    double s = 0;
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = X->go[(n * p->c + c) * hw_out + pix], mx = 0;
+        const double *in = X->in + (n * p->c + c) * hw_in;
+        for (int64_t yi = y0; yi <= y1; yi++)
+            for (int64_t xi = x0; xi <= x1; xi++)
+                mx = ref_fmax(mx, fabs(in[yi * p->w_in + xi]));
+        if (!isfinite(g) || !isfinite(mx))
+            return false;
+        s += fabs(g) * mx;
+    }
+    *m = s * mult * BC_SUM_DW * BC_SUM_W * (1 + 0x1p-20);
+    return isfinite(*m);
+}
+
 static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
-                       bc_terms *T, ref_value *v, uint8_t *fl)
+                       bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
 {
     const ref_grid_params *p = X->p;
     int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
@@ -527,7 +607,7 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
     const bc_axis *ad = comp == 0 ? ax : ay; /* the differentiated axis */
     double mult = fabs(ad->mult);
-    bool unsure = ax->unres || ay->unres;
+    bool unsure = false;
     double sabs = 0, spre = 0, cerr = 0, under = 0;
     for (int64_t c = 0; c < p->c; c++) {
         double g = X->go[(n * p->c + c) * hw_out + pix];
@@ -574,8 +654,21 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
     v->coord_err = cerr * k;
     v->under_mag = under * k;
     finish(T, v, fl, unsure, X->ovf, spre * k);
-    if (ax->unres || ay->unres)
-        *fl |= REF_FLAG_UNCHECKABLE;
+    double m;
+    if ((ax->unres || ay->unres) && !(*fl & REF_FLAG_UNCHECKABLE)) {
+        /* any branch's value lies in [−m, m]: offsets from the exact value, outwards (a
+         * non-finite exact value: unjudged, the branch may miss its taps) */
+        if (ival && isfinite(v->hi) && !(*fl & REF_FLAG_NONFINITE) &&
+            dgrid_reach_max(X, pt, n, pix, mult, &m)) {
+            *fl |= REF_FLAG_INTERVAL;
+            ival[0] = (-m - v->hi) * (1 + 0x1p-50) - 0x1p-1074;
+            ival[1] = (m - v->hi) * (1 + 0x1p-50) + 0x1p-1074;
+            ival[0] = ref_fmin(ival[0], 0);
+            ival[1] = ref_fmax(ival[1], 0);
+        } else {
+            *fl |= REF_FLAG_UNCHECKABLE;
+        }
+    }
     return 0;
 }
 
@@ -609,14 +702,15 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s)
         for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
             int64_t nc = p->c - c0 < group ? p->c - c0 : group, ne = nc * hw_in;
             ref_chunkbuf_start(&b, ne);
-            int fail = 0;
+            double *iv = R.nbox ? ref_chunkbuf_ival(&b) : NULL; /* zeroed */
+            int fail = R.nbox && !iv;
 #pragma omp parallel num_threads(nth) reduction(| : fail)
             {
                 bc_terms T = {0};
 #pragma omp for schedule(dynamic, 64)
                 for (int64_t i = 0; i < ne; i++)
                     fail |= dx_element(X, pts, &R, n, c0 + i / hw_in, i % hw_in, &T, &b.o.v[i],
-                                       &b.o.flags[i]) != 0;
+                                       &b.o.flags[i], iv ? iv + 2 * i : NULL) != 0;
                 bc_terms_free(&T);
             }
             rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
@@ -638,14 +732,18 @@ static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink 
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         batch_points(X, n, pts, nth);
         ref_chunkbuf_start(&b, 2 * hw_out);
-        int fail = 0;
+        bool any = false;
+        for (int64_t i = 0; i < hw_out; i++)
+            any = any || (!pts[i].out && (pts[i].ax[0].unres || pts[i].ax[1].unres));
+        double *iv = any ? ref_chunkbuf_ival(&b) : NULL;
+        int fail = any && !iv;
 #pragma omp parallel num_threads(nth) reduction(| : fail)
         {
             bc_terms T = {0};
 #pragma omp for schedule(dynamic, 32)
             for (int64_t i = 0; i < 2 * hw_out; i++)
                 fail |= dgrid_value(X, &pts[i / 2], n, i / 2, (int)(i % 2), &T, &b.o.v[i],
-                                    &b.o.flags[i]) != 0;
+                                    &b.o.flags[i], iv ? iv + 2 * i : NULL) != 0;
             bc_terms_free(&T);
         }
         rc = fail ? -1 : ref_emit(s, 4, n * 2 * hw_out, &b);
@@ -694,7 +792,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
     if (which == 1 && index >= 0 && index < p->n * hw_out * 2) {
         int64_t n = index / 2 / hw_out, pix = index / 2 % hw_out;
         point_eval(&X, n, pix, &pt);
-        rc = dgrid_value(&X, &pt, n, pix, (int)(index % 2), &T, &v, &fl);
+        rc = dgrid_value(&X, &pt, n, pix, (int)(index % 2), &T, &v, &fl, NULL);
         if (rc == 0 && T.n)
             mpfr_sum(out, T.ptr, (unsigned long)T.n, MPFR_RNDN);
     } else if (which == 0 && index >= 0 && index < p->n * p->c * hw_in) {

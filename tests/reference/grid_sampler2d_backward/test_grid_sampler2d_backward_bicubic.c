@@ -314,6 +314,30 @@ static void beyond_range_other_floor(void **state)
     ref_output_free(&og);
 }
 
+/* A point whose floor the device may miss by more than one (FP32, reflection, x = 1e7 on an
+ * axis of 4: δ ≈ 2·2^-24·4e7 ≈ 4.8) has unknown taps: every element it may reach is judged within
+ * an interval (g·Σ ŵx·ŵy is within ±1.4²|g| on any branch, and so is the exact part: offsets
+ * ±3.92·|g|), grid_grad within ±mult·Σ|g|·max|val|·6.1·1.4 around 0; not left unjudged. */
+static void unresolved_point_interval(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 4, 1, 1, REF_PAD_REFLECTION, false);
+    double go[] = {0.5}, in[] = {1, -2, 3, -4}, gr[] = {1e7, 0};
+    ref_output oi, og;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, &og);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(oi.flags[i] & (REF_FLAG_INTERVAL | REF_FLAG_UNCHECKABLE), REF_FLAG_INTERVAL);
+        assert_true(oi.ival[2 * i] <= -3.92 * 0.5 && oi.ival[2 * i] > -2.1);
+        assert_true(oi.ival[2 * i + 1] >= 3.92 * 0.5 && oi.ival[2 * i + 1] < 2.1);
+    }
+    /* mult = 2, Σ|g|·max|val| = 0.5·4: |grid_grad x| ≤ 2·2·6.1·1.4 = 34.16 */
+    assert_int_equal(og.flags[0] & (REF_FLAG_INTERVAL | REF_FLAG_UNCHECKABLE), REF_FLAG_INTERVAL);
+    assert_true(og.v[0].hi + og.ival[0] <= -34.16 && og.v[0].hi + og.ival[0] > -34.2);
+    assert_true(og.v[0].hi + og.ival[1] >= 34.16 && og.v[0].hi + og.ival[1] < 34.2);
+    ref_output_free(&oi);
+    ref_output_free(&og);
+}
+
 /* A non-finite grid coordinate contributes nothing (docs/contract.md), gridGrad 0. */
 static void nonfinite_coordinate(void **state)
 {
@@ -338,7 +362,7 @@ int main(void)
         cmocka_unit_test(nonfinite_coordinate),  cmocka_unit_test(partial_product_overflow),
         cmocka_unit_test(bounds_are_numbers),    cmocka_unit_test(sum_near_overflow),
         cmocka_unit_test(nonfinite_times_underflow), cmocka_unit_test(nan_on_vanishing_tap),
-        cmocka_unit_test(beyond_range_other_floor),
+        cmocka_unit_test(beyond_range_other_floor), cmocka_unit_test(unresolved_point_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
