@@ -139,7 +139,7 @@ int cli_audit(int argc, char **argv)
     cli_standards stds_loaded;
     if (cli_standards_load(stds, std_dir, &stds_loaded)) return CLI_EXIT_USAGE;
     bool standards = stds_loaded.need_dump; /* more than the bound alone */
-    char dump[PATH_MAX], bench_dir[PATH_MAX];
+    char dump[PATH_MAX], bench_dir[PATH_MAX] = "";
     snprintf(dump, sizeof dump, "%s", keep ? keep : "");
     if (!keep && standards) snprintf(dump, sizeof dump, "%s/dump", out);
     char *rargv[CLI_MAX_ARGS + 16];

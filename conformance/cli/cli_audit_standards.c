@@ -81,8 +81,8 @@ char *cli_standards_audit(const cli_standards *s, const cts_result_list *res,
     memset(&a, 0, sizeof a);
     a.std = s->std;
     a.nstd = s->n;
-    a.bench_label = bench_dir;
-    if (cts_std_audit_run(&a, res, dump_dir, s->need_bench ? bench_dir : NULL, stderr)) {
+    a.bench_label = s->need_bench ? bench_dir : NULL;
+    if (cts_std_audit_run(&a, res, dump_dir, a.bench_label, stderr)) {
         cts_std_audit_free(&a);
         return NULL;
     }

@@ -122,13 +122,17 @@ void cts_std_audit_markdown(FILE *f, const cts_std_audit *a)
 {
     fputs("\n## Precision standards\n\n", f);
     sources_md(f, a);
-    fprintf(f, "\nEach computed output of each case with judged elements, judged against the "
-            "golden (the reference correctly rounded to the output dtype; of several legal "
-            "values the one nearest the device's)%s%s%s. A cell: PASS or FAIL, outputs passing "
-            "/ judged, the worst margin (the closest criterion's value over its limit: at most "
-            "1 passes). %zu outputs judged", a->bench_label ? "; benchmark device: " : "",
-            a->bench_label ? a->bench_label : "", a->bench_label ? "" : "", a->noutputs);
+    fputs("\nEach computed output of each case with judged elements, judged against the "
+          "golden (the reference correctly rounded to the output dtype; of several legal "
+          "values the one nearest the device's)", f);
+    if (a->bench_label) fprintf(f, "; the benchmark device's outputs from `%s`", a->bench_label);
+    fprintf(f, ". A cell: PASS or FAIL, outputs passing / judged, the worst margin (the closest "
+            "criterion's value over its limit: at most 1 passes). %zu outputs judged",
+            a->noutputs);
     if (a->nmissing) fprintf(f, ", %zu without a readable dump", a->nmissing);
+    if (a->nbench_missing)
+        fprintf(f, ", %zu without a benchmark output (the benchmark device refused or skipped "
+                "the case)", a->nbench_missing);
     fputs(".\n", f);
     table_md(f, a);
     totals_md(f, a);

@@ -1,0 +1,180 @@
+/* The standards' judges (report/standard_judge.c) on a few elements whose metrics are worked
+ * out by hand from each standard's formula, in particular at near-zero goldens, where each
+ * standard's own provision (ATK's 1e-7, msprobe's small values and ULP floor, the mixed
+ * tolerance's atol) decides. Thresholds as in standards/ (cited there). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "standard.h"
+
+/* cmocka compares floats as float; these numbers need double */
+#define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+static void param(cts_std_param *p, int *n, const char *name, double v)
+{
+    snprintf(p[*n].name, sizeof p->name, "%s", name);
+    p[(*n)++].v = v;
+}
+
+static cts_std_input input(int64_t n, const double *got, const double *golden,
+                           const double *bench)
+{
+    static const unsigned char all[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    static const double units[8] = {0};
+    return (cts_std_input){n, got, golden, bench, units, all, CTS_STD_F32};
+}
+
+/* ATK single_bm, FLOAT32 (T = 2^-13 = 1.22e-4): rel = |a - g| / (|g| + 1e-7). A golden of 0
+ * with an error of 1e-11 is 1e-4 relative (below T); a golden of 1e-8 with an error of 1e-8 is
+ * 1e-8 / 1.1e-7 = 1/11, far beyond 10 T: the 1e-7 excuses no more than that. */
+static void relative_near_zero(void **state)
+{
+    (void)state;
+    cts_standard s = {.method = CTS_STD_RELATIVE};
+    param(s.rule, &s.nrule, "denominator_eps", 1e-7);
+    param(s.rule, &s.nrule, "max_factor", 10);
+    s.dt[CTS_STD_F32].set = true;
+    param(s.dt[CTS_STD_F32].p, &s.dt[CTS_STD_F32].n, "threshold", 0x1p-13);
+    double golden[] = {0, 1e-8}, got[] = {1e-11, 2e-8};
+    cts_std_input in = input(1, got, golden, NULL);
+    cts_std_verdict v;
+    signed char elem[2];
+    double em[2];
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_true(v.judged && v.pass);
+    assert_near(v.m[1], 1e-4, 1e-15);
+    in.n = 2;
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_false(v.pass);
+    assert_near(v.m[1], 1.0 / 11, 1e-12);
+    assert_near(v.m[0], (1e-4 + 1.0 / 11) / 2, 1e-12);
+    assert_int_equal(elem[0], 1);
+    assert_int_equal(elem[1], 0);
+}
+
+static cts_standard benchmark_fp32(void)
+{
+    cts_standard s = {.method = CTS_STD_BENCHMARK};
+    const char *lim[] = {"limits.small_value_err_ratio", "limits.rmse", "limits.max_rel_err",
+                         "limits.mean_rel_err", "limits.error_balance"};
+    const double val[] = {2, 2, 10, 2, 2};
+    for (int i = 0; i < 5; i++) param(s.rule, &s.nrule, lim[i], val[i]);
+    s.dt[CTS_STD_F32].set = true;
+    cts_std_param *p = s.dt[CTS_STD_F32].p;
+    int *n = &s.dt[CTS_STD_F32].n;
+    param(p, n, "small_value", 0x1p-20);
+    param(p, n, "small_value_atol", 0x1p-30);
+    param(p, n, "eps", 0x1p-23);
+    param(p, n, "min_err", 0x1p-14);
+    return s;
+}
+
+/* msprobe benchmark, FLOAT32: a golden of 2^-21 is a small value (<= 2^-20), judged
+ * absolutely: an error of 2^-29 > 2^-30 makes the small-value error ratio 1 (of 1), against
+ * an exact benchmark's 0 floored to 2^-14: a ratio of 2^14, over the limit 2. The other
+ * element, golden 1 with error 2^-23 on both devices, has relative error 2^-23 / (1 + 2^-23)
+ * on each, below the floor: ratio 2^-23/(1+2^-23) / 2^-14 = 2^-9 / (1 + 2^-23). Error
+ * balance: the device is above twice, the benchmark once: (2/2) / (1/2) = 2, at the limit
+ * (passes). */
+static void benchmark_small_values(void **state)
+{
+    (void)state;
+    cts_standard s = benchmark_fp32();
+    double golden[] = {0x1p-21, 1}, got[] = {0x1p-21 + 0x1p-29, 1 + 0x1p-23};
+    double bench[] = {0x1p-21, 1 + 0x1p-23};
+    cts_std_input in = input(2, got, golden, bench);
+    cts_std_verdict v;
+    cts_std_judge(&s, &in, &v, NULL, NULL);
+    assert_true(v.judged);
+    assert_false(v.pass);
+    assert_near(v.m[0], 0x1p14, 0);
+    assert_near(v.m[2], 0x1p-9 / (1 + 0x1p-23), 1e-15); /* floored denominator */
+    assert_near(v.m[4], 2.0, 0);
+    assert_near(v.margin, 0x1p14 / 2, 0);
+    in.bench = NULL; /* no benchmark: not judged */
+    cts_std_judge(&s, &in, &v, NULL, NULL);
+    assert_false(v.judged);
+}
+
+/* msprobe ULP, FLOAT32: the unit is 2^(eb - 23), eb = floor(log2 |golden|) but at least
+ * -126, and 0 for a zero golden: an error of 2^-20 on golden 0 is 2^-20 x 2^23 = 8 ULP
+ * (within 32); on golden 2^-30 (eb -30) it is 2^33 ULP. Proportion beyond 32: 1/2, not below
+ * 0.05; mean (8 + 2^33) / 2, not below 64: FAIL. */
+static void ulp_binade(void **state)
+{
+    (void)state;
+    cts_standard s = {.method = CTS_STD_ULP};
+    param(s.rule, &s.nrule, "proportion_ratio", 1);
+    s.dt[CTS_STD_F32].set = true;
+    cts_std_param *p = s.dt[CTS_STD_F32].p;
+    int *n = &s.dt[CTS_STD_F32].n;
+    param(p, n, "mantissa_bits", 23);
+    param(p, n, "min_eb", -126);
+    param(p, n, "ulp_threshold", 32);
+    param(p, n, "max_proportion", 0.05);
+    param(p, n, "min_err", 0x1p-14);
+    param(p, n, "mean_ulp", 64);
+    double golden[] = {0, 0x1p-30}, got[] = {0x1p-20, 0x1p-30 + 0x1p-20};
+    cts_std_input in = input(2, got, golden, NULL);
+    cts_std_verdict v;
+    signed char elem[2];
+    double em[2];
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_near(em[0], 8, 0);
+    assert_near(em[1], 0x1p33, 0);
+    assert_near(v.m[1], 0.5, 0);
+    assert_false(v.pass);
+    assert_int_equal(elem[0], 1);
+    assert_int_equal(elem[1], 0);
+}
+
+/* Mixed tolerance 233ee24, FLOAT32 (rtol = atol = 2^-13, limit 1e-2): near zero the atol
+ * decides: error 1e-4 on golden 0 passes (1e-4 <= 2^-13 = 1.22e-4), 2e-4 does not; 1 of 2
+ * matched is below 0.99. Non-finite values of one class are equal; of two, an infinite error. */
+static void mixed_atol(void **state)
+{
+    (void)state;
+    cts_standard s = {.method = CTS_STD_MIXED};
+    param(s.rule, &s.nrule, "matched_ratio", 0.99);
+    param(s.rule, &s.nrule, "cap_ulps", 32);
+    s.dt[CTS_STD_F32].set = true;
+    cts_std_param *p = s.dt[CTS_STD_F32].p;
+    int *n = &s.dt[CTS_STD_F32].n;
+    param(p, n, "rtol", 0x1p-13);
+    param(p, n, "atol", 0x1p-13);
+    param(p, n, "max_abs", 1e-2);
+    double golden[] = {0, 0, INFINITY, NAN}, got[] = {1e-4, 2e-4, INFINITY, NAN};
+    cts_std_input in = input(4, got, golden, NULL);
+    cts_std_verdict v;
+    signed char elem[4];
+    double em[4];
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_int_equal(elem[0], 1);
+    assert_int_equal(elem[1], 0);
+    assert_int_equal(elem[2], 1);
+    assert_int_equal(elem[3], 1);
+    assert_near(v.m[0], 0.75, 0);
+    assert_false(v.pass);
+    assert_near(v.m[1], 2e-4 / 1e-2, 1e-15); /* the cap: max(1e-2, 32 ULP of 0) */
+    got[3] = INFINITY;
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_int_equal(elem[3], 0);
+    assert_true(isinf(v.m[1]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(relative_near_zero),
+        cmocka_unit_test(benchmark_small_values),
+        cmocka_unit_test(ulp_binade),
+        cmocka_unit_test(mixed_atol),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
