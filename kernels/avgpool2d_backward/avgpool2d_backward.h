@@ -24,6 +24,14 @@ typedef struct {
     aclTensor *grad_input;
 } avgpool_args;
 
+/* The operator on a product (product.c): shipped at all, BF16 accepted, divisorOverride
+ * limited to [-255, 255]. */
+typedef struct {
+    bool supported, bf16, divisor_range_checked;
+} avgpool_product;
+/* The entry of prof's product (an unknown one supports nothing). */
+const avgpool_product *avgpool_product_of(const emu_profile *prof);
+
 /* The parameter arrays expanded to (H, W) pairs. */
 typedef struct {
     int64_t kh, kw, sh, sw, ph, pw;

@@ -56,7 +56,7 @@ aclnnStatus avgpool_check_nulls(const avgpool_args *a)
 aclnnStatus avgpool_check_product(void)
 {
     const emu_profile *prof = emu_profile_current();
-    if (!prof->avgpool_supported) {
+    if (!avgpool_product_of(prof)->supported) {
         emu_set_error("aclnnAvgPool2dBackward is not supported on %s (%s)", prof->product,
                       prof->id);
         return ACLNN_ERR_PARAM_INVALID;
@@ -73,7 +73,7 @@ static aclnnStatus dtype_supported(const aclTensor *t, const char *name)
         return ACLNN_SUCCESS;
     }
     if (t->dtype == ACL_BF16) {
-        if (prof->avgpool_bf16) {
+        if (avgpool_product_of(prof)->bf16) {
             return ACLNN_SUCCESS;
         }
         emu_set_error("%s is BF16, which %s (%s) does not support: FLOAT and FLOAT16 only", name,
@@ -81,7 +81,7 @@ static aclnnStatus dtype_supported(const aclTensor *t, const char *name)
         return ACLNN_ERR_PARAM_INVALID;
     }
     emu_set_error("%s is %s: the dtype must be FLOAT, FLOAT16%s", name, emu_dtype_name(t->dtype),
-                  prof->avgpool_bf16 ? " or BF16" : "");
+                  avgpool_product_of(prof)->bf16 ? " or BF16" : "");
     return ACLNN_ERR_PARAM_INVALID;
 }
 
@@ -194,7 +194,7 @@ static aclnnStatus check_params(const avgpool_args *a, avgpool_window *win)
             }
         }
     }
-    if (prof->divisor_range_checked &&
+    if (avgpool_product_of(prof)->divisor_range_checked &&
         (a->divisor_override < -255 || a->divisor_override > 255)) {
         emu_set_error("divisorOverride is %lld: on %s it must lie in [-255, 255]",
                       (long long)a->divisor_override, prof->product);

@@ -43,11 +43,7 @@ typedef struct {
     const char *soc_name;  /* what aclrtGetSocName reports: a SoC version, Ascend910B3 */
     const char *product;   /* the documents' wording: Atlas A2 training/inference products */
     emu_family family;
-    bool avgpool_supported;
-    bool grid_sampler_supported;
-    bool avgpool_bf16;           /* BF16 accepted by AvgPool2dBackward */
-    bool grid_bf16_double;       /* BF16 and DOUBLE accepted by GridSampler2DBackward */
-    bool divisor_range_checked;  /* divisorOverride must lie in [-255, 255] */
+    /* (what each operator accepts on the product: its folder's product.c) */
     int hf32_bits;               /* HF32 significand width incl. hidden bit; default 11 */
     /* switches (env ACLNN_EMU_EMPTY_TENSOR=success|invalid, ACLNN_EMU_NULL_MASK=success|nullptr,
      * ACLNN_EMU_CUBE_MATH_CODE=161001|161002) */

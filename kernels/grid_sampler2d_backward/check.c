@@ -45,7 +45,7 @@ static bool dtype_supported(aclDataType dt, const emu_profile *prof)
 {
     if (dt == ACL_FLOAT || dt == ACL_FLOAT16)
         return true;
-    return (dt == ACL_BF16 || dt == ACL_DOUBLE) && prof->grid_bf16_double;
+    return (dt == ACL_BF16 || dt == ACL_DOUBLE) && gs_product_of(prof)->bf16_double;
 }
 
 /* The shape rules of the document's table, in its order. */
@@ -116,7 +116,7 @@ aclnnStatus gs_check(const aclTensor *grad_output, const aclTensor *input,
         FAIL(ACLNN_ERR_PARAM_INVALID, "outputMask is not a live aclBoolArray");
 
     /* 2. product */
-    if (!prof->grid_sampler_supported)
+    if (!gs_product_of(prof)->supported)
         FAIL(ACLNN_ERR_PARAM_INVALID, "not supported on %s (%s)", prof->product, prof->id);
 
     /* 3. dtypes: support, then equality with input's */

@@ -66,7 +66,7 @@ aclnnStatus gs_check_vendor(const aclTensor *grad_output, const aclTensor *input
     for (int i = 0; i < GS_TENSOR_COUNT; i++)
         if (!emu_tensor_valid(t[i]))
             REFUSE(ACLNN_ERR_PARAM_INVALID, "%s is not a live aclTensor", gs_tensor_names[i]);
-    if (!prof->grid_sampler_supported) /* the package ships no kernel (derived) */
+    if (!gs_product_of(prof)->supported) /* the package ships no kernel (derived) */
         REFUSE(ACLNN_ERR_PARAM_INVALID, "not supported on %s (%s)", prof->product, prof->id);
     /* G4: dtypes equal to input's, then input's dtype in the SoC's list */
     if (gs_first_dtype_mismatch(t) >= 0)

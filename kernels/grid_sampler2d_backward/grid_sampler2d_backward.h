@@ -19,6 +19,13 @@
 enum { GS_BILINEAR = 0, GS_NEAREST = 1, GS_BICUBIC = 2 };
 enum { GS_ZEROS = 0, GS_BORDER = 1, GS_REFLECTION = 2 };
 
+/* The operator on a product (product.c): shipped at all, BF16 and DOUBLE accepted. */
+typedef struct {
+    bool supported, bf16_double;
+} gs_product;
+/* The entry of prof's product (an unknown one supports nothing). */
+const gs_product *gs_product_of(const emu_profile *prof);
+
 /* Everything the second phase needs; the tensors are the caller's (alive until it runs). */
 typedef struct gs_params {
     const aclTensor *grad_output, *input, *grid;
