@@ -24,8 +24,8 @@ static const char import_help[] =
     "  --source TEXT  the origin of the k-th FILE (e.g. repo:path@commit) for its header;\n"
     "                 repeatable, in FILE order (default: the path given)\n"
     "\n"
-    "Exit 0 when every row was imported, 1 when some were left out, 2 for usage errors or a\n"
-    "file that is not a TTK case file (its suite is not written).\n";
+    "Exit 0 when every row was imported, 1 when some were left out, 2 for usage errors, a\n"
+    "file that is not a TTK case file or one of which no row imports (no suite written).\n";
 
 int cli_import_ttk(int argc, char **argv)
 {

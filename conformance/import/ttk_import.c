@@ -75,9 +75,10 @@ typedef struct {
 static bool ints(const ttk_val *v, long *out, size_t n)
 {
     if (!v || v->kind != TTK_LIST || v->n != n) return false;
-    for (size_t i = 0; i < n; i++) {
-        if (v->items[i]->kind != TTK_NUM) return false;
-        out[i] = (long)v->items[i]->num;
+    for (size_t i = 0; i < n; i++) { /* whole numbers a long holds exactly, no more */
+        double x = v->items[i]->num;
+        if (v->items[i]->kind != TTK_NUM || x != floor(x) || fabs(x) > 0x1p52) return false;
+        out[i] = (long)x;
     }
     return true;
 }
@@ -172,7 +173,7 @@ static const char *window(const ttk_val *a, bool nhwc, pool *p)
 static bool shape4(const ttk_val *v, bool nhwc, long out[4])
 {
     long x[4];
-    if (!ints(v, x, 4)) return false;
+    if (!ints(v, x, 4) || x[0] < 0 || x[1] < 0 || x[2] < 0 || x[3] < 0) return false;
     long nchw[4] = {x[0], x[3], x[1], x[2]};
     memcpy(out, nhwc ? nchw : x, sizeof nchw);
     return true;
@@ -191,10 +192,10 @@ static const char *shapes(ctx *c, char **f, size_t n, const ttk_val *attrs, pool
         !(p->dtype = suite_dtype(dts->items[1]->str)))
         why = "input_dtypes: not (int32, FLOAT DTYPE) with a float32, float16 or bfloat16 gradient";
     else if (!ins || ins->kind != TTK_LIST || ins->n != 2 || !shape4(ins->items[1], nhwc, p->go))
-        why = "input_shapes: the gradient is not 4-D";
+        why = "input_shapes: the gradient is not 4-D (of sizes 0 to 2^52)";
     else if (!outs || outs->kind != TTK_LIST || outs->n != 1 ||
              !shape4(outs->items[0], nhwc, p->in))
-        why = "output_shapes: the output is not 4-D";
+        why = "output_shapes: the output is not 4-D (of sizes 0 to 2^52)";
     if (!why && nhwc)
         note_add(c, "data_format", "NHWC", "imported as NCHW (the same values; the suite's "
                  "avg-pool tensors are NCHW)");
@@ -343,7 +344,6 @@ int ttk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, at
     if (cases) fclose(cases);
     header(out, &c, o, sum->cases, sum->imported);
     fputs(body ? body : "", out);
-    if (!sum->imported) fputs("  []\n", out);
     for (int i = 0; i < c.nnotes; i++)
         fprintf(diag, "%s:%d: %s; %d rows\n", path, c.notes[i].first, c.notes[i].text,
                 c.notes[i].rows);
@@ -352,5 +352,7 @@ int ttk_import(const char *path, const atk_options *o, FILE *out, FILE *diag, at
     free(body);
     free_fields(c.head, c.nhead);
     free(text);
-    return sum->imported == sum->cases ? 0 : 1;
+    if (!sum->imported)
+        fprintf(diag, "aclcts: error: %s: no row could be imported: no suite written\n", path);
+    return !sum->imported ? 2 : sum->imported == sum->cases ? 0 : 1;
 }

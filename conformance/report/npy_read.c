@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static double half(uint16_t h)
 {
@@ -57,7 +58,9 @@ int cts_npy_read(const char *path, double **data, int64_t *n, char *err, size_t 
     }
     size_t w = !strcmp(descr, "<f8") ? 8 : !strcmp(descr, "<f4") ? 4 : !strcmp(descr, "<f2") ? 2
              : !strcmp(descr, "|u1") ? 1 : 0;
-    if (rc == 0 && (!w || *n > (int64_t)(SIZE_MAX / 8))) rc = -1;
+    struct stat st; /* no allocation beyond what the file holds */
+    if (rc == 0 && (!w || fstat(fileno(f), &st) != 0 || *n > (int64_t)(st.st_size / (off_t)w)))
+        rc = -1;
     unsigned char *raw = rc == 0 ? malloc((size_t)*n * w + 1) : NULL;
     *data = rc == 0 ? malloc((size_t)*n * sizeof **data + 1) : NULL;
     if (rc == 0 && (!raw || !*data || fread(raw, w, (size_t)*n, f) != (size_t)*n)) rc = -1;

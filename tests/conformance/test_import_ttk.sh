@@ -79,6 +79,16 @@ for d in sys.argv[1:]:
         n += 1
 assert n == 3, n
 PY
+# rows no call can have: a size beyond 2^52, an unterminated quote; none imports -> exit 2
+printf '%s\n' 'testcase_name,op_name,input_dtypes,input_shapes,output_shapes,attributes' \
+  "q,avg_pool_v2_grad,\"('int32', 'float32')\",\"((4,), (1e30, 1, 1, 1))\",\"((1, 1, 2, 2),)\",{}" \
+  'u,avg_pool_v2_grad,"unterminated' >rows.csv
+mkdir none
+expect_rc 2 "$ACLCTS" import-ttk --out none rows.csv
+grep -q 'rows.csv:2: q: row left out: input_shapes: the gradient is not 4-D (of sizes 0 to 2^52)' out ||
+  fail "huge size"
+grep -q 'rows.csv:3: u: row left out: attributes: not a dict' out || fail "unterminated quote"
+[[ -z $(ls -A none) ]] || fail "a suite of no case was written"
 printf 'name,op\nx,y\n' >bad.csv
 expect_rc 2 "$ACLCTS" import-ttk --out mixed bad.csv
 grep -q 'bad.csv:1: not a TTK case file' out || fail "not a TTK file"
