@@ -53,12 +53,14 @@ typedef struct {
     cts_datagen gen;      /* inputs only */
 } cts_tensor;
 
-/* One operator parameter (its driver's parameter table says which and of what kind): a scalar
- * in v[0] (bools 0 or 1), or a list of len values passed as an aclIntArray/aclBoolArray. */
+/* One operator parameter (its driver's parameter table says which and of what kind): an
+ * integer scalar in v[0] (bools 0 or 1), a double in real, or a list of len values passed as an
+ * aclIntArray/aclBoolArray. */
 typedef struct {
     bool null;            /* a list passed as a NULL pointer */
     int len;
     int64_t v[CTS_MAX_DIMS];
+    double real;          /* CTS_PARAM_DOUBLE */
 } cts_param;
 
 struct cts_op_driver;

@@ -1,5 +1,6 @@
-/* aclcts reference: exact models of aclnnAvgPool2dBackward and aclnnGridSampler2DBackward, their
- * per-element error bounds, and the expected-status model. Written from the operator documents
+/* aclcts reference: exact models of the operators (REF_OPERATORS below), their per-element
+ * error bounds, and the expected-status model. Each operator's own calls and parameter indices
+ * are in its header reference_<op>.h. Written from the operator documents
  * and spec/facts.md alone; it never includes kernels/. No I/O, no global state beyond MPFR's
  * per-thread exponent limits. All tensors here are contiguous, row-major, values as double
  * (every supported dtype is exactly representable in double). */
@@ -16,7 +17,20 @@ extern "C" {
 
 /* ---- vocabulary ---- */
 
-typedef enum { REF_OP_AVGPOOL2D_BACKWARD, REF_OP_GRID_SAMPLER2D_BACKWARD } ref_op;
+/* The operators the reference models, one line each: X(ENUM, name) gives REF_OP_<ENUM>, the
+ * model table's entry ref_model_<name> (<name>/<name>_model.c, common/models.c) and the public
+ * header of its own calls and parameter indices, reference_<name>.h. The rest of this header
+ * and reference/common/ name no operator. */
+#define REF_OPERATORS(X) \
+    X(AVGPOOL2D_BACKWARD, avgpool2d_backward) \
+    X(GRID_SAMPLER2D_BACKWARD, grid_sampler2d_backward)
+
+#define REF_OP_ENUM_(E, name) REF_OP_##E,
+typedef enum { REF_OPERATORS(REF_OP_ENUM_) REF_OP_COUNT } ref_op;
+#undef REF_OP_ENUM_
+
+/* The name of an operator ("avgpool2d_backward"), NULL for an unknown one. */
+const char *ref_op_name(ref_op op);
 
 /* Numeric values equal the CANN aclDataType codes (facts §1) so a harness can pass them
  * through; the reference defines them itself to stay independent of kernels/. */
@@ -64,31 +78,6 @@ double ref_unit_roundoff(ref_dtype dt);
 
 /* ---- problems ---- */
 
-typedef struct {
-    int64_t n, c, h, w;      /* self / gradInput shape; n = 1 for 3-D (NCL: c, h, w) */
-    int64_t oh, ow;          /* gradOutput spatial shape */
-    int64_t kh, kw, sh, sw, ph, pw;
-    bool ceil_mode, count_include_pad;
-    int64_t divisor_override; /* 0 = none */
-} ref_avgpool_params;
-
-/* The forward output size of one axis (facts §4, PyTorch's pooling_output_shape): the
- * gradOutput size the status model requires. False when kernel or stride is not positive,
- * padding is negative, or the size passes int64. */
-bool ref_avgpool_output_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad,
-                             bool ceil_mode, int64_t *out);
-
-/* BICUBIC: the vendor's releases from 9.1 (PyTorch's bicubic; grid_bicubic.c) */
-typedef enum { REF_INTERP_BILINEAR = 0, REF_INTERP_NEAREST = 1, REF_INTERP_BICUBIC = 2 } ref_interp;
-typedef enum { REF_PAD_ZEROS = 0, REF_PAD_BORDER = 1, REF_PAD_REFLECTION = 2 } ref_padding;
-
-typedef struct {
-    int64_t n, c, h_in, w_in, h_out, w_out;
-    ref_interp interpolation;
-    ref_padding padding;
-    bool align_corners;
-} ref_grid_params;
-
 /* How the device computes: decides the error bound (DESIGN "Checks and tolerances"). */
 typedef enum {
     REF_PATH_VECTOR,   /* compute in FP32 (DOUBLE in double), round once to the output dtype */
@@ -107,12 +96,6 @@ typedef struct {
      * VECTOR with operand FLOAT16 ("divide-fp16"): g and div rounded to FP16, then g/div. */
     bool premul, premul_fp16, result_fp16;
 } ref_path;
-
-/* The computation path the documents and facts §3 imply for avg-pool on a product. */
-ref_path ref_avgpool_path(ref_product product, const ref_avgpool_params *p, ref_dtype dtype,
-                          int cube_math_type);
-/* Grid sampler: always vector (FP32, or double for DOUBLE). */
-ref_path ref_grid_path(ref_dtype dtype);
 
 /* ---- per-element answers ---- */
 
@@ -186,36 +169,6 @@ typedef struct {
     int64_t fast_hits, mpfr_fallbacks;
 } ref_options;
 
-/* grad_output (n,c,oh,ow) → grad_input (n,c,h,w). 0 on success, -1 on bad parameters. */
-int ref_avgpool2d_backward(const ref_avgpool_params *p, const double *grad_output,
-                           ref_options *opt, ref_output *grad_input);
-
-/* "Honoured" judgement of a cube path (docs/contract.md "Path"): the exact value of the documented
- * computation itself, Σ r(g)·r(1/div) with gradOutput and each weight rounded to the path's
- * operand format (FP16, BF16, HF32 of hf32_bits, FP32 kept), so that only the accumulation's
- * own error remains to allow. Judge it under ref_documented_judge_path(path): a device that
- * skips or changes the operand rounding then errs by far more than that. A vector path has no
- * operand rounding: the value is ref_avgpool2d_backward's. 0 on success, -1 on bad parameters. */
-int ref_avgpool2d_backward_documented(const ref_avgpool_params *p, const double *grad_output,
-                                      const ref_path *path, ref_output *grad_input);
-/* The path whose ref_bound allows only accumulation and output rounding (no operand rounding)
- * for values of ref_avgpool2d_backward_documented; its name says what is judged. */
-ref_path ref_documented_judge_path(const ref_path *path);
-
-/* grad_output (n,c,h_out,w_out), input (n,c,h_in,w_in), grid (n,h_out,w_out,2) →
- * input_grad (n,c,h_in,w_in) and grid_grad (n,h_out,w_out,2). Either output may be NULL. */
-int ref_grid_sampler2d_backward(const ref_grid_params *p, const double *grad_output,
-                                const double *input, const double *grid, ref_options *opt,
-                                ref_output *input_grad, ref_output *grid_grad);
-
-/* The exact value of one element with MPFR at `prec` bits (mpfr_t passed as void* so this
- * header does not need mpfr.h). which: 0 = grad_input / input_grad, 1 = grid_grad. */
-int ref_avgpool2d_backward_element_mpfr(const ref_avgpool_params *p, const double *grad_output,
-                                        int64_t index, void *mpfr_out);
-int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const double *grad_output,
-                                             const double *input, const double *grid, int which,
-                                             int64_t index, void *mpfr_out);
-
 /* ---- tolerance (DESIGN `bound` policy) ---- */
 
 /* |got − exact| allowed for one element: u_out·|exact| + γ(n, u_acc)·Σ|terms| + u_op·Σ|terms|
@@ -253,16 +206,12 @@ int ref_spec_from_name(const char *name, ref_spec *out);
 /* The contract as --contract and results spell it: "doc", "vendor@9.0", "vendor@8.5". */
 const char *ref_spec_contract(ref_spec s);
 
-/* The path of avg-pool under a vendor contract (VENDOR or VENDOR_OLD): the lowering the
- * vendor's code chooses on the product and its conversions (docs/contract.md "Numerics"). */
-ref_path ref_avgpool_vendor_path(ref_spec spec, ref_product product, const ref_avgpool_params *p,
-                                 ref_dtype dtype, int cube_math_type);
-
 #define REF_STATUS_SUCCESS 0
 #define REF_STATUS_NULLPTR 161001
 #define REF_STATUS_INVALID 161002
 
 #define REF_MAX_DIMS 8
+#define REF_MAX_SLOTS 5 /* tensor slots of a query (ref_status_query.t) */
 
 typedef struct {
     bool present;             /* false: the pointer passed is NULL */
@@ -272,38 +221,45 @@ typedef struct {
     int64_t dims[REF_MAX_DIMS];
 } ref_tensor_desc;
 
+/* One parameter of an operator (everything but the tensors its first phase takes), as the
+ * caller passed it: an integer or a bool in values[0] (len 1), a double in real (len 1), or an
+ * integer or bool array of len values (values[] holds the first min(len, REF_MAX_DIMS); present
+ * false: a NULL pointer). Which kind each index is: the operator's reference_<op>.h. */
 typedef struct {
     bool present;
     int64_t len;
-    int64_t values[REF_MAX_DIMS]; /* first min(len, REF_MAX_DIMS) values */
-} ref_int_array_desc;
+    int64_t values[REF_MAX_DIMS];
+    double real;
+} ref_param;
+
+#define REF_MAX_PARAMS 12 /* parameters of an operator (ref_status_query.p) */
 
 typedef struct {
     ref_op op;
     ref_product product;
     ref_spec spec;
-    /* avg-pool: t[0] gradOutput, t[1] self, t[2] gradInput.
-     * grid sampler: t[0] gradOutput, t[1] input, t[2] grid, t[3] inputGrad, t[4] gridGrad. */
-    ref_tensor_desc t[5];
-    /* avg-pool */
-    ref_int_array_desc kernel_size, stride, padding;
-    bool ceil_mode, count_include_pad;
-    int64_t divisor_override;
-    /* The cubeMathType argument as the caller wrote it, widened. The prototype takes int8_t, so
-     * the device sees (int8_t)value: the model reduces this modulo 256 into -128..127 (two's
-     * complement, as gcc converts) before any check; a harness that already holds the int8_t
-     * value passes it unchanged. */
-    int64_t cube_math_type;
-    /* grid sampler */
-    int64_t interpolation_mode, padding_mode;
-    bool align_corners;
-    bool output_mask_present;
-    int64_t output_mask_len;
-    bool output_mask[REF_MAX_DIMS];
-    /* Both ops: the first phase's out-pointers. Zero-initialised = passed (not NULL); NULL →
-     * 161001 before anything else (docs/contract.md, derived: a success must write them). */
+    /* The tensors in the operator's slot order and its parameters by the indices of its header
+     * reference_<op>.h (the order of the harness's case: conformance/ops/<op>/). */
+    ref_tensor_desc t[REF_MAX_SLOTS];
+    ref_param p[REF_MAX_PARAMS];
+    /* The first phase's out-pointers. Zero-initialised = passed (not NULL); NULL → 161001
+     * before anything else (docs/contract.md, derived: a success must write them). */
     bool workspace_size_null, executor_null;
 } ref_status_query;
+
+/* A scalar parameter of q: an integer (a bool is 0 or 1), a double. */
+static inline int64_t ref_param_int(const ref_status_query *q, int i)
+{
+    return q->p[i].values[0];
+}
+static inline bool ref_param_bool(const ref_status_query *q, int i)
+{
+    return q->p[i].values[0] != 0;
+}
+static inline double ref_param_real(const ref_status_query *q, int i)
+{
+    return q->p[i].real;
+}
 
 typedef struct {
     int32_t status;           /* 0, 161001, 161002 */
@@ -318,8 +274,6 @@ typedef struct {
 ref_status ref_expected_status(const ref_status_query *q);
 
 /* ---- one case: everything a harness needs, in one call ---- */
-
-#define REF_MAX_SLOTS 5 /* tensor slots of a query (ref_status_query.t) */
 
 /* A run of consecutive elements of one output: elements first .. first + out->numel − 1 of
  * output slot `slot` (row-major), their answers at out->v[0..] (flags, alternatives, ival
@@ -336,15 +290,9 @@ typedef struct {
  * threads compute the next chunk (an OpenMP region the callback opens is nested). */
 typedef int (*ref_chunk_fn)(void *ctx, const ref_chunk *chunk);
 
-/* REF_CHUNK_ELEMS elements per chunk by default: ~2.5 MB of answers, small enough to be in cache
- * still when the judge reads them. A grid sampler chunk holds whole (n, c) planes of input_grad
- * (at least one) and a batch of grid_grad. Avg-pool's chunks are REF_AVGPOOL_CHUNK_ELEMS by
- * default: up to three are in use at once (one judged while the next ones are computed), and
- * chunks that small stay in the cores' L2 caches and cost a fifth of the first call's page
- * faults (bench shape, one thread: 4.5% less CPU per call, the first call ~2 ms shorter than with
- * 2^15); they hold whole rows of grad_input when one fits (its four-lane groups are not cut). */
+/* REF_CHUNK_ELEMS elements per chunk unless the operator's model has its own default: ~2.5 MB of
+ * answers, small enough to be in cache still when the judge reads them. */
 #define REF_CHUNK_ELEMS ((int64_t)1 << 15)
-#define REF_AVGPOOL_CHUNK_ELEMS ((int64_t)1 << 13)
 /* Answers of fewer elements in all are computed by one thread when the request leaves the
  * thread count open: starting a team costs more than they take (most cases of the canonical
  * suites are that small). */
@@ -352,14 +300,16 @@ typedef int (*ref_chunk_fn)(void *ctx, const ref_chunk *chunk);
 
 typedef struct {
     ref_dtype dtype;        /* the case's data type: the path follows it */
-    bool documented;        /* avg-pool, cube path: answers of the documented operands, judged
-                               under ref_documented_judge_path (docs/contract.md "Path") */
+    bool documented;        /* answers of the documented operands where the operator's model
+                               has them (avg-pool's cube path), judged under their own path
+                               (docs/contract.md "Path"); ignored elsewhere */
     /* Answers: the values of each input slot as the device saw them (logical row-major), or
      * NULL for the plan alone (status, path, outputs). */
     const double *const *inputs;
     ref_chunk_fn chunk;
     void *ctx;
-    int64_t chunk_elems;    /* 0: REF_CHUNK_ELEMS (avg-pool: REF_AVGPOOL_CHUNK_ELEMS) */
+    int64_t chunk_elems;    /* 0: the operator's default (REF_CHUNK_ELEMS unless its header
+                               says otherwise) */
     int threads;            /* 0: OpenMP default (1 below REF_SERIAL_BELOW elements) */
 } ref_case_request;
 
@@ -379,11 +329,6 @@ typedef struct {
  * the answers of every computed output to r->chunk. 0; -1 when the parameters cannot be
  * computed or memory ran out (errno ENOMEM); or the chunk callback's non-zero value. */
 int ref_case(const ref_status_query *q, const ref_case_request *r, ref_case_answer *a);
-/* The avg-pool geometry and parameters ref_case reads from q (tensors and arrays as the operator
- * reads its arguments; geometry 0 for ranks it refuses): for a harness that classifies a case's
- * computation (a coverage model's path levels) without asking for answers. */
-void ref_case_avgpool_params(const ref_status_query *q, ref_avgpool_params *p);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,9 @@
 /* An operator as the harness sees it: one descriptor per operator (conformance/ops/<op>/), all
  * of them in one table (ops.c). Everything the shared stages need to know about an operator is
  * here, as data where it can be (tensors and their roles, parameters and how a suite spells
- * them) and as a few functions where it cannot (derived shapes, the ABI call, the reference).
+ * them) and as a few functions where it cannot (derived shapes, the ABI call). The reference
+ * reads a case from its tensors and parameters as they are: the driver's tensor slots and
+ * parameter indices are the reference's (reference_<op>.h).
  * The shared code names no operator: it walks this descriptor. docs/adding-an-operator.md says
  * how to write one. */
 #ifndef ACLCTS_CONFORMANCE_OPS_OP_DRIVER_H_
@@ -159,10 +161,6 @@ typedef struct cts_op_driver {
     /* The first phase through the backend's symbol `fn`. */
     aclnnStatus (*call)(void *fn, const cts_call_args *a);
 
-    /* Reference: the operator part of the status query (the harness fills op, product, spec,
-     * tensors). The reference reads everything else from the query (ref_case: expected status,
-     * path, computed outputs, answers). */
-    void (*status_query)(const cts_case *c, ref_status_query *q);
     /* Why an output the call does not compute must stay untouched (a check's message), or
      * NULL when every output is computed. */
     const char *not_computed;

@@ -1,5 +1,6 @@
-/* The reference side of one case (run.h): the status query the case's operator driver fills,
- * and ref_case on it. */
+/* The reference side of one case (run.h): the status query of the case (its tensors and its
+ * parameters as they are, by the indices the driver and the reference share), and ref_case on
+ * it. */
 #include "run.h"
 
 #include <string.h>
@@ -13,7 +14,7 @@ ref_status_query cts_status_query(const cts_case *c)
     q.op = c->op->ref_op;
     q.product = c->product;
     q.spec = c->spec;
-    for (int i = 0; i < c->ntensors && i < 5; i++) {
+    for (int i = 0; i < c->ntensors && i < REF_MAX_SLOTS; i++) {
         const cts_tensor *t = &c->t[i];
         q.t[i].present = !t->null;
         q.t[i].dtype = t->dtype;
@@ -21,7 +22,14 @@ ref_status_query cts_status_query(const cts_case *c)
         q.t[i].rank = t->rank;
         for (int k = 0; k < t->rank && k < REF_MAX_DIMS; k++) q.t[i].dims[k] = t->dims[k];
     }
-    c->op->status_query(c, &q);
+    /* the parameters by the driver's indices, which are the reference's (reference_<op>.h) */
+    for (int i = 0; i < c->op->nparams && i < REF_MAX_PARAMS; i++) {
+        const cts_param *p = &c->param[i];
+        q.p[i].present = !p->null;
+        q.p[i].len = p->len;
+        q.p[i].real = p->real;
+        for (int k = 0; k < p->len && k < REF_MAX_DIMS; k++) q.p[i].values[k] = p->v[k];
+    }
     return q;
 }
 

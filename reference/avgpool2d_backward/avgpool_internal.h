@@ -1,10 +1,12 @@
 /* Private to reference/avgpool2d_backward/: the window geometry the exact values and the
- * documented path share, the one global-pooling predicate, and the status rules the doc and
- * vendor readings share (status_avgpool_rules.c). */
+ * documented path share, the one global-pooling predicate, the status rules the doc and vendor
+ * readings share (status_avgpool_rules.c), and what the model table's entry (avgpool_model.c)
+ * calls. */
 #ifndef ACLCTS_REFERENCE_AVGPOOL_INTERNAL_H_
 #define ACLCTS_REFERENCE_AVGPOOL_INTERNAL_H_
 
 #include "ref_internal.h"
+#include "reference_avgpool2d_backward.h"
 
 /* Avg-pool window o of one axis (s stride, pad padding, k kernel, in input length): the clipped
  * range [*a, *b) and *full, its length counting padding (facts §4). */
@@ -36,10 +38,27 @@ extern const char *const ref_avgpool_tensor_names[3];
 bool ref_status_avgpool_pointers_ok(const ref_status_query *q, ref_status *fail);
 /* A known product the op ships on (all but the Atlas 200I/500 A2): else 161002. */
 bool ref_status_avgpool_product_ok(const ref_status_query *q, ref_status *fail);
-/* The int8_t the device receives for the widened cubeMathType (reference.h). */
+/* The int8_t the device receives for the widened cubeMathType (reference_avgpool2d_backward.h). */
 int64_t ref_status_avgpool_cube_math_type(const ref_status_query *q);
 /* That value in 0..3: else 161002 (161001 under vendor-old). */
 bool ref_status_avgpool_cube_range_ok(const ref_status_query *q, ref_status *fail);
+
+/* The status of the first phase under the documents (status_avgpool2d_backward.c) and under
+ * the vendor releases (status_vendor_avgpool2d_backward.c). */
+ref_status ref_status_avgpool2d_backward(const ref_status_query *q);
+ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q);
+
+/* The geometry and parameters of q as the operator reads its arguments (geometry 0 for ranks it
+ * refuses). */
+void ref_avgpool_params_of(const ref_status_query *q, ref_avgpool_params *p);
+
+/* The streams behind ref_case and the whole-output calls: grad_input's chunks in element order
+ * (slot REF_AVGPOOL_GRAD_INPUT). 0, -1 (bad parameters or out of memory: errno), or the sink's
+ * non-zero value. */
+int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, ref_options *opt,
+                       const ref_sink *s);
+int ref_avgpool_documented_stream(const ref_avgpool_params *p, const double *grad_output,
+                                  const ref_path *path, const ref_sink *s);
 
 /* ---- the driver's tables and context (avgpool2d_backward.c, avgpool_lanes.c) ---- */
 

@@ -48,7 +48,7 @@ bool ref_avgpool_output_size(int64_t in, int64_t kernel, int64_t stride, int64_t
 }
 
 /* Length and values of an int array; `what` names it, `min` is the least legal value. */
-static bool int_array_ok(const ref_int_array_desc *a, const char *what, int64_t min,
+static bool int_array_ok(const ref_param *a, const char *what, int64_t min,
                          bool empty_ok, ref_status *fail)
 {
     if (a->len < (empty_ok ? 0 : 1) || a->len > 2) {
@@ -69,7 +69,7 @@ static bool int_array_ok(const ref_int_array_desc *a, const char *what, int64_t 
 }
 
 /* (H, W) pair of a length-1 or -2 array: length 1 means H = W. */
-static void pair(const ref_int_array_desc *a, int64_t out[2])
+static void pair(const ref_param *a, int64_t out[2])
 {
     out[0] = a->values[0];
     out[1] = a->len == 2 ? a->values[1] : a->values[0];
@@ -129,18 +129,21 @@ static bool formats_and_ranks_ok(const ref_tensor_desc *t, ref_status *fail)
 static bool params_ok(const ref_status_query *q, ref_spec spec, int64_t k[2], int64_t s[2],
                       int64_t p[2], ref_status *fail)
 {
-    if (!int_array_ok(&q->kernel_size, "kernelSize", 1, false, fail))
+    const ref_param *kernel = &q->p[REF_AVGPOOL_KERNEL_SIZE], *stride = &q->p[REF_AVGPOOL_STRIDE];
+    const ref_param *padding = &q->p[REF_AVGPOOL_PADDING];
+    const int64_t divisor = ref_param_int(q, REF_AVGPOOL_DIVISOR_OVERRIDE);
+    if (!int_array_ok(kernel, "kernelSize", 1, false, fail))
         return false;
-    pair(&q->kernel_size, k);
-    if (q->stride.present && !int_array_ok(&q->stride, "stride", 1, spec != REF_SPEC_DOC, fail))
+    pair(kernel, k);
+    if (stride->present && !int_array_ok(stride, "stride", 1, spec != REF_SPEC_DOC, fail))
         return false;
-    if (q->stride.present && q->stride.len > 0)
-        pair(&q->stride, s);
+    if (stride->present && stride->len > 0)
+        pair(stride, s);
     else
         s[0] = k[0], s[1] = k[1];
-    if (!int_array_ok(&q->padding, "padding", 0, false, fail))
+    if (!int_array_ok(padding, "padding", 0, false, fail))
         return false;
-    pair(&q->padding, p);
+    pair(padding, p);
     for (int a = 0; a < 2; a++)
         if (p[a] > k[a] / 2) { /* 2·pad > kernel, without overflow (pad, kernel >= 0) */
             *fail = ref_status_make(REF_STATUS_INVALID, false,
@@ -152,10 +155,10 @@ static bool params_ok(const ref_status_query *q, ref_spec spec, int64_t k[2], in
     /* "Atlas inference products and Atlas training products: The supported range is
      * [-255, 255]"; "this check does not apply to Ascend 950PR/Ascend 950DT". */
     if (ref_product_family(q->product) == REF_FAMILY_TRAIN_INFER &&
-        (q->divisor_override < -255 || q->divisor_override > 255)) {
+        (divisor < -255 || divisor > 255)) {
         *fail = ref_status_make(REF_STATUS_INVALID, false,
                                 "divisorOverride %lld is outside [-255, 255] on %s",
-                                (long long)q->divisor_override, ref_product_id(q->product));
+                                (long long)divisor, ref_product_id(q->product));
         return false;
     }
     return true;
@@ -172,7 +175,7 @@ static bool forward_sizes_ok(const ref_status_query *q, const int64_t k[2], cons
     const bool self_empty = ref_status_zero_axis(self) >= 0;
     for (int a = 0; a < 2; a++) {
         int64_t in = self->dims[r - 2 + a];
-        wide out = forward_size(in, k[a], s[a], p[a], q->ceil_mode);
+        wide out = forward_size(in, k[a], s[a], p[a], ref_param_bool(q, REF_AVGPOOL_CEIL_MODE));
         if (self_empty && out < 0)
             out = 0;
         if (out < 1 && !self_empty) {
@@ -247,7 +250,7 @@ static bool cube_math_ok(const ref_status_query *q, const int64_t k[2], const in
     const ref_dtype dt = self->dtype;
     const bool global = ref_avgpool_global_pooling(k[0], k[1], self->dims[r - 2],
                                                    self->dims[r - 1], p[0], p[1],
-                                                   q->divisor_override);
+                                                   ref_param_int(q, REF_AVGPOOL_DIVISOR_OVERRIDE));
     const char *prod = ref_product_id(q->product);
     const ref_family family = ref_product_family(q->product);
     const char *where = family == REF_FAMILY_950 ? " in global pooling" : "";

@@ -8,8 +8,8 @@ bool ref_status_avgpool_pointers_ok(const ref_status_query *q, ref_status *fail)
 {
     const ref_tensor_desc *t = q->t;
     /* In parameter order; stride may be NULL (stride = kernel). */
-    const bool present[5] = {t[0].present, t[1].present, q->kernel_size.present,
-                             q->padding.present, t[2].present};
+    const bool present[5] = {t[0].present, t[1].present, q->p[REF_AVGPOOL_KERNEL_SIZE].present,
+                             q->p[REF_AVGPOOL_PADDING].present, t[2].present};
     static const char *const names[5] = {"gradOutput", "self", "kernelSize", "padding",
                                          "gradInput"};
     for (int i = 0; i < 5; i++)
@@ -29,7 +29,7 @@ bool ref_status_avgpool_product_ok(const ref_status_query *q, ref_status *fail)
 
 int64_t ref_status_avgpool_cube_math_type(const ref_status_query *q)
 {
-    int64_t low = (int64_t)((uint64_t)q->cube_math_type & 0xffu);
+    int64_t low = (int64_t)((uint64_t)ref_param_int(q, REF_AVGPOOL_CUBE_MATH_TYPE) & 0xffu);
     return low >= 128 ? low - 256 : low;
 }
 

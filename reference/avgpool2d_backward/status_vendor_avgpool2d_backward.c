@@ -24,7 +24,7 @@ static bool dtype_listed(ref_spec rel, ref_product p, ref_dtype dt)
 
 static bool has_negative(const ref_tensor_desc *t) { return ref_status_negative_axis(t) >= 0; }
 
-static int64_t value(const ref_int_array_desc *a, int64_t i)
+static int64_t value(const ref_param *a, int64_t i)
 {
     return i < REF_MAX_DIMS ? a->values[i] : a->values[REF_MAX_DIMS - 1];
 }
@@ -64,7 +64,7 @@ static bool dims_ok(const ref_status_query *q, ref_status *fail)
                                     tensor_names[i]);
             return false;
         }
-    const ref_int_array_desc *k = &q->kernel_size, *s = &q->stride;
+    const ref_param *k = &q->p[REF_AVGPOOL_KERNEL_SIZE], *s = &q->p[REF_AVGPOOL_STRIDE];
     if (k->len < 1 || k->len > 2) {
         *fail = ref_status_make(REF_STATUS_INVALID, false,
                                 "kernelSize has length %lld, not 1 or 2", (long long)k->len);
@@ -89,9 +89,9 @@ static bool dims_ok(const ref_status_query *q, ref_status *fail)
                 return false;
             }
     }
-    if (q->padding.len > 2) {
+    if (q->p[REF_AVGPOOL_PADDING].len > 2) {
         *fail = ref_status_make(REF_STATUS_INVALID, false, "padding has length %lld, more than 2",
-                                (long long)q->padding.len);
+                                (long long)q->p[REF_AVGPOOL_PADDING].len);
         return false;
     }
     return true;
@@ -100,14 +100,14 @@ static bool dims_ok(const ref_status_query *q, ref_status *fail)
 /* A6: padding not empty, and kernel >= 2·padding per axis (a negative padding passes here). */
 static bool padding_ok(const ref_status_query *q, int64_t k[2], int64_t p[2], ref_status *fail)
 {
-    if (q->padding.len == 0) {
+    if (q->p[REF_AVGPOOL_PADDING].len == 0) {
         *fail = ref_status_make(REF_STATUS_INVALID, false, "padding is empty");
         return false;
     }
-    k[0] = value(&q->kernel_size, 0);
-    k[1] = q->kernel_size.len == 1 ? k[0] : value(&q->kernel_size, 1);
-    p[0] = value(&q->padding, 0);
-    p[1] = q->padding.len == 1 ? p[0] : value(&q->padding, 1);
+    k[0] = value(&q->p[REF_AVGPOOL_KERNEL_SIZE], 0);
+    k[1] = q->p[REF_AVGPOOL_KERNEL_SIZE].len == 1 ? k[0] : value(&q->p[REF_AVGPOOL_KERNEL_SIZE], 1);
+    p[0] = value(&q->p[REF_AVGPOOL_PADDING], 0);
+    p[1] = q->p[REF_AVGPOOL_PADDING].len == 1 ? p[0] : value(&q->p[REF_AVGPOOL_PADDING], 1);
     for (int a = 0; a < 2; a++)
         if (p[a] > k[a] / 2) { /* kernel < 2·pad, written without overflow */
             *fail = ref_status_make(REF_STATUS_INVALID, false,
@@ -125,16 +125,17 @@ static bool global_pool(const ref_status_query *q, const int64_t k[2])
 {
     const ref_tensor_desc *go = &q->t[0], *self = &q->t[1];
     int r = go->rank, rs = self->rank;
-    if (q->divisor_override != 0 || rs < 2)
+    const int64_t divisor = ref_param_int(q, REF_AVGPOOL_DIVISOR_OVERRIDE);
+    if (divisor != 0 || rs < 2)
         return false;
     return ref_avgpool_vendor_global(k[0], k[1], self->dims[rs - 2], self->dims[rs - 1],
-                                     go->dims[r - 2], go->dims[r - 1], q->divisor_override);
+                                     go->dims[r - 2], go->dims[r - 1], divisor);
 }
 
 /* The stride of axis a (H 0, W 1): NULL or empty stride = kernel. */
 static int64_t stride_of(const ref_status_query *q, const int64_t k[2], int a)
 {
-    const ref_int_array_desc *s = &q->stride;
+    const ref_param *s = &q->p[REF_AVGPOOL_STRIDE];
     if (!s->present || s->len == 0)
         return k[a];
     return a == 1 && s->len == 2 ? value(s, 1) : value(s, 0);
@@ -159,10 +160,11 @@ static bool lowering_ok(const ref_status_query *q, const int64_t k[2], const int
     const ref_family family = ref_product_family(q->product);
     const bool a2a3 = family == REF_FAMILY_A2A3;
     const bool regbase = family == REF_FAMILY_950 && q->spec == REF_SPEC_VENDOR;
-    if (!a2a3 && !regbase && (q->divisor_override < -255 || q->divisor_override > 255)) {
+    const int64_t divisor = ref_param_int(q, REF_AVGPOOL_DIVISOR_OVERRIDE);
+    if (!a2a3 && !regbase && (divisor < -255 || divisor > 255)) {
         *fail = ref_status_make(REF_STATUS_INVALID, false,
                                 "divisorOverride %lld is outside [-255, 255], which the cube "
-                                "lowering on %s needs", (long long)q->divisor_override,
+                                "lowering on %s needs", (long long)divisor,
                                 ref_product_id(q->product));
         return false;
     }

@@ -2,11 +2,12 @@
  * parameter set, and why. Written from the operator documents' error tables (spec/000_*,
  * spec/003_*), their per-product and cubeMathType rules, facts.md §3 (what the vendor code
  * checks) and docs/contract.md (the order of the checks and the choices the documents leave
- * open); never from kernels/. Three contracts: `doc` (the documents, status_avgpool2d_backward.c
- * and status_grid_sampler2d_backward.c) and the vendor releases read from the vendor's code,
- * `vendor` (release 9.0) and `vendor-old` (release 8.5), in status_vendor_*.c. The first failing check decides
- * the code; `runs` says whether a successful call has anything for the second phase to compute.
- * This file holds the dispatch; status_helpers.c the checks every model words the same way. */
+ * open); never from kernels/. Three contracts: `doc` (the documents, each operator's
+ * status_<op>.c) and the vendor releases read from the vendor's code, `vendor` (release 9.0) and
+ * `vendor-old` (release 8.5), in its status_vendor_<op>.c. The first failing check decides the
+ * code; `runs` says whether a successful call has anything for the second phase to compute. This
+ * file holds the dispatch through the model table; status_helpers.c the checks every model words
+ * the same way. */
 #include "status_internal.h"
 
 ref_spec ref_status_spec(const ref_status_query *q)
@@ -24,14 +25,9 @@ ref_status ref_expected_status(const ref_status_query *q)
         return ref_status_make(REF_STATUS_NULLPTR, false, "workspaceSize is a null pointer");
     if (q->executor_null)
         return ref_status_make(REF_STATUS_NULLPTR, false, "executor is a null pointer");
-    const bool vendor = ref_status_spec(q) != REF_SPEC_DOC;
-    switch (q->op) {
-    case REF_OP_AVGPOOL2D_BACKWARD:
-        return vendor ? ref_status_vendor_avgpool2d_backward(q) : ref_status_avgpool2d_backward(q);
-    case REF_OP_GRID_SAMPLER2D_BACKWARD:
-        return vendor ? ref_status_vendor_grid_sampler2d_backward(q)
-                      : ref_status_grid_sampler2d_backward(q);
-    }
-    return ref_status_make(REF_STATUS_INVALID, false, "op %d is not one of the two operators",
-                           (int)q->op);
+    const ref_model *m = ref_model_of(q->op);
+    if (!m)
+        return ref_status_make(REF_STATUS_INVALID, false, "op %d is not an operator of the "
+                               "reference", (int)q->op);
+    return ref_status_spec(q) != REF_SPEC_DOC ? m->status_vendor(q) : m->status_doc(q);
 }

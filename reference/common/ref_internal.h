@@ -257,22 +257,54 @@ int ref_emit(const ref_sink *s, int slot, int64_t first, const ref_chunkbuf *b);
  * ref_output *[REF_MAX_SLOTS] by slot, each allocated (ref_output_alloc) to its full size. */
 int ref_collect_chunk(void *ctx, const ref_chunk *ch);
 
-/* The streaming drivers behind ref_case and the whole-output functions. Avg-pool emits slot 2,
- * the grid sampler slot 3 (input_grad, when dx) and 4 (grid_grad, when dgrid), each output's
- * chunks in element order, slot 3's before slot 4's. With both outputs the grid sampler makes
- * them in one pass over the batches (its coordinate stage once) when grid_grad has at most
- * REF_GRID_STASH_MAX elements, kept until input_grad's last chunk; else one pass per output.
- * 0, -1 (bad parameters or out of memory: errno), or the sink's non-zero value. */
-#define REF_GRID_STASH_MAX ((int64_t)1 << 18)
-int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, ref_options *opt,
-                       const ref_sink *s);
-int ref_avgpool_documented_stream(const ref_avgpool_params *p, const double *grad_output,
-                                  const ref_path *path, const ref_sink *s);
-int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const double *input,
-                    const double *grid, ref_options *opt, bool dx, bool dgrid, const ref_sink *s);
-/* Bicubic's working set besides its chunks (grid_bicubic.c): a batch's points with their exact
- * coefficients, the reach lists, and per thread the terms of one element. */
-uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads);
+/* ---- the model table (models.c): one entry per operator (REF_OPERATORS), each defined in its
+ * folder (<op>/<op>_model.c or the like) as ref_model_<name>. ref_case asks an operator for
+ * everything through it; reference/common/ names no operator. ---- */
+typedef struct {
+    /* The first phase's status under the documents, and under the vendor releases (q->spec
+     * says which one). */
+    ref_status (*status_doc)(const ref_status_query *q);
+    ref_status (*status_vendor)(const ref_status_query *q);
+    /* The device's computation path for the case's dtype, under q->spec. */
+    ref_path (*path)(const ref_status_query *q, ref_dtype dtype);
+    /* The path answers of the documented operands are judged under (ref_case_request.documented);
+     * NULL: the operator has none, its answers are judged under path. */
+    ref_path (*documented_judge)(const ref_path *path);
+    /* Whether a successful call writes output slot `slot`, and that output's element count (-1
+     * when its shape cannot exist: negative or past int64). */
+    bool (*computed)(const ref_status_query *q, int slot);
+    int64_t (*numel)(const ref_status_query *q, int slot);
+    /* Elements of a chunk by default (ref_case_request.chunk_elems 0). */
+    int64_t chunk_elems;
+    /* The reference/README.md "Memory" bound of the answers' working set besides the inputs
+     * (alternatives aside), a's computed outputs and counts filled; step: elements a chunk. */
+    uint64_t (*work_bytes)(const ref_status_query *q, const ref_case_answer *a, int64_t step);
+    /* Streams the answers of every computed output (a->computed) to s: the outputs in slot
+     * order, each one's chunks in element order, every field of every element written (a chunk
+     * buffer is reused: ref_chunkbuf_start clears only flags, alternatives and intervals). in:
+     * the inputs' values by slot; documented: answers of the documented operands. 0, -1 (bad
+     * parameters or out of memory: errno), or the sink's non-zero value. */
+    int (*stream)(const ref_status_query *q, const ref_case_answer *a, const double *const *in,
+                  bool documented, ref_options *opt, const ref_sink *s);
+} ref_model;
+
+/* The entry of op, NULL for an unknown one. */
+const ref_model *ref_model_of(ref_op op);
+
+/* Bytes of one element in a chunk: its answer, flags, alternative index and count, interval
+ * offsets and the list the alternatives are gathered in (for a model's work_bytes). */
+#define REF_CHUNK_ELEM_BYTES \
+    (sizeof(ref_value) + 1 + sizeof(int64_t) + sizeof(int32_t) + 2 * sizeof(double) + 16)
+
+/* d[0]·…·d[3], or -1 when negative or past int64 (shapes of error cases). */
+static inline int64_t ref_numel4(const int64_t d[4])
+{
+    int64_t n = 1;
+    for (int i = 0; i < 4; i++)
+        if (d[i] < 0 || __builtin_mul_overflow(n, d[i], &n)) return -1;
+    return n;
+}
+
 /* Per-element alternative lists gathered in parallel, then flattened in element order. */
 typedef struct { int32_t n, cap; ref_value *v; } ref_altlist;
 int ref_altlist_push(ref_altlist *l, const ref_value *v);

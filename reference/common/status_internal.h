@@ -1,20 +1,16 @@
-/* Private to the status model: the per-op models and the checks every model words the same way
- * (status_helpers.c). Each operator's own shared rules live in its folder. */
+/* Private to the status model: the checks every model words the same way (status_helpers.c).
+ * Each operator's models and its own shared rules live in its folder (the model table's entry
+ * names them, ref_internal.h). */
 #ifndef ACLCTS_REFERENCE_STATUS_INTERNAL_H_
 #define ACLCTS_REFERENCE_STATUS_INTERNAL_H_
 
+#include "ref_internal.h"
 #include "ref_rules.h"
 #include "reference.h"
 
 /* A result with a printf-formatted reason sentence. */
 ref_status ref_status_make(int32_t status, bool runs, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-ref_status ref_status_avgpool2d_backward(const ref_status_query *q);
-ref_status ref_status_grid_sampler2d_backward(const ref_status_query *q);
-/* The same under the vendor releases (status_vendor_*.c, docs/contract.md "Vendor releases"). */
-ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q);
-ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q);
 
 /* Index of the first negative dim of t, or -1. */
 int ref_status_negative_axis(const ref_tensor_desc *t);

@@ -5,6 +5,7 @@
 #define ACLCTS_GRID_INTERNAL_H_
 
 #include "ref_internal.h"
+#include "reference_grid_sampler2d_backward.h"
 
 #define GRID_MAXO 12 /* legal outcomes kept per axis; more makes the point uncheckable */
 
@@ -72,5 +73,22 @@ bool ref_status_grid_product_ok(const ref_status_query *q, ref_status *fail);
 /* The grid sampler's interpolationMode 0..1 and paddingMode 0..2, one rule in every reading;
  * false with *fail set when either is out of range. */
 bool ref_status_grid_modes_ok(const ref_status_query *q, ref_status *fail);
+
+/* The status of the first phase under the documents (status_grid_sampler2d_backward.c) and
+ * under the vendor releases (status_vendor_grid_sampler2d_backward.c). */
+ref_status ref_status_grid_sampler2d_backward(const ref_status_query *q);
+ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q);
+
+/* The stream behind ref_case and the whole-output call: slot REF_GRID_INPUT_GRAD (when dx), then
+ * REF_GRID_GRID_GRAD (when dgrid), each output's chunks in element order. With both outputs it
+ * makes them in one pass over the batches (its coordinate stage once) when grid_grad has at most
+ * REF_GRID_STASH_MAX elements, kept until input_grad's last chunk; else one pass per output. 0,
+ * -1 (bad parameters or out of memory: errno), or the sink's non-zero value. */
+#define REF_GRID_STASH_MAX ((int64_t)1 << 18)
+int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const double *input,
+                    const double *grid, ref_options *opt, bool dx, bool dgrid, const ref_sink *s);
+/* Bicubic's working set besides its chunks (grid_bicubic.c): a batch's points with their exact
+ * coefficients, the reach lists, and per thread the terms of one element. */
+uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads);
 
 #endif

@@ -14,14 +14,16 @@ bool ref_status_grid_product_ok(const ref_status_query *q, ref_status *fail)
 
 bool ref_status_grid_modes_ok(const ref_status_query *q, ref_status *fail)
 {
-    if (q->interpolation_mode < 0 || q->interpolation_mode > 1)
+    const int64_t interpolation = ref_param_int(q, REF_GRID_INTERPOLATION_MODE);
+    const int64_t padding = ref_param_int(q, REF_GRID_PADDING_MODE);
+    if (interpolation < 0 || interpolation > 1)
         *fail = ref_status_make(REF_STATUS_INVALID, false,
                                 "interpolationMode %lld is not 0 (bilinear) or 1 (nearest)",
-                                (long long)q->interpolation_mode);
-    else if (q->padding_mode < 0 || q->padding_mode > 2)
+                                (long long)interpolation);
+    else if (padding < 0 || padding > 2)
         *fail = ref_status_make(REF_STATUS_INVALID, false,
                                 "paddingMode %lld is not 0 (zeros), 1 (border) or 2 (reflection)",
-                                (long long)q->padding_mode);
+                                (long long)padding);
     else
         return true;
     return false;

@@ -23,7 +23,7 @@ static bool pointers_ok(const ref_status_query *q, ref_status *fail)
 {
     if (ref_status_first_null(q->t, tensor_names, 3, fail))
         return false;
-    if (!q->output_mask_present) {
+    if (!q->p[REF_GRID_OUTPUT_MASK].present) {
         *fail = ref_status_make(REF_STATUS_NULLPTR, false, "outputMask is a null pointer");
         return false;
     }
@@ -117,8 +117,9 @@ static bool shapes_ok(const ref_tensor_desc *t, ref_status *fail)
 static ref_status outputs(const ref_status_query *q)
 {
     const ref_tensor_desc *t = q->t;
-    const bool want_dx = q->output_mask_len > 0 && q->output_mask[0];
-    const bool want_dgrid = q->output_mask_len > 1 && q->output_mask[1];
+    const ref_param *mask = &q->p[REF_GRID_OUTPUT_MASK];
+    const bool want_dx = mask->len > 0 && mask->values[0];
+    const bool want_dgrid = mask->len > 1 && mask->values[1];
     const bool dx_live = want_dx && ref_status_zero_axis(&t[3]) < 0;
     const bool dgrid_live = want_dgrid && ref_status_zero_axis(&t[4]) < 0;
     ref_status done;
@@ -126,7 +127,7 @@ static ref_status outputs(const ref_status_query *q)
         return ref_status_make(REF_STATUS_SUCCESS, false,
                                "outputMask (length %lld) asks for no output: success with "
                                "nothing to compute",
-                               (long long)q->output_mask_len);
+                               (long long)q->p[REF_GRID_OUTPUT_MASK].len);
     if (dx_live || dgrid_live)
         return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s",
                                ref_product_id(q->product));
@@ -142,7 +143,7 @@ static ref_status outputs(const ref_status_query *q)
 ref_status ref_status_grid_sampler2d_backward(const ref_status_query *q)
 {
     ref_status fail;
-    if (!q->output_mask_present && ref_status_spec(q) != REF_SPEC_DOC)
+    if (!q->p[REF_GRID_OUTPUT_MASK].present && ref_status_spec(q) != REF_SPEC_DOC)
         return ref_status_make(REF_STATUS_SUCCESS, false,
                                "outputMask is a null pointer: success with nothing to compute");
     if (!pointers_ok(q, &fail) || !ref_status_grid_product_ok(q, &fail) || !dtypes_ok(q, &fail) ||

@@ -66,15 +66,16 @@ ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q)
     ref_status fail;
     /* G1/G2: a NULL mask, or one whose first two entries are false (a missing entry reads as
      * false), succeeds before any other check. */
-    const bool dx = q->output_mask_len > 0 && q->output_mask[0];
-    const bool dgrid = q->output_mask_len > 1 && q->output_mask[1];
-    if (!q->output_mask_present)
+    const ref_param *mask = &q->p[REF_GRID_OUTPUT_MASK];
+    const bool dx = mask->len > 0 && mask->values[0];
+    const bool dgrid = mask->len > 1 && mask->values[1];
+    if (!mask->present)
         return ref_status_make(REF_STATUS_SUCCESS, false,
                                "outputMask is a null pointer: success with nothing to compute");
     if (!dx && !dgrid)
         return ref_status_make(REF_STATUS_SUCCESS, false,
                                "outputMask (length %lld) asks for no output: success with "
-                               "nothing to compute", (long long)q->output_mask_len);
+                               "nothing to compute", (long long)mask->len);
     /* G3: null pointers. (package, derived) the documents' product table: no kernel on
      * ascend310p/ascend310b. */
     if (ref_status_first_null(t, tensor_names, 5, &fail) ||

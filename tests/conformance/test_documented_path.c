@@ -17,6 +17,7 @@
 
 #include "check/check.h"
 #include "reference.h"
+#include "reference_avgpool2d_backward.h"
 
 #define G0 (1.0 + 0x1p-11 + 0x1p-13)
 

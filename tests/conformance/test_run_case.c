@@ -70,13 +70,13 @@ static void seed_case(cts_case *c)
     tensor(&c->t[0], "grad_output", false, 1, 16, 1, 1);
     tensor(&c->t[1], "self", false, 1, 16, 4, 4);
     tensor(&c->t[2], "grad_input", true, 1, 16, 4, 4);
-    c->param[AVG_KERNEL_SIZE] = (cts_param){false, 2, {4, 4}};
-    c->param[AVG_STRIDE] = (cts_param){false, 2, {1, 1}};
-    c->param[AVG_PADDING] = (cts_param){false, 2, {0, 0}};
-    c->param[AVG_CEIL_MODE] = (cts_param){false, 1, {0}};
-    c->param[AVG_COUNT_INCLUDE_PAD] = (cts_param){false, 1, {1}};
-    c->param[AVG_DIVISOR_OVERRIDE] = (cts_param){false, 1, {0}};
-    c->param[AVG_CUBE_MATH_TYPE] = (cts_param){false, 1, {1}};
+    c->param[AVG_KERNEL_SIZE] = (cts_param){.len = 2, .v = {4, 4}};
+    c->param[AVG_STRIDE] = (cts_param){.len = 2, .v = {1, 1}};
+    c->param[AVG_PADDING] = (cts_param){.len = 2, .v = {0, 0}};
+    c->param[AVG_CEIL_MODE] = (cts_param){.len = 1, .v = {0}};
+    c->param[AVG_COUNT_INCLUDE_PAD] = (cts_param){.len = 1, .v = {1}};
+    c->param[AVG_DIVISOR_OVERRIDE] = (cts_param){.len = 1, .v = {0}};
+    c->param[AVG_CUBE_MATH_TYPE] = (cts_param){.len = 1, .v = {1}};
     c->expect_status_model = true;
     c->expect_values[2] = (cts_expected_values){true, &expected_value, 1};
     c->tolerance.kind = CTS_TOL_BOUND;
@@ -92,7 +92,7 @@ static void as_grid(cts_case *c)
     c->ntensors = 5;
     memset(c->param, 0, sizeof c->param);
     for (int i = 0; i < GRID_OUTPUT_MASK; i++) c->param[i].len = 1;
-    c->param[GRID_OUTPUT_MASK] = (cts_param){false, 2, {1, 1}};
+    c->param[GRID_OUTPUT_MASK] = (cts_param){.len = 2, .v = {1, 1}};
 }
 
 #define NEED_BACKEND()                                                                         \
@@ -192,7 +192,7 @@ static void test_error_case_checks_poison(void **state)
     NEED_BACKEND();
     cts_case c;
     seed_case(&c);
-    c.param[AVG_PADDING] = (cts_param){false, 2, {3, 3}};
+    c.param[AVG_PADDING] = (cts_param){.len = 2, .v = {3, 3}};
     cts_verdict v;
     cts_run_case(&backend, &c, NULL, &v);
     assert_int_equal(v.expected_status, 161002);
@@ -321,8 +321,8 @@ static void test_faults_are_caught(void **state)
         if (strcmp(rows[i].fault, "window-off-by-one") == 0) {
             /* kernel 2, stride 2 on 4x4: windows tile the input; one too far spills. */
             c.t[0].dims[2] = c.t[0].dims[3] = 2;
-            c.param[AVG_KERNEL_SIZE] = (cts_param){false, 2, {2, 2}};
-            c.param[AVG_STRIDE] = (cts_param){false, 2, {2, 2}};
+            c.param[AVG_KERNEL_SIZE] = (cts_param){.len = 2, .v = {2, 2}};
+            c.param[AVG_STRIDE] = (cts_param){.len = 2, .v = {2, 2}};
             c.expect_values[2].any = false;
         }
         cts_verdict v;
@@ -346,9 +346,9 @@ static void overlap_case(cts_case *c)
     c->expect_values[2].any = false;
     c->t[0].dims[2] = c->t[0].dims[3] = 4;
     c->t[0].gen = (cts_datagen){CTS_GEN_UNIFORM, -1, 1, NULL, 0};
-    c->param[AVG_KERNEL_SIZE] = (cts_param){false, 2, {3, 3}};
-    c->param[AVG_STRIDE] = (cts_param){false, 2, {1, 1}};
-    c->param[AVG_PADDING] = (cts_param){false, 2, {1, 1}}; /* (4 + 2 - 3) / 1 + 1 = 4 outputs */
+    c->param[AVG_KERNEL_SIZE] = (cts_param){.len = 2, .v = {3, 3}};
+    c->param[AVG_STRIDE] = (cts_param){.len = 2, .v = {1, 1}};
+    c->param[AVG_PADDING] = (cts_param){.len = 2, .v = {1, 1}}; /* (4 + 2 - 3) / 1 + 1 = 4 outputs */
     c->repeat = 4;
 }
 
@@ -391,7 +391,7 @@ static void test_status_fault(void **state)
     setenv("ACLNN_EMU_FAULT", "status", 1);
     cts_case c;
     seed_case(&c);
-    c.param[AVG_PADDING] = (cts_param){false, 2, {3, 3}};
+    c.param[AVG_PADDING] = (cts_param){.len = 2, .v = {3, 3}};
     cts_verdict v;
     cts_run_case(&backend, &c, NULL, &v);
     unsetenv("ACLNN_EMU_FAULT");

@@ -17,6 +17,8 @@
 #include <time.h>
 
 #include "reference.h"
+#include "reference_avgpool2d_backward.h"
+#include "reference_grid_sampler2d_backward.h"
 
 #ifdef BENCH_EMU
 #include "acl/acl.h"
@@ -75,10 +77,10 @@ static ref_status_query query(int op, int64_t n)
         shape(&q.t[0], (int64_t[]){n, AP.c, AP.oh, AP.ow});
         shape(&q.t[1], (int64_t[]){n, AP.c, AP.h, AP.w});
         shape(&q.t[2], (int64_t[]){n, AP.c, AP.h, AP.w});
-        q.kernel_size = (ref_int_array_desc){true, 2, {AP.kh, AP.kw}};
-        q.stride = (ref_int_array_desc){true, 2, {AP.sh, AP.sw}};
-        q.padding = (ref_int_array_desc){true, 2, {AP.ph, AP.pw}};
-        q.count_include_pad = AP.count_include_pad;
+        q.p[REF_AVGPOOL_KERNEL_SIZE] = (ref_param){true, 2, {AP.kh, AP.kw}, 0};
+        q.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {AP.sh, AP.sw}, 0};
+        q.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {AP.ph, AP.pw}, 0};
+        q.p[REF_AVGPOOL_COUNT_INCLUDE_PAD] = (ref_param){true, 1, {AP.count_include_pad}, 0};
         return q;
     }
     q.op = REF_OP_GRID_SAMPLER2D_BACKWARD;
@@ -87,9 +89,7 @@ static ref_status_query query(int op, int64_t n)
     shape(&q.t[2], (int64_t[]){n, GP.h_out, GP.w_out, 2});
     shape(&q.t[3], (int64_t[]){n, GP.c, GP.h_in, GP.w_in});
     shape(&q.t[4], (int64_t[]){n, GP.h_out, GP.w_out, 2});
-    q.output_mask_present = true;
-    q.output_mask_len = 2;
-    q.output_mask[0] = q.output_mask[1] = true;
+    q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
     return q;
 }
 

@@ -20,16 +20,37 @@ static const cov_factor factors[AV_COUNT] = {
     [AV_OUTCOME] = {"outcome", COV_OUTCOME_LEVELS, false},
 };
 
+/* Axis i of a length-1-or-2 list parameter (length 1: both axes); absent or empty, dflt. */
+static int64_t axis(const cts_param *a, int i, int64_t dflt)
+{
+    if (a->null || a->len == 0) return dflt;
+    return a->len > i ? a->v[i] : a->v[0];
+}
+
+/* Global pooling as the documents' path rule sees it: the window is the whole (unpadded)
+ * plane, no divisor override (a rank the operator refuses has no plane). */
+static bool global_pooling(const cts_case *c)
+{
+    const cts_tensor *self = &c->t[AVG_SELF];
+    int r = self->rank;
+    int64_t h = r >= 3 && r <= CTS_MAX_DIMS ? self->dims[r - 2] : 0;
+    int64_t w = r >= 3 && r <= CTS_MAX_DIMS ? self->dims[r - 1] : 0;
+    const cts_param *k = &c->param[AVG_KERNEL_SIZE], *pad = &c->param[AVG_PADDING];
+    return axis(k, 0, 1) == h && axis(k, 1, 1) == w && axis(pad, 0, 0) == 0 &&
+           axis(pad, 1, 0) == 0 && cts_param_int(c, AVG_DIVISOR_OVERRIDE) == 0;
+}
+
 static int path_level(const cts_case *c, const ref_status_query *q)
 {
-    ref_avgpool_params p;
-    ref_case_avgpool_params(q, &p);
     /* the documents' rule for every case, also one written for a vendor contract, whose
      * lowering differs (docs/contract.md "Numerics") */
-    ref_path path = ref_avgpool_path(q->product, &p, c->dtype, (int)q->cube_math_type);
+    ref_status_query doc = *q;
+    doc.spec = REF_SPEC_DOC;
+    ref_case_answer a;
+    ref_case(&doc, &(ref_case_request){.dtype = c->dtype}, &a);
+    ref_path path = a.path;
     bool cube = path.kind == REF_PATH_CUBE;
-    if (p.kh == p.h && p.kw == p.w && p.ph == 0 && p.pw == 0 && p.divisor_override == 0)
-        return cube ? P_GLOBAL_CUBE : P_GLOBAL_VECTOR;
+    if (global_pooling(c)) return cube ? P_GLOBAL_CUBE : P_GLOBAL_VECTOR;
     if (!cube) return P_VECTOR;
     if (path.hf32) return P_HF32;
     return path.operand == REF_DT_FLOAT16 ? P_FP16 : path.operand == REF_DT_BF16 ? P_BF16 : P_FP32;

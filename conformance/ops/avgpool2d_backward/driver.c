@@ -101,24 +101,6 @@ static aclnnStatus call(void *fn, const cts_call_args *a)
                  a->workspace_size, a->executor);
 }
 
-static ref_int_array_desc int_array(const cts_param *a)
-{
-    ref_int_array_desc d = {.present = !a->null, .len = a->len};
-    for (int i = 0; i < a->len && i < REF_MAX_DIMS; i++) d.values[i] = a->v[i];
-    return d;
-}
-
-static void status_query(const cts_case *c, ref_status_query *q)
-{
-    q->kernel_size = int_array(&c->param[AVG_KERNEL_SIZE]);
-    q->stride = int_array(&c->param[AVG_STRIDE]);
-    q->padding = int_array(&c->param[AVG_PADDING]);
-    q->ceil_mode = cts_param_bool(c, AVG_CEIL_MODE);
-    q->count_include_pad = cts_param_bool(c, AVG_COUNT_INCLUDE_PAD);
-    q->divisor_override = cts_param_int(c, AVG_DIVISOR_OVERRIDE);
-    q->cube_math_type = cts_param_int(c, AVG_CUBE_MATH_TYPE);
-}
-
 /* spec/000: deterministic whenever asked. */
 static bool determinism_promised(const cts_case *c)
 {
@@ -156,7 +138,6 @@ const cts_op_driver cts_op_avgpool2d_backward = {
     .complete = complete,
     .derive_shapes = derive_shapes,
     .call = call,
-    .status_query = status_query,
     .determinism_promised = determinism_promised,
     .coverage = &avgpool2d_backward_coverage,
     .contract_probes = probes,

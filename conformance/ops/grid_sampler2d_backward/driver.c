@@ -63,17 +63,6 @@ static aclnnStatus call(void *fn, const cts_call_args *a)
                  a->t[GRID_INPUT_GRAD], a->t[GRID_GRID_GRAD], a->workspace_size, a->executor);
 }
 
-static void status_query(const cts_case *c, ref_status_query *q)
-{
-    const cts_param *mask = &c->param[GRID_OUTPUT_MASK];
-    q->interpolation_mode = cts_param_int(c, GRID_INTERPOLATION_MODE);
-    q->padding_mode = cts_param_int(c, GRID_PADDING_MODE);
-    q->align_corners = cts_param_bool(c, GRID_ALIGN_CORNERS);
-    q->output_mask_present = !mask->null;
-    q->output_mask_len = mask->len;
-    for (int i = 0; i < mask->len && i < REF_MAX_DIMS; i++) q->output_mask[i] = mask->v[i] != 0;
-}
-
 /* facts §3: deterministic when asked, except for DOUBLE and above 2048 channels. */
 static bool determinism_promised(const cts_case *c)
 {
@@ -106,7 +95,6 @@ const cts_op_driver cts_op_grid_sampler2d_backward = {
     .default_format = default_format,
     .derive_shapes = derive_shapes,
     .call = call,
-    .status_query = status_query,
     .not_computed = "its outputMask entry is false",
     .determinism_promised = determinism_promised,
     .coverage = &grid_sampler2d_backward_coverage,

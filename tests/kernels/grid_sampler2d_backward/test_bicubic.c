@@ -18,6 +18,7 @@
 #include "../../../kernels/common/permutation.c"
 #include "../../../kernels/grid_sampler2d_backward/kernel_bicubic.c"
 #include "reference.h"
+#include "reference_grid_sampler2d_backward.h"
 
 /* Border, align_corners, input 1×1×1×4 = 0, 1, 2, 3, point (0, 0), g = 1 (derived in
  * tests/reference/grid_sampler2d_backward/test_grid_sampler2d_backward_bicubic.c): dx = (−3/32,

@@ -4,21 +4,26 @@
 #ifndef ACLCTS_TESTS_REFERENCE_AVGPOOL_STATUS_SEED_H_
 #define ACLCTS_TESTS_REFERENCE_AVGPOOL_STATUS_SEED_H_
 
+#include "reference_avgpool2d_backward.h"
 #include "status_rows.h"
 
 #define SUPPORTED (ALL_P & ~P(ASCEND310B))          /* 000 "Applicable Products" */
 #define TRAIN_INF (P(ASCEND910) | P(ASCEND310P))    /* "Atlas training / inference products" */
 #define A2A3 (P(ASCEND910B) | P(ASCEND910_93))
 
-static void set_array(ref_int_array_desc *a, const int64_t *v, int64_t len)
+static void set_array(ref_param *a, const int64_t *v, int64_t len)
 {
     a->present = true;
     a->len = len;
     for (int64_t i = 0; i < len && i < REF_MAX_DIMS; i++)
         a->values[i] = v[i];
 }
-#define ARRAY(a, ...) set_array(&q->a, (int64_t[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
-#define EMPTY_ARRAY(a) (q->a.present = true, q->a.len = 0)
+#define ARRAY(a, ...) \
+    set_array(&q->p[REF_AVGPOOL_##a], (int64_t[]){__VA_ARGS__}, NARGS(__VA_ARGS__))
+#define EMPTY_ARRAY(a) (q->p[REF_AVGPOOL_##a].present = true, q->p[REF_AVGPOOL_##a].len = 0)
+
+/* Scalar parameter I of q set to x. */
+#define SET(i, x) (q->p[REF_AVGPOOL_##i].values[0] = (x))
 
 static void all_dtype(ref_status_query *q, ref_dtype dt)
 {
@@ -46,11 +51,11 @@ static ref_status_query seed(ref_product p, ref_spec s)
     }
     all_dtype(q, REF_DT_FLOAT);
     shapes(q, 4, 4, 1, 1);
-    ARRAY(kernel_size, 4, 4);
-    ARRAY(stride, 1, 1);
-    ARRAY(padding, 0, 0);
-    q->count_include_pad = true;
-    q->cube_math_type = 1;
+    ARRAY(KERNEL_SIZE, 4, 4);
+    ARRAY(STRIDE, 1, 1);
+    ARRAY(PADDING, 0, 0);
+    SET(COUNT_INCLUDE_PAD, true);
+    SET(CUBE_MATH_TYPE, 1);
     return q0;
 }
 

@@ -14,6 +14,7 @@
 #include <mpfr.h>
 
 #include "reference.h"
+#include "reference_avgpool2d_backward.h"
 
 static void integer_fill_and_mass(void **state)
 {

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "reference.h"
+#include "reference_avgpool2d_backward.h"
+#include "reference_grid_sampler2d_backward.h"
 #include "same_output.h"
 
 /* Runs avg-pool on the fast path (mpfr = 0) or pure MPFR (mpfr = 1), checking the other one

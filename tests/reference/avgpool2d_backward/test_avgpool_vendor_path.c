@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "reference.h"
+#include "reference_avgpool2d_backward.h"
 
 /* A 4 x 4 plane (C channels), kernel 2 x 2, stride 2, countIncludePad, no ceilMode. */
 static ref_avgpool_params plain(void)

@@ -10,8 +10,8 @@
 /* Non-global pooling: kernel 2, stride 2 on 4x4 → 2x2 (facts §4: floor((4-2)/2)+1 = 2). */
 static void non_global(ref_status_query *q)
 {
-    ARRAY(kernel_size, 2, 2);
-    ARRAY(stride, 2, 2);
+    ARRAY(KERNEL_SIZE, 2, 2);
+    ARRAY(STRIDE, 2, 2);
     shapes(q, 4, 4, 2, 2);
 }
 
@@ -22,28 +22,28 @@ MUT(m_non_global, non_global(q))
 MUT(m_ncl3d, for (int i = 0; i < 3; i++) q->t[i].format = REF_FMT_NCL; SHAPE(0, 16, 1, 1);
     SHAPE(1, 16, 4, 4); SHAPE(2, 16, 4, 4))
 /* ceil: 5x5, k2 s2: floor((5-2+1)/2)+1 = 3, (3-1)*2 = 4 < 5 keeps 3; floor mode: 2. */
-MUT(m_ceil_ok, ARRAY(kernel_size, 2); ARRAY(stride, 2); q->ceil_mode = true; shapes(q, 5, 5, 3, 3))
-MUT(m_ceil_bad, ARRAY(kernel_size, 2); ARRAY(stride, 2); q->ceil_mode = true; shapes(q, 5, 5, 2, 2))
-MUT(m_floor_ok, ARRAY(kernel_size, 2); ARRAY(stride, 2); shapes(q, 5, 5, 2, 2))
+MUT(m_ceil_ok, ARRAY(KERNEL_SIZE, 2); ARRAY(STRIDE, 2); SET(CEIL_MODE, true); shapes(q, 5, 5, 3, 3))
+MUT(m_ceil_bad, ARRAY(KERNEL_SIZE, 2); ARRAY(STRIDE, 2); SET(CEIL_MODE, true); shapes(q, 5, 5, 2, 2))
+MUT(m_floor_ok, ARRAY(KERNEL_SIZE, 2); ARRAY(STRIDE, 2); shapes(q, 5, 5, 2, 2))
 /* ceil drop rule: 1x1, k2 s2 p1: floor((1+2-2+1)/2)+1 = 2, (2-1)*2 = 2 >= 1+1 → 1. */
-MUT(m_ceil_drop_ok, ARRAY(kernel_size, 2); ARRAY(stride, 2); ARRAY(padding, 1); q->ceil_mode = true;
+MUT(m_ceil_drop_ok, ARRAY(KERNEL_SIZE, 2); ARRAY(STRIDE, 2); ARRAY(PADDING, 1); SET(CEIL_MODE, true);
     shapes(q, 1, 1, 1, 1))
-MUT(m_ceil_drop_bad, ARRAY(kernel_size, 2); ARRAY(stride, 2); ARRAY(padding, 1);
-    q->ceil_mode = true; shapes(q, 1, 1, 2, 2))
+MUT(m_ceil_drop_bad, ARRAY(KERNEL_SIZE, 2); ARRAY(STRIDE, 2); ARRAY(PADDING, 1);
+    SET(CEIL_MODE, true); shapes(q, 1, 1, 2, 2))
 /* Extreme values (fuzz): k = s = 2^63-1, p = 2^62-1 (2p = k-1), ceil, 4x4: facts §4 gives
  * floor((4 + 2^63-2 - (2^63-1) + 2^63-2) / (2^63-1)) + 1 = floor((2^63+1)/(2^63-1)) + 1 = 2, and
  * (2-1)·s = 2^63-1 >= 4 + 2^62-1 drops it to 1. The sum overflows int64. */
-MUT(m_extreme_ok, ARRAY(kernel_size, INT64_MAX); ARRAY(stride, INT64_MAX);
-    ARRAY(padding, INT64_MAX / 2); q->ceil_mode = true; shapes(q, 4, 4, 1, 1))
+MUT(m_extreme_ok, ARRAY(KERNEL_SIZE, INT64_MAX); ARRAY(STRIDE, INT64_MAX);
+    ARRAY(PADDING, INT64_MAX / 2); SET(CEIL_MODE, true); shapes(q, 4, 4, 1, 1))
 /* padding 1 = kernel 2 / 2 is allowed: floor((4+2-2)/2)+1 = 3. */
-MUT(m_pad_half, ARRAY(kernel_size, 2); ARRAY(stride, 2); ARRAY(padding, 1); shapes(q, 4, 4, 3, 3))
+MUT(m_pad_half, ARRAY(KERNEL_SIZE, 2); ARRAY(STRIDE, 2); ARRAY(PADDING, 1); shapes(q, 4, 4, 3, 3))
 
 MUT(m_null_go, q->t[0].present = false)
 MUT(m_null_self, q->t[1].present = false)
-MUT(m_null_kernel, q->kernel_size.present = false)
-MUT(m_null_padding, q->padding.present = false)
+MUT(m_null_kernel, q->p[REF_AVGPOOL_KERNEL_SIZE].present = false)
+MUT(m_null_padding, q->p[REF_AVGPOOL_PADDING].present = false)
 MUT(m_null_gi, q->t[2].present = false)
-MUT(m_null_stride, q->stride.present = false) /* stride = kernel 4: (4-4)/4+1 = 1 */
+MUT(m_null_stride, q->p[REF_AVGPOOL_STRIDE].present = false) /* stride = kernel 4: (4-4)/4+1 = 1 */
 MUT(m_null_ws, q->workspace_size_null = true)
 MUT(m_null_exec, q->executor_null = true)
 
@@ -64,26 +64,26 @@ MUT(m_self_rank5, SHAPE(1, 1, 1, 16, 4, 4); SHAPE(2, 1, 1, 16, 4, 4); SHAPE(0, 1
 MUT(m_rank2, SHAPE(1, 4, 4); SHAPE(2, 4, 4); SHAPE(0, 1, 1))
 MUT(m_go_rank3, SHAPE(0, 16, 1, 1))
 
-MUT(m_kernel_len0, set_array(&q->kernel_size, NULL, 0))
-MUT(m_kernel_len3, ARRAY(kernel_size, 4, 4, 4))
-MUT(m_kernel_zero, ARRAY(kernel_size, 4, 0))
-MUT(m_kernel_neg, ARRAY(kernel_size, -4))
-MUT(m_kernel_len1, ARRAY(kernel_size, 4))
-MUT(m_stride_len0, set_array(&q->stride, NULL, 0)) /* = kernel under vendor: out 1 */
-MUT(m_stride_len3, ARRAY(stride, 1, 1, 1))
-MUT(m_stride_zero, ARRAY(stride, 0, 1))
-MUT(m_stride_neg, ARRAY(stride, -1))
-MUT(m_stride_len1, ARRAY(stride, 1))
-MUT(m_padding_len0, set_array(&q->padding, NULL, 0))
-MUT(m_padding_len3, ARRAY(padding, 0, 0, 0))
-MUT(m_padding_neg, ARRAY(padding, 0, -1))
-MUT(m_pad_h_over, ARRAY(kernel_size, 2); ARRAY(padding, 2)) /* doc: paddingH = 2, kernelH = 2 */
-MUT(m_pad_w_over, ARRAY(kernel_size, 4, 2); ARRAY(padding, 0, 2))
+MUT(m_kernel_len0, set_array(&q->p[REF_AVGPOOL_KERNEL_SIZE], NULL, 0))
+MUT(m_kernel_len3, ARRAY(KERNEL_SIZE, 4, 4, 4))
+MUT(m_kernel_zero, ARRAY(KERNEL_SIZE, 4, 0))
+MUT(m_kernel_neg, ARRAY(KERNEL_SIZE, -4))
+MUT(m_kernel_len1, ARRAY(KERNEL_SIZE, 4))
+MUT(m_stride_len0, set_array(&q->p[REF_AVGPOOL_STRIDE], NULL, 0)) /* = kernel under vendor: out 1 */
+MUT(m_stride_len3, ARRAY(STRIDE, 1, 1, 1))
+MUT(m_stride_zero, ARRAY(STRIDE, 0, 1))
+MUT(m_stride_neg, ARRAY(STRIDE, -1))
+MUT(m_stride_len1, ARRAY(STRIDE, 1))
+MUT(m_padding_len0, set_array(&q->p[REF_AVGPOOL_PADDING], NULL, 0))
+MUT(m_padding_len3, ARRAY(PADDING, 0, 0, 0))
+MUT(m_padding_neg, ARRAY(PADDING, 0, -1))
+MUT(m_pad_h_over, ARRAY(KERNEL_SIZE, 2); ARRAY(PADDING, 2)) /* doc: paddingH = 2, kernelH = 2 */
+MUT(m_pad_w_over, ARRAY(KERNEL_SIZE, 4, 2); ARRAY(PADDING, 0, 2))
 
-MUT(m_div_256, q->divisor_override = 256)
-MUT(m_div_m256, q->divisor_override = -256)
-MUT(m_div_255, q->divisor_override = 255)
-MUT(m_div_m255, q->divisor_override = -255)
+MUT(m_div_256, SET(DIVISOR_OVERRIDE, 256))
+MUT(m_div_m256, SET(DIVISOR_OVERRIDE, -256))
+MUT(m_div_255, SET(DIVISOR_OVERRIDE, 255))
+MUT(m_div_m255, SET(DIVISOR_OVERRIDE, -255))
 
 MUT(m_neg_self, SHAPE(1, 1, 16, -4, 4); SHAPE(2, 1, 16, -4, 4))
 MUT(m_neg_go, SHAPE(0, 1, -16, 1, 1))
@@ -93,43 +93,43 @@ MUT(m_go_n, SHAPE(0, 2, 16, 1, 1))
 MUT(m_go_spatial, SHAPE(0, 1, 16, 2, 2))
 MUT(m_go_spatial_w, SHAPE(0, 1, 16, 1, 2))
 /* kernel 5 on 4x4, no padding: floor((4-5)/1)+1 = 0 < 1, and gradOutput 0x0 matches it. */
-MUT(m_forward_zero, ARRAY(kernel_size, 5); shapes(q, 4, 4, 0, 0))
+MUT(m_forward_zero, ARRAY(KERNEL_SIZE, 5); shapes(q, 4, 4, 0, 0))
 
 MUT(m_empty_n, SHAPE(1, 0, 16, 4, 4); SHAPE(2, 0, 16, 4, 4); SHAPE(0, 0, 16, 1, 1))
 MUT(m_empty_c, SHAPE(1, 1, 0, 4, 4); SHAPE(2, 1, 0, 4, 4); SHAPE(0, 1, 0, 1, 1))
 /* H = 0: the forward height floor((0-4)/1)+1 < 0 is an empty output, not a shape error. */
 MUT(m_empty_h, SHAPE(1, 1, 16, 0, 4); SHAPE(2, 1, 16, 0, 4); SHAPE(0, 1, 16, 0, 1))
-MUT(m_empty_n_cube9, m_empty_n(q); q->cube_math_type = 9)
+MUT(m_empty_n_cube9, m_empty_n(q); SET(CUBE_MATH_TYPE, 9))
 
-MUT(m_cube4, q->cube_math_type = 4)
-MUT(m_cube_m1, q->cube_math_type = -1)
-MUT(m_cube127, q->cube_math_type = 127)
-MUT(m_cube_m128, q->cube_math_type = -128)
-MUT(m_cube9, q->cube_math_type = 9)
-MUT(m_cube257, q->cube_math_type = 257)  /* (int8_t)257 = 1 */
-MUT(m_cube_m253, q->cube_math_type = -253) /* (int8_t)-253 = 3 */
-MUT(m_cube132, q->cube_math_type = 132)  /* (int8_t)132 = -124 */
-MUT(m_cube0, q->cube_math_type = 0)
-MUT(m_cube2, q->cube_math_type = 2)
-MUT(m_cube3, q->cube_math_type = 3)
-MUT(m_cube0_fp16, q->cube_math_type = 0; all_dtype(q, REF_DT_FLOAT16))
-MUT(m_cube3_fp16, q->cube_math_type = 3; all_dtype(q, REF_DT_FLOAT16))
-MUT(m_cube3_bf16, q->cube_math_type = 3; all_dtype(q, REF_DT_BF16))
-MUT(m_cube2_bf16, q->cube_math_type = 2; all_dtype(q, REF_DT_BF16))
-MUT(m_cube2_fp16, q->cube_math_type = 2; all_dtype(q, REF_DT_FLOAT16))
-MUT(m_cube1_bf16, q->cube_math_type = 1; all_dtype(q, REF_DT_BF16))
+MUT(m_cube4, SET(CUBE_MATH_TYPE, 4))
+MUT(m_cube_m1, SET(CUBE_MATH_TYPE, -1))
+MUT(m_cube127, SET(CUBE_MATH_TYPE, 127))
+MUT(m_cube_m128, SET(CUBE_MATH_TYPE, -128))
+MUT(m_cube9, SET(CUBE_MATH_TYPE, 9))
+MUT(m_cube257, SET(CUBE_MATH_TYPE, 257))  /* (int8_t)257 = 1 */
+MUT(m_cube_m253, SET(CUBE_MATH_TYPE, -253)) /* (int8_t)-253 = 3 */
+MUT(m_cube132, SET(CUBE_MATH_TYPE, 132))  /* (int8_t)132 = -124 */
+MUT(m_cube0, SET(CUBE_MATH_TYPE, 0))
+MUT(m_cube2, SET(CUBE_MATH_TYPE, 2))
+MUT(m_cube3, SET(CUBE_MATH_TYPE, 3))
+MUT(m_cube0_fp16, SET(CUBE_MATH_TYPE, 0); all_dtype(q, REF_DT_FLOAT16))
+MUT(m_cube3_fp16, SET(CUBE_MATH_TYPE, 3); all_dtype(q, REF_DT_FLOAT16))
+MUT(m_cube3_bf16, SET(CUBE_MATH_TYPE, 3); all_dtype(q, REF_DT_BF16))
+MUT(m_cube2_bf16, SET(CUBE_MATH_TYPE, 2); all_dtype(q, REF_DT_BF16))
+MUT(m_cube2_fp16, SET(CUBE_MATH_TYPE, 2); all_dtype(q, REF_DT_FLOAT16))
+MUT(m_cube1_bf16, SET(CUBE_MATH_TYPE, 1); all_dtype(q, REF_DT_BF16))
 MUT(m_ng_cube2_bf16, non_global(q); m_cube2_bf16(q))
 MUT(m_ng_cube3_fp16, non_global(q); m_cube3_fp16(q))
-MUT(m_div1_cube3_fp16, q->divisor_override = 1; m_cube3_fp16(q))
+MUT(m_div1_cube3_fp16, SET(DIVISOR_OVERRIDE, 1); m_cube3_fp16(q))
 /* padding 1 with kernel 4 stride 1 on 4x4: floor((4+2-4)/1)+1 = 3: not global. */
-MUT(m_pad_cube3_fp16, ARRAY(padding, 1); shapes(q, 4, 4, 3, 3); m_cube3_fp16(q))
+MUT(m_pad_cube3_fp16, ARRAY(PADDING, 1); shapes(q, 4, 4, 3, 3); m_cube3_fp16(q))
 
 MUT(m_null_bad_dtype, q->t[0].present = false; q->t[1].dtype = REF_DT_INT32)
 MUT(m_bad_dtype_format, q->t[0].dtype = REF_DT_INT32; q->t[0].format = REF_FMT_ND)
-MUT(m_cube9_bad_dtype, q->cube_math_type = 9; all_dtype(q, REF_DT_INT32))
-MUT(m_cube9_pad, q->cube_math_type = 9; m_pad_h_over(q))
-MUT(m_cube9_shape, q->cube_math_type = 9; m_go_spatial(q))
-MUT(m_cube9_stride0, q->cube_math_type = 9; m_stride_len0(q))
+MUT(m_cube9_bad_dtype, SET(CUBE_MATH_TYPE, 9); all_dtype(q, REF_DT_INT32))
+MUT(m_cube9_pad, SET(CUBE_MATH_TYPE, 9); m_pad_h_over(q))
+MUT(m_cube9_shape, SET(CUBE_MATH_TYPE, 9); m_go_spatial(q))
+MUT(m_cube9_stride0, SET(CUBE_MATH_TYPE, 9); m_stride_len0(q))
 MUT(m_format_rank, q->t[1].format = REF_FMT_ND; m_self_rank5(q))
 MUT(m_shape_then_empty, SHAPE(1, 0, 16, 4, 4); SHAPE(2, 0, 16, 4, 4); SHAPE(0, 0, 16, 2, 2))
 MUT(m_cube3_fp16_then_empty, m_cube3_fp16(q); m_empty_c(q))

@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "reference.h"
+#include "reference_avgpool2d_backward.h"
+#include "reference_grid_sampler2d_backward.h"
 
 static void shape(ref_tensor_desc *t, int rank, const int64_t *d)
 {
@@ -31,9 +33,11 @@ static ref_status_query grid_query_sized(int interpolation, int padding, int64_t
                                          int64_t h_in, int64_t w_in, int64_t h_out, int64_t w_out)
 {
     ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
-                          .spec = REF_SPEC_DOC, .interpolation_mode = interpolation,
-                          .padding_mode = padding, .output_mask_present = true,
-                          .output_mask_len = 2, .output_mask = {true, true}};
+                          .spec = REF_SPEC_DOC};
+    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {interpolation}, 0};
+    q.p[REF_GRID_PADDING_MODE] = (ref_param){true, 1, {padding}, 0};
+    q.p[REF_GRID_ALIGN_CORNERS] = (ref_param){true, 1, {0}, 0};
+    q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
     shape(&q.t[0], 4, (int64_t[]){n, c, h_out, w_out});
     shape(&q.t[1], 4, (int64_t[]){n, c, h_in, w_in});
     shape(&q.t[2], 4, (int64_t[]){n, h_out, w_out, 2});
@@ -53,14 +57,18 @@ static ref_status_query grid_query(int interpolation, int padding)
 static ref_status_query avgpool_query(void)
 {
     ref_status_query q = {.op = REF_OP_AVGPOOL2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
-                          .spec = REF_SPEC_DOC, .cube_math_type = 1};
+                          .spec = REF_SPEC_DOC};
+    q.p[REF_AVGPOOL_CUBE_MATH_TYPE] = (ref_param){true, 1, {1}, 0};
+    q.p[REF_AVGPOOL_CEIL_MODE] = (ref_param){true, 1, {0}, 0};
+    q.p[REF_AVGPOOL_COUNT_INCLUDE_PAD] = (ref_param){true, 1, {0}, 0};
+    q.p[REF_AVGPOOL_DIVISOR_OVERRIDE] = (ref_param){true, 1, {0}, 0};
     shape(&q.t[0], 4, (int64_t[]){2, 3, 3, 3});
     shape(&q.t[1], 4, (int64_t[]){2, 3, 5, 6});
     shape(&q.t[2], 4, (int64_t[]){2, 3, 5, 6});
     for (int i = 0; i < 3; i++) q.t[i].format = REF_FMT_NCHW;
-    q.kernel_size = (ref_int_array_desc){true, 2, {3, 3}};
-    q.stride = (ref_int_array_desc){true, 2, {2, 2}};
-    q.padding = (ref_int_array_desc){true, 2, {1, 1}};
+    q.p[REF_AVGPOOL_KERNEL_SIZE] = (ref_param){true, 2, {3, 3}, 0};
+    q.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {2, 2}, 0};
+    q.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {1, 1}, 0};
     return q;
 }
 

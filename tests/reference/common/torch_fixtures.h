@@ -21,6 +21,8 @@
 #include <cmocka.h>
 
 #include "reference.h"
+#include "reference_avgpool2d_backward.h"
+#include "reference_grid_sampler2d_backward.h"
 
 /* One record: an avg-pool problem (go → gi) or a grid sampler one (go, in, grid → dx, dg). */
 typedef struct {

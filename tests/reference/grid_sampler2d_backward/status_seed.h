@@ -4,6 +4,7 @@
 #ifndef ACLCTS_TESTS_REFERENCE_GRID_STATUS_SEED_H_
 #define ACLCTS_TESTS_REFERENCE_GRID_STATUS_SEED_H_
 
+#include "reference_grid_sampler2d_backward.h"
 #include "status_rows.h"
 
 #define UNSHIPPED (P(ASCEND310P) | P(ASCEND310B)) /* 003 "Applicable Products" × */
@@ -11,12 +12,15 @@
 
 static void set_mask(ref_status_query *q, const bool *m, int len)
 {
-    q->output_mask_present = true;
-    q->output_mask_len = len;
+    q->p[REF_GRID_OUTPUT_MASK].present = true;
+    q->p[REF_GRID_OUTPUT_MASK].len = len;
     for (int i = 0; i < len; i++)
-        q->output_mask[i] = m[i];
+        q->p[REF_GRID_OUTPUT_MASK].values[i] = m[i];
 }
 #define MASK(...) set_mask(q, (bool[]){__VA_ARGS__}, (int)sizeof((bool[]){__VA_ARGS__}))
+
+/* Scalar parameter I of q set to x. */
+#define SET(i, x) (q->p[REF_GRID_##i].values[0] = (x))
 
 static void all_dtype(ref_status_query *q, ref_dtype dt)
 {

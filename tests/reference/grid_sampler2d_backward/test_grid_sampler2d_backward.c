@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "reference.h"
+#include "reference_grid_sampler2d_backward.h"
 
 static ref_options OPT(void) { return (ref_options){.path = ref_grid_path(REF_DT_FLOAT)}; }
 

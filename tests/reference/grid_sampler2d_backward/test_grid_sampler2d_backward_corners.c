@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "reference.h"
+#include "reference_grid_sampler2d_backward.h"
 #include "same_output.h"
 
 static ref_path vector(void) { return ref_grid_path(REF_DT_FLOAT); }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "reference.h"
+#include "reference_grid_sampler2d_backward.h"
 #include "same_output.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;

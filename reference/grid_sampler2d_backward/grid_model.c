@@ -1,0 +1,100 @@
+/* The grid sampler's entry in the model table (common/models.c): what ref_case asks of an
+ * operator, from the query alone. */
+#include <string.h>
+
+#include "grid_internal.h"
+
+static void params_of(const ref_status_query *q, ref_grid_params *p)
+{
+    memset(p, 0, sizeof *p);
+    const ref_tensor_desc *in = &q->t[REF_GRID_INPUT], *grid = &q->t[REF_GRID_GRID];
+    p->n = in->dims[0];
+    p->c = in->dims[1];
+    p->h_in = in->dims[2];
+    p->w_in = in->dims[3];
+    p->h_out = grid->dims[1];
+    p->w_out = grid->dims[2];
+    p->interpolation = (ref_interp)ref_param_int(q, REF_GRID_INTERPOLATION_MODE);
+    p->padding = (ref_padding)ref_param_int(q, REF_GRID_PADDING_MODE);
+    p->align_corners = ref_param_bool(q, REF_GRID_ALIGN_CORNERS);
+}
+
+static ref_path path(const ref_status_query *q, ref_dtype dtype)
+{
+    (void)q;
+    return ref_grid_path(dtype);
+}
+
+/* Output slot `slot`'s outputMask entry (a missing entry is false). */
+static bool computed(const ref_status_query *q, int slot)
+{
+    const ref_param *mask = &q->p[REF_GRID_OUTPUT_MASK];
+    int k = slot - REF_GRID_INPUT_GRAD;
+    if (!mask->present || k < 0) return false;
+    return mask->len > k && mask->values[k] != 0;
+}
+
+static int64_t numel(const ref_status_query *q, int slot)
+{
+    ref_grid_params p;
+    params_of(q, &p);
+    if (slot == REF_GRID_INPUT_GRAD) return ref_numel4((int64_t[4]){p.n, p.c, p.h_in, p.w_in});
+    return ref_numel4((int64_t[4]){p.n, p.h_out, p.w_out, 2});
+}
+
+/* The reference/README.md "Memory" bound of the answers' working set (alternatives aside). */
+static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, int64_t step)
+{
+    (void)a;
+    int threads = omp_get_max_threads();
+    ref_grid_params p;
+    params_of(q, &p);
+    if (p.c < 0 || p.h_in < 0 || p.w_in < 0 || p.h_out < 0 || p.w_out < 0) return 0; /* refused */
+    uint64_t hw_in = (uint64_t)p.h_in * (uint64_t)p.w_in;
+    uint64_t hw_out = (uint64_t)p.h_out * (uint64_t)p.w_out;
+    uint64_t planes = hw_in ? (uint64_t)step / hw_in : 1, chunk;
+    if (planes < 1) planes = 1;
+    if (planes > (uint64_t)p.c && p.c > 0) planes = (uint64_t)p.c;
+    if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk, one grid_grad batch */
+        return ref_grid_bicubic_work_bytes(&p, threads) +
+               (planes * hw_in + 2 * hw_out) * REF_CHUNK_ELEM_BYTES;
+    /* input_grad: two chunks when a batch has several (one handed on while the next is
+     * computed); grid_grad: one batch's chunk, or all of them kept (ref_grid_stream's one pass) */
+    uint64_t xbufs = (uint64_t)p.c > planes ? 2 : 1;
+    uint64_t dgrid = 2 * hw_out, all = dgrid * (uint64_t)(p.n > 0 ? p.n : 0);
+    chunk = xbufs * planes * hw_in +
+            (all <= (uint64_t)REF_GRID_STASH_MAX && all > dgrid ? all : dgrid);
+    uint64_t copies = (hw_out + hw_in) * (uint64_t)p.c * 8; /* channel-innermost, ≤ 16 MiB */
+    if (copies > (16u << 20)) copies = 0;
+    /* points, reach lists, dx terms (per element: 4 × 64 bytes a point, 4 indices) */
+    uint64_t b = copies + hw_out * (216 + 2 * 864 + 1 + 5 * 8 + 4 * (64 + 8)) +
+                 hw_in * (8 + 8 + 4 + 4 * 6) + /* term and reach offsets, ambiguity tables */
+                 (uint64_t)threads * hw_in * 16 + /* term counts and slots of the
+                                                     * per-element sort */
+                 xbufs * planes * hw_in + /* the input_grad chunks' fallback marks */
+                 chunk * REF_CHUNK_ELEM_BYTES;
+    return b + (b >= (4u << 20) ? (2u << 20) : 0); /* a work block of 4 MiB or more is rounded
+                                                     * up to whole huge pages */
+}
+
+/* input_grad, then grid_grad (slot order, ref_grid_stream). */
+static int stream(const ref_status_query *q, const ref_case_answer *a,
+                  const double *const *in, bool documented, ref_options *opt, const ref_sink *s)
+{
+    (void)documented;
+    ref_grid_params p;
+    params_of(q, &p);
+    return ref_grid_stream(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], in[REF_GRID_GRID],
+                           opt, a->computed[REF_GRID_INPUT_GRAD], a->computed[REF_GRID_GRID_GRAD],
+                           s);
+}
+
+const ref_model ref_model_grid_sampler2d_backward = {
+    .status_doc = ref_status_grid_sampler2d_backward,
+    .status_vendor = ref_status_vendor_grid_sampler2d_backward,
+    .path = path,
+    .computed = computed,
+    .numel = numel,
+    .work_bytes = work_bytes,
+    .stream = stream,
+};
