@@ -33,6 +33,8 @@ static void params(FILE *out, const cts_case *c)
             fputc(']', out);
         } else if (kind == CTS_PARAM_BOOL) {
             fputs(p->v[0] ? "true" : "false", out);
+        } else if (kind == CTS_PARAM_DOUBLE) {
+            fprintf(out, "%.17g", p->real);
         } else {
             fprintf(out, "%lld", (long long)p->v[0]);
         }

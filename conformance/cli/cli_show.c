@@ -68,6 +68,8 @@ static void print_params(const cts_case *c)
             print_bools(p->v, p->len);
         else if (kind == CTS_PARAM_BOOL)
             printf("%s", p->v[0] ? "true" : "false");
+        else if (kind == CTS_PARAM_DOUBLE)
+            printf("%.17g", p->real);
         else
             printf("%" PRId64, p->v[0]);
         printf("\n");

@@ -348,6 +348,17 @@ static bool attr_value(ctx *c, const char *rest, const json_t *rv, const cts_par
         }
         return false;
     }
+    if (d->kind == CTS_PARAM_DOUBLE) {
+        if (json_is_number(rv)) {
+            cts_fmt(out, n, "%.17g", json_number_value(rv));
+        } else if (range_of(rv, &lo, &hi)) {
+            cts_fmt(out, n, "%.17g", draw(c, rest, lo, hi, false));
+            cts_fmt(comment, cn, "drawn from [%g, %g]", lo, hi);
+        } else {
+            return false;
+        }
+        return true;
+    }
     json_int_t v;
     if (json_is_integer(rv)) {
         v = json_integer_value(rv);

@@ -68,7 +68,7 @@ void cts_case_init_op(cts_case *c, const cts_op_driver *op)
     }
     for (int i = 0; i < op->nparams; i++) {
         c->param[i] = op->params[i].dflt;
-        if (op->params[i].kind == CTS_PARAM_INT || op->params[i].kind == CTS_PARAM_BOOL)
+        if (cts_param_scalar(op->params[i].kind))
             c->param[i].len = 1; /* a scalar */
     }
 }
@@ -77,10 +77,15 @@ void cts_numerics_key(const cts_case *c, char *buf, size_t n)
 {
     size_t l = 0;
     buf[0] = 0;
-    for (int i = 0; c->op && i < c->op->nparams && l < n; i++)
-        if (c->op->params[i].numerics)
-            l += (size_t)snprintf(buf + l, n - l, "%s%s=%lld", l ? ";" : "",
-                                  c->op->params[i].key, (long long)c->param[i].v[0]);
+    for (int i = 0; c->op && i < c->op->nparams && l < n; i++) {
+        if (!c->op->params[i].numerics) continue;
+        const char *key = c->op->params[i].key, *sep = l ? ";" : "";
+        if (c->op->params[i].kind == CTS_PARAM_DOUBLE)
+            l += (size_t)snprintf(buf + l, n - l, "%s%s=%.17g", sep, key, c->param[i].real);
+        else
+            l += (size_t)snprintf(buf + l, n - l, "%s%s=%lld", sep, key,
+                                  (long long)c->param[i].v[0]);
+    }
 }
 
 /* ---- levels of the coverage models (op_driver.h) ---- */

@@ -43,7 +43,8 @@ typedef enum {
     CTS_PARAM_INT,           /* int64_t, v[0] */
     CTS_PARAM_BOOL,          /* bool, v[0] 0 or 1 */
     CTS_PARAM_INTS,          /* aclIntArray: len values, or NULL */
-    CTS_PARAM_BOOLS          /* aclBoolArray: len values 0 or 1, or NULL */
+    CTS_PARAM_BOOLS,         /* aclBoolArray: len values 0 or 1, or NULL */
+    CTS_PARAM_DOUBLE         /* double, real (a `scales`-like argument; any finite value) */
 } cts_param_kind;
 
 typedef struct {
@@ -200,5 +201,11 @@ void cts_numerics_key(const cts_case *c, char *buf, size_t n);
 /* Scalars of a case by parameter index. */
 static inline int64_t cts_param_int(const cts_case *c, int i) { return c->param[i].v[0]; }
 static inline bool cts_param_bool(const cts_case *c, int i) { return c->param[i].v[0] != 0; }
+static inline double cts_param_real(const cts_case *c, int i) { return c->param[i].real; }
+/* A scalar kind (one value, never NULL), as opposed to a list. */
+static inline bool cts_param_scalar(cts_param_kind k)
+{
+    return k == CTS_PARAM_INT || k == CTS_PARAM_BOOL || k == CTS_PARAM_DOUBLE;
+}
 
 #endif

@@ -266,7 +266,7 @@ static json_t *int_list(const int64_t *v, int n)
 }
 
 /* The operator's parameters by their suite keys: lists (null when passed as NULL), integers,
- * booleans. */
+ * booleans, doubles. */
 static json_t *params_json(const cts_case *c)
 {
     json_t *o = json_object();
@@ -276,6 +276,7 @@ static json_t *params_json(const cts_case *c)
         switch (c->op->params[i].kind) {
         case CTS_PARAM_INT: v = json_integer(p->v[0]); break;
         case CTS_PARAM_BOOL: v = json_boolean(p->v[0]); break;
+        case CTS_PARAM_DOUBLE: v = json_real(p->real); break;
         case CTS_PARAM_INTS: v = p->null ? json_null() : int_list(p->v, p->len); break;
         default:
             v = p->null ? json_null() : json_array();

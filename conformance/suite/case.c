@@ -118,6 +118,7 @@ static void hparam(hasher *x, const cts_param *a)
     H(x, a->len);
     for (int i = 0; i < a->len && i < CTS_MAX_DIMS; i++)
         H(x, a->v[i]);
+    H(x, a->real);
 }
 
 static void htensor(hasher *x, const cts_tensor *t)

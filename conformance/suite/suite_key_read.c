@@ -287,6 +287,15 @@ bool cts_read_param(const cts_keyctx *k, const char *f, const cts_ynode *v,
     case CTS_PARAM_INTS: return cts_read_int_array(k, f, v, p);
     case CTS_PARAM_BOOLS: return read_bool_list(k, f, v, p);
     case CTS_PARAM_INT: return read_scalar_int(k, f, v, d, p);
+    case CTS_PARAM_DOUBLE:
+        if (!cts_read_double(k, f, v, &p->real))
+            return false;
+        if (!isfinite(p->real)) {
+            KEY_ERR(v, f, "expected a finite number");
+            return false;
+        }
+        p->len = 1;
+        return true;
     case CTS_PARAM_BOOL:
         if (!cts_read_bool(k, f, v, &x))
             return false;
