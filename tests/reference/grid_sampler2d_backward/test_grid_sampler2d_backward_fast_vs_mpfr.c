@@ -81,7 +81,7 @@ static void grid(void **state)
  * - dx sums four planes at once from exact products of g and 26/27-bit parts of wx·wy
  *   (dx_sum_split) only where every g of the planes has at most 26 bits within [2^-400, 2^400];
  * - dgrid skips the per-term fma, finiteness and underflow tests and the sums that only decide
- *   REF_FLAG_RANGE (dgrid_lean) only for batches of plain data (finite, ≤ 26 bits, 0 or ≥ 2^-484)
+ *   REF_FLAG_RANGE (grid_dgrid_lean) only for batches of plain data (finite, ≤ 26 bits, 0 or ≥ 2^-484)
  *   whose intermediates stay below half the overflow threshold.
  * Batch 0: every g a few-bit multiple of 2^-1040 (short, but g·part loses bits below 2^-1074).
  * Batch 1: plain data, channel 0's input at ±2^127: the sum of a point's corner values (4·2^127)
@@ -93,7 +93,7 @@ static void grid(void **state)
  * values near 0 (weights of ~35 bits whose products need two words): the shortcuts run, and
  * must agree too. Batch 4: plain data at the bottom of the plain range (few-bit multiples of
  * 2^-484, products near 2^-968): dgrid's four-point lanes see corner sums below their
- * [2^-400, 2^400] range and leave them to dgrid_point. */
+ * [2^-400, 2^400] range and leave them to grid_dgrid_point. */
 static void shortcuts(void **state)
 {
     (void)state;

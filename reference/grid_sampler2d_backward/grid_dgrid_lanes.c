@@ -1,0 +1,286 @@
+/* grid_grad of four grid points at once, a point a vector lane (see below). */
+#include "grid_values.h"
+
+/* ---- dgrid, four points at once ----
+ * grid_dgrid_point's common case: a point with one outcome per axis, lean data (grid_dgrid_lean) and
+ * weights of one double each. Lanes are points: each lane makes dgrid_fill's lean sums
+ * operation for operation, in its order (channel, then corner), so the bound fields are bitwise
+ * the scalar ones; where the scalar code skips a term a lane adds +0, which leaves a sum of
+ * magnitudes (from +0) as it is. The value Σ_k S_k·(w_k·sgn_k·scale) is summed from exact
+ * double terms (Dekker's products: no FMA on either target) and decided by ref_decide, which
+ * answers the exact value's (hi, lo) however it was approximated. A lane outside the range where
+ * those products are exact, or undecided, takes grid_dgrid_point. */
+
+/* a·b − p exactly for p = RN(a·b), |a|, |b| within [2^-400, 2^400] or 0 (no overflow in the
+ * split, no underflow in the partial products) */
+static inline __attribute__((always_inline)) void dxv_prod_err(const dxv *a, const dxv *b,
+                                                              const dxv *p, dxv *e)
+{
+    const dxv k = {0x1p27 + 1, 0x1p27 + 1, 0x1p27 + 1, 0x1p27 + 1};
+    dxv ta = *a * k, ah = ta - (ta - *a), al = *a - ah;
+    dxv tb = *b * k, bh = tb - (tb - *b), bl = *b - bh;
+    *e = ((ah * bh - *p) + ah * bl + al * bh) + al * bl;
+}
+
+/* -1 where x is 0 or of magnitude within [2^-400, 2^400] */
+#define DXV_MID(x) (((x) == 0) | ((DXV_ABS(x) >= 0x1p-400) & (DXV_ABS(x) <= 0x1p400)))
+
+#define DXV_KEEP(x, m) ((dxv)((dxvi)(x) & ~(m))) /* x, or +0 where m is set */
+
+/* What a lane group reads: per lane its point, gather data (corners, components) and where its
+ * gradOutput and corner values lie. */
+typedef struct {
+    int n;                    /* live lanes; the others repeat lane 0 */
+    int64_t pix[DXL];
+    dgrid_gather D[DXL];
+    const double *gb[DXL], *vb[4][DXL];
+} dlanes;
+
+/* Whether point pt takes the lanes: then D holds its corners and components. */
+static bool dgrid_lane_ok(const gctx *G, const batch_view *bv, const gpoint *pt,
+                          dgrid_gather *D)
+{
+    if (pt->out || pt->unres || G->p->interpolation != REF_INTERP_BILINEAR || pt->ax[0].n != 1 ||
+        pt->ax[1].n != 1)
+        return false;
+    const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+    if (ox->dd_inexact || oy->dd_inexact || ox->d0.lo != 0 || ox->d1.lo != 0 || oy->d0.lo != 0 ||
+        oy->d1.lo != 0)
+        return false;
+    D->nc = corners(G->p, ox, oy, D->cs);
+    grid_dgrid_comp_init(G, pt, ox, oy, D, 0, &D->comp[0]);
+    grid_dgrid_comp_init(G, pt, ox, oy, D, 1, &D->comp[1]);
+    return grid_dgrid_lean(G, bv, D);
+}
+
+/* The lanes' per-component constants: weight and masks per corner (skipped: no mag or sabs
+ * term; cskip: no coordinate term), scale, max(1, |scale|), δ·sens, |scale|·δ·sens. */
+typedef struct {
+    dxv w[4], sc[4], scale, mscale, dl, sdl;
+    dxvi skip[4], cskip[4];
+    int64_t nt[DXL];          /* terms counted (not skipped) */
+} dlane_comp;
+
+static void dlane_comp_of(const dlanes *L, int comp, int64_t C, dlane_comp *q)
+{
+    for (int j = 0; j < DXL; j++) {
+        const dgrid_comp *d = &L->D[j].comp[comp];
+        q->nt[j] = 0;
+        q->scale[j] = d->scale;
+        q->mscale[j] = d->mscale;
+        q->dl[j] = d->dl;
+        q->sdl[j] = fabs(d->scale) * d->dl;
+        for (int k = 0; k < 4; k++) {
+            bool in = k < L->D[j].nc;
+            q->w[k][j] = in ? d->wk[k]->hi : 0;
+            q->sc[k][j] = in ? d->sgn[k] * d->scale : 0;
+            q->skip[k][j] = !in || d->skip[k] ? -1 : 0;
+            q->cskip[k][j] = q->skip[k][j] || !(d->dl > 0) ? -1 : 0;
+            q->nt[j] += q->skip[k][j] ? 0 : C;
+        }
+    }
+}
+
+/* Whether a lane of q skips a term of some corner (a magnitude or coordinate term). */
+static bool dlane_masked(const dlane_comp q[2])
+{
+    dxvi any = {0, 0, 0, 0};
+    for (int comp = 0; comp < 2; comp++)
+        for (int k = 0; k < 4; k++)
+            any |= q[comp].skip[k] | q[comp].cskip[k];
+    return dxv_any(&any);
+}
+
+/* Whether every lane's |scale| of both components is a power of two 2^k, k ≥ 0 (the bench's
+ * size/2 = 32 is), with |scale|·δ·sens finite: then a product by |scale| is exact, and so is
+ * each partial sum of such products: a sum of scaled terms is the scaled sum (its roundings
+ * scale too, the data being lean: no overflow; a sum of nonnegative doubles in the subnormal
+ * range is exact), and RN(|vg·scale|·dl) = RN(|vg|·(|scale|·dl)). */
+static bool dlane_pow2(const dlane_comp q[2])
+{
+    typedef uint64_t dxvu __attribute__((vector_size(DXL * sizeof(double))));
+    const dxv inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+    dxvi bad = {0, 0, 0, 0};
+    for (int comp = 0; comp < 2; comp++) {
+        dxvu b = (dxvu)DXV_ABS(q[comp].scale), e = b >> 52;
+        bad |= (dxvi)((b & 0xfffffffffffff) != 0) | (dxvi)(e < 1023) | (dxvi)(e > 2046) |
+               ~(q[comp].sdl < inf);
+    }
+    return !dxv_any(&bad);
+}
+
+/* The lanes' sums over the channels: per corner S_k = Σ val·g (s + c, dropped error e), per
+ * component Σ of the magnitude, |term| and coordinate term as dgrid_fill's lean pass. Without
+ * `masked` no lane skips a term (dlane_comp's masks all 0): a loop without them. With pow2
+ * (dlane_pow2, unmasked) the magnitudes max(1, |val|)·max(1, |g|) are summed once for both
+ * components and the |terms| before the scale, both scaled at the end (the same doubles). */
+typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2]; } dlane_sums;
+
+static inline __attribute__((always_inline)) void
+dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, int64_t in_cs,
+            bool masked, bool pow2, dlane_sums *r)
+{
+    const dxv one = {1, 1, 1, 1};
+    memset(r, 0, sizeof *r);
+    for (int64_t c = 0; c < C; c++) {
+        int64_t ag_ = c * go_cs, at = c * in_cs;
+        dxv g = {L->gb[0][ag_], L->gb[1][ag_], L->gb[2][ag_], L->gb[3][ag_]};
+        dxv ag = DXV_ABS(g);
+        dxvi gsmall = ag < one; /* ref_fmax(1, |g|) */
+        dxv mg = (dxv)(((dxvi)one & gsmall) | ((dxvi)ag & ~gsmall));
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; k++) {
+            dxv val = {L->vb[k][0][at], L->vb[k][1][at], L->vb[k][2][at], L->vb[k][3][at]};
+            dxv vg = val * g, aval = DXV_ABS(val);
+            dxv_exact_add(&r->s[k], &r->c[k], &r->e[k], &vg);
+            dxvi big = aval >= one;
+            dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big)) * mg;
+            if (pow2) {
+                r->mag[0] += gm;
+#pragma GCC unroll 2
+                for (int comp = 0; comp < 2; comp++) {
+                    r->sabs[comp] += DXV_ABS(val * (g * q[comp].w[k]));
+                    r->cerr[comp] += DXV_ABS(vg) * q[comp].sdl;
+                }
+                continue;
+            }
+#pragma GCC unroll 2
+            for (int comp = 0; comp < 2; comp++) {
+                dxv t = val * (g * q[comp].w[k]);
+                dxv ats = DXV_ABS(t * q[comp].scale), gms = gm * q[comp].mscale;
+                dxv vgs = DXV_ABS(vg * q[comp].scale) * q[comp].dl;
+                if (masked) {
+                    gms = DXV_KEEP(gms, q[comp].skip[k]);
+                    ats = DXV_KEEP(ats, q[comp].skip[k]);
+                    vgs = DXV_KEEP(vgs, q[comp].cskip[k]);
+                }
+                r->mag[comp] += gms;
+                r->sabs[comp] += ats;
+                r->cerr[comp] += vgs;
+            }
+        }
+    }
+    for (int comp = 1; comp >= 0 && pow2; comp--) { /* mag[0] last: mag[1] scales its sum */
+        r->mag[comp] = r->mag[0] * q[comp].mscale;
+        r->sabs[comp] *= DXV_ABS(q[comp].scale);
+    }
+}
+
+/* Component q's value per lane from the sums: Σ_k (s_k + c_k)·(w_k·sc_k) as sixteen exact
+ * doubles summed error-free into (*s, *c), with *err bounding the distance to the exact value
+ * (the sums' dropped errors e_k scaled, the final sum's own); *ok -1 where a lane's products
+ * are all exact. */
+static inline __attribute__((always_inline)) void
+dlanes_value(const dlane_sums *r, const dlane_comp *q, dxv *s, dxv *c, dxv *err, dxvi *ok)
+{
+    const dxv zero = {0, 0, 0, 0};
+    dxv es = zero;
+    *ok = ~(dxvi){0, 0, 0, 0};
+    *s = *c = *err = zero;
+    for (int k = 0; k < 4; k++) {
+        dxv ws = q->w[k] * q->sc[k], wse, t[4];
+        dxv_prod_err(&q->w[k], &q->sc[k], &ws, &wse);
+        *ok &= DXV_MID(q->w[k]) & DXV_MID(q->sc[k]) & DXV_MID(ws) & (wse == 0);
+        /* S_k as the pair (hi, lo) = two_sum(s_k, c_k) */
+        dxv h = r->s[k] + r->c[k], hb = h - r->s[k];
+        dxv l = (r->s[k] - (h - hb)) + (r->c[k] - hb);
+        *ok &= DXV_MID(h) & DXV_MID(l);
+        t[0] = h * ws;
+        t[2] = l * ws;
+        dxv_prod_err(&h, &ws, &t[0], &t[1]);
+        dxv_prod_err(&l, &ws, &t[2], &t[3]);
+        for (int i = 0; i < 4; i++)
+            dxv_exact_add(s, c, err, &t[i]);
+        es += r->e[k] * DXV_ABS(ws);
+    }
+    *err = (*err + es) * (1 + 0x1p-49); /* the products and sums of the bounds, rounded */
+}
+
+/* Lane j's component comp from its value (hi, lo): dgrid_value's other fields and range test
+ * (pmax and pre being 0 on the lean pass). */
+static void dlane_write(const gctx *G, const dlane_comp *q, const dlane_sums *r, int comp, int j,
+                        double hi, double lo, ref_value *v, uint8_t *flags)
+{
+    int64_t nt = q->nt[j];
+    double sabs = r->sabs[comp][j];
+    *v = (ref_value){.hi = hi, .lo = lo, .sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52),
+                     .nterms = nt, .nops = 4, .coord_err = r->cerr[comp][j] * (1 + 0x1p-40),
+                     .under_mag = r->mag[comp][j] * (1 + 0x1p-40)};
+    if (sabs * (1 + 0x1p-40) > G->overflow_at)
+        *flags |= REF_FLAG_RANGE;
+}
+
+/* dgrid of L's points into out (batch chunk); undecided lanes by grid_dgrid_point. */
+GRID_CLONES static int dgrid_lanes(const gctx *G, const batch_view *bv, const gpoint *pts,
+                                   dlanes *L, int64_t n, mterms *mt, ref_output *out,
+                                   ref_altlist *alts, int64_t *hits, int64_t *falls)
+{
+    for (int j = L->n; j < DXL; j++) {
+        L->pix[j] = L->pix[0];
+        L->D[j] = L->D[0];
+    }
+    for (int j = 0; j < DXL; j++) {
+        const dgrid_gather *D = &L->D[j];
+        L->gb[j] = bv->go + L->pix[j] * bv->go_is;
+        for (int k = 0; k < 4; k++) /* absent corners read the batch's first value */
+            L->vb[k][j] = k < D->nc ? bv->in + D->cs[k].e * bv->in_is : bv->in;
+    }
+    dlane_comp q[2];
+    dlane_comp_of(L, 0, G->p->c, &q[0]);
+    dlane_comp_of(L, 1, G->p->c, &q[1]);
+    dlane_sums r;
+    if (dlane_masked(q))
+        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, true, false, &r);
+    else if (dlane_pow2(q))
+        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, false, true, &r);
+    else
+        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, false, false, &r);
+    dxv s[2], c[2], err[2], hi[2], lo[2];
+    dxvi ok[2], dec[2], known[2];
+    for (int comp = 0; comp < 2; comp++) {
+        dlanes_value(&r, &q[comp], &s[comp], &c[comp], &err[comp], &ok[comp]);
+        dxv_decide(&s[comp], &c[comp], &err[comp], &hi[comp], &lo[comp], &dec[comp], &known[comp]);
+    }
+    for (int j = 0; j < L->n; j++) {
+        double h[2], l[2];
+        bool done = true;
+        for (int comp = 0; comp < 2 && done; comp++) {
+            h[comp] = hi[comp][j];
+            l[comp] = lo[comp][j];
+            done = ok[comp][j] && (known[comp][j] ? dec[comp][j] != 0
+                                                  : ref_decide(ref_two_sum(s[comp][j], c[comp][j]),
+                                                               err[comp][j], &h[comp], &l[comp]));
+        }
+        int64_t base = L->pix[j] * 2;
+        if (!done) {
+            if (grid_dgrid_point(G, bv, &pts[L->pix[j]], n, L->pix[j], mt, out, alts, hits, falls))
+                return -1;
+            continue;
+        }
+        for (int comp = 0; comp < 2; comp++)
+            dlane_write(G, &q[comp], &r, comp, j, h[comp], l[comp], &out->v[base + comp],
+                        &out->flags[base + comp]);
+        *hits += 2;
+    }
+    return 0;
+}
+
+/* dgrid of points p0 .. p1 − 1 of batch n: the lanes where they apply, else grid_dgrid_point. */
+int grid_dgrid_points(const gctx *G, const batch_view *bv, const gpoint *pts, int64_t n,
+                      int64_t p0, int64_t p1, mterms *mt, ref_output *out, ref_altlist *alts,
+                        int64_t *hits, int64_t *falls)
+{
+    dlanes L;
+    L.n = 0;
+    for (int64_t pix = p0; pix < p1; pix++) {
+        if (dgrid_lane_ok(G, bv, &pts[pix], &L.D[L.n])) {
+            L.pix[L.n++] = pix;
+            if (L.n == DXL && dgrid_lanes(G, bv, pts, &L, n, mt, out, alts, hits, falls))
+                return -1;
+            L.n = L.n == DXL ? 0 : L.n;
+        } else if (grid_dgrid_point(G, bv, &pts[pix], n, pix, mt, out, alts, hits, falls)) {
+            return -1;
+        }
+    }
+    return L.n && dgrid_lanes(G, bv, pts, &L, n, mt, out, alts, hits, falls) ? -1 : 0;
+}

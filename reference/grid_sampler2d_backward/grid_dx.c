@@ -1,0 +1,402 @@
+/* input_grad's fast path (dx): a batch's terms, per element, built by the team, and their sums
+ * over four planes at once (exact products where they split, else double-double with a bound),
+ * decided by Ziv's test; the undecided elements marked for grid_mpfr.c. */
+#include "grid_values.h"
+
+static bool dx_part_ok(double x) { return x == 0 || (fabs(x) >= DX_PART_MIN && fabs(x) <= DX_PART_MAX); }
+
+/* x = hi + lo exactly, hi its leading 26 significant bits, lo (the rest) at most 27 */
+static void dx_split26(double x, double *hi, double *lo)
+{
+    *hi = ref_of_bits(ref_bits_of(x) & ~(uint64_t)0x7ffffff);
+    *lo = x - *hi;
+}
+
+/* The term of point pt (at pix) at corner cs, written field by field into *q, its slot: made in
+ * a local and copied, its 64 bytes were read back whole from the smaller stores that made them,
+ * which the CPU cannot forward (a stall a term). */
+static inline __attribute__((always_inline)) void dx_term(const gpoint *pt, int64_t pix,
+                                                         const corner *cs, dxterm *q)
+{
+    const grid_outcome *ox = &pt->ax[0].o[0], *oy = &pt->ax[1].o[0];
+    double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
+    const ref_dd *wx = wdd(ox, cs->kx), *wy = wdd(oy, cs->ky);
+    q->pix = (int32_t)pix;
+    q->wx = wx->hi;
+    q->wy = wy->hi;
+    q->cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
+    q->split = q->wxy_short = false;
+    double pxy = wx->hi * wy->hi;
+    ref_dd wxy = {0, 0};
+    if (ox->dd_inexact || oy->dd_inexact) {
+        q->mode = DX_MPFR;
+    } else if (wx->lo == 0 && wy->lo == 0 && ref_prod_clear(wx->hi, wy->hi, pxy) &&
+               fma(wx->hi, wy->hi, -pxy) == 0) {
+        q->mode = DX_EXACT;
+        wxy = (ref_dd){pxy, 0};
+        q->wxy_short = ref_short(pxy);
+    } else {
+        q->mode = DX_DD;
+        wxy = ref_dd_mul(*wx, *wy);
+    }
+    /* wx·wy exactly as two doubles: exact above, or two one-word weights whose product's
+     * rounding error fma gives exactly (then dd_mul's pair is that one) */
+    double part[4] = {wxy.hi, wxy.lo, 0, 0};
+    if (q->mode == DX_EXACT || (q->mode == DX_DD && wx->lo == 0 && wy->lo == 0 &&
+                                ref_prod_clear(wx->hi, wy->hi, pxy))) {
+        double sp[4];
+        dx_split26(wxy.hi, &sp[0], &sp[1]);
+        dx_split26(wxy.lo, &sp[2], &sp[3]);
+        bool split = true;
+        for (int i = 0; i < 4; i++)
+            split = split && dx_part_ok(sp[i]);
+        for (int i = 0; i < 4 && split; i++)
+            part[i] = sp[i];
+        q->split = split;
+    }
+    for (int i = 0; i < 4; i++)
+        q->part[i] = part[i];
+}
+
+/* The corners of a point's dx terms (its primary outcomes' in-bounds ones, none when out or
+ * unresolvable) into cs: their count. */
+static int dx_point_corners(const ref_grid_params *p, const gpoint *pt, corner cs[4])
+{
+    return pt->out || pt->unres ? 0 : corners(p, &pt->ax[0].o[0], &pt->ax[1].o[0], cs);
+}
+
+/* The element each of a point's dx terms reaches, in corner order, into e[0..3] (-1: none). */
+void grid_dx_point_elems(const ref_grid_params *p, const gpoint *pt, int64_t *e)
+{
+    corner cs[4];
+    int nc = dx_point_corners(p, pt, cs);
+    for (int k = 0; k < 4; k++)
+        e[k] = k < nc ? cs[k].e : -1;
+}
+
+/* What an element's terms add up to in one plane: Σ|terms|, the coordinate term, the
+ * magnitudes, the non-finite class and (off force_mpfr) the sum s with |exact − s| ≤ err. */
+typedef struct {
+    double sabs, cerr, mag, err;
+    ref_nfclass cls;
+    ref_dd s;
+} dxsum;
+
+/* Element e's terms in the plane whose gradOutput is gp (element pix at gp[pix·is]), any data:
+ * exact double terms summed error-free where the products split, else double-double. */
+static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double *gp, int64_t is)
+{
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    dxsum r = {0};
+    exact_sum acc = {0, 0, 0};
+    for (int64_t i = 0; i < nt; i++) {
+        const dxterm *k = &t[i];
+        double g = gp[k->pix * is];
+        double tt = g * k->wx * k->wy;
+        r.sabs += fabs(tt);
+        r.mag += ref_fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
+        if (!isfinite(g)) {
+            double f[3] = {g, k->wx, k->wy};
+            ref_nf_term(&r.cls, f, 3);
+        }
+        if (bil)
+            r.cerr += fabs(g) * k->cfac;
+        if (G->force)
+            continue;
+        if (k->mode == DX_MPFR) {
+            acc.err = INFINITY; /* a weight is not hi + lo: the MPFR path */
+        } else if (k->mode == DX_EXACT && isfinite(g)) {
+            /* wx·wy exact: g·wx·wy = p + f exactly, two exact double terms (an exact value
+             * halfway between doubles stays decidable) */
+            double w = dx_wxy(k).hi, pg = w * g;
+            double f = k->wxy_short && ref_short(g) ? 0 : fma(w, g, -pg);
+            exact_sum_add(&acc, pg);
+            if (f != 0)
+                exact_sum_add(&acc, f);
+            if (!ref_prod_clear(w, g, pg))
+                acc.err = INFINITY; /* underflow: the MPFR path */
+        } else if (isfinite(g)) {
+            ref_dd d = ref_dd_mul_d(dx_wxy(k), g);
+            exact_sum_add(&acc, d.hi); /* the pair exactly, its distance to the term */
+            exact_sum_add(&acc, d.lo);
+            acc.err += 16 * REF_U2 * fabs(d.hi) + REF_DD_TINY;
+        }
+    }
+    r.s = ref_two_sum(acc.s, acc.c);
+    r.err = acc.err;
+    return r;
+}
+
+
+/* dx_sum_split's sums, a lane per plane: s + c with dropped error err, Σ|terms|, magnitudes,
+ * coordinate term */
+typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
+
+/* DXL planes at once (lanes: channels c..c + DXL − 1, element pix of lane l at
+ * gp[pix·is + l]), every term split and every g suiting the split (dx_g_ok): each
+ * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
+ * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
+ * GCC vectors: element-wise IEEE operations, whatever instructions the target has.
+ * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out.
+ * dx_split_term adds one term to r (first: r all 0 before). */
+static inline __attribute__((always_inline)) void
+dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_word, bool first,
+              dxsum4 *r)
+{
+    const dxv one = {1, 1, 1, 1}, zero = {0, 0, 0, 0};
+    _Static_assert(DXL == 4, "one above");
+    dxv g;
+    memcpy(&g, gp + k->pix * is, sizeof g);
+    dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
+    r->sabs += DXV_ABS(g * k->wx * k->wy);
+    dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
+    r->mag += (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
+    if (bil)
+        r->cerr += ag * k->cfac;
+    if (first) /* exact_sum_add on (0, 0, 0): s = 0 + p0 (−0 made +0 as there), c, err 0 */
+        r->s = zero + p0;
+    else
+        dxv_exact_add(&r->s, &r->c, &r->err, &p0);
+    dxv_exact_add(&r->s, &r->c, &r->err, &p1);
+    if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */
+        dxv p2 = g * k->part[2], p3 = g * k->part[3];
+        dxv_exact_add(&r->s, &r->c, &r->err, &p2);
+        dxv_exact_add(&r->s, &r->c, &r->err, &p3);
+    }
+}
+
+static inline __attribute__((always_inline)) void
+dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
+             dxsum4 *r)
+{
+    *r = (dxsum4){{0}, {0}, {0}, {0}, {0}, {0}};
+    if (nt > 0) /* the first term's first addition, peeled */
+        dx_split_term(&t[0], gp, is, bil, one_word, true, r);
+    for (int64_t i = 1; i < nt; i++)
+        dx_split_term(&t[i], gp, is, bil, one_word, false, r);
+}
+
+
+/* Element e's answer from its sums (v, fl): the bound data, and its value where the terms are
+ * non-finite or Ziv's test decides; else 1 (the MPFR path). */
+static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, uint8_t *fl,
+                     int64_t *hits)
+{
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    v->nterms = nt;
+    v->nops = bil ? 4 : 0;
+    v->sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52);
+    v->coord_err = r->cerr * (1 + 0x1p-40);
+    v->under_mag = r->mag * (1 + 0x1p-40);
+    v->min_weight = 0;
+    /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
+    if (r->sabs * (1 + 0x1p-40) > G->overflow_at)
+        *fl |= REF_FLAG_RANGE;
+    if (ref_nf_any(&r->cls)) {
+        v->hi = ref_nf_value(&r->cls);
+        v->lo = 0;
+        v->sum_abs = INFINITY;
+        *fl |= REF_FLAG_NONFINITE;
+    } else if (G->force || !ref_decide(r->s, r->err, &v->hi, &v->lo)) {
+        return 1;
+    }
+    (*hits)++;
+    return 0;
+}
+
+/* out[l] = {a[l], b[l], c[l], d[l]}: four lanes' fields side by side, each one half of a
+ * ref_value (two unpacks and two lane swaps a pair) */
+static inline __attribute__((always_inline)) void
+dxv_transpose(const dxv *a, const dxv *b, const dxv *c, const dxv *d, dxv out[DXL])
+{
+    /* __builtin_shufflevector: GCC 12 and clang both have it (avgpool_lanes.c too) */
+    dxv ab0 = __builtin_shufflevector(*a, *b, 0, 4, 2, 6);
+    dxv ab1 = __builtin_shufflevector(*a, *b, 1, 5, 3, 7);
+    dxv cd0 = __builtin_shufflevector(*c, *d, 0, 4, 2, 6);
+    dxv cd1 = __builtin_shufflevector(*c, *d, 1, 5, 3, 7);
+    out[0] = __builtin_shufflevector(ab0, cd0, 0, 1, 4, 5);
+    out[1] = __builtin_shufflevector(ab1, cd1, 0, 1, 4, 5);
+    out[2] = __builtin_shufflevector(ab0, cd0, 2, 3, 6, 7);
+    out[3] = __builtin_shufflevector(ab1, cd1, 2, 3, 6, 7);
+}
+
+_Static_assert(offsetof(ref_value, hi) == 0 && offsetof(ref_value, lo) == 8 &&
+                   offsetof(ref_value, sum_abs) == 16 && offsetof(ref_value, nterms) == 24 &&
+                   offsetof(ref_value, nops) == 32 && offsetof(ref_value, coord_err) == 40 &&
+                   offsetof(ref_value, min_weight) == 48 && offsetof(ref_value, under_mag) == 56 &&
+                   sizeof(ref_value) == 64,
+               "dx_finish4 writes a ref_value as two rows of four doubles");
+
+/* dx_finish of four planes' element from dx_sum_split's sums (every term finite): lane l is
+ * element i + l·stride of the chunk out, marked in fallback (zero before) where undecided. The
+ * values are made as vectors and stored as two rows each (not field by field from extracted
+ * lanes). */
+static inline __attribute__((always_inline)) void
+dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride,
+           uint8_t *fallback, ref_output *out, int64_t *hits)
+{
+    int64_t nops = G->p->interpolation == REF_INTERP_BILINEAR ? 4 : 0;
+    dxv sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52), cerr = r->cerr * (1 + 0x1p-40);
+    dxv mag = r->mag * (1 + 0x1p-40), hi, lo;
+    dxvi range = r->sabs * (1 + 0x1p-40) > G->overflow_at, dec, known;
+    dxv_decide(&r->s, &r->c, &r->err, &hi, &lo, &dec, &known);
+    dxv ntv = (dxv)(dxvi){nt, nt, nt, nt}, nopv = (dxv)(dxvi){nops, nops, nops, nops};
+    dxv zero = {0, 0, 0, 0}, row0[DXL], row1[DXL];
+    dxv_transpose(&hi, &lo, &sum_abs, &ntv, row0);
+    dxv_transpose(&nopv, &cerr, &zero, &mag, row1);
+    dxvi d = known & dec & 1;
+    /* the rows stored from registers (an unaligned vector type: no copy through the stack) */
+    typedef double dxv_row __attribute__((vector_size(sizeof(dxv)), aligned(8), may_alias));
+    ref_value *v0 = out->v + i;
+    *(dxv_row *)&v0[0] = row0[0];
+    *(dxv_row *)&v0[0].nops = row1[0];
+    *(dxv_row *)&v0[stride] = row0[1];
+    *(dxv_row *)&v0[stride].nops = row1[1];
+    *(dxv_row *)&v0[2 * stride] = row0[2];
+    *(dxv_row *)&v0[2 * stride].nops = row1[2];
+    *(dxv_row *)&v0[3 * stride] = row0[3];
+    *(dxv_row *)&v0[3 * stride].nops = row1[3];
+    dxvi odd = range | ~(known & dec); /* a flag to set, a lane for ref_decide or for MPFR */
+    if (!dxv_any(&odd)) { /* the common case: nothing to mark */
+        *hits += DXL;
+        return;
+    }
+    for (int l = 0; l < DXL; l++, i += stride) {
+        ref_value *v = &out->v[i];
+        if (range[l])
+            out->flags[i] |= REF_FLAG_RANGE;
+        int64_t dl = known[l] ? d[l]
+                              : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
+        fallback[i] = (uint8_t)!dl;
+        *hits += dl;
+    }
+}
+
+#define DX_AHEAD 3 /* elements between a gradOutput prefetch and its use (grid_dx_block) */
+
+/* The gradOutput lines element e + DX_AHEAD reads in planes cb.., asked for now: the points
+ * are anywhere in the batch, so those loads would otherwise wait on L2 or beyond */
+static inline __attribute__((always_inline)) void
+dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb)
+{
+    for (int64_t i = e + DX_AHEAD < hw_in ? T->off[e + DX_AHEAD] : 0;
+         e + DX_AHEAD < hw_in && i < T->off[e + DX_AHEAD + 1]; i++)
+        __builtin_prefetch(bv->go + T->t[i].pix * bv->go_is + cb * bv->go_cs);
+}
+
+/* grid_dx_block where every group of planes cb .. ce − 1 suits dx_sum_split, its flags constant: a
+ * loop without a test per group for each case. */
+static inline __attribute__((always_inline)) void
+dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb,
+               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, uint8_t *fallback,
+               ref_output *out, int64_t *hits)
+{
+    int64_t hw_in = G->p->h_in * G->p->w_in;
+    for (int64_t e = e0; e < e1; e++) {
+        const dxterm *t = T->t + T->off[e];
+        int64_t nt = T->off[e + 1] - T->off[e];
+        dx_prefetch(T, bv, e, hw_in, cb);
+        for (int64_t c = cb; c < ce; c += DXL) {
+            dxsum4 r;
+            dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, &r);
+            dx_finish4(G, nt, &r, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
+        }
+    }
+}
+
+/* Elements e0 .. e1 − 1 of the DXL-plane groups g0 .. g1 − 1 of the chunk out (planes c0 ..
+ * c0 + np − 1 of input_grad, group g from plane c0 + g·DXL, plane c0 at offset 0): every
+ * element's sums and the values they decide; the others marked in fallback (zero before, laid
+ * out as the chunk). split[g]: group g's planes suit dx_sum_split when the terms do (T->split).
+ * An element's groups one after
+ * the other: they read the same points' gradOutput (channel-innermost, so mostly the same cache
+ * lines) while those are in L1. */
+GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0,
+                               int64_t np, int64_t g0, int64_t g1, const bool *split, int64_t e0,
+                                 int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits_out)
+{
+    int64_t hw_in = G->p->h_in * G->p->w_in, hits_local = 0, *hits = &hits_local;
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = T->split;
+    int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
+    for (int64_t g = g0; g < g1; g++)
+        all = all && split[g];
+    if (all && bil && T->one_word)
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, fallback, out, hits);
+    else if (all && bil)
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, fallback, out, hits);
+    else if (all)
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, fallback, out, hits);
+    for (int64_t e = e0; e < e1 && !all; e++) {
+        const dxterm *t = T->t + T->off[e];
+        int64_t nt = T->off[e + 1] - T->off[e];
+        dx_prefetch(T, bv, e, hw_in, cb);
+        for (int64_t c = cb; c < ce; c += DXL) {
+            int64_t at = (c - c0) * hw_in;
+            if (T->split && split[(c - c0) / DXL]) {
+                dxsum4 r;
+                if (bil)
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, &r);
+                else
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, &r);
+                dx_finish4(G, nt, &r, at + e, hw_in, fallback, out, hits);
+                continue;
+            }
+            int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
+            dxsum r[DXL];
+            for (int l = 0; l < nl; l++)
+                r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
+            for (int l = 0; l < nl; l++) {
+                int64_t i = at + l * hw_in + e;
+                fallback[i] = (uint8_t)dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
+            }
+        }
+    }
+    *hits_out += hits_local; /* counted in a register meanwhile */
+}
+
+/* The batch's terms (dx_term of each point's corners, pe their elements: grid_dx_point_elems) into
+ * terms, each element's in point order, toff its offsets, tsplit and tone_word: called by every
+ * thread of a team. Each thread takes a share of the points in order and puts its terms of an
+ * element after the earlier threads' (counts, offsets from one thread, then the terms made by
+ * all, each stored where it belongs: stores all over the terms, but no copy of them in point
+ * order to write and read again). */
+GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
+{
+    int th = omp_get_thread_num(), nth = omp_get_num_threads();
+    int64_t n = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    int64_t p0 = n * th / nth, p1 = n * (th + 1) / nth, *cnt = W->tcnt + th * hw_in;
+    memset(cnt, 0, (size_t)hw_in * sizeof *cnt);
+    for (int64_t i = 4 * p0; i < 4 * p1; i++)
+        if (W->pe[i] >= 0)
+            cnt[W->pe[i]]++;
+#pragma omp barrier
+    /* this thread's first slot of each element, from every thread's counts (each thread its own:
+     * no second barrier for one thread to make them); thread 0 the offsets too */
+    int64_t at = 0, *slot = W->tslot + th * hw_in;
+    for (int64_t e = 0; e < hw_in; e++) {
+        if (th == 0)
+            W->toff[e] = at;
+        for (int k = 0; k < nth; k++) {
+            slot[e] = k == th ? at : slot[e];
+            at += W->tcnt[k * hw_in + e];
+        }
+    }
+    if (th == 0)
+        W->toff[hw_in] = at;
+    bool split = true, one_word = true;
+    for (int64_t pix = p0; pix < p1; pix++) {
+        corner cs[4];
+        int nc = W->pe[4 * pix] >= 0 ? dx_point_corners(p, &W->pts[pix], cs) : 0;
+        for (int k = 0; k < nc; k++) {
+            dxterm *t = &W->terms[slot[cs[k].e]++];
+            dx_term(&W->pts[pix], pix, &cs[k], t);
+            split = split && t->split;
+            one_word = one_word && t->part[2] == 0;
+        }
+    }
+#pragma omp critical(grid_dx_terms)
+    {
+        W->tsplit = W->tsplit && split;
+        W->tone_word = W->tone_word && one_word;
+    }
+}

@@ -1,0 +1,382 @@
+/* Private to reference/grid_sampler2d_backward/: the values the files of the grid sampler's
+ * exact model share (grid_sampler2d_backward.c says how the model computes): a batch's points
+ * and views, dgrid's gathered data, dx's terms and tables, the four-lane vector type, and the
+ * functions one file calls in another. */
+#ifndef ACLCTS_GRID_VALUES_H_
+#define ACLCTS_GRID_VALUES_H_
+
+#include <float.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_internal.h"
+
+typedef struct {
+    bool out;    /* non-finite grid value: out of bounds (docs/contract.md) */
+    bool unres;  /* too many branches: uncheckable */
+    grid_axis ax[2]; /* 0: x (width), 1: y (height) */
+} gpoint;
+/* ref_case's work-bytes bound (reference/common/case.c) counts 216 bytes a point and GRID_MAXO
+ * outcomes per axis that has several */
+_Static_assert(sizeof(gpoint) <= 216 && sizeof(grid_outcome) * GRID_MAXO <= 864, "case.c");
+
+typedef struct {
+    const ref_grid_params *p;
+    const double *go, *in, *grid;
+    double u_dev;
+    bool force;
+    const ref_path *path;
+    double overflow_at; /* ref_path_overflow_at(path) */
+} gctx;
+
+typedef struct { int64_t e; int kx, ky; } corner;
+
+/* The in-bounds corners of outcomes (ox, oy) into c (element, x and y weight index): their count */
+static inline int corners(const ref_grid_params *p, const grid_outcome *ox,
+                          const grid_outcome *oy, corner c[4])
+{
+    int n = 0, lim = p->interpolation == REF_INTERP_BILINEAR ? 2 : 1;
+    for (int dy = 0; dy < lim; dy++)
+        for (int dx = 0; dx < lim; dx++) {
+            int64_t xi = ox->i0 + dx, yi = oy->i0 + dy;
+            if (xi >= 0 && xi < p->w_in && yi >= 0 && yi < p->h_in)
+                c[n++] = (corner){yi * p->w_in + xi, dx, dy};
+        }
+    return n;
+}
+
+/* Weight k of outcome o as a double-double */
+static inline const ref_dd *wdd(const grid_outcome *o, int k) { return k ? &o->d1 : &o->d0; }
+
+/* Term scratch for MPFR sums (grid_mpfr.c) */
+typedef struct {
+    mpfr_t *t;
+    mpfr_ptr *ptr;
+    size_t n, cap;
+} mterms;
+
+/* The unnormalisation factor of component comp (0: x, 1: y): size/2, (size − 1)/2 with align */
+static inline double factor(const ref_grid_params *p, int comp)
+{
+    int64_t size = comp == 0 ? p->w_in : p->h_in;
+    return p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
+}
+
+/* Σ of exact double terms as s + c: the running sum's rounding error goes into c by an
+ * error-free addition, and only c's own rounding error is dropped (err bounds it). One addition
+ * of latency per term on each word (ref_acc_add has a chain of three error-free additions). */
+typedef struct { double s, c, err; } exact_sum;
+
+static inline void exact_sum_add(exact_sum *a, double x)
+{
+    ref_dd t = ref_two_sum(a->s, x), u = ref_two_sum(a->c, t.lo);
+    a->s = t.hi;
+    a->c = u.hi;
+    a->err += fabs(u.lo);
+}
+
+/* Four lanes as one GCC vector (element-wise IEEE operations, whatever instructions the target
+ * has): dx's channels, dgrid's corners. */
+#define DXL 4
+typedef double dxv __attribute__((vector_size(DXL * sizeof(double))));
+typedef int64_t dxvi __attribute__((vector_size(DXL * sizeof(double))));
+
+#define DXV_ABS(x) ((dxv)((dxvi)(x) & INT64_MAX))
+
+/* Whether any lane of mask m is set: halves or-ed together first (a lane at a time costs an
+ * extraction each) */
+static inline __attribute__((always_inline)) bool dxv_any(const dxvi *m)
+{
+    _Static_assert(DXL == 4, "two halves of two lanes");
+    dxvi x = *m | __builtin_shufflevector(*m, *m, 2, 3, 0, 1);
+    return (x[0] | x[1]) != 0;
+}
+
+/* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI) */
+static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
+{
+    dxv t = *s + *x, tb = t - *s, tl = (*s - (t - tb)) + (*x - tb);
+    dxv u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);
+    *s = t;
+    *c = u;
+    *err += DXV_ABS(ul);
+}
+
+
+/* Batch n's gradOutput and input as read by the gather: element (c, i) at base[c·cs + i·is],
+ * from the tensors (cs a plane, is 1) or from channel-innermost copies (cs 1, is C). */
+typedef struct {
+    const double *go, *in;
+    int64_t go_cs, go_is, in_cs, in_is;
+    /* grid_batch_prepare: every value of the batch's gradOutput and input finite, of at most 26
+     * significant bits, 0 or at least 2^-484 (their products exact and clear of underflow), and
+     * the largest magnitudes */
+    bool plain;
+    double max_go, max_in;
+    bool lean_all;    /* batch_points: grid_dgrid_lean_all */
+    /* grid_batch_prepare, with the copies: per channel, whether its gradOutput suits dx_sum_split
+     * (dx_g_ok for all its values); NULL: unknown */
+    bool *gsplit;
+} batch_view;
+
+/* One dgrid component of a point under outcomes (ox, oy): scale·Σ_c Σ_k sgn_k·w_k·val_k·g, its
+ * weights w_k = wk[k] on the axis ow, and the bound data gathered in one pass with the other
+ * component's (dgrid_gather_fill): Σ|terms| (sabs) and count, coordinate term, magnitudes, and
+ * pre = Σ|val·(g·w)|, PyTorch's sum before the scale. */
+typedef struct {
+    const grid_outcome *ow;
+    int mult;
+    double scale, dl, mscale;
+    int sgn[4];
+    const ref_dd *wk[4];
+    bool skip[4];
+    double pre, sabs, mag, cerr;
+    int64_t nt;
+} dgrid_comp;
+
+/* A point's data under outcomes (ox, oy): its in-bounds corners, where its gradOutput (gb) and
+ * corner values (vb[k]) lie (channel c at [c·go_cs], [c·in_cs]), both components, whether every
+ * term is finite, the largest intermediate magnitude pmax of PyTorch's form (ne − nw)·w·g, and
+ * (fast path) per corner k the channel sum S_k = Σ_c val·g, each product split exactly into
+ * two doubles, with its error bound. dgrid_comp = scale·Σ_k ±w_k·S_k. */
+typedef struct {
+    int nc;
+    corner cs[4];
+    const double *gb, *vb[4];
+    int64_t go_cs, in_cs;
+    bool finite;
+    double pmax;
+    ref_acc S[4];
+    dgrid_comp comp[2];
+} dgrid_gather;
+
+/* The vector loops (grid_dx_block, dgrid_lanes, grid_dgrid_point, prepare_rows) and grid_dx_terms_team (its
+ * fma calls) compiled three times, for x86-64-v4 (AVX-512: 32 vector registers, so dgrid's 18
+ * sums spill less), AVX2 and the baseline, the one the CPU runs chosen when the program loads:
+ * the same IEEE operations either way (ISO C mode contracts nothing, so FMA units only serve
+ * explicit fma() calls, which round once whatever computes them), only other registers.
+ * -DGRID_NO_CLONES keeps the baseline alone (how tests compare them). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GRID_NO_CLONES)
+#define GRID_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define GRID_CLONES
+#endif
+
+typedef struct { int64_t pix; int nv; int vx[GRID_MAXO * GRID_MAXO], vy[GRID_MAXO * GRID_MAXO]; } dxamb;
+
+/* Per element, the points that are not ambiguous and reach it with their primary corners, in
+ * ascending point order (CSR): a combination's value only needs those and its own points. */
+typedef struct { int64_t *off, *pix; } dxreach;
+
+#define AMB_PER_ELEM 6 /* each ambiguous point has ≥ 2 variants: 7 of them exceed REF_MAX_ALTS */
+
+/* The terms of dx: per element, the primary corners of the batch's resolved points that reach
+ * it, in point order (CSR over the elements), with what no channel changes: built once per
+ * batch, read once per group of planes (an element's sums then stay in registers, and its
+ * answer is written once). */
+enum { DX_EXACT, DX_DD, DX_MPFR };
+typedef struct {
+    int32_t pix;      /* the point */
+    int8_t mode;      /* DX_EXACT: wx·wy = wxy.hi exactly; DX_DD: wxy = dd_mul(wx, wy) with its
+                       * bound; DX_MPFR: a weight is not hi + lo */
+    bool split;       /* the parts hold wx·wy, each 0 or within [DX_PART_MIN, DX_PART_MAX] */
+    bool wxy_short;   /* ref_short(wxy.hi) */
+    double wx, wy;    /* the weights' high words */
+    double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
+    double part[4];   /* split: wx·wy = part[0] + … + part[3] exactly, parts of at most 27
+                       * significant bits (wxy.hi's two, wxy.lo's two), so g·part[i] is exact for
+                       * a g of at most 26 (dx_g_ok); else wxy.hi, wxy.lo, 0, 0 (dx_wxy) */
+} dxterm;
+/* 64 bytes: a term a cache line (wxy is not kept beside the parts it is the sums of), and the
+ * sort's copies and grid_dx_block's reads move a fifth less than 80 */
+_Static_assert(sizeof(dxterm) == 64, "dxterm layout");
+
+/* x as split into hi, lo by dx_split26, again: hi + lo, or hi itself when lo is 0 (so a −0
+ * stays −0; lo ≠ 0 means x ≠ 0, and then hi + lo is x exactly) */
+static inline double dx_unsplit(double hi, double lo) { return lo == 0 ? hi : hi + lo; }
+
+/* The term's weight product wxy (mode DX_EXACT or DX_DD): from the parts when split. */
+static inline ref_dd dx_wxy(const dxterm *k)
+{
+    if (!k->split)
+        return (ref_dd){k->part[0], k->part[1]};
+    return (ref_dd){dx_unsplit(k->part[0], k->part[1]), dx_unsplit(k->part[2], k->part[3])};
+}
+
+typedef struct {
+    dxterm *t;        /* the terms of element e: t[off[e]] .. t[off[e + 1] − 1] */
+    int64_t *off;
+    bool split;       /* every term split */
+    bool one_word;    /* every term's wx·wy one double (part[2] = part[3] = 0) */
+} dxterms;
+
+/* Magnitudes where the split products g·part are exact and their sums finite: parts in
+ * [2^-500, 2^8] (or 0), g of at most 26 significant bits in [2^-400, 2^400] (or 0). */
+#define DX_PART_MIN 0x1p-500
+#define DX_PART_MAX 0x1p8
+#define DX_G_MIN 0x1p-400
+#define DX_G_MAX 0x1p400
+
+/* Whether a gradOutput value suits dx_sum_split: finite, at most 26 significant bits, zero or
+ * within [DX_G_MIN, DX_G_MAX] (FP32, FP16 and BF16 data always are, but for extreme exponents). */
+static inline bool dx_g_ok(double g)
+{
+    double a = fabs(g);
+    return ref_short(g) && (g == 0 || (a >= DX_G_MIN && a <= DX_G_MAX));
+}
+
+/* ref_decide on four lanes, (s, c) the pair it is given before its two-sum: where every
+ * quantity it looks at is finite with a fast exponent (ref_fast_exp) or 0, *known is -1 and
+ * *dec -1 where it decides, with its *hi, *lo, operation for operation; other lanes are left to
+ * ref_decide itself. */
+static inline __attribute__((always_inline)) void
+dxv_decide(const dxv *s, const dxv *c, const dxv *err, dxv *hi, dxv *lo, dxvi *dec, dxvi *known)
+{
+    typedef uint64_t dxvu __attribute__((vector_size(DXL * sizeof(double))));
+    const dxvi expm = {0x7ff0000000000000, 0x7ff0000000000000, 0x7ff0000000000000,
+                       0x7ff0000000000000};
+    const dxvi sgn = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
+    const dxv inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+    dxv h = *s + *c, hb = h - *s, l = (*s - (h - hb)) + (*c - hb);
+    dxvi be_h = (dxvi)((dxvu)h >> 52) & 0x7ff, be_l = (dxvi)((dxvu)l >> 52) & 0x7ff;
+    dxvi hz = h == 0, lz = l == 0, ez = *err == 0;
+    dxvi fast_h = (be_h != 0x7ff) & (be_h - 1023 >= REF_FAST_EMIN);
+    dxvi fast_l = (be_l != 0x7ff) & (be_l - 1023 >= REF_FAST_EMIN);
+    *known = (*err >= 0) & (*err < inf) & (hz | fast_h) & (lz | fast_l);
+    /* r = ref_round_lo_bits(l) */
+    dxv rc = (dxv)((dxvi)l & expm) * (0x1.8p0 * 0x1p21), r = (l + rc) - rc;
+    /* h = 0: decided only when exact (0, 0); err = 0: (h, round(l)); else both tests. Every
+     * lane exact (the sums of exact terms nearly always are): all decided, no tests */
+    dxvi inexact = ~ez;
+    *dec = ez;
+    if (dxv_any(&inexact)) {
+        /* half_gaps(|h|, 53) and half_gaps(|r|, REF_LO_BITS) */
+        dxv a = DXV_ABS(h), e2 = (dxv)((dxvi)h & expm), g = e2 * 0x1p-53;
+        dxv tw = (dxv)(((dxvi)(g * 0.5) & (a == e2)) | ((dxvi)g & ~(a == e2)));
+        dxv L = (dxv)((dxvi)l ^ ((dxvi)h & sgn));
+        dxvi t1 = ((g - L) * (1 - 0x1p-50) > *err) & ((tw + L) * (1 - 0x1p-50) > *err);
+        _Static_assert(REF_LO_BITS == 32, "the gap below is 2^-32 of r's binade");
+        dxv ar = DXV_ABS(r), e2r = (dxv)((dxvi)r & expm), gr = e2r * 0x1p-32;
+        dxv twr = (dxv)(((dxvi)(gr * 0.5) & (ar == e2r)) | ((dxvi)gr & ~(ar == e2r)));
+        dxv lam = (dxv)((dxvi)l ^ ((dxvi)r & sgn));
+        dxvi t2 = (((ar + gr) - lam) > *err) & ((lam - (ar - twr)) > *err);
+        *dec = (hz & ez) | (~hz & (ez | (t1 & ~lz & t2)));
+    }
+    *hi = (dxv)((dxvi)h & ~hz);
+    *lo = (dxv)((((dxvi)l & lz) | ((dxvi)r & ~lz)) & ~hz);
+}
+
+/* What dx of batch n needs besides the points and their terms: the ambiguous points (amb), per
+ * element the ones that may reach it (tn, tl), the certain points reaching each element (R). */
+typedef struct {
+    dxamb *amb;
+    int namb;
+    bool any_unres;
+    int *tn, *tl;
+    dxreach R;
+} dx_batch;
+
+/* A call's parameters within the model's domain */
+static inline int params_ok(const ref_grid_params *p)
+{
+    return p->n >= 0 && p->c >= 0 && p->h_in > 0 && p->w_in > 0 && p->h_out >= 0 &&
+           p->w_out >= 0 &&
+           (p->interpolation == REF_INTERP_BILINEAR || p->interpolation == REF_INTERP_NEAREST ||
+            p->interpolation == REF_INTERP_BICUBIC) &&
+           (p->padding == REF_PAD_ZEROS || p->padding == REF_PAD_BORDER ||
+            p->padding == REF_PAD_REFLECTION);
+}
+
+/* What a batch's chunks share: its points, the channel-innermost copies (tbuf, or NULL) and
+ * room for dx's terms (pe: 4·hw_out, the element of each point's; terms: 4·hw_out, toff:
+ * hw_in + 1, per element). */
+typedef struct {
+    gpoint *pts;
+    uint8_t *kind;    /* per point, what the serial passes over the points ask (PT_*): one byte
+                       * each instead of the points' 216 bytes apart */
+    double *tbuf;
+    dxterm *terms;
+    int64_t *pe, *toff;
+    int64_t *tcnt;    /* dx: per thread, hw_in term counts (grid_dx_terms_team) */
+    int64_t *tslot;   /* and its next slot of each element */
+    bool tsplit, tone_word; /* grid_dx_terms_team: dxterms.split and .one_word of terms (true
+                             * before) */
+    bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
+} batch_work;
+
+/* grid_point_kind's bits */
+enum {
+    PT_OUT = 1,
+    PT_UNRES = 2,
+    PT_MULTI = 4, /* several outcome pairs */
+    PT_CLEAR = 8  /* MPFR weights or an outcome array for grid_axis_clear to free */
+};
+
+#define POINT_BLOCK 64 /* points per OpenMP work item */
+
+/* Parts of one work block: each rounded to 64 bytes (whole cache lines); NULL for 0 bytes. */
+#define WORK_ROUND(b) (((b) + 63) & ~(size_t)63)
+
+/* ---- grid_mpfr.c: MPFR sums of exact terms ---- */
+mpfr_ptr grid_mterm(mterms *m, mpfr_prec_t prec);
+void grid_mterms_free(mterms *m);
+void grid_mpfr_finish(mterms *m, ref_value *v);
+void grid_dx_point_mpfr(const gctx *G, const grid_outcome *ox, const grid_outcome *oy, double g,
+                        int64_t e, mterms *mt, ref_value *v);
+void grid_dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, int64_t n,
+                         int64_t c, int64_t e, const dxamb *amb, const int *ch, int namb,
+                         mterms *mt, ref_value *v);
+int grid_dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, const uint8_t *fallback,
+                 mterms *mt, ref_value *vals, int64_t *falls);
+
+/* ---- grid_dgrid.c: grid_grad of one point ---- */
+void grid_dgrid_comp_init(const gctx *G, const gpoint *pt, const grid_outcome *ox,
+                          const grid_outcome *oy, const dgrid_gather *D, int comp, dgrid_comp *q);
+bool grid_dgrid_lean(const gctx *G, const batch_view *bv, const dgrid_gather *D);
+bool grid_dgrid_lean_all(const gctx *G, const batch_view *bv);
+double *grid_chunk_ival(ref_output *out);
+int grid_dgrid_point(const gctx *G, const batch_view *bv, const gpoint *pt, int64_t n,
+                     int64_t pix, mterms *mt, ref_output *out, ref_altlist *alts, int64_t *hits,
+                     int64_t *falls);
+double *grid_plane_maxabs(const gctx *G, int64_t n);
+void grid_dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double *maxabs,
+                           ref_output *out);
+
+/* ---- grid_dgrid_lanes.c: grid_grad of four points at once ---- */
+int grid_dgrid_points(const gctx *G, const batch_view *bv, const gpoint *pts, int64_t n,
+                      int64_t p0, int64_t p1, mterms *mt, ref_output *out, ref_altlist *alts,
+                      int64_t *hits, int64_t *falls);
+
+/* ---- grid_dx.c: input_grad's terms and fast sums ---- */
+void grid_dx_point_elems(const ref_grid_params *p, const gpoint *pt, int64_t *e);
+void grid_dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t np,
+                   int64_t g0, int64_t g1, const bool *split, int64_t e0, int64_t e1,
+                   uint8_t *fallback, ref_output *out, int64_t *hits_out);
+void grid_dx_terms_team(const ref_grid_params *p, batch_work *W);
+
+/* ---- grid_dx_alts.c: input_grad where points' branches are uncertain ---- */
+int grid_dx_plane_rest(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n, int64_t c,
+                       int64_t at, const uint8_t *fallback, mterms *mt, ref_output *out,
+                       ref_altlist *alts, int64_t *falls);
+void grid_dx_batch_free(dx_batch *D);
+int grid_dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batch *D);
+
+/* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
+ * reads a corner's channels from consecutive memory instead of one plane each. */
+#define TRANSPOSE_MAX ((int64_t)1 << 21)
+
+/* ---- grid_batch.c: a batch's views, copies and points; the work block ---- */
+batch_view grid_batch_view_of(const gctx *G, int64_t n, double *buf, bool in);
+void grid_batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool scan,
+                        batch_view *v);
+void grid_point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, grid_scratch *t);
+uint8_t grid_point_kind(const gpoint *pt);
+void *grid_work_carve(char **at, size_t bytes);
+char *grid_work_block(size_t total, char **raw);
+size_t grid_chunkbuf_view_bytes(int64_t cap);
+void grid_chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at);
+void grid_chunkbuf_view_clear(ref_chunkbuf *b);
+
+#endif
