@@ -23,7 +23,8 @@ static const char compare_help[] =
     "error (bound units or ULP) differs; changed cases are listed grouped by what changed, with\n"
     "the repro line of each side (a record without one, a PASS, gets one rebuilt from its\n"
     "backend, product, seed, contract and suite file: the emulator switches of that run are not\n"
-    "on record), and cases present on one side only are named.\n"
+    "on record), and cases present on one side only are named. Two runs of one product each,\n"
+    "on different products (two devices), match their cases by id without the product.\n"
     "\n"
     "  --out DIR   write DIR/compare.md and DIR/compare.json (else Markdown on stdout only)\n"
     "\n"
@@ -100,9 +101,32 @@ static int load_side(side *s, const char *path)
     return cts_jsonl_read(file, &s->res, NULL, stderr) ? -1 : 0;
 }
 
+/* Two runs of one product each, on different products (two devices): cases are matched by
+ * their id without the ".PRODUCT" it ends with. */
+static bool strip_product;
+
+static void key_of(const cts_result *r, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", r->v.case_id);
+    size_t l = strlen(buf), p = strlen(r->product);
+    if (strip_product && l > p + 1 && buf[l - p - 1] == '.' && !strcmp(buf + l - p, r->product))
+        buf[l - p - 1] = 0;
+}
+
 static int by_id(const void *x, const void *y)
 {
-    return strcmp(((const cts_result *)x)->v.case_id, ((const cts_result *)y)->v.case_id);
+    char a[sizeof ((cts_result *)0)->v.case_id], b[sizeof a];
+    key_of(x, a, sizeof a);
+    key_of(y, b, sizeof b);
+    return strcmp(a, b);
+}
+
+/* The one product of every record of l, or NULL when there are several (or none). */
+static const char *sole_product(const cts_result_list *l)
+{
+    for (size_t i = 1; i < l->count; i++)
+        if (strcmp(l->r[i].product, l->r[0].product)) return NULL;
+    return l->count ? l->r[0].product : NULL;
 }
 
 static int by_group(const void *x, const void *y)
@@ -133,6 +157,8 @@ typedef struct {
 
 static void compare_lists(side *A, side *B, comparison *k)
 {
+    const char *pa = sole_product(&A->res), *pb = sole_product(&B->res);
+    strip_product = pa && pb && strcmp(pa, pb) != 0;
     qsort(A->res.r, A->res.count, sizeof *A->res.r, by_id);
     qsort(B->res.r, B->res.count, sizeof *B->res.r, by_id);
     size_t cap = A->res.count + B->res.count + 1;
@@ -189,11 +215,12 @@ static json_t *comparison_json(const side *A, const side *B, const comparison *k
                               json_pack("{s:s, s:o, s:o}", "id", k->c[i].a->v.case_id, "a",
                                         side_json(k->c[i].a), "b", side_json(k->c[i].b)));
     }
-    return json_pack("{s:{s:s, s:I}, s:{s:s, s:I}, s:I, s:I, s:o, s:o, s:o}", "a", "source",
+    return json_pack("{s:{s:s, s:I}, s:{s:s, s:I}, s:I, s:I, s:o, s:o, s:o, s:b}", "a", "source",
                      A->src, "cases", (json_int_t)A->res.count, "b", "source", B->src, "cases",
                      (json_int_t)B->res.count, "unchanged", (json_int_t)k->same, "changed",
                      (json_int_t)k->n, "groups", groups, "only_in_a",
-                     ids_json(k->only_a, k->na), "only_in_b", ids_json(k->only_b, k->nb));
+                     ids_json(k->only_a, k->na), "only_in_b", ids_json(k->only_b, k->nb),
+                     "matched_without_product", strip_product);
 }
 
 static void side_md(FILE *f, const char *label, const cts_result *r)
@@ -210,6 +237,9 @@ static void comparison_md(FILE *f, const side *A, const side *B, const compariso
 {
     fprintf(f, "# aclcts compare\n\n- A: `%s` (%zu cases)\n- B: `%s` (%zu cases)\n\n", A->src,
             A->res.count, B->src, B->res.count);
+    if (strip_product)
+        fprintf(f, "A ran %s only, B %s only: cases matched by their id without the product\n\n",
+                A->res.r[0].product, B->res.r[0].product);
     fprintf(f, "%zu cases in both: %zu unchanged, %zu changed; %zu only in A, %zu only in B\n",
             k->same + k->n, k->same, k->n, k->na, k->nb);
     for (size_t i = 0; i < k->n; i++) {

@@ -75,6 +75,13 @@ ACLNN_EMU_FAULT=ulp:3 expect_rc 1 "$ACLCTS" run --quiet --product ascend910b --o
 expect_rc 1 "$ACLCTS" compare pkg.tar.gz docs3
 grep -q '^## status PASS -> FAIL' out || fail "package archive"
 
+# two devices of two products: cases matched without the product in their ids
+expect_rc 0 "$ACLCTS" run --quiet --product ascend950 --out docs950 "$D"
+expect_rc 0 "$ACLCTS" compare docs docs950
+grep -q '^A ran ascend910b only, B ascend950 only: cases matched by their id without the product$' out ||
+  fail "products not matched"
+grep -q ' 0 changed; 0 only in A, 0 only in B$' out || fail "two products, one case"
+
 # one-sided cases
 ACLNN_EMU_FAULT=ulp:3 expect_rc 1 "$ACLCTS" run --quiet --quick --product ascend910b \
   --filter 'avgpool2d_backward.*' --out part "$S"
