@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "import/import.h"
@@ -98,6 +99,29 @@ void cli_shell_word(struct cts_sink *s, const char *w);
 /* Splits a shell command line (quotes and backslashes as sh does, no expansions) into words.
  * 0, or -1 with a message. The words are malloc'd; free each and the array. */
 int cli_split_words(const char *line, char ***words, int *nwords, char *err, size_t errlen);
+
+/* ---- output files (cli_files.c) ---- */
+
+/* mkdir -p DIR: 0, or -1 with errno. */
+int cli_make_dirs(const char *dir);
+/* The process's umask (read without changing it for long). */
+mode_t cli_umask(void);
+
+/* A file written whole or not at all: written as a temporary file in the final name's
+ * directory, then fsync'd and renamed over it. A final name that is no regular file
+ * (/dev/stdout, a FIFO) is written in place; a symbolic link's target is replaced. */
+typedef struct {
+    char final[4096], target[4096], tmp[4096 + 16]; /* tmp "": written in place */
+    FILE *f;
+} cli_out_file;
+/* The temporary file's stream, or NULL (message printed). */
+FILE *cli_out_open(cli_out_file *o, const char *final);
+/* Checks every write (the stream's error flag, fflush, fsync, fclose) and renames the file to its
+ * final name: 0, or -1 with "writing FINAL: reason" printed, the temporary file removed, the
+ * final name untouched, errno set. */
+int cli_out_commit(cli_out_file *o);
+/* Drops the temporary file (a run that stops before its outputs are complete). */
+void cli_out_discard(cli_out_file *o);
 
 /* Seconds on the monotonic clock (phase times, the JSONL's sync interval). */
 static inline double cli_mono(void)

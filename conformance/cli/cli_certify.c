@@ -8,7 +8,9 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +108,23 @@ static int parse(int argc, char **argv, certify_args *a)
     return 0;
 }
 
+/* fclose after checking that every write reached the file: 0, or -1 with errno. */
+static int close_checked(FILE *f)
+{
+    errno = 0;
+    int e = fflush(f) != 0 || ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fclose(f) != 0 && !e) e = errno;
+    errno = e;
+    return e ? -1 : 0;
+}
+
+/* "writing the package's NAME: reason" for a file of the temporary directory (removed after). */
+static void package_write_error(const char *name)
+{
+    fprintf(stderr, "aclcts: error: certify: writing the package's %s: %s\n", name,
+            strerror(errno ? errno : EIO));
+}
+
 static void now_iso(char *out, size_t len)
 {
     time_t t = time(NULL);
@@ -122,8 +141,9 @@ static int copy_file(const char *from, const char *to)
     int rc = in && out ? 0 : -1;
     while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
         if (fwrite(buf, 1, n, out) != n) rc = -1;
+    if (in && ferror(in)) rc = -1;
     if (in) fclose(in);
-    if (out && fclose(out) != 0) rc = -1;
+    if (out && close_checked(out) != 0) rc = -1;
     return rc;
 }
 
@@ -152,7 +172,10 @@ static int add_suites(cts_manifest *m, const char *dir, const cts_names *files)
     char sdir[PATH_MAX * 2], dst[PATH_MAX * 3], key[PATH_MAX], name[PATH_MAX + 8],
         shown[PATH_MAX];
     snprintf(sdir, sizeof sdir, "%s/suites", dir);
-    if (mkdir(sdir, 0777) != 0 && errno != EEXIST) return -1;
+    if (mkdir(sdir, 0777) != 0 && errno != EEXIST) {
+        package_write_error("suites/");
+        return -1;
+    }
     for (size_t i = 0; i < files->n; i++) {
         const char *file = files->v[i];
         cts_suite_key(file, key, sizeof key);
@@ -160,12 +183,16 @@ static int add_suites(cts_manifest *m, const char *dir, const cts_names *files)
         snprintf(dst, sizeof dst, "%s/%s", dir, name);
         const char *folder = strchr(key, '/');
         snprintf(sdir, sizeof sdir, "%s/suites/%.*s", dir, folder ? (int)(folder - key) : 0, key);
-        if (folder && mkdir(sdir, 0777) != 0 && errno != EEXIST) return -1;
-        cli_display_path(file, shown, sizeof shown);
-        if (copy_file(file, dst) != 0 || add_hashed(m, dir, "suite", name, shown) != 0) {
-            fprintf(stderr, "aclcts: error: copying %s to %s\n", file, dst);
+        if (folder && mkdir(sdir, 0777) != 0 && errno != EEXIST) {
+            package_write_error(name);
             return -1;
         }
+        cli_display_path(file, shown, sizeof shown);
+        if (copy_file(file, dst) != 0) {
+            package_write_error(name);
+            return -1;
+        }
+        if (add_hashed(m, dir, "suite", name, shown) != 0) return -1;
     }
     return 0;
 }
@@ -333,36 +360,43 @@ static int write_records(const char *path, const cts_result_list *res, const siz
         if (fwrite(rl->text + rl->start[i], 1, n, f) != n) rc = -1;
     }
     if (f && rc == 0) rc = cts_jsonl_sync(f);
-    if (f && fclose(f) != 0) rc = -1;
+    if (f && close_checked(f) != 0) rc = -1;
     return rc;
 }
 
-/* Writes results.jsonl, the rendered files, the suites, the manifest; 0 or -1 (printed). */
+/* Writes results.jsonl, the rendered files, the suites, the manifest; 0 or -1 (printed,
+ * naming the file that could not be written). */
 static int write_package(const char *dir, cts_manifest *m, const cts_result_list *res,
                          const size_t *order, const run_lines *rl, const cts_names *suites)
 {
     char path[PATH_MAX * 2];
     snprintf(path, sizeof path, "%s/results.jsonl", dir);
-    int rc = write_records(path, res, order, rl);
-    FILE *f;
-    rc |= add_hashed(m, dir, "result", "results.jsonl", NULL);
+    if (write_records(path, res, order, rl) != 0) {
+        package_write_error("results.jsonl");
+        return -1;
+    }
+    int rc = add_hashed(m, dir, "result", "results.jsonl", NULL);
     cts_audit au;
     memset(&au, 0, sizeof au);
     cts_audit_results(&au, res, stderr);
     for (const char *const *name = cts_package_rendered; rc == 0 && *name; name++) {
         snprintf(path, sizeof path, "%s/%s", dir, *name);
-        f = fopen(path, "w");
+        FILE *f = fopen(path, "w");
+        errno = 0;
         if (!f || cts_package_render(*name, f, m, res, &au) != 0) rc = -1;
-        if (f && fclose(f) != 0) rc = -1;
+        if (f && close_checked(f) != 0) rc = -1;
+        if (rc != 0) package_write_error(*name);
         if (rc == 0) rc = add_hashed(m, dir, "report", *name, NULL);
     }
     cts_audit_free(&au);
     if (rc == 0) rc = add_suites(m, dir, suites);
+    if (rc != 0) return rc;
     snprintf(path, sizeof path, "%s/manifest.json", dir);
-    f = rc == 0 ? fopen(path, "w") : NULL;
+    FILE *f = fopen(path, "w");
+    errno = 0;
     if (!f || cts_manifest_write(f, m) != 0) rc = -1;
-    if (f && fclose(f) != 0) rc = -1;
-    if (rc != 0) fprintf(stderr, "aclcts: error: certify: writing %s: %s\n", path, strerror(errno));
+    if (f && close_checked(f) != 0) rc = -1;
+    if (rc != 0) package_write_error("manifest.json");
     return rc;
 }
 
@@ -416,7 +450,10 @@ static void packaging_facts(cts_manifest *m, const certify_args *a, FILE **git, 
 
 typedef struct {
     certify_args a;
-    char out[PATH_MAX], tar[PATH_MAX + 8], tmp[PATH_MAX + 32];
+    char out[PATH_MAX], tar[PATH_MAX + 8], tmp[PATH_MAX + 32], lock[PATH_MAX + 8];
+    int lock_fd;        /* OUT.lock, held from the start: one certify writes OUT at a time */
+    bool owns;          /* OUT, OUT.tar.gz and OUT.partial-* are this certify's to make */
+    bool placed;        /* OUT is the renamed package (removed again if certify stops) */
     cts_loaded l;
     cts_manifest m;
     cts_result_list got, res;
@@ -429,6 +466,10 @@ typedef struct {
 static void state_free(certify_state *s)
 {
     if (*s->tmp) cts_remove_tree(s->tmp);
+    if (s->lock_fd >= 0) {
+        unlink(s->lock);
+        close(s->lock_fd);
+    }
     cts_loaded_free(&s->l);
     cts_manifest_free(&s->m);
     cts_result_list_free(&s->got);
@@ -442,15 +483,22 @@ static void state_free(certify_state *s)
     cts_names_free(&s->suites);
 }
 
-/* Where the package goes; 0, or CLI_EXIT_USAGE (printed). */
+/* Where the package goes, locked (OUT.lock, naming the holder's pid to a second certify);
+ * 0, or CLI_EXIT_USAGE (printed). */
 static int choose_paths(certify_state *s)
 {
     struct stat st;
+    char err[PATH_MAX + 160];
     if (s->a.out) snprintf(s->out, sizeof s->out, "%s", s->a.out);
     else snprintf(s->out, sizeof s->out, "certification-%s", s->a.product);
     size_t n = strlen(s->out);
     while (n > 1 && s->out[n - 1] == '/') s->out[--n] = 0;
     snprintf(s->tar, sizeof s->tar, "%s.tar.gz", s->out);
+    snprintf(s->lock, sizeof s->lock, "%s.lock", s->out);
+    if ((s->lock_fd = cts_out_lock(s->lock, s->out, O_WRONLY, err, sizeof err)) < 0) {
+        fprintf(stderr, "aclcts: error: certify: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
     const char *exists = lstat(s->out, &st) == 0 ? s->out : lstat(s->tar, &st) == 0 ? s->tar
                                                                                      : NULL;
     if (exists) {
@@ -464,7 +512,47 @@ static int choose_paths(certify_state *s)
         *s->tmp = 0;
         return CLI_EXIT_USAGE;
     }
+    s->owns = true;
     return 0;
+}
+
+/* ---- SIGINT and SIGTERM: certify stops at the next step and leaves nothing (no OUT,
+ * OUT.partial-*, OUT.tar.gz or its .partial); the run inside handles them itself. ---- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    if (!stop_signal) stop_signal = sig;
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN); /* a file size limit is a write error, reported */
+}
+
+/* The exit code of a stop asked for by a signal (128 + its number), or 0. */
+static int stop_code(void)
+{
+    return stop_signal ? 128 + stop_signal : 0;
+}
+
+/* Removes what certify made (the temporary directory goes with state_free). */
+static void remove_outputs(certify_state *s)
+{
+    char partial[PATH_MAX + 24];
+    if (!s->owns) return; /* another's, or there before */
+    if (s->placed) cts_remove_tree(s->out);
+    s->placed = false;
+    unlink(s->tar);
+    snprintf(partial, sizeof partial, "%s.partial", s->tar);
+    unlink(partial);
 }
 
 /* The records: run here (on the cases loaded, the records as the run wrote them), or read
@@ -473,7 +561,7 @@ static int gather(certify_state *s)
 {
     if (s->a.nresults == 0) {
         int rc = run_here(&s->a, s->tmp, &s->l, &s->got);
-        if (rc == CLI_EXIT_USAGE) return rc;
+        if (rc == CLI_EXIT_USAGE || rc > 128) return rc; /* a write error, or interrupted */
         char path[PATH_MAX * 2];
         snprintf(path, sizeof path, "%s/results.jsonl", s->tmp);
         rc = read_sessions(path, &s->m);
@@ -579,21 +667,25 @@ static int seal_package(certify_state *s, char digest[65], double *t_written)
     char err[1400];
     int rc = write_package(s->tmp, &s->m, &s->res, s->order, &s->lines, &s->suites);
     *t_written = cli_mono();
-    if (rc == 0 && cts_package_seal(s->tmp, digest, err, sizeof err) != 0) {
+    if (rc == 0 && !stop_signal && cts_package_seal(s->tmp, digest, err, sizeof err) != 0) {
         fprintf(stderr, "aclcts: error: certify: %s\n", err);
         rc = -1;
     }
     if (rc == 0 && chmod(s->tmp, 0755) != 0) rc = -1; /* mkdtemp made it private */
-    if (rc == 0 && rename(s->tmp, s->out) != 0) {
+    if (rc == 0 && !stop_signal && rename(s->tmp, s->out) != 0) {
         fprintf(stderr, "aclcts: error: certify: %s -> %s: %s\n", s->tmp, s->out,
                 strerror(errno));
         rc = -1;
     }
-    if (rc == 0) *s->tmp = 0;
-    if (rc == 0 && cts_package_tar(s->out, s->tar, err, sizeof err) != 0) {
-        fprintf(stderr, "aclcts: error: certify: %s\n", err);
+    if (rc == 0) {
+        *s->tmp = 0;
+        s->placed = true;
+    }
+    if (rc == 0 && !stop_signal && cts_package_tar(s->out, s->tar, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: writing %s\n", err);
         rc = -1;
     }
+    if (rc != 0) remove_outputs(s); /* a package without its archive is no package */
     return rc;
 }
 
@@ -612,6 +704,21 @@ static void print_outcome(const certify_state *s, const cts_tally *t, const char
                s->tar, digest);
 }
 
+/* The end of a certify that wrote no package: whatever it made removed, why said once. */
+static int no_package(certify_state *s, int rc)
+{
+    remove_outputs(s);
+    bool partial = *s->tmp != 0;
+    state_free(s);
+    if (rc > 128)
+        fprintf(stderr, "aclcts: certify: interrupted by %s: no package written%s\n",
+                rc == 128 + SIGINT ? "SIGINT" : "SIGTERM",
+                partial ? " (the partial one is removed)" : "");
+    else if (rc == CLI_EXIT_USAGE && partial)
+        fprintf(stderr, "aclcts: certify: no package written (the partial one is removed)\n");
+    return rc;
+}
+
 int cli_certify(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -621,35 +728,36 @@ int cli_certify(int argc, char **argv)
         }
     certify_state s;
     memset(&s, 0, sizeof s);
+    s.lock_fd = -1;
     if (parse(argc, argv, &s.a) != 0) return CLI_EXIT_USAGE;
+    stop_signal = 0;
+    catch_stop_signals();
     int rc = refuse_partial_run(&s.a);
     if (rc == 0) rc = choose_paths(&s);
-    if (rc) return rc;
+    if (rc) return no_package(&s, rc);
     cts_selection sel;
     rc = selection_of(&s.a, &sel);
     double tl = cli_mono();
     if (rc == 0) rc = cts_selection_load(&sel, &s.l) ? CLI_EXIT_USAGE : 0;
     if (rc == 0) s.git = start_commit_query(&s.l);
     double t0 = cli_mono();
-    if (rc == 0) rc = gather(&s);
+    if (rc == 0 && !(rc = stop_code())) rc = gather(&s);
     double t1 = cli_mono();
-    if (rc == 0) rc = check_complete(&s);
+    if (rc == 0 && !(rc = stop_code())) rc = check_complete(&s);
     if (rc == 0 && suite_set(&s.a, &s.m, &s.suites) != 0) rc = CLI_EXIT_USAGE;
-    if (rc) {
-        state_free(&s);
-        return rc;
-    }
+    if (rc == 0) rc = stop_code();
+    if (rc) return no_package(&s, rc);
     cts_tally t;
     conclude(&s, argc, argv, &t);
     char digest[65] = "";
     double t2 = cli_mono(), t3;
-    rc = seal_package(&s, digest, &t3);
-    print_outcome(&s, &t, digest, rc == 0);
+    if (seal_package(&s, digest, &t3) != 0) return no_package(&s, CLI_EXIT_USAGE);
+    if ((rc = stop_code())) return no_package(&s, rc);
+    print_outcome(&s, &t, digest, true);
     /* tools/bench-suite reads this line */
     printf("time: load %.3f s, run %.3f s, verdict %.3f s, audit, reports and manifest %.3f s, "
            "seal and tar %.3f s\n", t0 - tl, t1 - t0, t2 - t1, t3 - t2, cli_mono() - t3);
     bool conformant = strcmp(s.m.verdict, "CONFORMANT") == 0;
     state_free(&s);
-    if (rc != 0) return CLI_EXIT_USAGE;
     return conformant ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -20,7 +19,7 @@ static const char import_help[] =
     "Fields the suite format does not express are printed with their JSON path and listed in\n"
     "the suite's header; a case that cannot be expressed is left out and named.\n"
     "\n"
-    "  --out DIR      where the suites go (default .)\n"
+    "  --out DIR      where the suites go (default .; created if missing)\n"
     "  --seed S       the suites' data seed and the key of the draws (default 0)\n"
     "  --product P    the suites' product line: an id, all, or a list \"[a, b]\" (default\n"
     "                 ascend910b)\n"
@@ -30,34 +29,34 @@ static const char import_help[] =
     "Exit 0 when every case was imported, 1 when some were left out, 2 for usage errors or a\n"
     "file that is not an ATK case file (its suite is not written).\n";
 
+/* Writes the suite of one file to DIR/<op>.yaml (DIR created if missing), whole or not at all
+ * (cli_out_file; the operator, and so the name, is known once the file is read). */
 int cli_import_file(const char *file, const atk_options *o, const char *dir,
                     int (*convert)(const char *, const atk_options *, FILE *, FILE *,
                                    atk_summary *))
 {
-    char tmp[4096], final[4096];
-    snprintf(tmp, sizeof tmp, "%s/.import-atk.%ld.tmp", dir, (long)getpid());
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        fprintf(stderr, "aclcts: error: %s: %s\n", tmp, strerror(errno));
+    char provisional[4096];
+    if (cli_make_dirs(dir) != 0) {
+        fprintf(stderr, "aclcts: error: --out %s: cannot create it: %s\n", dir, strerror(errno));
         return 2;
     }
+    snprintf(provisional, sizeof provisional, "%s/import", dir);
+    cli_out_file of;
+    FILE *out = cli_out_open(&of, provisional);
+    if (!out)
+        return 2;
     atk_summary sum;
     int rc = convert(file, o, out, stderr, &sum);
-    bool write_ok = fclose(out) == 0;
-    if (rc < 2 && write_ok) {
-        snprintf(final, sizeof final, "%s/%s.yaml", dir, sum.op);
-        if (rename(tmp, final) != 0)
-            write_ok = false;
-        else
-            fprintf(stderr, "%s: %d cases, %d imported, %d kinds of field not expressed -> %s\n",
-                    file, sum.cases, sum.imported, sum.notes, final);
+    if (rc == 2) {
+        cli_out_discard(&of);
+        return rc;
     }
-    if (!write_ok) {
-        fprintf(stderr, "aclcts: error: writing %s: %s\n", tmp, strerror(errno));
-        rc = 2;
-    }
-    if (rc == 2)
-        remove(tmp);
+    snprintf(of.final, sizeof of.final, "%s/%s.yaml", dir, sum.op);
+    snprintf(of.target, sizeof of.target, "%s", of.final);
+    if (cli_out_commit(&of) != 0)
+        return 2;
+    fprintf(stderr, "%s: %d cases, %d imported, %d kinds of field not expressed -> %s\n", file,
+            sum.cases, sum.imported, sum.notes, of.final);
     return rc;
 }
 

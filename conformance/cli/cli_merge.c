@@ -23,7 +23,9 @@ static const char merge_help[] =
     "judged by another contract than the first input's first record. An input whose last\n"
     "record is cut short (a run killed or still writing) is merged without it, with a warning\n"
     "and exit 1. Otherwise exit 0 when no case is FAIL, CRASH, TIMEOUT, ERROR or\n"
-    "RESOURCE_ERROR, else 1. OUT is written by one merge or run at a time.\n";
+    "RESOURCE_ERROR, else 1. OUT is written by one merge or run at a time. Each output is\n"
+    "written whole or not at all: a file that cannot be written (a full disk) is exit 2, named,\n"
+    "and leaves the previous version, if any. An output that is also an input is refused.\n";
 
 typedef struct {
     const cts_result *r;
@@ -132,34 +134,53 @@ static void merge_records(const cts_result_list *in, int nin, char **paths, size
     free(e);
 }
 
-/* OUT/results.jsonl, junit.xml and summary.md of the merged records. 0, or -1 (printed). */
+/* OUT/results.jsonl, junit.xml and summary.md of the merged records, each whole or not at all
+ * (summary.md, the lock's name, last). 0, or -1 (printed). */
 static int write_merged(const char *out, const cts_result_list *merged)
 {
-    char path[PATH_MAX];
-    int rc = 0;
-    snprintf(path, sizeof path, "%s/results.jsonl", out);
-    FILE *f = fopen(path, "w");
-    for (size_t j = 0; f && j < merged->count; j++)
-        if (cts_jsonl_append(f, &merged->r[j]) != 0)
-            break;
-    if (!f || ferror(f) || cts_jsonl_sync(f) != 0 || fclose(f) != 0)
-        rc = -1;
-    snprintf(path, sizeof path, "%s/junit.xml", out);
-    if (rc == 0 && (!(f = fopen(path, "w")) ||
-                    cts_junit_write(f, merged->r, merged->count) != 0 || fclose(f) != 0))
-        rc = -1;
-    snprintf(path, sizeof path, "%s/summary.md", out);
-    if (rc == 0 && (f = fopen(path, "w"))) {
-        fprintf(f, "# aclcts summary\n\n");
-        cts_summary_write(f, merged->r, merged->count, 0);
-        if (fclose(f) != 0)
-            rc = -1;
-    } else if (rc == 0) {
-        rc = -1;
+    static const char *const names[] = {"results.jsonl", "junit.xml", "summary.md"};
+    for (int k = 0; k < 3; k++) {
+        char path[PATH_MAX];
+        cli_out_file of;
+        snprintf(path, sizeof path, "%s/%s", out, names[k]);
+        FILE *f = cli_out_open(&of, path);
+        if (!f)
+            return -1;
+        if (k == 0) {
+            for (size_t j = 0; j < merged->count; j++)
+                if (cts_jsonl_append(f, &merged->r[j]) != 0) { /* write(2), not the stream */
+                    fprintf(stderr, "aclcts: error: writing %s: %s\n", path, strerror(errno));
+                    cli_out_discard(&of);
+                    return -1;
+                }
+        } else if (k == 1)
+            cts_junit_write(f, merged->r, merged->count);
+        else {
+            fprintf(f, "# aclcts summary\n\n");
+            cts_summary_write(f, merged->r, merged->count, 0);
+        }
+        if (cli_out_commit(&of) != 0)
+            return -1;
     }
-    if (rc != 0)
-        fprintf(stderr, "aclcts: error: writing %s: %s\n", path, strerror(errno));
-    return rc;
+    return 0;
+}
+
+/* An output that is also an input would be overwritten by the merge of itself: refused before
+ * anything is written. 0, or -1 (printed). */
+static int check_outputs_not_inputs(const char *out, int nin, char **paths)
+{
+    static const char *const names[] = {"results.jsonl", "junit.xml", "summary.md"};
+    for (int k = 0; k < 3; k++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", out, names[k]);
+        for (int j = 0; j < nin; j++)
+            if (cts_out_same_file(path, paths[j])) {
+                fprintf(stderr, "aclcts: error: the output %s is the input %s; merge into "
+                        "another directory\n", path, paths[j]);
+                return -1;
+            }
+    }
+    return 0;
 }
 
 /* The console summary of the merge and its exit code (1 also when an input was cut short). */
@@ -204,9 +225,10 @@ int cli_merge(int argc, char **argv)
     cts_result_list merged = {0};
     merge_records(in, nin, argv + 2, total, &merged, &bad);
     int rc = CLI_EXIT_USAGE;
+    bad += check_outputs_not_inputs(out, nin, argv + 2) != 0;
     int lock = bad ? -1 : lock_out(out);
     if (!bad && lock >= 0)
-        rc = write_merged(out, &merged) != 0 ? CLI_EXIT_FAIL
+        rc = write_merged(out, &merged) != 0 ? CLI_EXIT_USAGE
                                              : report_merged(&merged, total, nin, cut);
     if (lock >= 0)
         close(lock);

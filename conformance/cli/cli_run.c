@@ -167,22 +167,6 @@ static int parse_args(int argc, char **argv, run_args *a)
     return 0;
 }
 
-/* mkdir -p */
-static int make_dirs(const char *dir)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *s = '/';
-    }
-    return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static void dir_of(const char *file, char *out, size_t len)
 {
     snprintf(out, len, "%s", file);
@@ -272,8 +256,9 @@ static void outputs_paths(const run_args *a, outputs *o)
     snprintf(o->summary, sizeof o->summary, "%s/summary.md", a->out);
 }
 
-/* Two outputs under one name would overwrite each other (the durable JSONL by XML). */
-static int check_aliases(const outputs *o)
+/* Two outputs under one name would overwrite each other (the durable JSONL by XML), and an
+ * output under a suite's name would overwrite that suite: refused before anything is written. */
+static int check_aliases(const run_args *a, const outputs *o)
 {
     const char *const names[] = {"--jsonl", "--junit", "summary"};
     const char *const paths[] = {o->jsonl, o->junit, o->summary};
@@ -284,20 +269,36 @@ static int check_aliases(const outputs *o)
                         "needs its own\n", names[i], paths[i], names[j], paths[j]);
                 return -1;
             }
-    return 0;
+    const char *deflt = "suites";
+    char **files;
+    size_t nfiles;
+    cts_suite_files(a->sel.npaths ? a->sel.paths : &deflt, a->sel.npaths ? a->sel.npaths : 1,
+                    &files, &nfiles);
+    int rc = 0;
+    for (size_t k = 0; k < nfiles; k++) {
+        for (int i = 0; i < 3 && rc == 0; i++)
+            if (cts_out_same_file(paths[i], files[k])) {
+                fprintf(stderr, "aclcts: error: %s %s is the suite %s; an output must not "
+                        "overwrite an input\n", names[i], paths[i], files[k]);
+                rc = -1;
+            }
+        free(files[k]);
+    }
+    free(files);
+    return rc;
 }
 
 static int make_output_dirs(const run_args *a, const outputs *o)
 {
     char dir[PATH_MAX];
     const char *files[] = {o->jsonl, o->junit};
-    if (make_dirs(a->out) != 0) {
+    if (cli_make_dirs(a->out) != 0) {
         fprintf(stderr, "aclcts: error: creating %s: %s\n", a->out, strerror(errno));
         return -1;
     }
     for (int k = 0; k < 2; k++) {
         dir_of(files[k], dir, sizeof dir);
-        if (make_dirs(dir) != 0) {
+        if (cli_make_dirs(dir) != 0) {
             fprintf(stderr, "aclcts: error: creating %s: %s\n", dir, strerror(errno));
             return -1;
         }
@@ -548,24 +549,21 @@ static void on_done(void *vctx, size_t index, const cts_verdict *v, const char *
     cts_progress_case(&ctx->progress, &r);
 }
 
+/* junit.xml and summary.md, each whole or not at all (cli_out_file). */
 static int write_reports(const char *junit, const char *summary, const cts_result_list *all)
 {
-    int rc = 0;
-    FILE *f = fopen(junit, "w");
-    if (!f || cts_junit_write(f, all->r, all->count) != 0 || fclose(f) != 0) {
-        fprintf(stderr, "aclcts: error: writing %s: %s\n", junit, strerror(errno));
-        rc = -1;
-    }
-    f = fopen(summary, "w");
-    if (f) {
-        fprintf(f, "# aclcts summary\n\n");
-        cts_summary_write(f, all->r, all->count, 0);
-    }
-    if (!f || fclose(f) != 0) {
-        fprintf(stderr, "aclcts: error: writing %s: %s\n", summary, strerror(errno));
-        rc = -1;
-    }
-    return rc;
+    cli_out_file of;
+    FILE *f = cli_out_open(&of, junit);
+    if (!f)
+        return -1;
+    cts_junit_write(f, all->r, all->count);
+    if (cli_out_commit(&of) != 0)
+        return -1;
+    if (!(f = cli_out_open(&of, summary)))
+        return -1;
+    fprintf(f, "# aclcts summary\n\n");
+    cts_summary_write(f, all->r, all->count, 0);
+    return cli_out_commit(&of);
 }
 
 /* The command that continues this run: the same arguments, appending to its JSONL. */
@@ -606,6 +604,8 @@ static int report_write_error(int argc, char **argv, const run_ctx *ctx, size_t 
     const outputs *o = ctx->o;
     fflush(stdout);
     fprintf(stderr, "aclcts: error: writing %s: %s\n", o->jsonl, strerror(ctx->write_errno));
+    if (ctx->records) /* inside certify: its records go with its temporary directory */
+        return CLI_EXIT_USAGE;
     fprintf(stderr, "aclcts: stopped at once: %zu records are saved in %s (%zu of this run's %zu "
             "cases; the record of %s was not written, the cases still running were "
             "abandoned); %s and %s were not written\n", nprev + ctx->recorded, o->jsonl,
@@ -633,7 +633,7 @@ static int open_run(const run_args *a, const cts_backend *backend, const cts_loa
                 "--filter, --product, --quick)\n", l->all.ncases);
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == 0 && (probe_device_env(backend) != 0 || check_aliases(o) != 0))
+    if (rc == 0 && (probe_device_env(backend) != 0 || check_aliases(a, o) != 0))
         rc = CLI_EXIT_USAGE;
     if (rc == 0 && open_outputs(a, l, o, done, prev) != 0)
         rc = CLI_EXIT_USAGE;
@@ -722,7 +722,7 @@ static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
     int wr = 0;
     if (!ctx->records) {
         wr = write_reports(o->junit, o->summary, prev);
-        o->reports_written = true;
+        o->reports_written = wr == 0;
     }
     cts_tally t;
     cts_tally_results(prev->r, prev->count, &t);
@@ -736,12 +736,14 @@ static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
     cli_print_other_contract(stdout, l, a->sel.contract);
     int rc = cts_tally_exit_code(&t);
     if (wr != 0)
-        rc = CLI_EXIT_FAIL;
+        rc = CLI_EXIT_USAGE;
     if (ctx->records) { /* the caller's now */
         *ctx->records = *prev;
         memset(prev, 0, sizeof *prev);
     }
-    if (stopped_by > 0) {
+    if (stopped_by > 0 && ctx->records) { /* inside certify, which says what it keeps */
+        rc = 128 + stopped_by;
+    } else if (stopped_by > 0) {
         fflush(stdout);
         fprintf(stderr, "aclcts: interrupted by %s: %zu of %zu cases finished and are "
                 "recorded in %s; the reports cover those\n",

@@ -1,4 +1,6 @@
 /* aclcts: conformance test suite for the CANN operators of its driver table (ops/ops.c). */
+#include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +33,13 @@ static const char help[] =
     "\n"
     "  help COMMAND       the options of one command (the same as COMMAND --help)\n"
     "\n"
-    "`aclcts --version` prints the version. Exit status: 0 nothing failing, 1 some case FAIL,\n"
-    "CRASH, TIMEOUT or ERROR, 2 usage or suite errors.\n";
+    "`aclcts --version` prints the version.\n"
+    "\n"
+    "exit status:\n"
+    "  0    no case FAIL, CRASH, TIMEOUT, ERROR or RESOURCE_ERROR (verify-package: accepted)\n"
+    "  1    some case FAIL, CRASH, TIMEOUT, ERROR or RESOURCE_ERROR (verify-package: refused)\n"
+    "  2    usage or suite errors, and an output that could not be written (stdout too)\n"
+    "  130  interrupted by SIGINT, 143 by SIGTERM\n";
 
 /* The usage text, naming the operators of the table ("aclnnA and aclnnB"). */
 static void print_help(FILE *f)
@@ -73,9 +80,25 @@ static void openmp_waits_passively(char **argv)
     execv("/proc/self/exe", argv);
 }
 
-int main(int argc, char **argv)
+/* A command's output that did not reach stdout (a full disk, a closed pipe's EPIPE with SIGPIPE
+ * ignored, /dev/full) is a lost result: exit 2, as any other failed write, not the command's
+ * own status. */
+static int stdout_checked(int rc)
 {
-    openmp_waits_passively(argv);
+    errno = 0;
+    bool flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout))
+        return rc;
+    if (flushed)
+        fprintf(stderr, "aclcts: error: writing standard output: a write failed, the output is "
+                "incomplete\n");
+    else
+        fprintf(stderr, "aclcts: error: writing standard output: %s\n", strerror(errno));
+    return rc == CLI_EXIT_OK || rc == CLI_EXIT_FAIL ? CLI_EXIT_USAGE : rc;
+}
+
+static int run_command(int argc, char **argv)
+{
     static const struct {
         const char *name;
         int (*fn)(int, char **);
@@ -110,4 +133,12 @@ int main(int argc, char **argv)
     fprintf(stderr, "aclcts: error: unknown command '%s'\n\n", name);
     print_help(stderr);
     return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    openmp_waits_passively(argv);
+    /* A file size limit (ulimit -f) is a write error every command reports, not a death. */
+    signal(SIGXFSZ, SIG_IGN);
+    return stdout_checked(run_command(argc, argv));
 }

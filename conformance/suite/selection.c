@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *env(const char *name)
 {
@@ -16,7 +18,15 @@ int cts_selection_load(const cts_selection *s, cts_loaded *l)
     const char *deflt = "suites";
     const char *const *paths = s->npaths ? s->paths : &deflt;
     int npaths = s->npaths ? s->npaths : 1;
-    char err[256];
+    struct stat st;
+    char err[256], cwd[4096];
+    if (!s->npaths && stat(deflt, &st) != 0) {
+        fprintf(stderr, "aclcts: error: no suites found: no suite was given and the default, "
+                "./suites, does not exist in %s; name suite files or directories (e.g. the "
+                "suites/ folder of the aclcts source tree)\n",
+                getcwd(cwd, sizeof cwd) ? cwd : "the working directory");
+        return -1;
+    }
     if (cts_shard_resolve(s->shard, s->shards, env, &l->shard, err, sizeof err) != 0) {
         fprintf(stderr, "aclcts: error: %s\n", err);
         return -1;

@@ -105,10 +105,29 @@ static bool read_tag(reader *r, const yaml_event_t *e, const unsigned char *tag,
     return false;
 }
 
+/* A string holding a control character (NUL, which C would cut it at, a newline, an escape
+ * sequence...) would reach case ids, file names and terminal lines: refused where it is written.
+ * Tab is allowed. True when the scalar is clean. */
+static bool scalar_printable(reader *r, const yaml_event_t *e, const char *field)
+{
+    const unsigned char *s = e->data.scalar.value;
+    for (size_t i = 0; i < e->data.scalar.length; i++) {
+        if ((s[i] >= 0x20 && s[i] != 0x7f) || s[i] == '\t')
+            continue;
+        cts_diag_error(r->d, r->file, (int)e->start_mark.line + 1,
+                       (int)e->start_mark.column + 1, field,
+                       "the string holds control character 0x%02x at byte %zu of %zu; strings "
+                       "are printable text on one line", s[i], i + 1, e->data.scalar.length);
+        r->failed = true;
+        return false;
+    }
+    return true;
+}
+
 /* Reads the node whose first event is e (already consumed), at nesting depth `depth` (the
- * document's root is 1). The recursion is bounded by CTS_YAML_MAX_DEPTH, never by the input.
- * NULL on error. */
-static cts_ynode *read_node(reader *r, yaml_event_t *e, int depth)
+ * document's root is 1), the value of `field` (its key, for errors). The recursion is bounded by
+ * CTS_YAML_MAX_DEPTH, never by the input. NULL on error. */
+static cts_ynode *read_node(reader *r, yaml_event_t *e, int depth, const char *field)
 {
     if (depth > CTS_YAML_MAX_DEPTH && (e->type == YAML_SEQUENCE_START_EVENT ||
                                        e->type == YAML_MAPPING_START_EVENT)) {
@@ -121,6 +140,8 @@ static cts_ynode *read_node(reader *r, yaml_event_t *e, int depth)
     }
     switch (e->type) {
     case YAML_SCALAR_EVENT: {
+        if (!scalar_printable(r, e, field))
+            return NULL;
         cts_ynode *n = node_new(CTS_YN_SCALAR, e->start_mark);
         n->text = strndup((const char *)e->data.scalar.value, e->data.scalar.length);
         if (!n->text)
@@ -158,7 +179,9 @@ static cts_ynode *read_node(reader *r, yaml_event_t *e, int depth)
                 yaml_event_delete(&c);
                 return n;
             }
-            cts_ynode *child = read_node(r, &c, depth + 1);
+            const char *child_field = !map ? field : n->n % 2 == 0 ? "key"
+                                                   : n->items[n->n - 1]->text;
+            cts_ynode *child = read_node(r, &c, depth + 1, child_field ? child_field : field);
             yaml_event_delete(&c);
             if (!child) {
                 cts_yaml_free(n);
@@ -208,7 +231,7 @@ cts_ynode *cts_yaml_load(const char *file, cts_diag *d)
         yaml_event_type_t t = e.type;
         if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT ||
             t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT) {
-            cts_ynode *root = read_node(&r, &e, 1);
+            cts_ynode *root = read_node(&r, &e, 1, "yaml");
             if (root && empty_document(root))
                 cts_yaml_free(root);
             else if (root)
