@@ -64,7 +64,8 @@ int cli_selection_arg(cts_selection *s, int argc, char **argv, int *i);
 /* The contract named by --contract's value: doc, vendor (= vendor@9.0), vendor@9.0, vendor@8.5
  * (= vendor-old). 0, or -1 with a message printed. */
 int cli_parse_contract(const char *text, ref_spec *out);
-/* "N cases written for another contract than C are not selected" on f, when N > 0. */
+/* "N cases written for another contract than C are not selected" on f, when N > 0: printed once
+ * per command, where it explains a count (run's plan, an empty selection). */
 void cli_print_other_contract(FILE *f, const cts_loaded *l, ref_spec contract);
 
 /* A path as a person should see it in a repro line: relative to the working directory when it

@@ -7,7 +7,8 @@ static const char list_help[] =
     "usage: aclcts list [OPTIONS] [SUITE.yaml|DIR]...\n"
     "\n"
     "Prints the id of every selected case, one per line, in suite order (default ./suites).\n"
-    "Exit 2 for usage or suite errors.\n"
+    "Exit 1 when no case is selected (said on stderr; an empty shard of several is no error),\n"
+    "2 for usage or suite errors.\n"
     "\n"
     "%s"
     "  --long             also print where each case is defined (FILE:LINE:COL)\n"
@@ -39,8 +40,14 @@ int cli_list(int argc, char **argv)
     }
     cts_loaded l;
     int rc = cts_selection_load(&s, &l) ? CLI_EXIT_USAGE : 0;
-    if (rc == 0) {
-        cli_print_other_contract(stderr, &l, s.contract);
+    if (rc == 0 && l.nsel == 0 && l.shard.count <= 1) {
+        fprintf(stderr, "aclcts: list: no case selected (%zu cases in the suites; check "
+                "--filter, --product, --quick)\n", l.all.ncases);
+        rc = CLI_EXIT_FAIL;
+    }
+    if (rc != CLI_EXIT_USAGE) {
+        if (count || rc == CLI_EXIT_FAIL) /* it explains a count, or why nothing matched */
+            cli_print_other_contract(stderr, &l, s.contract);
         if (count)
             printf("%zu\n", l.nsel);
         for (size_t k = 0; !count && k < l.nsel; k++) {

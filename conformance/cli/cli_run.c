@@ -480,6 +480,20 @@ static int probe_device_env(const cts_backend *b)
 
 /* ---- the run ---- */
 
+/* A case's share of the run's work for the ETA: its tensors' elements (data generation, device,
+ * reference and checks all go over them) plus a fixed cost per case (worker hand-over, setup,
+ * records), counted as 4096 elements. */
+static double case_work(const cts_case *c)
+{
+    double w = 4096;
+    for (int s = 0; s < c->ntensors; s++) {
+        cts_tensor_extent e;
+        if (cts_tensor_extent_of(&c->t[s], &e))
+            w += (double)e.numel;
+    }
+    return w;
+}
+
 typedef struct {
     const run_args *a;
     const cts_case *const *cases;
@@ -546,7 +560,7 @@ static void on_done(void *vctx, size_t index, const cts_verdict *v, const char *
     if (ctx->write_errno)
         return;
     cts_result_list_push(&ctx->results, &r);
-    cts_progress_case(&ctx->progress, &r);
+    cts_progress_case_work(&ctx->progress, &r, case_work(c));
 }
 
 /* junit.xml and summary.md, each whole or not at all (cli_out_file). */
@@ -631,6 +645,7 @@ static int open_run(const run_args *a, const cts_backend *backend, const cts_loa
     if (l->nsel == 0 && l->shard.count <= 1) {
         fprintf(stderr, "aclcts: error: no case selected (%zu cases in the suites; check "
                 "--filter, --product, --quick)\n", l->all.ncases);
+        cli_print_other_contract(stderr, l, a->sel.contract); /* perhaps why */
         rc = CLI_EXIT_USAGE;
     }
     if (rc == 0 && (probe_device_env(backend) != 0 || check_aliases(a, o) != 0))
@@ -682,6 +697,8 @@ static int run_cases(int argc, char **argv, const cts_backend *backend, const ct
     stop_request = 0;
     catch_stop_signals(old);
     cts_progress_start(&ctx->progress, stdout, a->quiet, ntodo);
+    for (size_t k = 0; k < ntodo; k++)
+        ctx->progress.work_total += case_work(ctx->cases[k]);
     cts_worker_options wo = {.backend = backend,
                              .run = {.repeat = (int)a->repeat, .threads = (int)a->jobs,
                                      .dump_dir = a->dump, .max_memory = a->max_memory},
@@ -733,7 +750,6 @@ static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
         cts_summary_console(stdout, prev->r, prev->count, 20);
         printf("\nresults: %s  %s  %s\n", o->jsonl, o->junit, o->summary);
     }
-    cli_print_other_contract(stdout, l, a->sel.contract);
     int rc = cts_tally_exit_code(&t);
     if (wr != 0)
         rc = CLI_EXIT_USAGE;

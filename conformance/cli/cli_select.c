@@ -40,8 +40,9 @@ int cli_parse_contract(const char *text, ref_spec *out)
 void cli_print_other_contract(FILE *f, const cts_loaded *l, ref_spec contract)
 {
     if (l->other_contract > 0)
-        fprintf(f, "aclcts: %zu cases written for another contract than %s are not selected\n",
-                l->other_contract, ref_spec_contract(contract));
+        fprintf(f, "aclcts: %zu cases written for another contract than %s are not selected "
+                "(their suites' `spec:`; --contract chooses)\n", l->other_contract,
+                ref_spec_contract(contract));
 }
 
 int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value)

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,7 +31,8 @@ static const char verify_help[] =
     "    results.jsonl and manifest.json and compared byte for byte\n"
     "\n"
     "  --check-backend  also re-hash the backend libraries at the paths each run session\n"
-    "                   recorded (only meaningful on the machines that ran)\n"
+    "                   recorded (only meaningful on the machines that ran); each library\n"
+    "                   compared is listed with its outcome\n"
     "  --digest HEX     the package digest the vendor published (SHA-256 of SHA256SUMS)\n"
     "\n"
     "Exit 0 when the package verifies, 1 when something differs, 2 for usage errors or an\n"
@@ -55,6 +57,28 @@ static bool is_archive(const char *path)
 {
     size_t n = strlen(path);
     return (n > 7 && !strcmp(path + n - 7, ".tar.gz")) || (n > 4 && !strcmp(path + n - 4, ".tgz"));
+}
+
+/* What --check-backend compared: each backend library a run session recorded, by its path on
+ * this machine, and whether its SHA-256 is the recorded one (the differences are also counted by
+ * cts_package_verify). */
+static void print_backend_compared(const cts_manifest *m)
+{
+    int nlibs = 0;
+    for (size_t s = 0; s < m->nshards; s++)
+        nlibs += m->shards[s].nlibs;
+    printf("backend: %d librar%s recorded by %zu run session%s, re-hashed on this machine:\n",
+           nlibs, nlibs == 1 ? "y" : "ies", m->nshards, m->nshards == 1 ? "" : "s");
+    for (size_t s = 0; s < m->nshards; s++) {
+        const cts_provenance *p = &m->shards[s];
+        for (int k = 0; k < p->nlibs; k++) {
+            char hex[65] = "";
+            bool read = cts_sha256_file(p->libs[k].path, hex) == 0;
+            printf("  %s (session %zu: host %s, backend %s): %s\n", p->libs[k].path, s + 1,
+                   p->host, p->backend, !read ? "cannot be read"
+                   : strcmp(hex, p->libs[k].sha256) ? "differs" : "same SHA-256");
+        }
+    }
 }
 
 int cli_verify_package(int argc, char **argv)
@@ -99,6 +123,8 @@ int cli_verify_package(int argc, char **argv)
     cts_manifest m;
     int bad = cts_package_verify(dir, check_backend, stdout, &m, digest);
     cleanup();
+    if (check_backend)
+        print_backend_compared(&m);
     if (digest_want && strcmp(digest_want, digest) != 0) {
         printf("SHA256SUMS: package digest %s differs from the published %s\n", digest,
                digest_want);

@@ -39,7 +39,9 @@ static void status_text(const cts_progress *p, char *buf, size_t len)
 {
     double el = cts_now() - p->t_start;
     char eta[32] = "?";
-    if (p->done)
+    if (p->work_total > 0 && p->work_done > 0)
+        fmt_duration(eta, sizeof eta, el / p->work_done * (p->work_total - p->work_done));
+    else if (p->work_total <= 0 && p->done)
         fmt_duration(eta, sizeof eta, el / (double)p->done * (double)(p->total - p->done));
     snprintf(buf, len, "%zu/%zu done, %zu failing, ETA %s", p->done, p->total, p->failing, eta);
 }
@@ -54,7 +56,13 @@ static void clear_line(cts_progress *p)
 
 void cts_progress_case(cts_progress *p, const cts_result *r)
 {
+    cts_progress_case_work(p, r, 1.0);
+}
+
+void cts_progress_case_work(cts_progress *p, const cts_result *r, double work)
+{
     p->done++;
+    p->work_done += work;
     bool fails = cts_status_fails(r->v.status);
     p->failing += fails;
     if (fails) {

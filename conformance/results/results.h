@@ -136,6 +136,7 @@ typedef struct {
     double period;           /* seconds between plain progress lines */
     double redraw_period;    /* seconds between redraws of the live line (0.25) */
     size_t total, done, failing, skipped_before;
+    double work_total, work_done; /* the ETA's measure when work_total > 0, else cases */
     double t_start, t_last, t_drawn;
     bool line_shown;         /* a live line is on screen */
 } cts_progress;
@@ -143,6 +144,10 @@ typedef struct {
 void cts_progress_start(cts_progress *p, FILE *out, bool quiet, size_t total);
 /* One finished case: prints it if it fails (with its repro line), updates the line. */
 void cts_progress_case(cts_progress *p, const cts_result *r);
+/* The same for a case of `work` units (set work_total, their sum over the run, after start):
+ * the ETA is then the time per unit done times the units left, so a few large cases at the
+ * end are not "ETA 0s". */
+void cts_progress_case_work(cts_progress *p, const cts_result *r, double work);
 /* Clears the live line; the summary follows. */
 void cts_progress_end(cts_progress *p);
 double cts_now(void);         /* monotonic seconds */

@@ -70,11 +70,36 @@ static void test_failing_case_is_printed_and_line_redrawn(void **state)
     free(out);
 }
 
+/* The ETA weighs cases by their work: 10 s for the first case's 10 units of 100 leaves 90 s,
+ * not the 10 s that counting cases (1 of 2 done) would say. */
+static void test_eta_counts_work_not_cases(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    cts_progress p;
+    cts_progress_start(&p, f, false, 2);
+    p.tty = true;
+    p.work_total = 100;
+    p.t_start -= 10;
+    cts_result r;
+    memset(&r, 0, sizeof r);
+    r.v.status = CTS_PASS;
+    cts_progress_case_work(&p, &r, 10);
+    cts_progress_end(&p);
+    fclose(f);
+    if (!strstr(buf, "1/2 done, 0 failing, ETA 1m30s"))
+        fail_msg("printed: %s", buf);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_redraws_are_rate_limited),
         cmocka_unit_test(test_failing_case_is_printed_and_line_redrawn),
+        cmocka_unit_test(test_eta_counts_work_not_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
