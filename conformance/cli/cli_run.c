@@ -724,8 +724,8 @@ static int run_cases(int argc, char **argv, const cts_backend *backend, const ct
 
 /* JUnit and the summary over the whole JSONL file (the records of --resume in prev, then this
  * run's), the console summary, and the exit code. */
-static int report_run(int argc, char **argv, const cts_loaded *l, run_ctx *ctx,
-                      cts_result_list *prev, size_t ntodo, int stopped_by)
+static int report_run(int argc, char **argv, run_ctx *ctx, cts_result_list *prev, size_t ntodo,
+                      int stopped_by)
 {
     const run_args *a = ctx->a;
     outputs *o = ctx->o;
@@ -783,7 +783,7 @@ static int run_selected(int argc, char **argv, const run_args *a, const cts_back
     int stopped_by;
     int prov_err = run_cases(argc, argv, backend, l, &ctx, ntodo, &stopped_by);
     int rc = ctx.write_errno ? report_write_error(argc, argv, &ctx, ntodo, prev->count)
-                             : report_run(argc, argv, l, &ctx, prev, ntodo, stopped_by);
+                             : report_run(argc, argv, &ctx, prev, ntodo, stopped_by);
     if (prov_err && rc == CLI_EXIT_OK)
         rc = CLI_EXIT_FAIL;
     free(todo);

@@ -13,12 +13,12 @@ write_suite s.yaml
 # run, list with no suite given, in a directory without ./suites
 mkdir empty && cd empty
 expect_rc 2 "$ACLCTS" run --quiet
-grep -q "error: no suites found: no suite was given and the default, ./suites, does not exist in $T/empty" out ||
-  fail "$(cat out)"
-grep -q "suites:1:1" out && fail "the loader's message for a missing file: $(cat out)"
+grep -q "error: no suites found: no suite was given and the default, ./suites, does not exist in $T/empty" "$T/out" ||
+  fail "$(cat "$T/out")"
+grep -q "suites:1:1" "$T/out" && fail "the loader's message for a missing file: $(cat "$T/out")"
 [[ -z $(ls) ]] || fail "run without suites wrote $(ls)"
 expect_rc 2 "$ACLCTS" list
-grep -q "no suites found" out || fail "$(cat out)"
+grep -q "no suites found" "$T/out" || fail "$(cat "$T/out")"
 cd "$T"
 
 # list with nothing selected
