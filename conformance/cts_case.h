@@ -125,9 +125,16 @@ typedef struct {
                                    (REF_FLAG_UNCHECKABLE) before the case fails; -1: any */
 } cts_case;
 
+/* The most cases a load expands (each about 2.6 KB: ~0.5 GB at the limit). A suite over it is
+ * refused with its count before its cases are built, so memory is bounded whatever the
+ * matrices multiply to (100 entries of 10^5 combinations once grew a list to 24 GB). */
+#define CTS_MAX_CASES 200000
+
 typedef struct {
     cts_case *cases;
     size_t ncases;
+    size_t planned; /* cases the entries read so far expand to at most (combinations × products) */
+    bool full;      /* planned passed CTS_MAX_CASES: no further entry is expanded */
 } cts_case_list;
 
 #endif

@@ -463,6 +463,34 @@ static void builder_clear(cts_builder *b)
     free((void *)b->product_field);
 }
 
+/* The most products one combination of entry cn expands to: its own or the defaults' product:
+ * key may name any product, else the suite's list. */
+static int entry_products_bound(const cts_suite_ctx *s, const cts_ynode *cn)
+{
+    return cts_yaml_get(cn, "product") || cts_yaml_get(s->defaults, "product")
+               ? REF_PRODUCT_COUNT : s->nproducts;
+}
+
+/* Counts the entry's cases (an upper bound) into out->planned before any is built: false, with
+ * an error at the entry that passes CTS_MAX_CASES, once that total is reached. */
+static bool within_case_limit(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynode *cn,
+                              const char *field, const matrix *m, cts_case_list *out)
+{
+    size_t bound = m->total * (size_t)entry_products_bound(s, cn);
+    size_t before = out->planned;
+    out->planned += bound;
+    if (out->full)
+        return false;
+    if (out->planned <= CTS_MAX_CASES)
+        return true;
+    ERR(cn, field, "the suites expand to more than %d cases (CTS_MAX_CASES): %zu before this "
+        "entry, which adds up to %zu (%zu combinations x %d products); narrow its matrix or "
+        "load fewer suites at once", CTS_MAX_CASES, before, bound, m->total,
+        entry_products_bound(s, cn));
+    out->full = true;
+    return false;
+}
+
 void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynode *cn,
                      size_t index, cts_case_list *out, size_t *cap)
 {
@@ -477,7 +505,7 @@ void cts_expand_case(const cts_keyctx *k, const cts_suite_ctx *s, const cts_ynod
     const cts_ynode *mx, *ex;
     ok &= read_matrix(k, cn, field, &m, &mx);
     ok &= read_exclude(k, cn, field, mx, &m, &ex);
-    if (!ok)
+    if (!ok || !within_case_limit(k, s, cn, field, &m, out))
         return;
 
     bool *ex_used = calloc(ex ? ex->n + 1 : 1, sizeof *ex_used);

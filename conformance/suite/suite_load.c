@@ -403,6 +403,12 @@ int cts_load_suites(const char *const *paths, int npaths, const cts_load_options
     free(names);
     sv_free(&files);
 
+    if (all.full) {
+        d.count++;
+        if (err)
+            fprintf(err, "aclcts: error: the suites define up to %zu cases; at most %d are "
+                    "loaded at once (CTS_MAX_CASES)\n", all.planned, CTS_MAX_CASES);
+    }
     /* ids are unique by construction (unique suites, names, matrix values); checked anyway */
     if (!d.count && all.ncases > 1) {
         const cts_case **by_id = malloc(all.ncases * sizeof *by_id);
