@@ -66,6 +66,8 @@ typedef struct {
     bool out;           /* non-finite coordinate, or no tap in bounds */
     bc_axis ax[2];      /* 0: x (width), 1: y (height) */
     mpfr_t W[16], D[2][16]; /* wx·wy and (dwx·wy·mult_x, wx·dwy·mult_y), [ky·4 + kx] */
+    bool dd;            /* Wd, Dd hold them within 2^-106 relative, in the fast range */
+    ref_dd Wd[16], Dd[2][16];
 } bc_point;
 
 typedef struct {
@@ -74,6 +76,7 @@ typedef struct {
     double u;           /* the device's working unit roundoff */
     double ovf;         /* ref_path_overflow_at */
     double tiny;        /* 4× the working format's smallest normal (products below may vanish) */
+    bool force;         /* no double-double fast path */
 } bc_ctx;
 
 static int bitlen(int64_t v)
@@ -289,6 +292,20 @@ static void mul_exact(mpfr_ptr z, mpfr_srcptr a, mpfr_srcptr b, double m)
     mpfr_prec_round(z, mpfr_min_prec(z) > 1 ? mpfr_min_prec(z) : 2, MPFR_RNDN);
 }
 
+/* x as a double-double (hi = RN(x), lo = RN(x − hi): within 2^-106·|x|); false outside the
+ * fast range (0 or 2^-900 .. 2^900), where the fast path gives way to MPFR. */
+static bool dd_split(mpfr_srcptr x, ref_dd *d, mpfr_ptr r)
+{
+    d->hi = mpfr_get_d(x, MPFR_RNDN);
+    double m = fabs(d->hi);
+    if (m != 0 && !(m >= 0x1p-900 && m <= 0x1p900))
+        return false;
+    mpfr_set_prec(r, mpfr_get_prec(x));
+    mpfr_sub_d(r, x, d->hi, MPFR_RNDN); /* exact */
+    d->lo = mpfr_get_d(r, MPFR_RNDN);
+    return true;
+}
+
 static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
 {
     const ref_grid_params *p = X->p;
@@ -302,13 +319,19 @@ static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
     pt->out = ax->none || ay->none;
     if (pt->out)
         return;
+    mpfr_t r;
+    mpfr_init2(r, 64);
+    pt->dd = true;
     for (int ky = 0; ky < 4; ky++)
         for (int kx = 0; kx < 4; kx++) {
             int k = ky * 4 + kx;
             mul_exact(pt->W[k], ax->w[kx], ay->w[ky], 1);
             mul_exact(pt->D[0][k], ax->dw[kx], ay->w[ky], ax->mult);
             mul_exact(pt->D[1][k], ax->w[kx], ay->dw[ky], ay->mult);
+            pt->dd = dd_split(pt->W[k], &pt->Wd[k], r) && dd_split(pt->D[0][k], &pt->Dd[0][k], r) &&
+                     dd_split(pt->D[1][k], &pt->Dd[1][k], r) && pt->dd;
         }
+    mpfr_clear(r);
 }
 
 /* A weight factor the device may compute as 0 or of the other sign (ghost: exact 0). */
@@ -371,10 +394,12 @@ static void bc_terms_free(bc_terms *T)
 }
 
 /* The element's value from its exact terms (T->n of them, room for one more). */
-static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double ovf, double s_pre)
+static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double ovf, double s_pre,
+                   bool decided)
 {
-    ref_finish_mpfr_sum(T->ptr, (unsigned long)T->n, &v->hi, &v->lo, NULL);
-    if (!isfinite(v->hi) && T->n > 0) {
+    if (!decided)
+        ref_finish_mpfr_sum(T->ptr, (unsigned long)T->n, &v->hi, &v->lo, NULL);
+    if (!decided && !isfinite(v->hi) && T->n > 0) {
         mpfr_t h;
         mpfr_init2(h, 64);
         mpfr_sum(h, T->ptr, (unsigned long)T->n, MPFR_RNDN);
@@ -393,6 +418,45 @@ static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double o
      * (a partial sum, or the result itself when |exact| + bound passes it) */
     if ((v->sum_abs + v->coord_err) * (1 + 0x1p-20) > ovf || s_pre * (1 + 0x1p-20) > ovf)
         *fl |= REF_FLAG_RANGE;
+}
+
+/* ---- the fast path (Ziv): the terms as double-doubles with a bound, decided by ref_decide;
+ * MPFR where a term leaves the fast range or the bound cannot decide the rounding ---- */
+
+typedef struct {
+    ref_acc a;
+    bool ok;            /* every term so far fast */
+    int64_t nonzero;    /* terms not exactly 0 (all 0: MPFR gives the zero's sign) */
+} bc_fast;
+
+/* Adds w·x·y (y = 1 for input_grad) within its error: two products of 3u² each and w's own
+ * 2^-106 relative. */
+static void fast_add(bc_fast *f, ref_dd w, double x, double y)
+{
+    if (!f->ok || w.hi == 0 || x == 0 || y == 0)
+        return;
+    ref_dd t = ref_dd_mul_d(w, x);
+    double m = fabs(t.hi);
+    if (!(m >= 0x1p-900 && m <= 0x1p900)) {
+        f->ok = false;
+        return;
+    }
+    if (y != 1) {
+        t = ref_dd_mul_d(t, y);
+        m = fabs(t.hi);
+        if (!(m >= 0x1p-900 && m <= 0x1p900)) {
+            f->ok = false;
+            return;
+        }
+    }
+    ref_acc_add(&f->a, t, m * 0x1p-102 + REF_DD_TINY);
+    f->nonzero++;
+}
+
+/* hi and lo from the fast sum when it decides them. */
+static bool fast_done(const bc_fast *f, ref_value *v)
+{
+    return f->ok && f->nonzero > 0 && ref_decide(f->a.s, f->a.err, &v->hi, &v->lo);
 }
 
 /* ---- input_grad ---- */
@@ -512,6 +576,7 @@ static bool dx_interval(const bc_reach *R, const double *go, int64_t w_in, int64
     return true;
 }
 
+/* 1 when the fast path decided it, 0 MPFR, −1 out of memory. */
 static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
                       int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
 {
@@ -523,6 +588,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
     T->n = 0;
     bool unsure = false;
     double sabs = 0, cerr = 0;
+    bc_fast F = {.ok = !X->force};
     for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
         const bc_entry *en = &R->ent[i];
         const bc_point *pt = &pts[en->pix];
@@ -534,23 +600,30 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         if (!isfinite(g)) {
             unsure = unsure || ax->unres || ay->unres ||
                      class_unsure(isnan(g), wx * wy, wx, ax->ew, gx, wy, ay->ew, gy, X->tiny);
+            F.ok = false;
         } else {
             sabs += ag * wx * wy;
             cerr += ag * (ax->ew * wy + wx * ay->ew + ax->ew * ay->ew);
         }
-        if (gx || gy)
-            continue; /* a ghost adds to the bound only */
-        mpfr_srcptr w = pt->W[en->ky * 4 + en->kx];
+        if (!gx && !gy) /* a ghost adds to the bound only */
+            F.ok = F.ok && pt->dd, fast_add(&F, pt->Wd[en->ky * 4 + en->kx], g, 1);
+    }
+    bool decided = fast_done(&F, v);
+    for (int64_t i = R->start[e]; !decided && i < R->start[e + 1]; i++) {
+        const bc_entry *en = &R->ent[i];
+        if (en->kx == 4 || en->ky == 4)
+            continue;
+        mpfr_srcptr w = pts[en->pix].W[en->ky * 4 + en->kx];
         mpfr_ptr t = bc_term(T, mpfr_get_prec(w) + 64);
         if (!t)
             return -1;
-        mpfr_mul_d(t, w, g, MPFR_RNDN);
+        mpfr_mul_d(t, w, go[en->pix], MPFR_RNDN);
     }
     if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */
         sabs = cerr = INFINITY;
     v->sum_abs = sabs * (1 + (double)(v->nterms + 8) * 0x1p-52);
     v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
-    finish(T, v, fl, unsure, X->ovf, 0);
+    finish(T, v, fl, unsure, X->ovf, 0, decided);
     double off;
     if (R->unres[e] && !(*fl & REF_FLAG_UNCHECKABLE)) {
         /* an unresolved point's taps may reach it: a finite value is judged within an
@@ -559,12 +632,12 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         if (!ok || (!(*fl & REF_FLAG_NONFINITE) && !ival)) {
             *fl |= REF_FLAG_UNCHECKABLE;
         } else if (!(*fl & REF_FLAG_NONFINITE)) {
-            *fl |= REF_FLAG_INTERVAL;
+            *fl |= REF_FLAG_INTERVAL | (v->sum_abs + off > X->ovf / 4 ? REF_FLAG_RANGE : 0);
             ival[0] = -off;
             ival[1] = off;
         }
     }
-    return 0;
+    return decided;
 }
 
 /* ---- grid_grad ---- */
@@ -572,7 +645,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
 /* An unresolved point's grid_grad on any branch: |mult·Σ_c g·Σ val·w'·w| ≤ mult·Σ_c |g|·max|val|
  * over the taps' reach·BC_SUM_DW·BC_SUM_W. False when a value there is not finite. */
 static bool dgrid_reach_max(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix,
-                            double mult, double *m)
+                            double mult, double *m, double *pre)
 {
     const ref_grid_params *p = X->p;
     int64_t x0, x1, y0, y1, hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
@@ -589,10 +662,12 @@ static bool dgrid_reach_max(const bc_ctx *X, const bc_point *pt, int64_t n, int6
             return false;
         s += fabs(g) * mx;
     }
-    *m = s * mult * BC_SUM_DW * BC_SUM_W * (1 + 0x1p-20);
+    *pre = s * BC_SUM_DW * BC_SUM_W * (1 + 0x1p-20); /* before the scale by mult */
+    *m = *pre * mult;
     return isfinite(*m);
 }
 
+/* 1 when the fast path decided it, 0 MPFR, −1 out of memory. */
 static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
                        bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
 {
@@ -609,6 +684,11 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
     double mult = fabs(ad->mult);
     bool unsure = false;
     double sabs = 0, spre = 0, cerr = 0, under = 0;
+    bc_fast F = {.ok = !X->force && pt->dd};
+    bool decided = false;
+    for (int pass = 0; pass < 2; pass++) { /* the bound and the fast sum; then MPFR's terms */
+    if (pass == 1 && (decided = fast_done(&F, v)))
+        break;
     for (int64_t c = 0; c < p->c; c++) {
         double g = X->go[(n * p->c + c) * hw_out + pix];
         const double *in = X->in + (n * p->c + c) * hw_in;
@@ -619,6 +699,17 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
                     continue;
                 double val = in[yi * p->w_in + xi], a = fabs(g * val);
                 bool gx = kx == 4, gy = ky == 4;
+                if (pass == 1) {
+                    if (gx || gy)
+                        continue;
+                    mpfr_srcptr d = pt->D[comp][ky * 4 + kx];
+                    mpfr_ptr t = bc_term(T, mpfr_get_prec(d) + 128);
+                    if (!t)
+                        return -1;
+                    mpfr_mul_d(t, d, g, MPFR_RNDN);
+                    mpfr_mul_d(t, t, val, MPFR_RNDN);
+                    continue;
+                }
                 /* the factors: comp 0 dwx·wy, comp 1 wx·dwy */
                 double fx = comp == 0 ? ax->dwd[kx] : ax->wd[kx];
                 double fy = comp == 0 ? ay->wd[ky] : ay->dwd[ky];
@@ -637,15 +728,11 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
                     if (2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf)
                         spre = INFINITY; /* a partial product may overflow */
                 }
-                if (gx || gy)
-                    continue;
-                mpfr_srcptr d = pt->D[comp][ky * 4 + kx];
-                mpfr_ptr t = bc_term(T, mpfr_get_prec(d) + 128);
-                if (!t)
-                    return -1;
-                mpfr_mul_d(t, d, g, MPFR_RNDN);
-                mpfr_mul_d(t, t, val, MPFR_RNDN);
+                F.ok = F.ok && isfinite(g) && isfinite(val);
+                if (!gx && !gy)
+                    fast_add(&F, pt->Dd[comp][ky * 4 + kx], g, val);
             }
+    }
     }
     double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
     if (isnan(sabs + cerr + under)) /* ∞·0 of an overflowing |g·val| and a zero weight */
@@ -653,14 +740,16 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
     v->sum_abs = sabs * k;
     v->coord_err = cerr * k;
     v->under_mag = under * k;
-    finish(T, v, fl, unsure, X->ovf, spre * k);
-    double m;
+    finish(T, v, fl, unsure, X->ovf, spre * k, decided);
+    double m, pre;
     if ((ax->unres || ay->unres) && !(*fl & REF_FLAG_UNCHECKABLE)) {
         /* any branch's value lies in [−m, m]: offsets from the exact value, outwards (a
          * non-finite exact value: unjudged, the branch may miss its taps) */
         if (ival && isfinite(v->hi) && !(*fl & REF_FLAG_NONFINITE) &&
-            dgrid_reach_max(X, pt, n, pix, mult, &m)) {
-            *fl |= REF_FLAG_INTERVAL;
+            dgrid_reach_max(X, pt, n, pix, mult, &m, &pre)) {
+            /* the unknown taps' products and sums may pass the range too (before the scale
+             * by mult, which may be 0: ∞·0) */
+            *fl |= REF_FLAG_INTERVAL | (ref_fmax(m, pre) > X->ovf / 4 ? REF_FLAG_RANGE : 0);
             ival[0] = (-m - v->hi) * (1 + 0x1p-50) - 0x1p-1074;
             ival[1] = (m - v->hi) * (1 + 0x1p-50) + 0x1p-1074;
             ival[0] = ref_fmin(ival[0], 0);
@@ -669,7 +758,7 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
             *fl |= REF_FLAG_UNCHECKABLE;
         }
     }
-    return 0;
+    return decided;
 }
 
 /* ---- the stream ---- */
@@ -683,7 +772,7 @@ static int batch_points(const bc_ctx *X, int64_t n, bc_point *pts, int nth)
     return 0;
 }
 
-static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s)
+static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s, int64_t *hits)
 {
     const ref_grid_params *p = X->p;
     int64_t hw_in = p->h_in * p->w_in;
@@ -704,15 +793,20 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s)
             ref_chunkbuf_start(&b, ne);
             double *iv = R.nbox ? ref_chunkbuf_ival(&b) : NULL; /* zeroed */
             int fail = R.nbox && !iv;
-#pragma omp parallel num_threads(nth) reduction(| : fail)
+            int64_t h = 0;
+#pragma omp parallel num_threads(nth) reduction(| : fail) reduction(+ : h)
             {
                 bc_terms T = {0};
 #pragma omp for schedule(dynamic, 64)
-                for (int64_t i = 0; i < ne; i++)
-                    fail |= dx_element(X, pts, &R, n, c0 + i / hw_in, i % hw_in, &T, &b.o.v[i],
-                                       &b.o.flags[i], iv ? iv + 2 * i : NULL) != 0;
+                for (int64_t i = 0; i < ne; i++) {
+                    int r = dx_element(X, pts, &R, n, c0 + i / hw_in, i % hw_in, &T, &b.o.v[i],
+                                       &b.o.flags[i], iv ? iv + 2 * i : NULL);
+                    fail |= r < 0;
+                    h += r > 0;
+                }
                 bc_terms_free(&T);
             }
+            *hits += h;
             rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
         }
         reach_free(&R);
@@ -721,7 +815,8 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s)
     return rc;
 }
 
-static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s)
+static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
+                        int64_t *hits)
 {
     const ref_grid_params *p = X->p;
     int64_t hw_out = p->h_out * p->w_out;
@@ -737,15 +832,20 @@ static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink 
             any = any || (!pts[i].out && (pts[i].ax[0].unres || pts[i].ax[1].unres));
         double *iv = any ? ref_chunkbuf_ival(&b) : NULL;
         int fail = any && !iv;
-#pragma omp parallel num_threads(nth) reduction(| : fail)
+        int64_t h = 0;
+#pragma omp parallel num_threads(nth) reduction(| : fail) reduction(+ : h)
         {
             bc_terms T = {0};
 #pragma omp for schedule(dynamic, 32)
-            for (int64_t i = 0; i < 2 * hw_out; i++)
-                fail |= dgrid_value(X, &pts[i / 2], n, i / 2, (int)(i % 2), &T, &b.o.v[i],
-                                    &b.o.flags[i], iv ? iv + 2 * i : NULL) != 0;
+            for (int64_t i = 0; i < 2 * hw_out; i++) {
+                int r = dgrid_value(X, &pts[i / 2], n, i / 2, (int)(i % 2), &T, &b.o.v[i],
+                                    &b.o.flags[i], iv ? iv + 2 * i : NULL);
+                fail |= r < 0;
+                h += r > 0;
+            }
             bc_terms_free(&T);
         }
+        *hits += h;
         rc = fail ? -1 : ref_emit(s, 4, n * 2 * hw_out, &b);
     }
     ref_chunkbuf_free(&b);
@@ -758,7 +858,7 @@ int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, con
 {
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     bc_ctx X = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24,
-                ref_path_overflow_at(&opt->path), dbl ? 0x1p-1020 : 0x1p-124};
+                ref_path_overflow_at(&opt->path), dbl ? 0x1p-1020 : 0x1p-124, opt->force_mpfr};
     int64_t hw_out = p->h_out * p->w_out;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     bc_point *pts = malloc((size_t)(hw_out > 0 ? hw_out : 1) * sizeof *pts);
@@ -766,12 +866,15 @@ int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, con
         return -1;
     for (int64_t i = 0; i < hw_out; i++)
         point_init(&pts[i]);
-    int rc = dx ? stream_dx(&X, pts, nth, s) : 0;
-    rc = rc == 0 && dgrid ? stream_dgrid(&X, pts, nth, s) : rc;
+    int64_t hits = 0;
+    int rc = dx ? stream_dx(&X, pts, nth, s, &hits) : 0;
+    rc = rc == 0 && dgrid ? stream_dgrid(&X, pts, nth, s, &hits) : rc;
     for (int64_t i = 0; i < hw_out; i++)
         point_clear(&pts[i]);
     free(pts);
-    opt->mpfr_fallbacks += (dx ? p->n * p->c * p->h_in * p->w_in : 0) + (dgrid ? 2 * p->n * hw_out : 0);
+    int64_t all = (dx ? p->n * p->c * p->h_in * p->w_in : 0) + (dgrid ? 2 * p->n * hw_out : 0);
+    opt->fast_hits += hits;
+    opt->mpfr_fallbacks += all - hits;
     return rc;
 }
 
@@ -781,7 +884,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
 {
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
-    bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec), 0x1p-124};
+    bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec), 0x1p-124, true};
     bc_terms T = {0};
     ref_value v;
     uint8_t fl;
@@ -792,7 +895,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
     if (which == 1 && index >= 0 && index < p->n * hw_out * 2) {
         int64_t n = index / 2 / hw_out, pix = index / 2 % hw_out;
         point_eval(&X, n, pix, &pt);
-        rc = dgrid_value(&X, &pt, n, pix, (int)(index % 2), &T, &v, &fl, NULL);
+        rc = dgrid_value(&X, &pt, n, pix, (int)(index % 2), &T, &v, &fl, NULL) < 0 ? -1 : 0;
         if (rc == 0 && T.n)
             mpfr_sum(out, T.ptr, (unsigned long)T.n, MPFR_RNDN);
     } else if (which == 0 && index >= 0 && index < p->n * p->c * hw_in) {

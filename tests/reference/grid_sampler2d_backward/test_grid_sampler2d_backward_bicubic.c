@@ -6,6 +6,7 @@
 #include <float.h>
 #include <mpfr.h>
 
+#include "same_output.h"
 #include "torch_fixtures.h"
 
 static ref_grid_params bicubic(int64_t n, int64_t c, int64_t h_in, int64_t w_in, int64_t h_out,
@@ -338,6 +339,88 @@ static void unresolved_point_interval(void **state)
     ref_output_free(&og);
 }
 
+/* An unresolved point's unknown taps may overflow the device's products where the exact ones do
+ * not: FLOAT, reflection with align_corners on an axis of 8 (period 14), x = 2·14000004.5/7 − 1:
+ * c ≈ 14000004.5 (FP32's coordinate error ≈ 3.8: unresolved), exact taps 3..6; input 1.7e38 on
+ * column 1, which other floors reach; g = 2.7: grid_grad x and y (y's scale (1 − 1)/2 = 0, ∞·0 =
+ * NaN) are REF_FLAG_RANGE besides their intervals. */
+static void unresolved_point_range(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 8, 1, 1, REF_PAD_REFLECTION, true);
+    double go[] = {2.7}, in[] = {1, 1.7e38, -2, 3, 1, -1, 2, 0.5};
+    double gr[] = {2 * 14000004.5 / 7 - 1, 0.3};
+    ref_output og;
+    run(&p, go, in, gr, REF_DT_FLOAT, NULL, &og);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(og.flags[k] & (REF_FLAG_INTERVAL | REF_FLAG_RANGE | REF_FLAG_UNCHECKABLE),
+                         REF_FLAG_INTERVAL | REF_FLAG_RANGE);
+    ref_output_free(&og);
+}
+
+/* The double-double fast path and pure MPFR give every answer bitwise alike (same_output.h), on
+ * the fixtures and on data of every special class (DBL_MAX, subnormals, non-finite, zeros;
+ * points on, near and far from cell edges) in FLOAT and DOUBLE; most answers are fast. */
+static void fast_equals_mpfr(void **state)
+{
+    (void)state;
+    FILE *f = torch_open_named("torch_f64_bicubic.txt");
+    torch_record r;
+    int64_t hits = 0, falls = 0;
+    while (torch_next(f, &r) == 0) {
+        ref_output a[2], b[2];
+        for (int k = 0; k < 2; k++) {
+            ref_options opt = {.path = ref_grid_path(REF_DT_FLOAT), .force_mpfr = k};
+            assert_int_equal(ref_grid_sampler2d_backward(&r.grid, r.go, r.in, r.gr, &opt,
+                                                         k ? &b[0] : &a[0], k ? &b[1] : &a[1]), 0);
+            if (!k) {
+                hits += opt.fast_hits;
+                falls += opt.mpfr_fallbacks;
+            }
+        }
+        same_output(&a[0], &b[0]);
+        same_output(&a[1], &b[1]);
+        for (int k = 0; k < 2; k++) {
+            ref_output_free(&a[k]);
+            ref_output_free(&b[k]);
+        }
+        torch_record_free(&r);
+    }
+    fclose(f);
+    print_message("fixtures: %lld answers fast, %lld by MPFR\n", (long long)hits, (long long)falls);
+    assert_true(hits > 4 * falls);
+    ref_grid_params p = bicubic(2, 3, 4, 5, 3, 3, REF_PAD_BORDER, false);
+    const double special[] = {DBL_MAX, -0x1p-1074, INFINITY, NAN, 1.5, -2, 0, 0x1.fffffep127,
+                              3, -0.25, 0x1p-149, 7};
+    const double xs[] = {0, 1.0 / 3, -1 + 0x1p-52, 0.5 + 0x1p-50, -1, 1e8, 0.6, -0.2, 2.75};
+    double go[54], in[120], gr[36];
+    for (int i = 0; i < 54; i++)
+        go[i] = special[(i * 5 + 1) % 12];
+    for (int i = 0; i < 120; i++)
+        in[i] = special[(i * 7) % 12];
+    for (int i = 0; i < 36; i++)
+        gr[i] = xs[(i * 4) % 9];
+    for (int pad = 0; pad < 3; pad++)
+        for (int dt = 0; dt < 2; dt++) {
+            p.padding = (ref_padding)pad;
+            p.align_corners = dt;
+            ref_output a[2], b[2];
+            for (int k = 0; k < 2; k++) {
+                ref_options opt = {.path = ref_grid_path(dt ? REF_DT_DOUBLE : REF_DT_FLOAT),
+                                   .force_mpfr = k};
+                assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &opt,
+                                                             k ? &b[0] : &a[0], k ? &b[1] : &a[1]),
+                                 0);
+            }
+            same_output(&a[0], &b[0]);
+            same_output(&a[1], &b[1]);
+            for (int k = 0; k < 2; k++) {
+                ref_output_free(&a[k]);
+                ref_output_free(&b[k]);
+            }
+        }
+}
+
 /* A non-finite grid coordinate contributes nothing (docs/contract.md), gridGrad 0. */
 static void nonfinite_coordinate(void **state)
 {
@@ -363,6 +446,7 @@ int main(void)
         cmocka_unit_test(bounds_are_numbers),    cmocka_unit_test(sum_near_overflow),
         cmocka_unit_test(nonfinite_times_underflow), cmocka_unit_test(nan_on_vanishing_tap),
         cmocka_unit_test(beyond_range_other_floor), cmocka_unit_test(unresolved_point_interval),
+        cmocka_unit_test(fast_equals_mpfr),         cmocka_unit_test(unresolved_point_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
