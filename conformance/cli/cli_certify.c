@@ -49,6 +49,9 @@ static const char certify_help[] =
     "  --keep-dump DIR    also --dump the run's tensors there (not needed by the audit)\n"
     "  --contract C       judge by doc (default), vendor@9.0 (vendor) or vendor@8.5 (vendor-old);\n"
     "                     the package records it (docs/contract.md)\n"
+    "  --sign KEY.pem     also write OUT/SHA256SUMS.sig, an Ed25519 signature of SHA256SUMS\n"
+    "                     (the package digest) with this private key (`openssl genpkey\n"
+    "                     -algorithm ed25519`); verify-package --pubkey checks it\n"
     "\n"
     "Across machines (docs/certification.md): run the shards with `aclcts run --shard K/N`\n"
     "(or tools/slurm, tools/k8s), then package them here instead of running:\n"
@@ -65,7 +68,7 @@ static const char certify_help[] =
     "TIMEOUT, ERROR or RESOURCE_ERROR), 1 otherwise, 2 for usage or suite errors.\n";
 
 typedef struct {
-    const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump, *contract;
+    const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump, *contract, *sign;
     const char *paths[CLI_MAX_ARGS];
     int npaths;
     const char *results[CLI_MAX_ARGS];
@@ -77,9 +80,10 @@ static int parse(int argc, char **argv, certify_args *a)
     memset(a, 0, sizeof *a);
     for (int i = 1; i < argc; i++) {
         static const char *const names[] = {"--product", "--backend", "--out", "--jobs",
-                                            "--seed", "--timeout", "--keep-dump", "--contract"};
+                                            "--seed", "--timeout", "--keep-dump", "--contract",
+                                            "--sign"};
         const char **dst[] = {&a->product, &a->backend, &a->out, &a->jobs, &a->seed,
-                              &a->timeout, &a->keep_dump, &a->contract};
+                              &a->timeout, &a->keep_dump, &a->contract, &a->sign};
         int r = 0;
         for (size_t k = 0; k < sizeof names / sizeof names[0] && r == 0; k++)
             r = cli_opt_value(argc, argv, &i, names[k], dst[k]);
@@ -105,6 +109,11 @@ static int parse(int argc, char **argv, certify_args *a)
         return -1;
     }
     if (a->npaths == 0) a->paths[a->npaths++] = "suites";
+    char err[PATH_MAX + 200];
+    if (a->sign && cts_signing_key_check(a->sign, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: --sign %s\n", err);
+        return -1;
+    }
     return 0;
 }
 
@@ -671,6 +680,10 @@ static int seal_package(certify_state *s, char digest[65], double *t_written)
         fprintf(stderr, "aclcts: error: certify: %s\n", err);
         rc = -1;
     }
+    if (rc == 0 && s->a.sign && cts_package_sign(s->tmp, s->a.sign, err, sizeof err) != 0) {
+        fprintf(stderr, "aclcts: error: certify: %s\n", err);
+        rc = -1;
+    }
     if (rc == 0 && chmod(s->tmp, 0755) != 0) rc = -1; /* mkdtemp made it private */
     if (rc == 0 && !stop_signal && rename(s->tmp, s->out) != 0) {
         fprintf(stderr, "aclcts: error: certify: %s -> %s: %s\n", s->tmp, s->out,
@@ -702,6 +715,9 @@ static void print_outcome(const certify_state *s, const cts_tally *t, const char
         printf("suite set: %s\npackage: %s  %s\npackage digest (SHA-256 of SHA256SUMS): %s\n",
                s->m.canonical ? "canonical" : "NOT the canonical set of this aclcts", s->out,
                s->tar, digest);
+    if (sealed && s->a.sign)
+        printf("signature: %s/%s (Ed25519 of SHA256SUMS by %s)\n", s->out,
+               CTS_PACKAGE_SIGNATURE, s->a.sign);
 }
 
 /* The end of a certify that wrote no package: whatever it made removed, why said once. */

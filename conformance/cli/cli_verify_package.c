@@ -13,7 +13,8 @@
 #include "package/package.h"
 
 static const char verify_help[] =
-    "usage: aclcts verify-package [--check-backend] [--digest HEX] DIR|PACKAGE.tar.gz\n"
+    "usage: aclcts verify-package [--check-backend] [--digest HEX] [--pubkey PUB.pem]\n"
+    "                             DIR|PACKAGE.tar.gz\n"
     "\n"
     "Re-checks a package made by `aclcts certify`; one line per problem, naming the file:\n"
     "  - a closed package: only regular files, known by lstat before anything is read (a link,\n"
@@ -34,6 +35,8 @@ static const char verify_help[] =
     "                   recorded (only meaningful on the machines that ran); each library\n"
     "                   compared is listed with its outcome\n"
     "  --digest HEX     the package digest the vendor published (SHA-256 of SHA256SUMS)\n"
+    "  --pubkey PUB.pem the signer's Ed25519 public key: SHA256SUMS.sig must be its signature\n"
+    "                   of SHA256SUMS (certify --sign); without it a signature is not checked\n"
     "\n"
     "Exit 0 when the package verifies, 1 when something differs, 2 for usage errors or an\n"
     "archive that is not a package.\n";
@@ -81,9 +84,21 @@ static void print_backend_compared(const cts_manifest *m)
     }
 }
 
+/* The signature: checked with --pubkey (and then required); otherwise only noted. */
+static int signature(const char *dir, const char *pubkey)
+{
+    if (pubkey) return cts_package_check_signature(dir, pubkey, stdout);
+    char path[PATH_MAX * 2 + 32];
+    snprintf(path, sizeof path, "%s/%s", dir, CTS_PACKAGE_SIGNATURE);
+    if (access(path, F_OK) == 0)
+        printf("%s: present, not checked (give the signer's public key with --pubkey)\n",
+               CTS_PACKAGE_SIGNATURE);
+    return 0;
+}
+
 int cli_verify_package(int argc, char **argv)
 {
-    const char *target = NULL, *digest_want = NULL;
+    const char *target = NULL, *digest_want = NULL, *pubkey = NULL;
     bool check_backend = false;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -92,7 +107,8 @@ int cli_verify_package(int argc, char **argv)
             return CLI_EXIT_OK;
         } else if (!strcmp(argv[i], "--check-backend")) {
             check_backend = true;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--digest", &digest_want)) != 0) {
+        } else if ((r = cli_opt_value(argc, argv, &i, "--digest", &digest_want)) != 0 ||
+                   (r = cli_opt_value(argc, argv, &i, "--pubkey", &pubkey)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
         } else if (argv[i][0] != '-' && !target) {
             target = argv[i];
@@ -122,6 +138,7 @@ int cli_verify_package(int argc, char **argv)
     }
     cts_manifest m;
     int bad = cts_package_verify(dir, check_backend, stdout, &m, digest);
+    bad += signature(dir, pubkey);
     cleanup();
     if (check_backend)
         print_backend_compared(&m);

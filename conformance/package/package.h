@@ -170,6 +170,18 @@ FILE *cts_package_fopen(const char *path);
  * sorted) are exactly those and manifest.json. One line per problem; their number. */
 int cts_package_check_closed(const cts_names *summed, const cts_manifest *m, FILE *out);
 
+/* The signature (signature.c): Ed25519 (OpenSSL) over SHA256SUMS, whose SHA-256 is the package
+ * digest, stored raw in DIR/SHA256SUMS.sig. It binds every file SHA256SUMS lists to the holder
+ * of the private key; it says nothing of how the results were obtained. */
+
+/* key_path holds an Ed25519 private key (PEM). 0, or -1 with a message. */
+int cts_signing_key_check(const char *key_path, char *err, size_t errlen);
+/* Signs dir/SHA256SUMS with the key into dir/SHA256SUMS.sig. 0, or -1 with a message. */
+int cts_package_sign(const char *dir, const char *key_path, char *err, size_t errlen);
+/* Checks dir/SHA256SUMS.sig against the Ed25519 public key (PEM) at pub_path; one line on out
+ * either way. 0 when it verifies, else 1. */
+int cts_package_check_signature(const char *dir, const char *pub_path, FILE *out);
+
 /* Checks shared by certify and verify-package; each prints one line per problem on out,
  * prefixed by `what` (a file name), and returns the number of problems. */
 

@@ -7,7 +7,8 @@
 # - unlisted files: a note, or an extra suite, added to SHA256SUMS but not to the manifest; a
 #   manifest that lists a file a package does not hold; an empty directory;
 # - special files: summary.md a FIFO, junit.xml a character device, audit.md a socket: refused
-#   by their type at once, nothing read (a FIFO used to block verify-package forever).
+#   by their type at once, nothing read (a FIFO used to block verify-package forever);
+# - a re-sealed package (every hash consistent): refused by the signer's public key.
 source "$(dirname "$0")/e2e_lib.sh"
 P=ascend910b
 write_suite suite.yaml
@@ -48,7 +49,7 @@ for f in m["files"]:
     if os.path.isfile(f["path"]): f["sha256"] = h(f["path"])
 json.dump(m, open("manifest.json", "w"), indent=2)
 files = sorted(os.path.relpath(os.path.join(d, n)) for d, _, ns in os.walk(".") for n in ns)
-open("SHA256SUMS", "w").write("".join(f"{h(p)}  {p}\n" for p in files if p != "SHA256SUMS"))
+open("SHA256SUMS", "w").write("".join(f"{h(p)}  {p}\n" for p in files if p not in ("SHA256SUMS", "SHA256SUMS.sig")))
 PY
 cp -r pkg forgedpkg
 (cd forgedpkg && sed -i 's/"status":"FAIL"/"status":"PASS"/' results.jsonl && python3 - <<'PY' && python3 ../reseal.py)
@@ -89,4 +90,35 @@ if mknod probe c 1 3 2>/dev/null; then
 else
   echo "(no device test: mknod needs CAP_MKNOD)"
 fi
+# Signatures (certify --sign, verify-package --pubkey): a signed package verifies with the
+# signer's public key, also through openssl alone; another key, a missing signature and a
+# re-sealed forgery are refused; a key that is not an Ed25519 private key is refused before
+# anything runs.
+openssl genpkey -algorithm ed25519 -out key.pem 2>/dev/null && openssl pkey -in key.pem -pubout -out pub.pem
+openssl genpkey -algorithm ed25519 2>/dev/null | openssl pkey -pubout -out other.pem
+openssl genpkey -algorithm rsa -pkeyopt rsa_keygen_bits:1024 -out rsa.pem 2>/dev/null
+expect_rc 1 "$ACLCTS" certify --product $P --out spkg --sign key.pem --results bad/results.jsonl suite.yaml
+grep -q "^signature: spkg/SHA256SUMS.sig (Ed25519 of SHA256SUMS by key.pem)" out || fail "no signature line: $(cat out)"
+for target in spkg spkg.tar.gz; do
+  expect_rc 0 "$ACLCTS" verify-package --pubkey pub.pem $target
+  grep -q "^SHA256SUMS.sig: a valid Ed25519 signature of SHA256SUMS by the key pub.pem" out || fail "$target: $(cat out)"
+done
+openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in spkg/SHA256SUMS -sigfile spkg/SHA256SUMS.sig |
+  grep -q "Signature Verified Successfully" || fail "openssl does not verify the signature"
+expect_rc 0 "$ACLCTS" verify-package spkg
+grep -q "^SHA256SUMS.sig: present, not checked" out || fail "an unchecked signature not noted"
+expect_rc 1 "$ACLCTS" verify-package --pubkey other.pem spkg
+grep -q "^SHA256SUMS.sig: does not verify with other.pem" out || fail "another key: $(cat out)"
+expect_rc 1 "$ACLCTS" verify-package --pubkey pub.pem pkg
+grep -q "^SHA256SUMS.sig: missing: the package is not signed" out || fail "unsigned: $(cat out)"
+cp -r spkg sforged
+(cd sforged && sed -i "1s/\"t_gen\":[^,]*/\"t_gen\":1/" results.jsonl && python3 ../reseal.py)
+expect_rc 0 "$ACLCTS" verify-package sforged   # a consistent forgery: only the signature tells
+expect_rc 1 "$ACLCTS" verify-package --pubkey pub.pem sforged
+grep -q "^SHA256SUMS.sig: does not verify with pub.pem" out || fail "re-sealed forgery: $(cat out)"
+for k in rsa.pem pub.pem; do
+  expect_rc 2 "$ACLCTS" certify --product $P --out kpkg --sign $k --results bad/results.jsonl suite.yaml
+  grep -q "certify: --sign $k: not" out || fail "--sign $k: $(cat out)"
+done
+[[ -z $(compgen -G 'kpkg*') ]] || fail "a refused --sign left $(compgen -G 'kpkg*')"
 echo "hostile packages: $nfail forged records named by certify and verify-package; unlisted, undeclared, special-file packages refused"
