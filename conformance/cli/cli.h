@@ -1,5 +1,5 @@
 /* The `aclcts` subcommands (one file each) and what they share: the options that choose cases
- * (cli_select.c) and the repro line (cli_repro.c). Each returns the process exit code:
+ * (cli_select.c) and the repro line (cli_repro_line.c). Each returns the process exit code:
  * 0 nothing failing, 1 a FAIL/CRASH/TIMEOUT/ERROR, 2 usage or suite errors. */
 #ifndef ACLCTS_CONFORMANCE_CLI_H_
 #define ACLCTS_CONFORMANCE_CLI_H_
@@ -24,8 +24,11 @@
 int cli_run(int argc, char **argv);
 /* `aclcts run` inside another command (certify): on the cases loaded already (loaded: the
  * selection its arguments make), handing its records (every one in the JSONL) to records
- * instead of writing junit.xml and summary.md, which the caller makes from them. */
-int cli_run_loaded(int argc, char **argv, const cts_loaded *loaded, cts_result_list *records);
+ * instead of writing junit.xml and summary.md, which the caller makes from them. The repro
+ * lines are those of the package at path `package`: run from its directory, they take its copy
+ * of each suite (suites/OP/FILE) and write to ../NAME.repro beside it. */
+int cli_run_loaded(int argc, char **argv, const cts_loaded *loaded, cts_result_list *records,
+                   const char *package);
 int cli_list(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_coverage(int argc, char **argv);
@@ -72,7 +75,7 @@ void cli_print_other_contract(FILE *f, const cts_loaded *l, ref_spec contract);
  * lies below it, else absolute. */
 void cli_display_path(const char *path, char *out, size_t len);
 
-/* ---- the repro line (cli_repro.c) ---- */
+/* ---- the repro line (cli_repro_line.c; read back by cli_repro.c) ---- */
 
 typedef struct {
     const char *backend;      /* --backend spec */
@@ -86,6 +89,8 @@ typedef struct {
     const char *out;          /* --out for the rerun (so it never overwrites the full run's) */
                               /* binary, out and suite file are written as absolute paths */
     const char *contract;     /* --contract (NULL or "doc": not printed) */
+    bool relative;            /* out and suite file as given: relative to a package, whose
+                                 lines are run from its directory */
 } cli_repro_args;
 
 /* The --out of a repro line for a run writing to OUT: OUT/repro, or OUT itself when it already

@@ -209,7 +209,7 @@ static int add_suites(cts_manifest *m, const char *dir, const cts_names *files)
 /* Runs the cases of l into dir with `aclcts run` (no shard: the scheduler variables were
  * refused); its records into got. */
 static int run_here(const certify_args *a, const char *dir, const cts_loaded *l,
-                    cts_result_list *got)
+                    cts_result_list *got, const char *package)
 {
     char *rargv[CLI_MAX_ARGS + 24];
     int rn = 0;
@@ -226,7 +226,7 @@ static int run_here(const certify_args *a, const char *dir, const cts_loaded *l,
     rargv[rn++] = "--quiet";
     for (int k = 0; k < a->npaths; k++) rargv[rn++] = (char *)a->paths[k];
     rargv[rn] = NULL;
-    return cli_run_loaded(rn, rargv, l, got);
+    return cli_run_loaded(rn, rargv, l, got, package);
 }
 
 /* The run sessions of one results file into m; 0, or -1 (printed). */
@@ -569,7 +569,7 @@ static void remove_outputs(certify_state *s)
 static int gather(certify_state *s)
 {
     if (s->a.nresults == 0) {
-        int rc = run_here(&s->a, s->tmp, &s->l, &s->got);
+        int rc = run_here(&s->a, s->tmp, &s->l, &s->got, s->out);
         if (rc == CLI_EXIT_USAGE || rc > 128) return rc; /* a write error, or interrupted */
         char path[PATH_MAX * 2];
         snprintf(path, sizeof path, "%s/results.jsonl", s->tmp);

@@ -1,108 +1,16 @@
-/* The repro line: written for every non-pass case, read back by `aclcts repro LINE`. One place
- * knows its format in both directions. */
+/* `aclcts repro LINE`: reads back the repro line cli_repro_line.c writes and reruns its case with
+ * `aclcts run`. */
 #include "cli.h"
 #include "results/results.h"
 
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-extern char **environ;
 
-
-/* A word as sh reads it: bare when it is made of safe characters, else in single quotes. */
-static void put_word(cts_sink *s, const char *w)
-{
-    if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                        "_-./:=,+@%") == strlen(w)) {
-        cts_sink_put(s, "%s", w);
-        return;
-    }
-    cts_sink_put(s, "'");
-    for (; *w; w++)
-        cts_sink_put(s, *w == '\'' ? "'\\''" : "%c", *w);
-    cts_sink_put(s, "'");
-}
-
-/* An absolute path, so the line works from any directory: realpath when the path exists,
- * else the working directory joined with it. */
-static void absolute(const char *path, char *out, size_t len)
-{
-    char cwd[PATH_MAX], real[PATH_MAX];
-    if (realpath(path, real))
-        snprintf(out, len, "%s", real);
-    else if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
-        snprintf(out, len, "%s", path);
-    else {
-        cts_sink s = {out, len, 0};
-        cts_sink_put(&s, "%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
-    }
-}
-
-void cli_repro_out(const char *out, char *buf, size_t len)
-{
-    size_t n = strlen(out);
-    while (n > 1 && out[n - 1] == '/')
-        n--;
-    bool is_repro = n >= 5 && !strncmp(out + n - 5, "repro", 5) &&
-                    (n == 5 || out[n - 6] == '/');
-    if (is_repro)
-        snprintf(buf, len, "%.*s", (int)n, out);
-    else
-        snprintf(buf, len, "%.*s/repro", (int)n, out);
-}
-
-size_t cli_repro_format(char *buf, size_t len, const cli_repro_args *a)
-{
-    cts_sink s = {buf, len, 0};
-    if (len)
-        buf[0] = '\0';
-    /* The emulated device's fault and behaviour switches are part of what was run. */
-    for (char **e = environ; e && *e; e++)
-        if (strncmp(*e, "ACLNN_EMU_", 10) == 0 && strchr(*e, '=')) {
-            const char *eq = strchr(*e, '=');
-            cts_sink_put(&s, "%.*s=", (int)(eq - *e), *e);
-            put_word(&s, eq + 1);
-            cts_sink_put(&s, " ");
-        }
-    char path[PATH_MAX];
-    absolute("/proc/self/exe", path, sizeof path);
-    put_word(&s, path);
-    cts_sink_put(&s, " run --backend ");
-    put_word(&s, a->backend);
-    cts_sink_put(&s, " --product %s --seed %llu", a->product, (unsigned long long)a->seed);
-    if (a->repeat > 0)
-        cts_sink_put(&s, " --repeat %d", a->repeat);
-    if (a->timeout > 0)
-        cts_sink_put(&s, " --timeout %g", a->timeout);
-    if (a->quick)
-        cts_sink_put(&s, " --quick");
-    if (a->contract && *a->contract && strcmp(a->contract, "doc") != 0)
-        cts_sink_put(&s, " --contract %s", a->contract);
-    if (a->out && *a->out) {
-        cts_sink_put(&s, " --out ");
-        absolute(a->out, path, sizeof path);
-        put_word(&s, path);
-    }
-    /* The id as a glob that matches only itself: escape fnmatch's special characters. */
-    char glob[2 * CTS_ID_MAX + 1];
-    size_t g = 0;
-    for (const char *p = a->id; *p && g + 2 < sizeof glob; p++) {
-        if (strchr("*?[]\\", *p))
-            glob[g++] = '\\';
-        glob[g++] = *p;
-    }
-    glob[g] = '\0';
-    cts_sink_put(&s, " --filter '");
-    for (const char *p = glob; *p; p++)
-        cts_sink_put(&s, *p == '\'' ? "'\\''" : "%c", *p);
-    cts_sink_put(&s, "' ");
-    absolute(a->suite_file, path, sizeof path);
-    put_word(&s, path);
-    return s.pos;
-}
 
 typedef struct {
     char **w;
@@ -184,13 +92,34 @@ unterminated:
     return -1;
 }
 
+/* A line from a package made on another machine names the suite where it ran; run from the
+ * package's directory it takes the package's copy, suites/OP/FILE, when the named file is not
+ * here. */
+static void resolve_suite(char **word)
+{
+    char key[PATH_MAX], packaged[PATH_MAX + 8];
+    struct stat st;
+    if (**word == '-' || stat(*word, &st) == 0)
+        return;
+    cts_suite_key(*word, key, sizeof key);
+    snprintf(packaged, sizeof packaged, "suites/%s", key);
+    if (stat(packaged, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    fprintf(stderr, "aclcts: repro: %s is not here; taking the package's %s\n", *word, packaged);
+    free(*word);
+    if (!(*word = strdup(packaged)))
+        abort();
+}
+
 static const char repro_help[] =
     "usage: aclcts repro 'LINE'\n"
     "\n"
     "Reruns the case of a repro line exactly as `aclcts run` printed it (in results.jsonl\n"
     "field \"repro\", summary.md, the console and junit.xml), in this process: leading\n"
     "VAR=value words set the environment, the program word is ignored (this binary runs), the\n"
-    "rest are `run` options. A leading '$ ' is ignored. The exit code is run's.\n";
+    "rest are `run` options. A leading '$ ' is ignored. A suite file that is not there is taken\n"
+    "from ./suites/OP/FILE when that exists: a package's lines work from its directory. The\n"
+    "exit code is run's.\n";
 
 int cli_repro(int argc, char **argv)
 {
@@ -228,6 +157,7 @@ int cli_repro(int argc, char **argv)
                 "got: %s\n", argv[1]);
         rc = CLI_EXIT_USAGE;
     } else {
+        resolve_suite(&w[n - 1]);
         fprintf(stderr, "aclcts: repro:");
         for (int j = k + 1; j < n; j++)
             fprintf(stderr, " %s", w[j]);
@@ -238,9 +168,4 @@ int cli_repro(int argc, char **argv)
         free(w[j]);
     free(w);
     return rc;
-}
-
-void cli_shell_word(cts_sink *s, const char *w)
-{
-    put_word(s, w);
 }

@@ -64,6 +64,7 @@ static const char run_help[] =
 typedef struct {
     cts_selection sel;
     const char *backend, *out, *jsonl, *junit, *dump, *resume;
+    const char *package;   /* inside certify: the package's path; repro lines relative to it */
     long jobs, repeat;
     double timeout;
     uint64_t max_memory;
@@ -553,6 +554,13 @@ static void on_done(void *vctx, size_t index, const cts_verdict *v, const char *
                              .timeout = ctx->a->timeout_given ? ctx->a->timeout : 0,
                              .quick = ctx->a->sel.quick, .out = ctx->repro_out,
                              .contract = r.contract};
+        char key[PATH_MAX], packaged[PATH_MAX + 8];
+        if (ctx->a->package) { /* run from the package: its copy of the suite, output beside */
+            cts_suite_key(file, key, sizeof key);
+            snprintf(packaged, sizeof packaged, "suites/%s", key);
+            ra.suite_file = packaged;
+            ra.relative = true;
+        }
         cli_repro_format(r.repro, sizeof r.repro, &ra);
         snprintf(r.log, sizeof r.log, "%s", log);
     }
@@ -692,7 +700,13 @@ static int run_cases(int argc, char **argv, const cts_backend *backend, const ct
     int prov_err = cts_provenance_begin(&prov, backend, a->backend, a->sel.product,
                                         ref_spec_contract(a->sel.contract), l->shard.index,
                                         l->shard.count, argc, argv, ctx->o->jsonl);
-    cli_repro_out(a->out, ctx->repro_out, sizeof ctx->repro_out);
+    if (a->package) { /* ../NAME.repro: beside the package, which stays as sealed */
+        const char *slash = strrchr(a->package, '/');
+        snprintf(ctx->repro_out, sizeof ctx->repro_out, "../%s.repro",
+                 slash ? slash + 1 : a->package);
+    } else {
+        cli_repro_out(a->out, ctx->repro_out, sizeof ctx->repro_out);
+    }
     struct sigaction old[2];
     stop_request = 0;
     catch_stop_signals(old);
@@ -792,7 +806,8 @@ static int run_selected(int argc, char **argv, const run_args *a, const cts_back
 }
 
 /* cli_run, or cli_run_loaded with the cases given (then not loaded here). */
-static int run_command(int argc, char **argv, const cts_loaded *given, cts_result_list *records)
+static int run_command(int argc, char **argv, const cts_loaded *given, cts_result_list *records,
+                       const char *package)
 {
     run_args a;
     if (asks_help(argc, argv)) {
@@ -801,6 +816,7 @@ static int run_command(int argc, char **argv, const cts_loaded *given, cts_resul
     }
     if (parse_args(argc, argv, &a) != 0)
         return CLI_EXIT_USAGE;
+    a.package = package;
     cts_backend backend;
     char err[1024];
     memset(&backend, 0, sizeof backend);
@@ -830,10 +846,11 @@ static int run_command(int argc, char **argv, const cts_loaded *given, cts_resul
 
 int cli_run(int argc, char **argv)
 {
-    return run_command(argc, argv, NULL, NULL);
+    return run_command(argc, argv, NULL, NULL, NULL);
 }
 
-int cli_run_loaded(int argc, char **argv, const cts_loaded *loaded, cts_result_list *records)
+int cli_run_loaded(int argc, char **argv, const cts_loaded *loaded, cts_result_list *records,
+                   const char *package)
 {
-    return run_command(argc, argv, loaded, records);
+    return run_command(argc, argv, loaded, records, package);
 }

@@ -54,6 +54,16 @@ static void clear_line(cts_progress *p)
     }
 }
 
+void cts_failing_case_print(FILE *f, const cts_result *r)
+{
+    fprintf(f, "%-8s %s", cts_status_name(r->v.status), r->v.case_id);
+    if (r->v.check[0])
+        fprintf(f, " [%s]", r->v.check);
+    fprintf(f, ": %s\n", r->v.message);
+    if (r->repro[0])
+        fprintf(f, "    %s\n", r->repro);
+}
+
 void cts_progress_case(cts_progress *p, const cts_result *r)
 {
     cts_progress_case_work(p, r, 1.0);
@@ -67,10 +77,7 @@ void cts_progress_case_work(cts_progress *p, const cts_result *r, double work)
     p->failing += fails;
     if (fails) {
         clear_line(p);
-        fprintf(p->out, "%-8s %s", cts_status_name(r->v.status), r->v.case_id);
-        if (r->v.check[0])
-            fprintf(p->out, " [%s]", r->v.check);
-        fprintf(p->out, ": %s\n  repro: %s\n", r->v.message, r->repro);
+        cts_failing_case_print(p->out, r);
         if (r->log[0] && !p->quiet)
             fprintf(p->out, "  output:\n%s%s", r->log,
                     r->log[strlen(r->log) - 1] == '\n' ? "" : "\n");

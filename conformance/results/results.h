@@ -142,6 +142,10 @@ typedef struct {
 } cts_progress;
 
 void cts_progress_start(cts_progress *p, FILE *out, bool quiet, size_t total);
+/* A failing case as the log, the end-of-run list and summary.md show it: "STATUS ID [check]:
+ * message", then its repro line alone on the next line, indented by four spaces, which pastes
+ * whole into a shell or into `aclcts repro '...'`. */
+void cts_failing_case_print(FILE *f, const cts_result *r);
 /* One finished case: prints it if it fails (with its repro line), updates the line. */
 void cts_progress_case(cts_progress *p, const cts_result *r);
 /* The same for a case of `work` units (set work_total, their sum over the run, after start):

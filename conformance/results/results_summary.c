@@ -100,8 +100,10 @@ static row *collect_rows(const cts_result *r, size_t n, bool by_numerics, size_t
     return rows;
 }
 
-/* The total per status, then each failing case with its repro line (at most max_repro; 0: all). */
-static void write_tail(FILE *f, const cts_result *r, size_t n, size_t max_repro)
+/* The total per status, then each failing case with its repro line (at most max_repro; 0: all),
+ * as cts_failing_case_print shows them; in Markdown inside a fence, so the page shows the lines
+ * as they are and the file holds them as the console does. */
+static void write_tail(FILE *f, const cts_result *r, size_t n, size_t max_repro, bool markdown)
 {
     cts_tally t;
     cts_tally_results(r, n, &t);
@@ -116,17 +118,19 @@ static void write_tail(FILE *f, const cts_result *r, size_t n, size_t max_repro)
         failing += cts_status_fails(r[i].v.status);
     if (!failing)
         return;
-    fprintf(f, "\nFailing cases (one line each reruns exactly that case):\n\n");
+    fprintf(f, "\nFailing cases (each indented line reruns its case: paste it into a shell, or "
+            "give it to aclcts repro '...'):\n\n%s", markdown ? "```\n" : "");
     for (size_t i = 0; i < n && (!max_repro || shown < max_repro); i++) {
         if (!cts_status_fails(r[i].v.status))
             continue;
-        fprintf(f, "- %s %s [%s] %s\n  `%s`\n", cts_status_name(r[i].v.status), r[i].v.case_id,
-                r[i].v.check, r[i].v.message, r[i].repro);
+        cts_failing_case_print(f, &r[i]);
         shown++;
     }
     if (shown < failing)
-        fprintf(f, "- ... and %zu more (all in results.jsonl, field \"repro\")\n",
+        fprintf(f, "... and %zu more (all in results.jsonl, field \"repro\")\n",
                 failing - shown);
+    if (markdown)
+        fprintf(f, "```\n");
 }
 
 void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
@@ -153,7 +157,7 @@ void cts_summary_write(FILE *f, const cts_result *r, size_t n, size_t max_repro)
         fprintf(f, " %s | %s |\n", ulp, bound);
     }
     free(rows);
-    write_tail(f, r, n, max_repro);
+    write_tail(f, r, n, max_repro, true);
 }
 
 void cts_summary_console(FILE *f, const cts_result *r, size_t n, size_t max_repro)
@@ -178,5 +182,5 @@ void cts_summary_console(FILE *f, const cts_result *r, size_t n, size_t max_repr
     free(rows);
     fprintf(f, "(worst bound units: |got - exact| over the allowed error, <= 1 passes; - : no "
                "numbers compared. Per numerics key and in ULP: summary.md)\n");
-    write_tail(f, r, n, max_repro);
+    write_tail(f, r, n, max_repro, false);
 }

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Every non-pass case carries one repro line; `aclcts repro LINE` (and the same line pasted into
-# a shell) reruns exactly that case and reaches the same verdict.
+# a shell) reruns exactly that case and reaches the same verdict. The log, the end-of-run list
+# and summary.md show it in one form: the line alone, indented by four spaces (before: "repro:
+# LINE" in the log and `LINE` in backticks, which a shell runs as a command substitution). In a
+# certification package the lines work from the package's directory: its copy of the suite, the
+# output beside the package (before: they named the deleted DIR.partial-XXXX/repro), and
+# `aclcts repro` takes the package's suite when the line names one from another machine.
 source "$(dirname "$0")/e2e_lib.sh"
 write_suite s.yaml
 # A wrong expected value for the doc example (1/16 is right, 0.5 is not): FAIL on both products.
@@ -40,6 +45,42 @@ rc=0; (cd / && bash -c "$line") >out 2>&1 || rc=$?
 diff <(jsonl_table r/repro/results.jsonl) \
      <(jsonl_table r/results.jsonl | grep '^e2e.avgpool.doc_example.ascend910b ') \
   || fail "shell repro verdict differs"
+
+# One form everywhere: each indented line of the log, the end-of-run list and summary.md is a
+# record's repro line, whole.
+expect_rc 1 "$ACLCTS" run --out r3 wrong.yaml
+python3 - r3/results.jsonl out r3/summary.md <<'PY' || fail "repro lines shown differently"
+import json, sys
+lines = {json.loads(l)["repro"] for l in open(sys.argv[1])} - {""}
+for shown in sys.argv[2:]:
+    got = [l[4:].rstrip("\n") for l in open(shown) if l.startswith("    ") and " run " in l]
+    assert got and set(got) == lines, (shown, got)
+    assert not any(("`" in l and " run " in l) or l.lstrip().startswith("repro:")
+                   for l in open(shown)), shown
+PY
+# in the log each line twice (as the case fails, and in the end-of-run list)
+(( $(grep -c "^    .* run --backend" out) == 4 )) || fail "$(cat out)"
+
+# A package's lines: run from its directory, beside it, leaving it as sealed.
+rc=0; "$ACLCTS" certify --product ascend910b --out pkg wrong.yaml >cert 2>&1 || rc=$?
+[[ $rc == 1 ]] || { cat cert; fail "certify: exit $rc"; }
+pline=$(python3 -c 'import json,sys; print([json.loads(l)["repro"] for l in open(sys.argv[1]) if json.loads(l)["repro"]][0])' pkg/results.jsonl)
+[[ $pline == *" --out ../pkg.repro "*" suites/wrong.yaml" && $pline != *partial* ]] ||
+  fail "package line: $pline"
+rc=0; (cd pkg && bash -c "$pline") >out 2>&1 || rc=$?
+[[ $rc == 1 && $(wc -l <pkg.repro/results.jsonl) == 1 ]] || fail "package line in a shell: $rc $(cat out)"
+rm -rf pkg.repro
+(cd pkg && "$ACLCTS" repro "$pline") >out 2>&1 || true
+[[ $(wc -l <pkg.repro/results.jsonl) == 1 ]] || fail "package line by aclcts repro: $(cat out)"
+expect_rc 0 "$ACLCTS" verify-package pkg
+grep -q "^verified: pkg" out || fail "the repro runs changed the package: $(cat out)"
+# A line naming a suite that is not here (a shard run elsewhere): the package's copy is taken.
+far=${pline/ suites\/wrong.yaml/ \/elsewhere\/wrong.yaml}
+rm -rf pkg.repro
+(cd pkg && "$ACLCTS" repro "$far") >out 2>&1 || true
+grep -q "repro: /elsewhere/wrong.yaml is not here; taking the package's suites/wrong.yaml" out ||
+  fail "$(cat out)"
+[[ $(wc -l <pkg.repro/results.jsonl) == 1 ]] || fail "$(cat out)"
 
 # A crash repro carries the fault switch, so the rerun crashes too.
 ACLNN_EMU_FAULT=crash expect_rc 1 "$ACLCTS" run --quiet --out c --filter '*windows*' s.yaml

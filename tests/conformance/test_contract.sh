@@ -35,7 +35,7 @@ grep -q 'FAIL .*null_output_mask' "$T/out" || fail "no null-mask FAIL: $(cat "$T
 # ... and a device that follows the documents, judged by the vendor's code.
 expect_rc 1 env ACLCTS_SOC=ascend910b ACLNN_EMU_SPEC=doc "$ACLCTS" run --quick \
   --backend "cann:$LIB" --product ascend910b --contract vendor --out mix2 "$S"
-grep -q 'repro: .*--contract vendor@9.0' "$T/out" || fail "repro without --contract: $(cat "$T/out")"
+grep -q '^    .*--contract vendor@9.0' "$T/out" || fail "repro without --contract: $(cat "$T/out")"
 
 # The emulated backend follows --contract (the harness sets the emulation per case) ...
 expect_rc 0 "$ACLCTS" run --quick --product ascend910b --contract vendor --quiet --out emu "$S"

@@ -137,9 +137,10 @@ static void test_summary(void **state)
     assert_true(strstr(x, "| avgpool2d_backward | float16") <
                 strstr(x, "| avgpool2d_backward | float32"));
     assert_non_null(strstr(x, "5 cases: 2 PASS 1 FAIL 1 NOT_SUPPORTED 1 CRASH"));
-    assert_non_null(strstr(x, "- FAIL s2.b [tolerance]"));
-    assert_non_null(strstr(x, "`aclcts run --filter 'a<b'`"));
-    assert_null(strstr(x, "- NOT_SUPPORTED")); /* only failing statuses get repro lines */
+    /* each failing case, its repro line alone on the next line (four spaces), in a fence */
+    assert_non_null(strstr(x, "\n```\nFAIL     s2.b [tolerance]"));
+    assert_non_null(strstr(x, "\n    aclcts run --filter 'a<b'\n"));
+    assert_null(strstr(x, "\nNOT_SUPPORTED")); /* only failing statuses get repro lines */
     free(x);
 
     /* The console form merges numerics keys: one line per op x dtype x product, only the
@@ -154,7 +155,8 @@ static void test_summary(void **state)
                               "1 PASS                         0.25\n"));
     assert_null(strstr(x, "|---")); /* no Markdown table */
     assert_non_null(strstr(x, "5 cases: 2 PASS 1 FAIL 1 NOT_SUPPORTED 1 CRASH"));
-    assert_non_null(strstr(x, "- FAIL s2.b [tolerance]"));
+    assert_non_null(strstr(x, "\nFAIL     s2.b [tolerance]"));
+    assert_null(strstr(x, "```")); /* the console has no fence */
     free(x);
 
     cts_tally t;
