@@ -56,9 +56,22 @@ void ref_output_free(ref_output *o)
 
 int ref_altlist_push(ref_altlist *l, const ref_value *v)
 {
-    for (int32_t i = 0; i < l->n; i++) /* legal values are a set */
-        if (l->v[i].hi == v->hi && l->v[i].lo == v->lo)
-            return 0;
+    /* legal values are a set; a value two branches reach keeps the larger bound of the two
+     * (one branch's terms may cancel exactly where the other's are small: ±FLT_MAX summing to
+     * the same 0 a device on that branch only approaches within FLT_MAX's rounding) */
+    for (int32_t i = 0; i < l->n; i++) {
+        ref_value *w = &l->v[i];
+        if (w->hi != v->hi || w->lo != v->lo)
+            continue;
+        w->sum_abs = ref_fmax(w->sum_abs, v->sum_abs);
+        w->coord_err = ref_fmax(w->coord_err, v->coord_err);
+        w->under_mag = ref_fmax(w->under_mag, v->under_mag);
+        w->nterms = w->nterms > v->nterms ? w->nterms : v->nterms;
+        w->nops = w->nops > v->nops ? w->nops : v->nops;
+        if (v->min_weight > 0 && (w->min_weight == 0 || v->min_weight < w->min_weight))
+            w->min_weight = v->min_weight; /* the smaller weight widens the bound */
+        return 0;
+    }
     if (l->n == l->cap) {
         int32_t cap = l->cap ? 2 * l->cap : 4;
         ref_value *nv = realloc(l->v, (size_t)cap * sizeof *nv);

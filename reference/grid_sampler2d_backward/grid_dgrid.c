@@ -216,14 +216,16 @@ static void dgrid_gather_fill(const gctx *G, const batch_view *bv, const gpoint 
 /* The class of component q's non-finite terms (PyTorch: gix accumulated, then times gix_mult,
  * the scale). */
 static ref_nfclass dgrid_nfclass(const ref_grid_params *p, const dgrid_gather *D,
-                                 const dgrid_comp *q)
+                                 const dgrid_comp *q, bool *may_nan)
 {
     ref_nfclass cls = {0};
     for (int64_t c = 0; c < p->c; c++)
         for (int k = 0; k < D->nc; k++) {
+            bool mz = false;
             double f[5] = {(double)q->sgn[k], D->vb[k][c * D->in_cs], D->gb[c * D->go_cs],
-                           q->wk[k]->hi, q->scale};
+                           grid_wclass(q->wk[k]->hi, q->dl, &mz), q->scale};
             ref_nf_term(&cls, f, 5);
+            *may_nan = *may_nan || (mz && (!isfinite(f[1]) || !isfinite(f[2])));
         }
     return cls;
 }
@@ -276,7 +278,10 @@ static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, mterms *m
      * value is finite */
     if (ref_fmax(D->pmax, ref_fmax(q->pre, q->sabs)) * (1 + 0x1p-40) > G->overflow_at)
         *flags |= REF_FLAG_RANGE;
-    ref_nfclass cls = D->finite ? (ref_nfclass){0} : dgrid_nfclass(p, D, q);
+    bool may_nan = false;
+    ref_nfclass cls = D->finite ? (ref_nfclass){0} : dgrid_nfclass(p, D, q, &may_nan);
+    if (may_nan) /* a device's weight 0 against an infinite factor: NaN legal besides */
+        *flags |= REF_FLAG_RANGE;
     if (ref_nf_any(&cls)) {
         v->hi = ref_nf_value(&cls);
         v->lo = 0;
@@ -298,7 +303,8 @@ static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, mterms *m
             else if (D->S[k].err == 0 && exact_terms(&a, D->S[k].s, *w, sc))
                 continue;
             ref_dd tt = ref_dd_mul_d(ref_dd_mul(D->S[k].s, *w), sc);
-            double terr = 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY +
+            /* S·w's underflow (REF_DD_TINY) is scaled by sc too */
+            double terr = 12 * REF_U2 * fabs(tt.hi) + REF_DD_TINY * (1 + fabs(sc)) +
                           D->S[k].err * (fabs(w->hi) + fabs(w->lo)) * fabs(sc) * (1 + 0x1p-50);
             ref_acc_add(&a, tt, terr);
         }
@@ -398,6 +404,8 @@ GRID_CLONES int grid_dgrid_point(const gctx *G, const batch_view *bv, const gpoi
                     (*hits)++;
                 else
                     (*falls)++;
+                /* a branch whose intermediates may overflow makes any non-finite answer legal */
+                out->flags[base + comp] |= f & REF_FLAG_RANGE;
                 if (ax->n * ay->n == 1)
                     continue;
                 ref_altlist *L = &alts[base + comp];
@@ -406,6 +414,8 @@ GRID_CLONES int grid_dgrid_point(const gctx *G, const batch_view *bv, const gpoi
             }
         }
     for (int comp = 0; comp < 2 && ax->n * ay->n > 1; comp++) {
+        /* the primary, the list's first, with the bound of any branch of the same value */
+        v[comp] = alts[base + comp].v[0];
         double *ival = alts[base + comp].n > REF_MAX_ALTS ? grid_chunk_ival(out) : NULL;
         if (ival)
             alts_to_interval(&alts[base + comp], &v[comp], &out->flags[base + comp],

@@ -26,6 +26,7 @@ static inline __attribute__((always_inline)) void dx_term(const gpoint *pt, int6
     q->wy = wy->hi;
     q->cfac = fabs(wy->hi) * dx + fabs(wx->hi) * dy + dx * dy;
     q->split = q->wxy_short = false;
+    q->may_vanish = (dx > 0 && fabs(wx->hi) <= dx) || (dy > 0 && fabs(wy->hi) <= dy);
     double pxy = wx->hi * wy->hi;
     ref_dd wxy = {0, 0};
     if (ox->dd_inexact || oy->dd_inexact) {
@@ -79,6 +80,7 @@ void grid_dx_point_elems(const ref_grid_params *p, const gpoint *pt, int64_t *e)
 typedef struct {
     double sabs, cerr, mag, err;
     ref_nfclass cls;
+    bool vanish;      /* a non-finite g on a weight a device may have 0 (dxterm.may_vanish) */
     ref_dd s;
 } dxsum;
 
@@ -98,6 +100,7 @@ static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double
         if (!isfinite(g)) {
             double f[3] = {g, k->wx, k->wy};
             ref_nf_term(&r.cls, f, 3);
+            r.vanish = r.vanish || k->may_vanish;
         }
         if (bil)
             r.cerr += fabs(g) * k->cfac;
@@ -119,7 +122,9 @@ static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double
             ref_dd d = ref_dd_mul_d(dx_wxy(k), g);
             exact_sum_add(&acc, d.hi); /* the pair exactly, its distance to the term */
             exact_sum_add(&acc, d.lo);
-            acc.err += 16 * REF_U2 * fabs(d.hi) + REF_DD_TINY;
+            /* wx·wy's low words may underflow (a subnormal weight product loses them: REF_DD_TINY),
+             * and that loss is then scaled by |g| (2^1000·2^-1074 is 2^-74) */
+            acc.err += 16 * REF_U2 * fabs(d.hi) + REF_DD_TINY * (1 + fabs(g));
         }
     }
     r.s = ref_two_sum(acc.s, acc.c);
@@ -197,6 +202,10 @@ static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, ui
         v->lo = 0;
         v->sum_abs = INFINITY;
         *fl |= REF_FLAG_NONFINITE;
+        /* NaN (weight 0), the exact class, or no such term on the device's branch (then maybe
+         * a finite sum): no finite interval holds them all */
+        if (r->vanish)
+            *fl |= REF_FLAG_UNCHECKABLE;
     } else if (G->force || !ref_decide(r->s, r->err, &v->hi, &v->lo)) {
         return 1;
     }

@@ -191,8 +191,45 @@ static int dx_ambiguous(const gctx *G, const gpoint *pts, const dxamb *amb, int 
             if (ref_altlist_push(L, &v) != 0)
                 return -1;
         }
+        vals[e] = L->v[0]; /* the primary, with the bound of any combination of its value */
     }
     return 0;
+}
+
+/* The elements of plane (n, c) that D's points of a non-finite gradOutput there reach on a
+ * branch besides their primary one: unjudged (REF_FLAG_UNCHECKABLE). On that branch a corner's
+ * weight is within the coordinate error of 0: the device adds ±inf·w (its class), NaN (w = 0),
+ * or nothing (its branch misses the corner), so the element's legal values are no interval. */
+static void nonfinite_other_branches(const gctx *G, const gpoint *pts, const dx_batch *D,
+                                     int64_t n, int64_t c, uint8_t *fl)
+{
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    for (int64_t i = 0; i < D->nnfm; i++) {
+        const gpoint *pt = &pts[D->nfm[i]];
+        if (isfinite(G->go[(n * p->c + c) * hw_out + D->nfm[i]]))
+            continue;
+        corner c0[4];
+        int n0 = corners(p, &pt->ax[0].o[0], &pt->ax[1].o[0], c0);
+        double dx = pt->ax[0].delta * pt->ax[0].sens, dy = pt->ax[1].delta * pt->ax[1].sens;
+        for (int ix = 0; ix < pt->ax[0].n; ix++)
+            for (int iy = 0; iy < pt->ax[1].n; iy++) {
+                const grid_outcome *ox = &pt->ax[0].o[ix], *oy = &pt->ax[1].o[iy];
+                corner cs[4];
+                int nc = ix || iy ? corners(p, ox, oy, cs) : 0;
+                for (int k = 0; k < nc; k++) {
+                    /* a corner the primary shares keeps its class unless a weight vanishes
+                     * (the weights are continuous across the cell edge) */
+                    bool shared = false, mz = false;
+                    for (int j = 0; j < n0; j++)
+                        shared = shared || c0[j].e == cs[k].e;
+                    (void)grid_wclass(wdd(ox, cs[k].kx)->hi, dx, &mz);
+                    (void)grid_wclass(wdd(oy, cs[k].ky)->hi, dy, &mz);
+                    if (!shared || mz)
+                        fl[cs[k].e] |= REF_FLAG_UNCHECKABLE;
+                }
+            }
+    }
 }
 
 /* Plane c of input_grad (at offset at of the chunk out) after grid_dx_block: its marked elements by
@@ -205,12 +242,16 @@ int grid_dx_plane_rest(const gctx *G, const gpoint *pts, const dx_batch *D, int6
     bool any = memchr(fallback + at, 1, (size_t)hw_in) != NULL;
     if (any && grid_dx_mpfr(G, pts, n, c, fallback + at, mt, out->v + at, falls) != 0)
         return -1;
-    return dx_ambiguous(G, pts, D->amb, D->namb, D->tn, D->tl, &D->R, D->any_unres, n, c, at, mt,
-                        out, alts);
+    if (dx_ambiguous(G, pts, D->amb, D->namb, D->tn, D->tl, &D->R, D->any_unres, n, c, at, mt,
+                     out, alts) != 0)
+        return -1;
+    nonfinite_other_branches(G, pts, D, n, c, out->flags + at);
+    return 0;
 }
 
 void grid_dx_batch_free(dx_batch *D)
 {
+    free(D->nfm);
     free(D->amb);
     free(D->tn);
     free(D->tl);
@@ -219,8 +260,20 @@ void grid_dx_batch_free(dx_batch *D)
     memset(D, 0, sizeof *D);
 }
 
-int grid_dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batch *D)
+/* Whether point pix of batch n has a non-finite gradOutput in some plane. */
+static bool point_nonfinite_g(const gctx *G, int64_t n, int64_t pix)
 {
+    const ref_grid_params *p = G->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    for (int64_t c = 0; c < p->c; c++)
+        if (!isfinite(G->go[(n * p->c + c) * hw_out + pix]))
+            return true;
+    return false;
+}
+
+int grid_dx_batch_build(const gctx *G, int64_t n, const batch_work *W, dx_batch *D)
+{
+    const ref_grid_params *p = G->p;
     const gpoint *pts = W->pts;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     memset(D, 0, sizeof *D);
@@ -228,6 +281,13 @@ int grid_dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batch 
         D->any_unres = D->any_unres || (W->kind[pix] & PT_UNRES);
         if ((W->kind[pix] & (PT_OUT | PT_UNRES | PT_MULTI)) != PT_MULTI)
             continue;
+        if (p->interpolation == REF_INTERP_BILINEAR && point_nonfinite_g(G, n, pix)) {
+            int64_t *nf = realloc(D->nfm, (size_t)(D->nnfm + 1) * sizeof *D->nfm);
+            if (!nf)
+                return -1;
+            D->nfm = nf;
+            D->nfm[D->nnfm++] = pix;
+        }
         dxamb d;
         dx_variants(p, &pts[pix], &d);
         if (d.nv > 1) {

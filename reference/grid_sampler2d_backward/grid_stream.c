@@ -195,9 +195,9 @@ static void team_batch_mid(grid_team *T, int64_t n)
         team_dgrid_tail(T, n);
     if (!T->dx || team_failed(T))
         return;
-    if (grid_dx_batch_build(T->G->p, T->W, &T->D) != 0)
+    if (grid_dx_batch_build(T->G, n, T->W, &T->D) != 0)
         team_fail(T);
-    T->rest_all = T->D.namb || T->D.any_unres;
+    T->rest_all = T->D.namb || T->D.any_unres || T->D.nnfm;
     for (int64_t k = 0; k < 2 && k < T->nchunks && !team_failed(T); k++)
         dx_chunk_start(T, k);
     const ref_grid_params *p = T->G->p;

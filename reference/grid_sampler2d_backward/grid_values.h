@@ -50,6 +50,23 @@ static inline int corners(const ref_grid_params *p, const grid_outcome *ox,
 /* Weight k of outcome o as a double-double */
 static inline const ref_dd *wdd(const grid_outcome *o, int k) { return k ? &o->d1 : &o->d0; }
 
+/* The weight a device on some branch multiplies a term by, as far as the term's non-finite class
+ * goes (inf·0 = NaN, else the sign): exact weight w, its device error dl (δ·sens of its axis).
+ * Bilinear weights are c − floor(c) and 1 − that on every branch, so never negative on a device
+ * (an alternative's exact weight may be −2^-54: the exact coordinate on the branch's far side);
+ * within dl of 0 the device's may be exactly 0 or positive (*may_zero set); exactly 0 with no
+ * error, it is 0. */
+static inline double grid_wclass(double w, double dl, bool *may_zero)
+{
+    if (w == 0 && dl == 0)
+        return 0;
+    if (fabs(w) <= dl) {
+        *may_zero = true;
+        return 1;
+    }
+    return fabs(w);
+}
+
 /* Term scratch for MPFR sums (grid_mpfr.c) */
 typedef struct {
     mpfr_t *t;
@@ -183,6 +200,8 @@ typedef struct {
                        * bound; DX_MPFR: a weight is not hi + lo */
     bool split;       /* the parts hold wx·wy, each 0 or within [DX_PART_MIN, DX_PART_MAX] */
     bool wxy_short;   /* ref_short(wxy.hi) */
+    bool may_vanish;  /* wx or wy within its coordinate error of 0: a device's may be 0, or the
+                       * device's branch may not reach this corner */
     double wx, wy;    /* the weights' high words */
     double cfac;      /* |wy|·δx + |wx|·δy + δx·δy: the coordinate term per |g| */
     double part[4];   /* split: wx·wy = part[0] + … + part[3] exactly, parts of at most 27
@@ -276,6 +295,10 @@ typedef struct {
     bool any_unres;
     int *tn, *tl;
     dxreach R;
+    /* bilinear points of several outcomes with a non-finite gradOutput in some plane: where
+     * another branch reaches other corners (or a weight there is 0), the device's class is
+     * not the exact one's */
+    int64_t *nfm, nnfm;
 } dx_batch;
 
 /* A call's parameters within the model's domain */
@@ -361,7 +384,7 @@ int grid_dx_plane_rest(const gctx *G, const gpoint *pts, const dx_batch *D, int6
                        int64_t at, const uint8_t *fallback, mterms *mt, ref_output *out,
                        ref_altlist *alts, int64_t *falls);
 void grid_dx_batch_free(dx_batch *D);
-int grid_dx_batch_build(const ref_grid_params *p, const batch_work *W, dx_batch *D);
+int grid_dx_batch_build(const gctx *G, int64_t n, const batch_work *W, dx_batch *D);
 
 /* At most this many doubles in a batch's channel-innermost copies (16 MiB): the gather then
  * reads a corner's channels from consecutive memory instead of one plane each. */
