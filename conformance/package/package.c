@@ -429,11 +429,22 @@ static int extract_entry(struct archive *a, struct archive_entry *e, const char 
 int cts_package_extract(const char *tar, char *tmp_dir, size_t tmplen, char *pkg_dir,
                         size_t pkglen, char *err, size_t errlen)
 {
+    /* Known to be a regular file before anything is read (a FIFO would block the read) */
+    int fd = open(tar, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    *tmp_dir = 0;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: %s", tar, fd < 0 ? strerror(errno)
+                 : "not a regular file (a FIFO, device or directory), refused before any read");
+        if (fd >= 0) close(fd);
+        return -1;
+    }
     const char *t = getenv("TMPDIR");
     snprintf(tmp_dir, tmplen, "%s/aclcts-verify.XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(tmp_dir)) {
         snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
         *tmp_dir = 0;
+        close(fd);
         return -1;
     }
     struct archive *a = archive_read_new();
@@ -442,7 +453,7 @@ int cts_package_extract(const char *tar, char *tmp_dir, size_t tmplen, char *pkg
     char top[PATH_MAX] = "", msg[PATH_MAX + 200] = "";
     long long bytes = 0;
     int rc = 0, count = 0;
-    if (archive_read_open_filename(a, tar, 65536) != ARCHIVE_OK) {
+    if (archive_read_open_fd(a, fd, 65536) != ARCHIVE_OK) {
         snprintf(msg, sizeof msg, "%s", archive_error_string(a));
         rc = -1;
     }
@@ -459,6 +470,7 @@ int cts_package_extract(const char *tar, char *tmp_dir, size_t tmplen, char *pkg
         }
     }
     archive_read_free(a);
+    close(fd);
     if (rc == 0 && !*top) {
         snprintf(msg, sizeof msg, "an empty archive");
         rc = -1;
