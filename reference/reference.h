@@ -23,7 +23,8 @@ extern "C" {
  * and reference/common/ name no operator. */
 #define REF_OPERATORS(X) \
     X(AVGPOOL2D_BACKWARD, avgpool2d_backward) \
-    X(GRID_SAMPLER2D_BACKWARD, grid_sampler2d_backward)
+    X(GRID_SAMPLER2D_BACKWARD, grid_sampler2d_backward) \
+    /* one line per operator, above this one */
 
 #define REF_OP_ENUM_(E, name) REF_OP_##E,
 typedef enum { REF_OPERATORS(REF_OP_ENUM_) REF_OP_COUNT } ref_op;

@@ -73,6 +73,13 @@ void cts_case_init_op(cts_case *c, const cts_op_driver *op)
     }
 }
 
+int cts_op_tolerance_param(const cts_op_driver *op)
+{
+    for (int i = 0; i < op->nparams; i++)
+        if (op->params[i].tolerance_tag) return i;
+    return -1;
+}
+
 void cts_numerics_key(const cts_case *c, char *buf, size_t n)
 {
     size_t l = 0;

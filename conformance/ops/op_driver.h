@@ -193,6 +193,8 @@ void cts_op_names(char *buf, size_t n);
 /* Slot of a tensor name, -1 when the op has none; parameter index of a key, -1 likewise. */
 int cts_op_tensor_slot(const cts_op_driver *op, const char *name);
 int cts_op_param_index(const cts_op_driver *op, const char *key);
+/* The index of the parameter a tolerance selector names (its tolerance_tag), -1 when none. */
+int cts_op_tolerance_param(const cts_op_driver *op);
 /* A case of op with every tensor role and parameter default in place. */
 void cts_case_init_op(cts_case *c, const cts_op_driver *op);
 /* The numerics key of a case: "key=value" of each numerics parameter, ';'-joined (a CSV cell

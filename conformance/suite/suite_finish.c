@@ -105,10 +105,8 @@ static bool complete_tensors(const cts_keyctx *k, cts_builder *b, const char *ca
 /* The value of the op's numerics parameter a tolerance selector names (0 when none). */
 static int64_t numerics_value(const cts_case *c)
 {
-    for (int i = 0; i < c->op->nparams; i++)
-        if (c->op->params[i].tolerance_tag)
-            return c->param[i].v[0];
-    return 0;
+    int i = cts_op_tolerance_param(c->op);
+    return i >= 0 ? c->param[i].v[0] : 0;
 }
 
 bool cts_case_finish(const cts_keyctx *k, cts_builder *b, const cts_ynode *case_node,

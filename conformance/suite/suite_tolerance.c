@@ -158,10 +158,8 @@ static bool is_policy_map(const cts_ynode *v)
 /* The tolerance tag of the op's numerics parameter ("cmt" for cubeMathType), or NULL. */
 static const char *numerics_tag(const cts_op_driver *op)
 {
-    for (int i = 0; op && i < op->nparams; i++)
-        if (op->params[i].tolerance_tag)
-            return op->params[i].tolerance_tag;
-    return NULL;
+    int i = op ? cts_op_tolerance_param(op) : -1;
+    return i >= 0 ? op->params[i].tolerance_tag : NULL;
 }
 
 /* "float16", "float32/cmt1" (tag "cmt") or "default" → dtype and the numerics value (-1 = any);
