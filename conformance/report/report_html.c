@@ -280,6 +280,28 @@ static void ulp_picture(FILE *f, const pic_group *g)
     cts_svg_bars_draw(f, &b);
 }
 
+/* The products and computation paths a group's pictures add up, named: "(ascend910b; path
+ * vector-fp32)", never a generic "all products" a one-product package does not have. */
+static void group_scope(FILE *f, const cts_audit_row *rows, size_t n)
+{
+    fputs(" <small>(", f);
+    for (int k = 0; k < 2; k++) {
+        size_t shown = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *v = k == 0 ? rows[i].product : rows[i].path;
+            bool seen = false;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = !strcmp(v, k == 0 ? rows[j].product : rows[j].path);
+            if (seen)
+                continue;
+            fputs(shown ? ", " : k == 1 ? "; path " : "", f);
+            esc(f, v);
+            shown++;
+        }
+    }
+    fputs(")</small>", f);
+}
+
 /* Per op x dtype x numerics key: the bound-unit distribution first, then the ULP histogram. */
 static void pictures(FILE *f, const cts_audit *a)
 {
@@ -293,7 +315,8 @@ static void pictures(FILE *f, const cts_audit *a)
             fputs("no numerics parameter", f);
         else
             esc(f, g.key->numerics);
-        fputs(" <small>(all products and paths)</small></h3>\n<div class=\"fig\">", f);
+        group_scope(f, a->rows + i, j - i);
+        fputs("</h3>\n<div class=\"fig\">", f);
         bound_picture(f, &g);
         fputs("</div><div class=\"fig\">", f);
         ulp_picture(f, &g);

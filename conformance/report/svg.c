@@ -86,13 +86,14 @@ void cts_svg_bars_draw(FILE *f, const cts_svg_bars *b)
             label(f, x + bw, top + ph + 14, "middle", "#000", b->edge_names[i]);
         }
         if (i == b->overflow_bin)
-            label(f, x + bw / 2, top + ph + 26, "middle", "#b00", "overflow");
+            label(f, x + bw / 2, top + ph + 27, "middle", "#b00", "overflow");
     }
     if (b->limit_after >= 0) {
         double x = left + (b->limit_after + 1) * bw;
         fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#d62728\" "
-                   "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\n", x, top - 12, x, top + ph);
-        label(f, x + 4, top - 4, "start", "#d62728", b->limit_label ? b->limit_label : "");
+                   "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\n", x, top - 22, x, top + ph);
+        /* above the tallest bar's count (at top - 3), not beside it */
+        label(f, x + 4, top - 14, "start", "#d62728", b->limit_label ? b->limit_label : "");
     }
     label(f, left, top + ph + 40, "start", "#555", b->axis);
     if (b->caption)

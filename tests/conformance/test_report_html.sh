@@ -70,6 +70,14 @@ grep -qE 'ULP mean|rel mean' audit/audit.md && fail "audit still shows ULP or re
 if grep -q 'inf\*' audit/audit.md; then grep -q '^inf\* in ' audit/audit.md || fail "inf* without a footnote"; fi
 grep -qE '\| inf \|| inf /' audit/audit.md && fail "an unexplained inf in the audit"
 
+# Each group's title names the products (and paths) its pictures add up: a one-product package
+# does not say "all products" (before: "(all products and paths)" on every page).
+grep -q 'all products' audit/report.html pkg/report.html && fail "a title says all products"
+grep -q '<h3>avgpool2d_backward &middot; float16 &middot; cube_math_type=1 <small>(ascend910;' \
+  pkg/report.html || fail "the package's titles do not name its product"
+grep -o '<div class="group"><h3>[^/]*</small>' audit/report.html | grep -q 'ascend910b, ascend910\|ascend910, ascend910b' ||
+  fail "the audit's titles do not name its products"
+
 shot=${ACLCTS_REPORT_SHOT:-$T/report.png}
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
        --disable-component-update --disable-sync --no-first-run --user-data-dir="$(mktemp -d)")
@@ -81,6 +89,21 @@ for page in audit/report.html pkg/report.html; do
   if grep -E 'CONSOLE|Uncaught|Refused to|Failed to load' console.log; then fail "$page: console errors"; fi
 done
 grep -q 'id="verdict" class="verdict bad">NOT CONFORMANT<' dom.html || fail "verdict not shown"
+# Layout at 1400 px (tests/conformance/report_layout.html measures it in the page): no sideways
+# scrolling, no SVG text box over another (before: the ULP chart's ">256" over "overflow").
+for page in audit/report.html pkg/report.html; do
+  probe=$T/$(dirname "$page")/layout.html
+  python3 - "$page" "$ACLCTS_SOURCE_DIR/tests/conformance/report_layout.html" >"$probe" <<'PY'
+import re, sys
+html, probe = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', '', html)
+print(html.replace('</body>', probe + '</body>'))
+PY
+  timeout 120 chromium "${flags[@]}" --window-size=1400,2000 --virtual-time-budget=5000 \
+    --dump-dom "file://$probe" 2>/dev/null >layout.dom || fail "chromium failed on $probe"
+  layout=$(grep -o 'data-layout="[^"]*"' layout.dom) || fail "$page: the layout probe did not run"
+  [[ $layout == 'data-layout="overflow=0;overlaps=0;"' ]] || fail "$page at 1400 px: $layout"
+done
 grep -q 'Precision audit' dom.html || fail "audit section missing"
 timeout 120 chromium "${flags[@]}" --screenshot="$shot" --window-size=1280,2000 \
   "file://$T/pkg/report.html" >/dev/null 2>&1 || fail "screenshot failed"
