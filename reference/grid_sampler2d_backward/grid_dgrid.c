@@ -216,14 +216,16 @@ static void dgrid_gather_fill(const gctx *G, const batch_view *bv, const gpoint 
 /* The class of component q's non-finite terms (PyTorch: gix accumulated, then times gix_mult,
  * the scale). */
 static ref_nfclass dgrid_nfclass(const ref_grid_params *p, const dgrid_gather *D,
-                                 const dgrid_comp *q, bool *may_nan)
+                                 const dgrid_comp *q, bool primary, bool *may_nan)
 {
     ref_nfclass cls = {0};
     for (int64_t c = 0; c < p->c; c++)
         for (int k = 0; k < D->nc; k++) {
+            /* the primary's class is the exact value's; another branch's is a device's there */
             bool mz = false;
+            double w = grid_wclass(q->wk[k]->hi, q->dl, &mz);
             double f[5] = {(double)q->sgn[k], D->vb[k][c * D->in_cs], D->gb[c * D->go_cs],
-                           grid_wclass(q->wk[k]->hi, q->dl, &mz), q->scale};
+                           primary ? q->wk[k]->hi : w, q->scale};
             ref_nf_term(&cls, f, 5);
             *may_nan = *may_nan || (mz && (!isfinite(f[1]) || !isfinite(f[2])));
         }
@@ -260,9 +262,10 @@ static int exact_terms(ref_acc *a, ref_dd x, ref_dd y, double z)
     return 1;
 }
 
-/* One dgrid component of a point from its data D. Returns 1 if decided fast. */
-static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, mterms *mt, ref_value *v,
-                       uint8_t *flags)
+/* One dgrid component of a point from its data D under one branch (primary: the exact
+ * coordinate's). Returns 1 if decided fast. */
+static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, bool primary, mterms *mt,
+                       ref_value *v, uint8_t *flags)
 {
     const ref_grid_params *p = G->p;
     const dgrid_comp *q = &D->comp[comp];
@@ -279,7 +282,7 @@ static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, mterms *m
     if (ref_fmax(D->pmax, ref_fmax(q->pre, q->sabs)) * (1 + 0x1p-40) > G->overflow_at)
         *flags |= REF_FLAG_RANGE;
     bool may_nan = false;
-    ref_nfclass cls = D->finite ? (ref_nfclass){0} : dgrid_nfclass(p, D, q, &may_nan);
+    ref_nfclass cls = D->finite ? (ref_nfclass){0} : dgrid_nfclass(p, D, q, primary, &may_nan);
     if (may_nan) /* a device's weight 0 against an infinite factor: NaN legal besides */
         *flags |= REF_FLAG_RANGE;
     if (ref_nf_any(&cls)) {
@@ -399,7 +402,7 @@ GRID_CLONES int grid_dgrid_point(const gctx *G, const batch_view *bv, const gpoi
                 ref_value a;
                 uint8_t f = 0;
                 bool primary = i == 0 && j == 0;
-                if (dgrid_value(G, &D, comp, mt, primary ? &v[comp] : &a,
+                if (dgrid_value(G, &D, comp, primary, mt, primary ? &v[comp] : &a,
                                 primary ? &out->flags[base + comp] : &f))
                     (*hits)++;
                 else

@@ -7,4 +7,8 @@ source "$(dirname "$0")/e2e_lib.sh"
 tail -1 log
 grep -q '| disagreements 0 |' log || fail "disagreements"
 grep -qE '\| elements [0-9]{3,} \|' log || fail "too few elements compared"
+# grid values ULPs off cell edges and folds, non-finite and ±max data (tools/lib/differential_corners.py)
+"$ACLCTS_SOURCE_DIR/tools/differential" --corners --seed 1 --cases 300 --aclcts "$ACLCTS" >log 2>&1 || { cat log >&2; fail "differential --corners"; }
+tail -1 log
+grep -q '| disagreements 0 |' log || fail "disagreements (corners)"
 echo PASS
