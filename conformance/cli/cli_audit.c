@@ -85,6 +85,40 @@ static int write_to(const char *dir, const char *name, void (*fn)(FILE *, const 
     return fclose(f);
 }
 
+/* The audit page's header table, from the records: what was run, where and by which aclcts
+ * (a package's page has the manifest's; an audit's had none). */
+typedef struct {
+    const char *keys[5], *vals[5];
+    char products[160], backends[160], contracts[64], versions[96], cases[32];
+} audit_facts;
+
+/* Appends v to the comma-separated list (of distinct values) in buf. */
+static void add_distinct(char *buf, size_t len, const char *v)
+{
+    size_t n = strlen(v), at = 0, l = strlen(buf);
+    for (const char *p = buf; *p; p += at + (p[at] == ',' ? 2 : 0)) {
+        at = strcspn(p, ",");
+        if (at == n && !strncmp(p, v, n)) return;
+    }
+    snprintf(buf + l, len - l, "%s%s", l ? ", " : "", v);
+}
+
+static void facts_of(const cts_result_list *res, audit_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    for (size_t i = 0; i < res->count; i++) {
+        add_distinct(f->products, sizeof f->products, res->r[i].product);
+        add_distinct(f->backends, sizeof f->backends, res->r[i].backend);
+        add_distinct(f->contracts, sizeof f->contracts, res->r[i].contract);
+        add_distinct(f->versions, sizeof f->versions, res->r[i].aclcts_version);
+    }
+    snprintf(f->cases, sizeof f->cases, "%zu", res->count);
+    const char *keys[5] = {"products", "backend", "contract", "cases", "aclcts version"};
+    const char *vals[5] = {f->products, f->backends, f->contracts, f->cases, f->versions};
+    memcpy(f->keys, keys, sizeof keys);
+    memcpy(f->vals, vals, sizeof vals);
+}
+
 int cli_audit(int argc, char **argv)
 {
     const char *backend = "emu", *out = "audit", *keep = NULL, *stds = "aclcts";
@@ -175,8 +209,11 @@ int cli_audit(int argc, char **argv)
         char *std_md = standards ? cli_standards_audit(&stds_loaded, &res, dump,
                                                        bench_dir, out) : NULL;
         if (standards && !std_md) rc = CLI_EXIT_USAGE;
+        audit_facts facts;
+        facts_of(&res, &facts);
         cts_report rep = {.title = title, .results = res.r, .nresults = res.count,
-                          .audit = &au, .standards_md = std_md};
+                          .audit = &au, .standards_md = std_md, .info_keys = facts.keys,
+                          .info_values = facts.vals, .ninfo = 5};
         audit_md m = {&au, &res, std_md};
         if (write_to(out, "audit.md", md, &m) || write_to(out, "audit.csv", csv, &au) ||
             write_to(out, "report.html", html, &rep))

@@ -70,6 +70,13 @@ grep -qE 'ULP mean|rel mean' audit/audit.md && fail "audit still shows ULP or re
 if grep -q 'inf\*' audit/audit.md; then grep -q '^inf\* in ' audit/audit.md || fail "inf* without a footnote"; fi
 grep -qE '\| inf \|| inf /' audit/audit.md && fail "an unexplained inf in the audit"
 
+# The audit page has a header table as a package's has (before: none): what ran, where, by whom.
+for row in '<tr><th>products</th><td>ascend310b, ascend910b, ascend910</td></tr>' \
+           '<tr><th>backend</th><td>emu</td></tr>' '<tr><th>contract</th><td>doc</td></tr>' \
+           '<tr><th>cases</th><td>9</td></tr>'; do
+  grep -qF "$row" audit/report.html || fail "the audit's header lacks $row"
+done
+
 # Each group's title names the products (and paths) its pictures add up: a one-product package
 # does not say "all products" (before: "(all products and paths)" on every page).
 grep -q 'all products' audit/report.html pkg/report.html && fail "a title says all products"
