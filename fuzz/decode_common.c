@@ -14,7 +14,8 @@ static const ref_format FORMATS[] = {
     REF_FMT_NCHW, REF_FMT_NCL, REF_FMT_ND, REF_FMT_NHWC, REF_FMT_NC1HWC0, REF_FMT_FRACTAL_Z,
     REF_FMT_UNDEFINED, (ref_format)29,
 };
-static const ref_spec SPECS[] = {REF_SPEC_DOC, REF_SPEC_VENDOR, REF_SPEC_VENDOR_OLD};
+static const ref_spec SPECS[] = {REF_SPEC_DOC, REF_SPEC_VENDOR, REF_SPEC_VENDOR_OLD,
+                                 REF_SPEC_VENDOR_91, REF_SPEC_VENDOR_92};
 
 void fuzz_decode_header(fdp *p, fuzz_call *fc, const cts_op_driver *op)
 {
@@ -22,7 +23,7 @@ void fuzz_decode_header(fdp *p, fuzz_call *fc, const cts_op_driver *op)
     cts_case *c = &fc->c;
     cts_case_init_op(c, op);
     c->product = (ref_product)fdp_pick(p, REF_PRODUCT_COUNT);
-    c->spec = SPECS[fdp_pick(p, 3)];
+    c->spec = SPECS[fdp_pick(p, sizeof SPECS / sizeof SPECS[0])];
     c->deterministic = fdp_bool(p);
     fc->workspace_size_null = fdp_rare(p);
     fc->executor_null = fdp_rare(p);

@@ -39,7 +39,7 @@ static void open_backend(void)
         fprintf(stderr, "fuzz setup: a real device needs ACLCTS_FUZZ_PRODUCT=<product id>\n");
         abort();
     }
-    cur_spec = REF_SPEC_VENDOR;
+    cur_spec = REF_SPEC_VENDOR_92;
     if (s && ref_spec_from_name(s, &cur_spec) != 0) {
         fprintf(stderr, "fuzz setup: unknown ACLCTS_FUZZ_SPEC '%s'\n", s);
         abort();

@@ -197,14 +197,16 @@ bool ref_operand_overflows(const ref_path *path, double x);
 typedef enum {
     REF_SPEC_DOC,        /* the documents */
     REF_SPEC_VENDOR,     /* the vendor's code, release 9.0 (ops-nn/ops-cv v9.0.0), `vendor@9.0` */
-    REF_SPEC_VENDOR_OLD  /* the vendor's code, release 8.5 (ops-nn/ops-cv v8.5.0), `vendor@8.5` */
+    REF_SPEC_VENDOR_OLD, /* the vendor's code, release 8.5 (ops-nn/ops-cv v8.5.0), `vendor@8.5` */
+    REF_SPEC_VENDOR_91,  /* the vendor's code, release 9.1 (v9.1.0), `vendor@9.1` */
+    REF_SPEC_VENDOR_92   /* the vendor's code, release 9.2 (v9.2.0-beta.1), `vendor@9.2` */
 } ref_spec;
 
-/* "doc", "vendor", "vendor-old" (the names suites and ACLNN_EMU_SPEC use). */
+/* The name suites, ACLNN_EMU_SPEC, --contract and results use: "doc", "vendor@9.2",
+ * "vendor@9.1", "vendor@9.0", "vendor@8.5" (ref_spec_name and ref_spec_contract agree). */
 const char *ref_spec_name(ref_spec s);
-/* Also accepts the release names "vendor@9.0" and "vendor@8.5". */
+/* Also accepts the aliases "vendor" (the newest release, 9.2) and "vendor-old" (8.5). */
 int ref_spec_from_name(const char *name, ref_spec *out);
-/* The contract as --contract and results spell it: "doc", "vendor@9.0", "vendor@8.5". */
 const char *ref_spec_contract(ref_spec s);
 
 #define REF_STATUS_SUCCESS 0

@@ -23,17 +23,18 @@ const char cli_selection_help[] =
     "  --shards N         shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)\n"
     "  --seed S           data seed for every suite instead of each suite's own seed\n"
     "  --quick            only the cases marked quick (the fixed fast subset)\n"
-    "  --contract C       judge by contract C: doc (the documents, default), vendor@9.0 (alias\n"
-    "                     vendor) or vendor@8.5 (alias vendor-old), the vendor's code of that\n"
-    "                     release (docs/contract.md); cases written for another contract\n"
+    "  --contract C       judge by contract C: doc (the documents, default), vendor@9.2 (alias\n"
+    "                     vendor), vendor@9.1, vendor@9.0 or vendor@8.5 (alias vendor-old), the\n"
+    "                     vendor's code of that release (docs/contract.md); cases written for\n"
+    "                     another contract\n"
     "                     (`spec:`) are not selected\n";
 
 int cli_parse_contract(const char *text, ref_spec *out)
 {
     if (ref_spec_from_name(text, out) == 0)
         return 0;
-    fprintf(stderr, "aclcts: error: --contract %s: expected doc, vendor, vendor@9.0, vendor@8.5 "
-            "or vendor-old\n", text);
+    fprintf(stderr, "aclcts: error: --contract %s: expected doc, vendor@9.2, vendor@9.1, "
+            "vendor@9.0, vendor@8.5, vendor (vendor@9.2) or vendor-old (vendor@8.5)\n", text);
     return -1;
 }
 

@@ -229,14 +229,9 @@ static bool k_spec(const cts_keyctx *k, const char *f, const cts_ynode *v, cts_b
     const char *s;
     if (!cts_read_string(k, f, v, &s))
         return false;
-    if (!strcmp(s, "doc"))
-        b->c.spec = REF_SPEC_DOC;
-    else if (!strcmp(s, "vendor"))
-        b->c.spec = REF_SPEC_VENDOR;
-    else if (!strcmp(s, "vendor-old"))
-        b->c.spec = REF_SPEC_VENDOR_OLD;
-    else {
-        KEY_ERR(v, f, "unknown spec '%s' (doc, vendor, vendor-old)", s);
+    if (ref_spec_from_name(s, &b->c.spec) != 0) {
+        KEY_ERR(v, f, "unknown spec '%s' (doc, vendor@9.2, vendor@9.1, vendor@9.0, vendor@8.5; "
+                "vendor is vendor@9.2, vendor-old vendor@8.5)", s);
         return false;
     }
     b->c.spec_fixed = true; /* written for one contract: runs only under it */

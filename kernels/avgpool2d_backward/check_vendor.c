@@ -4,9 +4,10 @@
  * cubeMathType code and in having no regbase (950) branch. */
 #include "avgpool2d_backward.h"
 
-static bool vendor_9_0(void) { return emu_profile_current()->contract == EMU_CONTRACT_VENDOR_9_0; }
+/* Release 9.0 or later (9.1 and 9.2 change nothing this operator's first phase checks). */
+static bool since_9_0(void) { return emu_profile_current()->contract != EMU_CONTRACT_VENDOR_8_5; }
 
-static bool regbase(void) { return emu_profile_current()->family == EMU_FAMILY_950 && vendor_9_0(); }
+static bool regbase(void) { return emu_profile_current()->family == EMU_FAMILY_950 && since_9_0(); }
 
 static aclnnStatus invalid(const char *what)
 {

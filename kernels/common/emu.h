@@ -36,7 +36,15 @@ typedef enum { EMU_NULL_MASK_NULLPTR, EMU_NULL_MASK_SUCCESS } emu_null_mask_rule
 typedef enum { EMU_EMPTY_STRIDE_INVALID, EMU_EMPTY_STRIDE_KERNEL } emu_empty_stride_rule;
 /* The contract the operators' checks follow: the documents (with the single switches above), or
  * a vendor release as its code checks (docs/contract.md "Vendor releases"). */
-typedef enum { EMU_CONTRACT_DOC, EMU_CONTRACT_VENDOR_9_0, EMU_CONTRACT_VENDOR_8_5 } emu_contract;
+/* The releases' rules differ where docs/contract.md's per-release tables say; 9.1 and 9.2 have
+ * the same first-phase rules (their op_api code differs in formatting only). */
+typedef enum {
+    EMU_CONTRACT_DOC,
+    EMU_CONTRACT_VENDOR_9_0,
+    EMU_CONTRACT_VENDOR_8_5,
+    EMU_CONTRACT_VENDOR_9_1,
+    EMU_CONTRACT_VENDOR_9_2
+} emu_contract;
 
 typedef struct {
     const char *id;        /* ascend910b */
@@ -51,7 +59,7 @@ typedef struct {
     emu_null_mask_rule null_output_mask;
     aclnnStatus cube_math_type_code; /* status for cubeMathType outside 0..3 */
     emu_empty_stride_rule empty_stride; /* ACLNN_EMU_EMPTY_STRIDE=invalid|kernel */
-    emu_contract contract;  /* ACLNN_EMU_SPEC=doc|vendor|vendor-old|vendor@9.0|vendor@8.5 */
+    emu_contract contract;  /* ACLNN_EMU_SPEC=doc|vendor|vendor-old|vendor@9.2|9.1|9.0|8.5 */
 } emu_profile;
 
 EMU_API const emu_profile *emu_profile_current(void);   /* never NULL */

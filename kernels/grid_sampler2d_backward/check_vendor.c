@@ -1,7 +1,7 @@
 /* gs_check_vendor: the first phase's checks under a vendor contract (ACLNN_EMU_SPEC=vendor or
  * vendor-old), in the order of the vendor's op_api code (docs/contract.md "Vendor releases",
- * G1..G7), implemented here without the reference's status model. Releases 8.5 and 9.0 check
- * the same things. */
+ * G1..G7; G2', G5', G8 from 9.1), implemented here without the reference's status model.
+ * Releases 8.5 and 9.0 check the same things; 9.1 and 9.2 the same as each other. */
 #include "grid_sampler2d_backward.h"
 
 #define REFUSE(code, ...)                                                                      \
@@ -9,6 +9,13 @@
         emu_set_error(GS_API_NAME ": " __VA_ARGS__);                                           \
         return (code);                                                                         \
     } while (0)
+
+/* Release 9.1 or 9.2: bicubic accepted, outputMask of length exactly 2, the both-false
+ * shortcut after the parameter checks (ops-cv v9.1.0 CV:41, 177-182, 240-257@4d57ffe7). */
+static bool since_9_1(const emu_profile *prof)
+{
+    return prof->contract == EMU_CONTRACT_VENDOR_9_1 || prof->contract == EMU_CONTRACT_VENDOR_9_2;
+}
 
 static bool listed(aclDataType dt, const emu_profile *prof)
 {
@@ -50,14 +57,15 @@ aclnnStatus gs_check_vendor(const aclTensor *grad_output, const aclTensor *input
     const aclTensor *const t[GS_TENSOR_COUNT] = {grad_output, input, grid, input_grad,
                                                  grid_grad};
     *nothing = true;
-    /* G1/G2: a NULL mask (the caller's shortcut) or a mask selecting nothing succeeds first;
-     * entries past the array's end read as false. */
+    /* G1/G2: a NULL mask (the caller's shortcut) or, before 9.1, a mask selecting nothing
+     * succeeds first; entries past the array's end read as false. */
     if (mask == NULL)
         return ACLNN_SUCCESS;
     if (mask->magic != EMU_MAGIC_BOOLARRAY)
         REFUSE(ACLNN_ERR_PARAM_INVALID, "outputMask is not a live aclBoolArray");
     bool dx = mask->size > 0 && mask->values[0], dgrid = mask->size > 1 && mask->values[1];
-    if (!dx && !dgrid)
+    const bool v91 = since_9_1(prof);
+    if (!dx && !dgrid && !v91)
         return ACLNN_SUCCESS;
     /* G3 */
     for (int i = 0; i < GS_TENSOR_COUNT; i++)
@@ -75,15 +83,20 @@ aclnnStatus gs_check_vendor(const aclTensor *grad_output, const aclTensor *input
     if (!listed(input->dtype, prof))
         REFUSE(ACLNN_ERR_PARAM_INVALID, "dtype %s is not in the list of %s",
                emu_dtype_name(input->dtype), prof->soc_name);
-    /* G5 */
-    if (interpolation < 0 || interpolation > 1 || padding < 0 || padding > 2)
-        REFUSE(ACLNN_ERR_PARAM_INVALID, "interpolationMode must be in [0, 1] and paddingMode in "
-               "[0, 2]");
+    /* G5, G5' (9.1): interpolationMode up to 1 (2, bicubic, from 9.1) */
+    if (interpolation < 0 || interpolation > (v91 ? 2 : 1) || padding < 0 || padding > 2)
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "interpolationMode must be in [0, %d] and paddingMode in "
+               "[0, 2]", v91 ? 2 : 1);
     aclnnStatus st = vendor_shapes(grad_output, input, grid, input_grad, grid_grad);
     if (st != ACLNN_SUCCESS)
         return st;
-    /* G7: an empty gradOutput, input or grid leaves both outputs untouched. */
+    /* G8 (9.1): the mask's length, the last of the shape checks */
+    if (v91 && mask->size != 2)
+        REFUSE(ACLNN_ERR_PARAM_INVALID, "outputMask must have length 2, not %llu",
+               (unsigned long long)mask->size);
+    /* G7: an empty gradOutput, input or grid leaves both outputs untouched; so does, from 9.1
+     * at this point (G2'), a mask selecting nothing. */
     *nothing = emu_tensor_numel(grad_output) == 0 || emu_tensor_numel(input) == 0 ||
-               emu_tensor_numel(grid) == 0;
+               emu_tensor_numel(grid) == 0 || (!dx && !dgrid);
     return ACLNN_SUCCESS;
 }

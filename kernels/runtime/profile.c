@@ -121,16 +121,17 @@ static aclError apply_switches(emu_profile *p)
     const char *spec = getenv("ACLNN_EMU_SPEC");
     if (spec && *spec) {
         static const struct { const char *name; emu_contract c; } names[] = {
-            {"doc", EMU_CONTRACT_DOC},          {"vendor", EMU_CONTRACT_VENDOR_9_0},
+            {"doc", EMU_CONTRACT_DOC},          {"vendor", EMU_CONTRACT_VENDOR_9_2},
             {"vendor@9.0", EMU_CONTRACT_VENDOR_9_0}, {"vendor-old", EMU_CONTRACT_VENDOR_8_5},
-            {"vendor@8.5", EMU_CONTRACT_VENDOR_8_5},
+            {"vendor@8.5", EMU_CONTRACT_VENDOR_8_5}, {"vendor@9.1", EMU_CONTRACT_VENDOR_9_1},
+            {"vendor@9.2", EMU_CONTRACT_VENDOR_9_2},
         };
         size_t i = 0;
         while (i < sizeof names / sizeof names[0] && strcmp(spec, names[i].name) != 0)
             i++;
         if (i == sizeof names / sizeof names[0]) {
             emu_set_error("ACLNN_EMU_SPEC=%s is not valid: expected doc, vendor or vendor-old "
-                          "(also vendor@9.0, vendor@8.5)", spec);
+                          "(also vendor@9.2, vendor@9.1, vendor@9.0, vendor@8.5)", spec);
             return ACL_ERROR_INVALID_PARAM;
         }
         p->contract = names[i].c;

@@ -1,7 +1,7 @@
 /* Expected status of aclnnAvgPool2dBackwardGetWorkspaceSize under the vendor contracts, read
  * from the vendor's operator code (docs/contract.md "Vendor releases", rules A1..A12 with their
  * source lines): `vendor` is release 9.0 (hicann/ops-nn v9.0.0), `vendor-old` release 8.5
- * (v8.5.0). Written from that reading alone, never from kernels/. Tensors: t[0] gradOutput,
+ * (v8.5.0); 9.1 and 9.2 check what 9.0 checks. Written from that reading alone, never from kernels/. Tensors: t[0] gradOutput,
  * t[1] self, t[2] gradInput. */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,7 +11,8 @@
 
 #define tensor_names ref_avgpool_tensor_names
 
-/* A3: FLOAT and FLOAT16 everywhere; BF16 on 910B/910_93, and on the regbase SoC (950) from 9.0. */
+/* A3: FLOAT and FLOAT16 everywhere; BF16 on 910B/910_93, and on the regbase SoC (950) from 9.0
+ * (9.1 and 9.2 check what 9.0 checks). */
 static bool dtype_listed(ref_spec rel, ref_product p, ref_dtype dt)
 {
     if (dt == REF_DT_FLOAT || dt == REF_DT_FLOAT16)
@@ -19,7 +20,7 @@ static bool dtype_listed(ref_spec rel, ref_product p, ref_dtype dt)
     if (dt != REF_DT_BF16)
         return false;
     const ref_family f = ref_product_family(p);
-    return f == REF_FAMILY_A2A3 || (f == REF_FAMILY_950 && rel == REF_SPEC_VENDOR);
+    return f == REF_FAMILY_A2A3 || (f == REF_FAMILY_950 && rel != REF_SPEC_VENDOR_OLD);
 }
 
 static bool has_negative(const ref_tensor_desc *t) { return ref_status_negative_axis(t) >= 0; }
@@ -159,7 +160,7 @@ static bool lowering_ok(const ref_status_query *q, const int64_t k[2], const int
     }
     const ref_family family = ref_product_family(q->product);
     const bool a2a3 = family == REF_FAMILY_A2A3;
-    const bool regbase = family == REF_FAMILY_950 && q->spec == REF_SPEC_VENDOR;
+    const bool regbase = family == REF_FAMILY_950 && q->spec != REF_SPEC_VENDOR_OLD;
     const int64_t divisor = ref_param_int(q, REF_AVGPOOL_DIVISOR_OVERRIDE);
     if (!a2a3 && !regbase && (divisor < -255 || divisor > 255)) {
         *fail = ref_status_make(REF_STATUS_INVALID, false,

@@ -2,17 +2,22 @@
  * parameter set, and why. Written from the operator documents' error tables (spec/000_*,
  * spec/003_*), their per-product and cubeMathType rules, facts.md §3 (what the vendor code
  * checks) and docs/contract.md (the order of the checks and the choices the documents leave
- * open); never from kernels/. Three contracts: `doc` (the documents, each operator's
- * status_<op>.c) and the vendor releases read from the vendor's code, `vendor` (release 9.0) and
- * `vendor-old` (release 8.5), in its status_vendor_<op>.c. The first failing check decides the
- * code; `runs` says whether a successful call has anything for the second phase to compute. This
- * file holds the dispatch through the model table; status_helpers.c the checks every model words
- * the same way. */
+ * open); never from kernels/. Five contracts: `doc` (the documents, each operator's
+ * status_<op>.c) and the vendor releases read from the vendor's code, vendor@9.2 (`vendor`),
+ * 9.1, 9.0 and 8.5 (`vendor-old`), in its status_vendor_<op>.c. The first failing check
+ * decides the code; `runs` says whether a successful call has anything for the second phase to
+ * compute. This file holds the dispatch through the model table; status_helpers.c the checks
+ * every model words the same way. */
 #include "status_internal.h"
 
 ref_spec ref_status_spec(const ref_status_query *q)
 {
-    return q->spec == REF_SPEC_VENDOR || q->spec == REF_SPEC_VENDOR_OLD ? q->spec : REF_SPEC_DOC;
+    switch (q->spec) {
+    case REF_SPEC_VENDOR: case REF_SPEC_VENDOR_OLD: case REF_SPEC_VENDOR_91: case REF_SPEC_VENDOR_92:
+        return q->spec;
+    default:
+        return REF_SPEC_DOC;
+    }
 }
 
 ref_status ref_expected_status(const ref_status_query *q)

@@ -71,21 +71,14 @@ const char *ref_format_name(ref_format f)
     return "UNKNOWN_FORMAT";
 }
 
-static const char *const spec_names[] = {
-    [REF_SPEC_DOC] = "doc", [REF_SPEC_VENDOR] = "vendor", [REF_SPEC_VENDOR_OLD] = "vendor-old",
-};
-enum { SPEC_COUNT = sizeof spec_names / sizeof spec_names[0] };
-
-const char *ref_spec_name(ref_spec s)
-{
-    if ((int)s < 0 || (int)s >= SPEC_COUNT)
-        return "unknown-spec";
-    return spec_names[s];
-}
-
+/* Each contract by its release; `vendor` names the newest release, `vendor-old` 8.5. */
 static const char *const contract_names[] = {
     [REF_SPEC_DOC] = "doc", [REF_SPEC_VENDOR] = "vendor@9.0", [REF_SPEC_VENDOR_OLD] = "vendor@8.5",
+    [REF_SPEC_VENDOR_91] = "vendor@9.1", [REF_SPEC_VENDOR_92] = "vendor@9.2",
 };
+enum { SPEC_COUNT = sizeof contract_names / sizeof contract_names[0] };
+
+const char *ref_spec_name(ref_spec s) { return ref_spec_contract(s); }
 
 const char *ref_spec_contract(ref_spec s)
 {
@@ -96,21 +89,22 @@ const char *ref_spec_contract(ref_spec s)
 
 int ref_spec_from_name(const char *name, ref_spec *out)
 {
+    static const struct { const char *alias; ref_spec spec; } aliases[] = {
+        {"vendor", REF_SPEC_VENDOR_92}, {"vendor-old", REF_SPEC_VENDOR_OLD},
+    };
     if (name == NULL)
         return -1;
-    for (int s = 0; s < SPEC_COUNT; s++) {
+    for (int s = 0; s < SPEC_COUNT; s++)
         if (strcmp(name, contract_names[s]) == 0) {
             if (out != NULL)
                 *out = (ref_spec)s;
             return 0;
         }
-    }
-    for (int s = 0; s < SPEC_COUNT; s++) {
-        if (strcmp(name, spec_names[s]) == 0) {
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(name, aliases[i].alias) == 0) {
             if (out != NULL)
-                *out = (ref_spec)s;
+                *out = aliases[i].spec;
             return 0;
         }
-    }
     return -1;
 }

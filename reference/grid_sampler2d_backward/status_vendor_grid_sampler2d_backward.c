@@ -1,8 +1,10 @@
 /* Expected status of aclnnGridSampler2DBackwardGetWorkspaceSize under the vendor contracts, read
  * from the vendor's operator code (docs/contract.md "Vendor releases", rules G1..G8 with their
  * source lines): `vendor` is release 9.0 (hicann/ops-cv v9.0.0), `vendor-old` release 8.5
- * (v8.5.0); both releases check the same things. Written from that reading alone, never from
- * kernels/. Tensors: t[0] gradOutput, t[1] input, t[2] grid, t[3] inputGrad, t[4] gridGrad. */
+ * (v8.5.0), both checking the same things; `vendor@9.1` (v9.1.0) and `vendor@9.2`
+ * (v9.2.0-beta.1), the same as each other: G2', G5', G8. Written from that reading alone,
+ * never from kernels/. Tensors: t[0] gradOutput, t[1] input, t[2] grid, t[3] inputGrad,
+ * t[4] gridGrad. */
 #include <stdio.h>
 
 #include "grid_internal.h"
@@ -60,19 +62,37 @@ static bool shapes_ok(const ref_tensor_desc *t, ref_status *fail)
     return true;
 }
 
+/* Releases 9.1 and 9.2 (ops-cv v9.1.0, v9.2.0-beta.1). */
+static bool since_9_1(ref_spec s) { return s == REF_SPEC_VENDOR_91 || s == REF_SPEC_VENDOR_92; }
+
+/* G5 and, from 9.1, G5': interpolationMode 0..1 (0..2 from 9.1: bicubic), paddingMode 0..2. */
+static bool modes_ok(const ref_status_query *q, ref_status *fail)
+{
+    const int64_t padding = ref_param_int(q, REF_GRID_PADDING_MODE);
+    if (!since_9_1(q->spec) || ref_param_int(q, REF_GRID_INTERPOLATION_MODE) != 2)
+        return ref_status_grid_modes_ok(q, fail);
+    if (padding >= 0 && padding <= 2)
+        return true;
+    *fail = ref_status_make(REF_STATUS_INVALID, false,
+                            "paddingMode %lld is not 0 (zeros), 1 (border) or 2 (reflection)",
+                            (long long)padding);
+    return false;
+}
+
 ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q)
 {
     const ref_tensor_desc *t = q->t;
     ref_status fail;
-    /* G1/G2: a NULL mask, or one whose first two entries are false (a missing entry reads as
-     * false), succeeds before any other check. */
+    const bool v91 = since_9_1(q->spec);
+    /* G1/G2: a NULL mask, or (before 9.1) one whose first two entries are false (a missing
+     * entry reads as false), succeeds before any other check. */
     const ref_param *mask = &q->p[REF_GRID_OUTPUT_MASK];
     const bool dx = mask->len > 0 && mask->values[0];
     const bool dgrid = mask->len > 1 && mask->values[1];
     if (!mask->present)
         return ref_status_make(REF_STATUS_SUCCESS, false,
                                "outputMask is a null pointer: success with nothing to compute");
-    if (!dx && !dgrid)
+    if (!dx && !dgrid && !v91)
         return ref_status_make(REF_STATUS_SUCCESS, false,
                                "outputMask (length %lld) asks for no output: success with "
                                "nothing to compute", (long long)mask->len);
@@ -90,14 +110,20 @@ ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q)
     if (!dtype_listed(q->product, t[1].dtype))
         return ref_status_make(REF_STATUS_INVALID, false, "input dtype %s is not supported on %s",
                                ref_dtype_name(t[1].dtype), ref_product_id(q->product));
-    /* G5: interpolationMode 0..1, paddingMode 0..2. */
-    if (!ref_status_grid_modes_ok(q, &fail))
+    if (!modes_ok(q, &fail) || !shapes_ok(t, &fail))
         return fail;
-    if (!shapes_ok(t, &fail))
-        return fail;
-    /* G7: an empty gradOutput, input or grid succeeds with nothing to compute. */
+    /* G8 (9.1): an outputMask of length other than 2, the last of the shape checks. */
+    if (v91 && mask->len != 2)
+        return ref_status_make(REF_STATUS_INVALID, false,
+                               "outputMask has length %lld, not 2", (long long)mask->len);
+    /* G7: an empty gradOutput, input or grid succeeds with nothing to compute; G2' (9.1): so
+     * does, here, a mask asking for no output. */
     if (ref_status_first_empty(t, tensor_names, 3, &fail))
         return fail;
+    if (!dx && !dgrid)
+        return ref_status_make(REF_STATUS_SUCCESS, false,
+                               "outputMask asks for no output: success with nothing to compute "
+                               "(checked after the parameters from 9.1)");
     return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s (%s)",
                            ref_product_id(q->product), ref_spec_name(q->spec));
 }

@@ -12,9 +12,10 @@ LIB="$T/install/lib64"
 PRODUCTS=(ascend910 ascend910b ascend910_93 ascend310p ascend310b ascend950)
 
 # contract name -> the emulation's setting that follows it
-declare -A EMU=([doc]=doc [vendor@9.0]=vendor [vendor@8.5]=vendor-old)
+declare -A EMU=([doc]=doc [vendor@9.2]=vendor [vendor@9.1]=vendor@9.1 [vendor@9.0]=vendor@9.0
+                [vendor@8.5]=vendor-old)
 
-for c in doc vendor@9.0 vendor@8.5; do
+for c in doc vendor@9.2 vendor@9.1 vendor@9.0 vendor@8.5; do
   for p in "${PRODUCTS[@]}"; do
     expect_rc 0 env ACLCTS_SOC="$p" ACLNN_EMU_SPEC="${EMU[$c]}" "$ACLCTS" run --quick \
       --backend "cann:$LIB" --product "$p" --contract "$c" --quiet --out "r-$c-$p" "$S"
@@ -27,6 +28,38 @@ PY
   done
 done
 
+# A device of release 9.1 on every product with the grid sampler: every case of the grid
+# sampler's errors and parameters suites PASSes under vendor@9.1, its 24 bicubic cases among
+# them; under vendor@9.0 exactly the cases whose status differs between the releases FAIL
+# (docs/contract.md "vendor@9.1": G2' the mask selecting nothing after the null checks, G8 the
+# mask's length, G5' bicubic).
+GS="$S/grid_sampler2d_backward"
+DIFFER=(errors.grid_sampler2d_backward.interpolation_mode_range.interpolation_mode=2
+        errors.grid_sampler2d_backward.null_output_mask.spec=vendor@9.0.null=empty
+        errors.grid_sampler2d_backward.null_output_mask.spec=vendor@9.0.null=grid
+        errors.grid_sampler2d_backward.null_pointer_mask_off.null=grad_output
+        errors.grid_sampler2d_backward.null_pointer_mask_off.null=grid
+        errors.grid_sampler2d_backward.null_pointer_mask_off.null=grid_grad
+        errors.grid_sampler2d_backward.null_pointer_mask_off.null=input
+        errors.grid_sampler2d_backward.null_pointer_mask_off.null=input_grad
+        grid_sampler2d_backward.output_mask.output_mask=empty.spec=vendor@9.0)
+for p in ascend910 ascend910b ascend910_93 ascend950; do
+  expect_rc 0 env ACLCTS_SOC="$p" ACLNN_EMU_SPEC=vendor@9.1 "$ACLCTS" run --backend "cann:$LIB" \
+    --product "$p" --contract vendor@9.1 --quiet --out "v91-$p" "$GS/errors.yaml" "$GS/parameters.yaml"
+  n=$(python3 -c '
+import json, sys
+print(sum(".bicubic." in r["id"] and r["status"] == "PASS" for r in map(json.loads, open(sys.argv[1]))))' \
+    "v91-$p/results.jsonl")
+  [[ $n == 24 ]] || fail "$p: $n bicubic PASS records, expected 24"
+  expect_rc 1 env ACLCTS_SOC="$p" ACLNN_EMU_SPEC=vendor@9.1 "$ACLCTS" run --backend "cann:$LIB" \
+    --product "$p" --contract vendor@9.0 --quiet --out "v90-$p" "$GS/errors.yaml" "$GS/parameters.yaml"
+  got=$(python3 -c '
+import json, sys
+print(" ".join(sorted(r["id"].rsplit(".", 1)[0] for r in map(json.loads, open(sys.argv[1]))
+                      if r["status"] == "FAIL")))' "v90-$p/results.jsonl")
+  [[ $got == "${DIFFER[*]}" ]] || fail "$p: 9.1 device under vendor@9.0 FAILs: $got"
+done
+
 # A device that follows the vendor's code, judged by the documents: FAILs (the null-mask case
 # of the quick subset), and the repro line carries no --contract for doc.
 expect_rc 1 env ACLCTS_SOC=ascend910b ACLNN_EMU_SPEC=vendor "$ACLCTS" run --quick \
@@ -35,7 +68,7 @@ grep -q 'FAIL .*null_output_mask' "$T/out" || fail "no null-mask FAIL: $(cat "$T
 # ... and a device that follows the documents, judged by the vendor's code.
 expect_rc 1 env ACLCTS_SOC=ascend910b ACLNN_EMU_SPEC=doc "$ACLCTS" run --quick \
   --backend "cann:$LIB" --product ascend910b --contract vendor --out mix2 "$S"
-grep -q '^    .*--contract vendor@9.0' "$T/out" || fail "repro without --contract: $(cat "$T/out")"
+grep -q '^    .*--contract vendor@9.2' "$T/out" || fail "repro without --contract: $(cat "$T/out")"
 
 # The emulated backend follows --contract (the harness sets the emulation per case) ...
 expect_rc 0 "$ACLCTS" run --quick --product ascend910b --contract vendor --quiet --out emu "$S"
@@ -58,17 +91,17 @@ done
 
 # The vendor's own op_api unit tests, translated (suites/*/vendor_ut.yaml): all pass under the
 # vendor contract and are not selected under the documents'.
-expect_rc 0 "$ACLCTS" run --contract vendor --quiet --out ut "$S"/*/vendor_ut.yaml
+expect_rc 0 "$ACLCTS" run --contract vendor@9.0 --quiet --out ut "$S"/*/vendor_ut.yaml
 grep -q 'cases: 35 PASS$' "$T/out" || fail "vendor unit tests: $(cat "$T/out")"
 [[ $("$ACLCTS" list --count "$S"/*/vendor_ut.yaml 2>/dev/null) == 0 ]] || fail "vendor_ut under doc"
 
 # certify records the contract in the package's manifest (and in every run session); exit 1:
 # one suite file is not the canonical suite set, so the verdict cannot be CONFORMANT.
-expect_rc 1 "$ACLCTS" certify --product ascend910b --contract vendor --out cert \
+expect_rc 1 "$ACLCTS" certify --product ascend910b --contract vendor@9.0 --out cert \
   "$S"/grid_sampler2d_backward/vendor_ut.yaml
 grep -q '"contract": *"vendor@9.0"' cert/manifest.json || fail "manifest: $(cat cert/manifest.json)"
 grep -q '"contract": *"doc"' cert/manifest.json && fail "a session recorded doc: $(cat cert/manifest.json)"
 
 expect_rc 2 "$ACLCTS" run --contract vendor@7.0 "$S"
-grep -q 'expected doc, vendor, vendor@9.0, vendor@8.5 or vendor-old' "$T/out" || fail "$(cat "$T/out")"
+grep -q 'expected doc, vendor@9.2, vendor@9.1, vendor@9.0, vendor@8.5, vendor (vendor@9.2) or vendor-old' "$T/out" || fail "$(cat "$T/out")"
 echo "contract e2e: ok"

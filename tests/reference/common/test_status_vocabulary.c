@@ -36,15 +36,25 @@ static void spec_names(void **state)
 {
     (void)state;
     static const struct { ref_spec s; const char *name; } t[] = {
-        {REF_SPEC_DOC, "doc"}, {REF_SPEC_VENDOR, "vendor"}, {REF_SPEC_VENDOR_OLD, "vendor-old"}};
+        {REF_SPEC_DOC, "doc"},           {REF_SPEC_VENDOR, "vendor@9.0"},
+        {REF_SPEC_VENDOR_OLD, "vendor@8.5"}, {REF_SPEC_VENDOR_91, "vendor@9.1"},
+        {REF_SPEC_VENDOR_92, "vendor@9.2"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         ref_spec back = (ref_spec)-1;
         assert_string_equal(ref_spec_name(t[i].s), t[i].name);
+        assert_string_equal(ref_spec_contract(t[i].s), t[i].name);
         assert_int_equal(ref_spec_from_name(t[i].name, &back), 0);
         assert_int_equal(back, t[i].s);
     }
+    /* the aliases: `vendor` is the newest release, `vendor-old` 8.5 */
+    ref_spec back = (ref_spec)-1;
+    assert_int_equal(ref_spec_from_name("vendor", &back), 0);
+    assert_int_equal(back, REF_SPEC_VENDOR_92);
+    assert_int_equal(ref_spec_from_name("vendor-old", &back), 0);
+    assert_int_equal(back, REF_SPEC_VENDOR_OLD);
     assert_int_equal(ref_spec_from_name("vendor_old", NULL), -1);
-    assert_string_equal(ref_spec_name((ref_spec)7), "unknown-spec");
+    assert_int_equal(ref_spec_from_name("vendor@9.3", NULL), -1);
+    assert_string_equal(ref_spec_name((ref_spec)7), "unknown-contract");
 }
 
 static void dtype_and_format_names(void **state)
