@@ -22,6 +22,7 @@
 #define DOC (1u << REF_SPEC_DOC)
 #define VEN (1u << REF_SPEC_VENDOR)
 #define OLD (1u << REF_SPEC_VENDOR_OLD)
+#define V91 ((1u << REF_SPEC_VENDOR_91) | (1u << REF_SPEC_VENDOR_92)) /* the same rules */
 #define ALL_S (DOC | VEN | OLD)
 #define OK REF_STATUS_SUCCESS
 #define NUL REF_STATUS_NULLPTR
@@ -60,7 +61,7 @@ static void run_row(void **state)
     for (int p = 0; p < REF_PRODUCT_COUNT; p++) {
         if (!(r->products & (1u << p)))
             continue;
-        for (int s = 0; s <= REF_SPEC_VENDOR_OLD; s++) {
+        for (int s = 0; s <= REF_SPEC_VENDOR_92; s++) {
             if (!(r->specs & (1u << s)))
                 continue;
             ref_status_query q = seed((ref_product)p, (ref_spec)s);

@@ -28,6 +28,11 @@ MUT(m_input_h0, SHAPE(1, 1, 1, 0, 8); SHAPE(3, 1, 1, 0, 8))
 MUT(m_grid_last3, SHAPE(2, 1, 3, 3, 3); SHAPE(4, 1, 3, 3, 3))
 MUT(m_c0, SHAPE(0, 1, 0, 3, 3); SHAPE(1, 1, 0, 5, 8); SHAPE(3, 1, 0, 5, 8))
 MUT(m_batch, SHAPE(2, 2, 3, 3, 2); SHAPE(4, 2, 3, 3, 2))
+MUT(m_mask_len3, MASK(true, true, true))
+MUT(m_mask_len1_batch, MASK(true); SHAPE(2, 2, 3, 3, 2); SHAPE(4, 2, 3, 3, 2))
+MUT(m_false_mask, MASK(false, false))
+MUT(m_interp2_pad3, SET(INTERPOLATION_MODE, 2); SET(PADDING_MODE, 3))
+MUT(m_interp3, SET(INTERPOLATION_MODE, 3))
 
 static const row rows[] = {
     {"seed_valid", "CheckParams :183-196 all pass", m_none, SUPPORTED, V, OK, true, "valid"},
@@ -63,6 +68,25 @@ static const row rows[] = {
     {"batch", ":129-130", m_batch, SUPPORTED, V, INV, false, "batch size"},
     {"empty_c_untouched", ":226 any empty input: nothing written", m_c0, SUPPORTED, V, OK, false,
      "nothing to compute"},
+    /* v9.1.0 (4d57ffe7) and v9.2.0-beta.1 (a92906f3): docs/contract.md "vendor@9.1" */
+    {"v91_null_mask_first", ":240@4d57ffe7 still before everything", m_null_mask, ALL_P, V91, OK,
+     false, "null pointer"},
+    {"v91_false_mask_after_nulls", ":247 CheckParams before the :251-252 shortcut",
+     m_false_mask_null_input, ALL_P, V91, NUL, false, "input is a null pointer"},
+    {"v91_false_mask_valid", ":251-252 after the parameter checks", m_false_mask, SUPPORTED, V91,
+     OK, false, "asks for no output"},
+    {"v91_mask_len1", ":177-182 length must be 2", m_mask_len1, SUPPORTED, V91, INV, false,
+     "outputMask has length 1"},
+    {"v91_mask_len3", ":177-182", m_mask_len3, SUPPORTED, V91, INV, false,
+     "outputMask has length 3"},
+    {"v91_mask_len_after_shapes", ":177 after :129-130 in CheckShape", m_mask_len1_batch,
+     SUPPORTED, V91, INV, false, "batch size"},
+    {"v91_empty_mask_refused", ":177-182 (0 is not 2)", m_mask_len0_bad_dtype, SUPPORTED, V91,
+     INV, false, "gradOutput dtype INT32 differs"},
+    {"v91_bicubic", ":41 INTERPOLATION_MODE_MAX_VALUE 2", m_interp2, SUPPORTED, V91, OK, true,
+     "valid"},
+    {"v91_bicubic_bad_padding", ":43", m_interp2_pad3, SUPPORTED, V91, INV, false, "paddingMode 3"},
+    {"v91_interp3", ":41", m_interp3, SUPPORTED, V91, INV, false, "interpolationMode 3"},
 };
 
 int main(void)
