@@ -18,7 +18,7 @@ off_numbers() {
     awk '$1 != "expected-values" && $1 != "tolerance" {print $2}'
 }
 
-for c in vendor vendor-old; do
+for c in vendor@9.0 vendor-old; do
   n=$("$ACLCTS" list --count --contract "$c" --product all "${F[@]}" "$S" 2>/dev/null)
   (( n > 10 )) || fail "$c: only $n cases"
   expect_rc 0 "$ACLCTS" run --quiet --product all --contract "$c" --out "ok-$c" "${F[@]}" "$S"
@@ -37,10 +37,10 @@ done
 
 # 950 is where the releases differ: 9.0's regbase vector kernel, 8.5's cube.
 expect_rc 1 env ACLNN_EMU_SPEC=vendor-old "$ACLCTS" run --quiet --product ascend950 \
-  --contract vendor --out old-as-new "${F[@]}" "$S"
+  --contract vendor@9.0 --out old-as-new "${F[@]}" "$S"
 failed old-as-new/results.jsonl | grep -q 'global_below_10_regbase' ||
   fail "8.5's cube judged by 9.0: $(statuses old-as-new/results.jsonl)"
-expect_rc 1 env ACLNN_EMU_SPEC=vendor "$ACLCTS" run --quiet --product ascend950 \
+expect_rc 1 env ACLNN_EMU_SPEC=vendor@9.0 "$ACLCTS" run --quiet --product ascend950 \
   --contract vendor-old --out new-as-old "${F[@]}" "$S"
 failed new-as-old/results.jsonl | grep -q 'cube_950_release_8_5' ||
   fail "9.0's vector kernel judged by 8.5: $(statuses new-as-old/results.jsonl)"
