@@ -14,7 +14,7 @@ static const char style[] =
     "h3{font-size:15px}"
     "table{border-collapse:collapse;margin:8px 0;font-size:12px}"
     "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#f0f0f0}"
-    "td{white-space:nowrap}"
+    "td{white-space:nowrap}td.msg{white-space:normal;min-width:30em}"
     "td.n{text-align:right}code,pre{font-family:monospace;font-size:12px}"
     "pre{background:#f6f6f6;padding:6px;white-space:pre-wrap;word-break:break-all}"
     ".verdict{display:inline-block;padding:8px 16px;font-size:24px;font-weight:bold;color:#fff}"
@@ -139,7 +139,8 @@ static void waivers_and_failures(FILE *f, const cts_report *r)
         if (!nw++) fputs("<table><tr><th>case</th><th>status</th><th>reason</th></tr>\n", f);
         fputs("<tr><td><code>", f);
         esc(f, x->v.case_id);
-        fprintf(f, "</code></td><td>%s</td><td>", cts_status_name(x->v.status));
+        /* the message wraps: a long reason made the page scroll sideways at 1400 px */
+        fprintf(f, "</code></td><td>%s</td><td class=\"msg\">", cts_status_name(x->v.status));
         esc(f, x->v.message);
         fputs("</td></tr>\n", f);
     }

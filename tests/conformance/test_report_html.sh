@@ -96,9 +96,28 @@ for page in audit/report.html pkg/report.html; do
   if grep -E 'CONSOLE|Uncaught|Refused to|Failed to load' console.log; then fail "$page: console errors"; fi
 done
 grep -q 'id="verdict" class="verdict bad">NOT CONFORMANT<' dom.html || fail "verdict not shown"
+# A package whose page lists a waiver with a long reason (its message: reason, then the check's).
+sed -e '/^  - name: strict/,$d' -e 's/^product: .*/product: [ascend910b]/' suite.yaml >waived.yaml
+cat >>waived.yaml <<'YAML'
+  - name: waived
+    dtype: float32
+    self_shape: [1, 16, 4, 4]
+    kernel_size: [4, 4]
+    stride: [1, 1]
+    padding: [0, 0]
+    cube_math_type: 1
+    data: {grad_output: ones}
+    expect: {values: {grad_input: 0.5}}   # wrong on purpose: the exact value is 1/16
+    waiver: {reason: "a known deviation of the device's average-pooling gradient on this dtype, as agreed with the vendor's operator team"}
+YAML
+rc=0; "$ACLCTS" certify --product ascend910b --out wpkg --jobs 2 waived.yaml >wcert 2>&1 || rc=$?
+[[ $rc == 1 ]] || { cat wcert; fail "certify of the waived suite: exit $rc"; }
+grep -q '<td class="msg">waived (a known deviation' wpkg/report.html || fail "no waiver row"
+
 # Layout at 1400 px (tests/conformance/report_layout.html measures it in the page): no sideways
-# scrolling, no SVG text box over another (before: the ULP chart's ">256" over "overflow").
-for page in audit/report.html pkg/report.html; do
+# scrolling (before: a waiver's reason, which did not wrap), no SVG text box over another
+# (before: the ULP chart's ">256" over "overflow").
+for page in audit/report.html pkg/report.html wpkg/report.html; do
   probe=$T/$(dirname "$page")/layout.html
   python3 - "$page" "$ACLCTS_SOURCE_DIR/tests/conformance/report_layout.html" >"$probe" <<'PY'
 import re, sys
