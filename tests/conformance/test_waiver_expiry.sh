@@ -49,7 +49,7 @@ assert w["e2e.waiver.expired.ascend910b"].startswith("waiver expired on 2020-01-
 assert "owner pool-team; expires 2999-12-31" in w["e2e.waiver.current.ascend910b"], w
 PY
 expect_rc 0 "$ACLCTS" verify-package pkg
-grep -q '<tr><td><code>e2e.waiver.expired.ascend910b</code></td><td>FAIL</td><td>waiver expired on 2020-01-01' pkg/report.html ||
+grep -q '<tr><td><code>e2e.waiver.expired.ascend910b</code></td><td>FAIL</td><td class="msg">waiver expired on 2020-01-01' pkg/report.html ||
   fail "report.html does not list the expired waiver"
 
 # audit lists them with their references.
