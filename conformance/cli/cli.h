@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "import/import.h"
+#include "package/package.h"
 #include "report/report.h"
 #include "results/results.h"
 #include "suite/suite.h"
@@ -45,6 +46,9 @@ int cli_import_file(const char *file, const atk_options *o, const char *dir,
 /* The certification workflow (docs/certification.md). */
 int cli_certify(int argc, char **argv);
 int cli_verify_package(int argc, char **argv);
+/* verify-package --rejudge of the package in dir (cli_rejudge.c): one line per case whose
+ * record differs from what its evidence gives; returns their number. */
+int cli_rejudge(const char *dir, const cts_manifest *m, FILE *out);
 int cli_audit(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 

@@ -34,6 +34,8 @@ static const char certify_help[] =
     "  OUT/results.jsonl   one record per case, in case order\n"
     "  OUT/summary.md, junit.xml, audit.md, audit.csv, report.html: rendered from the two above\n"
     "  OUT/suites/         the suites as run\n"
+    "  OUT/evidence.tar.gz the device's outputs of every case whose outputs were judged (run\n"
+    "                      --evidence), for verify-package --rejudge\n"
     "  OUT/SHA256SUMS      every file's SHA-256 (sha256sum -c format); its own SHA-256 is the\n"
     "                      package digest printed at the end\n"
     "  OUT.tar.gz          the same directory\n"
@@ -56,6 +58,7 @@ static const char certify_help[] =
     "\n"
     "Across machines (docs/certification.md): run the shards with `aclcts run --shard K/N`\n"
     "(or tools/slurm, tools/k8s), then package them here instead of running:\n"
+    "  --evidence DIR     the shards' --evidence directory, packed as OUT/evidence.tar.gz\n"
     "  --results F        a shard's results.jsonl (repeatable); its run sessions are read from\n"
     "                     F's provenance file (results.provenance.jsonl beside it)\n"
     "\n"
@@ -70,6 +73,7 @@ static const char certify_help[] =
 
 typedef struct {
     const char *product, *backend, *out, *jobs, *seed, *timeout, *keep_dump, *contract, *sign;
+    const char *evidence; /* --evidence DIR of the shards (--results) */
     const char *paths[CLI_MAX_ARGS];
     int npaths;
     const char *results[CLI_MAX_ARGS];
@@ -82,9 +86,10 @@ static int parse(int argc, char **argv, certify_args *a)
     for (int i = 1; i < argc; i++) {
         static const char *const names[] = {"--product", "--backend", "--out", "--jobs",
                                             "--seed", "--timeout", "--keep-dump", "--contract",
-                                            "--sign"};
+                                            "--sign", "--evidence"};
         const char **dst[] = {&a->product, &a->backend, &a->out, &a->jobs, &a->seed,
-                              &a->timeout, &a->keep_dump, &a->contract, &a->sign};
+                              &a->timeout, &a->keep_dump, &a->contract, &a->sign,
+                              &a->evidence};
         int r = 0;
         for (size_t k = 0; k < sizeof names / sizeof names[0] && r == 0; k++)
             r = cli_opt_value(argc, argv, &i, names[k], dst[k]);
@@ -212,13 +217,14 @@ static int add_suites(cts_manifest *m, const char *dir, const cts_names *files)
 static int run_here(const certify_args *a, const char *dir, const cts_loaded *l,
                     cts_result_list *got, const char *package)
 {
-    char *rargv[CLI_MAX_ARGS + 24];
+    char *rargv[CLI_MAX_ARGS + 24], evidence[PATH_MAX * 2];
     int rn = 0;
+    snprintf(evidence, sizeof evidence, "%s/evidence", dir);
     rargv[rn++] = "run";
     const char *pairs[][2] = {{"--product", a->product}, {"--backend", a->backend},
                               {"--out", dir}, {"--dump", a->keep_dump}, {"--jobs", a->jobs},
                               {"--seed", a->seed}, {"--timeout", a->timeout},
-                              {"--contract", a->contract}};
+                              {"--contract", a->contract}, {"--evidence", evidence}};
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
         if (pairs[k][1]) {
             rargv[rn++] = (char *)pairs[k][0];
@@ -376,8 +382,25 @@ static int write_records(const char *path, const cts_result_list *res, const siz
 
 /* Writes results.jsonl, the rendered files, the suites, the manifest; 0 or -1 (printed,
  * naming the file that could not be written). */
+/* The evidence of the outputs (a directory of the run's --evidence) as dir/evidence.tar.gz;
+ * a run here leaves it in dir/evidence, removed once archived. 0, or -1 (printed). */
+static int add_evidence(cts_manifest *m, const char *dir, const char *evidence)
+{
+    char own[PATH_MAX * 2], tar[PATH_MAX * 2], err[PATH_MAX + 400];
+    snprintf(own, sizeof own, "%s/evidence", dir);
+    snprintf(tar, sizeof tar, "%s/evidence.tar.gz", dir);
+    const char *source = evidence;
+    if (!evidence) evidence = own;
+    if (access(evidence, F_OK) != 0) return 0;
+    int rc = cts_package_tar(evidence, tar, err, sizeof err);
+    if (rc != 0) fprintf(stderr, "aclcts: error: certify: writing %s\n", err);
+    if (evidence == own) cts_remove_tree(own);
+    return rc == 0 ? add_hashed(m, dir, "evidence", "evidence.tar.gz", source) : -1;
+}
+
 static int write_package(const char *dir, cts_manifest *m, const cts_result_list *res,
-                         const size_t *order, const run_lines *rl, const cts_names *suites)
+                         const size_t *order, const run_lines *rl, const cts_names *suites,
+                         const char *evidence)
 {
     char path[PATH_MAX * 2];
     snprintf(path, sizeof path, "%s/results.jsonl", dir);
@@ -400,6 +423,7 @@ static int write_package(const char *dir, cts_manifest *m, const cts_result_list
     }
     cts_audit_free(&au);
     if (rc == 0) rc = add_suites(m, dir, suites);
+    if (rc == 0) rc = add_evidence(m, dir, evidence);
     if (rc != 0) return rc;
     snprintf(path, sizeof path, "%s/manifest.json", dir);
     FILE *f = fopen(path, "w");
@@ -675,8 +699,10 @@ static void conclude(certify_state *s, int argc, char **argv, cts_tally *t)
 static int seal_package(certify_state *s, char digest[65], double *t_written)
 {
     char err[1400];
-    int rc = write_package(s->tmp, &s->m, &s->res, s->order, &s->lines, &s->suites);
+    int rc = write_package(s->tmp, &s->m, &s->res, s->order, &s->lines, &s->suites,
+                           s->a.evidence);
     *t_written = cli_mono();
+    if (rc == 0 && stop_signal) rc = -1; /* stopped while writing: the temporary dir goes */
     if (rc == 0 && !stop_signal && cts_package_seal(s->tmp, digest, err, sizeof err) != 0) {
         fprintf(stderr, "aclcts: error: certify: %s\n", err);
         rc = -1;
@@ -768,7 +794,8 @@ int cli_certify(int argc, char **argv)
     conclude(&s, argc, argv, &t);
     char digest[65] = "";
     double t2 = cli_mono(), t3;
-    if (seal_package(&s, digest, &t3) != 0) return no_package(&s, CLI_EXIT_USAGE);
+    if (seal_package(&s, digest, &t3) != 0)
+        return no_package(&s, stop_code() ? stop_code() : CLI_EXIT_USAGE);
     if ((rc = stop_code())) return no_package(&s, rc);
     print_outcome(&s, &t, digest, true);
     /* tools/bench-suite reads this line */

@@ -303,7 +303,8 @@ static int run_cases(int argc, char **argv, const cts_backend *backend, const ct
         ctx->progress.work_total += case_work(ctx->cases[k]);
     cts_worker_options wo = {.backend = backend,
                              .run = {.repeat = (int)a->repeat, .threads = (int)a->jobs,
-                                     .dump_dir = a->dump, .max_memory = a->max_memory},
+                                     .dump_dir = a->dump, .evidence_dir = a->evidence,
+                                     .max_memory = a->max_memory},
                              .jobs = (int)a->jobs,
                              .timeout = a->timeout,
                              .stop = &stop_request};

@@ -9,7 +9,7 @@
 
 typedef struct {
     cts_selection sel;
-    const char *backend, *out, *jsonl, *junit, *dump, *resume;
+    const char *backend, *out, *jsonl, *junit, *dump, *resume, *evidence;
     const char *package;   /* inside certify: the package's path; repro lines relative to it */
     long jobs, repeat;
     double timeout;

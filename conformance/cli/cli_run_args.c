@@ -41,6 +41,8 @@ const char cli_run_help[] =
     "                     the physical memory\n"
     "  --repeat R         device runs per case for determinism and spread (default: the case's)\n"
     "  --dump DIR         write DIR/<case id>/case.json and .npy inputs, outputs and references\n"
+    "  --evidence DIR     write DIR/<case id>.gz: the outputs of each case whose outputs were\n"
+    "                     judged, for verify-package --rejudge (docs/certification.md)\n"
     "\n"
     "Results:\n"
     "  --out DIR          directory of results.jsonl, junit.xml, summary.md; default results\n"
@@ -106,9 +108,9 @@ int cli_run_parse_args(int argc, char **argv, run_args *a)
         if (r > 0)
             continue;
         const char **str_opts[] = {&a->backend, &a->out, &a->jsonl, &a->junit, &a->dump,
-                                   &a->resume};
+                                   &a->resume, &a->evidence};
         static const char *const str_names[] = {"--backend", "--out", "--jsonl", "--junit",
-                                                "--dump", "--resume"};
+                                                "--dump", "--resume", "--evidence"};
         bool matched = false;
         for (size_t k = 0; k < sizeof str_names / sizeof str_names[0] && !matched; k++) {
             r = cli_opt_value(argc, argv, &i, str_names[k], str_opts[k]);

@@ -101,6 +101,10 @@ static int make_output_dirs(const run_args *a, const outputs *o)
         fprintf(stderr, "aclcts: error: creating %s: %s\n", a->out, strerror(errno));
         return -1;
     }
+    if (a->evidence && cli_make_dirs(a->evidence) != 0) {
+        fprintf(stderr, "aclcts: error: creating %s: %s\n", a->evidence, strerror(errno));
+        return -1;
+    }
     for (int k = 0; k < 2; k++) {
         dir_of(files[k], dir, sizeof dir);
         if (cli_make_dirs(dir) != 0) {

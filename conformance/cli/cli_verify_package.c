@@ -14,7 +14,7 @@
 
 static const char verify_help[] =
     "usage: aclcts verify-package [--check-backend] [--digest HEX] [--pubkey PUB.pem]\n"
-    "                             DIR|PACKAGE.tar.gz\n"
+    "                             [--rejudge] DIR|PACKAGE.tar.gz\n"
     "\n"
     "Re-checks a package made by `aclcts certify`; one line per problem, naming the file:\n"
     "  - a closed package: only regular files, known by lstat before anything is read (a link,\n"
@@ -34,6 +34,11 @@ static const char verify_help[] =
     "  --check-backend  also re-hash the backend libraries at the paths each run session\n"
     "                   recorded (only meaningful on the machines that ran); each library\n"
     "                   compared is listed with its outcome\n"
+    "  --rejudge        re-judge every case whose outputs were judged from evidence.tar.gz:\n"
+    "                   inputs regenerated from the suites' seeds, the device's outputs\n"
+    "                   checked against each record's output_hash, the reference and the\n"
+    "                   output checks run again; each record whose status, check, worst\n"
+    "                   errors or counts differ is named (costs about a run without device)\n"
     "  --digest HEX     the package digest the vendor published (SHA-256 of SHA256SUMS)\n"
     "  --pubkey PUB.pem the signer's Ed25519 public key: SHA256SUMS.sig must be its signature\n"
     "                   of SHA256SUMS (certify --sign); without it a signature is not checked\n"
@@ -99,7 +104,7 @@ static int signature(const char *dir, const char *pubkey)
 int cli_verify_package(int argc, char **argv)
 {
     const char *target = NULL, *digest_want = NULL, *pubkey = NULL;
-    bool check_backend = false;
+    bool check_backend = false, rejudge = false;
     for (int i = 1; i < argc; i++) {
         int r;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -107,6 +112,8 @@ int cli_verify_package(int argc, char **argv)
             return CLI_EXIT_OK;
         } else if (!strcmp(argv[i], "--check-backend")) {
             check_backend = true;
+        } else if (!strcmp(argv[i], "--rejudge")) {
+            rejudge = true;
         } else if ((r = cli_opt_value(argc, argv, &i, "--digest", &digest_want)) != 0 ||
                    (r = cli_opt_value(argc, argv, &i, "--pubkey", &pubkey)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
@@ -139,6 +146,7 @@ int cli_verify_package(int argc, char **argv)
     cts_manifest m;
     int bad = cts_package_verify(dir, check_backend, stdout, &m, digest);
     bad += signature(dir, pubkey);
+    if (rejudge && *m.product) bad += cli_rejudge(dir, &m, stdout);
     cleanup();
     if (check_backend)
         print_backend_compared(&m);

@@ -9,6 +9,10 @@
 
 /* Seeded input data of a case. */
 
+/* The generator's version: raised whenever cts_fill gives other values for the same case, so
+ * evidence of outputs (run.h) is never re-judged against inputs it was not computed from. */
+#define CTS_DATA_GENERATOR 1
+
 /* n values of tensor slot `slot` of case c (logical elements in row-major order of the view),
  * already rounded to that tensor's dtype exactly as the device will hold them (ref_round_to for
  * floating dtypes; nearest integer, saturated, for integer dtypes; 0/1 for BOOL).

@@ -92,10 +92,12 @@ int cts_package_entries(const char *dir, cts_names *files, FILE *out)
     return bad;
 }
 
-/* The files a manifest may list: results.jsonl, the rendered files, suites/...yaml. */
+/* The files a manifest may list: results.jsonl, the rendered files, suites/...yaml and the
+ * evidence of the outputs (evidence.tar.gz, run.h). */
 static bool packaged_name(const char *role, const char *path)
 {
     if (!strcmp(role, "result")) return !strcmp(path, "results.jsonl");
+    if (!strcmp(role, "evidence")) return !strcmp(path, "evidence.tar.gz");
     if (!strcmp(role, "report")) {
         for (const char *const *r = cts_package_rendered; *r; r++)
             if (!strcmp(path, *r)) return true;

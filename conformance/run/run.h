@@ -20,6 +20,7 @@ typedef struct {
     int repeat;              /* 0: the case's own repeat */
     int threads;             /* OMP threads for the determinism cross-thread run (--jobs) */
     const char *dump_dir;    /* --dump DIR, or NULL */
+    const char *evidence_dir; /* --evidence DIR, or NULL */
     uint64_t max_memory;     /* host bytes a case may need (estimate); 0: no limit */
 } cts_run_options;
 
@@ -75,5 +76,19 @@ int cts_case_answers(const cts_case *c, const double *const in[], ref_chunk_fn f
  * operator), in[] the inputs of those batches. */
 int cts_case_answers_batches(const cts_case *c, int64_t batches, const double *const in[],
                              ref_chunk_fn fn, void *ctx, ref_case_answer *a);
+
+/* Evidence (evidence.c, replay.c): with --evidence DIR each case whose call computed outputs
+ * (status 0 where 0 was expected) leaves DIR/<case id>.gz, gzip of a header line
+ * "aclcts-evidence/1 seed=S generator=G hash=H bytes=N" and the N bytes of its outputs' view
+ * elements in the order of the record's output_hash. With the suite (its seed regenerates the
+ * inputs, the data generator's version CTS_DATA_GENERATOR must match) a verifier re-judges
+ * the case without the device. */
+#define CTS_EVIDENCE_FORMAT "aclcts-evidence/1"
+void cts_evidence_path(const char *dir, const char *case_id, char *path, size_t len);
+/* Re-judges case c from the evidence at path: v gets what run 1's numeric checks give (status,
+ * check, worst errors, counts, output_hash). 0, or -1 with a message (unreadable, another seed
+ * or generator, outputs that do not hash to the header's hash). */
+int cts_replay_case(const cts_case *c, const char *path, cts_verdict *v, char *err,
+                    size_t errlen);
 
 #endif

@@ -170,6 +170,7 @@ static void expire_waiver(const cts_case *c, cts_verdict *v)
 }
 
 /* The end of every case, however far it got: the waiver, the error map of a failure, --dump,
+ * --evidence of a case whose outputs were judged,
  * and every buffer and the device session released. */
 static void finish(case_run *r, cts_verdict *v)
 {
@@ -189,6 +190,11 @@ static void finish(case_run *r, cts_verdict *v)
         char derr[512];
         if (cts_dump_case(r->o->dump_dir, c, r->runs[0].d, r->exact, v, derr, sizeof derr) != 0)
             fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
+    }
+    if (r->o && r->o->evidence_dir && r->nruns > 0 && r->oc.numerics) {
+        char eerr[512];
+        if (run_evidence_write(r->o->evidence_dir, c, &r->runs[0], v, eerr, sizeof eerr) != 0)
+            fprintf(stderr, "aclcts: --evidence of %s: %s\n", c->id, eerr);
     }
     for (int k = 0; k < r->nruns; k++) run_device_free(r->s.b, c, &r->runs[k]);
     free(r->runs);

@@ -109,4 +109,10 @@ void run_check_later(const cts_case *c, const device_run *first, const device_ru
  * why) when it cannot give them. */
 bool run_reference_answers(case_run *r, cts_verdict *v);
 
+/* ---- evidence (evidence.c) ---- */
+
+/* DIR/<case id>.gz of run 1's outputs (run.h). 0, or -1 with a message. */
+int run_evidence_write(const char *dir, const cts_case *c, const device_run *r,
+                       const cts_verdict *v, char *err, size_t errlen);
+
 #endif
