@@ -18,6 +18,11 @@ grep -q '"role": *"evidence"' goodpkg/manifest.json || fail "the manifest lists 
 expect_rc 0 "$ACLCTS" verify-package --rejudge goodpkg.tar.gz
 grep -q -- "--rejudge: [1-9][0-9]* cases re-judged from their evidence, as recorded" out ||
   fail "--rejudge of an honest package: $(cat out)"
+# certify running the cases itself packs its run's evidence too (nothing else left behind).
+expect_rc 1 "$ACLCTS" certify --product $P --jobs 2 --out herepkg suite.yaml
+[[ ! -e herepkg/evidence ]] || fail "certify left its evidence directory in the package"
+expect_rc 0 "$ACLCTS" verify-package --rejudge herepkg.tar.gz
+grep -q -- "--rejudge: [1-9][0-9]* cases re-judged" out || fail "--rejudge of certify's own run: $(cat out)"
 
 ACLNN_EMU_FAULT=ulp:3 expect_rc 1 "$ACLCTS" run --product $P --jobs 2 --quiet --out bad \
   --evidence bad-ev suite.yaml
