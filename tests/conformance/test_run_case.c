@@ -109,7 +109,7 @@ static void test_seed_example_passes_exactly(void **state)
     NEED_BACKEND();
     cts_case c;
     seed_case(&c);
-    cts_run_options o = {0, 2, NULL, 0};
+    cts_run_options o = {.threads = 2};
     cts_verdict v;
     cts_run_case(&backend, &c, &o, &v);
     assert_string_equal(v.message, "");
@@ -140,7 +140,7 @@ static void test_seed_example_deterministic_all_products(void **state)
         c.product = products[i];
         c.deterministic = true;
         c.repeat = 3;
-        cts_run_options o = {0, 2, NULL, 0};
+        cts_run_options o = {.threads = 2};
         cts_verdict v;
         cts_run_case(&backend, &c, &o, &v);
         if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", ref_product_id(products[i]), v.message);
@@ -420,7 +420,7 @@ static void test_dump(void **state)
     assert_non_null(mkdtemp(dir));
     cts_case c;
     seed_case(&c);
-    cts_run_options o = {0, 2, dir, 0};
+    cts_run_options o = {.threads = 2, .dump_dir = dir};
     cts_verdict v;
     cts_run_case(&backend, &c, &o, &v);
     assert_int_equal(v.status, CTS_PASS);
@@ -509,7 +509,7 @@ static void test_dump_narrow_dtypes(void **state)
         c.dtype = dts[i];
         for (int s = 0; s < 3; s++) c.t[s].dtype = dts[i];
         c.param[AVG_CUBE_MATH_TYPE].v[0] = 0;
-        cts_run_options o = {0, 2, dir, 0};
+        cts_run_options o = {.threads = 2, .dump_dir = dir};
         cts_verdict v;
         cts_run_case(&backend, &c, &o, &v);
         if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
