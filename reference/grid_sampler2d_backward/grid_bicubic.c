@@ -368,7 +368,8 @@ static mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec)
             free(ptr);
             return NULL;
         }
-        memcpy(v, T->v, T->cap * sizeof *v); /* an mpfr_t moves with its limbs pointer */
+        if (T->cap) /* an mpfr_t moves with its limbs pointer */
+            memcpy(v, T->v, T->cap * sizeof *v);
         for (size_t i = T->cap; i < cap; i++)
             mpfr_init2(v[i], 64);
         for (size_t i = 0; i < T->n; i++) /* the terms so far, at their new places */

@@ -20,7 +20,12 @@ for i in range(100):
       cube_math_type: [0, 1, 2, 3]""")
 PY
 rc=0
-(ulimit -v 3000000; exec timeout 120 "$ACLCTS" list --count big.yaml) >out 2>&1 || rc=$?
+# The memory cap turns a growing expansion into a quick failure; AddressSanitizer reserves
+# terabytes of shadow address space at start and cannot run under any ulimit -v, so its build
+# runs without the cap (the refusal must still come before the cases are built).
+cap=3000000
+[[ $(ldd "$ACLCTS" 2>/dev/null) == *libasan* ]] && cap=unlimited
+(ulimit -v $cap; exec timeout 120 "$ACLCTS" list --count big.yaml) >out 2>&1 || rc=$?
 [[ $rc == 2 ]] || { tail -5 out; fail "exit $rc, expected 2 (refused with the count)"; }
 grep -q "^big.yaml:25:5: error: cases\[2\]: the suites expand to more than 200000 cases (CTS_MAX_CASES): 192000 before this entry, which adds up to 96000 (96000 combinations x 1 products)" out ||
   fail "$(head -3 out)"
