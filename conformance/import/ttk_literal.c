@@ -39,7 +39,8 @@ static ttk_val *parse_seq(const char **p, char close, ttk_kind kind, int depth)
         push(v, item);
         skip(p);
         if (kind == TTK_DICT) {
-            if (*(*p)++ != ':') goto bad;
+            if (**p != ':') goto bad; /* not past the text's end on a truncated dict */
+            (*p)++;
             if (!(item = parse(p, depth + 1))) goto bad;
             push(v, item);
             skip(p);
@@ -97,8 +98,9 @@ ttk_val *ttk_parse(const char *text)
 {
     const char *p = text;
     ttk_val *v = parse(&p, 0);
+    if (!v) return NULL;
     skip(&p);
-    if (v && *p) {
+    if (*p) {
         ttk_free(v);
         v = NULL;
     }
