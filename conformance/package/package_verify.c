@@ -179,16 +179,9 @@ static int hash_package_file(const char *path, char hex[65])
 {
     FILE *f = cts_package_fopen(path);
     if (!f) return -1;
-    cts_sha256 s;
-    unsigned char buf[65536], d[32];
-    size_t n;
-    cts_sha256_init(&s);
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) cts_sha256_update(&s, buf, n);
-    int bad = ferror(f);
+    int rc = cts_sha256_stream(f, hex);
     fclose(f);
-    cts_sha256_final(&s, d);
-    cts_sha256_hex(d, hex);
-    return bad ? -1 : 0;
+    return rc;
 }
 
 /* SHA256SUMS against the files (present: the package's regular files, sorted); its names into

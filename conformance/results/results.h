@@ -235,6 +235,9 @@ void cts_sha256_final(cts_sha256 *s, unsigned char digest[32]);
 void cts_sha256_hex(const unsigned char digest[32], char hex[65]);
 /* Hex digest of a whole file; 0, or -1 with errno set. */
 int cts_sha256_file(const char *path, char hex[65]);
+/* Hex digest of what is left of an open stream (the caller closes it); 0, or -1 on a read
+ * error (errno EIO). */
+int cts_sha256_stream(FILE *f, char hex[65]);
 /* Hex digest of a byte string. */
 void cts_sha256_bytes(const void *data, size_t n, char hex[65]);
 

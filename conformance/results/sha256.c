@@ -41,22 +41,27 @@ void cts_sha256_bytes(const void *data, size_t n, char hex[65])
     cts_sha256_hex(d, hex);
 }
 
-int cts_sha256_file(const char *path, char hex[65])
+int cts_sha256_stream(FILE *f, char hex[65])
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
     cts_sha256 s;
     unsigned char buf[65536], d[32];
     size_t n;
     cts_sha256_init(&s);
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) cts_sha256_update(&s, buf, n);
-    int bad = ferror(f);
-    fclose(f);
     cts_sha256_final(&s, d);
-    if (bad) {
+    if (ferror(f)) {
         errno = EIO;
         return -1;
     }
     cts_sha256_hex(d, hex);
     return 0;
+}
+
+int cts_sha256_file(const char *path, char hex[65])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    int rc = cts_sha256_stream(f, hex);
+    fclose(f);
+    return rc;
 }
