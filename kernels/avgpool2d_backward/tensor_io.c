@@ -8,9 +8,9 @@ int64_t avgpool_plane_offset(const aclTensor *t, int64_t plane)
 {
     if (t->ndim == 4) {
         int64_t c = t->dims[1];
-        return t->offset + (plane / c) * t->strides[0] + (plane % c) * t->strides[1];
+        return t->offset + (plane / c) * emu_batch_stride(t) + (plane % c) * t->strides[1];
     }
-    return t->offset + plane * t->strides[0];
+    return t->offset + plane * emu_batch_stride(t);
 }
 
 static int64_t row_offset(const aclTensor *t, int64_t plane_off, int64_t h)

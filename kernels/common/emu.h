@@ -103,6 +103,7 @@ typedef enum {
     EMU_FAULT_CRASH,             /* SIGSEGV in the second phase */
     EMU_FAULT_HANG,              /* the second phase never returns */
     EMU_FAULT_LEAK,              /* the executor and a device buffer are never freed */
+    EMU_FAULT_DENSE_BATCH,       /* a view dense but for a padded batch stride taken as contiguous */
     EMU_FAULT_COUNT
 } emu_fault;
 
@@ -186,6 +187,9 @@ EMU_API void emu_store(const aclTensor *t, int64_t linear_index, double value);
 EMU_API void *emu_element_ptr(const aclTensor *t, int64_t linear_index);
 /* True when the view is row-major contiguous (fast paths). */
 EMU_API bool emu_tensor_contiguous(const aclTensor *t);
+/* The batch (first) stride a kernel uses: t's own, or under the dense-batch fault, when the
+ * dims after the first are dense in order, the stride a contiguous tensor would have. */
+EMU_API int64_t emu_batch_stride(const aclTensor *t);
 
 /* ---- seeded orders (kernels/common/permutation.c, built into libopapi, not exported) ---- */
 

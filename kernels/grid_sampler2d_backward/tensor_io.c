@@ -8,9 +8,16 @@
 
 #include "grid_sampler2d_backward.h"
 
+/* Contiguous as this kernel sees it (a padded batch stride is missed under the dense-batch
+ * fault). */
+static bool contiguous(const aclTensor *t)
+{
+    return emu_tensor_contiguous(t) || emu_batch_stride(t) != t->strides[0];
+}
+
 bool GS_FN(gs_direct)(const aclTensor *t)
 {
-    return t->dtype == GS_DT && emu_tensor_contiguous(t);
+    return t->dtype == GS_DT && contiguous(t);
 }
 
 /* The n elements of a contiguous tensor into buf as emu_load reads them, with the dtype tested
@@ -47,7 +54,7 @@ GS_T *GS_FN(gs_view)(const aclTensor *t, GS_T **owned)
     if (GS_FN(gs_direct)(t))
         return (GS_T *)emu_element_ptr(t, 0);
     GS_T *buf = malloc((size_t)(n > 0 ? n : 1) * sizeof(GS_T));
-    if (buf != NULL && !(emu_tensor_contiguous(t) && stage_contiguous(t, n, buf)))
+    if (buf != NULL && !(contiguous(t) && stage_contiguous(t, n, buf)))
         for (int64_t i = 0; i < n; i++)
             buf[i] = (GS_T)emu_load(t, i); /* exact: FLOAT16 and BF16 fit in FP32 */
     return *owned = buf;
@@ -123,7 +130,7 @@ static bool store_contiguous(const aclTensor *t, const GS_T *src, int64_t n, boo
 
 void GS_FN(gs_store_all)(const aclTensor *t, const GS_T *src, int64_t n, bool truncate)
 {
-    if (emu_tensor_contiguous(t) && store_contiguous(t, src, n, truncate))
+    if (contiguous(t) && store_contiguous(t, src, n, truncate))
         return;
     for (int64_t i = 0; i < n; i++)
         GS_FN(gs_store)(t, i, src[i], truncate);

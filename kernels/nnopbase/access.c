@@ -84,6 +84,19 @@ bool emu_tensor_contiguous(const aclTensor *t)
     return true;
 }
 
+int64_t emu_batch_stride(const aclTensor *t)
+{
+    if (t->ndim < 2 || !emu_fault_on(EMU_FAULT_DENSE_BATCH))
+        return t->strides[0];
+    int64_t expect = 1;
+    for (uint64_t i = t->ndim; i-- > 1;) {
+        if (t->dims[i] != 1 && t->strides[i] != expect)
+            return t->strides[0];
+        expect *= t->dims[i];
+    }
+    return expect;
+}
+
 void *emu_element_ptr(const aclTensor *t, int64_t linear_index)
 {
     int64_t off = t->offset;

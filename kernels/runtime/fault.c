@@ -8,6 +8,7 @@
 static const char *const NAMES[EMU_FAULT_COUNT] = {
     "status", "skip-check", "window-off-by-one", "ulp", "round-truncate",
     "ignore-deterministic", "oob-write", "mutate-input", "crash", "hang", "leak",
+    "dense-batch",
 };
 
 static bool on[EMU_FAULT_COUNT];
@@ -37,7 +38,7 @@ static bool parse_entry(const char *s, size_t len)
     }
     emu_set_error("ACLNN_EMU_FAULT entry '%.*s' is not a fault: expected status, skip-check, "
                   "window-off-by-one, ulp:N, round-truncate, ignore-deterministic, oob-write, "
-                  "mutate-input, crash, hang or leak", (int)len, s);
+                  "mutate-input, crash, hang, leak or dense-batch", (int)len, s);
     return false;
 }
 

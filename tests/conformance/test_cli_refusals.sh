@@ -10,7 +10,7 @@ write_suite s.yaml
 # Device switches: refused once, before anything runs or is created, naming the variable and
 # what it accepts.
 ACLNN_EMU_FAULT=crash,bogus expect_rc 2 "$ACLCTS" run --quiet --out e s.yaml
-grep -q "ACLNN_EMU_FAULT entry 'bogus' is not a fault: expected status, skip-check, .* hang or leak" out || fail "$(cat out)"
+grep -q "ACLNN_EMU_FAULT entry 'bogus' is not a fault: expected status, skip-check, .* hang, leak or dense-batch" out || fail "$(cat out)"
 [[ $(wc -l <out) == 1 && ! -e e ]] || fail "not one refusal up front: $(cat out)"
 ACLCTS_SOC=ascend999 expect_rc 2 "$ACLCTS" run --quiet --out e s.yaml
 grep -q "ACLCTS_SOC=ascend999 names no product profile: expected ascend910, ascend910b, ascend910_93, ascend310p, ascend310b or ascend950" out || fail "$(cat out)"
