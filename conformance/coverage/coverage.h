@@ -8,6 +8,7 @@
 #define ACLCTS_CONFORMANCE_COVERAGE_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "suite/suite.h"
@@ -21,5 +22,18 @@ void cov_case_levels(const cts_case *c, const cov_model *m, uint32_t levels[COV_
 /* Why no legal case can hit level la of factor fa together with level lb of factor fb, or NULL
  * when some can. */
 const char *cov_impossible(const cov_model *m, int fa, int la, int fb, int lb);
+
+/* The view classes (COV_VC_*) each tensor of case c exercises, one bit per class, per tensor
+ * slot: only a call that computes exercises them, an output only when the call computes it.
+ * A padded stride at dim d: d's stride is larger than the extent of the dims with smaller
+ * strides (only dims longer than 1 count); broadcast: a stride 0; permuted: the layout's dim
+ * has the smallest (largest when outermost) stride. */
+void cov_case_views(const cts_case *c, const cov_model *m, uint32_t classes[CTS_MAX_TENSORS]);
+
+/* The name of view class k of tensor slot t ("pad-n", "offset", "channels-last"). */
+const char *cov_view_class_name(const cov_model *m, int t, int k, char *buf, size_t len);
+
+/* Why no legal case can exercise view class k of tensor t, or NULL when some can. */
+const char *cov_view_impossible(const cts_op_driver *op, int t, int k);
 
 #endif

@@ -118,6 +118,16 @@ int cov_dtype_level(ref_dtype dt, bool with_double);
 /* The channel count's class (COV_CH_*), -1 for a negative count. */
 int cov_channel_level(int64_t c);
 
+/* A tensor's view classes (coverage.h cov_case_views): a padded stride at each dimension, a
+ * storage offset, stride 0 (inputs only), and one permuted layout. */
+typedef struct {
+    const char *dims[4];       /* a rank-4 tensor's dims ("n", "c", "h", "w"); rank 3: the last 3 */
+    int permuted;              /* the dim (of the four) the permuted layout moves */
+    bool outermost;            /* it moves outermost, else innermost (channels-last) */
+    const char *permuted_name; /* "channels-last" */
+} cov_view_layout;
+enum { COV_VC_PAD0, COV_VC_OFFSET = 4, COV_VC_BROADCAST, COV_VC_PERMUTED, COV_VIEW_CLASSES };
+
 typedef struct {
     const cov_factor *factors;
     int nfactors;
@@ -130,6 +140,7 @@ typedef struct {
      * query q (cts_status_query). */
     void (*levels)(const cts_case *c, const ref_status_query *q, int outcome, uint32_t views,
                    uint32_t lv[]);
+    const cov_view_layout *views; /* per tensor slot */
 } cov_model;
 
 /* ---- the descriptor ---- */

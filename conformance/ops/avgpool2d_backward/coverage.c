@@ -104,6 +104,10 @@ static const cov_inert inert[] = {
      "computed"},
 };
 
+/* gradOutput, self, gradInput: NCHW (NCL at rank 3); channels-last puts C innermost */
+#define NCHW {{"n", "c", "h", "w"}, 1, false, "channels-last"}
+static const cov_view_layout views[AVG_NTENSORS] = {NCHW, NCHW, NCHW};
+
 const cov_model avgpool2d_backward_coverage = {
     .factors = factors,
     .nfactors = AV_COUNT,
@@ -113,4 +117,5 @@ const cov_model avgpool2d_backward_coverage = {
     .inert = inert,
     .ninert = sizeof inert / sizeof inert[0],
     .levels = levels,
+    .views = views,
 };

@@ -60,6 +60,15 @@ static const cov_inert inert[] = {
     {GS_MASK, MASK_NONE, "an outputMask that selects nothing computes nothing"},
 };
 
+/* gradOutput, input, inputGrad NCHW (channels-last: C innermost); grid and gridGrad
+ * (N, Hout, Wout, 2) with the x and y planes apart (the pair dim outermost) */
+#define NCHW {{"n", "c", "h", "w"}, 1, false, "channels-last"}
+#define POINTS {{"n", "h", "w", "xy"}, 3, true, "xy-planar"}
+static const cov_view_layout views[GRID_NTENSORS] = {
+    [GRID_GRAD_OUTPUT] = NCHW, [GRID_INPUT] = NCHW, [GRID_GRID] = POINTS,
+    [GRID_INPUT_GRAD] = NCHW, [GRID_GRID_GRAD] = POINTS,
+};
+
 const cov_model grid_sampler2d_backward_coverage = {
     .factors = factors,
     .nfactors = GS_COUNT,
@@ -69,4 +78,5 @@ const cov_model grid_sampler2d_backward_coverage = {
     .inert = inert,
     .ninert = sizeof inert / sizeof inert[0],
     .levels = levels,
+    .views = views,
 };
