@@ -70,8 +70,9 @@ extern const char *const ref_grid_tensor_names[5];
 /* A known product the op ships on (not the Atlas inference products nor the 200I/500 A2):
  * else 161002. */
 bool ref_status_grid_product_ok(const ref_status_query *q, ref_status *fail);
-/* The grid sampler's interpolationMode 0..1 and paddingMode 0..2, one rule in every reading;
- * false with *fail set when either is out of range. */
+/* The grid sampler's interpolationMode 0..1 and paddingMode 0..2: the documents' rule, and
+ * every release's but for bicubic (mode 2) from 9.1, which the vendor reading accepts before
+ * calling this; false with *fail set when either is out of range. */
 bool ref_status_grid_modes_ok(const ref_status_query *q, ref_status *fail);
 
 /* The status of the first phase under the documents (status_grid_sampler2d_backward.c) and

@@ -13,7 +13,7 @@ static const cov_factor factors[GS_COUNT] = {
     [GS_VIEW] = {"view", COV_VIEW_LEVELS, false},
     [GS_CHANNELS] = {"channels", COV_CHANNEL_LEVELS, false},
     [GS_DET] = {"deterministic", {"off", "on"}, 2, true},
-    [GS_INTERP] = {"interpolation", {"bilinear", "nearest"}, 2, true},
+    [GS_INTERP] = {"interpolation", {"bilinear", "nearest", "bicubic"}, 3, true},
     [GS_PAD] = {"padding", {"zeros", "border", "reflection"}, 3, true},
     [GS_ALIGN] = {"align_corners", {"false", "true"}, 2, true},
     [GS_MASK] = {"output_mask", {"both", "input_grad", "grid_grad", "none"}, 4, false},
@@ -41,7 +41,7 @@ static void levels(const cts_case *c, const ref_status_query *q, int outcome, ui
     lv[GS_VIEW] = views;
     lv[GS_CHANNELS] = in->rank == 4 ? cov_bit(cov_channel_level(in->dims[1])) : 0;
     lv[GS_DET] = computes ? cov_bit(c->deterministic) : 0;
-    lv[GS_INTERP] = computes && interp >= 0 && interp <= 1 ? cov_bit((int)interp) : 0;
+    lv[GS_INTERP] = computes && interp >= 0 && interp <= 2 ? cov_bit((int)interp) : 0;
     lv[GS_PAD] = computes && pad >= 0 && pad <= 2 ? cov_bit((int)pad) : 0;
     lv[GS_ALIGN] = computes ? cov_bit(cts_param_bool(c, GRID_ALIGN_CORNERS)) : 0;
     lv[GS_MASK] = cov_bit(mask_level(c, q));
@@ -51,6 +51,9 @@ static void levels(const cts_case *c, const ref_status_query *q, int outcome, ui
 static const cov_rule rules[] = {
     {GS_OUTCOME, COV_OUT_COMPUTES, GS_MASK, MASK_NONE,
      "an outputMask that selects nothing is a success with nothing to compute"},
+    {GS_CHANNELS, COV_CH_0, GS_INTERP, 2,
+     "bicubic is accepted only under the 9.1 and 9.2 releases' code (docs/contract.md), which "
+     "returns early on an empty gradOutput (C = 0): nothing is computed"},
     {GS_DTYPE, 3, GS_DET, 1,
      "determinism is promised only for dtypes other than DOUBLE (spec/003): no case may "
      "demand it"},
