@@ -228,6 +228,36 @@ static void ignore_deterministic_and_status_mapping(void **state)
     unsetenv("ACLNN_EMU_FAULT");
 }
 
+/* The batch stride the kernels use for a 2x3x4x5 FLOAT view with these strides, on a runtime
+ * initialised with ACLNN_EMU_FAULT = fault (NULL: none). */
+static int64_t batch_stride_under(const char *fault, const int64_t strides[4], int64_t storage)
+{
+    const int64_t dims[4] = {2, 3, 4, 5};
+    if (fault) setenv("ACLNN_EMU_FAULT", fault, 1);
+    else unsetenv("ACLNN_EMU_FAULT");
+    emu_test_init(NULL);
+    void *dev;
+    aclTensor *t = emu_test_tensor_view(NULL, dims, 4, strides, 0, storage, 0.0, ACL_FLOAT,
+                                        ACL_FORMAT_NCHW, &dev);
+    int64_t s = emu_batch_stride(t);
+    aclDestroyTensor(t);
+    aclrtFree(dev);
+    unsetenv("ACLNN_EMU_FAULT");
+    return s;
+}
+
+/* dense-batch: a view dense but for its batch stride (63 = 3*4*5 + 3) is walked with the dense
+ * stride 60; a view with a gap inside (W stride 2) keeps its own, and so does every view
+ * without the fault. */
+static void dense_batch_takes_the_dense_batch_stride(void **state)
+{
+    (void)state;
+    const int64_t padded[4] = {63, 20, 5, 1}, gaps[4] = {120, 40, 10, 2};
+    assert_int_equal(batch_stride_under(NULL, padded, 126), 63);
+    assert_int_equal(batch_stride_under("dense-batch", padded, 126), 60);
+    assert_int_equal(batch_stride_under("dense-batch", gaps, 240), 120);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +270,7 @@ int main(void)
         cmocka_unit_test(mutate_input_changes_grad_output),
         cmocka_unit_test(round_truncate_rounds_toward_zero),
         cmocka_unit_test(ignore_deterministic_and_status_mapping),
+        cmocka_unit_test(dense_batch_takes_the_dense_batch_stride),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
