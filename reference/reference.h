@@ -121,11 +121,10 @@ enum {
                                       [v + ival[2k], v + ival[2k+1]] widened by ref_bound */
 };
 #define REF_MAX_ALTS 64
-/* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits, then to a double:
- * hi + lo is within 2^-84·|exact| of exact, sign(lo) = sign(exact − hi) (unless |exact − hi| is
- * at most half the smallest subnormal, lo then 0: only a subnormal hi, which no narrower dtype's
- * rounding boundary is near), and the pair is canonical (the fast path and pure MPFR give it
- * bitwise). */
+/* lo = (exact − hi) rounded to nearest-even with REF_LO_BITS significant bits, then to a double
+ * (±2^-1074 where that would give 0: a normal hi may be a narrower dtype's midpoint with exact −
+ * hi below the subnormals): hi + lo is within 2^-84·|exact| of exact, sign(lo) = sign(exact − hi)
+ * always, and the pair is canonical (the fast path and pure MPFR give it bitwise). */
 #define REF_LO_BITS 32
 
 typedef struct {

@@ -210,7 +210,7 @@ static void mpfr_value(const double *g, const i128 *d, int64_t n, double *hi, do
     mpfr_sub(r, S, r, MPFR_RNDN);       /* exact: S − hi·D */
     mpfr_set_prec(q, REF_LO_BITS);
     mpfr_div_z(q, r, D, MPFR_RNDN);
-    *lo = mpfr_get_d(q, MPFR_RNDN);
+    *lo = ref_mpfr_lo(q);
     mpfr_clears(S, q, r, (mpfr_ptr)0);
     mpz_clear(D);
 }

@@ -71,6 +71,12 @@ void ref_mpfr_round_odd(mpfr_ptr x, int ternary)
         mpfr_nextbelow(x);
 }
 
+double ref_mpfr_lo(mpfr_srcptr l)
+{
+    double lo = mpfr_get_d(l, MPFR_RNDN);
+    return lo == 0 && !mpfr_zero_p(l) ? copysign(0x1p-1074, mpfr_sgn(l)) : lo;
+}
+
 void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *lo, mpfr_ptr scratch)
 {
     (void)scratch;
@@ -87,7 +93,7 @@ void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *l
         mpfr_set_d(h, -*hi, MPFR_RNDN); /* exact */
         terms[n] = h;
         mpfr_sum(l, terms, n + 1, MPFR_RNDN);
-        *lo = mpfr_get_d(l, MPFR_RNDN);
+        *lo = ref_mpfr_lo(l);
     } else {
         *lo = 0; /* a finite exact value beyond the double range */
     }

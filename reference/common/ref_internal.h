@@ -128,6 +128,10 @@ double ref_path_overflow_at(const ref_path *path);
  * value's (hi, lo) of reference.h when decidable (returns 1), else 0. */
 int ref_decide(ref_dd s, double err, double *hi, double *lo);
 
+/* lo of reference.h from l, exact − hi already rounded to REF_LO_BITS bits: l as a double, but
+ * never 0 for a non-zero l (below half the smallest subnormal, RN would give 0 and lose the
+ * sign ref_round_value needs: ±2^-1074 instead). */
+double ref_mpfr_lo(mpfr_srcptr l);
 /* hi and lo of reference.h from an MPFR evaluation: terms exact, summed by mpfr_sum. */
 void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *lo, mpfr_ptr scratch);
 

@@ -140,6 +140,29 @@ static void subnormal_weight_product(void **state)
     }
 }
 
+/* lo's sign where exact − hi is below the subnormals. Align corners, input 1×1×1×3 (one row,
+ * weight 1), DOUBLE path; point A at x = 0 (t = 1: column 1, weight 1) with gradOutput 1, point
+ * B at x = −1/2 + 2^-50 (t = 1/2 + 2^-50: column 0 weight 1/2 − 2^-50, column 1 1/2 + 2^-50)
+ * with gradOutput 2^-1074. input_grad[1] = 1 + 2^-1075·(1 + 2^-49): hi = 1, exact − hi just
+ * above half the smallest subnormal; input_grad[0] = 2^-1075·(1 − 2^-49): hi = 0. Rounded to
+ * 32 bits both differences are 2^-1075, a tie a double rounds to 0: lo was 0 (read as "hi is
+ * exact", so a dtype whose midpoint hi is would round to even), now ±2^-1074 with the sign of
+ * exact − hi. */
+static void lo_below_subnormals(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 3, .h_out = 1, .w_out = 2,
+                         .align_corners = true};
+    double go[2] = {1, 0x1p-1074}, in[3] = {0}, gr[4] = {0, 0, -0.5 + 0x1p-50, 0};
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, go, in, gr, REF_DT_DOUBLE, m, &oi, NULL);
+        assert_true(oi.v[1].hi == 1 && oi.v[1].lo == 0x1p-1074);
+        assert_true(oi.v[0].hi == 0 && oi.v[0].lo == 0x1p-1074);
+        ref_output_free(&oi);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +170,7 @@ int main(void)
         cmocka_unit_test(alternative_class_from_its_weights),
         cmocka_unit_test(equal_values_keep_larger_bound),
         cmocka_unit_test(subnormal_weight_product),
+        cmocka_unit_test(lo_below_subnormals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
