@@ -295,6 +295,9 @@ void fuzz_run_call(const fuzz_call *in)
     q.workspace_size_null = fc.workspace_size_null;
     q.executor_null = fc.executor_null;
     ref_status want = ref_expected_status(&q);
+    /* No outcome to check (the vendor's code dereferences NULL there, and the emulation, playing
+     * it, dies of SIGSEGV): the call is not made. */
+    if (want.undefined) return;
 #ifdef FUZZ_ASAN
     run_once(&fc, b, want); /* LeakSanitizer judges leaks */
 #else

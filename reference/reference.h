@@ -266,6 +266,10 @@ static inline double ref_param_real(const ref_status_query *q, int i)
 typedef struct {
     int32_t status;           /* 0, 161001, 161002 */
     bool runs;                /* success and the second phase computes something */
+    /* The contract defines no outcome (the vendor's code dereferences a NULL pointer): no code
+     * can be demanded and nothing is judged; status is 0 and runs false. A harness runs such a
+     * call where a crash costs nothing (a child process) and records what happened. */
+    bool undefined;
     char reason[256];         /* one sentence naming the argument and the rule */
 } ref_status;
 

@@ -15,6 +15,8 @@
 typedef enum {
     CTS_PASS, CTS_FAIL, CTS_NOT_SUPPORTED, CTS_WAIVED, CTS_CRASH, CTS_TIMEOUT, CTS_ERROR,
     CTS_RESOURCE_ERROR,       /* the host lacked memory for the case: not run, or OOM-killed */
+    CTS_UNDEFINED,            /* the contract defines no outcome: the call ran isolated, what it
+                                 did is recorded, nothing judged (neither pass nor fail) */
     CTS_STATUS_COUNT
 } cts_status;
 

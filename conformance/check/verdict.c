@@ -5,6 +5,7 @@
 
 static const char *const names[CTS_STATUS_COUNT] = {
     "PASS", "FAIL", "NOT_SUPPORTED", "WAIVED", "CRASH", "TIMEOUT", "ERROR", "RESOURCE_ERROR",
+    "UNDEFINED",
 };
 
 const char *cts_status_name(cts_status s)

@@ -115,7 +115,10 @@ static void print_case(const cts_case *c)
     /* What the status model predicts, with its reason, also where the suite fixes the code. */
     ref_status_query q = cts_status_query(c);
     ref_status model = ref_expected_status(&q);
-    if (c->expect_status_model)
+    if (c->expect_status_model && model.undefined)
+        printf("  %-18s undefined (status model: run isolated, recorded, not judged)\n",
+               "expect status");
+    else if (c->expect_status_model)
         printf("  %-18s %d (status model)\n", "expect status", (int)model.status);
     else
         printf("  %-18s %d (fixed by the suite; the status model says %d)\n", "expect status",

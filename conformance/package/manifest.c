@@ -140,7 +140,12 @@ static int read_counts(const json_t *c, cts_manifest *m, char *err, size_t errle
         return -1;
     }
     for (int s = 0; s <= CTS_STATUS_COUNT; s++) {
-        long long v;
+        long long v = 0;
+        /* UNDEFINED came later: a package made before it has none */
+        if (s == CTS_UNDEFINED && !json_object_get(c, keys[s])) {
+            m->counts[s] = 0;
+            continue;
+        }
         if (cts_json_count(c, "counts: ", keys[s], &v, err, errlen)) return -1;
         if (s < CTS_STATUS_COUNT) m->counts[s] = (size_t)v;
         else m->total = (size_t)v;

@@ -73,6 +73,12 @@ static const char *contradiction(const cts_result *r, const cts_case *c, char *w
         snprintf(why, len, "NOT_SUPPORTED, yet it %s", strcmp(r->v.check, "setup")
                  ? "names a check other than setup" : "judged output elements");
         return why;
+    case CTS_UNDEFINED:
+        /* The run records what an isolated call did and judges nothing. */
+        if (!strcmp(r->v.check, "undefined") && r->v.nelems == 0 && r->v.el.n == 0) return NULL;
+        snprintf(why, len, "UNDEFINED, yet it %s", strcmp(r->v.check, "undefined")
+                 ? "names a check other than undefined" : "judged output elements");
+        return why;
     default:
         return NULL;
     }

@@ -81,7 +81,8 @@ int cts_junit_write(FILE *f, const cts_result *r, size_t n)
     size_t failures = all.count[CTS_FAIL];
     size_t errors = all.count[CTS_CRASH] + all.count[CTS_TIMEOUT] + all.count[CTS_ERROR] +
                     all.count[CTS_RESOURCE_ERROR];
-    size_t skipped = all.count[CTS_NOT_SUPPORTED] + all.count[CTS_WAIVED];
+    size_t skipped =
+        all.count[CTS_NOT_SUPPORTED] + all.count[CTS_WAIVED] + all.count[CTS_UNDEFINED];
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     fprintf(f, "<testsuites name=\"aclcts\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
             "skipped=\"%zu\" time=\"%.3f\">\n", n, failures, errors, skipped, total);
@@ -106,7 +107,7 @@ int cts_junit_write(FILE *f, const cts_result *r, size_t n)
                 "time=\"%.3f\">\n", t.total, t.count[CTS_FAIL],
                 t.count[CTS_CRASH] + t.count[CTS_TIMEOUT] + t.count[CTS_ERROR] +
                     t.count[CTS_RESOURCE_ERROR],
-                t.count[CTS_NOT_SUPPORTED] + t.count[CTS_WAIVED], time);
+                t.count[CTS_NOT_SUPPORTED] + t.count[CTS_WAIVED] + t.count[CTS_UNDEFINED], time);
         for (size_t j = i; j < n; j++)
             if (!done[j] && strcmp(r[j].suite, r[i].suite) == 0) {
                 write_case(f, &r[j]);

@@ -109,6 +109,12 @@ void run_check_later(const cts_case *c, const device_run *first, const device_ru
  * why) when it cannot give them. */
 bool run_reference_answers(case_run *r, cts_verdict *v);
 
+/* ---- a case without a defined outcome (run_undefined.c) ---- */
+
+/* The call in a child process and the verdict UNDEFINED saying what it did (the session's
+ * NOT_SUPPORTED or ERROR when the harness could not make the call). */
+void run_undefined_case(case_run *r, cts_verdict *v);
+
 /* ---- evidence (evidence.c) ---- */
 
 /* DIR/<case id>.gz of run 1's outputs (run.h). 0, or -1 with a message. */

@@ -112,6 +112,10 @@ void avgpool_choose_vendor_path(const avgpool_args *a, const avgpool_window *win
 /* A10: the vendor lowering's global-pooling test (divisor 0, kernel = self's H x W, both >= 10,
  * gradOutput 1 x 1), not the documents' (avgpool_is_global). */
 bool avgpool_vendor_global(const avgpool_args *a, const avgpool_window *win, int64_t h, int64_t w);
+/* Whether the vendor's lowering of a non-global call takes the cube (L3, L4) rather than a
+ * vector kernel (L2, L3's fallback). */
+bool avgpool_vendor_takes_cube(const avgpool_args *a, const avgpool_window *win,
+                               const avgpool_params *p);
 /* Per output (oh, ow): the vector paths' divisor, or the cube's rounded weight 1/divisor;
  * 0 for an empty window. Returns NULL when out of memory. */
 float *avgpool_scales(const avgpool_params *p, const avgpool_axis *ah, const avgpool_axis *aw);

@@ -1,7 +1,9 @@
 /* The first phase's checks under a vendor contract (ACLNN_EMU_SPEC=vendor|vendor-old): the
- * order and rules the vendor's op_api code applies (docs/contract.md "Vendor releases", A1..A12),
+ * order and rules the vendor's op_api code applies (docs/contract.md "Vendor releases", A1..A14),
  * implemented here without the reference's status model. Release 8.5 differs from 9.0 in the
  * cubeMathType code and in having no regbase (950) branch. */
+#include <signal.h>
+
 #include "avgpool2d_backward.h"
 
 /* Release 9.0 or later (9.1 and 9.2 change nothing this operator's first phase checks). */
@@ -144,6 +146,14 @@ static aclnnStatus check_lowering(const avgpool_args *a, const avgpool_window *w
     return ACLNN_SUCCESS;
 }
 
+/* A14: off the cube the vendor's lowering reads the length of a NULL stride without a null
+ * check (FillIntArray on 910b/910_93, CheckArrayDataAvgPoolBackWard on 950's regbase branch from
+ * 9.0). The emulated device does what that code does on a device: it dies of SIGSEGV. */
+static void read_null_stride(void)
+{
+    raise(SIGSEGV);
+}
+
 static void fill_geometry(const avgpool_args *a, const avgpool_window *win, avgpool_params *p)
 {
     p->lead = (int64_t)a->self->ndim - 2;
@@ -192,7 +202,13 @@ aclnnStatus avgpool_check_vendor(const avgpool_args *a, avgpool_params *p, bool 
         return ACLNN_SUCCESS;
     }
     fill_geometry(a, &win, p);
-    if (!avgpool_vendor_global(a, &win, p->h, p->w) && (st = check_lowering(a, &win, p))) {
+    if (avgpool_vendor_global(a, &win, p->h, p->w)) {
+        return ACLNN_SUCCESS;
+    }
+    if (a->stride == NULL && !avgpool_vendor_takes_cube(a, &win, p)) {
+        read_null_stride();
+    }
+    if ((st = check_lowering(a, &win, p))) {
         return st;
     }
     return ACLNN_SUCCESS;

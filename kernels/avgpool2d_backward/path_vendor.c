@@ -15,7 +15,8 @@ static bool a2a3_cube(const avgpool_args *a, const avgpool_window *win, const av
            !long_strip && channels < 65536;
 }
 
-static bool takes_cube(const avgpool_args *a, const avgpool_window *win, const avgpool_params *p)
+bool avgpool_vendor_takes_cube(const avgpool_args *a, const avgpool_window *win,
+                               const avgpool_params *p)
 {
     const emu_profile *prof = emu_profile_current();
     switch (prof->family) {
@@ -43,7 +44,7 @@ void avgpool_choose_vendor_path(const avgpool_args *a, const avgpool_window *win
         p->path = to_fp16 || dt == ACL_FLOAT16 ? AVGPOOL_PATH_DIVIDE_FP16 : AVGPOOL_PATH_VECTOR;
         return;
     }
-    if (!takes_cube(a, win, p)) {
+    if (!avgpool_vendor_takes_cube(a, win, p)) {
         p->path = AVGPOOL_PATH_VECTOR;
         return;
     }

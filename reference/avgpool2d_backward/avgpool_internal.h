@@ -32,6 +32,10 @@ static inline bool ref_avgpool_vendor_global(int64_t kh, int64_t kw, int64_t h, 
     return divisor_override == 0 && kh == h && kw == w && h >= 10 && w >= 10 && oh == 1 && ow == 1;
 }
 
+/* Whether the vendor's lowering of a non-global call takes the cube (L3 on 910b/910_93, L4 on
+ * 910/310p and on 950 in 8.5) rather than a vector kernel (ref_avgpool_vendor_path). */
+bool ref_avgpool_vendor_cube(ref_spec spec, ref_product product, const ref_avgpool_params *p);
+
 /* The status models' names of t[0..2]: gradOutput, self, gradInput. */
 extern const char *const ref_avgpool_tensor_names[3];
 /* gradOutput, self, kernelSize, padding, gradInput present (stride may be NULL): else 161001. */

@@ -14,7 +14,7 @@ static bool a2a3_cube(const ref_avgpool_params *p)
            p->c < 65536;
 }
 
-static bool cube_lowering(ref_spec spec, ref_product product, const ref_avgpool_params *p)
+bool ref_avgpool_vendor_cube(ref_spec spec, ref_product product, const ref_avgpool_params *p)
 {
     switch (ref_product_family(product)) {
     case REF_FAMILY_TRAIN_INFER:
@@ -42,7 +42,7 @@ ref_path ref_avgpool_vendor_path(ref_spec spec, ref_product product, const ref_a
         div.result_fp16 = dtype != REF_DT_FLOAT16;
         return div;
     }
-    if (!cube_lowering(spec, product, p))
+    if (!ref_avgpool_vendor_cube(spec, product, p))
         return vec;
     /* L5: BF16 computes as FLOAT; cubeMathType 1 or 2 converts to FP16 first; HF32 only on the
      * SoCs whose cube has it. */

@@ -1,5 +1,5 @@
 /* Expected status of aclnnAvgPool2dBackwardGetWorkspaceSize under the vendor contracts, read
- * from the vendor's operator code (docs/contract.md "Vendor releases", rules A1..A12 with their
+ * from the vendor's operator code (docs/contract.md "Vendor releases", rules A1..A14 with their
  * source lines): `vendor` is release 9.0 (hicann/ops-nn v9.0.0), `vendor-old` release 8.5
  * (v8.5.0); 9.1 and 9.2 check what 9.0 checks. Written from that reading alone, never from kernels/. Tensors: t[0] gradOutput,
  * t[1] self, t[2] gradInput. */
@@ -178,6 +178,28 @@ static bool lowering_ok(const ref_status_query *q, const int64_t k[2], const int
     return true;
 }
 
+/* A14: a NULL stride reaches `->Size()` without a null check off the cube: the vector
+ * lowering of 910b/910_93 fills its int arrays from it (FillIntArray, every release) and 950's
+ * regbase lowering checks its values (CheckArrayDataAvgPoolBackWard, from 9.0). The code
+ * dereferences NULL there: the outcome is undefined, no code can be demanded. */
+static bool null_stride_undefined(const ref_status_query *q, ref_status *out)
+{
+    if (q->p[REF_AVGPOOL_STRIDE].present)
+        return false;
+    ref_avgpool_params p;
+    ref_avgpool_params_of(q, &p);
+    if (ref_avgpool_vendor_cube(q->spec, q->product, &p))
+        return false;
+    bool regbase = ref_product_family(q->product) == REF_FAMILY_950;
+    *out = ref_status_make(REF_STATUS_SUCCESS, false,
+                           "stride is NULL and the %s lowering on %s reads its length without a "
+                           "null check (%s)",
+                           regbase ? "regbase" : "vector", ref_product_id(q->product),
+                           regbase ? "CheckArrayDataAvgPoolBackWard" : "FillIntArray");
+    out->undefined = true;
+    return true;
+}
+
 ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q)
 {
     const ref_tensor_desc *t = q->t;
@@ -220,7 +242,7 @@ ref_status ref_status_vendor_avgpool2d_backward(const ref_status_query *q)
     /* A9: an empty tensor succeeds with nothing to compute. */
     if (ref_status_first_empty(t, tensor_names, 3, &fail))
         return fail;
-    if (!global_pool(q, k) && !lowering_ok(q, k, p, &fail))
+    if (!global_pool(q, k) && (null_stride_undefined(q, &fail) || !lowering_ok(q, k, p, &fail)))
         return fail;
     return ref_status_make(REF_STATUS_SUCCESS, true, "valid parameters on %s (%s)",
                            ref_product_id(q->product), ref_spec_name(q->spec));

@@ -16,6 +16,11 @@ MUT(m_null_kernel, q->p[REF_AVGPOOL_KERNEL_SIZE].present = false)
 MUT(m_null_padding, q->p[REF_AVGPOOL_PADDING].present = false)
 MUT(m_null_gi, q->t[2].present = false)
 MUT(m_null_stride, q->p[REF_AVGPOOL_STRIDE].present = false)
+/* ceilMode leaves the cube on 910b/910_93 (L3): the vector lowering's FillIntArray. */
+MUT(m_null_stride_vector, m_null_stride(q); SET(CEIL_MODE, true))
+/* The code's global pooling (A10) returns before any lowering reads the stride. */
+MUT(m_null_stride_global, m_null_stride(q); SHAPE(1, 1, 16, 10, 10); SHAPE(2, 1, 16, 10, 10);
+    ARRAY(KERNEL_SIZE, 10, 10))
 MUT(m_bf16, all_dtype(q, REF_DT_BF16))
 MUT(m_self_fp16, q->t[1].dtype = REF_DT_FLOAT16)
 MUT(m_go_fp16, q->t[0].dtype = REF_DT_FLOAT16)
@@ -59,7 +64,21 @@ static const row rows[] = {
     {"null_kernelSize", ":265", m_null_kernel, ALL_P, V, NUL, false, "kernelSize"},
     {"null_padding", ":266", m_null_padding, ALL_P, V, NUL, false, "padding"},
     {"null_gradInput", ":267", m_null_gi, ALL_P, V, NUL, false, "gradInput"},
-    {"null_stride_ok", ":401 'stride != nullptr'", m_null_stride, SUPPORTED, V, OK, true, "valid"},
+    {"null_stride_ok", ":401 'stride != nullptr'", m_null_stride, TRAIN_INF | A2A3, V | V91, OK,
+     true, "valid"},
+    {"null_stride_950_cube_old", "v8.5.0 :549 CalculateStrideHW (no regbase branch)",
+     m_null_stride, P(ASCEND950), OLD, OK, true, "valid"},
+    /* A14: NN:62 stride->Size() via :1201@0413e303, :1204@ceb4536a, :1194@8cc8ef04 */
+    {"null_stride_950_regbase", ":62 via :1201 CheckArrayDataAvgPoolBackWard", m_null_stride,
+     P(ASCEND950), VEN | V91, UND, false, "CheckArrayDataAvgPoolBackWard"},
+    /* A14: FillIntArray strides->Size() :725@0413e303, :733@e9f5c1b3, :728@ceb4536a,
+     * :720@8cc8ef04 */
+    {"null_stride_a2a3_vector", ":1121 FillIntArray, :725 strides->Size()",
+     m_null_stride_vector, A2A3, V | V91, UND, false, "FillIntArray"},
+    {"null_stride_train_inf_cube", ":1102-1112 the cube's CalculateStrideHW :541",
+     m_null_stride_vector, TRAIN_INF, V | V91, OK, true, "valid"},
+    {"null_stride_global", ":1083-1087, :1191-1197 return before the stride is read",
+     m_null_stride_global, SUPPORTED, V | V91, OK, true, "valid"},
     {"bf16_a2a3", ":273-275", m_bf16, A2A3, V, OK, true, "valid"},
     {"bf16_950_regbase", ":277-278 IsRegbase", m_bf16, P(ASCEND950), VEN, OK, true, "valid"},
     {"bf16_950_old", "v8.5.0 :268-272 (no regbase branch)", m_bf16, P(ASCEND950), OLD, INV, false,
