@@ -205,6 +205,51 @@ static void test_grid_strided_output(void **state)
         aclrtFree(bufs[i]);
 }
 
+/* Grid sampler, bicubic (interpolationMode 2, which torch's backward has), zeros, align_corners
+ * false, the same 1x1x2x2 input [1,2,3,4] and one sample at the centre: x = y = 0.5, t = 0.5.
+ * Keys' weights with A = -0.75: cubic1(0.5) = (1.25·0.5 - 2.25)·0.25 + 1 = 0.59375 for the two
+ * in-bounds taps (-1 and 2 are outside: zeros), so dx = 0.59375^2 = 0.3525390625 on each pixel.
+ * Their derivatives: d cubic1(t)/dt = 3·1.25·t^2 - 2·2.25·t = -1.3125 for tap 0, +1.3125 for tap 1,
+ * so dgrid_x = 2 · 0.59375 · (2 - 1) · 1.3125 · (W/2 = 1) = 1.55859375 and dgrid_y = 2 · 0.59375 ·
+ * (3 - 1) · 1.3125 = 3.1171875 (all exact in FLOAT). */
+static void test_grid_bicubic(void **state)
+{
+    (void)state;
+    aclrtStream stream = emu_test_init(NULL);
+    static const int64_t xdims[4] = {1, 1, 2, 2}, gdims[4] = {1, 1, 1, 1}, griddims[4] = {1, 1, 1, 2};
+    const double x[4] = {1, 2, 3, 4}, g[1] = {1}, grid[2] = {0, 0};
+    void *dx, *dg, *dgrid, *ddx, *ddgrid;
+    aclTensor *go = emu_test_tensor(g, gdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dg);
+    aclTensor *in = emu_test_tensor(x, xdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dx);
+    aclTensor *gr = emu_test_tensor(grid, griddims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dgrid);
+    aclTensor *ig = emu_test_tensor(NULL, xdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &ddx);
+    aclTensor *gg = emu_test_tensor(NULL, griddims, 4, ACL_FLOAT, ACL_FORMAT_ND, &ddgrid);
+    const bool m[2] = {true, true};
+    aclBoolArray *mask = aclCreateBoolArray(m, 2);
+    uint64_t ws;
+    aclOpExecutor *exec;
+    assert_int_equal(aclnnGridSampler2DBackwardGetWorkspaceSize(go, in, gr, 2, 0, false, mask, ig,
+                                                                gg, &ws, &exec),
+                     ACLNN_SUCCESS);
+    assert_int_equal(aclnnGridSampler2DBackward(NULL, ws, exec, stream), ACLNN_SUCCESS);
+    float dxo[4], dgr[2];
+    assert_int_equal(aclrtMemcpy(dxo, sizeof dxo, ddx, sizeof dxo, ACL_MEMCPY_DEVICE_TO_HOST), 0);
+    assert_int_equal(aclrtMemcpy(dgr, sizeof dgr, ddgrid, sizeof dgr, ACL_MEMCPY_DEVICE_TO_HOST),
+                     0);
+    for (int i = 0; i < 4; i++)
+        assert_true(dxo[i] == 0.3525390625f);
+    assert_true(dgr[0] == 1.55859375f && dgr[1] == 3.1171875f);
+    aclDestroyBoolArray(mask);
+    aclDestroyTensor(go);
+    aclDestroyTensor(in);
+    aclDestroyTensor(gr);
+    aclDestroyTensor(ig);
+    aclDestroyTensor(gg);
+    void *bufs[5] = {dx, dg, dgrid, ddx, ddgrid};
+    for (int i = 0; i < 5; i++)
+        aclrtFree(bufs[i]);
+}
+
 /* ACL_OPT_DETERMINISTIC=1 is applied as torch's deterministic-algorithms mode; torch's CPU
  * kernels of both ops are allowed under it, so the call succeeds with the same values. */
 static void test_deterministic_mode(void **state)
@@ -247,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_half_not_in_torch_cpu),
         cmocka_unit_test(test_unmapped_dtype),
         cmocka_unit_test(test_grid_strided_output),
+        cmocka_unit_test(test_grid_bicubic),
         cmocka_unit_test(test_deterministic_mode),
         cmocka_unit_test(test_host_pointer),
     };
