@@ -265,6 +265,11 @@ static int check_suites(const char *dir, const cts_manifest *m, const cts_result
     cts_selection sel;
     memset(&sel, 0, sizeof sel);
     sel.product = m->product;
+    /* the case set of the contract the package was run under (its `spec:` cases included) */
+    if (*m->contract && ref_spec_from_name(m->contract, &sel.contract) != 0) {
+        fprintf(out, "manifest.json: contract '%s' is not one aclcts knows\n", m->contract);
+        return 1;
+    }
     static char paths[CTS_SELECTION_MAX][PATH_MAX];
     for (size_t i = 0; i < m->nfiles && sel.npaths < CTS_SELECTION_MAX; i++)
         if (!strcmp(m->files[i].role, "suite") && !strstr(m->files[i].path, "..")) {

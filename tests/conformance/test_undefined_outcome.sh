@@ -61,4 +61,17 @@ grep -q 'run in a child process, returned 0' mixed/results.jsonl || fail "$(cat 
 # The documents read a NULL stride as the kernel everywhere: every case computes.
 expect_rc 0 "$ACLCTS" run --product all --filter '*null_stride*' --out doc "$E"
 grep -q '^12 cases: 12 PASS$' "$T/out" || fail "doc: $(cat "$T/out")"
+# A certification under a vendor release counts them apart and may still be CONFORMANT, and
+# verify-package checks the package against that contract's case set (its `spec:` cases
+# included; it used to load the documents' set and refuse every vendor package).
+expect_rc 0 "$ACLCTS" certify --product ascend950 --contract vendor@9.1 --out cert \
+  "$ACLCTS_SOURCE_DIR/suites"
+python3 - cert/manifest.json <<'PY' || fail "manifest: $(cat cert/manifest.json)"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["verdict"] == "CONFORMANT", m["verdict"]
+assert m["counts"]["UNDEFINED"] == 4 and m["counts"]["FAIL"] == 0, m["counts"]
+PY
+expect_rc 0 "$ACLCTS" verify-package cert.tar.gz
+grep -q '^verified: .*CONFORMANT' "$T/out" || fail "$(cat "$T/out")"
 echo "undefined outcome e2e: ok"
