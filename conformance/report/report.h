@@ -119,8 +119,9 @@ void cts_audit_write_csv(FILE *f, const cts_audit *a);
 
 /* ---- the audit in the vendor's precision standards (standard_audit.c, standard_write.c) ----
  * Each standard (suite.h: cts_standard, a data file) judges every output of every case with
- * judged elements from a --dump of the run: the device's values against the golden (the
- * reference correctly rounded to the output dtype), for the benchmark methods also a benchmark
+ * judged elements from a --dump of the run: the device's values against the golden (the exact
+ * value rounded to double: the standards compare with a higher-precision result), for the
+ * benchmark methods also a benchmark
  * device's values on the same inputs (the dump of another run). Results per op x dtype x
  * numerics key x product, beside aclcts's own bound, with the cases and elements where a
  * standard and the bound disagree. */
@@ -132,9 +133,14 @@ void cts_audit_write_csv(FILE *f, const cts_audit *a);
 /* Names of a method's metrics (NULL-terminated, at most CTS_STD_METRICS). */
 const char *const *cts_std_metric_names(cts_std_method m);
 
+/* Why a standard did not judge an output: an index of its not_applicable entries, or one of
+ * these. */
+enum { CTS_NA_NO_RULE = CTS_STD_MAX_NA, CTS_NA_NO_BENCH, CTS_NA_KINDS };
+
 typedef struct {
     char op[32], dtype[16], numerics[64], product[24];
     size_t cases[CTS_STD_MAX], pass[CTS_STD_MAX], unjudged[CTS_STD_MAX];
+    size_t na[CTS_STD_MAX][CTS_NA_KINDS];    /* unjudged outputs by why */
     double worst_margin[CTS_STD_MAX];        /* over the row's outputs; NaN none */
     double worst_m[CTS_STD_MAX][CTS_STD_METRICS];
     char worst_case[CTS_STD_MAX][256];
@@ -159,6 +165,7 @@ typedef struct {
     cts_std_example elem_ex[CTS_STD_MAX][2][CTS_STD_EXAMPLES];
     cts_std_example case_ex[CTS_STD_MAX][2][CTS_STD_EXAMPLES];
     size_t noutputs, nmissing, nbench_missing;
+    size_t na[CTS_STD_MAX][CTS_NA_KINDS];    /* unjudged outputs by why, over every row */
     const char *bench_label;               /* what the benchmark device was, or NULL */
 } cts_std_audit;
 

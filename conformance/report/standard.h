@@ -30,6 +30,8 @@ typedef struct {
 typedef struct {
     bool judged;                    /* false: the standard has no rule for the dtype, nothing
                                        was judged, or it needs a benchmark that is missing */
+    int na;                         /* not judged, why: an index of the standard's
+                                       not_applicable, CTS_NA_NO_RULE or CTS_NA_NO_BENCH */
     bool pass;
     double margin;                  /* <= 1 passes (the closest criterion's value / limit) */
     double m[CTS_STD_METRICS];      /* the method's metrics (cts_std_metric_names) */

@@ -129,7 +129,8 @@ static bm_metrics bm_measure(const cts_standard *s, const cts_std_input *in, con
 }
 
 /* msprobe's benchmark method: each metric's ratio |device| / max(|benchmark|, min_err) at most
- * its limit. */
+ * its limit (min_err one number for every dtype: the published checker passes no dtype to
+ * its calc_ratio, so the table's default applies, docs/standards.md). */
 static void judge_benchmark(const cts_standard *s, const cts_std_input *in, cts_std_verdict *v)
 {
     static const char *const lim[CTS_STD_METRICS] = {
@@ -137,12 +138,13 @@ static void judge_benchmark(const cts_standard *s, const cts_std_input *in, cts_
         "limits.mean_rel_err", "limits.error_balance"};
     if (!in->bench) {
         v->judged = false;
+        v->na = CTS_NA_NO_BENCH;
         return;
     }
     bm_metrics d = bm_measure(s, in, in->got), b = bm_measure(s, in, in->bench);
     double dv[] = {d.small_err_ratio, d.rmse, d.max_rel, d.mean_rel, d.eb};
     double bv[] = {b.small_err_ratio, b.rmse, b.max_rel, b.mean_rel, b.eb};
-    double min_err = param(s, in->dt, "min_err");
+    double min_err = cts_std_rule(s, "min_err", 0);
     v->pass = true;
     v->margin = 0;
     for (int i = 0; i < CTS_STD_METRICS; i++) {
@@ -154,16 +156,21 @@ static void judge_benchmark(const cts_standard *s, const cts_std_input *in, cts_
     v->nm = CTS_STD_METRICS;
 }
 
-/* msprobe's ULP error of x against g: |x - g| in units of 2^(eb - mantissa bits). */
+/* msprobe's ULP error of x against g in IEEE arithmetic, as its checker computes it: |x - g|
+ * x 2^(mantissa bits - eb); a non-finite golden gives NaN, a non-finite device value against a
+ * finite golden inf or NaN (algorithm.py get_ulp_err). */
 static double ulp_err(const cts_standard *s, int dt, double x, double g)
 {
-    double e = abs_err(x, g);
+    double e = fabs(x - g);
+    if (!isfinite(g)) return NAN;
     if (e == 0 || !isfinite(e)) return e;
     double eb = g == 0 ? 0 : floor(log2(fabs(g)));
     eb = fmax(eb, param(s, dt, "min_eb"));
     return e * ldexp(1.0, (int)(param(s, dt, "mantissa_bits") - eb));
 }
 
+/* The share of elements whose ULP error is above the threshold (a NaN error is not: numpy's
+ * comparison is false) and the mean ULP error over every element (NaN or inf when one is). */
 static double ulp_proportion(const cts_standard *s, const cts_std_input *in, const double *x,
                              double *mean, signed char *elem, double *em)
 {
@@ -173,20 +180,29 @@ static double ulp_proportion(const cts_standard *s, const cts_std_input *in, con
         if (!in->judged[k]) continue;
         double u = ulp_err(s, in->dt, x[k], in->golden[k]);
         sum += u;
-        over += !(u <= thr);
+        over += u > thr;
         n++;
-        set_elem(elem, em, k, u <= thr, u);
+        set_elem(elem, em, k, isnan(u) ? -1 : u <= thr, u);
     }
     *mean = n ? sum / (double)n : 0;
     return n ? (double)over / (double)n : 0;
 }
 
-/* msprobe's ULP method: passes when the proportion beyond the threshold is small, or (FLOAT32)
+/* msprobe's inf/NaN consistency of the device's and the benchmark's mean ULP error
+ * (compare_utils.py check_inf_or_nan): both NaN, or both the same infinity. */
+static bool means_consistent(double m, double bm)
+{
+    if (isfinite(m) && isfinite(bm)) return true;
+    return (isnan(m) && isnan(bm)) || (isinf(m) && isinf(bm) && m == bm);
+}
+
+/* msprobe's ULP method: a mean ULP error that is inf or NaN must be so on the benchmark too
+ * (else ERROR; without a benchmark it fails); then it passes when the proportion beyond the threshold is small, or (FLOAT32)
  * the mean ULP error is, or the proportion's ratio to the benchmark's is below the limit. */
 static void judge_ulp(const cts_standard *s, const cts_std_input *in, cts_std_verdict *v,
                       signed char *elem, double *em)
 {
-    double mean, bmean, mean_lim = param(s, in->dt, "mean_ulp");
+    double mean, bmean = 0, mean_lim = param(s, in->dt, "mean_ulp");
     double p = ulp_proportion(s, in, in->got, &mean, elem, em);
     double plim = param(s, in->dt, "max_proportion"), rlim = cts_std_rule(s, "proportion_ratio", 1);
     v->m[0] = mean;
@@ -194,13 +210,17 @@ static void judge_ulp(const cts_standard *s, const cts_std_input *in, cts_std_ve
     v->m[2] = NAN;
     v->nm = 3;
     v->margin = p / plim;
-    if (!isnan(mean_lim)) v->margin = fmin(v->margin, mean / mean_lim);
+    if (!isnan(mean_lim)) v->margin = fmin(v->margin, isnan(mean) ? INFINITY : mean / mean_lim);
     v->pass = p < plim || (!isnan(mean_lim) && mean < mean_lim);
     if (in->bench) {
         double bp = ulp_proportion(s, in, in->bench, &bmean, NULL, NULL);
-        v->m[2] = p / fmax(bp, param(s, in->dt, "min_err"));
+        v->m[2] = p / fmax(bp, cts_std_rule(s, "min_err", 0));
         v->pass |= v->m[2] < rlim;
         v->margin = fmin(v->margin, v->m[2] / rlim);
+    }
+    if (in->bench ? !means_consistent(mean, bmean) : !isfinite(mean)) { /* no benchmark to match */
+        v->pass = false;
+        v->margin = INFINITY;
     }
 }
 
@@ -241,6 +261,7 @@ void cts_std_judge(const cts_standard *s, const cts_std_input *in, cts_std_verdi
     int64_t nj = 0;
     for (int64_t k = 0; k < in->n; k++) nj += in->judged[k] != 0;
     v->judged = nj > 0 && in->dt >= 0 && s->dt[in->dt].set;
+    v->na = CTS_NA_NO_RULE;
     if (!v->judged) return;
     switch (s->method) {
     case CTS_STD_BOUND: judge_bound(in, v, elem, elem_metric); break;

@@ -52,11 +52,21 @@ static void table_md(FILE *f, const cts_std_audit *a)
             if (!w->cases[s]) fputs(" -", f);
             else fprintf(f, " %s %zu/%zu, %.3g", w->pass[s] == w->cases[s] ? "PASS" : "FAIL",
                          w->pass[s], w->cases[s], w->worst_margin[s]);
-            if (w->unjudged[s]) fprintf(f, " (%zu not judged)", w->unjudged[s]);
+            if (w->unjudged[s]) fprintf(f, "%snot applicable %zu", w->cases[s] ? "; " : " ",
+                                        w->unjudged[s]);
             fputs(" |", f);
         }
         fputc('\n', f);
     }
+}
+
+/* Why a standard did not judge an output, in one line. */
+static const char *na_reason(const cts_standard *s, int k)
+{
+    if (k < s->nna) return s->na[k].reason;
+    return k == CTS_NA_NO_BENCH ? "no benchmark output (the benchmark device refused or "
+                                  "skipped the case)"
+                                : "the standard's file gives no threshold for the dtype";
 }
 
 static void totals_md(FILE *f, const cts_std_audit *a)
@@ -71,10 +81,11 @@ static void totals_md(FILE *f, const cts_std_audit *a)
         }
         char label[96];
         std_label(label, sizeof label, &a->std[s]);
-        fprintf(f, "- **%s**: %s, %zu of %zu outputs pass%s", label,
-                p == c ? "PASS" : "FAIL", p, c, u ? "" : "\n");
-        if (u) fprintf(f, " (%zu not judged: no rule for the dtype%s)\n", u,
-                       a->std[s].method == CTS_STD_BENCHMARK ? " or no benchmark output" : "");
+        fprintf(f, "- **%s**: %s, %zu of %zu outputs pass, %zu fail; %zu not applicable\n",
+                label, p == c ? "PASS" : "FAIL", p, c, c - p, u);
+        for (int k = 0; k < CTS_NA_KINDS; k++)
+            if (a->na[s][k]) fprintf(f, "  - not applicable: %s (%zu outputs)\n",
+                                     na_reason(&a->std[s], k), a->na[s][k]);
     }
 }
 
@@ -123,11 +134,12 @@ void cts_std_audit_markdown(FILE *f, const cts_std_audit *a)
     fputs("\n## Precision standards\n\n", f);
     sources_md(f, a);
     fputs("\nEach computed output of each case with judged elements, judged against the "
-          "golden (the reference correctly rounded to the output dtype; of several legal "
-          "values the one nearest the device's)", f);
+          "golden (the exact value rounded to double, a higher-precision result as the "
+          "standards compare with; of several legal values the one nearest the device's)", f);
     if (a->bench_label) fprintf(f, "; the benchmark device's outputs from `%s`", a->bench_label);
     fprintf(f, ". A cell: PASS or FAIL, outputs passing / judged, the worst margin (the closest "
-            "criterion's value over its limit: at most 1 passes). %zu outputs judged",
+            "criterion's value over its limit: at most 1 passes), and the outputs the standard "
+            "has no rule for (not applicable; why: below the table). %zu outputs judged",
             a->noutputs);
     if (a->nmissing) fprintf(f, ", %zu without a readable dump", a->nmissing);
     if (a->nbench_missing)
@@ -139,10 +151,26 @@ void cts_std_audit_markdown(FILE *f, const cts_std_audit *a)
     disagreements_md(f, a);
 }
 
+/* The not_applicable cell: "N: reason" per why, ' | ' between, quoted for CSV. */
+static void csv_reasons(FILE *f, const cts_standard *x, const size_t *na)
+{
+    fputs(",\"", f);
+    for (int k = 0, first = 1; k < CTS_NA_KINDS; k++) {
+        if (!na[k]) continue;
+        fprintf(f, "%s%zu: ", first ? "" : " | ", na[k]);
+        for (const char *c = na_reason(x, k); *c; c++) {
+            if (*c == '"') fputc('"', f);
+            fputc(*c, f);
+        }
+        first = 0;
+    }
+    fputc('"', f);
+}
+
 void cts_std_audit_csv(FILE *f, const cts_std_audit *a)
 {
     fputs("op,dtype,numerics,product,standard,edition,method,outputs,pass,fail,not_judged,"
-          "worst_margin,worst_case,worst_metrics\n", f);
+          "worst_margin,worst_case,worst_metrics,not_applicable\n", f);
     for (size_t i = 0; i < a->nrows; i++) {
         const cts_std_row *w = &a->rows[i];
         for (int s = 0; s < a->nstd; s++) {
@@ -154,6 +182,7 @@ void cts_std_audit_csv(FILE *f, const cts_std_audit *a)
             const char *const *m = cts_std_metric_names(x->method);
             for (int k = 0; m[k] && w->cases[s]; k++)
                 fprintf(f, "%s%s=%.9g", k ? ";" : "", m[k], w->worst_m[s][k]);
+            csv_reasons(f, x, w->na[s]);
             fputc('\n', f);
         }
     }

@@ -164,12 +164,24 @@ typedef enum {
     CTS_STD_MIXED       /* |error| <= atol + rtol |golden| on a share, with a cap */
 } cts_std_method;
 
-/* Output dtypes a standard may give thresholds for; HF32: a FLOAT32 output whose computation
- * rounded its operands to HF32 (the cube path a cubeMathType allows), judged by the standard's
- * HiFLOAT32 thresholds where it has them. */
+/* Output dtypes a standard may give thresholds for; HF32 is the tensor dtype HiFLOAT32 (the
+ * standards' tables list it; no output of these operators has it). */
 enum { CTS_STD_F16, CTS_STD_BF16, CTS_STD_F32, CTS_STD_F64, CTS_STD_HF32, CTS_STD_NDT };
 #define CTS_STD_MAX_PARAMS 12
 #define CTS_STD_MAX_SOURCES 4
+#define CTS_STD_MAX_NA 6
+
+/* Where a standard has no rule, as its file's `not_applicable` says: outputs of a dtype, of a
+ * computation path, or with a non-finite element of another class than the exact value that
+ * the operator contract allows (docs/dump.md rule 5); such outputs are "not applicable: reason",
+ * never judged. */
+typedef enum { CTS_NA_DTYPE, CTS_NA_PATH, CTS_NA_NONFINITE } cts_na_kind;
+typedef struct {
+    cts_na_kind kind;
+    int dt;             /* CTS_STD_*: of CTS_NA_DTYPE; of CTS_NA_PATH, or -1 any */
+    char path[24];      /* CTS_NA_PATH: a computation path, "cube-hf32" */
+    char reason[256];   /* one line, shown beside the outputs it excuses */
+} cts_std_na;
 
 typedef struct {
     char name[64];      /* nested maps flattened: "limits.rmse" */
@@ -188,6 +200,8 @@ typedef struct {
         cts_std_param p[CTS_STD_MAX_PARAMS];
         int n;
     } dt[CTS_STD_NDT];
+    cts_std_na na[CTS_STD_MAX_NA];
+    int nna;
 } cts_standard;
 
 /* Loads the standard SPEC ("NAME" or "NAME@EDITION") from dir: NAME@EDITION.yaml, else

@@ -21,15 +21,14 @@ static const char *const rule_keys[][8] = {
     {NULL},
     {"!denominator_eps", "!max_factor", NULL},
     {"!limits.small_value_err_ratio", "!limits.rmse", "!limits.max_rel_err",
-     "!limits.mean_rel_err", "!limits.error_balance", NULL},
-    {"!proportion_ratio", NULL},
+     "!limits.mean_rel_err", "!limits.error_balance", "!min_err", NULL},
+    {"!proportion_ratio", "!min_err", NULL},
     {"!matched_ratio", "!cap_ulps", NULL}};
 static const char *const dtype_keys[][8] = {
     {NULL},
     {"!threshold", NULL},
-    {"!small_value", "!small_value_atol", "!eps", "!min_err", NULL},
-    {"!mantissa_bits", "!min_eb", "!ulp_threshold", "!max_proportion", "!min_err", "mean_ulp",
-     NULL},
+    {"!small_value", "!small_value_atol", "!eps", NULL},
+    {"!mantissa_bits", "!min_eb", "!ulp_threshold", "!max_proportion", "mean_ulp", NULL},
     {"!rtol", "!atol", "!max_abs", NULL}};
 
 const char *cts_std_method_name(cts_std_method m) { return method_names[m]; }
@@ -172,14 +171,67 @@ static void read_sources(ctx *x, const cts_ynode *doc, cts_standard *s)
 }
 
 static const char *const top_keys[] = {"standard", "edition", "method", "sources", "note",
-                                       "rule", "dtypes", "default", NULL};
+                                       "rule", "dtypes", "default", "not_applicable", NULL};
+
+static int dtype_index(const char *name)
+{
+    for (int k = 0; k < CTS_STD_NDT; k++)
+        if (!strcmp(name, dtype_names[k])) return k;
+    return -1;
+}
+
+/* One `not_applicable` entry: a dtype, a path (with the dtype of its outputs, or any), or
+ * elements: nonfinite-other-class; and its reason. */
+static void read_na_entry(ctx *x, const cts_ynode *e, cts_std_na *na)
+{
+    static const char *const keys[] = {"dtype", "path", "elements", "reason", NULL};
+    for (size_t i = 0; i < e->n; i += 2)
+        if (!known(keys, e->items[i]->text))
+            error(x, e->items[i], "not_applicable", "unknown key '%s' (dtype, path, elements, "
+                  "reason)", e->items[i]->text);
+    const char *dt = cts_yaml_get(e, "dtype") ? str(x, e, "dtype", true) : NULL;
+    const char *path = cts_yaml_get(e, "path") ? str(x, e, "path", true) : NULL;
+    const char *el = cts_yaml_get(e, "elements") ? str(x, e, "elements", true) : NULL;
+    const char *reason = str(x, e, "reason", true);
+    if ((path != NULL) + (el != NULL) > 1 || (!dt && !path && !el) || (dt && el)) {
+        error(x, e, "not_applicable", "an entry names a dtype, a path (and the dtype of its "
+              "outputs), or elements%s", "");
+        return;
+    }
+    if (reason) snprintf(na->reason, sizeof na->reason, "%s", reason);
+    na->kind = CTS_NA_DTYPE;
+    na->dt = -1;
+    if (dt && (na->dt = dtype_index(dt)) < 0)
+        error(x, cts_yaml_get(e, "dtype"), "not_applicable.dtype", "unknown dtype '%s'", dt);
+    if (path) na->kind = CTS_NA_PATH, snprintf(na->path, sizeof na->path, "%s", path);
+    if (el && (na->kind = CTS_NA_NONFINITE, strcmp(el, "nonfinite-other-class")))
+        error(x, cts_yaml_get(e, "elements"), "not_applicable.elements",
+              "unknown element class '%s' (nonfinite-other-class)", el);
+}
+
+static void read_not_applicable(ctx *x, const cts_ynode *doc, cts_standard *s)
+{
+    const cts_ynode *na = cts_yaml_get(doc, "not_applicable");
+    if (!na) return;
+    if (na->kind != CTS_YN_SEQ) {
+        error(x, na, "not_applicable", "expected a list%s", "");
+        return;
+    }
+    for (size_t i = 0; i < na->n; i++) {
+        if (na->items[i]->kind != CTS_YN_MAP) error(x, na->items[i], "not_applicable",
+                                                    "expected a map%s", "");
+        else if (s->nna == CTS_STD_MAX_NA) error(x, na->items[i], "not_applicable",
+                                                 "more entries than a standard can have%s", "");
+        else read_na_entry(x, na->items[i], &s->na[s->nna++]);
+    }
+}
 
 static void read_standard(ctx *x, const cts_ynode *doc, cts_standard *s)
 {
     for (size_t i = 0; i < doc->n; i += 2)
         if (!known(top_keys, doc->items[i]->text))
             error(x, doc->items[i], doc->items[i]->text, "unknown key (standard, edition, "
-                  "method, sources, note, rule, dtypes, default)%s", "");
+                  "method, sources, note, rule, dtypes, default, not_applicable)%s", "");
     const char *name = str(x, doc, "standard", true), *ed = str(x, doc, "edition", true);
     const char *m = str(x, doc, "method", true);
     snprintf(s->name, sizeof s->name, "%s", name ? name : "");
@@ -193,6 +245,7 @@ static void read_standard(ctx *x, const cts_ynode *doc, cts_standard *s)
     if (mi < 0) return;
     s->method = (cts_std_method)mi;
     read_sources(x, doc, s);
+    read_not_applicable(x, doc, s);
     const cts_ynode *rule = cts_yaml_get(doc, "rule"), *dts = cts_yaml_get(doc, "dtypes");
     if (rule) read_params(x, rule, "", "rule", rule_keys[mi], s->rule, &s->nrule);
     require(x, rule ? rule : doc, "rule", rule_keys[mi], s->rule, s->nrule);
@@ -202,9 +255,7 @@ static void read_standard(ctx *x, const cts_ynode *doc, cts_standard *s)
     }
     for (size_t i = 0; i < dts->n; i += 2) {
         const char *dn = dts->items[i]->text;
-        int d = -1;
-        for (int k = 0; k < CTS_STD_NDT; k++)
-            if (!strcmp(dn, dtype_names[k])) d = k;
+        int d = dtype_index(dn);
         char f[64];
         snprintf(f, sizeof f, "dtypes.%s", dn);
         if (d < 0) {

@@ -25,8 +25,9 @@ static void param(cts_std_param *p, int *n, const char *name, double v)
 static cts_std_input input(int64_t n, const double *got, const double *golden,
                            const double *bench)
 {
-    static const unsigned char all[8] = {1, 1, 1, 1, 1, 1, 1, 1};
-    static const double units[8] = {0};
+    static unsigned char all[32];
+    static const double units[32] = {0};
+    memset(all, 1, sizeof all);
     return (cts_std_input){n, got, golden, bench, units, all, CTS_STD_F32};
 }
 
@@ -65,13 +66,13 @@ static cts_standard benchmark_fp32(void)
                          "limits.mean_rel_err", "limits.error_balance"};
     const double val[] = {2, 2, 10, 2, 2};
     for (int i = 0; i < 5; i++) param(s.rule, &s.nrule, lim[i], val[i]);
+    param(s.rule, &s.nrule, "min_err", 0x1p-14);
     s.dt[CTS_STD_F32].set = true;
     cts_std_param *p = s.dt[CTS_STD_F32].p;
     int *n = &s.dt[CTS_STD_F32].n;
     param(p, n, "small_value", 0x1p-20);
     param(p, n, "small_value_atol", 0x1p-30);
     param(p, n, "eps", 0x1p-23);
-    param(p, n, "min_err", 0x1p-14);
     return s;
 }
 
@@ -106,11 +107,11 @@ static void benchmark_small_values(void **state)
  * -126, and 0 for a zero golden: an error of 2^-20 on golden 0 is 2^-20 x 2^23 = 8 ULP
  * (within 32); on golden 2^-30 (eb -30) it is 2^33 ULP. Proportion beyond 32: 1/2, not below
  * 0.05; mean (8 + 2^33) / 2, not below 64: FAIL. */
-static void ulp_binade(void **state)
+static cts_standard ulp_fp32(void)
 {
-    (void)state;
     cts_standard s = {.method = CTS_STD_ULP};
     param(s.rule, &s.nrule, "proportion_ratio", 1);
+    param(s.rule, &s.nrule, "min_err", 0x1p-14);
     s.dt[CTS_STD_F32].set = true;
     cts_std_param *p = s.dt[CTS_STD_F32].p;
     int *n = &s.dt[CTS_STD_F32].n;
@@ -118,8 +119,14 @@ static void ulp_binade(void **state)
     param(p, n, "min_eb", -126);
     param(p, n, "ulp_threshold", 32);
     param(p, n, "max_proportion", 0.05);
-    param(p, n, "min_err", 0x1p-14);
     param(p, n, "mean_ulp", 64);
+    return s;
+}
+
+static void ulp_binade(void **state)
+{
+    (void)state;
+    cts_standard s = ulp_fp32();
     double golden[] = {0, 0x1p-30}, got[] = {0x1p-20, 0x1p-30 + 0x1p-20};
     cts_std_input in = input(2, got, golden, NULL);
     cts_std_verdict v;
@@ -132,6 +139,64 @@ static void ulp_binade(void **state)
     assert_false(v.pass);
     assert_int_equal(elem[0], 1);
     assert_int_equal(elem[1], 0);
+}
+
+/* msprobe ULP, FLOAT32, non-finite values as its checker computes them (compare.py,
+ * compare_utils.py check_inf_or_nan): 21 elements of golden 1, the device exact but inf at
+ * element 0. Its ULP error there is inf, so the mean is inf and the proportion beyond 32 is
+ * 1/21 = 0.0476 < 0.05. A benchmark with inf there too: its mean is inf as well, consistent:
+ * PASS on the proportion. A benchmark finite there: means inconsistent, ERROR. No benchmark:
+ * nothing to match, FAIL. A NaN golden (element 1, device NaN) gives a NaN ULP error, counted
+ * neither beyond the threshold nor within (element criterion -1), and a NaN mean: the
+ * benchmark with NaN there as well is consistent. */
+static void ulp_nonfinite(void **state)
+{
+    (void)state;
+    cts_standard s = ulp_fp32();
+    double golden[21], got[21], bench[21];
+    for (int i = 0; i < 21; i++) golden[i] = got[i] = bench[i] = 1;
+    got[0] = bench[0] = INFINITY;
+    cts_std_input in = input(21, got, golden, bench);
+    cts_std_verdict v;
+    signed char elem[21];
+    double em[21];
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_true(isinf(v.m[0]));
+    assert_near(v.m[1], 1.0 / 21, 1e-15);
+    assert_true(v.pass);
+    assert_int_equal(elem[0], 0);
+    bench[0] = 1;
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_false(v.pass);
+    in.bench = NULL;
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_false(v.pass);
+    golden[1] = got[1] = bench[1] = NAN;
+    bench[0] = INFINITY;
+    in.bench = bench;
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_true(isnan(v.m[0]));
+    assert_near(v.m[1], 1.0 / 21, 1e-15);
+    assert_int_equal(elem[1], -1);
+    assert_true(v.pass);
+}
+
+/* msprobe benchmark, FLOAT16: every ratio's denominator is floored at 2^-14 whatever the
+ * dtype (its calc_ratio is passed the constant 10000 where it takes the dtype, so
+ * standard_config.py's default applies). One element of 1 above the golden 1 by 2^-10, the
+ * benchmark exact: error balance 1 against 0, ratio 1 / 2^-14 = 16384. */
+static void benchmark_floor(void **state)
+{
+    (void)state;
+    cts_standard s = benchmark_fp32();
+    s.dt[CTS_STD_F16] = s.dt[CTS_STD_F32];
+    double golden[] = {1}, got[] = {1 + 0x1p-10}, bench[] = {1};
+    cts_std_input in = input(1, got, golden, bench);
+    in.dt = CTS_STD_F16;
+    cts_std_verdict v;
+    cts_std_judge(&s, &in, &v, NULL, NULL);
+    assert_near(v.m[4], 16384, 0);
+    assert_false(v.pass);
 }
 
 /* Mixed tolerance 233ee24, FLOAT32 (rtol = atol = 2^-13, limit 1e-2): near zero the atol
@@ -174,6 +239,8 @@ int main(void)
         cmocka_unit_test(relative_near_zero),
         cmocka_unit_test(benchmark_small_values),
         cmocka_unit_test(ulp_binade),
+        cmocka_unit_test(ulp_nonfinite),
+        cmocka_unit_test(benchmark_floor),
         cmocka_unit_test(mixed_atol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,16 +82,33 @@ ACLNN_EMU_FAULT=ulp:3 expect_rc 0 "$ACLCTS" audit --product ascend910b --standar
   --benchmark bench --out ulp3b d.yaml
 diff <(cut -d, -f5- ulp3/standards.csv) <(cut -d, -f5- ulp3b/standards.csv) || fail "--benchmark DIR"
 
+# a benchmark whose call was refused (status not 0) has no outputs to compare with, whatever
+# its dump's buffers hold: msprobe-benchmark is then not applicable, said so, never judged
+cp -r bench bench_refused
+sed -i 's/"got_status": *0/"got_status": 161002/' bench_refused/*/case.json
+expect_rc 0 "$ACLCTS" audit --product ascend910b --standard msprobe-benchmark \
+  --benchmark bench_refused --out refused d.yaml
+csv_check refused '
+import csv, sys
+r = next(csv.DictReader(sys.stdin))
+assert (r["outputs"], r["not_judged"]) == ("0", "1"), r
+assert r["not_applicable"].startswith("1: no benchmark output"), r
+' "a refused benchmark call used as a benchmark"
+grep -q 'not applicable: no benchmark output' refused/audit.md || fail "n/a reason not in audit.md"
+
 # standard files are data checked like suites; unknown standards are refused before any run
 mkdir sd
 cp "$ACLCTS_SOURCE_DIR"/standards/*.yaml sd/
-sed -i 's/  max_factor: 10/  max_factr: 10/; s/float16: {threshold: 2^-10}/float16: {threshold: 2^-x}/' sd/atk-single-bm.yaml
+sed -i 's/  max_factor: 10/  max_factr: 10/; s/float16: {threshold: 2^-10}/float16: {threshold: 2^-x}/
+        s/elements: nonfinite-other-class/elements: nonfinite/' sd/atk-single-bm.yaml
 expect_rc 2 "$ACLCTS" audit --product ascend910b --standard atk-single-bm --standards-dir sd --out x d.yaml
 grep -q 'sd/atk-single-bm.yaml:[0-9]*:3: error: rule.max_factr: not a parameter of this standard' out ||
   fail "misspelt rule key"
 grep -q "sd/atk-single-bm.yaml:[0-9]*:[0-9]*: error: dtypes.float16.threshold: expected a number (decimal or 2^N), got '2^-x'" out ||
   fail "bad number"
 grep -q 'error: rule: missing parameter max_factor' out || fail "missing parameter"
+grep -q "error: not_applicable.elements: unknown element class 'nonfinite'" out ||
+  fail "bad not_applicable entry"
 [[ ! -e x ]] || fail "a refused audit wrote $(ls x)"
 expect_rc 2 "$ACLCTS" audit --product ascend910b --standard atk-single-bm,nonesuch --out x d.yaml
 grep -q "standard 'nonesuch': no .*/nonesuch.yaml" out || fail "unknown standard"
