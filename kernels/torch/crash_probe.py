@@ -18,12 +18,12 @@ torch.ops.aten.grid_sampler_2d_backward(go, inp, grid, mode, pad, align, [True, 
 print(f"torch {subprocess.run([sys.executable, '-c', 'import torch; print(torch.__version__)'], capture_output=True, text=True).stdout.strip()}")
 print("x\tinterpolation\tpadding\talign_corners\tresult")
 crashed = total = 0
-for x, mode, pad, align in itertools.product(["nan", "inf", "-inf", "1e30"], [0, 1], [0, 1, 2], [0, 1]):
+for x, mode, pad, align in itertools.product(["nan", "inf", "-inf", "1e30"], [0, 1, 2], [0, 1, 2], [0, 1]):
     r = subprocess.run([sys.executable, "-c", CHILD, x, str(mode), str(pad), str(align)],
                        capture_output=True, text=True)
     total += 1
     if r.returncode < 0:
         crashed += 1
-        print(f"{x}\t{['bilinear', 'nearest'][mode]}\t{['zeros', 'border', 'reflection'][pad]}\t"
+        print(f"{x}\t{['bilinear', 'nearest', 'bicubic'][mode]}\t{['zeros', 'border', 'reflection'][pad]}\t"
               f"{bool(align)}\tsignal {-r.returncode}")
 print(f"{crashed} of {total} calls crashed")
