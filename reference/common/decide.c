@@ -2,7 +2,9 @@
  * (hi = exact rounded to double, lo = exact − hi rounded to REF_LO_BITS bits). Both roundings
  * are decided only when every real number within err of the approximation rounds the same way;
  * otherwise the caller recomputes with MPFR. */
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -77,6 +79,33 @@ double ref_mpfr_lo(mpfr_srcptr l)
     return lo == 0 && !mpfr_zero_p(l) ? copysign(0x1p-1074, mpfr_sgn(l)) : lo;
 }
 
+/* A finite exact value h (round-to-odd, n exact terms) past the double range, hi = ±inf: its
+ * excess over ±DBL_MAX (l's 32 bits, ±inf past 2^1025) where that is more than twice a device's
+ * rounding error (γ·Σ|terms|, generously (n + 4)·2^-50·Σ|terms|), so every device overflows;
+ * else 0 (its sum may stop at ±DBL_MAX, or cancellation of larger terms may land anywhere). */
+static double beyond_excess(mpfr_ptr *terms, unsigned long n, mpfr_ptr h, mpfr_ptr l, double hi)
+{
+    mpfr_t s, a;
+    mpfr_inits2(64, s, a, (mpfr_ptr)0);
+    mpfr_set_ui(s, 0, MPFR_RNDN);
+    for (unsigned long i = 0; i < n; i++) {
+        mpfr_abs(a, terms[i], MPFR_RNDU);
+        mpfr_add(s, s, a, MPFR_RNDU);
+    }
+    mpfr_mul_d(s, s, (double)(n + 4) * 0x1p-50, MPFR_RNDU); /* the rounding error */
+    mpfr_set_d(a, -copysign(DBL_MAX, hi), MPFR_RNDN);
+    mpfr_add(a, h, a, MPFR_RNDZ);                           /* excess (h odd-rounded: ≥ 2^970) */
+    mpfr_mul_2ui(s, s, 1, MPFR_RNDU);                       /* twice it */
+    bool clear = mpfr_cmpabs(a, s) > 0;
+    double x = 0;
+    if (clear) {
+        mpfr_set(l, a, MPFR_RNDN);
+        x = mpfr_get_d(l, MPFR_RNDN);
+    }
+    mpfr_clears(s, a, (mpfr_ptr)0);
+    return x;
+}
+
 void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *lo, mpfr_ptr scratch)
 {
     (void)scratch;
@@ -94,8 +123,10 @@ void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *l
         terms[n] = h;
         mpfr_sum(l, terms, n + 1, MPFR_RNDN);
         *lo = ref_mpfr_lo(l);
+    } else if (mpfr_number_p(h)) {
+        *lo = beyond_excess(terms, n, h, l, *hi);
     } else {
-        *lo = 0; /* a finite exact value beyond the double range */
+        *lo = 0;
     }
     mpfr_clear(h);
     mpfr_clear(l);

@@ -132,7 +132,9 @@ int ref_decide(ref_dd s, double err, double *hi, double *lo);
  * never 0 for a non-zero l (below half the smallest subnormal, RN would give 0 and lose the
  * sign ref_round_value needs: ±2^-1074 instead). */
 double ref_mpfr_lo(mpfr_srcptr l);
-/* hi and lo of reference.h from an MPFR evaluation: terms exact, summed by mpfr_sum. */
+/* hi and lo of reference.h from an MPFR evaluation: terms exact, summed by mpfr_sum. A finite
+ * exact value past the double range has hi = ±inf and lo its excess over ±DBL_MAX where every
+ * device's sum overflows too (the excess above twice its rounding error), else lo = 0. */
 void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *lo, mpfr_ptr scratch);
 
 /* x rounded to nearest-even with p significant bits and unbounded exponent. */

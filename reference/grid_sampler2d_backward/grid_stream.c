@@ -50,9 +50,51 @@ typedef struct {
 static bool team_failed(grid_team *T) { return __atomic_load_n(&T->fail, __ATOMIC_RELAXED); }
 static void team_fail(grid_team *T) { __atomic_store_n(&T->fail, 1, __ATOMIC_RELAXED); }
 
-/* The sink's handing on of chunk b (slot, first element) from thread 0; an error stops the team. */
-static void team_emit(grid_team *T, int slot, int64_t first, const ref_chunkbuf *b)
+/* A finite exact value past the double range (MPFR's hi = ±inf without REF_FLAG_NONFINITE)
+ * that a device may still answer with a finite double: lo = 0 (ref_finish_mpfr_sum: its sum may
+ * stop at ±DBL_MAX, an ULP away, or larger terms cancel), or a coordinate term near the range
+ * (another branch's weights may give any value). (hi, lo) cannot say which finite doubles are
+ * legal. */
+static bool beyond(const ref_value *v)
 {
+    return isinf(v->hi) && (v->lo == 0 || !(v->coord_err < DBL_MAX * 0x1p-30));
+}
+
+/* Whether a device's terms of v, each within its rounding and coordinate error, may sum past
+ * the working format's range though the exact value does not (an FP32 sum 2 ULPs below FLT_MAX
+ * with a bound of 177): Σ|terms| and the coordinate term, grown by a rounding per term. */
+static bool may_pass_range(const gctx *G, const ref_value *v)
+{
+    double grow = 1 + (double)(v->nterms + 4) * 0x1p-23;
+    return (v->sum_abs + v->coord_err) * grow > G->overflow_at;
+}
+
+/* The flags every element of a chunk gets from its values and alternatives alike, set once
+ * before the chunk is handed on: unjudged where a value is beyond the double range (beyond),
+ * REF_FLAG_RANGE where a device may overflow (may_pass_range). */
+static void mark_range(const gctx *G, ref_output *o)
+{
+    for (int64_t i = 0; i < o->numel; i++) {
+        uint8_t *f = &o->flags[i];
+        if (*f & (REF_FLAG_NONFINITE | REF_FLAG_UNCHECKABLE))
+            continue;
+        bool back = beyond(&o->v[i]), over = may_pass_range(G, &o->v[i]);
+        for (int32_t a = 0; (*f & REF_FLAG_AMBIGUOUS) && o->alt_first[i] >= 0 &&
+                            a < o->alt_count[i]; a++) {
+            back = back || beyond(&o->alts[o->alt_first[i] + a]);
+            over = over || may_pass_range(G, &o->alts[o->alt_first[i] + a]);
+        }
+        if (back)
+            *f |= REF_FLAG_UNCHECKABLE;
+        if (over)
+            *f |= REF_FLAG_RANGE;
+    }
+}
+
+/* The sink's handing on of chunk b (slot, first element) from thread 0; an error stops the team. */
+static void team_emit(grid_team *T, int slot, int64_t first, ref_chunkbuf *b)
+{
+    mark_range(T->G, &b->o);
     int rc = team_failed(T) ? 0 : ref_emit(T->s, slot, first, b);
     if (rc) {
         T->rc = rc;
@@ -478,8 +520,10 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         team_run(&T, nth, &hits, &falls);
     rc = rc ? rc : T.rc ? T.rc : T.fail ? -1 : 0;
     free(T.galts); /* lists all empty */
-    for (int64_t n = 0; rc == 0 && stash && n < p->n; n++)
+    for (int64_t n = 0; rc == 0 && stash && n < p->n; n++) {
+        mark_range(&G, &T.gb[n].o);
         rc = ref_emit(s, 4, n * hw_out * 2, &T.gb[n]);
+    }
     for (int64_t n = 0; T.gb && stash && n < p->n; n++) { /* the rest is the work block's */
         free(T.gb[n].o.alts);
         free(T.gb[n].o.ival);

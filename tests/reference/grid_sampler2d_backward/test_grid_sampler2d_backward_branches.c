@@ -163,6 +163,57 @@ static void lo_below_subnormals(void **state)
     }
 }
 
+/* A finite exact value past the double range. Input 1×1×1×1 (no align: t = x/2), DOUBLE path,
+ * three points at (0, 0): t = 0, weight 1 on the one element, so input_grad[0] = Σ g. With g =
+ * (DBL_MAX, 2^970, 1) it is DBL_MAX + 2^970 + 1, just past the midpoint to 2^1024: hi = +inf,
+ * but a device's sum may stop at DBL_MAX, 2^970 + 1 away, within its rounding error (Σ|terms|
+ * is past the range too): no (hi, lo) says which finite doubles are legal, so the element is
+ * unjudged (before: +inf with REF_FLAG_RANGE alone, a device's DBL_MAX failed). With g =
+ * (DBL_MAX, DBL_MAX, 0) it is 2·DBL_MAX, a DBL_MAX past the range, far beyond any rounding
+ * error: every device overflows, +inf stands, judged. */
+static void finite_past_double_range(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 1, .h_out = 1, .w_out = 3};
+    double in[1] = {0}, gr[6] = {0};
+    const double gs[2][3] = {{DBL_MAX, 0x1p970, 1}, {DBL_MAX, DBL_MAX, 0}};
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 2; k++) {
+            ref_output oi;
+            grid(&p, gs[k], in, gr, REF_DT_DOUBLE, m, &oi, NULL);
+            assert_true(oi.v[0].hi == INFINITY);
+            assert_false(oi.flags[0] & REF_FLAG_NONFINITE);
+            assert_true(oi.flags[0] & REF_FLAG_RANGE);
+            assert_true(!(oi.flags[0] & REF_FLAG_UNCHECKABLE) == (k == 1));
+            ref_output_free(&oi);
+        }
+}
+
+/* A sum just inside FP32's range that a device's rounding may carry past it. Align corners,
+ * input 1×1×1×2 (t = (x + 1)/2, exact here: no coordinate error), FP32 path; point A at x = 1 −
+ * 2^-10 (t = 1 − 2^-11: column 1 weight 1 − 2^-11, column 0 2^-11), point B at x = −1 + 2^-10
+ * (column 1 weight 2^-11, column 0 1 − 2^-11), both with gradOutput FLT_MAX: each element is
+ * exactly FLT_MAX = Σ|terms|, but FLT_MAX·(1 − 2^-11) = (2^24 − 1)·(2^11 − 1)·2^93 has 35
+ * significant bits: a device rounds that term up by up to half an ULP (2^103), and its sum with
+ * the other term then passes FLT_MAX + 2^103: +inf is legal, REF_FLAG_RANGE (before: unset, as
+ * Σ|terms| alone is inside the range). */
+static void sum_near_fp32_max(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = 2,
+                         .align_corners = true};
+    double go[2] = {FLT_MAX, FLT_MAX}, in[2] = {0}, gr[4] = {1 - 0x1p-10, 0, -1 + 0x1p-10, 0};
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, go, in, gr, REF_DT_FLOAT, m, &oi, NULL);
+        for (int e = 0; e < 2; e++) {
+            assert_true(oi.v[e].hi == FLT_MAX && oi.v[e].lo == 0);
+            assert_true(oi.flags[e] & REF_FLAG_RANGE);
+        }
+        ref_output_free(&oi);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +222,8 @@ int main(void)
         cmocka_unit_test(equal_values_keep_larger_bound),
         cmocka_unit_test(subnormal_weight_product),
         cmocka_unit_test(lo_below_subnormals),
+        cmocka_unit_test(finite_past_double_range),
+        cmocka_unit_test(sum_near_fp32_max),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
