@@ -34,6 +34,7 @@ typedef struct gs_params {
     bool align_corners;
     bool want_dx, want_dgrid;  /* outputMask[0], outputMask[1] */
     bool deterministic;        /* fixed-order kernel (decided in the first phase) */
+    bool inf_to_edge;          /* a vendor AICore kernel: border clamps ±inf to the edge */
     aclnnStatus (*run)(const struct gs_params *p); /* gs_run_f32 or gs_run_f64 (path.c) */
 } gs_params;
 

@@ -4,10 +4,32 @@
  * says the operator stays non-deterministic: DOUBLE, or C > 2048). */
 #include "grid_sampler2d_backward.h"
 
+/* Under a vendor release, the calls its AICore kernels compute (ops-cv's op_api: 910b/910_93
+ * transposed when not DOUBLE and C <= 2048; 950 likewise in 8.5, its SIMT kernel from 9.0, not
+ * for DOUBLE from 9.1): their border padding clips an infinite coordinate to the edge before
+ * they test for non-finite values (docs/contract.md "Non-finite grid coordinates"). ascend910
+ * and DOUBLE go to the AICPU task, which the emulation keeps out of bounds. */
+static bool inf_to_edge(const gs_params *p)
+{
+    const emu_profile *prof = emu_profile_current();
+    bool dbl = p->input->dtype == ACL_DOUBLE, narrow = p->input->dims[1] <= 2048;
+    if (prof->contract == EMU_CONTRACT_DOC || p->padding != GS_BORDER ||
+        p->interpolation == GS_BICUBIC)
+        return false;
+    if (prof->family == EMU_FAMILY_A2_A3)
+        return !dbl && narrow;
+    if (prof->family != EMU_FAMILY_950)
+        return false;
+    if (prof->contract == EMU_CONTRACT_VENDOR_8_5)
+        return !dbl && narrow;
+    return prof->contract == EMU_CONTRACT_VENDOR_9_0 || !dbl;
+}
+
 void gs_choose_path(gs_params *p)
 {
     const aclTensor *input = p->input;
     p->deterministic = emu_deterministic() && input->dtype != ACL_DOUBLE &&
                        input->dims[1] <= 2048;
     p->run = input->dtype == ACL_DOUBLE ? gs_run_f64 : gs_run_f32;
+    p->inf_to_edge = inf_to_edge(p);
 }

@@ -1,6 +1,7 @@
 /* gs_run_f32, gs_run_f64: the executor's run for one compute type GS_T (built once per type,
  * grid_sampler2d_backward.h): contiguous GS_T views of the tensors (tensor_io.c), the kernel
  * chosen in the first phase, then one rounding of each staged result into its output. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,27 @@ static bool GS_FN(kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, con
     return GS_FN(gs_kernel_atomic)(s, go, in, grid, dx, dgrid, shuffle_seed);
 }
 
+/* gs_params.inf_to_edge: each infinite coordinate as ±1, which border padding clips to the same
+ * edge with a zero gradient factor, in a copy when the view is the caller's. False when out of
+ * host memory. */
+static bool GS_FN(inf_to_edge)(const GS_T **grid, GS_T **own, int64_t n)
+{
+    GS_T *g = *own;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isinf((*grid)[i]))
+            continue;
+        if (!g) {
+            if (!(g = malloc((size_t)n * sizeof *g)))
+                return false;
+            memcpy(g, *grid, (size_t)n * sizeof *g);
+            *own = g;
+            *grid = g;
+        }
+        g[i] = (*grid)[i] > 0 ? 1 : -1;
+    }
+    return true;
+}
+
 aclnnStatus GS_FN(gs_run)(const gs_params *pr)
 {
     const int64_t *di = pr->input->dims, *dg = pr->grad_output->dims;
@@ -37,6 +59,8 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
     const GS_T *in = pr->want_dgrid ? GS_FN(gs_view)(pr->input, &own_in) : NULL;
     const GS_T *grid = GS_FN(gs_grid_view)(pr->grid, points, &own_grid);
     bool ok = go && grid && (in || !pr->want_dgrid);
+    if (ok && pr->inf_to_edge)
+        ok = GS_FN(inf_to_edge)(&grid, &own_grid, points * 2);
 
     if (ok && pr->want_dx) {
         if (GS_FN(gs_direct)(pr->input_grad)) /* the kernel writes (zeroes) all of dx itself */

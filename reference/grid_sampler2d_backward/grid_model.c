@@ -1,8 +1,11 @@
 /* The grid sampler's entry in the model table (common/models.c): what ref_case asks of an
  * operator, from the query alone. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grid_internal.h"
+#include "status_internal.h"
 
 static void params_of(const ref_status_query *q, ref_grid_params *p)
 {
@@ -17,6 +20,40 @@ static void params_of(const ref_status_query *q, ref_grid_params *p)
     p->interpolation = (ref_interp)ref_param_int(q, REF_GRID_INTERPOLATION_MODE);
     p->padding = (ref_padding)ref_param_int(q, REF_GRID_PADDING_MODE);
     p->align_corners = ref_param_bool(q, REF_GRID_ALIGN_CORNERS);
+}
+
+/* Whether the call runs on one of the vendor's AICore kernels whose border padding clamps an
+ * infinite coordinate to the edge before its non-finite test (docs/contract.md "Non-finite grid
+ * coordinates"): bilinear or nearest under border, on 910b/910_93 when not DOUBLE and C <= 2048
+ * (the transposed kernel, every release), on 950 from 9.0 (arch35 SIMT; not DOUBLE from 9.1)
+ * and in 8.5 as on 910b. ascend910 and the rest run the AICPU task, whose code is not public:
+ * an infinite coordinate stays out of bounds there, as under the documents. */
+static bool vendor_inf_to_edge(const ref_status_query *q, const ref_grid_params *p)
+{
+    if (ref_status_spec(q) == REF_SPEC_DOC || p->padding != REF_PAD_BORDER ||
+        p->interpolation == REF_INTERP_BICUBIC)
+        return false;
+    const bool dbl = q->t[REF_GRID_INPUT].dtype == REF_DT_DOUBLE;
+    switch (ref_product_family(q->product)) {
+    case REF_FAMILY_A2A3:
+        return !dbl && p->c <= 2048;
+    case REF_FAMILY_950:
+        if (q->spec == REF_SPEC_VENDOR_OLD) return !dbl && p->c <= 2048;
+        return q->spec == REF_SPEC_VENDOR || !dbl;
+    default:
+        return false;
+    }
+}
+
+/* The grid with each infinite coordinate replaced by ±1, which border padding clamps to the
+ * same edge with the same zero gradient factor. NULL: out of memory (errno). */
+static double *grid_inf_to_edge(const double *grid, int64_t n)
+{
+    double *g = malloc((size_t)(n > 0 ? n : 1) * sizeof *g);
+    if (!g) return NULL;
+    for (int64_t i = 0; i < n; i++)
+        g[i] = isinf(grid[i]) ? copysign(1.0, grid[i]) : grid[i];
+    return g;
 }
 
 static ref_path path(const ref_status_query *q, ref_dtype dtype)
@@ -55,8 +92,10 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     uint64_t planes = hw_in ? (uint64_t)step / hw_in : 1, chunk;
     if (planes < 1) planes = 1;
     if (planes > (uint64_t)p.c && p.c > 0) planes = (uint64_t)p.c;
+    /* the grid's copy of vendor_inf_to_edge */
+    uint64_t edged = vendor_inf_to_edge(q, &p) ? 16 * hw_out * (uint64_t)(p.n > 0 ? p.n : 0) : 0;
     if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk, one grid_grad batch */
-        return ref_grid_bicubic_work_bytes(&p, threads) +
+        return edged + ref_grid_bicubic_work_bytes(&p, threads) +
                (planes * hw_in + 2 * hw_out) * REF_CHUNK_ELEM_BYTES;
     /* input_grad: two chunks when a batch has several (one handed on while the next is
      * computed); grid_grad: one batch's chunk, or all of them kept (ref_grid_stream's one pass) */
@@ -67,7 +106,7 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     uint64_t copies = (hw_out + hw_in) * (uint64_t)p.c * 8; /* channel-innermost, ≤ 16 MiB */
     if (copies > (16u << 20)) copies = 0;
     /* points, reach lists, dx terms (per element: 4 × 64 bytes a point, 4 indices) */
-    uint64_t b = copies + hw_out * (216 + 2 * 864 + 1 + 5 * 8 + 4 * (64 + 8)) +
+    uint64_t b = edged + copies + hw_out * (216 + 2 * 864 + 1 + 5 * 8 + 4 * (64 + 8)) +
                  hw_in * (8 + 8 + 4 + 4 * 6) + /* term and reach offsets, ambiguity tables */
                  (uint64_t)threads * hw_in * 16 + /* term counts and slots of the
                                                      * per-element sort */
@@ -84,9 +123,15 @@ static int stream(const ref_status_query *q, const ref_case_answer *a,
     (void)documented;
     ref_grid_params p;
     params_of(q, &p);
-    return ref_grid_stream(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], in[REF_GRID_GRID],
-                           opt, a->computed[REF_GRID_INPUT_GRAD], a->computed[REF_GRID_GRID_GRAD],
-                           s);
+    const double *grid = in[REF_GRID_GRID];
+    double *edged = NULL;
+    if (vendor_inf_to_edge(q, &p) && !(grid = edged = grid_inf_to_edge(grid, 2 * p.n * p.h_out *
+                                                                          p.w_out)))
+        return -1;
+    int rc = ref_grid_stream(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], grid, opt,
+                             a->computed[REF_GRID_INPUT_GRAD], a->computed[REF_GRID_GRID_GRAD], s);
+    free(edged);
+    return rc;
 }
 
 const ref_model ref_model_grid_sampler2d_backward = {
