@@ -38,19 +38,20 @@ static double fp16_value(uint16_t h)
     return h & 0x8000u ? -v : v;
 }
 
+/* x, a BF16 value already: the top half of its FLOAT (exact), NaN the quiet 0x7fc0. */
+static inline uint16_t bf16_bits(double x)
+{
+    float f = (float)x;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return isnan(f) ? 0x7fc0 : (uint16_t)(u >> 16);
+}
+
 void cts_encode(ref_dtype dt, double x, void *dst)
 {
     switch (dt) {
     case REF_DT_FLOAT16: { uint16_t h = fp16_bits(ref_round_to(x, dt)); memcpy(dst, &h, 2); return; }
-    case REF_DT_BF16: {
-        float f = (float)ref_round_to(x, dt); /* exact: BF16 values are floats */
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        uint16_t h = (uint16_t)(u >> 16);
-        if (isnan(f)) h = 0x7fc0;
-        memcpy(dst, &h, 2);
-        return;
-    }
+    case REF_DT_BF16: { uint16_t h = bf16_bits(ref_round_to(x, dt)); memcpy(dst, &h, 2); return; }
     case REF_DT_FLOAT: { float f = (float)ref_round_to(x, dt); memcpy(dst, &f, 4); return; }
     case REF_DT_DOUBLE: memcpy(dst, &x, 8); return;
     default: break;
@@ -151,7 +152,7 @@ unsigned char cts_dev_tensor_back_byte(const cts_dev_tensor *d, size_t i)
 }
 
 /* x[0..n-1], values of dt already (no rounding left to do), into consecutive elements at dst,
- * the dtype tested once: FLOAT and FLOAT16 (most inputs); false for the others. */
+ * the dtype tested once: FLOAT, FLOAT16 and BF16 (the vendor's inputs); false for the others. */
 static bool encode_held_run(ref_dtype dt, const double *x, int64_t n, unsigned char *dst)
 {
     if (dt == REF_DT_FLOAT) {
@@ -164,6 +165,13 @@ static bool encode_held_run(ref_dtype dt, const double *x, int64_t n, unsigned c
     if (dt == REF_DT_FLOAT16) {
         for (int64_t i = 0; i < n; i++) {
             uint16_t h = fp16_bits(x[i]);
+            memcpy(dst + 2 * i, &h, 2);
+        }
+        return true;
+    }
+    if (dt == REF_DT_BF16) {
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t h = bf16_bits(x[i]);
             memcpy(dst + 2 * i, &h, 2);
         }
         return true;
@@ -371,9 +379,9 @@ int cts_dev_tensor_download_input(const cts_backend *b, cts_dev_tensor *d, char 
     return 0;
 }
 
-/* n FP32 or FP16 elements from src: the dtype tested once, not per element (the judge decodes
- * every output element of a case; a loop of plain loads the compiler can widen). False for the
- * other dtypes. */
+/* n FP32, FP16 or BF16 elements from src: the dtype tested once, not per element (the judge
+ * decodes every output element of a case; a loop of plain loads the compiler can widen). False
+ * for the other dtypes. */
 static bool decode_run(ref_dtype dt, const unsigned char *src, int64_t n, double *out)
 {
     if (dt == REF_DT_FLOAT) {
@@ -389,6 +397,17 @@ static bool decode_run(ref_dtype dt, const unsigned char *src, int64_t n, double
             uint16_t h;
             memcpy(&h, src + 2 * i, 2);
             out[i] = fp16_value(h);
+        }
+        return true;
+    }
+    if (dt == REF_DT_BF16) {
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t h;
+            memcpy(&h, src + 2 * i, 2);
+            uint32_t u = (uint32_t)h << 16;
+            float f;
+            memcpy(&f, &u, 4);
+            out[i] = f;
         }
         return true;
     }

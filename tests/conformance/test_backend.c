@@ -257,6 +257,44 @@ static void test_decode_runs(void **state)
     }
 }
 
+/* The fill of test_encode_runs: element i is the value image `ctx` (a decoded image) holds. */
+static void fill_decoded(void *ctx, int64_t first, int64_t n, double *out)
+{
+    memcpy(out, (const double *)ctx + first, (size_t)n * sizeof *out);
+}
+
+/* An input's sent image, encoded a run at a time from values of its dtype (prepare_fill), holds
+ * the bytes cts_encode gives each value alone: every FP16 and BF16 pattern (NaNs among them, as
+ * the quiet NaN) and FP32 patterns of every exponent, in pieces over several threads. */
+static void test_encode_runs(void **state)
+{
+    (void)state;
+    static const ref_dtype dts[] = {REF_DT_FLOAT16, REF_DT_BF16, REF_DT_FLOAT};
+    enum { N = 3 * 65536 }; /* pieces of 65536 elements: several, and each pattern in each */
+    for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
+        size_t es = cts_dtype_size(dts[t]);
+        double *vals = malloc(N * sizeof *vals);
+        uint32_t x = 0x9E3779B9u;
+        for (size_t i = 0; i < N; i++) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            uint32_t w = es == 2 ? (uint32_t)(i & 0xffff) : (x & 0x807fffffu) | (uint32_t)(i & 0xff) << 23;
+            vals[i] = cts_decode(dts[t], &w);
+        }
+        cts_tensor tt = {.name = "x", .rank = 1, .dims = {N}, .dtype = dts[t], .format = REF_FMT_ND};
+        cts_dev_tensor d;
+        assert_int_equal(cts_dev_tensor_prepare_fill(&d, &tt, 0, fill_decoded, vals), 0);
+        for (size_t i = 0; i < N; i++) {
+            unsigned char want[8];
+            cts_encode(dts[t], vals[i], want);
+            if (memcmp(d.sent + CTS_GUARD_BYTES + i * es, want, es) != 0)
+                fail_msg("%s element %zu (%a): the run's bytes differ from cts_encode's",
+                         ref_dtype_name(dts[t]), i, vals[i]);
+        }
+        free(vals);
+        cts_dev_tensor_free(NULL, &d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_cann_needs_ascend_home),
         cmocka_unit_test(test_fp16_images),
         cmocka_unit_test(test_decode_runs),
+        cmocka_unit_test(test_encode_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
