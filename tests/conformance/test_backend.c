@@ -265,7 +265,8 @@ static void fill_decoded(void *ctx, int64_t first, int64_t n, double *out)
 
 /* An input's sent image, encoded a run at a time from values of its dtype (prepare_fill), holds
  * the bytes cts_encode gives each value alone: every FP16 and BF16 pattern (NaNs among them, as
- * the quiet NaN) and FP32 patterns of every exponent, in pieces over several threads. */
+ * the quiet NaN) and FP32 patterns of every exponent, in pieces over several threads; its guard
+ * zones hold the poison. */
 static void test_encode_runs(void **state)
 {
     (void)state;
@@ -290,6 +291,11 @@ static void test_encode_runs(void **state)
                 fail_msg("%s element %zu (%a): the run's bytes differ from cts_encode's",
                          ref_dtype_name(dts[t]), i, vals[i]);
         }
+        for (size_t i = 0; i < d.bytes; i++) /* the guard zones on either side: the poison */
+            if ((i < CTS_GUARD_BYTES || i >= CTS_GUARD_BYTES + N * es) &&
+                d.sent[i] != cts_poison_byte(i))
+                fail_msg("%s image byte %zu: 0x%02x, not the poison", ref_dtype_name(dts[t]), i,
+                         d.sent[i]);
         free(vals);
         cts_dev_tensor_free(NULL, &d);
     }
