@@ -675,6 +675,24 @@ static int selection_of(const certify_args *a, cts_selection *sel)
     return 0;
 }
 
+/* A waiver record into the manifest, with its case's waiver fields as their own keys. */
+static void add_waiver(cts_manifest *m, const cts_loaded *l, const cts_result *r)
+{
+    cts_manifest_waiver w = {.expired = r->v.status == CTS_FAIL};
+    snprintf(w.case_id, sizeof w.case_id, "%s", r->v.case_id);
+    snprintf(w.reason, sizeof w.reason, "%s", r->v.message);
+    for (size_t k = 0; k < l->nsel; k++) {
+        const cts_case *c = l->sel[k];
+        if (strcmp(c->id, r->v.case_id)) continue;
+        snprintf(w.waiver_reason, sizeof w.waiver_reason, "%s", c->waiver ? c->waiver : "");
+        snprintf(w.tracking, sizeof w.tracking, "%s", c->waiver_tracking ? c->waiver_tracking : "");
+        snprintf(w.owner, sizeof w.owner, "%s", c->waiver_owner ? c->waiver_owner : "");
+        snprintf(w.expires, sizeof w.expires, "%s", c->waiver_expires ? c->waiver_expires : "");
+        break;
+    }
+    cts_manifest_add_waiver_of(m, &w);
+}
+
 /* The manifest's verdict, counts (into t), waivers and facts of a complete record set. */
 static void conclude(certify_state *s, int argc, char **argv, cts_tally *t)
 {
@@ -687,8 +705,7 @@ static void conclude(certify_state *s, int argc, char **argv, cts_tally *t)
              cts_certification_verdict(t->count, t->total, s->m.canonical, s->m.complete,
                                        s->m.verdict_reason, sizeof s->m.verdict_reason));
     for (size_t i = 0; i < s->res.count; i++) /* used waivers, and expired ones (FAILs) */
-        if (cli_is_waiver_record(&s->res.r[i]))
-            cts_manifest_add_waiver(&s->m, s->res.r[i].v.case_id, s->res.r[i].v.message);
+        if (cli_is_waiver_record(&s->res.r[i])) add_waiver(&s->m, &s->l, &s->res.r[i]);
     now_iso(s->m.start, sizeof s->m.start);
     snprintf(s->m.end, sizeof s->m.end, "%s", s->m.start);
 }
@@ -729,6 +746,15 @@ static int seal_package(certify_state *s, char digest[65], double *t_written)
     return rc;
 }
 
+/* A waiver as the run used it, then its own fields (the tracking reference first). */
+static void print_waiver(const cts_manifest_waiver *w)
+{
+    printf("  waiver: %s: %s\n", w->case_id, w->reason);
+    printf("    tracking %s; owner %s; expires %s; %s\n", *w->tracking ? w->tracking : "-",
+           *w->owner ? w->owner : "-", *w->expires ? w->expires : "-",
+           w->expired ? "EXPIRED: the case fails" : "in force");
+}
+
 static void print_outcome(const certify_state *s, const cts_tally *t, const char *digest,
                           bool sealed)
 {
@@ -737,7 +763,7 @@ static void print_outcome(const certify_state *s, const cts_tally *t, const char
         if (t->count[st]) printf(", %zu %s", t->count[st], cts_status_name((cts_status)st));
     printf(")%s%s\n", *s->m.verdict_reason ? ": " : "", s->m.verdict_reason);
     for (size_t i = 0; i < s->m.nwaivers; i++)
-        printf("  waiver: %s: %s\n", s->m.waivers[i].case_id, s->m.waivers[i].reason);
+        print_waiver(&s->m.waivers[i]);
     if (sealed)
         printf("suite set: %s\npackage: %s  %s\npackage digest (SHA-256 of SHA256SUMS): %s\n",
                s->m.canonical ? "canonical" : "NOT the canonical set of this aclcts", s->out,

@@ -160,7 +160,13 @@ int cli_verify_package(int argc, char **argv)
                "suite set %s, digest %s\n", target, m.product, m.verdict, m.total,
                m.counts[CTS_PASS], m.counts[CTS_FAIL], m.counts[CTS_WAIVED],
                m.canonical ? "canonical" : "NOT canonical", digest);
-    else
+    for (size_t i = 0; bad == 0 && i < m.nwaivers; i++) /* the waivers, references first */
+        printf("  waiver: %s: tracking %s; owner %s; expires %s%s\n", m.waivers[i].case_id,
+               *m.waivers[i].tracking ? m.waivers[i].tracking : "-",
+               *m.waivers[i].owner ? m.waivers[i].owner : "-",
+               *m.waivers[i].expires ? m.waivers[i].expires : "-",
+               m.waivers[i].expired ? " (EXPIRED: the case fails)" : "");
+    if (bad != 0)
         printf("NOT VERIFIED: %s: %d problem%s\n", target, bad, bad == 1 ? "" : "s");
     cts_manifest_free(&m);
     return bad == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;

@@ -26,12 +26,31 @@ void cts_manifest_add_file(cts_manifest *m, const char *role, const char *path,
     snprintf(e->sha256, sizeof e->sha256, "%s", sha256);
 }
 
-void cts_manifest_add_waiver(cts_manifest *m, const char *case_id, const char *reason)
+void cts_manifest_add_waiver_of(cts_manifest *m, const cts_manifest_waiver *w)
 {
     m->waivers = grow(m->waivers, &m->wcap, m->nwaivers, sizeof *m->waivers);
-    cts_manifest_waiver *w = &m->waivers[m->nwaivers++];
-    snprintf(w->case_id, sizeof w->case_id, "%s", case_id);
-    snprintf(w->reason, sizeof w->reason, "%s", reason);
+    m->waivers[m->nwaivers++] = *w;
+}
+
+void cts_manifest_add_waiver(cts_manifest *m, const char *case_id, const char *reason)
+{
+    cts_manifest_waiver w = {0};
+    snprintf(w.case_id, sizeof w.case_id, "%s", case_id);
+    snprintf(w.reason, sizeof w.reason, "%s", reason);
+    cts_manifest_add_waiver_of(m, &w);
+}
+
+/* One waiver's object: case, reason (the record's message), and the waiver's own fields
+ * where the suite gave them. */
+static json_t *waiver_json(const cts_manifest_waiver *w)
+{
+    json_t *o = json_pack("{s:s, s:s, s:b}", "case", w->case_id, "reason", w->reason, "expired",
+                          w->expired);
+    const char *k[] = {"waiver_reason", "tracking", "owner", "expires"};
+    const char *v[] = {w->waiver_reason, w->tracking, w->owner, w->expires};
+    for (int i = 0; i < 4; i++)
+        if (*v[i]) json_object_set_new(o, k[i], json_string(v[i]));
+    return o;
 }
 
 void cts_manifest_add_shard(cts_manifest *m, const cts_provenance *p)
@@ -80,8 +99,7 @@ int cts_manifest_write(FILE *f, const cts_manifest *m)
     for (size_t i = 0; i < m->nshards; i++)
         json_array_append_new(shards, cts_provenance_to_json(&m->shards[i]));
     for (size_t i = 0; i < m->nwaivers; i++)
-        json_array_append_new(waivers, json_pack("{s:s, s:s}", "case", m->waivers[i].case_id,
-                                                 "reason", m->waivers[i].reason));
+        json_array_append_new(waivers, waiver_json(&m->waivers[i]));
     for (size_t i = 0; i < m->nfiles; i++) {
         const cts_manifest_file *e = &m->files[i];
         json_array_append_new(files, json_pack("{s:s, s:s, s:s, s:s}", "role", e->role, "path",
@@ -173,19 +191,39 @@ static int read_list(const json_t *o, const char *key, char *err, size_t errlen)
     return -1;
 }
 
+/* An optional string key: absent leaves out empty. */
+static int optional_str(const json_t *o, const char *key, char *out, size_t n, char *err,
+                        size_t errlen)
+{
+    if (!json_object_get(o, key)) return 0;
+    return cts_json_str(o, "waivers: ", key, out, n, err, errlen);
+}
+
 static int read_waivers(const json_t *a, cts_manifest *m, char *err, size_t errlen)
 {
-    static const char *const keys[] = {"case", "reason", NULL};
+    static const char *const keys[] = {"case",  "reason",   "expired", "waiver_reason",
+                                       "tracking", "owner", "expires", NULL};
     for (size_t i = 0; i < json_array_size(a); i++) {
         const json_t *w = json_array_get(a, i);
-        cts_manifest_waiver x;
+        cts_manifest_waiver x = {0};
         if (!json_is_object(w) || cts_json_only_keys(w, "waivers: ", keys, err, errlen) ||
             cts_json_str(w, "waivers: ", "case", x.case_id, sizeof x.case_id, err, errlen) ||
-            cts_json_str(w, "waivers: ", "reason", x.reason, sizeof x.reason, err, errlen)) {
+            cts_json_str(w, "waivers: ", "reason", x.reason, sizeof x.reason, err, errlen) ||
+            optional_str(w, "waiver_reason", x.waiver_reason, sizeof x.waiver_reason, err,
+                         errlen) ||
+            optional_str(w, "tracking", x.tracking, sizeof x.tracking, err, errlen) ||
+            optional_str(w, "owner", x.owner, sizeof x.owner, err, errlen) ||
+            optional_str(w, "expires", x.expires, sizeof x.expires, err, errlen)) {
             if (!json_is_object(w)) snprintf(err, errlen, "\"waivers\": not an object");
             return -1;
         }
-        cts_manifest_add_waiver(m, x.case_id, x.reason);
+        const json_t *e = json_object_get(w, "expired");
+        if (e && !json_is_boolean(e)) {
+            snprintf(err, errlen, "waivers: \"expired\": not true or false");
+            return -1;
+        }
+        x.expired = json_is_true(e);
+        cts_manifest_add_waiver_of(m, &x);
     }
     return 0;
 }

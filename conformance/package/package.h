@@ -48,9 +48,13 @@ typedef struct {
     char sha256[65];
 } cts_manifest_file;
 
+/* A waiver the run used or found expired: the record's message (reason) and the waiver's own
+ * fields, each its own key in manifest.json (empty when the suite gave none). */
 typedef struct {
     char case_id[256];
-    char reason[1024];
+    char reason[1024];          /* the record's message */
+    char waiver_reason[512], tracking[128], owner[128], expires[16];
+    bool expired;               /* the record is the FAIL of an expired waiver */
 } cts_manifest_waiver;
 
 typedef struct {
@@ -74,6 +78,8 @@ typedef struct {
 void cts_manifest_add_file(cts_manifest *m, const char *role, const char *path,
                            const char *source, const char *sha256);
 void cts_manifest_add_waiver(cts_manifest *m, const char *case_id, const char *reason);
+/* Adds a copy of w. */
+void cts_manifest_add_waiver_of(cts_manifest *m, const cts_manifest_waiver *w);
 void cts_manifest_add_shard(cts_manifest *m, const cts_provenance *p);
 void cts_manifest_free(cts_manifest *m);
 

@@ -47,8 +47,18 @@ w = {x["case"]: x["reason"] for x in m["waivers"]}
 assert "tracking DTS2026010101" in w["e2e.waiver.expired.ascend910b"], w
 assert w["e2e.waiver.expired.ascend910b"].startswith("waiver expired on 2020-01-01"), w
 assert "owner pool-team; expires 2999-12-31" in w["e2e.waiver.current.ascend910b"], w
+# the waiver's fields are keys of their own, not only words of the message
+k = {x["case"]: x for x in m["waivers"]}
+e, c = k["e2e.waiver.expired.ascend910b"], k["e2e.waiver.current.ascend910b"]
+assert (e["waiver_reason"], e["tracking"], e["owner"], e["expires"], e["expired"]) == \
+    ("known deviation", "DTS2026010101", "pool-team", "2020-01-01", True), e
+assert (c["tracking"], c["expires"], c["expired"]) == ("DTS2026010102", "2999-12-31", False), c
 PY
+grep -q '^    tracking DTS2026010101; owner pool-team; expires 2020-01-01; EXPIRED: the case fails$' out ||
+  fail "certify does not give the expired waiver's fields"
 expect_rc 0 "$ACLCTS" verify-package pkg
+grep -q '^  waiver: e2e.waiver.current.ascend910b: tracking DTS2026010102; owner pool-team; expires 2999-12-31$' out ||
+  fail "verify-package does not read the waiver's fields"
 grep -q '<tr><td><code>e2e.waiver.expired.ascend910b</code></td><td>FAIL</td><td class="msg">waiver expired on 2020-01-01' pkg/report.html ||
   fail "report.html does not list the expired waiver"
 
