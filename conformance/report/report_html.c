@@ -25,13 +25,51 @@ static const char style[] =
 
 static void esc(FILE *f, const char *s) { cts_xml_escape(f, s ? s : ""); }
 
-/* One markdown table row: cells between '|' (header row when th). */
+/* n bytes of s, escaped. */
+static void esc_n(FILE *f, const char *s, size_t n)
+{
+    char buf[512];
+    while (n > 0) {
+        size_t k = n < sizeof buf - 1 ? n : sizeof buf - 1;
+        memcpy(buf, s, k);
+        buf[k] = 0;
+        esc(f, buf);
+        s += k;
+        n -= k;
+    }
+}
+
+/* Markdown's inline marks of the writers' text: `code`, **bold**, and "\|" (a pipe inside
+ * a table cell); an unclosed mark is text. Everything else escaped. */
+static void inline_md(FILE *f, const char *s)
+{
+    while (*s) {
+        const char *close = NULL;
+        size_t mark = 0;
+        if (*s == '`') close = strchr(s + 1, '`'), mark = 1;
+        else if (!strncmp(s, "**", 2)) close = strstr(s + 2, "**"), mark = 2;
+        if (close) {
+            fputs(mark == 1 ? "<code>" : "<b>", f);
+            esc_n(f, s + mark, (size_t)(close - s) - mark);
+            fputs(mark == 1 ? "</code>" : "</b>", f);
+            s = close + mark;
+            continue;
+        }
+        size_t n = s[0] == '\\' && s[1] == '|' ? 1 : 0; /* drop the backslash */
+        esc_n(f, s + n, 1);
+        s += n + 1;
+    }
+}
+
+/* One markdown table row: cells between '|' (header row when th); "\|" is a pipe inside a
+ * cell. */
 static void md_row(FILE *f, const char *line, bool th)
 {
     fputs("<tr>", f);
     const char *p = line + 1;
     while (*p && *p != '\n') {
         const char *e = strchr(p, '|');
+        while (e && e > p && e[-1] == '\\') e = strchr(e + 1, '|');
         if (!e) break;
         char cell[4096];
         size_t n = (size_t)(e - p) < sizeof cell - 1 ? (size_t)(e - p) : sizeof cell - 1;
@@ -41,7 +79,7 @@ static void md_row(FILE *f, const char *line, bool th)
         while (*c == ' ') c++;
         for (char *t = c + strlen(c); t > c && t[-1] == ' ';) *--t = 0;
         fputs(th ? "<th>" : "<td>", f);
-        esc(f, c);
+        inline_md(f, c);
         fputs(th ? "</th>" : "</td>", f);
         p = e + 1;
     }
@@ -81,11 +119,11 @@ void cts_markdown_to_html(FILE *f, const char *md)
                 const char *t = l;
                 while (*t == '#') t++;
                 fputs("<h3>", f);
-                esc(f, t + (*t == ' '));
+                inline_md(f, t + (*t == ' '));
                 fputs("</h3>\n", f);
             } else if (l[0]) {
                 fputs("<p>", f);
-                esc(f, l);
+                inline_md(f, l);
                 fputs("</p>\n", f);
             }
         }

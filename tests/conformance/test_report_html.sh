@@ -48,6 +48,14 @@ grep -q '<svg' audit/report.html || fail "no svg in the page"
 # the repro line's quotes and the summary's '<=' must arrive escaped
 grep -q "filter &apos;report.avgpool.strict" audit/report.html || grep -q "filter &#39;report.avgpool.strict" audit/report.html || fail "repro line not escaped"
 grep -qiE '<script|https?://[a-z]' <(grep -v 'xmlns=' audit/report.html) && fail "page has scripts or network references"
+# Markdown's inline marks are rendered, not shown: no backtick or ** outside <pre> (before:
+# the audit's notes showed `...` literally)
+python3 - audit/report.html <<'PY' || fail "Markdown marks shown literally"
+import re, sys
+page = re.sub(r"<pre>.*?</pre>", "", open(sys.argv[1]).read(), flags=re.S)
+assert "`" not in page and "**" not in page, re.findall(r".{40}[`*].{40}", page)[:3]
+assert "<code>" in page, "no inline code rendered"
+PY
 expect_rc 1 "$ACLCTS" certify --product ascend910 --out pkg --jobs 2 suite.yaml
 
 # Pictures: per group the first <svg> after the heading is the bound-unit chart with the limit.
