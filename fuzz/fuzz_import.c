@@ -4,25 +4,18 @@
  * take paths, so the bytes go through an anonymous memory file named by /proc/self/fd. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "import/import.h"
+#include "memfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_create("cases", 0);
-    if (fd < 0) return 0;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(fd, data + done, size - done);
-        if (n <= 0) break;
-        done += (size_t)n;
-    }
     char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int fd = fuzz_memfile("cases", data, size, path, sizeof path);
+    if (fd < 0) return 0;
     FILE *sink = fopen("/dev/null", "w");
     atk_options o = {.seed = 1, .product = "ascend950", .source = "fuzz"};
     atk_summary sum;

@@ -3,25 +3,18 @@
  * takes paths, so the bytes go through an anonymous memory file named by /proc/self/fd. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "memfile.h"
 #include "suite/suite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_create("suite.yaml", 0);
-    if (fd < 0) return 0;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(fd, data + done, size - done);
-        if (n <= 0) break;
-        done += (size_t)n;
-    }
     char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int fd = fuzz_memfile("suite.yaml", data, size, path, sizeof path);
+    if (fd < 0) return 0;
     const char *paths[1] = {path};
     cts_load_options opt = {0};
     cts_case_list list = {0};

@@ -43,6 +43,13 @@ int cli_import_ttk(int argc, char **argv);
 int cli_import_file(const char *file, const atk_options *o, const char *dir,
                     int (*convert)(const char *, const atk_options *, FILE *, FILE *,
                                    atk_summary *));
+/* An import command: its name, help, default product, what its files are, its converter. */
+typedef struct {
+    const char *name, *help, *product, *files;
+    int (*convert)(const char *, const atk_options *, FILE *, FILE *, atk_summary *);
+} cli_import_command;
+/* The options and files of an import command, each file through cli_import_file. */
+int cli_import_main(int argc, char **argv, const cli_import_command *cmd);
 /* The certification workflow (docs/certification.md). */
 int cli_certify(int argc, char **argv);
 int cli_verify_package(int argc, char **argv);

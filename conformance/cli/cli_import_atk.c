@@ -60,15 +60,15 @@ int cli_import_file(const char *file, const atk_options *o, const char *dir,
     return rc;
 }
 
-int cli_import_atk(int argc, char **argv)
+int cli_import_main(int argc, char **argv, const cli_import_command *cmd)
 {
     const char *dir = ".", *files[CLI_MAX_ARGS], *sources[CLI_MAX_ARGS], *v;
     int nfiles = 0, nsources = 0, r;
     long seed = 0;
-    atk_options o = {.product = "ascend910b"};
+    atk_options o = {.product = cmd->product};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(import_help, stdout);
+            fputs(cmd->help, stdout);
             return CLI_EXIT_OK;
         }
         if ((r = cli_opt_value(argc, argv, &i, "--out", &dir)) ||
@@ -83,24 +83,31 @@ int cli_import_atk(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             sources[nsources++] = v;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "aclcts: error: import-atk: unknown option '%s'\n%s", argv[i],
-                    import_help);
+            fprintf(stderr, "aclcts: error: %s: unknown option '%s'\n%s", cmd->name, argv[i],
+                    cmd->help);
             return CLI_EXIT_USAGE;
         } else if (nfiles < CLI_MAX_ARGS) {
             files[nfiles++] = argv[i];
         }
     }
     if (nfiles == 0 || nsources > nfiles) {
-        fprintf(stderr, "aclcts: error: import-atk needs FILE.json (and at most one --source "
-                        "per file)\n%s", import_help);
+        fprintf(stderr, "aclcts: error: %s needs %s (and at most one --source per file)\n%s",
+                cmd->name, cmd->files, cmd->help);
         return CLI_EXIT_USAGE;
     }
     o.seed = (uint64_t)seed;
     int rc = 0;
     for (int k = 0; k < nfiles; k++) {
         o.source = k < nsources ? sources[k] : NULL;
-        int one = cli_import_file(files[k], &o, dir, atk_import);
+        int one = cli_import_file(files[k], &o, dir, cmd->convert);
         rc = one > rc ? one : rc;
     }
     return rc;
+}
+
+int cli_import_atk(int argc, char **argv)
+{
+    static const cli_import_command cmd = {"import-atk", import_help, "ascend910b", "FILE.json",
+                                           atk_import};
+    return cli_import_main(argc, argv, &cmd);
 }

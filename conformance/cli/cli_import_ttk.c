@@ -1,7 +1,6 @@
 /* `aclcts import-ttk FILE.csv...`: the vendor's TTK kernel case files as suites. */
 #include "cli.h"
 
-#include <string.h>
 
 static const char import_help[] =
     "usage: aclcts import-ttk [--out DIR] [--seed S] [--product P] [--source TEXT]... "
@@ -29,42 +28,7 @@ static const char import_help[] =
 
 int cli_import_ttk(int argc, char **argv)
 {
-    const char *dir = ".", *files[CLI_MAX_ARGS], *sources[CLI_MAX_ARGS], *v;
-    int nfiles = 0, nsources = 0, r;
-    long seed = 0;
-    atk_options o = {.product = "ascend950"};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(import_help, stdout);
-            return CLI_EXIT_OK;
-        }
-        if ((r = cli_opt_value(argc, argv, &i, "--out", &dir)) ||
-            (r = cli_opt_value(argc, argv, &i, "--product", &o.product))) {
-            if (r < 0) return CLI_EXIT_USAGE;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--seed", &v)) != 0) {
-            if (r < 0 || cli_parse_long("--seed", v, 0, 0x7fffffffL, &seed)) return CLI_EXIT_USAGE;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--source", &v)) != 0) {
-            if (r < 0 || nsources == CLI_MAX_ARGS) return CLI_EXIT_USAGE;
-            sources[nsources++] = v;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "aclcts: error: import-ttk: unknown option '%s'\n%s", argv[i],
-                    import_help);
-            return CLI_EXIT_USAGE;
-        } else if (nfiles < CLI_MAX_ARGS) {
-            files[nfiles++] = argv[i];
-        }
-    }
-    if (nfiles == 0 || nsources > nfiles) {
-        fprintf(stderr, "aclcts: error: import-ttk needs FILE.csv (and at most one --source "
-                "per file)\n%s", import_help);
-        return CLI_EXIT_USAGE;
-    }
-    o.seed = (uint64_t)seed;
-    int rc = 0;
-    for (int k = 0; k < nfiles; k++) {
-        o.source = k < nsources ? sources[k] : NULL;
-        int one = cli_import_file(files[k], &o, dir, ttk_import);
-        rc = one > rc ? one : rc;
-    }
-    return rc;
+    static const cli_import_command cmd = {"import-ttk", import_help, "ascend950", "FILE.csv",
+                                           ttk_import};
+    return cli_import_main(argc, argv, &cmd);
 }
