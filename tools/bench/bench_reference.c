@@ -60,6 +60,22 @@ static const ref_grid_params GP = {.n = 8, .c = 32, .h_in = 64, .w_in = 64, .h_o
                                    .padding = REF_PAD_ZEROS};
 static double *ap_go, *g_go, *g_in, *g_grid;
 
+/* The ops a process may time: avg-pool, grid bilinear (the documents' contract) and grid
+ * bicubic (the vendor's release 9.1, the first with it, on device and reference alike; on 2 of
+ * the 8 batches, as its reference takes ~60 times bilinear's). */
+enum { OP_AVGPOOL, OP_GRID, OP_BICUBIC, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {"avgpool", "grid", "bicubic"};
+
+static ref_grid_params grid_params(int op)
+{
+    ref_grid_params p = GP;
+    if (op == OP_BICUBIC) {
+        p.interpolation = REF_INTERP_BICUBIC;
+        p.n = 2;
+    }
+    return p;
+}
+
 static void shape(ref_tensor_desc *t, const int64_t d[4])
 {
     *t = (ref_tensor_desc){.present = true, .dtype = REF_DT_FLOAT, .format = REF_FMT_NCHW,
@@ -71,8 +87,9 @@ static void shape(ref_tensor_desc *t, const int64_t d[4])
 /* The status query of the bench's call on batch n: what the harness derives from a case. */
 static ref_status_query query(int op, int64_t n)
 {
-    ref_status_query q = {.product = REF_PRODUCT_ASCEND910B, .spec = REF_SPEC_DOC};
-    if (op == 0) {
+    ref_status_query q = {.product = REF_PRODUCT_ASCEND910B,
+                          .spec = op == OP_BICUBIC ? REF_SPEC_VENDOR_91 : REF_SPEC_DOC};
+    if (op == OP_AVGPOOL) {
         q.op = REF_OP_AVGPOOL2D_BACKWARD;
         shape(&q.t[0], (int64_t[]){n, AP.c, AP.oh, AP.ow});
         shape(&q.t[1], (int64_t[]){n, AP.c, AP.h, AP.w});
@@ -90,6 +107,7 @@ static ref_status_query query(int op, int64_t n)
     shape(&q.t[3], (int64_t[]){n, GP.c, GP.h_in, GP.w_in});
     shape(&q.t[4], (int64_t[]){n, GP.h_out, GP.w_out, 2});
     q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
+    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {grid_params(op).interpolation}, 0};
     return q;
 }
 
@@ -109,7 +127,7 @@ static int64_t chunk_elems; /* BENCH_CHUNK, 0: the library's default */
 static double ref_stream(int op, int64_t n, int64_t *elems)
 {
     ref_status_query q = query(op, n);
-    const double *in[REF_MAX_SLOTS] = {op == 0 ? ap_go : g_go, g_in, g_grid};
+    const double *in[REF_MAX_SLOTS] = {op == OP_AVGPOOL ? ap_go : g_go, g_in, g_grid};
     unsigned acc = 0;
     ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = in, .chunk = consume, .ctx = &acc,
                           .chunk_elems = chunk_elems};
@@ -131,13 +149,13 @@ static double ref_mpfr(int op, int64_t n, int64_t *elems)
     ref_output a = {0}, b = {0};
     int rc;
     double t0 = now();
-    if (op == 0) {
+    if (op == OP_AVGPOOL) {
         ref_avgpool_params p = AP;
         p.n = n;
         o.path = ref_avgpool_path(REF_PRODUCT_ASCEND910B, &p, REF_DT_FLOAT, 0);
         rc = ref_avgpool2d_backward(&p, ap_go, &o, &a);
     } else {
-        ref_grid_params p = GP;
+        ref_grid_params p = grid_params(op);
         p.n = n;
         rc = ref_grid_sampler2d_backward(&p, g_go, g_in, g_grid, &o, &a, &b);
     }
@@ -173,7 +191,7 @@ static aclTensor *dev_tensor(const double *v, const int64_t *dims, void **dev)
     return aclCreateTensor(dims, 4, ACL_FLOAT, st, 0, ACL_FORMAT_NCHW, dims, 4, *dev);
 }
 
-/* The kernel's tensors of op 0 (avg-pool) or 1 (grid bilinear), made once per process. */
+/* The kernel's tensors of the op, made once per process. */
 typedef struct {
     int op;
     aclrtStream s;
@@ -186,7 +204,8 @@ typedef struct {
 static void kernel_setup(kctx *K, int op, aclrtStream s)
 {
     const int64_t ap_go_d[4] = {32, 64, 28, 28}, ap_in_d[4] = {32, 64, 56, 56};
-    const int64_t g_d[4] = {8, 32, 64, 64}, g_grid_d[4] = {8, 64, 64, 2};
+    const int64_t gn = grid_params(op).n;
+    const int64_t g_d[4] = {gn, 32, 64, 64}, g_grid_d[4] = {gn, 64, 64, 2};
     const int64_t three = 3, two = 2, one = 1;
     const bool mask[2] = {true, true};
     *K = (kctx){.op = op, .s = s};
@@ -194,7 +213,7 @@ static void kernel_setup(kctx *K, int op, aclrtStream s)
     K->st = aclCreateIntArray(&two, 1);
     K->pd = aclCreateIntArray(&one, 1);
     K->m = aclCreateBoolArray(mask, 2);
-    if (op == 0) {
+    if (op == OP_AVGPOOL) {
         K->t[0] = dev_tensor(ap_go, ap_go_d, &K->d[0]);
         K->t[1] = dev_tensor(NULL, ap_in_d, &K->d[1]);
         K->t[2] = dev_tensor(NULL, ap_in_d, &K->d[2]);
@@ -214,16 +233,17 @@ static double kernel_time(const kctx *K, double *cpu)
     uint64_t ws = 0;
     aclOpExecutor *ex = NULL;
     aclTensor *const *t = K->t;
-    if (K->op == 0)
+    if (K->op == OP_AVGPOOL)
         CHECK(aclnnAvgPool2dBackwardGetWorkspaceSize(t[0], t[1], K->k, K->st, K->pd, false, true,
                                                      0, 0, t[2], &ws, &ex));
     else
-        CHECK(aclnnGridSampler2DBackwardGetWorkspaceSize(t[0], t[1], t[2], 0, 0, false, K->m,
-                                                         t[3], t[4], &ws, &ex));
+        CHECK(aclnnGridSampler2DBackwardGetWorkspaceSize(t[0], t[1], t[2],
+                                                         grid_params(K->op).interpolation, 0,
+                                                         false, K->m, t[3], t[4], &ws, &ex));
     void *w = NULL;
     if (ws > 0)
         CHECK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST));
-    if (K->op == 0)
+    if (K->op == OP_AVGPOOL)
         CHECK(aclnnAvgPool2dBackward(w, ws, ex, K->s));
     else
         CHECK(aclnnGridSampler2DBackward(w, ws, ex, K->s));
@@ -256,7 +276,7 @@ static void kernel_cold(int op, void *stream)
     kctx K;
     double kc;
     kernel_setup(&K, op, stream);
-    printf("kcold %s %.6f\n", op == 0 ? "avgpool" : "grid", kernel_time(&K, &kc));
+    printf("kcold %s %.6f\n", op_names[op], kernel_time(&K, &kc));
     kernel_teardown(&K);
 }
 #endif
@@ -270,8 +290,8 @@ static void kernel_cold(int op, void *stream)
 
 static void run_op(int op, int64_t mpfr_n, void *stream)
 {
-    int64_t n = op == 0 ? AP.n : GP.n, e;
-    const char *name = op == 0 ? "avgpool" : "grid";
+    int64_t n = op == OP_AVGPOOL ? AP.n : grid_params(op).n, e;
+    const char *name = op_names[op];
     double cold = ref_stream(op, n, &e);
     printf("fast %s %lld %.6f\n", name, (long long)e, cold);
 #ifdef BENCH_EMU
@@ -302,10 +322,18 @@ static void run_op(int op, int64_t mpfr_n, void *stream)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_reference avgpool|grid [mpfr_batch | kcold]\n");
+        fprintf(stderr, "usage: bench_reference avgpool|grid|bicubic [mpfr_batch | kcold]\n");
         return 2;
     }
-    int op = argv[1][0] == 'g';
+    int op = 0;
+    while (op < OP_COUNT && strcmp(argv[1], op_names[op]) != 0)
+        op++;
+    if (op == OP_COUNT) {
+        fprintf(stderr, "bench_reference: unknown op '%s'\n", argv[1]);
+        return 2;
+    }
+    if (op == OP_BICUBIC)
+        setenv("ACLNN_EMU_SPEC", "vendor@9.1", 1); /* the device's release with bicubic */
     bool kcold = argc > 2 && strcmp(argv[2], "kcold") == 0;
     int64_t mpfr_n = argc > 2 && !kcold ? atoll(argv[2]) : 0;
     const char *chunk = getenv("BENCH_CHUNK");
