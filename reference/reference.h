@@ -188,6 +188,11 @@ typedef struct {
 } ref_bound_plan;
 void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path *path);
 double ref_bound_planned(const ref_bound_plan *b, const ref_value *v);
+/* Whether got = ±inf is a legal result for the finite exact value hi + lo whose ref_bound is
+ * `bound`: the device's value before the output's rounding, within bound − u_out·|hi| of the
+ * exact one, may reach the output dtype's overflow threshold (its largest finite value plus
+ * half an ULP: FP16 65520, BF16 (2 − 2^-8)·2^127) on got's side. False for a finite got. */
+bool ref_bound_reaches_inf(ref_dtype out_dtype, double hi, double lo, double bound, double got);
 /* True when rounding |x| to the path's operand format (cube paths) overflows to infinity. */
 bool ref_operand_overflows(const ref_path *path, double x);
 

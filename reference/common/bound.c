@@ -22,7 +22,9 @@
  *   g and the divisor to FP16; an FP16 result (result_fp16) adds u_16·|computed| + η_16 before
  *   the output's rounding.
  * - Output: RN to out_dtype adds u_out·|computed| ≤ u_out·(|exact| + E), and η_out below the
- *   normal range. */
+ *   normal range. A computed value within E of a finite exact one may pass the output's range
+ *   where the exact value does not (FP16, exact 65504: an FP32 sum 16 above it rounds to inf):
+ *   ref_bound_reaches_inf. */
 #include <math.h>
 
 #include "ref_internal.h"
@@ -101,4 +103,17 @@ double ref_bound(ref_dtype out_dtype, const ref_path *path, const ref_value *v)
     ref_bound_plan b;
     ref_bound_plan_init(&b, out_dtype, path);
     return ref_bound_planned(&b, v);
+}
+
+bool ref_bound_reaches_inf(ref_dtype out_dtype, double hi, double lo, double bound, double got)
+{
+    if (!isinf(got) || !isfinite(hi))
+        return false;
+    const ref_prec *out = prec_or_fp32(out_dtype);
+    /* E ≤ bound − u_out·|hi| (the bound is u_out·|hi| + (1 + u_out)·E + η_out); the computed
+     * value on got's side is at most s·hi + |lo| + E. It rounds to got from the largest finite
+     * value plus half an ULP there (a tie rounds up: that significand is odd). Written as
+     * d − (max − x) so nothing overflows; max − x is exact near the top (Sterbenz). */
+    double x = got < 0 ? -hi : hi, d = (bound - out->unit_roundoff * fabs(hi)) + fabs(lo);
+    return d - (out->max_finite - x) >= ldexp(out->unit_roundoff, out->emax);
 }

@@ -406,6 +406,41 @@ static void test_nonfinite_class(void **state)
     assert_true(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &nan_v).ok);
 }
 
+/* A finite exact value near the top of a narrow output dtype: a device's value before the
+ * output's rounding, within its error E of the exact one, may reach the overflow threshold
+ * (largest finite + half its ULP) though the exact value does not, and the result is then inf.
+ * FP16, vector-fp32, exact 65504 of two terms (nops 1): E = γ(2)·S with γ(2) = 2u/(1 − 2u),
+ * u = 2^-24, and the bound's share of E is bound − 2^-11·|hi| = (1 + 2^-11)·E + 2^-25 (the
+ * underflow term 2·2^-150 aside); the threshold is 65504 + 16. S = 2^27: E = 16/(1 − 2^-23)
+ * > 16, +inf legal (not -inf, not NaN); S = 2^27·(1 − 2^-10): (1 + 2^-11)·E ≈ 16·(1 − 2^-11)
+ * < 16, inf FAILs, as for one term (S = 65504, E ≈ 2^-8). Found by tools/differential --corners
+ * (seed 2005, g2614: grid_grad exact 65504, the emulated device's FP32 sum rounded to inf).
+ * BF16 (threshold (2 − 2^-8)·2^127, half-ULP 2^119): exact BF16 max with a coordinate term
+ * 2^120 reaches it; without one E = 2^-24·S ≈ 2^104 does not. */
+static void test_output_range_rounds_to_inf(void **state)
+{
+    (void)state;
+    cts_tolerance bound = policy(CTS_TOL_BOUND, "bound");
+    ref_value reach = value(65504, 0, 0x1p27, 2), near = value(65504, 0, 0x1p27 * (1 - 0x1p-10), 2);
+    ref_value one = value(65504, 0, 65504, 1), neg = value(-65504, 0, 0x1p27, 2);
+    assert_true(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &reach).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, -INFINITY, &reach).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, NAN, &reach).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &near).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &one).ok);
+    assert_true(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, -INFINITY, &neg).ok);
+    assert_false(judge_value(&bound, REF_DT_FLOAT16, &vector_fp32, INFINITY, &neg).ok);
+    const double bf16_max = 0x1.fep127;
+    ref_value bf = value(bf16_max, 0, bf16_max, 1), bfc = bf;
+    bfc.coord_err = 0x1p120;
+    assert_false(judge_value(&bound, REF_DT_BF16, &vector_fp32, INFINITY, &bf).ok);
+    assert_true(judge_value(&bound, REF_DT_BF16, &vector_fp32, INFINITY, &bfc).ok);
+    /* the dump's rule (docs/dump.md rule 5) from (hi, lo, bound) alone, as tools/recheck-dump */
+    double b = ref_bound(REF_DT_FLOAT16, &vector_fp32, &reach);
+    assert_true(ref_bound_reaches_inf(REF_DT_FLOAT16, 65504, 0, b, INFINITY));
+    assert_false(ref_bound_reaches_inf(REF_DT_FLOAT16, 65504, 0, b, 65504));
+}
+
 /* REF_FLAG_OPERAND_OVERFLOW: the path's operand rounding overflows (e.g. FP32 3e38 on FP16
  * cube operands), so +Inf is legal for that element and only for it. */
 static void test_operand_overflow_allows_nonfinite(void **state)
@@ -590,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_ambiguous_accepts_both_alternatives),
         cmocka_unit_test(test_nonfinite_class),
         cmocka_unit_test(test_operand_overflow_allows_nonfinite),
+        cmocka_unit_test(test_output_range_rounds_to_inf),
         cmocka_unit_test(test_share_policy_at_99_9_percent),
         cmocka_unit_test(test_allclose_torch_default),
         cmocka_unit_test(test_poison_and_guards),
