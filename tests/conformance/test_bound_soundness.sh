@@ -9,11 +9,11 @@
 # rounding). Judged against a tenth of each bound, results fall
 # outside: the check can fail.
 source "$(dirname "$0")/e2e_lib.sh"
-T="$ACLCTS_SOURCE_DIR/tools/bound-soundness"
-"$T" --seed 1 --cases 60 --aclcts "$ACLCTS" >log 2>&1 || { cat log >&2; fail "bound-soundness"; }
+SOUND="$ACLCTS_SOURCE_DIR/tools/bound-soundness"
+"$SOUND" --seed 1 --cases 60 --aclcts "$ACLCTS" >log 2>&1 || { cat log >&2; fail "bound-soundness"; }
 tail -1 log
 grep -q '| outside the bound 0 |' log || fail "results outside the bound"
 grep -qE 'bicubic [0-9]{3,},' log || fail "too few bicubic results"
-"$T" --seed 1 --cases 60 --aclcts "$ACLCTS" --bound-scale 0.1 >tight 2>&1 && fail "a tenth of the bounds held"
+"$SOUND" --seed 1 --cases 60 --aclcts "$ACLCTS" --bound-scale 0.1 >tight 2>&1 && fail "a tenth of the bounds held"
 grep -qE '\| outside the bound [1-9][0-9]* \|' tight || fail "a tenth of the bounds: no result outside"
 echo PASS
