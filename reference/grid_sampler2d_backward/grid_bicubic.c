@@ -341,17 +341,20 @@ static bool weight_unsure(double mag, double err, bool ghost)
 }
 
 /* Whether the class of a term with a non-finite factor may differ on the device: a NaN factor
- * makes it NaN on every branch that has the term; an infinite one times the
- * finite factors (fin, the weights' product included) may meet a weight rounded to 0, or a
- * finite product that underflows to 0 in the working format (tiny: a bound of its smallest
- * normal; an exact 0 stays 0), and give NaN instead. A tap whose weight is within its error of
- * 0 may also be missing on the device (the tap the other floor does not have). */
-static bool class_unsure(bool nan, double fin, double x, double ex, bool gx, double y, double ey,
+ * makes it NaN on every branch that has the term; an infinite one times the finite factors
+ * (a, 1 when none, and the weights x, y) may meet a weight rounded to 0, or a finite product
+ * that underflows to 0 in the working format (tiny: a bound of its smallest normal; an exact 0
+ * stays 0), and give NaN instead. A tap whose weight is within its error of 0 may also be
+ * missing on the device (the tap the other floor does not have). The product's magnitude is
+ * taken in long double: in double it may underflow to 0 itself (3·2^-1074 · 9/1024), and a
+ * weight may be negative. */
+static bool class_unsure(bool nan, double a, double x, double ex, bool gx, double y, double ey,
                          bool gy, double tiny)
 {
     if (gx || gy || weight_unsure(x, ex, false) || weight_unsure(y, ey, false))
         return true; /* a weight near 0: the tap the other floor has not, or a rounded 0 */
-    return !nan && fin > 0 && fin < tiny;
+    long double fin = fabsl((long double)a * x * y);
+    return !nan && fin != 0 && fin < tiny;
 }
 
 /* ---- a growable MPFR term list per thread ---- */
@@ -600,7 +603,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         double wx = ax->wd[en->kx], wy = ay->wd[en->ky];
         if (!isfinite(g)) {
             unsure = unsure || ax->unres || ay->unres ||
-                     class_unsure(isnan(g), wx * wy, wx, ax->ew, gx, wy, ay->ew, gy, X->tiny);
+                     class_unsure(isnan(g), 1, wx, ax->ew, gx, wy, ay->ew, gy, X->tiny);
             F.ok = false;
         } else {
             sabs += ag * wx * wy;
@@ -718,8 +721,8 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
                 v->nterms++;
                 if (!isfinite(g) || !isfinite(val)) {
                     double fin = (isfinite(g) ? fabs(g) : 1) * (isfinite(val) ? fabs(val) : 1);
-                    unsure = unsure || class_unsure(isnan(g) || isnan(val), fin * fx * fy, fx, ex,
-                                                    gx, fy, ey, gy, X->tiny);
+                    unsure = unsure || class_unsure(isnan(g) || isnan(val), fin, fx, ex, gx, fy,
+                                                    ey, gy, X->tiny);
                 } else {
                     sabs += a * fx * fy * mult;
                     spre += a * (fx + ex) * (fy + ey);

@@ -282,6 +282,31 @@ static void nonfinite_times_underflow(void **state)
     ref_output_free(&og);
 }
 
+/* The same in DOUBLE, where the reference's own product of the finite factors underflowed to 0
+ * and read as an exact 0 (tools/differential --bicubic seed 4002, b112: the emulated device's
+ * NaN FAILed against -inf). Zeros, not align, input 1×1 = 3·2^-1074, g = −∞, grid (−3, −3):
+ * c = ((−3 + 1)·1 − 1)/2 = −3/2 on both axes, floor −2, t = 1/2, taps −3..0 of which only 0
+ * (k = 3) is inside: w = K(3/2) = A/8 = −3/32, w' = −K'(3/2) = −(−A/4) = −3/16, mult W/2 = 1/2.
+ * grid_grad x = y = val·g·(−3/16)·(−3/32)·(1/2) = 3·2^-1074 · 9/1024 · (−∞) = −∞ exactly, but
+ * the finite product (≈ 2^-1080) is 0 in double on a device: NaN there, so unjudged. input_grad
+ * = g·w·w = −∞·9/1024 has no underflow: −∞, judged. */
+static void nonfinite_times_underflow_double(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 1, 1, 1, REF_PAD_ZEROS, false);
+    double go[] = {-INFINITY}, in[] = {3 * 0x1p-1074}, gr[] = {-3, -3};
+    ref_output oi, og;
+    run(&p, go, in, gr, REF_DT_DOUBLE, &oi, &og);
+    assert_true(oi.v[0].hi == -INFINITY);
+    assert_int_equal(oi.flags[0] & REF_FLAG_UNCHECKABLE, 0);
+    for (int k = 0; k < 2; k++) {
+        assert_true(og.v[k].hi == -INFINITY);
+        assert_true(og.flags[k] & REF_FLAG_UNCHECKABLE);
+    }
+    ref_output_free(&oi);
+    ref_output_free(&og);
+}
+
 /* The tap the other floor does not have: FLOAT, zeros, input 1×6 with align_corners, x with
  * c = 2 − 2^-30 (t = 1 − 2^-30, within FP32's coordinate error of the edge): taps 0..3, tap 0's
  * weight K(2 − 2^-30) ≈ 0 and the device's floor may be 2 (taps 1..4). A NaN on input column 0
@@ -445,6 +470,7 @@ int main(void)
         cmocka_unit_test(nonfinite_coordinate),  cmocka_unit_test(partial_product_overflow),
         cmocka_unit_test(bounds_are_numbers),    cmocka_unit_test(sum_near_overflow),
         cmocka_unit_test(nonfinite_times_underflow), cmocka_unit_test(nan_on_vanishing_tap),
+        cmocka_unit_test(nonfinite_times_underflow_double),
         cmocka_unit_test(beyond_range_other_floor), cmocka_unit_test(unresolved_point_interval),
         cmocka_unit_test(fast_equals_mpfr),         cmocka_unit_test(unresolved_point_range),
     };
