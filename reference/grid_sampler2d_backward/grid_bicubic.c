@@ -635,6 +635,12 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         bool ok = dx_interval(R, go, p->w_in, e, &off) && isfinite(off);
         if (!ok || (!(*fl & REF_FLAG_NONFINITE) && !ival)) {
             *fl |= REF_FLAG_UNCHECKABLE;
+        } else if (!(*fl & REF_FLAG_NONFINITE) && !isfinite(v->hi)) {
+            /* finite past the double range: no interval of doubles around it; ±inf stays the
+             * answer where every branch overflows too (its excess lo, beyond twice a device's
+             * error, more than twice the other branches' reach), else any double may be legal */
+            if (!(fabs(v->lo) > 2 * off))
+                *fl |= REF_FLAG_UNCHECKABLE;
         } else if (!(*fl & REF_FLAG_NONFINITE)) {
             *fl |= REF_FLAG_INTERVAL | (v->sum_abs + off > X->ovf / 4 ? REF_FLAG_RANGE : 0);
             ival[0] = -off;

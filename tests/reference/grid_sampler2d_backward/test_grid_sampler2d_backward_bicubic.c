@@ -307,6 +307,27 @@ static void nonfinite_times_underflow_double(void **state)
     ref_output_free(&og);
 }
 
+/* An element past the double range that an unresolved point also reaches: DOUBLE, reflection,
+ * not align, input 1×2 = (1, 2). Points B and C at x = −1/2: c = ((−1/2 + 1)·2 − 1)/2 = 0,
+ * t = 0, Keys' weights (K(1), K(0), K(1), K(2)) = (0, 1, 0, 0), so column 0 receives each g =
+ * DBL_MAX whole: 2·DBL_MAX, past the range by DBL_MAX (lo = +inf: every device overflows).
+ * Point A at x = 10^17 with g = 1 has an unknown fold (unresolved) and reaches either column
+ * by at most Σ|w|² ≈ 3.92 (column 1: 0.5 exactly, judged within ±3.92). Column 0 was flagged
+ * INTERVAL around hi = +inf (interval [inf, inf]; tools/differential --bicubic seed 4007,
+ * b595); it is judged as +inf now, no interval. */
+static void beyond_range_with_unresolved_point(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 2, 1, 3, REF_PAD_REFLECTION, false);
+    double go[] = {1, DBL_MAX, DBL_MAX}, in[] = {1, 2}, gr[] = {1e17, 0, -0.5, 0, -0.5, 0};
+    ref_output oi;
+    run(&p, go, in, gr, REF_DT_DOUBLE, &oi, NULL);
+    assert_true(oi.v[0].hi == INFINITY && oi.v[0].lo > 0);
+    assert_int_equal(oi.flags[0] & (REF_FLAG_INTERVAL | REF_FLAG_UNCHECKABLE), 0);
+    assert_true(oi.v[1].hi == 0.5 && (oi.flags[1] & REF_FLAG_INTERVAL));
+    ref_output_free(&oi);
+}
+
 /* The tap the other floor does not have: FLOAT, zeros, input 1×6 with align_corners, x with
  * c = 2 − 2^-30 (t = 1 − 2^-30, within FP32's coordinate error of the edge): taps 0..3, tap 0's
  * weight K(2 − 2^-30) ≈ 0 and the device's floor may be 2 (taps 1..4). A NaN on input column 0
@@ -471,6 +492,7 @@ int main(void)
         cmocka_unit_test(bounds_are_numbers),    cmocka_unit_test(sum_near_overflow),
         cmocka_unit_test(nonfinite_times_underflow), cmocka_unit_test(nan_on_vanishing_tap),
         cmocka_unit_test(nonfinite_times_underflow_double),
+        cmocka_unit_test(beyond_range_with_unresolved_point),
         cmocka_unit_test(beyond_range_other_floor), cmocka_unit_test(unresolved_point_interval),
         cmocka_unit_test(fast_equals_mpfr),         cmocka_unit_test(unresolved_point_range),
     };
