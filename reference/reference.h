@@ -138,8 +138,14 @@ typedef struct {
                              operand format, subnormal for large divisors in FP16), else 0 */
     double under_mag;     /* Σ over the terms of the largest product of factors that may follow
                              an underflowed partial product (each ≥ 1; 0: nterms, no such
-                             factor): an FP32 val·w below 2^-126 times a gradient of 2^127 */
+                             factor), times REF_UNDER_SCALE: an FP32 val·w below 2^-126 times
+                             a gradient of 2^127, a double one times |val·g| up to 2^2048 */
 } ref_value;
+/* under_mag's unit: a product of factors up to ~2^2100 (DBL_MAX·DBL_MAX·scale, summed) fits a
+ * double only scaled down; each term's product is formed from its first factor times this
+ * (from 2^-1070, 16 subnormal quanta: a rounding errs by at most 2^-5 relatively) and the
+ * bound takes it back with a margin of 1/4 for up to four such roundings. */
+#define REF_UNDER_SCALE 0x1p-1070
 
 /* One output tensor's answers, or a chunk of them (ref_chunk). alt_first/alt_count index
  * `alts` for ambiguous elements. */
@@ -185,6 +191,7 @@ typedef struct {
     double u_g, eta_g;       /* the gradient's rounding */
     bool result_fp16;
     double u_16, eta_16;
+    double eta_under;        /* eta_acc per unit of under_mag: eta_acc / REF_UNDER_SCALE · 5/4 */
 } ref_bound_plan;
 void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path *path);
 double ref_bound_planned(const ref_bound_plan *b, const ref_value *v);

@@ -44,6 +44,7 @@ void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path 
         path->kind == REF_PATH_VECTOR && out_dtype == REF_DT_DOUBLE ? REF_DT_DOUBLE : REF_DT_FLOAT);
     *b = (ref_bound_plan){.u_out = out->unit_roundoff, .eta_out = out->eta,
                           .u_acc = acc->unit_roundoff, .eta_acc = acc->eta,
+                          .eta_under = acc->eta / REF_UNDER_SCALE * 1.25,
                           .result_fp16 = path->result_fp16};
     const ref_prec *h = ref_dtype_prec(REF_DT_FLOAT16);
     b->u_16 = h->unit_roundoff;
@@ -90,8 +91,8 @@ double ref_bound_planned(const ref_bound_plan *b, const ref_value *v)
     /* Underflow: a product or quotient whose result is subnormal in the working format errs
      * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
      * term's nops roundings may be one. */
-    double under = (v->under_mag > 0 ? v->under_mag : n) * (double)(v->nops > 0 ? v->nops : 1) *
-                   b->eta_acc;
+    double under = (v->under_mag > 0 ? v->under_mag * b->eta_under : n * b->eta_acc) *
+                   (double)(v->nops > 0 ? v->nops : 1);
     double E = gamma * S + (1 + gamma) * (op + v->coord_err + under);
     if (b->result_fp16) /* the sum rounded to FP16 before the cast to out_dtype */
         E += b->u_16 * (fabs(v->hi) + E) + b->eta_16;

@@ -733,7 +733,8 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
                     sabs += a * fx * fy * mult;
                     spre += a * (fx + ex) * (fy + ey);
                     cerr += a * mult * (ex * fy + fx * ey + ex * ey);
-                    under += ref_fmax(1, fabs(g)) * ref_fmax(1, fabs(val)) * 2 * ref_fmax(1, mult);
+                    under += ref_fmax(1, fabs(g)) * REF_UNDER_SCALE * ref_fmax(1, fabs(val)) * 2 *
+                             ref_fmax(1, mult);
                     /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
                     if (2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf)
                         spre = INFINITY; /* a partial product may overflow */

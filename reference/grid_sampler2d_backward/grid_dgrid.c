@@ -82,7 +82,7 @@ dgrid_fill(const gctx *G, const batch_view *bv, int64_t pix, dgrid_gather *D, bo
     for (int64_t c = 0; c < p->c && nc == 0; c++) /* no corner: vsum = 0 */
         pmax = ref_fmax(pmax, ref_fmax(0, 0 * fabs(D->gb[c * D->go_cs])));
     for (int64_t c = 0; c < p->c && nc > 0; c++) {
-        double g = D->gb[c * D->go_cs], mg = ref_fmax(1, fabs(g)), vsum = 0;
+        double g = D->gb[c * D->go_cs], mg = ref_fmax(1, fabs(g)) * REF_UNDER_SCALE, vsum = 0;
         int64_t at = c * D->in_cs;
         v2d val[2] = {{D->vb[0][at], D->vb[1][at]}, {D->vb[2][at], D->vb[3][at]}};
         v2d vg[2] = {val[0] * g, val[1] * g};
@@ -462,7 +462,7 @@ void grid_dgrid_unresolved(const gctx *G, int64_t n, int64_t pix, const double *
         finite = finite && isfinite(g) && isfinite(maxabs[c]);
         sum += fabs(g) * 2 * maxabs[c];
         diff = ref_fmax(diff, 2 * maxabs[c]);
-        mag += 4 * ref_fmax(1, fabs(g)) * ref_fmax(1, maxabs[c]);
+        mag += 4 * (ref_fmax(1, fabs(g)) * REF_UNDER_SCALE) * ref_fmax(1, maxabs[c]);
     }
     for (int comp = 0; comp < 2 && finite; comp++) {
         double B = fabs(factor(p, comp)) * sum * (1 + (double)(2 * p->c + 4) * 0x1p-52);

@@ -127,7 +127,7 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
         dxv g = {L->gb[0][ag_], L->gb[1][ag_], L->gb[2][ag_], L->gb[3][ag_]};
         dxv ag = DXV_ABS(g);
         dxvi gsmall = ag < one; /* ref_fmax(1, |g|) */
-        dxv mg = (dxv)(((dxvi)one & gsmall) | ((dxvi)ag & ~gsmall));
+        dxv mg = (dxv)(((dxvi)one & gsmall) | ((dxvi)ag & ~gsmall)) * REF_UNDER_SCALE;
 #pragma GCC unroll 4
         for (int k = 0; k < 4; k++) {
             dxv val = {L->vb[k][0][at], L->vb[k][1][at], L->vb[k][2][at], L->vb[k][3][at]};

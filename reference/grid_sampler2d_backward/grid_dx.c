@@ -96,7 +96,7 @@ static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double
         double g = gp[k->pix * is];
         double tt = g * k->wx * k->wy;
         r.sabs += fabs(tt);
-        r.mag += ref_fmax(1, fabs(g)); /* wx·wy may underflow, then times g */
+        r.mag += ref_fmax(1, fabs(g)) * REF_UNDER_SCALE; /* wx·wy may underflow, then × g */
         if (!isfinite(g)) {
             double f[3] = {g, k->wx, k->wy};
             ref_nf_term(&r.cls, f, 3);
@@ -155,7 +155,7 @@ dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_
     dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
     r->sabs += DXV_ABS(g * k->wx * k->wy);
     dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
-    r->mag += (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
+    r->mag += (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small)) * REF_UNDER_SCALE;
     if (bil)
         r->cerr += ag * k->cfac;
     if (first) /* exact_sum_add on (0, 0, 0): s = 0 + p0 (−0 made +0 as there), c, err 0 */

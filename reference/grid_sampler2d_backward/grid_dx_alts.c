@@ -140,7 +140,8 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
     v->coord_err = cerr;
     v->nterms += u.n;
     v->sum_abs += u.abs * grow;
-    v->under_mag += ((double)u.n + u.abs) * grow; /* Σ max(1, |g|) ≤ n + Σ|g| */
+    /* Σ max(1, |g|) ≤ n + Σ|g| */
+    v->under_mag += ((double)u.n + u.abs) * REF_UNDER_SCALE * grow;
     ival[2 * e] = u.lo * grow;
     ival[2 * e + 1] = u.hi * grow;
     *fl = (uint8_t)((*fl & ~REF_FLAG_UNCHECKABLE) | REF_FLAG_INTERVAL);

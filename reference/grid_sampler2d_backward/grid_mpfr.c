@@ -49,7 +49,7 @@ void grid_dx_point_mpfr(const gctx *G, const grid_outcome *ox, const grid_outcom
         mpfr_mul_d(t, t, g, MPFR_RNDN);
         double wxd = wdd(ox, cs[k].kx)->hi, wyd = wdd(oy, cs[k].ky)->hi;
         v->sum_abs += fabs(g * wxd * wyd);
-        v->under_mag += ref_fmax(1, fabs(g));
+        v->under_mag += ref_fmax(1, fabs(g)) * REF_UNDER_SCALE;
         v->nterms++;
     }
 }

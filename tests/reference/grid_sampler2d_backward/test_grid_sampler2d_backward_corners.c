@@ -119,6 +119,32 @@ static void grid_zero_weight_overflowing_product(void **state)
     }
 }
 
+/* Gradients near the top of the double range whose underflow magnifications sum past it:
+ * DOUBLE, 1×2 input, not align, two points at (0, 0): x: c = ((0 + 1)·2 − 1)/2 = 1/2, weights
+ * 1/2 and 1/2; y: c = 0 on the single row, weight 1. g = 2^1023 at both: each column receives
+ * 2^1022 twice, exactly 2^1023 (Σ|terms| too). under_mag (Σ max(1, |g|) = 2^1024) overflowed
+ * as a double, so the bound was inf and every finite answer passed (regression case
+ * zero_weight_overflowing_product: 3 such elements); scaled by REF_UNDER_SCALE it is finite:
+ * the bound is u·2^1023 + γ(3)·2^1023 + an underflow term of ~2^-48, between 2^970 and
+ * 2^975. Fast path and MPFR alike (grid checks both). */
+static void grid_underflow_magnification_past_range(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = 2};
+    double go[2] = {0x1p1023, 0x1p1023}, in[2] = {1, 2}, gr[4] = {0, 0, 0, 0};
+    ref_path path = ref_grid_path(REF_DT_DOUBLE);
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, go, in, gr, m, &oi, NULL);
+        for (int k = 0; k < 2; k++) {
+            assert_true(oi.v[k].hi == 0x1p1023 && oi.v[k].lo == 0);
+            double b = ref_bound(REF_DT_DOUBLE, &path, &oi.v[k]);
+            assert_true(b >= 0x1p970 && b <= 0x1p975);
+        }
+        ref_output_free(&oi);
+    }
+}
+
 /* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
  * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
 static void grid_fp32_overflow_times_zero_scale(void **state)
@@ -169,6 +195,7 @@ int main(void)
         cmocka_unit_test(grid_overflow_classified_exactly),
         cmocka_unit_test(grid_weight_below_subnormals),
         cmocka_unit_test(grid_zero_weight_overflowing_product),
+        cmocka_unit_test(grid_underflow_magnification_past_range),
         cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
         cmocka_unit_test(far_point_interval),
     };
