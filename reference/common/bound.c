@@ -91,8 +91,8 @@ double ref_bound_planned(const ref_bound_plan *b, const ref_value *v)
     /* Underflow: a product or quotient whose result is subnormal in the working format errs
      * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
      * term's nops roundings may be one. */
-    double under = (v->under_mag > 0 ? v->under_mag * b->eta_under : n * b->eta_acc) *
-                   (double)(v->nops > 0 ? v->nops : 1);
+    double nops = (double)(v->nops > 0 ? v->nops : 1);
+    double under = v->under_mag > 0 ? v->under_mag * b->eta_under * nops : n * nops * b->eta_acc;
     double E = gamma * S + (1 + gamma) * (op + v->coord_err + under);
     if (b->result_fp16) /* the sum rounded to FP16 before the cast to out_dtype */
         E += b->u_16 * (fabs(v->hi) + E) + b->eta_16;
