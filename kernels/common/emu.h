@@ -59,6 +59,10 @@ typedef struct {
     emu_null_mask_rule null_output_mask;
     aclnnStatus cube_math_type_code; /* status for cubeMathType outside 0..3 */
     emu_empty_stride_rule empty_stride; /* ACLNN_EMU_EMPTY_STRIDE=invalid|kernel */
+    /* ACLNN_EMU_NONFINITE_GRID=out|clamp: a NaN or ±inf grid coordinate under border or
+     * reflection is out of bounds (default, and the vendor's own rules per release) or clamped
+     * into the border as PyTorch's CPU kernel does (the documents allow both) */
+    bool nonfinite_grid_clamp;
     emu_contract contract;  /* ACLNN_EMU_SPEC=doc|vendor|vendor-old|vendor@9.2|9.1|9.0|8.5 */
 } emu_profile;
 

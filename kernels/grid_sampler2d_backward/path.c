@@ -32,4 +32,6 @@ void gs_choose_path(gs_params *p)
                        input->dims[1] <= 2048;
     p->run = input->dtype == ACL_DOUBLE ? gs_run_f64 : gs_run_f32;
     p->inf_to_edge = inf_to_edge(p);
+    /* the documents' second reading of a non-finite coordinate, PyTorch's CPU kernel's */
+    p->clamp_nonfinite = emu_profile_current()->nonfinite_grid_clamp && p->padding != GS_ZEROS;
 }

@@ -25,14 +25,16 @@ static bool GS_FN(kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, con
     return GS_FN(gs_kernel_atomic)(s, go, in, grid, dx, dgrid, shuffle_seed);
 }
 
-/* gs_params.inf_to_edge: each infinite coordinate as ±1, which border padding clips to the same
- * edge with a zero gradient factor, in a copy when the view is the caller's. False when out of
- * host memory. */
-static bool GS_FN(inf_to_edge)(const GS_T **grid, GS_T **own, int64_t n)
+/* Non-finite coordinates moved to an edge in a copy when the view is the caller's
+ * (gs_params.inf_to_edge: ±inf as ±1; clamp_nonfinite: also NaN as -1, and under reflection
+ * every one as -1), values border and reflection clip to that edge with a zero gradient
+ * factor. False when out of host memory. */
+static bool GS_FN(to_edge)(const GS_T **grid, GS_T **own, int64_t n, bool clamp, int padding)
 {
     GS_T *g = *own;
     for (int64_t i = 0; i < n; i++) {
-        if (!isinf((*grid)[i]))
+        GS_T c = (*grid)[i];
+        if (!isinf(c) && !(clamp && isnan(c)))
             continue;
         if (!g) {
             if (!(g = malloc((size_t)n * sizeof *g)))
@@ -41,7 +43,7 @@ static bool GS_FN(inf_to_edge)(const GS_T **grid, GS_T **own, int64_t n)
             *own = g;
             *grid = g;
         }
-        g[i] = (*grid)[i] > 0 ? 1 : -1;
+        g[i] = isinf(c) && c > 0 && !(clamp && padding == GS_REFLECTION) ? 1 : -1;
     }
     return true;
 }
@@ -59,8 +61,8 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
     const GS_T *in = pr->want_dgrid ? GS_FN(gs_view)(pr->input, &own_in) : NULL;
     const GS_T *grid = GS_FN(gs_grid_view)(pr->grid, points, &own_grid);
     bool ok = go && grid && (in || !pr->want_dgrid);
-    if (ok && pr->inf_to_edge)
-        ok = GS_FN(inf_to_edge)(&grid, &own_grid, points * 2);
+    if (ok && (pr->inf_to_edge || pr->clamp_nonfinite))
+        ok = GS_FN(to_edge)(&grid, &own_grid, points * 2, pr->clamp_nonfinite, pr->padding);
 
     if (ok && pr->want_dx) {
         if (GS_FN(gs_direct)(pr->input_grad)) /* the kernel writes (zeroes) all of dx itself */

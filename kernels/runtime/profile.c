@@ -160,6 +160,10 @@ static aclError apply_switches(emu_profile *p)
     if (!read_switch("ACLNN_EMU_CUBE_MATH_CODE", "161002", "161001", &v))
         return ACL_ERROR_INVALID_PARAM;
     p->cube_math_type_code = v ? ACLNN_ERR_PARAM_NULLPTR : ACLNN_ERR_PARAM_INVALID;
+    v = p->nonfinite_grid_clamp;
+    if (!read_switch("ACLNN_EMU_NONFINITE_GRID", "out", "clamp", &v))
+        return ACL_ERROR_INVALID_PARAM;
+    p->nonfinite_grid_clamp = v;
     const char *bits = getenv("ACLNN_EMU_HF32_BITS");
     if (bits && *bits) {
         char *end;

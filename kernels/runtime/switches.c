@@ -11,7 +11,7 @@ extern char **environ;
 static const char *const SWITCHES[] = {
     "ACLNN_EMU_SPEC",      "ACLNN_EMU_EMPTY_TENSOR",   "ACLNN_EMU_NULL_MASK",
     "ACLNN_EMU_EMPTY_STRIDE", "ACLNN_EMU_CUBE_MATH_CODE", "ACLNN_EMU_HF32_BITS",
-    "ACLNN_EMU_SHUFFLE",   "ACLNN_EMU_FAULT",
+    "ACLNN_EMU_SHUFFLE",   "ACLNN_EMU_FAULT",          "ACLNN_EMU_NONFINITE_GRID",
 };
 
 aclError emu_switches_check(void)
@@ -26,8 +26,8 @@ aclError emu_switches_check(void)
         if (!known) {
             emu_set_error("%.*s is not a switch of the emulated device: expected ACLNN_EMU_SPEC, "
                           "ACLNN_EMU_EMPTY_TENSOR, ACLNN_EMU_NULL_MASK, ACLNN_EMU_EMPTY_STRIDE, "
-                          "ACLNN_EMU_CUBE_MATH_CODE, ACLNN_EMU_HF32_BITS, ACLNN_EMU_SHUFFLE or "
-                          "ACLNN_EMU_FAULT", (int)len, *e);
+                          "ACLNN_EMU_CUBE_MATH_CODE, ACLNN_EMU_HF32_BITS, ACLNN_EMU_SHUFFLE, "
+                          "ACLNN_EMU_FAULT or ACLNN_EMU_NONFINITE_GRID", (int)len, *e);
             return ACL_ERROR_INVALID_PARAM;
         }
     }

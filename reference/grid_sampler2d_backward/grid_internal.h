@@ -88,6 +88,13 @@ ref_status ref_status_vendor_grid_sampler2d_backward(const ref_status_query *q);
 #define REF_GRID_STASH_MAX ((int64_t)1 << 18)
 int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const double *input,
                     const double *grid, ref_options *opt, bool dx, bool dgrid, const ref_sink *s);
+/* ref_grid_stream under the documents (grid_doc_nonfinite.c): a non-finite coordinate under
+ * border or reflection also has PyTorch's clamp as legal answers (alternatives), for cases of
+ * up to 2^16 output elements; ref_grid_doc_work_bytes: the memory that takes. */
+int ref_grid_stream_doc(const ref_grid_params *p, const double *grad_output, const double *input,
+                        const double *grid, ref_options *opt, bool dx, bool dgrid,
+                        const ref_sink *s);
+uint64_t ref_grid_doc_work_bytes(const ref_grid_params *p);
 /* Bicubic's working set besides its chunks (grid_bicubic.c): a batch's points with their exact
  * coefficients, the reach lists, and per thread the terms of one element. */
 uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads);

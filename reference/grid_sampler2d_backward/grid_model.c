@@ -94,6 +94,8 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     if (planes > (uint64_t)p.c && p.c > 0) planes = (uint64_t)p.c;
     /* the grid's copy of vendor_inf_to_edge */
     uint64_t edged = vendor_inf_to_edge(q, &p) ? 16 * hw_out * (uint64_t)(p.n > 0 ? p.n : 0) : 0;
+    if (ref_status_spec(q) == REF_SPEC_DOC) /* the clamped variants' answers */
+        edged += ref_grid_doc_work_bytes(&p);
     if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk, one grid_grad batch */
         return edged + ref_grid_bicubic_work_bytes(&p, threads) +
                (planes * hw_in + 2 * hw_out) * REF_CHUNK_ELEM_BYTES;
@@ -128,8 +130,11 @@ static int stream(const ref_status_query *q, const ref_case_answer *a,
     if (vendor_inf_to_edge(q, &p) && !(grid = edged = grid_inf_to_edge(grid, 2 * p.n * p.h_out *
                                                                           p.w_out)))
         return -1;
-    int rc = ref_grid_stream(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], grid, opt,
-                             a->computed[REF_GRID_INPUT_GRAD], a->computed[REF_GRID_GRID_GRAD], s);
+    int (*fn)(const ref_grid_params *, const double *, const double *, const double *,
+              ref_options *, bool, bool, const ref_sink *) =
+        ref_status_spec(q) == REF_SPEC_DOC ? ref_grid_stream_doc : ref_grid_stream;
+    int rc = fn(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], grid, opt,
+                a->computed[REF_GRID_INPUT_GRAD], a->computed[REF_GRID_GRID_GRAD], s);
     free(edged);
     return rc;
 }

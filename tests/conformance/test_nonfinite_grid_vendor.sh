@@ -28,8 +28,8 @@ done
 # ascend910 runs the AICPU task: out of bounds under both readings.
 expect_rc 0 env ACLNN_EMU_SPEC=doc "$ACLCTS" run --product ascend910 --contract vendor@9.1 \
   --filter "$F" --out d-910 "$H"
-# The release's device judged by the documents FAILs the border cases (the readings differ).
-expect_rc 1 env ACLNN_EMU_SPEC=vendor@9.1 "$ACLCTS" run --product ascend910b --filter "$F" \
+# The release's device judged by the documents PASSes: ±inf at the edge and NaN out of bounds
+# are both among the documents' readings (test_nonfinite_grid_doc.sh).
+expect_rc 0 env ACLNN_EMU_SPEC=vendor@9.1 "$ACLCTS" run --product ascend910b --filter "$F" \
   --out v-doc "$H"
-[[ $(fails v-doc) == "$want" ]] || fail "vendor device under doc: $(fails v-doc)"
 echo "nonfinite grid vendor e2e: ok"
