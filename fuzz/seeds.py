@@ -4,9 +4,10 @@
 Each seed is the byte string the decoders (decode_*.c) read back as the call described: the
 writers below mirror provider.c (integers little-endian in as few bytes as their range needs,
 one byte per bool/rare/mode). Check a seed with ACLCTS_FUZZ_DESCRIBE=1 <target> FILE.
-Usage: fuzz/seeds.py  (rewrites the two operator corpora and the suite corpus)."""
+Usage: fuzz/seeds.py  (rewrites the seeds of the two operator corpora and the suite corpus;
+every other file there, a committed finding or regression input, is kept; a seed renamed here
+leaves its old file, to delete by hand)."""
 import os
-import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PRODUCTS = ["ascend910", "ascend910b", "ascend910_93", "ascend310p", "ascend310b", "ascend950"]
@@ -316,8 +317,7 @@ SUITE_SEEDS = {
 
 def write(target, seeds, encode):
     d = os.path.join(HERE, "corpus", target)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
+    os.makedirs(d, exist_ok=True)
     for name, c in seeds.items():
         data = encode(c) if encode else c.encode()
         with open(os.path.join(d, name), "wb") as f:
