@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/run.h"
+
 #define MAX_LINES 20
 
 static int by_id(const void *a, const void *b)
@@ -57,6 +59,31 @@ static const char *pass_contradiction(const cts_result *r, const cts_case *c, ch
     return why;
 }
 
+/* Why an UNDEFINED record contradicts itself or its case, or NULL: it judges nothing, and its
+ * case must be one whose outcome the status model leaves undefined under the record's contract
+ * and product (the case's, as loaded for the package's contract), so a FAIL cannot be relabelled
+ * UNDEFINED. */
+static const char *undefined_contradiction(const cts_result *r, const cts_case *c, char *why,
+                                           size_t len)
+{
+    if (strcmp(r->v.check, "undefined") != 0 || r->v.nelems != 0 || r->v.el.n != 0) {
+        snprintf(why, len, "UNDEFINED, yet it %s", strcmp(r->v.check, "undefined")
+                 ? "names a check other than undefined" : "judged output elements");
+        return why;
+    }
+    ref_status_query q = cts_status_query(c);
+    ref_status st = ref_expected_status(&q);
+    if (c->expect_status_model && st.undefined) return NULL;
+    if (!c->expect_status_model)
+        snprintf(why, len, "UNDEFINED, yet the suite gives the case its own expected status %d",
+                 c->expect_status);
+    else
+        snprintf(why, len, "UNDEFINED, yet under %s on %s the status model expects status %d "
+                 "(%.200s)", ref_spec_name(c->spec), ref_product_id(c->product), st.status,
+                 st.reason);
+    return why;
+}
+
 /* Why a record of a status that does not count against the verdict contradicts itself or its
  * case, or NULL. */
 static const char *contradiction(const cts_result *r, const cts_case *c, char *why, size_t len)
@@ -74,11 +101,7 @@ static const char *contradiction(const cts_result *r, const cts_case *c, char *w
                  ? "names a check other than setup" : "judged output elements");
         return why;
     case CTS_UNDEFINED:
-        /* The run records what an isolated call did and judges nothing. */
-        if (!strcmp(r->v.check, "undefined") && r->v.nelems == 0 && r->v.el.n == 0) return NULL;
-        snprintf(why, len, "UNDEFINED, yet it %s", strcmp(r->v.check, "undefined")
-                 ? "names a check other than undefined" : "judged output elements");
-        return why;
+        return undefined_contradiction(r, c, why, len);
     default:
         return NULL;
     }

@@ -3,7 +3,8 @@
 # succeeded before packages were closed and records checked against themselves):
 # - forged verdicts: a run whose device is off by 3 ULP (ACLNN_EMU_FAULT=ulp:3) FAILs; its
 #   records turned FAIL -> PASS (figures left as they were) are refused by `certify --results`
-#   (no package written) and, put into a package, by verify-package, each case named;
+#   (no package written) and, put into a package, by verify-package, each case named; so are
+#   they relabelled UNDEFINED (the status model defines their outcome);
 # - unlisted files: a note, or an extra suite, added to SHA256SUMS but not to the manifest; a
 #   manifest that lists a file a package does not hold; an empty directory;
 # - special files: summary.md a FIFO, junit.xml a character device, audit.md a socket: refused
@@ -37,6 +38,27 @@ expect_rc 1 "$ACLCTS" certify --product $P --out forgedpkg --results forged/resu
 grep -q "histogram holds .* elements over 1 bound unit (the record contradicts itself)" out ||
   fail "a forged record with a FAIL's histogram: $(cat out)"
 
+# ... or relabelled UNDEFINED, shaped as the run writes such a record (no figures, check
+# `undefined`): the status model leaves none of these cases undefined under doc on ascend910b,
+# so each is refused (certify accepted them, and verify-package too, before it asked the model).
+cat >undefine.py <<'PY'
+import json, sys
+figures = ("el_", "hist_", "meets_", "ulp_", "bound_", "rel_", "grid")
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["status"] == "FAIL":
+        r = {k: v for k, v in r.items() if not k.startswith(figures)}
+        r.update(status="UNDEFINED", check="undefined", nelems=0, worst_ulp=0.0,
+                 worst_bound_units=0.0, worst_rel=0.0, worst_output="", worst_index=-1,
+                 worst_got=0.0, worst_exact=0.0, message="no outcome is defined; the call, "
+                 "run in a child process, died of SIGSEGV")
+    print(json.dumps(r).replace("Infinity", "1e999").replace("NaN", "null"))
+PY
+python3 undefine.py bad/results.jsonl >forged/results.jsonl
+expect_rc 1 "$ACLCTS" certify --product $P --out forgedpkg --results forged/results.jsonl suite.yaml
+n=$(grep -c "UNDEFINED, yet under doc on ascend910b the status model expects status 0 .*(the record contradicts itself)" out) || true
+[[ $n -eq $nfail ]] || { cat out; fail "certify named $n of the $nfail records made UNDEFINED"; }
+
 # A package of the honest FAIL run, whose records are then forged in place with the manifest's
 # counts made to agree and every hash re-sealed: verify-package names each forged case.
 expect_rc 1 "$ACLCTS" certify --product $P --out pkg --results bad/results.jsonl suite.yaml
@@ -61,6 +83,18 @@ PY
 expect_rc 1 "$ACLCTS" verify-package forgedpkg
 n=$(grep -c "^results.jsonl: case .*: PASS, yet .*(the record contradicts itself)" out) || true
 [[ $n -eq $nfail ]] || { cat out; fail "verify-package named $n of the $nfail forged records"; }
+
+# ... and the same in a re-sealed package whose counts agree: verify-package names each.
+cp -r pkg undefpkg
+(cd undefpkg && python3 ../undefine.py results.jsonl >r && mv r results.jsonl && python3 - <<'PY' && python3 ../reseal.py)
+import json
+m = json.load(open("manifest.json"))
+m["counts"]["UNDEFINED"] = m["counts"].get("UNDEFINED", 0) + m["counts"]["FAIL"]; m["counts"]["FAIL"] = 0
+json.dump(m, open("manifest.json", "w"), indent=2)
+PY
+expect_rc 1 "$ACLCTS" verify-package undefpkg
+n=$(grep -c "^results.jsonl: case .*: UNDEFINED, yet under doc on ascend910b the status model expects status 0" out) || true
+[[ $n -eq $nfail ]] || { cat out; fail "verify-package named $n of the $nfail records made UNDEFINED"; }
 
 # tamper NAME EDIT WANT: a copy of the honest package edited (EDIT runs inside it), refused by
 # verify-package within 20 s with a line matching WANT.
