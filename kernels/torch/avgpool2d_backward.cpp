@@ -32,6 +32,15 @@ aclnnStatus int_array(const char *name, const aclIntArray *a, bool optional, at:
     return ACLNN_SUCCESS;
 }
 
+// torch 1.13's avg_pool2d_backward checks gradOutput's channels and plane against self but not
+// its batch: with another batch it reads past gradOutput (SIGABRT or SIGSEGV, also called from
+// Python; docs/torch-vs-cann.md). Such a call runs in a child.
+bool batch_differs(const at::Tensor &grad_output, const at::Tensor &self)
+{
+    return grad_output.dim() != self.dim() ||
+           (self.dim() == 4 && grad_output.size(0) != self.size(0));
+}
+
 } // namespace
 
 aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(
@@ -63,9 +72,14 @@ aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(
         c10::optional<int64_t> divisor;
         if (divisorOverride != 0)
             divisor = divisorOverride;
-        const at::Tensor results[2] = {
-            at::avg_pool2d_backward(go, x, k, s, p, ceilMode, countIncludePad, divisor),
-            at::Tensor()};
+        at::Tensor results[2];
+        rc = torch_compute(kApi, "at::avg_pool2d_backward", batch_differs(go, x),
+                           [&]() -> std::array<at::Tensor, 2> {
+            return {at::avg_pool2d_backward(go, x, k, s, p, ceilMode, countIncludePad, divisor),
+                    at::Tensor()};
+        }, results);
+        if (rc != ACLNN_SUCCESS)
+            return rc;
         const char *const names[2] = {"gradInput", nullptr};
         aclTensor *const outputs[2] = {gradInput, nullptr};
         const aclTensor *const inputs[4] = {gradOutput, self, nullptr, nullptr};

@@ -30,6 +30,18 @@ aclnnStatus output_mask(const aclBoolArray *a, std::array<bool, 2> *mask)
     return ACLNN_SUCCESS;
 }
 
+// Whether torch's kernel may compute a NaN coordinate, on which torch 1.13's CPU kernel crashes
+// (bilinear under border or reflection, pytorch/pytorch#24823; kernels/torch/crash_probe.py): a
+// grid value that is not finite, or one so far outside [-1, 1] (beyond 2^20) that its
+// unnormalized coordinate may overflow to inf, which reflection turns into NaN.
+bool may_meet_nan_coordinate(const at::Tensor &grid)
+{
+    if (grid.numel() == 0)
+        return false;
+    double largest = grid.to(at::kDouble).abs().max().item<double>(); // NaN when one is NaN
+    return !(largest <= 0x1p20);
+}
+
 } // namespace
 
 aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
@@ -56,11 +68,17 @@ aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
             rc = torch_check_out_pointers(kApi, workspaceSize, executor);
         if (rc != ACLNN_SUCCESS)
             return rc;
-        std::tuple<at::Tensor, at::Tensor> r = at::grid_sampler_2d_backward(
-            go, x, g, interpolationMode, paddingMode, alignCorners, mask);
-        // torch returns an undefined tensor for an unselected output: that output is untouched.
-        const at::Tensor results[2] = {mask[0] ? std::get<0>(r) : at::Tensor(),
-                                       mask[1] ? std::get<1>(r) : at::Tensor()};
+        at::Tensor results[2];
+        rc = torch_compute(kApi, "at::grid_sampler_2d_backward", may_meet_nan_coordinate(g),
+                           [&]() -> std::array<at::Tensor, 2> {
+            std::tuple<at::Tensor, at::Tensor> r = at::grid_sampler_2d_backward(
+                go, x, g, interpolationMode, paddingMode, alignCorners, mask);
+            // An unselected output is undefined here: that output is untouched.
+            return {mask[0] ? std::get<0>(r) : at::Tensor(),
+                    mask[1] ? std::get<1>(r) : at::Tensor()};
+        }, results);
+        if (rc != ACLNN_SUCCESS)
+            return rc;
         const char *const names[2] = {"inputGrad", "gridGrad"};
         aclTensor *const outputs[2] = {inputGrad, gridGrad};
         const aclTensor *const inputs[4] = {gradOutput, input, grid, nullptr};

@@ -4,6 +4,10 @@
 #ifndef ACLCTS_KERNELS_TORCH_ADAPTER_H_
 #define ACLCTS_KERNELS_TORCH_ADAPTER_H_
 
+#include <array>
+#include <functional>
+#include <string>
+
 #include <ATen/core/Tensor.h>
 
 extern "C" {
@@ -25,6 +29,24 @@ template <typename Fn> aclnnStatus torch_call(const char *api, Fn fn);
 
 // Turns a caught exception into 161002 with the first line of its message.
 aclnnStatus torch_error(const char *api, const std::exception &e);
+
+// The first line of an exception's message (a c10::Error's without its C++ backtrace).
+std::string torch_message(const std::exception &e);
+
+// 161002 with torch's message msg in aclGetRecentErrMsg.
+aclnnStatus torch_error_message(const char *api, const std::string &msg);
+
+// A torch computation of up to two results (undefined tensors where there is none).
+using TorchKernel = std::function<std::array<at::Tensor, 2>()>;
+
+// Runs kernel and gives its results to the caller; with `isolate` (the caller's inputs are of a
+// kind torch's own code is known to crash on) in a forked child, one-threaded: a crash there
+// (torch 1.13's grid sampler on a NaN coordinate, pytorch/pytorch#24823) becomes 561000 with
+// how the child ended ("died of SIGSEGV (Segmentation fault)") in aclGetRecentErrMsg, and a
+// torch exception there 161002 with torch's words, as torch_call makes it. kernel_name names the
+// torch function in those messages. Without `isolate` a torch exception propagates.
+aclnnStatus torch_compute(const char *api, const char *kernel_name, bool isolate,
+                          const TorchKernel &kernel, at::Tensor results[2]);
 
 // RAII: determinism and thread count for one torch call, previous determinism restored after.
 class TorchCallSettings {

@@ -31,14 +31,23 @@ TorchCallSettings::~TorchCallSettings()
     at::globalContext().setDeterministicAlgorithms(saved_deterministic_, saved_warn_only_);
 }
 
-aclnnStatus torch_error(const char *api, const std::exception &e)
+std::string torch_message(const std::exception &e)
 {
     // c10::Error's what() carries a C++ backtrace after the message; keep torch's words only.
     const c10::Error *ce = dynamic_cast<const c10::Error *>(&e);
     std::string msg = ce ? ce->what_without_backtrace() : e.what();
-    std::string first = msg.substr(0, msg.find('\n'));
-    emu_set_error("%s: torch: %s", api, first.empty() ? "unknown error" : first.c_str());
+    return msg.substr(0, msg.find('\n'));
+}
+
+aclnnStatus torch_error_message(const char *api, const std::string &msg)
+{
+    emu_set_error("%s: torch: %s", api, msg.empty() ? "unknown error" : msg.c_str());
     return ACLNN_ERR_PARAM_INVALID;
+}
+
+aclnnStatus torch_error(const char *api, const std::exception &e)
+{
+    return torch_error_message(api, torch_message(e));
 }
 
 aclnnStatus torch_check_out_pointers(const char *api, uint64_t *workspace_size,

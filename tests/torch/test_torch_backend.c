@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -142,37 +143,80 @@ static void test_unmapped_dtype(void **state)
     assert_non_null(strstr(aclGetRecentErrMsg(), "INT32"));
 }
 
-/* Grid sampler, bilinear, zeros, align_corners false, 1x1x2x2 input [1,2,3,4], one sample at
- * grid (0, 0) = the centre: unnormalize gives x = y = 0.5, all four weights 1/4, so with g = 1
- * dx = [0.25 x4]; dgrid_x = ((2-1) + (4-3))/2 · g · (W/2 = 1) = 1, dgrid_y = ((3-1)+(4-2))/2 = 2.
+/* One grid-sampler call in FLOAT: the 1x1x2x2 input [1, 2, 3, 4], one grid point (gx, gy),
+ * gradOutput 1, both outputs selected; inputGrad a view (ig_strides, offset 1) over 9 elements
+ * filled with -7 when ig_strides is given, else contiguous. dev: gradOutput, input, grid,
+ * inputGrad, gridGrad. */
+struct grid_call {
+    aclrtStream stream;
+    aclTensor *go, *in, *gr, *ig, *gg;
+    aclBoolArray *mask;
+    void *dev[5];
+};
+
+static void grid_setup(struct grid_call *c, double gx, double gy, const int64_t *ig_strides)
+{
+    static const int64_t xdims[4] = {1, 1, 2, 2}, gdims[4] = {1, 1, 1, 1};
+    static const int64_t griddims[4] = {1, 1, 1, 2};
+    const double x[4] = {1, 2, 3, 4}, g[1] = {1}, grid[2] = {gx, gy};
+    const bool m[2] = {true, true};
+    c->stream = emu_test_init(NULL);
+    c->go = emu_test_tensor(g, gdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &c->dev[0]);
+    c->in = emu_test_tensor(x, xdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &c->dev[1]);
+    c->gr = emu_test_tensor(grid, griddims, 4, ACL_FLOAT, ACL_FORMAT_ND, &c->dev[2]);
+    c->ig = ig_strides ? emu_test_tensor_view(NULL, xdims, 4, ig_strides, 1, 9, -7, ACL_FLOAT,
+                                              ACL_FORMAT_ND, &c->dev[3])
+                       : emu_test_tensor(NULL, xdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &c->dev[3]);
+    c->gg = emu_test_tensor(NULL, griddims, 4, ACL_FLOAT, ACL_FORMAT_ND, &c->dev[4]);
+    c->mask = aclCreateBoolArray(m, 2);
+}
+
+/* The first phase with `mask`, then the second when the first succeeds; the first's status. */
+static aclnnStatus grid_run(struct grid_call *c, int64_t mode, int64_t padding,
+                            const aclBoolArray *mask)
+{
+    uint64_t ws;
+    aclOpExecutor *exec;
+    aclnnStatus rc = aclnnGridSampler2DBackwardGetWorkspaceSize(c->go, c->in, c->gr, mode, padding,
+                                                                false, mask, c->ig, c->gg, &ws,
+                                                                &exec);
+    if (rc == ACLNN_SUCCESS)
+        assert_int_equal(aclnnGridSampler2DBackward(NULL, ws, exec, c->stream), ACLNN_SUCCESS);
+    return rc;
+}
+
+/* n floats of device buffer dev[i] into host. */
+static void grid_read(const struct grid_call *c, int i, float *host, size_t n)
+{
+    size_t bytes = n * sizeof *host;
+    assert_int_equal(aclrtMemcpy(host, bytes, c->dev[i], bytes, ACL_MEMCPY_DEVICE_TO_HOST), 0);
+}
+
+static void grid_teardown(struct grid_call *c)
+{
+    aclDestroyBoolArray(c->mask);
+    aclTensor *t[5] = {c->go, c->in, c->gr, c->ig, c->gg};
+    for (int i = 0; i < 5; i++) {
+        aclDestroyTensor(t[i]);
+        aclrtFree(c->dev[i]);
+    }
+}
+
+/* Grid sampler, bilinear, zeros, align_corners false, one sample at grid (0, 0) = the centre:
+ * unnormalize gives x = y = 0.5, all four weights 1/4, so with g = 1 dx = [0.25 x4];
+ * dgrid_x = ((2-1) + (4-3))/2 · g · (W/2 = 1) = 1, dgrid_y = ((3-1)+(4-2))/2 = 2.
  * inputGrad is a strided view (W stride 2, offset 1 into a 9-element buffer filled with -7):
  * only the view's elements change. */
 static void test_grid_strided_output(void **state)
 {
     (void)state;
-    aclrtStream stream = emu_test_init(NULL);
-    static const int64_t xdims[4] = {1, 1, 2, 2}, gdims[4] = {1, 1, 1, 1}, griddims[4] = {1, 1, 1, 2};
     static const int64_t vstrides[4] = {8, 8, 4, 2};
-    const double x[4] = {1, 2, 3, 4}, g[1] = {1}, grid[2] = {0, 0};
-    void *dx, *dg, *dgrid, *ddx, *ddgrid;
-    aclTensor *go = emu_test_tensor(g, gdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dg);
-    aclTensor *in = emu_test_tensor(x, xdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dx);
-    aclTensor *gr = emu_test_tensor(grid, griddims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dgrid);
-    aclTensor *ig = emu_test_tensor_view(NULL, xdims, 4, vstrides, 1, 9, -7, ACL_FLOAT,
-                                         ACL_FORMAT_ND, &ddx);
-    aclTensor *gg = emu_test_tensor(NULL, griddims, 4, ACL_FLOAT, ACL_FORMAT_ND, &ddgrid);
-    const bool m[2] = {true, true};
-    aclBoolArray *mask = aclCreateBoolArray(m, 2);
-    uint64_t ws;
-    aclOpExecutor *exec;
-    assert_int_equal(aclnnGridSampler2DBackwardGetWorkspaceSize(go, in, gr, 0, 0, false, mask, ig,
-                                                                gg, &ws, &exec),
-                     ACLNN_SUCCESS);
-    assert_int_equal(aclnnGridSampler2DBackward(NULL, ws, exec, stream), ACLNN_SUCCESS);
+    struct grid_call c;
+    grid_setup(&c, 0, 0, vstrides);
+    assert_int_equal(grid_run(&c, 0, 0, c.mask), ACLNN_SUCCESS);
     float buf[9], dgr[2];
-    assert_int_equal(aclrtMemcpy(buf, sizeof buf, ddx, sizeof buf, ACL_MEMCPY_DEVICE_TO_HOST), 0);
-    assert_int_equal(aclrtMemcpy(dgr, sizeof dgr, ddgrid, sizeof dgr, ACL_MEMCPY_DEVICE_TO_HOST),
-                     0);
+    grid_read(&c, 3, buf, 9);
+    grid_read(&c, 4, dgr, 2);
     const float want[9] = {-7, 0.25f, -7, 0.25f, -7, 0.25f, -7, 0.25f, -7};
     for (int i = 0; i < 9; i++)
         assert_true(buf[i] == want[i]);
@@ -182,31 +226,18 @@ static void test_grid_strided_output(void **state)
     float before[9];
     memcpy(before, buf, sizeof buf);
     aclBoolArray *empty = aclCreateBoolArray(NULL, 0);
-    assert_int_equal(aclnnGridSampler2DBackwardGetWorkspaceSize(go, in, gr, 0, 0, false, empty,
-                                                                ig, gg, &ws, &exec),
-                     ACLNN_SUCCESS);
-    assert_int_equal(aclnnGridSampler2DBackward(NULL, ws, exec, stream), ACLNN_SUCCESS);
-    assert_int_equal(aclrtMemcpy(buf, sizeof buf, ddx, sizeof buf, ACL_MEMCPY_DEVICE_TO_HOST), 0);
+    assert_int_equal(grid_run(&c, 0, 0, empty), ACLNN_SUCCESS);
+    grid_read(&c, 3, buf, 9);
     assert_memory_equal(buf, before, sizeof buf);
 
     /* NULL mask → 161001. */
-    assert_int_equal(aclnnGridSampler2DBackwardGetWorkspaceSize(go, in, gr, 0, 0, false, NULL, ig,
-                                                                gg, &ws, &exec),
-                     ACLNN_ERR_PARAM_NULLPTR);
+    assert_int_equal(grid_run(&c, 0, 0, NULL), ACLNN_ERR_PARAM_NULLPTR);
     aclDestroyBoolArray(empty);
-    aclDestroyBoolArray(mask);
-    aclDestroyTensor(go);
-    aclDestroyTensor(in);
-    aclDestroyTensor(gr);
-    aclDestroyTensor(ig);
-    aclDestroyTensor(gg);
-    void *bufs[5] = {dx, dg, dgrid, ddx, ddgrid};
-    for (int i = 0; i < 5; i++)
-        aclrtFree(bufs[i]);
+    grid_teardown(&c);
 }
 
 /* Grid sampler, bicubic (interpolationMode 2, which torch's backward has), zeros, align_corners
- * false, the same 1x1x2x2 input [1,2,3,4] and one sample at the centre: x = y = 0.5, t = 0.5.
+ * false, one sample at the centre: x = y = 0.5, t = 0.5.
  * Keys' weights with A = -0.75: cubic1(0.5) = (1.25·0.5 - 2.25)·0.25 + 1 = 0.59375 for the two
  * in-bounds taps (-1 and 2 are outside: zeros), so dx = 0.59375^2 = 0.3525390625 on each pixel.
  * Their derivatives: d cubic1(t)/dt = 3·1.25·t^2 - 2·2.25·t = -1.3125 for tap 0, +1.3125 for tap 1,
@@ -215,39 +246,76 @@ static void test_grid_strided_output(void **state)
 static void test_grid_bicubic(void **state)
 {
     (void)state;
-    aclrtStream stream = emu_test_init(NULL);
-    static const int64_t xdims[4] = {1, 1, 2, 2}, gdims[4] = {1, 1, 1, 1}, griddims[4] = {1, 1, 1, 2};
-    const double x[4] = {1, 2, 3, 4}, g[1] = {1}, grid[2] = {0, 0};
-    void *dx, *dg, *dgrid, *ddx, *ddgrid;
-    aclTensor *go = emu_test_tensor(g, gdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dg);
-    aclTensor *in = emu_test_tensor(x, xdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dx);
-    aclTensor *gr = emu_test_tensor(grid, griddims, 4, ACL_FLOAT, ACL_FORMAT_ND, &dgrid);
-    aclTensor *ig = emu_test_tensor(NULL, xdims, 4, ACL_FLOAT, ACL_FORMAT_ND, &ddx);
-    aclTensor *gg = emu_test_tensor(NULL, griddims, 4, ACL_FLOAT, ACL_FORMAT_ND, &ddgrid);
-    const bool m[2] = {true, true};
-    aclBoolArray *mask = aclCreateBoolArray(m, 2);
-    uint64_t ws;
-    aclOpExecutor *exec;
-    assert_int_equal(aclnnGridSampler2DBackwardGetWorkspaceSize(go, in, gr, 2, 0, false, mask, ig,
-                                                                gg, &ws, &exec),
-                     ACLNN_SUCCESS);
-    assert_int_equal(aclnnGridSampler2DBackward(NULL, ws, exec, stream), ACLNN_SUCCESS);
+    struct grid_call c;
+    grid_setup(&c, 0, 0, NULL);
+    assert_int_equal(grid_run(&c, 2, 0, c.mask), ACLNN_SUCCESS);
     float dxo[4], dgr[2];
-    assert_int_equal(aclrtMemcpy(dxo, sizeof dxo, ddx, sizeof dxo, ACL_MEMCPY_DEVICE_TO_HOST), 0);
-    assert_int_equal(aclrtMemcpy(dgr, sizeof dgr, ddgrid, sizeof dgr, ACL_MEMCPY_DEVICE_TO_HOST),
-                     0);
+    grid_read(&c, 3, dxo, 4);
+    grid_read(&c, 4, dgr, 2);
     for (int i = 0; i < 4; i++)
         assert_true(dxo[i] == 0.3525390625f);
     assert_true(dgr[0] == 1.55859375f && dgr[1] == 3.1171875f);
-    aclDestroyBoolArray(mask);
-    aclDestroyTensor(go);
-    aclDestroyTensor(in);
-    aclDestroyTensor(gr);
-    aclDestroyTensor(ig);
-    aclDestroyTensor(gg);
-    void *bufs[5] = {dx, dg, dgrid, ddx, ddgrid};
-    for (int i = 0; i < 5; i++)
-        aclrtFree(bufs[i]);
+    grid_teardown(&c);
+}
+
+/* torch 1.13's own CPU kernel dies of SIGSEGV on a NaN grid coordinate under bilinear with
+ * border or reflection padding (called from Python with no aclcts code: pytorch/pytorch#24823,
+ * kernels/torch/crash_probe.py). The kernel runs in a child process: the caller gets 561000,
+ * the message names the signal, the outputs stay as they were, and the process lives on to make
+ * the next call. */
+static void test_grid_torch_crash_is_an_error(void **state)
+{
+    (void)state;
+    struct grid_call c;
+    grid_setup(&c, NAN, 0, NULL);
+    float poison[4] = {-7, -7, -7, -7}, dxo[4];
+    assert_int_equal(aclrtMemcpy(c.dev[3], sizeof poison, poison, sizeof poison,
+                                 ACL_MEMCPY_HOST_TO_DEVICE), 0);
+    for (int64_t padding = 1; padding <= 2; padding++) {
+        assert_int_equal(grid_run(&c, 0, padding, c.mask), ACLNN_ERR_INNER);
+        const char *msg = aclGetRecentErrMsg();
+        assert_non_null(msg);
+        assert_non_null(strstr(msg, "at::grid_sampler_2d_backward died of SIGSEGV"));
+        grid_read(&c, 3, dxo, 4);
+        assert_memory_equal(dxo, poison, sizeof poison);
+    }
+    grid_teardown(&c);
+}
+
+/* A grid value past 2^20 also runs in the child (its coordinate might overflow): there torch
+ * answers, and the answer comes back whole. x = 2^21 lies far right of the 2x2 input, so under
+ * zeros padding every tap is outside: dx = 0 and dgrid = 0 (both poisoned with -7 before). */
+static void test_grid_far_point_in_child(void **state)
+{
+    (void)state;
+    struct grid_call c;
+    grid_setup(&c, 0x1p21, 0, NULL);
+    float poison[4] = {-7, -7, -7, -7}, dxo[4], dgr[2];
+    assert_int_equal(aclrtMemcpy(c.dev[3], sizeof poison, poison, sizeof poison,
+                                 ACL_MEMCPY_HOST_TO_DEVICE), 0);
+    assert_int_equal(aclrtMemcpy(c.dev[4], sizeof dgr, poison, sizeof dgr,
+                                 ACL_MEMCPY_HOST_TO_DEVICE), 0);
+    assert_int_equal(grid_run(&c, 0, 0, c.mask), ACLNN_SUCCESS);
+    grid_read(&c, 3, dxo, 4);
+    grid_read(&c, 4, dgr, 2);
+    for (int i = 0; i < 4; i++)
+        assert_true(dxo[i] == 0);
+    assert_true(dgr[0] == 0 && dgr[1] == 0);
+    grid_teardown(&c);
+}
+
+/* gradOutput of another batch than self runs in the child (torch reads past it); a torch
+ * exception there is the same 161002 with torch's words: FLOAT16 has no CPU kernel. */
+static void test_error_in_child(void **state)
+{
+    (void)state;
+    static const int64_t gdims[4] = {2, 1, 2, 2};
+    const double g[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    double gin[16];
+    assert_int_equal(avgpool(ACL_FLOAT16, g, gdims, k2, 0, gin, false), ACLNN_ERR_PARAM_INVALID);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "torch: \"avg_pool2d_backward\" not implemented for 'Half'"));
+    for (int i = 0; i < 16; i++)
+        assert_true(gin[i] == -7);
 }
 
 /* ACL_OPT_DETERMINISTIC=1 is applied as torch's deterministic-algorithms mode; torch's CPU
@@ -293,6 +361,9 @@ int main(void)
         cmocka_unit_test(test_unmapped_dtype),
         cmocka_unit_test(test_grid_strided_output),
         cmocka_unit_test(test_grid_bicubic),
+        cmocka_unit_test(test_grid_torch_crash_is_an_error),
+        cmocka_unit_test(test_grid_far_point_in_child),
+        cmocka_unit_test(test_error_in_child),
         cmocka_unit_test(test_deterministic_mode),
         cmocka_unit_test(test_host_pointer),
     };
