@@ -35,6 +35,7 @@ typedef struct gs_params {
     bool want_dx, want_dgrid;  /* outputMask[0], outputMask[1] */
     bool deterministic;        /* fixed-order kernel (decided in the first phase) */
     bool inf_to_edge;          /* a vendor AICore kernel: border clamps ±inf to the edge */
+    bool bicubic_low_edge;     /* a 9.1+ vector bicubic kernel: non-finite to index 0 */
     bool clamp_nonfinite;      /* ACLNN_EMU_NONFINITE_GRID=clamp: PyTorch's clamp (run.c) */
     aclnnStatus (*run)(const struct gs_params *p); /* gs_run_f32 or gs_run_f64 (path.c) */
 } gs_params;

@@ -28,13 +28,15 @@ static bool GS_FN(kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, con
 /* Non-finite coordinates moved to an edge in a copy when the view is the caller's
  * (gs_params.inf_to_edge: ±inf as ±1; clamp_nonfinite: also NaN as -1, and under reflection
  * every one as -1), values border and reflection clip to that edge with a zero gradient
- * factor. False when out of host memory. */
-static bool GS_FN(to_edge)(const GS_T **grid, GS_T **own, int64_t n, bool clamp, int padding)
+ * factor; bicubic_low_edge: every one as -7, whose taps all lie left of (above) index 0 for
+ * either align_corners. False when out of host memory. */
+static bool GS_FN(to_edge)(const GS_T **grid, GS_T **own, int64_t n, const gs_params *pr)
 {
+    bool clamp = pr->clamp_nonfinite, low = pr->bicubic_low_edge;
     GS_T *g = *own;
     for (int64_t i = 0; i < n; i++) {
         GS_T c = (*grid)[i];
-        if (!isinf(c) && !(clamp && isnan(c)))
+        if (!isinf(c) && !((clamp || low) && isnan(c)))
             continue;
         if (!g) {
             if (!(g = malloc((size_t)n * sizeof *g)))
@@ -43,7 +45,10 @@ static bool GS_FN(to_edge)(const GS_T **grid, GS_T **own, int64_t n, bool clamp,
             *own = g;
             *grid = g;
         }
-        g[i] = isinf(c) && c > 0 && !(clamp && padding == GS_REFLECTION) ? 1 : -1;
+        if (low)
+            g[i] = -7;
+        else
+            g[i] = isinf(c) && c > 0 && !(clamp && pr->padding == GS_REFLECTION) ? 1 : -1;
     }
     return true;
 }
@@ -61,8 +66,8 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
     const GS_T *in = pr->want_dgrid ? GS_FN(gs_view)(pr->input, &own_in) : NULL;
     const GS_T *grid = GS_FN(gs_grid_view)(pr->grid, points, &own_grid);
     bool ok = go && grid && (in || !pr->want_dgrid);
-    if (ok && (pr->inf_to_edge || pr->clamp_nonfinite))
-        ok = GS_FN(to_edge)(&grid, &own_grid, points * 2, pr->clamp_nonfinite, pr->padding);
+    if (ok && (pr->inf_to_edge || pr->clamp_nonfinite || pr->bicubic_low_edge))
+        ok = GS_FN(to_edge)(&grid, &own_grid, points * 2, pr);
 
     if (ok && pr->want_dx) {
         if (GS_FN(gs_direct)(pr->input_grad)) /* the kernel writes (zeroes) all of dx itself */

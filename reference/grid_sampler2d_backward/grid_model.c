@@ -45,6 +45,32 @@ static bool vendor_inf_to_edge(const ref_status_query *q, const ref_grid_params 
     }
 }
 
+/* Whether the call runs on a vector bicubic kernel of release 9.1 or 9.2 under border: 910b and
+ * 910_93 when not DOUBLE and C <= 2048. It sets a non-finite coordinate to -100 after
+ * unnormalising and clamps each tap index into the image, so all four taps sit on index 0 with
+ * weights summing to 1 and derivatives to 0 (docs/contract.md "Non-finite grid coordinates in
+ * the vendor's kernels"). 950's SIMT kernel casts a NaN index (not modelled: out of bounds). */
+static bool vendor_bicubic_low_edge(const ref_status_query *q, const ref_grid_params *p)
+{
+    ref_spec s = ref_status_spec(q);
+    return (s == REF_SPEC_VENDOR_91 || s == REF_SPEC_VENDOR_92) &&
+           p->interpolation == REF_INTERP_BICUBIC && p->padding == REF_PAD_BORDER &&
+           ref_product_family(q->product) == REF_FAMILY_A2A3 &&
+           q->t[REF_GRID_INPUT].dtype != REF_DT_DOUBLE && p->c <= 2048;
+}
+
+/* The grid with each non-finite coordinate as -7: unnormalised to -3(W-1) (align_corners) or
+ * -3W - 1/2, every bicubic tap at index 0 or left of it, which border clamps to index 0 as the
+ * kernel's -100 does. NULL: out of memory (errno). */
+static double *grid_low_edge(const double *grid, int64_t n)
+{
+    double *g = malloc((size_t)(n > 0 ? n : 1) * sizeof *g);
+    if (!g) return NULL;
+    for (int64_t i = 0; i < n; i++)
+        g[i] = isfinite(grid[i]) ? grid[i] : -7;
+    return g;
+}
+
 /* The grid with each infinite coordinate replaced by ±1, which border padding clamps to the
  * same edge with the same zero gradient factor. NULL: out of memory (errno). */
 static double *grid_inf_to_edge(const double *grid, int64_t n)
@@ -93,7 +119,7 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     if (planes < 1) planes = 1;
     if (planes > (uint64_t)p.c && p.c > 0) planes = (uint64_t)p.c;
     /* the grid's copy of vendor_inf_to_edge */
-    uint64_t edged = vendor_inf_to_edge(q, &p) ? 16 * hw_out * (uint64_t)(p.n > 0 ? p.n : 0) : 0;
+    uint64_t edged = vendor_inf_to_edge(q, &p) || vendor_bicubic_low_edge(q, &p) ? 16 * hw_out * (uint64_t)(p.n > 0 ? p.n : 0) : 0;
     if (ref_status_spec(q) == REF_SPEC_DOC) /* the clamped variants' answers */
         edged += ref_grid_doc_work_bytes(&p);
     if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk, one grid_grad batch */
@@ -127,8 +153,10 @@ static int stream(const ref_status_query *q, const ref_case_answer *a,
     params_of(q, &p);
     const double *grid = in[REF_GRID_GRID];
     double *edged = NULL;
-    if (vendor_inf_to_edge(q, &p) && !(grid = edged = grid_inf_to_edge(grid, 2 * p.n * p.h_out *
-                                                                          p.w_out)))
+    int64_t ngrid = 2 * p.n * p.h_out * p.w_out;
+    if (vendor_inf_to_edge(q, &p) && !(grid = edged = grid_inf_to_edge(grid, ngrid)))
+        return -1;
+    if (vendor_bicubic_low_edge(q, &p) && !(grid = edged = grid_low_edge(grid, ngrid)))
         return -1;
     int (*fn)(const ref_grid_params *, const double *, const double *, const double *,
               ref_options *, bool, bool, const ref_sink *) =

@@ -1,4 +1,5 @@
-/* A NaN or ±inf grid coordinate under border or reflection padding: under the documents both
+/* A NaN or ±inf grid coordinate under border or reflection padding (last test: bicubic on a
+ * vendor release's vector kernel). Under the documents both
  * "out of bounds, nothing" (the primary) and PyTorch's clamp into the border are legal (the
  * clamp's values as alternatives); under a vendor release only the release's answer.
  * Input 1x1x3x4 holding 1..12, one grid point (x, 0.25), gradOutput 1, bilinear, align_corners
@@ -44,18 +45,18 @@ static int keep(void *ctx, const ref_chunk *ch)
     return 0;
 }
 
-static answers run(ref_spec spec, int padding, double x)
+static answers run_on(ref_spec spec, ref_product product, ref_dtype dtype, int interpolation,
+                      int padding, double x)
 {
-    ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
-                          .spec = spec};
-    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {0}, 0};
+    ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = product, .spec = spec};
+    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {interpolation}, 0};
     q.p[REF_GRID_PADDING_MODE] = (ref_param){true, 1, {padding}, 0};
     q.p[REF_GRID_ALIGN_CORNERS] = (ref_param){true, 1, {0}, 0};
     q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
     const int64_t dims[5][4] = {{1, 1, 1, 1}, {1, 1, 3, 4}, {1, 1, 1, 2}, {1, 1, 3, 4},
                                 {1, 1, 1, 2}};
     for (int t = 0; t < 5; t++) {
-        q.t[t] = (ref_tensor_desc){.present = true, .dtype = REF_DT_FLOAT, .format = REF_FMT_ND,
+        q.t[t] = (ref_tensor_desc){.present = true, .dtype = dtype, .format = REF_FMT_ND,
                                    .rank = 4};
         memcpy(q.t[t].dims, dims[t], sizeof dims[t]);
     }
@@ -65,10 +66,15 @@ static answers run(ref_spec spec, int padding, double x)
     const double *inputs[REF_MAX_SLOTS] = {go, in, grid};
     answers a;
     memset(&a, 0, sizeof a);
-    ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = keep, .ctx = &a};
+    ref_case_request r = {.dtype = dtype, .inputs = inputs, .chunk = keep, .ctx = &a};
     ref_case_answer ans;
     assert_int_equal(ref_case(&q, &r, &ans), 0);
     return a;
+}
+
+static answers run(ref_spec spec, int padding, double x)
+{
+    return run_on(spec, REF_PRODUCT_ASCEND910B, REF_DT_FLOAT, 0, padding, x);
 }
 
 static bool has(const answers *a, int w, int e, double v)
@@ -117,11 +123,39 @@ static void one_answer_elsewhere(void **state)
     assert_true(v.v[1][1] == 0 && v.nalt[1][1] == 0);
 }
 
+/* Releases 9.1 and 9.2, bicubic under border on 910b's vector kernel: a non-finite x becomes
+ * -100 once unnormalised and all four taps clamp to column 0 (ops-cv
+ * grid_sampler2_d_grad_bicubic.h:530-545,845-850@4d57ffe7). y = 1.375 (t = 0.375): Keys'
+ * weights with A = -0.75 are -0.10986328125, 0.74951171875, 0.42626953125, -0.06591796875 by
+ * hand, the last two on row 2 (row 3 clamps to 2): dx 0.3603515625 there; dgrid x 0 (the
+ * weights' derivatives sum to 0 on one column), dgrid y 6.2578125. PyTorch 1.13 float64 with x
+ * = -100 (the kernel's value) or -7 gives these exactly. 950 (SIMT) and DOUBLE (AICPU) keep the
+ * point out of bounds, as do the documents (bicubic refused there: not asked). */
+static void vendor_bicubic_border_low_edge(void **state)
+{
+    (void)state;
+    const double xs[] = {NAN, INFINITY, -INFINITY};
+    const double want[12] = {-0.10986328125, 0, 0, 0, 0.74951171875, 0, 0, 0, 0.3603515625};
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < 3; i++) {
+            ref_spec spec = s ? REF_SPEC_VENDOR_92 : REF_SPEC_VENDOR_91;
+            answers a = run_on(spec, REF_PRODUCT_ASCEND910B, REF_DT_FLOAT, 2, REF_PAD_BORDER, xs[i]);
+            for (int e = 0; e < 12; e++)
+                assert_true(a.v[0][e] == want[e] && a.nalt[0][e] == 0);
+            assert_true(a.v[1][0] == 0 && a.v[1][1] == 6.2578125);
+            answers o = run_on(spec, REF_PRODUCT_ASCEND950, REF_DT_FLOAT, 2, REF_PAD_BORDER, xs[i]);
+            answers d = run_on(spec, REF_PRODUCT_ASCEND910B, REF_DT_DOUBLE, 2, REF_PAD_BORDER, xs[i]);
+            for (int e = 0; e < 12; e++)
+                assert_true(o.v[0][e] == 0 && d.v[0][e] == 0);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(doc_allows_nothing_and_the_clamp),
         cmocka_unit_test(one_answer_elsewhere),
+        cmocka_unit_test(vendor_bicubic_border_low_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
