@@ -70,8 +70,16 @@ def axis(x, size, pad, align):
     return [tap_index(f - 1 + k, size, pad, align) for k in range(4)], w, dw, mult
 
 
-def grid_bicubic_exact(c, go, inp, grid, ext_sum):
-    """input_grad and grid_grad as lists of ext_sum() (the differential's extended-real sums)."""
+def low_edge_x(size, align):
+    """The grid value whose unnormalised coordinate is -100: where the vendor's vector bicubic
+    kernels of releases 9.1/9.2 put a NaN or ±inf coordinate under border (docs/contract.md)."""
+    return Q(-199, size - 1) - 1 if align and size > 1 else Q(-199, size) - 1
+
+
+def grid_bicubic_exact(c, go, inp, grid, ext_sum, low_edge=False):
+    """input_grad and grid_grad as lists of ext_sum() (the differential's extended-real sums).
+    low_edge: a non-finite coordinate goes to -100 (the vendor's vector kernels under border);
+    else the point contributes nothing (the contract)."""
     N, C, Hi, Wi = inp.shape
     Ho, Wo = grid.shape[1], grid.shape[2]
     pad, align = c["padding_mode"], c["align"]
@@ -82,7 +90,10 @@ def grid_bicubic_exact(c, go, inp, grid, ext_sum):
             for w in range(Wo):
                 gx, gy = float(grid[n, h, w, 0]), float(grid[n, h, w, 1])
                 base = ((n * Ho + h) * Wo + w) * 2
-                if not (math.isfinite(gx) and math.isfinite(gy)):
+                if low_edge:
+                    gx = gx if math.isfinite(gx) else low_edge_x(Wi, align)
+                    gy = gy if math.isfinite(gy) else low_edge_x(Hi, align)
+                elif not (math.isfinite(gx) and math.isfinite(gy)):
                     continue
                 ix, wx, dwx, mx = axis(gx, Wi, pad, align)
                 iy, wy, dwy, my = axis(gy, Hi, pad, align)
