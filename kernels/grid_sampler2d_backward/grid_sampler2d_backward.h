@@ -214,15 +214,18 @@ bool GS_FN(gs_kernel_bicubic)(const gs_shape *s, const GS_T *go, const GS_T *in,
 
 /* The tensor can be used in place: dtype GS_DT, contiguous. */
 bool GS_FN(gs_direct)(const aclTensor *t);
-/* A contiguous GS_T view of a tensor: its own memory when possible, else a staged copy
- * (*owned, freed by the caller); NULL when out of memory. */
-GS_T *GS_FN(gs_view)(const aclTensor *t, GS_T **owned);
-/* The grid as [points][2] (see tensor_io.c for a last dim other than 2). */
-GS_T *GS_FN(gs_grid_view)(const aclTensor *t, int64_t points, GS_T **owned);
+/* A contiguous GS_T view of elements first .. first + n − 1 of a tensor (row-major): its own
+ * memory when possible, else a staged copy (*owned, freed by the caller); NULL when out of
+ * memory. */
+GS_T *GS_FN(gs_view)(const aclTensor *t, int64_t first, int64_t n, GS_T **owned);
+/* Points first .. first + points − 1 of the grid as [points][2] (see tensor_io.c for a last
+ * dim other than 2). */
+GS_T *GS_FN(gs_grid_view)(const aclTensor *t, int64_t first, int64_t points, GS_T **owned);
 /* Element i of t (row-major over the view) set to v, rounded once into t's dtype. */
 void GS_FN(gs_store)(const aclTensor *t, int64_t i, GS_T v, bool truncate);
-/* gs_store of src[i] into element i, for i in 0 .. n − 1. */
-void GS_FN(gs_store_all)(const aclTensor *t, const GS_T *src, int64_t n, bool truncate);
+/* gs_store of src[i] into element first + i, for i in 0 .. n − 1. */
+void GS_FN(gs_store_range)(const aclTensor *t, int64_t first, const GS_T *src, int64_t n,
+                           bool truncate);
 
 #endif /* GS_DOUBLE */
 

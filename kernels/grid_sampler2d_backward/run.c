@@ -1,6 +1,7 @@
 /* gs_run_f32, gs_run_f64: the executor's run for one compute type GS_T (built once per type,
  * grid_sampler2d_backward.h): contiguous GS_T views of the tensors (tensor_io.c), the kernel
- * chosen in the first phase, then one rounding of each staged result into its output. */
+ * chosen in the first phase, then one rounding of each staged result into its output; a group
+ * of batch items at a time where the views are staged copies. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,58 +54,109 @@ static bool GS_FN(to_edge)(const GS_T **grid, GS_T **own, int64_t n, const gs_pa
     return true;
 }
 
-aclnnStatus GS_FN(gs_run)(const gs_params *pr)
+/* Where a direct output's elements start at element `first` (gs_direct: dtype GS_DT and
+ * contiguous as this kernel sees it). */
+static GS_T *GS_FN(direct_ptr)(const aclTensor *t, int64_t first)
 {
-    const int64_t *di = pr->input->dims, *dg = pr->grad_output->dims;
-    const gs_shape s = {di[0], di[1], di[2], di[3], dg[2], dg[3],
-                        pr->interpolation, pr->padding, pr->align_corners};
-    const int64_t points = s.n * s.ho * s.wo, nin = s.n * s.c * s.hi * s.wi;
+    return (GS_T *)emu_element_ptr(t, 0) + first;
+}
+
+/* Batch items b0 .. b0 + nb − 1 of the case: their inputs staged (or used in place), the
+ * kernel, each staged result rounded once into its output. False when out of host memory. */
+static bool GS_FN(run_items)(const gs_params *pr, const gs_shape *all, int64_t b0, int64_t nb,
+                             uint64_t seed)
+{
+    gs_shape s = *all;
+    s.n = nb;
+    const int64_t po = s.ho * s.wo, p0 = b0 * po, points = nb * po;
+    const int64_t per_in = s.c * s.hi * s.wi, in0 = b0 * per_in, nin = nb * per_in;
     const int64_t dgrid_dim = pr->grid_grad->dims[3];
     GS_T *own_go = NULL, *own_in = NULL, *own_grid = NULL, *own_dx = NULL, *own_dgrid = NULL;
     GS_T *dx = NULL, *dgrid = NULL;
-    const GS_T *go = GS_FN(gs_view)(pr->grad_output, &own_go);
-    const GS_T *in = pr->want_dgrid ? GS_FN(gs_view)(pr->input, &own_in) : NULL;
-    const GS_T *grid = GS_FN(gs_grid_view)(pr->grid, points, &own_grid);
+    const GS_T *go = GS_FN(gs_view)(pr->grad_output, b0 * s.c * po, nb * s.c * po, &own_go);
+    const GS_T *in = pr->want_dgrid ? GS_FN(gs_view)(pr->input, in0, nin, &own_in) : NULL;
+    const GS_T *grid = GS_FN(gs_grid_view)(pr->grid, p0, points, &own_grid);
     bool ok = go && grid && (in || !pr->want_dgrid);
     if (ok && (pr->inf_to_edge || pr->clamp_nonfinite || pr->bicubic_low_edge))
         ok = GS_FN(to_edge)(&grid, &own_grid, points * 2, pr);
 
     if (ok && pr->want_dx) {
         if (GS_FN(gs_direct)(pr->input_grad)) /* the kernel writes (zeroes) all of dx itself */
-            dx = emu_element_ptr(pr->input_grad, 0);
+            dx = GS_FN(direct_ptr)(pr->input_grad, in0);
         else
             dx = own_dx = malloc((size_t)(nin > 0 ? nin : 1) * sizeof(GS_T));
         ok = dx != NULL;
     }
     if (ok && pr->want_dgrid) {
         if (GS_FN(gs_direct)(pr->grid_grad) && dgrid_dim == 2)
-            dgrid = emu_element_ptr(pr->grid_grad, 0);
+            dgrid = GS_FN(direct_ptr)(pr->grid_grad, p0 * 2);
         else
             dgrid = own_dgrid = calloc((size_t)points * 2, sizeof(GS_T));
         ok = dgrid != NULL;
     }
-    if (ok) {
-        uint64_t seed = pr->deterministic ? 0 : emu_shuffle_seed();
+    if (ok)
         ok = GS_FN(kernel)(&s, go, in, grid, dx, dgrid, pr->deterministic, seed);
-    }
     if (ok) {
         bool truncate = emu_fault_on(EMU_FAULT_ROUND_TRUNCATE);
         if (own_dx != NULL)
-            GS_FN(gs_store_all)(pr->input_grad, own_dx, nin, truncate);
+            GS_FN(gs_store_range)(pr->input_grad, in0, own_dx, nin, truncate);
         if (own_dgrid != NULL && dgrid_dim == 2)
-            GS_FN(gs_store_all)(pr->grid_grad, own_dgrid, points * 2, truncate);
+            GS_FN(gs_store_range)(pr->grid_grad, p0 * 2, own_dgrid, points * 2, truncate);
         else if (own_dgrid != NULL)
             for (int64_t p = 0; p < points; p++)
                 for (int64_t k = 0; k < 2 && k < dgrid_dim; k++)
-                    GS_FN(gs_store)(pr->grid_grad, p * dgrid_dim + k, own_dgrid[p * 2 + k],
-                                    truncate);
-    } else {
-        emu_set_error(GS_API_NAME ": out of host memory for staging buffers or kernel scratch");
+                    GS_FN(gs_store)(pr->grid_grad, (p0 + p) * dgrid_dim + k,
+                                    own_dgrid[p * 2 + k], truncate);
     }
     free(own_go);
     free(own_in);
     free(own_grid);
     free(own_dx);
     free(own_dgrid);
+    return ok;
+}
+
+/* Host bytes of FP32 copies the emulated device holds at once: a case whose tensors need
+ * staging (FLOAT16, BF16, views that are not contiguous) runs a group of batch items at a time,
+ * rather than holding a GS_T copy of every tensor whole (4 bytes an element of each: more than
+ * the case's own tensors). */
+#define GS_STAGE_BYTES ((int64_t)64 << 20)
+
+/* Batch items a group holds: every item at once when nothing is staged, or when the points'
+ * order is permuted across the whole case (ACLNN_EMU_SHUFFLE); each item's outputs come from
+ * its own points alone, in the same order, either way. */
+static int64_t GS_FN(group_items)(const gs_params *pr, const gs_shape *s, uint64_t seed)
+{
+    const int64_t po = s->ho * s->wo, per_in = s->c * s->hi * s->wi;
+    int64_t per = GS_FN(gs_direct)(pr->grad_output) ? 0 : s->c * po;
+    if (pr->want_dgrid && !GS_FN(gs_direct)(pr->input))
+        per += per_in;
+    if (!GS_FN(gs_direct)(pr->grid) || pr->grid->dims[3] != 2)
+        per += 2 * po;
+    if (pr->want_dx && !GS_FN(gs_direct)(pr->input_grad))
+        per += per_in;
+    if (pr->want_dgrid && !(GS_FN(gs_direct)(pr->grid_grad) && pr->grid_grad->dims[3] == 2))
+        per += 2 * po;
+    if (seed != 0 || per == 0 || s->n <= 1)
+        return s->n;
+    int64_t g = GS_STAGE_BYTES / (per * (int64_t)sizeof(GS_T));
+    return g < 1 ? 1 : g < s->n ? g : s->n;
+}
+
+aclnnStatus GS_FN(gs_run)(const gs_params *pr)
+{
+    const int64_t *di = pr->input->dims, *dg = pr->grad_output->dims;
+    const gs_shape s = {di[0], di[1], di[2], di[3], dg[2], dg[3],
+                        pr->interpolation, pr->padding, pr->align_corners};
+    uint64_t seed = pr->deterministic ? 0 : emu_shuffle_seed();
+    const int64_t group = GS_FN(group_items)(pr, &s, seed);
+    bool ok = true;
+    if (group >= s.n) /* also no batch item at all: the kernel still runs, on nothing */
+        ok = GS_FN(run_items)(pr, &s, 0, s.n, seed);
+    else
+        for (int64_t b0 = 0; ok && b0 < s.n; b0 += group)
+            ok = GS_FN(run_items)(pr, &s, b0, s.n - b0 < group ? s.n - b0 : group, seed);
+    if (!ok)
+        emu_set_error(GS_API_NAME ": out of host memory for staging buffers or kernel scratch");
     return ok ? ACLNN_SUCCESS : ACLNN_ERR_INNER;
 }

@@ -20,12 +20,18 @@ bool GS_FN(gs_direct)(const aclTensor *t)
     return t->dtype == GS_DT && contiguous(t);
 }
 
-/* The n elements of a contiguous tensor into buf as emu_load reads them, with the dtype tested
- * once rather than the view walked and the dtype looked up for every element (that walk was a
- * fifth of a FLOAT16 vendor case's instructions). False for other dtypes. */
-static bool stage_contiguous(const aclTensor *t, int64_t n, GS_T *buf)
+/* Element `first` of a contiguous tensor (as this kernel sees it: from element 0 on). */
+static unsigned char *contiguous_ptr(const aclTensor *t, int64_t first)
 {
-    const unsigned char *p = emu_element_ptr(t, 0);
+    return (unsigned char *)emu_element_ptr(t, 0) + first * (int64_t)emu_dtype_size(t->dtype);
+}
+
+/* Elements first .. first + n - 1 of a contiguous tensor into buf as emu_load reads them, with
+ * the dtype tested once rather than the view walked and the dtype looked up for every element
+ * (that walk was a fifth of a FLOAT16 vendor case's instructions). False for other dtypes. */
+static bool stage_contiguous(const aclTensor *t, int64_t first, int64_t n, GS_T *buf)
+{
+    const unsigned char *p = contiguous_ptr(t, first);
     uint16_t h;
     float f;
     double d;
@@ -47,31 +53,30 @@ static bool stage_contiguous(const aclTensor *t, int64_t n, GS_T *buf)
     }
 }
 
-GS_T *GS_FN(gs_view)(const aclTensor *t, GS_T **owned)
+GS_T *GS_FN(gs_view)(const aclTensor *t, int64_t first, int64_t n, GS_T **owned)
 {
-    int64_t n = emu_tensor_numel(t);
     *owned = NULL;
     if (GS_FN(gs_direct)(t))
-        return (GS_T *)emu_element_ptr(t, 0);
+        return (GS_T *)contiguous_ptr(t, first);
     GS_T *buf = malloc((size_t)(n > 0 ? n : 1) * sizeof(GS_T));
-    if (buf != NULL && !(contiguous(t) && stage_contiguous(t, n, buf)))
+    if (buf != NULL && !(contiguous(t) && stage_contiguous(t, first, n, buf)))
         for (int64_t i = 0; i < n; i++)
-            buf[i] = (GS_T)emu_load(t, i); /* exact: FLOAT16 and BF16 fit in FP32 */
+            buf[i] = (GS_T)emu_load(t, first + i); /* exact: FLOAT16 and BF16 fit in FP32 */
     return *owned = buf;
 }
 
 /* A last dim other than 2 (possible only under the skip-check fault) reads missing coordinates
  * as 0 and ignores extra ones, staying inside the tensor. */
-GS_T *GS_FN(gs_grid_view)(const aclTensor *t, int64_t points, GS_T **owned)
+GS_T *GS_FN(gs_grid_view)(const aclTensor *t, int64_t first, int64_t points, GS_T **owned)
 {
     int64_t d = t->dims[3];
     if (d == 2)
-        return GS_FN(gs_view)(t, owned);
+        return GS_FN(gs_view)(t, first * 2, points * 2, owned);
     GS_T *buf = *owned = calloc((size_t)(points > 0 ? points : 1) * 2, sizeof(GS_T));
     if (buf != NULL)
         for (int64_t p = 0; p < points; p++)
             for (int64_t k = 0; k < 2 && k < d; k++)
-                buf[p * 2 + k] = (GS_T)emu_load(t, p * d + k);
+                buf[p * 2 + k] = (GS_T)emu_load(t, (first + p) * d + k);
     return buf;
 }
 
@@ -105,9 +110,10 @@ void GS_FN(gs_store)(const aclTensor *t, int64_t i, GS_T v, bool truncate)
 /* gs_store of src[0..n-1] into elements 0..n-1 of a contiguous t, the dtype tested once: t of
  * dtype GS_DT, or (FP32 compute) FLOAT16 or BF16. False for others (per element, as gs_store
  * writes them). */
-static bool store_contiguous(const aclTensor *t, const GS_T *src, int64_t n, bool truncate)
+static bool store_contiguous(const aclTensor *t, int64_t first, const GS_T *src, int64_t n,
+                             bool truncate)
 {
-    unsigned char *p = emu_element_ptr(t, 0);
+    unsigned char *p = contiguous_ptr(t, first);
     if (t->dtype == GS_DT) {
         memcpy(p, src, (size_t)n * sizeof *src);
         return true;
@@ -128,10 +134,11 @@ static bool store_contiguous(const aclTensor *t, const GS_T *src, int64_t n, boo
     return false;
 }
 
-void GS_FN(gs_store_all)(const aclTensor *t, const GS_T *src, int64_t n, bool truncate)
+void GS_FN(gs_store_range)(const aclTensor *t, int64_t first, const GS_T *src, int64_t n,
+                           bool truncate)
 {
-    if (contiguous(t) && store_contiguous(t, src, n, truncate))
+    if (contiguous(t) && store_contiguous(t, first, src, n, truncate))
         return;
     for (int64_t i = 0; i < n; i++)
-        GS_FN(gs_store)(t, i, src[i], truncate);
+        GS_FN(gs_store)(t, first + i, src[i], truncate);
 }

@@ -6,6 +6,7 @@
  * of widely spread magnitudes to the same input cells, so any change of summation order changes
  * the rounded sums. */
 #include <math.h>
+#include <stdio.h>
 #include <omp.h>
 
 #include "call.h"
@@ -193,6 +194,85 @@ static void test_double_and_wide_c_stay_nondeterministic(void **state)
     assert_true(differences(&d, true) > 0);
 }
 
+/* Peak resident bytes since the last reset_peak, and the reset (Linux: clear_refs 5). */
+static int64_t status_kb(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    int64_t kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, strlen(key)) == 0)
+            kb = atoll(line + strlen(key));
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+static void reset_peak(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    assert_non_null(f);
+    fputs("5", f);
+    fclose(f);
+}
+
+/* A FLOAT16 case the device computes in FP32 staging copies (input, dx: 8 MB an item): 16
+ * items, more than one group of GS_STAGE_BYTES (64 MiB). */
+static const shape staged = {16, 16, 256, 256, 16, 16, ACL_FLOAT16, 0};
+
+/* Deterministic, each batch item's dx and dgrid are bitwise those of the item alone (N = 1,
+ * one group): computing groups of items changes no sum. */
+static void test_batch_groups_match_single_items(void **state)
+{
+    (void)state;
+    const shape s = staged;
+    const int64_t po = s.ho * s.wo, per_in = s.c * s.hi * s.wi, nin = s.n * per_in;
+    double *go = malloc((size_t)(s.n * s.c * po) * sizeof *go);
+    double *in = malloc((size_t)nin * sizeof *in), *grid = malloc((size_t)(s.n * po * 2) * 8);
+    double *all = malloc((size_t)(nin + s.n * po * 2) * sizeof *all);
+    double *one = malloc((size_t)(per_in + po * 2) * sizeof *one);
+    fill_values(go, s.n * s.c * po, 1, 10, 10);
+    fill_values(in, nin, 2, 10, 10);
+    fill_grid(grid, s.n * po * 2, 3);
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS);
+    gs_case k = {.n = s.n, .c = s.c, .hi = s.hi, .wi = s.wi, .ho = s.ho, .wo = s.wo,
+                 .dt = s.dt, .go = go, .in = in, .grid = grid};
+    gs_run_case(&k, all, all + nin);
+    for (int64_t b = 0; b < s.n; b += 5) {
+        gs_case kb = k;
+        kb.n = 1;
+        kb.go = go + b * s.c * po, kb.in = in + b * per_in, kb.grid = grid + b * po * 2;
+        gs_run_case(&kb, one, one + per_in);
+        gs_expect("dx of the item", all + b * per_in, one, per_in);
+        gs_expect("dgrid of the item", all + nin + b * po * 2, one + per_in, po * 2);
+    }
+    free(go), free(in), free(grid), free(all), free(one);
+}
+
+/* The device's host memory for that case: its tensors (2 bytes an element) and one group of
+ * FP32 staging, not FP32 copies of the whole input and dx (134 MB; 266 MB in all before). */
+static void test_staging_memory_is_one_group(void **state)
+{
+    (void)state;
+    const shape s = staged;
+    const int64_t po = s.ho * s.wo, nin = s.n * s.c * s.hi * s.wi;
+    double *go = malloc((size_t)(s.n * s.c * po) * sizeof *go);
+    double *in = malloc((size_t)nin * sizeof *in), *grid = malloc((size_t)(s.n * po * 2) * 8);
+    fill_values(go, s.n * s.c * po, 1, 10, 10);
+    fill_values(in, nin, 2, 10, 10);
+    fill_grid(grid, s.n * po * 2, 3);
+    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS);
+    gs_case k = {.n = s.n, .c = s.c, .hi = s.hi, .wi = s.wi, .ho = s.ho, .wo = s.wo,
+                 .dt = s.dt, .go = go, .in = in, .grid = grid};
+    reset_peak();
+    int64_t before = status_kb("VmRSS:");
+    gs_run_case(&k, NULL, NULL);
+    int64_t grew = status_kb("VmHWM:") - before;
+    assert_true(before > 0 && grew > 0);
+    assert_in_range(grew, 1, 150 * 1024);
+    free(go), free(in), free(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +281,8 @@ int main(void)
         cmocka_unit_test(test_deterministic_order_is_point_order),
         cmocka_unit_test(test_nondeterministic_by_default),
         cmocka_unit_test(test_double_and_wide_c_stay_nondeterministic),
+        cmocka_unit_test(test_batch_groups_match_single_items),
+        cmocka_unit_test(test_staging_memory_is_one_group),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
