@@ -71,6 +71,10 @@ void cts_backend_close(cts_backend *b);
  * host, not a defect of the device. */
 #define CTS_OUT_OF_MEMORY (-2)
 
+/* Values first .. first + n - 1 of a tensor's logical elements into out (a fill that needs
+ * not hold the whole tensor). */
+typedef void (*cts_fill_fn)(void *ctx, int64_t first, int64_t n, double *out);
+
 /* x into one element of dt (little-endian host). Floats are rounded to dt first. */
 void cts_encode(ref_dtype dt, double x, void *dst);
 double cts_decode(ref_dtype dt, const void *src);
@@ -94,12 +98,12 @@ typedef struct {
     bool back_same;
     double *values;         /* logical row-major view values: inputs as the device saw them
                                (NULL when prepared by prepare_fill) */
+    cts_fill_fn fill;       /* prepare_fill's fill and its ctx: the sent image can be made */
+    void *fill_ctx;         /* again, so upload drops it (ctx must outlive the download) */
+    uint64_t *sent_hash;    /* while dropped (sent NULL): a hash of each piece of the image */
     aclTensor *acl;
 } cts_dev_tensor;
 
-/* Values first .. first + n - 1 of a tensor's logical elements into out (a fill that needs
- * not hold the whole tensor). */
-typedef void (*cts_fill_fn)(void *ctx, int64_t first, int64_t n, double *out);
 
 /* Sizes, strides and storage of t only (no host images, no device memory): what prepare starts
  * with, for a caller that places the tensor in memory of its own (the fuzz targets' arena).
@@ -124,7 +128,9 @@ int cts_dev_tensor_prepare_fill(cts_dev_tensor *d, const cts_tensor *t, int slot
 int cts_dev_tensor_prepare_like(cts_dev_tensor *d, const cts_tensor *t, int slot,
                                 const cts_dev_tensor *like);
 /* Device side: aclrtMalloc, copy `sent` (or the poison), aclCreateTensor (unless the case asks
- * for NULL).
+ * for NULL). An image prepare_fill made is then dropped, a hash of each piece kept instead
+ * (the device copy and the image would hold the tensor twice through the call);
+ * download_input restores it.
  * 0, or CTS_OUT_OF_MEMORY (aclrtMalloc: ACL_ERROR_BAD_ALLOC) or -1, with a message in err. */
 int cts_dev_tensor_upload(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
 /* aclCreateTensor of d's view over device data `data` (nothing when the case asks for NULL);
@@ -135,6 +141,8 @@ int cts_dev_tensor_attach(const cts_backend *b, cts_dev_tensor *d, void *data, c
 int cts_dev_tensor_download(const cts_backend *b, cts_dev_tensor *d, char *err, size_t errlen);
 /* An input's device buffer read back piece by piece and compared with `sent`: when identical no
  * `back` is kept (back_same), else it is downloaded whole for the checks to name the change.
+ * A dropped image comes back whole and is compared piece by piece with the hashes: identical,
+ * it is `sent` again; else it is `back` and `sent` is made again from the fill.
  * 0, CTS_OUT_OF_MEMORY or -1. */
 int cts_dev_tensor_download_input(const cts_backend *b, cts_dev_tensor *d, char *err,
                                   size_t errlen);

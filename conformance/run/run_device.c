@@ -44,15 +44,16 @@ static int call_op(const session *s, device_run *r, char *err, size_t errlen)
     return ret;
 }
 
-/* Upload every prepared tensor, call the op, read every tensor back and free its device copy
- * (both device runs): an input compared with what was sent piece by piece (its image kept only
- * when it changed), an output whole. */
+/* Upload every prepared tensor not yet on the device, call the op, read every tensor back and
+ * free its device copy (both device runs): an input compared with what was sent piece by piece
+ * (its image kept only when it changed), an output whole. */
 static int upload_call_download(const session *s, device_run *r, char *err, size_t errlen)
 {
     const cts_case *c = s->c;
     int rc;
     for (int i = 0; i < c->ntensors; i++)
-        if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
+        if (!c->t[i].null && !r->d[i].dev &&
+            (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
             return rc;
     if ((rc = call_op(s, r, err, errlen)) != 0) return rc;
     for (int i = 0; i < c->ntensors && rc == 0; i++) {
@@ -87,22 +88,18 @@ static int device_run_dataless(const session *s, device_run *r, char *err, size_
     return upload_call_download(s, r, err, errlen);
 }
 
-/* The seeded values of one input, generated piece by piece (cts_fill_range) into its sent
- * image. */
-typedef struct {
-    const cts_case *c;
-    int slot;
-} input_fill;
-
+/* The seeded values of one input, generated piece by piece into its sent image. */
 static void fill_input(void *ctx, int64_t first, int64_t n, double *out)
 {
     const input_fill *f = ctx;
     cts_fill_range(f->c, f->slot, first, out, n);
 }
 
-/* Generate (into the sent images: no values are kept), poison, upload, call, read back. A
- * later run (first: run 1, whose sent images stay as they were sent) copies run 1's images
- * instead of generating them again. *t_gen: seconds spent making the sent images. */
+/* Generate (into the sent images: no values are kept), poison, upload, call, read back. Each
+ * tensor goes to the device as soon as it is made, its image then dropped until the read back
+ * (cts_dev_tensor_upload), so images and device copies do not all coexist. A later run (first:
+ * run 1, whose sent images stay as they were sent) copies run 1's images instead of generating
+ * them again. *t_gen: seconds spent making the sent images. */
 int run_device_once(const session *s, const device_run *first, device_run *r,
                     double *t_gen, char *err, size_t errlen)
 {
@@ -110,17 +107,19 @@ int run_device_once(const session *s, const device_run *first, device_run *r,
     memset(r, 0, sizeof *r);
     if (s->dataless) return device_run_dataless(s, r, err, errlen);
     for (int i = 0; i < c->ntensors; i++) {
-        input_fill f = {c, i};
+        r->fill[i] = (input_fill){c, i};
         double t = run_now();
         bool fill = !c->t[i].is_output && !c->t[i].null;
         int rc = first && (!fill || first->d[i].sent)
                      ? cts_dev_tensor_prepare_like(&r->d[i], &c->t[i], i, &first->d[i])
                      : cts_dev_tensor_prepare_fill(&r->d[i], &c->t[i], i,
-                                                   fill ? fill_input : NULL, &f);
+                                                   fill ? fill_input : NULL, &r->fill[i]);
         *t_gen += run_now() - t;
         if (rc != 0)
             return snprintf(err, errlen, rc == CTS_OUT_OF_MEMORY ? "out of host memory for %s"
                             : "%s cannot exist (its size passes 2^63)", c->t[i].name), rc;
+        if (!c->t[i].null && (rc = cts_dev_tensor_upload(s->b, &r->d[i], err, errlen)) != 0)
+            return rc;
     }
     return upload_call_download(s, r, err, errlen);
 }

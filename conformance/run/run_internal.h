@@ -26,9 +26,17 @@ typedef struct {
     uint64_t max_memory;     /* --max-memory, 0: no limit */
 } session;
 
+/* The seeded values of one input (cts_fill_range), the fill's context: it lives as long as the
+ * run, since a dropped sent image is made again from it after the call. */
+typedef struct {
+    const cts_case *c;
+    int slot;
+} input_fill;
+
 /* One call of the operator: what came back. */
 typedef struct {
     cts_dev_tensor d[CTS_MAX_TENSORS];
+    input_fill fill[CTS_MAX_TENSORS];
     int32_t status;
     char errmsg[512];
 } device_run;

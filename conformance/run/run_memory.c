@@ -45,8 +45,9 @@ int64_t run_piece_batches(const cts_case *c)
 
 /* Host bytes a case needs at its peak (an estimate, for --max-memory; suites/vendor_st/README.md
  * "Memory and time"): the largest of its stages, each the sum of what coexists then.
- * - A device run: every tensor's device copy (host memory on the emulation), the inputs' sent
- *   images, and the image of one output read back while its device copy still exists. The
+ * - A device run: every tensor's device copy (host memory on the emulation) and the image of
+ *   one tensor besides: an input's sent image, made and uploaded before the next (then dropped
+ *   until the read back), or an image read back while its device copy still exists. The
  *   emulated device computes 16-bit tensors in FP32 copies of its own (4 bytes an element); its
  *   workspace is added once the first phase gives its size (workspace_fits).
  * - The checks of run 1: the outputs' images, the sent images and the guard check's map of one
@@ -84,7 +85,7 @@ static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, bool emu
         if (!c->op->tensors[i].shape_only)
             vals = sat_add(vals, n > UINT64_MAX / 8 ? UINT64_MAX : 8 * n);
     }
-    uint64_t device = sat_add(sat_add(sat_add(dev, staging), sent), max_out);
+    uint64_t device = sat_add(sat_add(dev, staging), max_u64(max_in, max_out));
     uint64_t checks = sat_add(sat_add(back, sent), map);
     int64_t nb = run_piece_batches(c);
     if (nb > 0) vals = vals / (uint64_t)c->t[0].dims[0] * (uint64_t)nb;

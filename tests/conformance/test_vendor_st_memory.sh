@@ -9,10 +9,13 @@
 # Now values are generated piece by piece into the sent image, an output has no sent image (its
 # poison is a function of the position), an input read back is compared piece by piece, the
 # reference gets doubles only of the inputs it reads (gradOutput: 4096 elements) and the device's
-# values are decoded per chunk. The estimate is the device stage: the device copies (268 MB),
-# self's sent image (134 MB) and gradInput's image read back (134 MB): 512.0 MiB, and with the
-# emulated device's workspace 640.0 MiB; measured peak RSS 0.51 GiB (1.98 x the tensors' bytes). The case runs under ulimit -v 1 GiB. AddressSanitizer
-# cannot start under ulimit -v: skipped there.
+# values are decoded per chunk. Then self's sent image stayed beside its device copy through the
+# call (estimate 512.0 MiB, with the workspace 640.0 MiB; peak RSS 0.51 GiB, 1.98 x the tensors'
+# bytes). Now each input goes to the device as soon as it is made and its image is dropped until
+# it is read back (a hash of each piece checks it), so the estimate is the device copies
+# (268 MB) and one image (134 MB): 384.0 MiB, and with the emulated device's workspace
+# 512.0 MiB; measured peak RSS 0.38 GiB (1.49 x). The case runs under ulimit -v 1 GiB, its peak
+# RSS under 1.75 x. AddressSanitizer cannot start under ulimit -v: skipped there.
 source "$(dirname "$0")/e2e_lib.sh"
 if [[ $(ldd "$ACLCTS" 2>/dev/null) == *libasan* ]]; then  # (not ldd | grep -q: SIGPIPE under pipefail)
   echo "SKIP test_vendor_st_memory: ulimit -v cannot apply under AddressSanitizer"
@@ -21,15 +24,15 @@ fi
 suite=$ACLCTS_SOURCE_DIR/suites/vendor_st/avgpool2d_backward.yaml
 id=vendor_st.avgpool2d_backward.id218.ascend910b
 
-# The estimate: 512.0 MiB (one decimal), refused under 500 MiB with that number in the message.
-expect_rc 1 "$ACLCTS" run --quiet --max-memory 500M --out small --filter "$id" "$suite"
-grep -q "^RESOURCE_ERROR $id \[memory\]: not run: the case needs about 512.0 MiB of host memory" out \
+# The estimate: 384.0 MiB (one decimal), refused under 380 MiB with that number in the message.
+expect_rc 1 "$ACLCTS" run --quiet --max-memory 380M --out small --filter "$id" "$suite"
+grep -q "^RESOURCE_ERROR $id \[memory\]: not run: the case needs about 384.0 MiB of host memory" out \
   || fail "estimate: $(cat out)"
 
 # The emulated device's workspace is host memory too: avg-pool's scatter accumulates in an FP32
-# copy of gradInput, 128.0 MiB, added once the first phase gives its size (640.0 MiB).
-expect_rc 1 "$ACLCTS" run --quiet --max-memory 600M --out mid --filter "$id" "$suite"
-grep -q "^RESOURCE_ERROR $id \[memory\]: not run: with the device's workspace of 128.0 MiB (host memory on the emulated device) the case needs about 640.0 MiB of host memory, above --max-memory 600.0 MiB" out \
+# copy of gradInput, 128.0 MiB, added once the first phase gives its size (512.0 MiB).
+expect_rc 1 "$ACLCTS" run --quiet --max-memory 500M --out mid --filter "$id" "$suite"
+grep -q "^RESOURCE_ERROR $id \[memory\]: not run: with the device's workspace of 128.0 MiB (host memory on the emulated device) the case needs about 512.0 MiB of host memory, above --max-memory 500.0 MiB" out \
   || fail "estimate with the workspace: $(cat out)"
 
 # Run and judged under 1 GiB of address space (the harness before needed more), with
@@ -43,4 +46,14 @@ import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 assert len(r) == 1 and r[0]["status"] == "PASS", r
 assert r[0]["nelems"] == 33554432 and r[0]["el_n"] == 33554432, r  # every element judged
+PY
+
+# Peak RSS of the run (the largest process, its worker): under 1.75 x the tensors' 268 MB.
+python3 - "$ACLCTS" "$suite" "$id" <<'PY' || fail "peak RSS"
+import resource, subprocess, sys
+aclcts, suite, case = sys.argv[1:]
+subprocess.run([aclcts, "run", "--quiet", "--jobs", "1", "--timeout", "1200", "--out", "rss",
+                "--filter", case, suite], check=True, stdout=subprocess.DEVNULL)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+assert peak < 1.75 * 268435456, f"peak RSS {peak / 2**20:.0f} MiB"
 PY
