@@ -148,10 +148,13 @@ static inline double cli_mono(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* A record a waiver decided: WAIVED, or a FAIL of check `waiver` (the waiver expired). */
-bool cli_is_waiver_record(const cts_result *r);
-/* Markdown list of those records (case, message) under a "Waivers" heading; "none" when none. */
-void cli_waivers_markdown(FILE *f, const cts_result *r, size_t n);
+/* The loaded case of id, or NULL (cli_waivers.c). */
+const cts_case *cli_case_by_id(const cts_loaded *l, const char *id);
+/* The waivers among res's records (cts_is_waiver_record), each with its case's waiver fields:
+ * the suites sel selects are loaded into l (free it with cts_loaded_free) only when there is
+ * one. *rows is malloc'd (NULL when none). 0, or -1 when the suites do not load (printed). */
+int cli_waiver_rows(const cts_selection *sel, const cts_result_list *res, cts_loaded *l,
+                    cts_waiver_row **rows, size_t *nrows);
 
 /* ---- audit --standard (cli_audit_standards.c) ---- */
 typedef struct {

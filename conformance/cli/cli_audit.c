@@ -27,11 +27,12 @@ static const char audit_help[] =
     "histograms, at most sqrt(2) above the true value). audit.csv also carries the means, for\n"
     "tools; the tables leave them out (one far element makes a mean say little).\n"
     "\n"
-    "audit.md ends with the waivers the run used or found expired (reason, tracking, owner,\n"
-    "expiry).\n"
+    "audit.md ends with the waivers the run used or found expired, one column each for the\n"
+    "reason, tracking reference, owner, expiry date and the failure waived; waivers.csv has\n"
+    "the same columns.\n"
     "\n"
-    "Writes OUT/audit.md, OUT/audit.csv, OUT/report.html (and the run's results.jsonl,\n"
-    "junit.xml, summary.md); prints the Markdown table.\n"
+    "Writes OUT/audit.md, OUT/audit.csv, OUT/waivers.csv, OUT/report.html (and the run's\n"
+    "results.jsonl, junit.xml, summary.md); prints the Markdown table.\n"
     "\n"
     "  --product ID|all   required\n"
     "  --backend SPEC     emu (default), cann[:DIR], torch\n"
@@ -57,8 +58,9 @@ static const char audit_help[] =
 
 typedef struct {
     const cts_audit *au;
-    const cts_result_list *res;
     const char *standards;            /* the standards' section, or NULL */
+    const cts_waiver_row *waivers;
+    size_t nwaivers;
 } audit_md;
 
 static void md(FILE *f, const void *arg)
@@ -66,9 +68,14 @@ static void md(FILE *f, const void *arg)
     const audit_md *m = arg;
     cts_audit_write_markdown(f, m->au);
     if (m->standards) fputs(m->standards, f);
-    cli_waivers_markdown(f, m->res->r, m->res->count);
+    cts_waivers_markdown(f, m->waivers, m->nwaivers);
 }
 static void csv(FILE *f, const void *a) { cts_audit_write_csv(f, a); }
+static void waivers_csv(FILE *f, const void *a)
+{
+    const audit_md *m = a;
+    cts_waivers_csv(f, m->waivers, m->nwaivers);
+}
 static void html(FILE *f, const void *r) { cts_report_html_write(f, r); }
 
 static int write_to(const char *dir, const char *name, void (*fn)(FILE *, const void *),
@@ -197,6 +204,8 @@ int cli_audit(int argc, char **argv)
         return CLI_EXIT_USAGE;
 
     cts_result_list res = {0};
+    cts_loaded loaded = {0};
+    cts_waiver_row *waivers = NULL;
     cts_audit au;
     memset(&au, 0, sizeof au);
     char path[PATH_MAX * 2];
@@ -211,21 +220,28 @@ int cli_audit(int argc, char **argv)
         if (standards && !std_md) rc = CLI_EXIT_USAGE;
         audit_facts facts;
         facts_of(&res, &facts);
+        audit_md m = {&au, std_md, NULL, 0};
+        if (cli_waiver_rows(&sel, &res, &loaded, &waivers, &m.nwaivers) != 0)
+            rc = CLI_EXIT_USAGE;
+        m.waivers = waivers;
         cts_report rep = {.title = title, .results = res.r, .nresults = res.count,
                           .audit = &au, .standards_md = std_md, .info_keys = facts.keys,
-                          .info_values = facts.vals, .ninfo = 5};
-        audit_md m = {&au, &res, std_md};
+                          .info_values = facts.vals, .ninfo = 5, .waivers = waivers,
+                          .nwaivers = m.nwaivers};
         if (write_to(out, "audit.md", md, &m) || write_to(out, "audit.csv", csv, &au) ||
+            write_to(out, "waivers.csv", waivers_csv, &m) ||
             write_to(out, "report.html", html, &rep))
             rc = CLI_EXIT_USAGE;
         printf("\n");
         md(stdout, &m);
-        printf("\naudit: %s/audit.md  %s/audit.csv  %s/report.html%s%s%s (%zu cases judged, "
-               "%zu without statistics)\n", out, out, out, std_md ? "  " : "",
+        printf("\naudit: %s/audit.md  %s/audit.csv  %s/waivers.csv  %s/report.html%s%s%s (%zu cases judged, "
+               "%zu without statistics)\n", out, out, out, out, std_md ? "  " : "",
                std_md ? out : "", std_md ? "/standards.csv" : "", au.ncases, au.nerrors);
         free(std_md);
     }
     cts_audit_free(&au);
+    free(waivers);
+    cts_loaded_free(&loaded);
     if (standards && !keep) { /* the dumps were the standards' input only */
         cts_remove_tree(dump);
         if (stds_loaded.need_bench && !strcmp(bench, "torch")) cts_remove_tree(bench_dir);

@@ -681,14 +681,12 @@ static void add_waiver(cts_manifest *m, const cts_loaded *l, const cts_result *r
     cts_manifest_waiver w = {.expired = r->v.status == CTS_FAIL};
     snprintf(w.case_id, sizeof w.case_id, "%s", r->v.case_id);
     snprintf(w.reason, sizeof w.reason, "%s", r->v.message);
-    for (size_t k = 0; k < l->nsel; k++) {
-        const cts_case *c = l->sel[k];
-        if (strcmp(c->id, r->v.case_id)) continue;
+    const cts_case *c = cli_case_by_id(l, r->v.case_id);
+    if (c) {
         snprintf(w.waiver_reason, sizeof w.waiver_reason, "%s", c->waiver ? c->waiver : "");
         snprintf(w.tracking, sizeof w.tracking, "%s", c->waiver_tracking ? c->waiver_tracking : "");
         snprintf(w.owner, sizeof w.owner, "%s", c->waiver_owner ? c->waiver_owner : "");
         snprintf(w.expires, sizeof w.expires, "%s", c->waiver_expires ? c->waiver_expires : "");
-        break;
     }
     cts_manifest_add_waiver_of(m, &w);
 }
@@ -705,7 +703,7 @@ static void conclude(certify_state *s, int argc, char **argv, cts_tally *t)
              cts_certification_verdict(t->count, t->total, s->m.canonical, s->m.complete,
                                        s->m.verdict_reason, sizeof s->m.verdict_reason));
     for (size_t i = 0; i < s->res.count; i++) /* used waivers, and expired ones (FAILs) */
-        if (cli_is_waiver_record(&s->res.r[i])) add_waiver(&s->m, &s->l, &s->res.r[i]);
+        if (cts_is_waiver_record(&s->res.r[i])) add_waiver(&s->m, &s->l, &s->res.r[i]);
     now_iso(s->m.start, sizeof s->m.start);
     snprintf(s->m.end, sizeof s->m.end, "%s", s->m.start);
 }

@@ -64,6 +64,21 @@ static void shard_values(const cts_manifest *m, size_t off, char *out, size_t le
     }
 }
 
+/* The manifest's waivers as the report lists them (malloc'd; NULL when there are none). */
+static cts_waiver_row *waiver_rows(const cts_manifest *m)
+{
+    cts_waiver_row *w = m->nwaivers ? calloc(m->nwaivers, sizeof *w) : NULL;
+    if (m->nwaivers && !w) abort();
+    for (size_t i = 0; i < m->nwaivers; i++) {
+        const cts_manifest_waiver *x = &m->waivers[i];
+        w[i] = (cts_waiver_row){.case_id = x->case_id, .message = x->reason,
+                                .status = x->expired ? CTS_FAIL : CTS_WAIVED,
+                                .reason = x->waiver_reason, .tracking = x->tracking,
+                                .owner = x->owner, .expires = x->expires};
+    }
+    return w;
+}
+
 static int render_report(FILE *f, const cts_manifest *m, const cts_result_list *res,
                          const cts_audit *au)
 {
@@ -90,10 +105,14 @@ static int render_report(FILE *f, const cts_manifest *m, const cts_result_list *
                           m->complete ? "yes" : "NO", socs, hosts, m->version, m->seed, start,
                           end, shards, counts, m->verdict_reason};
     int ninfo = (int)(sizeof keys / sizeof keys[0]) - (*m->verdict_reason ? 0 : 1);
+    cts_waiver_row *waivers = waiver_rows(m);
     cts_report rep = {.title = title, .verdict = m->verdict, .info_keys = keys,
                       .info_values = vals, .ninfo = ninfo, .results = res->r,
-                      .nresults = res->count, .audit = au};
-    return cts_report_html_write(f, &rep);
+                      .nresults = res->count, .audit = au, .waivers = waivers,
+                      .nwaivers = m->nwaivers};
+    int rc = cts_report_html_write(f, &rep);
+    free(waivers);
+    return rc;
 }
 
 int cts_package_render(const char *name, FILE *f, const cts_manifest *m,
@@ -107,6 +126,9 @@ int cts_package_render(const char *name, FILE *f, const cts_manifest *m,
     } else if (!strcmp(name, "audit.md")) {
         fprintf(f, "# aclcts precision audit\n\n");
         cts_audit_write_markdown(f, au);
+        cts_waiver_row *waivers = waiver_rows(m);
+        cts_waivers_markdown(f, waivers, m->nwaivers);
+        free(waivers);
     } else if (!strcmp(name, "audit.csv")) {
         cts_audit_write_csv(f, au);
     } else if (!strcmp(name, "report.html")) {

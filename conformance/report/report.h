@@ -182,6 +182,27 @@ void cts_std_audit_markdown(FILE *f, const cts_std_audit *a);
 /* CSV: one line per row x standard with its counts, worst margin and metrics. */
 void cts_std_audit_csv(FILE *f, const cts_std_audit *a);
 
+/* ---- waivers (waivers.c): those a run used or found expired, each field its own column ---- */
+
+/* Whether a record is a waiver's: WAIVED, or the FAIL of check `waiver` (it expired). */
+bool cts_is_waiver_record(const cts_result *r);
+
+/* A waiver's record and the suite's fields of it (NULL or "" where the suite gave none). */
+typedef struct {
+    const char *case_id, *message;  /* the record's */
+    cts_status status;
+    const char *reason, *tracking, *owner, *expires;
+} cts_waiver_row;
+
+/* The failure a waiver accepted or, expired, failed with: the record's message after the
+ * waiver's description ("waived (DESCRIPTION): ", "waiver expired on DATE (DESCRIPTION): "),
+ * else the whole message (a status waiver's names its waiver in its own words). */
+const char *cts_waiver_failure(const cts_waiver_row *w);
+/* audit.md's "## Waivers": case, status, reason, tracking, owner, expires, failure ("none"). */
+void cts_waivers_markdown(FILE *f, const cts_waiver_row *w, size_t n);
+/* waivers.csv: the same columns, every field quoted. */
+void cts_waivers_csv(FILE *f, const cts_waiver_row *w, size_t n);
+
 /* report.html: one self-contained page (no network, no scripts, no external fonts) with the
  * verdict, the status counts and summary tables, waivers, failures with their repro lines, the
  * precision audit and pictures drawn by svg.c. All text is escaped. */
@@ -196,6 +217,8 @@ typedef struct {
     size_t nresults;
     const cts_audit *audit;          /* or NULL */
     const char *standards_md;        /* the standards' audit in Markdown, or NULL */
+    const cts_waiver_row *waivers;   /* the waivers the run used or found expired */
+    size_t nwaivers;
 } cts_report;
 
 /* 0, or -1 on a write error. */

@@ -168,21 +168,27 @@ static void counts(FILE *f, const cts_report *r)
 
 static void waivers_and_failures(FILE *f, const cts_report *r)
 {
-    size_t nw = 0, nf = 0;
+    size_t nf = 0;
     fputs("<h2>Waivers used or expired</h2>\n", f);
-    for (size_t i = 0; i < r->nresults; i++) {
-        const cts_result *x = &r->results[i];
-        bool expired = x->v.status == CTS_FAIL && !strcmp(x->v.check, "waiver");
-        if (x->v.status != CTS_WAIVED && !expired) continue;
-        if (!nw++) fputs("<table><tr><th>case</th><th>status</th><th>reason</th></tr>\n", f);
+    if (r->nwaivers)
+        fputs("<table><tr><th>case</th><th>status</th><th>reason</th><th>tracking</th>"
+              "<th>owner</th><th>expires</th><th>failure</th></tr>\n", f);
+    for (size_t i = 0; i < r->nwaivers; i++) {
+        const cts_waiver_row *w = &r->waivers[i];
         fputs("<tr><td><code>", f);
-        esc(f, x->v.case_id);
-        /* the message wraps: a long reason made the page scroll sideways at 1400 px */
-        fprintf(f, "</code></td><td>%s</td><td class=\"msg\">", cts_status_name(x->v.status));
-        esc(f, x->v.message);
-        fputs("</td></tr>\n", f);
+        esc(f, w->case_id);
+        fprintf(f, "</code></td><td>%s</td>", cts_status_name(w->status));
+        /* the long cells wrap: a long reason made the page scroll sideways at 1400 px */
+        const char *cells[5] = {w->reason, w->tracking, w->owner, w->expires,
+                                cts_waiver_failure(w)};
+        for (int k = 0; k < 5; k++) {
+            fputs(k == 0 || k == 4 ? "<td class=\"msg\">" : "<td>", f);
+            esc(f, cells[k] && *cells[k] ? cells[k] : "-");
+            fputs("</td>", f);
+        }
+        fputs("</tr>\n", f);
     }
-    fputs(nw ? "</table>\n" : "<p>none</p>\n", f);
+    fputs(r->nwaivers ? "</table>\n" : "<p>none</p>\n", f);
     fputs("<h2>Failures</h2>\n", f);
     for (size_t i = 0; i < r->nresults; i++) {
         const cts_result *x = &r->results[i];

@@ -63,14 +63,21 @@ void cts_case_copy(cts_case *dst, const cts_case *src)
     }
 }
 
+void cts_waiver_describe_fields(const char *reason, const char *tracking, const char *owner,
+                                const char *expires, char *buf, size_t n)
+{
+    int k = snprintf(buf, n, "%s", reason ? reason : "");
+    const char *name[3] = {"tracking", "owner", "expires"};
+    const char *val[3] = {tracking, owner, expires};
+    for (int i = 0; i < 3; i++)
+        if (val[i] && *val[i] && k >= 0 && (size_t)k < n)
+            k += snprintf(buf + k, n - (size_t)k, "; %s %s", name[i], val[i]);
+}
+
 void cts_waiver_describe(const cts_case *c, char *buf, size_t n)
 {
-    int k = snprintf(buf, n, "%s", c->waiver ? c->waiver : "");
-    const char *name[3] = {"tracking", "owner", "expires"};
-    const char *val[3] = {c->waiver_tracking, c->waiver_owner, c->waiver_expires};
-    for (int i = 0; i < 3; i++)
-        if (val[i] && k >= 0 && (size_t)k < n)
-            k += snprintf(buf + k, n - (size_t)k, "; %s %s", name[i], val[i]);
+    cts_waiver_describe_fields(c->waiver, c->waiver_tracking, c->waiver_owner, c->waiver_expires,
+                               buf, n);
 }
 
 void cts_case_list_free(cts_case_list *l)

@@ -17,6 +17,9 @@
 
 /* The waiver of a case in one line: "reason; tracking T; owner O; expires D" (the parts set). */
 void cts_waiver_describe(const cts_case *c, char *buf, size_t n);
+/* The same line from the waiver's fields (each NULL or "" where not given, but the reason). */
+void cts_waiver_describe_fields(const char *reason, const char *tracking, const char *owner,
+                                const char *expires, char *buf, size_t n);
 void cts_case_list_free(cts_case_list *l);
 
 /* A 64-bit hash of everything that reaches the device or the judgement (not the id, the name,

@@ -59,15 +59,33 @@ grep -q '^    tracking DTS2026010101; owner pool-team; expires 2020-01-01; EXPIR
 expect_rc 0 "$ACLCTS" verify-package pkg
 grep -q '^  waiver: e2e.waiver.current.ascend910b: tracking DTS2026010102; owner pool-team; expires 2999-12-31$' out ||
   fail "verify-package does not read the waiver's fields"
-grep -q '<tr><td><code>e2e.waiver.expired.ascend910b</code></td><td>FAIL</td><td class="msg">waiver expired on 2020-01-01' pkg/report.html ||
-  fail "report.html does not list the expired waiver"
-
-# audit lists them with their references.
+# report.html and audit.md of the package and of an audit: reason, tracking, owner, expiry and
+# the failure waived each in their own column (before: one cell holding the record's message).
+failure='differs from the suite[^ ]* expected value at grad_input\[0,0,0,0\]: got 0.0625, exact 0.5'
+row_html() { # case status tracking expires
+  echo "<tr><td><code>e2e.waiver.$1.ascend910b</code></td><td>$2</td><td class=\"msg\">known deviation</td><td>$3</td><td>pool-team</td><td>$4</td><td class=\"msg\">$failure"
+}
+row_md() { echo "^| \`e2e.waiver.$1.ascend910b\` | $2 | known deviation | $3 | pool-team | $4 | $failure"; }
 expect_rc 0 "$ACLCTS" audit --product ascend910b --out au w.yaml
-grep -q '^| `e2e.waiver.expired.ascend910b` | FAIL | waiver expired on 2020-01-01 (known deviation; tracking DTS2026010101' au/audit.md ||
-  fail "audit.md does not list the expired waiver"
-grep -q '^| `e2e.waiver.current.ascend910b` | WAIVED | waived (known deviation; tracking DTS2026010102' au/audit.md ||
-  fail "audit.md does not list the used waiver"
+for page in pkg/report.html au/report.html; do
+  grep -q "$(row_html expired FAIL DTS2026010101 2020-01-01)" $page || fail "$page: expired waiver's row"
+  grep -q "$(row_html current WAIVED DTS2026010102 2999-12-31)" $page || fail "$page: used waiver's row"
+done
+for md in pkg/audit.md au/audit.md; do
+  grep -q '^| case | status | reason | tracking | owner | expires | failure |$' $md || fail "$md: header"
+  grep -q "$(row_md expired FAIL DTS2026010101 2020-01-01)" $md || fail "$md: expired waiver's row"
+  grep -q "$(row_md current WAIVED DTS2026010102 2999-12-31)" $md || fail "$md: used waiver's row"
+done
+python3 - au/waivers.csv <<'PY' || fail "waivers.csv"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["case"] for r in rows] == ["e2e.waiver.expired.ascend910b", "e2e.waiver.current.ascend910b"], rows
+e, c = rows
+assert (e["status"], e["reason"], e["tracking"], e["owner"], e["expires"]) == \
+    ("FAIL", "known deviation", "DTS2026010101", "pool-team", "2020-01-01"), e
+assert (c["status"], c["tracking"], c["expires"]) == ("WAIVED", "DTS2026010102", "2999-12-31"), c
+assert all(r["failure"].startswith("differs from the suite's expected value") for r in rows), rows
+PY
 
 expect_rc 0 "$ACLCTS" show e2e.waiver.current.ascend910b w.yaml
 grep -q 'waiver  *known deviation; tracking DTS2026010102; owner pool-team; expires 2999-12-31' out ||
