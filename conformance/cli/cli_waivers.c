@@ -12,6 +12,12 @@ const cts_case *cli_case_by_id(const cts_loaded *l, const char *id)
     return NULL;
 }
 
+static int by_case(const void *a, const void *b)
+{
+    return strcmp(((const cts_waiver_row *)a)->case_id, ((const cts_waiver_row *)b)->case_id);
+}
+
+/* Sorted by case: records arrive in the workers' finishing order, which varies run to run. */
 int cli_waiver_rows(const cts_selection *sel, const cts_result_list *res, cts_loaded *l,
                     cts_waiver_row **rows, size_t *nrows)
 {
@@ -33,6 +39,7 @@ int cli_waiver_rows(const cts_selection *sel, const cts_result_list *res, cts_lo
                                   .owner = c ? c->waiver_owner : NULL,
                                   .expires = c ? c->waiver_expires : NULL};
     }
+    qsort(w, n, sizeof *w, by_case);
     *rows = w;
     *nrows = n;
     return 0;
