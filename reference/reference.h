@@ -130,9 +130,12 @@ enum {
 typedef struct {
     double hi, lo;        /* exact value as a double-double (hi = exact rounded to nearest; lo
                              see REF_LO_BITS); NaN/±Inf in hi when REF_FLAG_NONFINITE */
-    double sum_abs;       /* Σ|terms| of the expanded sum, an upper bound (a few ULPs above) */
+    double sum_abs;       /* Σ|terms| of the expanded sum, an upper bound (a few ULPs above),
+                             in units of 2^sum_exp */
     int64_t nterms;       /* term count */
-    int64_t nops;         /* longest chain of roundings a device needs for one term (bound) */
+    int32_t nops;         /* longest chain of roundings a device needs for one term (bound) */
+    int32_t sum_exp;      /* 0, or REF_SUM_EXP where Σ|terms| passes the double range (terms
+                             near DBL_MAX: two gradients of DBL_MAX on weights 1/2) */
     double coord_err;     /* grid sampler: |∂value/∂coordinate| · coordinate error scale, else 0 */
     double min_weight;    /* avg-pool: min |1/divisor| over the terms (the cube rounds it to the
                              operand format, subnormal for large divisors in FP16), else 0 */
@@ -146,6 +149,9 @@ typedef struct {
  * (from 2^-1070, 16 subnormal quanta: a rounding errs by at most 2^-5 relatively) and the
  * bound takes it back with a margin of 1/4 for up to four such roundings. */
 #define REF_UNDER_SCALE 0x1p-1070
+/* sum_abs's exponent where Σ|terms| passes the double range: sums up to 2^1088 stay finite,
+ * past which γ·Σ|terms| itself would (the bound is then infinite in any unit). */
+#define REF_SUM_EXP 64
 
 /* One output tensor's answers, or a chunk of them (ref_chunk). alt_first/alt_count index
  * `alts` for ambiguous elements. */

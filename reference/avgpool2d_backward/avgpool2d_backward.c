@@ -357,6 +357,7 @@ static inline void element_fields(const pool_ctx *C, int64_t n, double sabs_g, d
     *flags |= range_flags(&C->opt->path, C->overflow_at, sabs_g, sabs, infinite_g, dmax);
     v->nterms = n;
     v->nops = 2; /* a quotient (or reciprocal and product), then the sum */
+    v->sum_exp = 0;
     v->coord_err = 0;
     v->under_mag = 0; /* g/d or g·w: an underflow is the term's last rounding, not magnified */
     /* min over terms of 1/|d| rounded (only scales a term) = 1/max|d|: rounding is monotone */

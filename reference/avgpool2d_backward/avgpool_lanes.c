@@ -196,7 +196,9 @@ AI void store4(ref_value *o0, ref_value *o1, ref_value *o2, ref_value *o3, v4d h
                v4d sum_abs, v4i nterms, v4d min_weight)
 {
     _Static_assert(sizeof(ref_value) == 64 && offsetof(ref_value, nterms) == 24 &&
-                   offsetof(ref_value, min_weight) == 48, "ref_value: eight 8-byte fields");
+                   offsetof(ref_value, min_weight) == 48 && offsetof(ref_value, sum_exp) == 36 &&
+                   __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+                   "ref_value: eight 8-byte fields; nops and sum_exp 0 written as one int64 2");
     v4d nt = dbl4(nterms), c = dbl4((v4i){2, 0, 0, 0});
     v4d t0 = __builtin_shufflevector(hi, lo, 0, 4, 2, 6), t1 = __builtin_shufflevector(hi, lo, 1, 5, 3, 7);
     v4d t2 = __builtin_shufflevector(sum_abs, nt, 0, 4, 2, 6);

@@ -21,6 +21,8 @@
  *   and of g·w to the premultiplication's format, then the operand rounding; divide-fp16 rounds
  *   g and the divisor to FP16; an FP16 result (result_fp16) adds u_16·|computed| + η_16 before
  *   the output's rounding.
+ * - Range: Σ|terms| past the double range (terms near DBL_MAX) is held in units of 2^sum_exp
+ *   (ref_value), so γ·Σ|terms| stays finite while it is: E is formed in that unit.
  * - Output: RN to out_dtype adds u_out·|computed| ≤ u_out·(|exact| + E), and η_out below the
  *   normal range. A computed value within E of a finite exact one may pass the output's range
  *   where the exact value does not (FP16, exact 65504: an FP32 sum 16 above it rounds to inf):
@@ -76,6 +78,23 @@ void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path 
     }
 }
 
+/* ref_bound_planned where Σ|terms| passes the double range (v->sum_exp > 0): E in units of
+ * 2^sum_exp, where S = sum_abs ≥ 2^960. The other parts, in real units, are scaled down (a value
+ * below the normal range loses at most 2^-1075 of the unit there, far inside γ·S's margin of
+ * 2^-40); the bound is taken back to real units, +inf where it passes the double range (then
+ * every finite answer is within it). */
+static double bound_past_range(const ref_bound_plan *b, const ref_value *v, double gamma,
+                               double op_rel, double rest)
+{
+    int e = v->sum_exp;
+    double S = v->sum_abs, hi = ldexp(fabs(v->hi), -e);
+    double op = op_rel > 0 ? op_rel * S : 0; /* S may still be inf: no 0·inf */
+    double E = (gamma * S + (1 + gamma) * (op + ldexp(rest, -e))) * (1 + 0x1p-40);
+    if (b->result_fp16)
+        E += b->u_16 * (hi + E) + ldexp(b->eta_16, -e);
+    return ldexp(b->u_out * hi + (1 + b->u_out) * E, e) + b->eta_out;
+}
+
 double ref_bound_planned(const ref_bound_plan *b, const ref_value *v)
 {
     if (!isfinite(v->hi))
@@ -83,16 +102,20 @@ double ref_bound_planned(const ref_bound_plan *b, const ref_value *v)
     double k = (double)v->nops + (double)(v->nterms > 1 ? v->nterms - 1 : 0);
     double gamma = k * b->u_acc / (1 - k * b->u_acc);
     double S = v->sum_abs, n = (double)v->nterms;
-    double op = 0;
+    double op = 0, u_op = 0;
     if (b->operand) {
         double u_w = b->u_w0 + (b->weight_eta && v->min_weight > 0 ? b->eta_w / v->min_weight : 0);
-        op = (u_w + b->u_g + u_w * b->u_g) * S + n * b->eta_g;
+        u_op = u_w + b->u_g + u_w * b->u_g;
+        op = u_op * S + n * b->eta_g;
     }
     /* Underflow: a product or quotient whose result is subnormal in the working format errs
      * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
      * term's nops roundings may be one. */
     double nops = (double)(v->nops > 0 ? v->nops : 1);
     double under = v->under_mag > 0 ? v->under_mag * b->eta_under * nops : n * nops * b->eta_acc;
+    if (v->sum_exp > 0)
+        return bound_past_range(b, v, gamma, u_op,
+                                (b->operand ? n * b->eta_g : 0) + v->coord_err + under);
     double E = gamma * S + (1 + gamma) * (op + v->coord_err + under);
     if (b->result_fp16) /* the sum rounded to FP16 before the cast to out_dtype */
         E += b->u_16 * (fabs(v->hi) + E) + b->eta_16;

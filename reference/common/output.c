@@ -63,7 +63,7 @@ int ref_altlist_push(ref_altlist *l, const ref_value *v)
         ref_value *w = &l->v[i];
         if (w->hi != v->hi || w->lo != v->lo)
             continue;
-        w->sum_abs = ref_fmax(w->sum_abs, v->sum_abs);
+        ref_sum_abs_max(w, v);
         w->coord_err = ref_fmax(w->coord_err, v->coord_err);
         w->under_mag = ref_fmax(w->under_mag, v->under_mag);
         w->nterms = w->nterms > v->nterms ? w->nterms : v->nterms;

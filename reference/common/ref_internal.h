@@ -3,6 +3,7 @@
 #ifndef ACLCTS_REF_INTERNAL_H_
 #define ACLCTS_REF_INTERNAL_H_
 
+#include <float.h>
 #include <math.h>
 #include <mpfr.h>
 #include <stdint.h>
@@ -109,6 +110,55 @@ static inline double ref_nf_value(const ref_nfclass *c)
     if (c->nan || (c->pos && c->neg))
         return NAN;
     return c->pos ? INFINITY : c->neg ? -INFINITY : 0;
+}
+
+/* Σ|terms| of v in real units (+inf past the double range). */
+static inline double ref_sum_abs_real(const ref_value *v)
+{
+    return v->sum_exp ? ldexp(v->sum_abs, v->sum_exp) : v->sum_abs;
+}
+/* v's Σ|terms| from raw, the sum as formed in double (+inf where it overflowed), and grow, the
+ * factor covering its roundings: raw·grow where that stays finite, else scaled(ctx), the same sum
+ * of each |term|·2^-REF_SUM_EXP, grown alike and kept in that unit. Only sums past the double
+ * range call scaled (terms near DBL_MAX: rare), so the loops forming raw stay as they are. A
+ * scaled term below the normal range loses at most 2^-1075 of the unit, nothing beside the
+ * sum's 2^960 there. */
+static inline void ref_set_sum_abs(ref_value *v, double raw, double grow,
+                                   double (*scaled)(const void *ctx), const void *ctx)
+{
+    double s = raw * grow;
+    v->sum_exp = 0;
+    v->sum_abs = s;
+    if (s <= DBL_MAX || isnan(s))
+        return;
+    v->sum_abs = scaled(ctx) * grow;
+    v->sum_exp = REF_SUM_EXP;
+}
+/* Adds x (≥ 0, finite, real units) to v's Σ|terms|, moving it to 2^REF_SUM_EXP's unit where the
+ * sum passes the double range. */
+static inline void ref_sum_abs_add(ref_value *v, double x)
+{
+    if (v->sum_exp == 0 && v->sum_abs + x <= DBL_MAX) {
+        v->sum_abs += x;
+        return;
+    }
+    if (v->sum_exp == 0) {
+        v->sum_abs = ldexp(v->sum_abs, -REF_SUM_EXP);
+        v->sum_exp = REF_SUM_EXP;
+    }
+    v->sum_abs += ldexp(x, -v->sum_exp) * (1 + 0x1p-52);
+}
+/* w's Σ|terms| made the larger of w's and v's (merging the bounds of two answers). */
+static inline void ref_sum_abs_max(ref_value *w, const ref_value *v)
+{
+    if (w->sum_exp == v->sum_exp) {
+        w->sum_abs = ref_fmax(w->sum_abs, v->sum_abs);
+    } else if (v->sum_exp > w->sum_exp) { /* v's sum is past the range, w's not */
+        w->sum_abs = ref_fmax(v->sum_abs, ldexp(w->sum_abs, -v->sum_exp) * (1 + 0x1p-52));
+        w->sum_exp = v->sum_exp;
+    } else {
+        w->sum_abs = ref_fmax(w->sum_abs, ldexp(v->sum_abs, -w->sum_exp) * (1 + 0x1p-52));
+    }
 }
 
 /* Makes x, just rounded towards zero with ternary value `ternary`, the round-to-odd value at

@@ -420,7 +420,7 @@ static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double o
         *fl |= REF_FLAG_UNCHECKABLE;
     /* the device's terms, each within its coefficient error, may sum past the format's range
      * (a partial sum, or the result itself when |exact| + bound passes it) */
-    if ((v->sum_abs + v->coord_err) * (1 + 0x1p-20) > ovf || s_pre * (1 + 0x1p-20) > ovf)
+    if ((ref_sum_abs_real(v) + v->coord_err) * (1 + 0x1p-20) > ovf || s_pre * (1 + 0x1p-20) > ovf)
         *fl |= REF_FLAG_RANGE;
 }
 
@@ -580,6 +580,23 @@ static bool dx_interval(const bc_reach *R, const double *go, int64_t w_in, int64
     return true;
 }
 
+/* Element e's finite terms |g·wx·wy| (dx_element's sabs) in units of 2^REF_SUM_EXP, the same
+ * roundings with g scaled first (ref_set_sum_abs). */
+typedef struct { const bc_point *pts; const bc_reach *R; const double *go; int64_t e; } bc_dx_sum;
+static double dx_sabs_scaled(const void *ctx)
+{
+    const bc_dx_sum *a = ctx;
+    double s = 0, down = ldexp(1, -REF_SUM_EXP);
+    for (int64_t i = a->R->start[a->e]; i < a->R->start[a->e + 1]; i++) {
+        const bc_entry *en = &a->R->ent[i];
+        const bc_point *pt = &a->pts[en->pix];
+        double g = a->go[en->pix];
+        if (isfinite(g))
+            s += fabs(g) * down * pt->ax[0].wd[en->kx] * pt->ax[1].wd[en->ky];
+    }
+    return s;
+}
+
 /* 1 when the fast path decided it, 0 MPFR, −1 out of memory. */
 static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
                       int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
@@ -625,7 +642,8 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
     }
     if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */
         sabs = cerr = INFINITY;
-    v->sum_abs = sabs * (1 + (double)(v->nterms + 8) * 0x1p-52);
+    bc_dx_sum sum_of = {pts, R, go, e};
+    ref_set_sum_abs(v, sabs, 1 + (double)(v->nterms + 8) * 0x1p-52, dx_sabs_scaled, &sum_of);
     v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
     finish(T, v, fl, unsure, X->ovf, 0, decided);
     double off;
@@ -642,7 +660,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
             if (!(fabs(v->lo) > 2 * off))
                 *fl |= REF_FLAG_UNCHECKABLE;
         } else if (!(*fl & REF_FLAG_NONFINITE)) {
-            *fl |= REF_FLAG_INTERVAL | (v->sum_abs + off > X->ovf / 4 ? REF_FLAG_RANGE : 0);
+            *fl |= REF_FLAG_INTERVAL | (ref_sum_abs_real(v) + off > X->ovf / 4 ? REF_FLAG_RANGE : 0);
             ival[0] = -off;
             ival[1] = off;
         }

@@ -262,6 +262,22 @@ static int exact_terms(ref_acc *a, ref_dd x, ref_dd y, double z)
     return 1;
 }
 
+/* A component's Σ|terms| (dgrid_fill's sabs) in units of 2^REF_SUM_EXP, the same roundings with
+ * g scaled first (ref_set_sum_abs). */
+typedef struct { const ref_grid_params *p; const dgrid_gather *D; const dgrid_comp *q; } dgrid_sum_of;
+static double dgrid_sabs_scaled(const void *ctx)
+{
+    const dgrid_sum_of *a = ctx;
+    double s = 0, down = ldexp(1, -REF_SUM_EXP);
+    for (int64_t c = 0; c < a->p->c; c++) {
+        double g = a->D->gb[c * a->D->go_cs] * down;
+        for (int k = 0; k < a->D->nc; k++)
+            if (!a->q->skip[k])
+                s += fabs(a->D->vb[k][c * a->D->in_cs] * (g * a->q->wk[k]->hi) * a->q->scale);
+    }
+    return s;
+}
+
 /* One dgrid component of a point from its data D under one branch (primary: the exact
  * coordinate's). Returns 1 if decided fast. */
 static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, bool primary, mterms *mt,
@@ -273,7 +289,11 @@ static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, bool prim
     memset(v, 0, sizeof *v);
     v->nops = 4;
     v->nterms = q->nt;
-    v->sum_abs = q->sabs * (1 + (double)(q->nt + 6) * 0x1p-52);
+    dgrid_sum_of sum_of = {p, D, q};
+    if (D->finite)
+        ref_set_sum_abs(v, q->sabs, 1 + (double)(q->nt + 6) * 0x1p-52, dgrid_sabs_scaled, &sum_of);
+    else
+        v->sum_abs = q->sabs * (1 + (double)(q->nt + 6) * 0x1p-52);
     v->coord_err = q->cerr * (1 + 0x1p-40);
     v->under_mag = q->mag * (1 + 0x1p-40);
     /* FP32 (double) products val·g, corner differences, the sum before and after the scale: past
@@ -359,7 +379,7 @@ static void alts_to_interval(ref_altlist *L, ref_value *v, uint8_t *fl, double *
         finite = finite && isfinite(a->hi);
         lo = ref_fmin(lo, a->hi + ref_fmin(a->lo, 0) * 2);
         hi = ref_fmax(hi, a->hi + ref_fmax(a->lo, 0) * 2);
-        v->sum_abs = ref_fmax(v->sum_abs, a->sum_abs);
+        ref_sum_abs_max(v, a);
         v->coord_err = ref_fmax(v->coord_err, a->coord_err);
         v->under_mag = ref_fmax(v->under_mag, a->under_mag);
         v->nterms = v->nterms > a->nterms ? v->nterms : a->nterms;

@@ -80,7 +80,7 @@ static bool same_answer(const ref_output *a, int64_t i, const ref_output *b, int
 /* The larger of each bound field of two answers into w (a hull's bound covers both). */
 static void widen(ref_value *w, const ref_value *v)
 {
-    w->sum_abs = fmax(w->sum_abs, v->sum_abs);
+    ref_sum_abs_max(w, v);
     w->coord_err = fmax(w->coord_err, v->coord_err);
     w->under_mag = fmax(w->under_mag, v->under_mag);
     w->nterms = w->nterms > v->nterms ? w->nterms : v->nterms;

@@ -182,15 +182,29 @@ dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil
 }
 
 
-/* Element e's answer from its sums (v, fl): the bound data, and its value where the terms are
- * non-finite or Ziv's test decides; else 1 (the MPFR path). */
-static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, uint8_t *fl,
-                     int64_t *hits)
+/* An element's terms in one plane (gradOutput of point pix at gp[pix·is]), for sums redone. */
+typedef struct { const dxterm *t; int64_t nt; const double *gp; int64_t is; } dx_plane_terms;
+
+/* Σ|g·wx·wy| of the terms in units of 2^REF_SUM_EXP (ref_set_sum_abs), the same roundings. */
+static double dx_sabs_scaled(const void *ctx)
+{
+    const dx_plane_terms *d = ctx;
+    double s = 0, down = ldexp(1, -REF_SUM_EXP);
+    for (int64_t i = 0; i < d->nt; i++)
+        s += fabs(d->gp[d->t[i].pix * d->is] * down * d->t[i].wx * d->t[i].wy);
+    return s;
+}
+
+/* Element e's answer from its sums (v, fl) and terms: the bound data, and its value where the
+ * terms are non-finite or Ziv's test decides; else 1 (the MPFR path). */
+static int dx_finish(const gctx *G, const dx_plane_terms *pt, const dxsum *r, ref_value *v,
+                     uint8_t *fl, int64_t *hits)
 {
     bool bil = G->p->interpolation == REF_INTERP_BILINEAR;
+    int64_t nt = pt->nt;
     v->nterms = nt;
     v->nops = bil ? 4 : 0;
-    v->sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52);
+    ref_set_sum_abs(v, r->sabs, 1 + (double)(nt + 6) * 0x1p-52, dx_sabs_scaled, pt);
     v->coord_err = r->cerr * (1 + 0x1p-40);
     v->under_mag = r->mag * (1 + 0x1p-40);
     v->min_weight = 0;
@@ -201,6 +215,7 @@ static int dx_finish(const gctx *G, int64_t nt, const dxsum *r, ref_value *v, ui
         v->hi = ref_nf_value(&r->cls);
         v->lo = 0;
         v->sum_abs = INFINITY;
+        v->sum_exp = 0;
         *fl |= REF_FLAG_NONFINITE;
         /* NaN (weight 0), the exact class, or no such term on the device's branch (then maybe
          * a finite sum): no finite interval holds them all */
@@ -231,23 +246,28 @@ dxv_transpose(const dxv *a, const dxv *b, const dxv *c, const dxv *d, dxv out[DX
 
 _Static_assert(offsetof(ref_value, hi) == 0 && offsetof(ref_value, lo) == 8 &&
                    offsetof(ref_value, sum_abs) == 16 && offsetof(ref_value, nterms) == 24 &&
-                   offsetof(ref_value, nops) == 32 && offsetof(ref_value, coord_err) == 40 &&
+                   offsetof(ref_value, nops) == 32 && offsetof(ref_value, sum_exp) == 36 &&
+                   offsetof(ref_value, coord_err) == 40 &&
                    offsetof(ref_value, min_weight) == 48 && offsetof(ref_value, under_mag) == 56 &&
                    sizeof(ref_value) == 64,
                "dx_finish4 writes a ref_value as two rows of four doubles");
+/* nops and sum_exp, written as one 64-bit lane nops (little-endian: nops, then sum_exp 0) */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "dx_finish4's nops lane");
 
 /* dx_finish of four planes' element from dx_sum_split's sums (every term finite): lane l is
  * element i + l·stride of the chunk out, marked in fallback (zero before) where undecided. The
  * values are made as vectors and stored as two rows each (not field by field from extracted
  * lanes). */
 static inline __attribute__((always_inline)) void
-dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride,
+dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, int64_t stride,
            uint8_t *fallback, ref_output *out, int64_t *hits)
 {
+    int64_t nt = pt->nt;
     int64_t nops = G->p->interpolation == REF_INTERP_BILINEAR ? 4 : 0;
     dxv sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52), cerr = r->cerr * (1 + 0x1p-40);
     dxv mag = r->mag * (1 + 0x1p-40), hi, lo;
     dxvi range = r->sabs * (1 + 0x1p-40) > G->overflow_at, dec, known;
+    dxvi past = sum_abs > DBL_MAX; /* Σ|terms| past the double range: redone scaled */
     dxv_decide(&r->s, &r->c, &r->err, &hi, &lo, &dec, &known);
     dxv ntv = (dxv)(dxvi){nt, nt, nt, nt}, nopv = (dxv)(dxvi){nops, nops, nops, nops};
     dxv zero = {0, 0, 0, 0}, row0[DXL], row1[DXL];
@@ -265,7 +285,7 @@ dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride
     *(dxv_row *)&v0[2 * stride].nops = row1[2];
     *(dxv_row *)&v0[3 * stride] = row0[3];
     *(dxv_row *)&v0[3 * stride].nops = row1[3];
-    dxvi odd = range | ~(known & dec); /* a flag to set, a lane for ref_decide or for MPFR */
+    dxvi odd = range | past | ~(known & dec); /* a flag to set, a sum to redo, a lane to decide */
     if (!dxv_any(&odd)) { /* the common case: nothing to mark */
         *hits += DXL;
         return;
@@ -274,6 +294,10 @@ dx_finish4(const gctx *G, int64_t nt, const dxsum4 *r, int64_t i, int64_t stride
         ref_value *v = &out->v[i];
         if (range[l])
             out->flags[i] |= REF_FLAG_RANGE;
+        if (past[l]) {
+            dx_plane_terms lane = {pt->t, nt, pt->gp + l, pt->is};
+            ref_set_sum_abs(v, r->sabs[l], 1 + (double)(nt + 6) * 0x1p-52, dx_sabs_scaled, &lane);
+        }
         int64_t dl = known[l] ? d[l]
                               : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
         fallback[i] = (uint8_t)!dl;
@@ -307,8 +331,9 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
         dx_prefetch(T, bv, e, hw_in, cb);
         for (int64_t c = cb; c < ce; c += DXL) {
             dxsum4 r;
+            dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
             dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, &r);
-            dx_finish4(G, nt, &r, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
+            dx_finish4(G, &pt, &r, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
         }
     }
 }
@@ -343,11 +368,12 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
             int64_t at = (c - c0) * hw_in;
             if (T->split && split[(c - c0) / DXL]) {
                 dxsum4 r;
+                dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
                 if (bil)
                     dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, &r);
                 else
                     dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, &r);
-                dx_finish4(G, nt, &r, at + e, hw_in, fallback, out, hits);
+                dx_finish4(G, &pt, &r, at + e, hw_in, fallback, out, hits);
                 continue;
             }
             int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
@@ -356,7 +382,8 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
                 r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
             for (int l = 0; l < nl; l++) {
                 int64_t i = at + l * hw_in + e;
-                fallback[i] = (uint8_t)dx_finish(G, nt, &r[l], &out->v[i], &out->flags[i], hits);
+                dx_plane_terms pt = {t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is};
+                fallback[i] = (uint8_t)dx_finish(G, &pt, &r[l], &out->v[i], &out->flags[i], hits);
             }
         }
     }

@@ -139,7 +139,7 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
     grid_dx_combo_value(G, pts, R, n, c, e, NULL, NULL, 0, mt, v);
     v->coord_err = cerr;
     v->nterms += u.n;
-    v->sum_abs += u.abs * grow;
+    ref_sum_abs_add(v, u.abs * grow);
     /* Σ max(1, |g|) ≤ n + Σ|g| */
     v->under_mag += ((double)u.n + u.abs) * REF_UNDER_SCALE * grow;
     ival[2 * e] = u.lo * grow;

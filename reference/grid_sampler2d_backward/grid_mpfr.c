@@ -54,6 +54,20 @@ void grid_dx_point_mpfr(const gctx *G, const grid_outcome *ox, const grid_outcom
     }
 }
 
+/* Σ|terms| of the exact terms in m in units of 2^REF_SUM_EXP (ref_set_sum_abs): each rounded
+ * once to a double. */
+static double mterms_sabs_scaled(const void *ctx)
+{
+    const mterms *m = ctx;
+    double s = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        long ex;
+        double d = mpfr_get_d_2exp(&ex, m->t[i], MPFR_RNDN);
+        s += fabs(ldexp(d, (int)(ex - REF_SUM_EXP)));
+    }
+    return s;
+}
+
 /* Exact value of dx element e of plane (n,c) with ambiguous points amb[i] taking variant ch[i]:
  * the points of R reaching e and the ambiguous ones, merged in ascending point order. */
 void grid_dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, int64_t n,
@@ -79,7 +93,7 @@ void grid_dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, int
         double g = G->go[(n * p->c + c) * hw_out + pix];
         grid_dx_point_mpfr(G, &pt->ax[0].o[ix], &pt->ax[1].o[iy], g, e, mt, v);
     }
-    v->sum_abs *= 1 + (double)(v->nterms + 6) * 0x1p-52;
+    ref_set_sum_abs(v, v->sum_abs, 1 + (double)(v->nterms + 6) * 0x1p-52, mterms_sabs_scaled, mt);
     v->under_mag *= 1 + 0x1p-40;
     grid_mpfr_finish(mt, v);
 }

@@ -66,7 +66,7 @@ static bool beyond(const ref_value *v)
 static bool may_pass_range(const gctx *G, const ref_value *v)
 {
     double grow = 1 + (double)(v->nterms + 4) * 0x1p-23;
-    return (v->sum_abs + v->coord_err) * grow > G->overflow_at;
+    return (ref_sum_abs_real(v) + v->coord_err) * grow > G->overflow_at;
 }
 
 /* The flags every element of a chunk gets from its values and alternatives alike, set once

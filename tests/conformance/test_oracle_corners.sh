@@ -34,6 +34,16 @@ assert len(rows) == 4 and all(r["status"] == "FAIL" and r["check"] == "tolerance
 assert any(r["id"].startswith("regressions_oracle_grid_sampler2d_backward.far_point_reflection.")
            and "input_grad" in r["message"] for r in rows), rows
 PY
+# Σ|terms| past the double range: the bound stays finite (it was inf), so a device 10^5 ULP off
+# fails (input_grad[0], nudged; it passed before)
+ACLNN_EMU_FAULT=ulp:100000 expect_rc 1 "$ACLCTS" run --quiet --out sum --filter '*sum_abs_past_double_range*' \
+  "$S"/grid_sampler2d_backward/regressions_oracle.yaml
+python3 - sum/results.jsonl <<'PY' || fail "sum past the double range with ulp:100000"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 2 and all(r["status"] == "FAIL" and r["check"] == "tolerance" for r in rows), rows
+assert all("input_grad[0,0,0,0]" in r["message"] for r in rows), rows
+PY
 # the far point's gradient NaN: its contribution is unbounded wherever it lands
 sed -e 's/^defaults: {unjudged: 0}$//' -e 's/suite: regressions_oracle_grid_sampler2d_backward/suite: nan_far/' \
   -e '0,/0.000244140625/s/0.000244140625/.nan/' "$S"/grid_sampler2d_backward/regressions_oracle.yaml >nan.yaml

@@ -25,6 +25,7 @@ static void same_output(const ref_output *a, const ref_output *b)
         assert_int_equal(a->flags[i], b->flags[i]);
         assert_int_equal(a->v[i].nterms, b->v[i].nterms);
         assert_true(a->v[i].sum_abs == b->v[i].sum_abs);
+        assert_int_equal(a->v[i].sum_exp, b->v[i].sum_exp);
         if (memcmp(&a->v[i], &b->v[i], sizeof a->v[i]))
             fail_msg("element %lld: fields differ: nops %lld/%lld coord_err %a/%a min_weight "
                      "%a/%a under_mag %a/%a", (long long)i, (long long)a->v[i].nops,

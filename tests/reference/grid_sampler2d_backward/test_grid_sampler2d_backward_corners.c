@@ -145,6 +145,71 @@ static void grid_underflow_magnification_past_range(void **state)
     }
 }
 
+/* Σ|terms| past the double range, DOUBLE path: input [1, 2] (H = 1, W = 2), align corners, np
+ * points at (0, 0): x = 1/2, weights 1/2 on both columns, row weight 1, x factor (W − 1)/2 =
+ * 1/2. M = DBL_MAX ≈ 2^1024, u = 2^-53, k = nops + n − 1 roundings (nops 4), γ(k) ≈ k·u; the
+ * bound is u·|hi| + γ(k)·Σ|terms| (+ terms far below: a relative 2^-30 covers them).
+ * - g = (M, M): input_grad = M/2 + M/2 = M, Σ = M, k = 5: u·M + 5u·M = 6·2^971.
+ * - g = (M, M, −M): input_grad = M/2, Σ = 3M/2, k = 6: u·M/2 + 9u·M = 9.5·2^971.
+ * - grid_grad x of each point: g·(2 − 1)·1·(1/2) = M/2 (g = ±M), Σ = (1 + 2)·M/2, k = 5:
+ *   2^970 + 7.5·2^971 = 2^974.
+ * Σ|terms| summed in double overflowed to inf: every bound was infinite, any finite answer
+ * passed. */
+static void grid_sum_abs_past_double_range(void **state)
+{
+    (void)state;
+    double M = DBL_MAX, in[2] = {1, 2}, gr[6] = {0};
+    double go[2][3] = {{M, M}, {M, M, -M}};
+    double ig_hi[2] = {M, M / 2}, ig_bound[2] = {0x1.8p973, 0x1.3p974};
+    ref_path path = ref_grid_path(REF_DT_DOUBLE);
+    for (int c = 0; c < 2; c++)
+        for (int m = 0; m < 2; m++) {
+            int np = 2 + c;
+            ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = np,
+                                 .align_corners = true};
+            ref_output oi, og;
+            grid(&p, go[c], in, gr, m, &oi, &og);
+            for (int k = 0; k < 2; k++) {
+                assert_true(oi.v[k].hi == ig_hi[c] && oi.v[k].lo == 0);
+                double b = ref_bound(REF_DT_DOUBLE, &path, &oi.v[k]);
+                assert_true(b >= ig_bound[c] * (1 - 0x1p-30) && b <= ig_bound[c] * (1 + 0x1p-30));
+            }
+            for (int pt = 0; pt < np; pt++) {
+                const ref_value *x = &og.v[2 * pt];
+                assert_true(fabs(x->hi) == M / 2 && x->lo == 0);
+                double b = ref_bound(REF_DT_DOUBLE, &path, x);
+                assert_true(b >= 0x1p974 * (1 - 0x1p-30) && b <= 0x1p974 * (1 + 0x1p-30));
+            }
+            ref_output_free(&oi);
+            ref_output_free(&og);
+        }
+}
+
+/* The same three points under bicubic: Keys' weights (A = −3/4) at t = 1/2 are w(1/2) = 19/32
+ * on columns 0 and 1 (the taps at −1 and 2 fall outside), w(0) = 1 on row 0, so input_grad =
+ * (19/32)·M on both columns and Σ|terms| = 3·(19/32)·M = 1.78125·M: held as 1.78125·2^960 in
+ * units of 2^64, and the bound finite (it was inf). */
+static void bicubic_sum_abs_past_double_range(void **state)
+{
+    (void)state;
+    double M = DBL_MAX, in[2] = {1, 2}, gr[6] = {0}, go[3] = {M, M, -M};
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = 3,
+                         .align_corners = true, .interpolation = REF_INTERP_BICUBIC};
+    ref_path path = ref_grid_path(REF_DT_DOUBLE);
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, go, in, gr, m, &oi, NULL);
+        for (int k = 0; k < 2; k++) {
+            const ref_value *v = &oi.v[k];
+            assert_true(v->hi == 0.59375 * M);
+            assert_int_equal(v->sum_exp, REF_SUM_EXP);
+            assert_true(v->sum_abs >= 0x1.c8p960 && v->sum_abs <= 0x1.c8p960 * (1 + 0x1p-40));
+            assert_true(ref_bound(REF_DT_DOUBLE, &path, v) < 0x1p981);
+        }
+        ref_output_free(&oi);
+    }
+}
+
 /* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
  * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
 static void grid_fp32_overflow_times_zero_scale(void **state)
@@ -196,6 +261,8 @@ int main(void)
         cmocka_unit_test(grid_weight_below_subnormals),
         cmocka_unit_test(grid_zero_weight_overflowing_product),
         cmocka_unit_test(grid_underflow_magnification_past_range),
+        cmocka_unit_test(grid_sum_abs_past_double_range),
+        cmocka_unit_test(bicubic_sum_abs_past_double_range),
         cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
         cmocka_unit_test(far_point_interval),
     };
