@@ -37,7 +37,14 @@
  * derivatives (quadratics, Σ|a_i|s^i ≤ 30, |K''| ≤ 9/2): e_dw = 9/2·(δ + u) + 192u. Each term
  * then errs by |g|·(e_x|wy| + |wx|e_y + e_x·e_y) (dgrid: |g·val·mult| likewise), summed into
  * coord_err; nops counts the products' roundings (input_grad: wy·wx and g·w; grid_grad: three
- * products and the final scale). */
+ * products and the final scale).
+ *
+ * Underflow (ref_bound): a product below the working format's normal range errs by η absolutely,
+ * and the factors after it magnify that (under_mag, as for bilinear): input_grad's wy·wx then ×g
+ * (Σ max(1, |g|)), grid_grad's val·w' then ×g. For input_grad that term lies far inside the
+ * coefficient term today: a device's weights are 0 and 1 exactly (e_w = 0) or carry e_w ≥ 256u,
+ * so each term's |g|·e_x·e_y ≥ |g|·2^-32 (FP32) passes its |g|·η·nops by 2^115; it is kept so
+ * the bound does not rest on that margin. */
 #include <stdlib.h>
 
 #include "grid_internal.h"
@@ -608,7 +615,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
     v->nops = 2;
     T->n = 0;
     bool unsure = false;
-    double sabs = 0, cerr = 0;
+    double sabs = 0, cerr = 0, under = 0;
     bc_fast F = {.ok = !X->force};
     for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
         const bc_entry *en = &R->ent[i];
@@ -625,6 +632,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         } else {
             sabs += ag * wx * wy;
             cerr += ag * (ax->ew * wy + wx * ay->ew + ax->ew * ay->ew);
+            under += ref_fmax(1, ag) * REF_UNDER_SCALE; /* wy·wx may underflow, then × g */
         }
         if (!gx && !gy) /* a ghost adds to the bound only */
             F.ok = F.ok && pt->dd, fast_add(&F, pt->Wd[en->ky * 4 + en->kx], g, 1);
@@ -645,6 +653,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
     bc_dx_sum sum_of = {pts, R, go, e};
     ref_set_sum_abs(v, sabs, 1 + (double)(v->nterms + 8) * 0x1p-52, dx_sabs_scaled, &sum_of);
     v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
+    v->under_mag = under * (1 + (double)(v->nterms + 8) * 0x1p-52);
     finish(T, v, fl, unsure, X->ovf, 0, decided);
     double off;
     if (R->unres[e] && !(*fl & REF_FLAG_UNCHECKABLE)) {
