@@ -107,14 +107,27 @@ static bool same_class(double a, double b)
     return (isnan(a) && isnan(b)) || (!isnan(a) && !isnan(b) && a == b);
 }
 
+/* The reference's dtype of a standards' dtype (CTS_STD_*), for the output range. */
+static ref_dtype ref_dtype_of(int dt)
+{
+    static const ref_dtype t[CTS_STD_NDT] = {REF_DT_FLOAT16, REF_DT_BF16, REF_DT_FLOAT,
+                                             REF_DT_DOUBLE, REF_DT_FLOAT};
+    return dt >= 0 && dt < CTS_STD_NDT ? t[dt] : REF_DT_FLOAT;
+}
+
 /* Bound units of got against one legal value (hi + lo within bound; rounded: its dtype
- * value), docs/dump.md rules 2, 5 and 6. */
-static double units_of(double got, double hi, double lo, double bound, double rounded, int flags)
+ * value), docs/dump.md rules 2, 5 and 6; dt the output's dtype (CTS_STD_*): a device value
+ * within its error may pass that dtype's range, so +-inf is legal there (rule 5's last clause,
+ * as the checks judge it). */
+static double units_of(double got, double hi, double lo, double bound, double rounded, int flags,
+                       int dt)
 {
     if (got == rounded || (isnan(got) && isnan(rounded))) return 0;
     if (!isfinite(hi) || !isfinite(got)) {
         bool ok = same_class(got, hi) || same_class(got, rounded) ||
-                  (isnan(hi) && !isfinite(got)) || (!isfinite(got) && (flags & (F_OVF | F_RANGE)));
+                  (isnan(hi) && !isfinite(got)) ||
+                  (!isfinite(got) && (flags & (F_OVF | F_RANGE))) ||
+                  ref_bound_reaches_inf(ref_dtype_of(dt), hi, lo, bound, got);
         return ok ? 0 : INFINITY;
     }
     double d = fabs((got - hi) - lo);
@@ -124,7 +137,7 @@ static double units_of(double got, double hi, double lo, double bound, double ro
 /* Element k's bound units and golden: the exact value (rounded to double) of the legal value
  * nearest the device's. The standards compare with a higher-precision result, not one rounded
  * to the output dtype (docs/standards.md). */
-static double element(const out_arrays *o, int64_t k, double *golden)
+static double element(const out_arrays *o, int64_t k, int dt, double *golden)
 {
     double got = o->got[k];
     int fl = (int)o->flags[k];
@@ -135,7 +148,7 @@ static double element(const out_arrays *o, int64_t k, double *golden)
         double d = fmax(fmax(lo - got, got - hi), 0);
         return d == 0 ? 0 : o->bound[k] > 0 ? d / o->bound[k] : INFINITY;
     }
-    double best = units_of(got, o->hi[k], o->lo[k], o->bound[k], o->ref[k], fl);
+    double best = units_of(got, o->hi[k], o->lo[k], o->bound[k], o->ref[k], fl, dt);
     if (!(fl & F_AMBIG)) return best;
     size_t lo = 0, hi = (size_t)o->nalts; /* first row of element k */
     while (lo < hi) {
@@ -145,7 +158,7 @@ static double element(const out_arrays *o, int64_t k, double *golden)
     }
     for (; lo < (size_t)o->nalts && o->alts[o->alt_order[lo] * 5] == (double)k; lo++) {
         const double *r = &o->alts[o->alt_order[lo] * 5];
-        double u = units_of(got, r[1], r[2], r[3], r[4], fl);
+        double u = units_of(got, r[1], r[2], r[3], r[4], fl, dt);
         if (u < best) {
             best = u;
             *golden = r[1];
@@ -245,7 +258,7 @@ static void judge_output(cts_std_audit *a, const cts_result *r, const out_arrays
     if (!golden || !units || !judged || !elem || !em) abort();
     for (int64_t k = 0; k < o->n; k++) {
         judged[k] = !((int)o->flags[k] & F_UNCHECK);
-        units[k] = judged[k] ? element(o, k, &golden[k]) : 0;
+        units[k] = judged[k] ? element(o, k, dt, &golden[k]) : 0;
         if (!judged[k]) golden[k] = o->hi[k];
     }
     bool nonfinite_other = false; /* a legal non-finite value of another class than golden's */

@@ -96,6 +96,24 @@ assert r["not_applicable"].startswith("1: no benchmark output"), r
 ' "a refused benchmark call used as a benchmark"
 grep -q 'not applicable: no benchmark output' refused/audit.md || fail "n/a reason not in audit.md"
 
+# docs/dump.md rule 5's output range: regression case corners_seed2005_g2614 (FLOAT16, an exact
+# 65504 of terms of 2^31) has a +inf element the bound accepts (the device's FP32 sum may end
+# 16 above 65504 and round to +inf); the audit must read it as the checks do: the bound passes
+# every output, and ATK single_bm, which has no inf/NaN rule, leaves that output not applicable
+# (before, the audit took the +inf as an infinite error: the bound FAILed an output the run
+# PASSed, and ATK judged the +inf as a failure)
+expect_rc 0 "$ACLCTS" audit --product ascend910b --standard atk-single-bm,aclcts \
+  --filter '*.corners_seed2005_g2614.*' --out range \
+  "$ACLCTS_SOURCE_DIR"/suites/grid_sampler2d_backward/regressions_oracle.yaml
+grep -q '"status":"PASS"' range/results.jsonl || fail "corners_seed2005_g2614 did not PASS"
+csv_check range '
+import csv, sys
+rows = {r["standard"]: r for r in csv.DictReader(sys.stdin)}
+b, a = rows["aclcts"], rows["atk-single-bm"]
+assert b["fail"] == "0" and b["pass"] == b["outputs"] != "0", b
+assert "non-finite result" in a["not_applicable"], a
+' "an infinity the bound accepts by the output range"
+
 # standard files are data checked like suites; unknown standards are refused before any run
 mkdir sd
 cp "$ACLCTS_SOURCE_DIR"/standards/*.yaml sd/
