@@ -265,6 +265,9 @@ typedef struct {
     /* The first phase's out-pointers. Zero-initialised = passed (not NULL); NULL → 161001
      * before anything else (docs/contract.md, derived: a success must write them). */
     bool workspace_size_null, executor_null;
+    /* The call runs with ACL_OPT_DETERMINISTIC set: it decides which kernel a vendor release
+     * routes some calls to (the grid sampler's bicubic on 950), never a status. */
+    bool deterministic;
 } ref_status_query;
 
 /* A scalar parameter of q: an integer (a bool is 0 or 1), a double. */

@@ -14,6 +14,7 @@ ref_status_query cts_status_query(const cts_case *c)
     q.op = c->op->ref_op;
     q.product = c->product;
     q.spec = c->spec;
+    q.deterministic = c->deterministic;
     for (int i = 0; i < c->ntensors && i < REF_MAX_SLOTS; i++) {
         const cts_tensor *t = &c->t[i];
         q.t[i].present = !t->null;

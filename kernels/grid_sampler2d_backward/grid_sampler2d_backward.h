@@ -35,7 +35,9 @@ typedef struct gs_params {
     bool want_dx, want_dgrid;  /* outputMask[0], outputMask[1] */
     bool deterministic;        /* fixed-order kernel (decided in the first phase) */
     bool inf_to_edge;          /* a vendor AICore kernel: border clamps ±inf to the edge */
-    bool bicubic_low_edge;     /* a 9.1+ vector bicubic kernel: non-finite to index 0 */
+    bool bicubic_low_edge;     /* a 9.1+ vector bicubic kernel under border: non-finite and
+                                * past-int32 coordinates to index 0 (run.c) */
+    int bicubic_nonfinite;     /* GS_BCNF_*: the bicubic kernel's own non-finite taps */
     bool clamp_nonfinite;      /* ACLNN_EMU_NONFINITE_GRID=clamp: PyTorch's clamp (run.c) */
     aclnnStatus (*run)(const struct gs_params *p); /* gs_run_f32 or gs_run_f64 (path.c) */
 } gs_params;
@@ -46,7 +48,14 @@ typedef struct {
     int64_t n, c, hi, wi, ho, wo;
     int interpolation, padding;
     bool align_corners;
+    int bicubic_nonfinite;     /* GS_BCNF_* */
 } gs_shape;
+
+/* What a bicubic kernel does with a non-finite unnormalised coordinate (kernel_bicubic.c):
+ * nothing (out of bounds); 950's SIMT kernel (NaN coefficients, a NaN tap out, an infinite one
+ * clamped to the edge under border); the 9.1+ vector kernel under reflection (NaN coefficients,
+ * the taps from an undefined cast: here index 0). */
+enum { GS_BCNF_OUT, GS_BCNF_SIMT, GS_BCNF_VECTOR_REFLECT };
 
 /* The five tensors in parameter order, and their parameter names (check.c). */
 enum { GS_GRAD_OUTPUT, GS_INPUT, GS_GRID, GS_INPUT_GRAD, GS_GRID_GRAD, GS_TENSOR_COUNT };

@@ -9,6 +9,7 @@
  * operation in GS_T. Deterministic: per batch item, one task per dx plane adding the points in
  * order, one per point summing the channels in order. Otherwise blocks of points in parallel with
  * atomic adds into dx (a seeded order on one thread). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,8 @@ typedef struct {
     int64_t ix[4], iy[4]; /* bounded tap indices; −1 outside (zeros) */
     GS_T wx[4], wy[4], dwx[4], dwy[4];
     GS_T mx, my;          /* dc/dgrid per axis */
-    bool ok;              /* a finite coordinate with a tap inside */
+    bool ok;              /* a tap inside on both axes */
+    bool nan;             /* a non-finite coordinate whose coefficients the kernel keeps (NaN) */
 } GS_FN(bc_geom);
 
 /* K(t+1), K(t), K(1−t), K(2−t) and their derivatives in t, in the vendor's evaluation order. */
@@ -60,10 +62,30 @@ static int64_t GS_FN(bc_index)(GS_T x, int64_t size, int padding, bool align)
     return x <= 0 ? 0 : x >= max ? (int64_t)max : (int64_t)x;
 }
 
+/* A non-finite coordinate c as the kernel keeps it (gs_shape.bicubic_nonfinite): every
+ * coefficient NaN (t = c − floor(c)); on the SIMT kernel a NaN tap is out and an infinite one
+ * clamps to its edge under border, out otherwise (ops-cv grid_sampler3_d_grad_simt_base.h:
+ * 116-122,247-302@4d57ffe7); on the vector kernel under reflection the taps come from a
+ * float-to-int32 cast the hardware defines: here index 0. False when no tap is inside. */
+static bool GS_FN(bc_nonfinite)(GS_T c, int64_t size, const gs_shape *s, int64_t idx[4],
+                                GS_T w[4], GS_T dw[4])
+{
+    int64_t at = -1;
+    if (s->bicubic_nonfinite == GS_BCNF_VECTOR_REFLECT)
+        at = 0;
+    else if (s->padding == GS_BORDER && isinf(c))
+        at = c > 0 ? size - 1 : 0;
+    for (int k = 0; k < 4; k++) {
+        w[k] = dw[k] = (GS_T)NAN;
+        idx[k] = at;
+    }
+    return at >= 0;
+}
+
 /* One axis: taps, coefficients, gradient factor. False when no tap is inside (zeros) or the
- * coordinate is not finite. */
+ * coordinate is not finite; *nan when the kernel keeps a non-finite one (bc_nonfinite). */
 static bool GS_FN(bc_axis)(GS_T coord, int64_t size, const gs_shape *s, int64_t idx[4],
-                           GS_T w[4], GS_T dw[4], GS_T *mult)
+                           GS_T w[4], GS_T dw[4], GS_T *mult, bool *nan)
 {
     GS_T c;
     if (s->align_corners) {
@@ -73,6 +95,9 @@ static bool GS_FN(bc_axis)(GS_T coord, int64_t size, const gs_shape *s, int64_t 
         *mult = (GS_T)size / 2;
         c = ((coord + 1) * (GS_T)size - 1) / 2;
     }
+    *nan = !(c - c == 0) && s->bicubic_nonfinite != GS_BCNF_OUT;
+    if (*nan)
+        return GS_FN(bc_nonfinite)(c, size, s, idx, w, dw);
     if (!(c - c == 0)) /* NaN or infinite: out of bounds (docs/contract.md) */
         return false;
     GS_T f = GS_FLOOR(c);
@@ -87,8 +112,11 @@ static bool GS_FN(bc_axis)(GS_T coord, int64_t size, const gs_shape *s, int64_t 
 
 static void GS_FN(bc_point)(const gs_shape *s, const GS_T *xy, GS_FN(bc_geom) *g)
 {
-    g->ok = GS_FN(bc_axis)(xy[0], s->wi, s, g->ix, g->wx, g->dwx, &g->mx) &&
-            GS_FN(bc_axis)(xy[1], s->hi, s, g->iy, g->wy, g->dwy, &g->my);
+    bool nx = false, ny = false;
+    bool okx = GS_FN(bc_axis)(xy[0], s->wi, s, g->ix, g->wx, g->dwx, &g->mx, &nx);
+    bool oky = GS_FN(bc_axis)(xy[1], s->hi, s, g->iy, g->wy, g->dwy, &g->my, &ny);
+    g->ok = okx && oky;
+    g->nan = nx || ny;
 }
 
 /* dx of point g in one channel (plane d), the taps in row order. */
@@ -130,8 +158,11 @@ static void GS_FN(bc_point_dgrid)(const gs_shape *s, const GS_T *go, const GS_T 
     for (int64_t c = 0; g->ok && c < s->c; c++)
         GS_FN(bc_dgrid)(g, s->wi, go[(b * s->c + c) * po + p], in + (b * s->c + c) * hw, &gx,
                         &gy);
-    dgrid[q * 2] = g->ok ? gx * g->mx : 0;
-    dgrid[q * 2 + 1] = g->ok ? gy * g->my : 0;
+    /* a kept non-finite coordinate: val·NaN over the 16 taps, out-of-bounds ones as val 0 */
+    if (g->nan && s->c > 0)
+        gx = gy = (GS_T)NAN;
+    dgrid[q * 2] = g->ok || g->nan ? gx * g->mx : 0;
+    dgrid[q * 2 + 1] = g->ok || g->nan ? gy * g->my : 0;
 }
 
 /* Fixed order per batch item b: geometry of its points, then one task per dx plane (points in

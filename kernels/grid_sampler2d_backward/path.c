@@ -25,19 +25,25 @@ static bool inf_to_edge(const gs_params *p)
     return prof->contract == EMU_CONTRACT_VENDOR_9_0 || !dbl;
 }
 
-/* From release 9.1, bicubic under border on 910b/910_93's vector kernels (not DOUBLE, C up to
- * the 2048 of the transposed kernel): a non-finite coordinate is set to -100 once unnormalised,
- * and each of its four taps clamps to column (row) 0, so the whole weight lands there with a
- * zero grid gradient (ops-cv grid_sampler2_d_grad_bicubic.h:530-545,845-850@4d57ffe7, the same
- * in _fp16.h and at 9.2). 950's SIMT kernel and ascend910's AICPU task stay out of bounds. */
-static bool bicubic_low_edge(const gs_params *p)
+/* From release 9.1, which bicubic kernel runs: 910b/910_93 the vector kernel (not DOUBLE, C up
+ * to the 2048 of the transposed call); 950 its SIMT kernel for every dtype but DOUBLE, except
+ * FLOAT without determinism with 32 to 2048 channels under border, 128 to 2048 under reflection,
+ * which its tiling hands to the vector kernel (ops-cv op_host/grid_sampler2_d_grad_tiling.cpp:
+ * 450-455,489-499@4d57ffe7). 1 vector, 2 SIMT, 0 neither (ascend910 and DOUBLE: AICPU). */
+static int bicubic_kernel(const gs_params *p)
 {
     const emu_profile *prof = emu_profile_current();
-    bool since_91 = prof->contract == EMU_CONTRACT_VENDOR_9_1 ||
-                    prof->contract == EMU_CONTRACT_VENDOR_9_2;
-    return since_91 && p->interpolation == GS_BICUBIC && p->padding == GS_BORDER &&
-           prof->family == EMU_FAMILY_A2_A3 && p->input->dtype != ACL_DOUBLE &&
-           p->input->dims[1] < 2049;
+    int64_t c = p->input->dims[1];
+    aclDataType dt = p->input->dtype;
+    if ((prof->contract != EMU_CONTRACT_VENDOR_9_1 && prof->contract != EMU_CONTRACT_VENDOR_9_2) ||
+        p->interpolation != GS_BICUBIC || dt == ACL_DOUBLE)
+        return 0;
+    if (prof->family == EMU_FAMILY_A2_A3)
+        return c < 2049 ? 1 : 0;
+    if (prof->family != EMU_FAMILY_950)
+        return 0;
+    bool big = (p->padding == GS_BORDER && c >= 32) || (p->padding == GS_REFLECTION && c >= 128);
+    return dt == ACL_FLOAT && !emu_deterministic() && big && c < 2049 ? 1 : 2;
 }
 
 void gs_choose_path(gs_params *p)
@@ -47,7 +53,13 @@ void gs_choose_path(gs_params *p)
                        input->dims[1] <= 2048;
     p->run = input->dtype == ACL_DOUBLE ? gs_run_f64 : gs_run_f32;
     p->inf_to_edge = inf_to_edge(p);
-    p->bicubic_low_edge = bicubic_low_edge(p);
+    int bk = bicubic_kernel(p);
+    /* the vector kernel sets a non-finite or past-int32 coordinate to -100 under border and
+     * zeros (zeros: out either way); reflection's casts are undefined, SIMT's taps NaN */
+    p->bicubic_low_edge = bk == 1 && p->padding == GS_BORDER;
+    p->bicubic_nonfinite = bk == 2                                    ? GS_BCNF_SIMT
+                           : bk == 1 && p->padding == GS_REFLECTION ? GS_BCNF_VECTOR_REFLECT
+                                                                    : GS_BCNF_OUT;
     /* the documents' second reading of a non-finite coordinate, PyTorch's CPU kernel's */
     p->clamp_nonfinite = emu_profile_current()->nonfinite_grid_clamp && p->padding != GS_ZEROS;
 }

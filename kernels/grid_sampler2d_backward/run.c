@@ -26,18 +26,31 @@ static bool GS_FN(kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, con
     return GS_FN(gs_kernel_atomic)(s, go, in, grid, dx, dgrid, shuffle_seed);
 }
 
+/* Whether the 9.1+ vector bicubic kernel sends grid value v on an axis of `size` to -100: its
+ * FP32 unnormalised coordinate, in the kernel's order of operations, is NaN or outside
+ * [INT_MIN, INT_MAX - 1 as FP32 = 2^31] (ops-cv grid_sampler2_d_grad_bicubic.h:513-543@4d57ffe7). */
+static bool GS_FN(vector_to_low)(GS_T v, int64_t size, bool align)
+{
+    float c = (float)v + 1;
+    c = align ? c * 0.5f * (float)(size - 1) : (c * (float)size + -1.0f) * 0.5f;
+    return !(c <= 0x1p31f && c >= -0x1p31f);
+}
+
 /* Non-finite coordinates moved to an edge in a copy when the view is the caller's
  * (gs_params.inf_to_edge: ±inf as ±1; clamp_nonfinite: also NaN as -1, and under reflection
  * every one as -1), values border and reflection clip to that edge with a zero gradient
- * factor; bicubic_low_edge: every one as -7, whose taps all lie left of (above) index 0 for
- * either align_corners. False when out of host memory. */
+ * factor; bicubic_low_edge: every one the vector kernel sets to -100 (vector_to_low) as -7,
+ * whose taps all lie left of (above) index 0 for either align_corners. False when out of host
+ * memory. */
 static bool GS_FN(to_edge)(const GS_T **grid, GS_T **own, int64_t n, const gs_params *pr)
 {
     bool clamp = pr->clamp_nonfinite, low = pr->bicubic_low_edge;
+    const int64_t w = pr->input->dims[3], h = pr->input->dims[2];
     GS_T *g = *own;
     for (int64_t i = 0; i < n; i++) {
         GS_T c = (*grid)[i];
-        if (!isinf(c) && !((clamp || low) && isnan(c)))
+        if (low ? !GS_FN(vector_to_low)(c, i % 2 ? h : w, pr->align_corners)
+                : !isinf(c) && !(clamp && isnan(c)))
             continue;
         if (!g) {
             if (!(g = malloc((size_t)n * sizeof *g)))
@@ -147,7 +160,8 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
 {
     const int64_t *di = pr->input->dims, *dg = pr->grad_output->dims;
     const gs_shape s = {di[0], di[1], di[2], di[3], dg[2], dg[3],
-                        pr->interpolation, pr->padding, pr->align_corners};
+                        pr->interpolation, pr->padding, pr->align_corners,
+                        pr->bicubic_nonfinite};
     uint64_t seed = pr->deterministic ? 0 : emu_shuffle_seed();
     const int64_t group = GS_FN(group_items)(pr, &s, seed);
     bool ok = true;

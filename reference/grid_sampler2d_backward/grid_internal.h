@@ -95,6 +95,28 @@ int ref_grid_stream_doc(const ref_grid_params *p, const double *grad_output, con
                         const double *grid, ref_options *opt, bool dx, bool dgrid,
                         const ref_sink *s);
 uint64_t ref_grid_doc_work_bytes(const ref_grid_params *p);
+/* A sink that hands on each chunk with some elements changed (grid_vendor_bicubic.c):
+ * GRID_MARK_NAN makes an element's answer NaN, GRID_MARK_UNJUDGED leaves it unjudged; a
+ * changed chunk is copied into buf. */
+enum { GRID_MARK_NAN = 1, GRID_MARK_UNJUDGED = 2 };
+typedef struct {
+    const ref_sink *down;
+    ref_chunkbuf buf;
+    bool live;
+} grid_marked_sink;
+int grid_emit_marked(grid_marked_sink *m, const ref_chunk *ch, const uint8_t *marks);
+void grid_marked_sink_free(grid_marked_sink *m);
+/* Which bicubic kernel of a vendor release (9.1, 9.2) computes a call, for the coordinates it
+ * reads its own way (grid_vendor_bicubic.c): none (the exact model: the AICPU task, the
+ * documents), the vector kernel, or 950's SIMT kernel. */
+typedef enum { GRID_BC_EXACT, GRID_BC_VECTOR, GRID_BC_SIMT } grid_bc_kernel;
+/* ref_grid_stream with kernel k's reading of non-finite coordinates and coordinates past the
+ * int32 range (dtype: the case's); ref_grid_vendor_bicubic_work_bytes: its memory besides the
+ * stream's, for chunks of `chunk` elements. */
+int ref_grid_stream_vendor_bicubic(const ref_grid_params *p, grid_bc_kernel k, ref_dtype dtype,
+                                   const double *go, const double *in, const double *grid,
+                                   ref_options *opt, bool dx, bool dgrid, const ref_sink *s);
+uint64_t ref_grid_vendor_bicubic_work_bytes(const ref_grid_params *p, int64_t chunk);
 /* Bicubic's working set besides its chunks (grid_bicubic.c): a batch's points with their exact
  * coefficients, the reach lists, and per thread the terms of one element. */
 uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads);

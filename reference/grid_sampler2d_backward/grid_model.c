@@ -45,30 +45,32 @@ static bool vendor_inf_to_edge(const ref_status_query *q, const ref_grid_params 
     }
 }
 
-/* Whether the call runs on a vector bicubic kernel of release 9.1 or 9.2 under border: 910b and
- * 910_93 when not DOUBLE and C <= 2048. It sets a non-finite coordinate to -100 after
- * unnormalising and clamps each tap index into the image, so all four taps sit on index 0 with
- * weights summing to 1 and derivatives to 0 (docs/contract.md "Non-finite grid coordinates in
- * the vendor's kernels"). 950's SIMT kernel casts a NaN index (not modelled: out of bounds). */
-static bool vendor_bicubic_low_edge(const ref_status_query *q, const ref_grid_params *p)
+/* Which bicubic kernel of release 9.1 or 9.2 computes the call (vendor readings): on 910b and
+ * 910_93 the vector kernel when not DOUBLE and C <= 2048 (the transposed call, ops-cv op_api
+ * CV:186-204,271@4d57ffe7); on 950 the arch35 SIMT kernel when not DOUBLE, but the vector one
+ * (tiling key 21) for FLOAT without determinism when 32 <= C <= 2048 under border or
+ * 128 <= C <= 2048 under reflection (CV:198-203 and op_host/grid_sampler2_d_grad_tiling.cpp:
+ * 450-455,489-499@4d57ffe7, the same at a92906f3); the rest is the AICPU task, read as the
+ * exact model (grid_vendor_bicubic.c says what each kernel does). */
+static grid_bc_kernel vendor_bicubic_kernel(const ref_status_query *q, const ref_grid_params *p)
 {
     ref_spec s = ref_status_spec(q);
-    return (s == REF_SPEC_VENDOR_91 || s == REF_SPEC_VENDOR_92) &&
-           p->interpolation == REF_INTERP_BICUBIC && p->padding == REF_PAD_BORDER &&
-           ref_product_family(q->product) == REF_FAMILY_A2A3 &&
-           q->t[REF_GRID_INPUT].dtype != REF_DT_DOUBLE && p->c <= 2048;
-}
-
-/* The grid with each non-finite coordinate as -7: unnormalised to -3(W-1) (align_corners) or
- * -3W - 1/2, every bicubic tap at index 0 or left of it, which border clamps to index 0 as the
- * kernel's -100 does. NULL: out of memory (errno). */
-static double *grid_low_edge(const double *grid, int64_t n)
-{
-    double *g = malloc((size_t)(n > 0 ? n : 1) * sizeof *g);
-    if (!g) return NULL;
-    for (int64_t i = 0; i < n; i++)
-        g[i] = isfinite(grid[i]) ? grid[i] : -7;
-    return g;
+    ref_dtype dt = q->t[REF_GRID_INPUT].dtype;
+    if ((s != REF_SPEC_VENDOR_91 && s != REF_SPEC_VENDOR_92) ||
+        p->interpolation != REF_INTERP_BICUBIC || dt == REF_DT_DOUBLE)
+        return GRID_BC_EXACT;
+    switch (ref_product_family(q->product)) {
+    case REF_FAMILY_A2A3:
+        return p->c <= 2048 ? GRID_BC_VECTOR : GRID_BC_EXACT;
+    case REF_FAMILY_950: {
+        int64_t min_c = p->padding == REF_PAD_BORDER ? 32
+                        : p->padding == REF_PAD_REFLECTION ? 128 : INT64_MAX;
+        bool vec = dt == REF_DT_FLOAT && !q->deterministic && p->c >= min_c && p->c <= 2048;
+        return vec ? GRID_BC_VECTOR : GRID_BC_SIMT;
+    }
+    default:
+        return GRID_BC_EXACT;
+    }
 }
 
 /* The grid with each infinite coordinate replaced by ±1, which border padding clamps to the
@@ -118,8 +120,10 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     uint64_t planes = hw_in ? (uint64_t)step / hw_in : 1, chunk;
     if (planes < 1) planes = 1;
     if (planes > (uint64_t)p.c && p.c > 0) planes = (uint64_t)p.c;
-    /* the grid's copy of vendor_inf_to_edge */
-    uint64_t edged = vendor_inf_to_edge(q, &p) || vendor_bicubic_low_edge(q, &p) ? 16 * hw_out * (uint64_t)(p.n > 0 ? p.n : 0) : 0;
+    /* the grid's copy of vendor_inf_to_edge, or the vendor bicubic kernels' marks */
+    uint64_t edged = vendor_inf_to_edge(q, &p) ? 16 * hw_out * (uint64_t)(p.n > 0 ? p.n : 0) : 0;
+    if (vendor_bicubic_kernel(q, &p) != GRID_BC_EXACT)
+        edged += ref_grid_vendor_bicubic_work_bytes(&p, step);
     if (ref_status_spec(q) == REF_SPEC_DOC) /* the clamped variants' answers */
         edged += ref_grid_doc_work_bytes(&p);
     if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk, one grid_grad batch */
@@ -156,13 +160,19 @@ static int stream(const ref_status_query *q, const ref_case_answer *a,
     int64_t ngrid = 2 * p.n * p.h_out * p.w_out;
     if (vendor_inf_to_edge(q, &p) && !(grid = edged = grid_inf_to_edge(grid, ngrid)))
         return -1;
-    if (vendor_bicubic_low_edge(q, &p) && !(grid = edged = grid_low_edge(grid, ngrid)))
-        return -1;
-    int (*fn)(const ref_grid_params *, const double *, const double *, const double *,
-              ref_options *, bool, bool, const ref_sink *) =
-        ref_status_spec(q) == REF_SPEC_DOC ? ref_grid_stream_doc : ref_grid_stream;
-    int rc = fn(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], grid, opt,
-                a->computed[REF_GRID_INPUT_GRAD], a->computed[REF_GRID_GRID_GRAD], s);
+    bool dx = a->computed[REF_GRID_INPUT_GRAD], dgrid = a->computed[REF_GRID_GRID_GRAD];
+    grid_bc_kernel bk = vendor_bicubic_kernel(q, &p);
+    int rc;
+    if (bk != GRID_BC_EXACT)
+        rc = ref_grid_stream_vendor_bicubic(&p, bk, q->t[REF_GRID_INPUT].dtype,
+                                            in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], grid,
+                                            opt, dx, dgrid, s);
+    else if (ref_status_spec(q) == REF_SPEC_DOC)
+        rc = ref_grid_stream_doc(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], grid, opt,
+                                 dx, dgrid, s);
+    else
+        rc = ref_grid_stream(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], grid, opt, dx,
+                             dgrid, s);
     free(edged);
     return rc;
 }

@@ -76,10 +76,54 @@ def low_edge_x(size, align):
     return Q(-199, size - 1) - 1 if align and size > 1 else Q(-199, size) - 1
 
 
-def grid_bicubic_exact(c, go, inp, grid, ext_sum, low_edge=False):
+def release_kernel(c, spec):
+    """The bicubic kernel of releases 9.1/9.2 a case runs on (docs/contract.md): 910b and 910_93
+    the vector kernel (not DOUBLE, C <= 2048); 950 its SIMT kernel (not DOUBLE), the vector one
+    for FLOAT without determinism at 32..2048 channels under border, 128..2048 under
+    reflection; else None (the AICPU task, the exact model)."""
+    C = c["in_shape"][1]
+    if spec not in ("vendor@9.1", "vendor@9.2") or c["dtype"] == "float64":
+        return None
+    if c["product"] in ("ascend910b", "ascend910_93"):
+        return "vector" if C <= 2048 else None
+    if c["product"] != "ascend950":
+        return None
+    least = {1: 32, 2: 128}.get(c["padding_mode"])
+    vec = (c["dtype"] == "float32" and not c.get("deterministic") and least is not None
+           and least <= C <= 2048)
+    return "vector" if vec else "simt"
+
+
+def unnorm(x, size, align):
+    x = Q(x)
+    return (x + 1) / 2 * (size - 1) if align else ((x + 1) * size - 1) / 2
+
+
+def axis_kind(x, size, pad, align, kernel):
+    """How a release's kernel takes one coordinate: "fin" (as the contract), "nan" or "inf"
+    (kept: NaN coefficients), "low" (the vector kernel's -100 under border), "out" (its -100
+    under zeros) or "wild" (the vector kernel's undefined cast under reflection)."""
+    if math.isnan(x) or (math.isinf(x) and align and size == 1):
+        kind = "nan"
+    elif math.isinf(x):
+        kind = "inf"
+    elif kernel == "vector" and abs(unnorm(x, size, align)) > 2**31:
+        kind = "past"
+    else:
+        return "fin"
+    if kernel == "vector":
+        return {1: "low", 2: "nan" if kind == "nan" else "wild"}.get(pad, "out")
+    return kind
+
+
+def grid_bicubic_exact(c, go, inp, grid, ext_sum, kernel=None):
     """input_grad and grid_grad as lists of ext_sum() (the differential's extended-real sums).
-    low_edge: a non-finite coordinate goes to -100 (the vendor's vector kernels under border);
-    else the point contributes nothing (the contract)."""
+    kernel: the vendor's kernel of releases 9.1/9.2 (docs/contract.md "Non-finite grid
+    coordinates in the vendor's kernels"), or None for the contract (a non-finite coordinate
+    contributes nothing). "vector": under border a non-finite coordinate, or one past 2^31, goes
+    to -100; under reflection such a point's taps are undefined (its batch's input_grad is
+    unjudged by the reference; its grid_grad NaN for NaN). "simt": a non-finite coordinate's
+    coefficients are NaN: grid_grad NaN, and under border NaN at a ±inf coordinate's edge."""
     N, C, Hi, Wi = inp.shape
     Ho, Wo = grid.shape[1], grid.shape[2]
     pad, align = c["padding_mode"], c["align"]
@@ -90,10 +134,19 @@ def grid_bicubic_exact(c, go, inp, grid, ext_sum, low_edge=False):
             for w in range(Wo):
                 gx, gy = float(grid[n, h, w, 0]), float(grid[n, h, w, 1])
                 base = ((n * Ho + h) * Wo + w) * 2
-                if low_edge:
-                    gx = gx if math.isfinite(gx) else low_edge_x(Wi, align)
-                    gy = gy if math.isfinite(gy) else low_edge_x(Hi, align)
-                elif not (math.isfinite(gx) and math.isfinite(gy)):
+                kx = axis_kind(gx, Wi, pad, align, kernel) if kernel else "fin"
+                ky = axis_kind(gy, Hi, pad, align, kernel) if kernel else "fin"
+                gx = low_edge_x(Wi, align) if kx == "low" else gx
+                gy = low_edge_x(Hi, align) if ky == "low" else gy
+                kinds = (kx, ky)
+                if kinds != ("fin", "fin") and "low" not in kinds or "out" in kinds:
+                    if C > 0 and ("nan" in kinds or (kernel == "simt" and "inf" in kinds)):
+                        dg[base].add(math.nan)
+                        dg[base + 1].add(math.nan)
+                    if kernel == "simt" and pad == 1 and "nan" not in kinds:
+                        simt_edge(dx, (n, C, Hi, Wi), gx, gy, kinds, align)
+                    continue
+                if not (math.isfinite(gx) and math.isfinite(gy)):
                     continue
                 ix, wx, dwx, mx = axis(gx, Wi, pad, align)
                 iy, wy, dwy, my = axis(gy, Hi, pad, align)
@@ -113,6 +166,20 @@ def grid_bicubic_exact(c, go, inp, grid, ext_sum, low_edge=False):
     if c["mask"][1]:
         out["grid_grad"] = dg
     return out
+
+
+def simt_edge(dx, shape, gx, gy, kinds, align):
+    """The SIMT kernel under border: NaN at a ±inf coordinate's edge, on the other axis's taps."""
+    n, C, Hi, Wi = shape
+
+    def taps(x, kind, size):
+        if kind == "inf":
+            return [size - 1 if x > 0 else 0]
+        return sorted({idx for idx in axis(x, size, 1, align)[0]})
+    for ch in range(C):
+        for yi in taps(gy, kinds[1], Hi):
+            for xi in taps(gx, kinds[0], Wi):
+                dx[((n * C + ch) * Hi + yi) * Wi + xi].add(math.nan)
 
 
 def bicubic_grid_value(r, dt, size, align, to_dtype, tiny):

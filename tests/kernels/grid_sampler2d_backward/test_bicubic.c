@@ -26,7 +26,7 @@
 static void hand_derived(void **state)
 {
     (void)state;
-    gs_shape s = {1, 1, 1, 4, 1, 1, GS_BICUBIC, GS_BORDER, true};
+    gs_shape s = {1, 1, 1, 4, 1, 1, GS_BICUBIC, GS_BORDER, true, GS_BCNF_OUT};
     float go[] = {1}, in[] = {0, 1, 2, 3}, grid[] = {0, 0}, dx[4], dg[2];
     for (int det = 0; det < 2; det++) {
         assert_true(gs_kernel_bicubic_f32(&s, go, in, grid, dx, dg, det, 0));
@@ -35,6 +35,42 @@ static void hand_derived(void **state)
             assert_true(dx[i] == want[i]);
         assert_true(dg[0] == 1.125f && dg[1] == 0);
     }
+}
+
+/* Release 9.1's kernels keep some non-finite coordinates (grid_sampler2d_backward.h GS_BCNF_*):
+ * 950's SIMT kernel makes every coefficient NaN, sends a NaN tap out, and under border clamps
+ * a ±inf tap to its edge, where it adds NaN; grid_grad is NaN (val·NaN over the taps) even with
+ * no tap inside. The vector kernel under reflection: NaN coefficients at index 0 here. Input
+ * 1×1×3×4, point (x, 0.25) without align_corners: y = 1.375, taps on rows 0..2 (row 3
+ * clamps to 2). */
+static void nonfinite_kept(void **state)
+{
+    (void)state;
+    float go[] = {1}, in[12] = {0}, dx[12], dg[2];
+    const float xs[] = {INFINITY, -INFINITY, NAN};
+    const int pads[] = {GS_BORDER, GS_ZEROS, GS_REFLECTION};
+    for (int pi = 0; pi < 3; pi++)
+        for (int k = 0; k < 3; k++)
+            for (int det = 0; det < 2; det++) {
+                gs_shape s = {1, 1, 3, 4, 1, 1, GS_BICUBIC, pads[pi], false, GS_BCNF_SIMT};
+                float grid[] = {xs[k], 0.25f};
+                assert_true(gs_kernel_bicubic_f32(&s, go, in, grid, dx, dg, det, 0));
+                int col = pads[pi] != GS_BORDER || k == 2 ? -1 : k == 0 ? 3 : 0;
+                for (int e = 0; e < 12; e++)
+                    assert_true(e % 4 == col ? isnan(dx[e]) : dx[e] == 0);
+                assert_true(isnan(dg[0]) && isnan(dg[1]));
+                s.bicubic_nonfinite = GS_BCNF_OUT; /* the AICPU task: out of bounds */
+                assert_true(gs_kernel_bicubic_f32(&s, go, in, grid, dx, dg, det, 0));
+                for (int e = 0; e < 12; e++)
+                    assert_true(dx[e] == 0);
+                assert_true(dg[0] == 0 && dg[1] == 0);
+            }
+    gs_shape r = {1, 1, 3, 4, 1, 1, GS_BICUBIC, GS_REFLECTION, false, GS_BCNF_VECTOR_REFLECT};
+    float grid[] = {NAN, 0.25f};
+    assert_true(gs_kernel_bicubic_f32(&r, go, in, grid, dx, dg, false, 0));
+    for (int e = 0; e < 12; e++)
+        assert_true(e % 4 == 0 && e < 12 ? isnan(dx[e]) : dx[e] == 0);
+    assert_true(isnan(dg[0]) && isnan(dg[1]));
 }
 
 static uint64_t rng = 88172645463325252ull;
@@ -97,7 +133,7 @@ static void within_reference_bound(void **state)
         for (int align = 0; align < 2; align++)
             for (int rep = 0; rep < 4; rep++) {
                 gs_shape s = {1 + rep % 2, 1 + rep, 1 + (rep * 3 + pad) % 6, 2 + (rep + align) % 5,
-                              3, 4, GS_BICUBIC, pad, align};
+                              3, 4, GS_BICUBIC, pad, align, GS_BCNF_OUT};
                 int64_t ngo = s.n * s.c * s.ho * s.wo, nin = s.n * s.c * s.hi * s.wi;
                 int64_t ngr = s.n * s.ho * s.wo * 2;
                 float *go = malloc(ngo * sizeof *go), *in = malloc(nin * sizeof *in);
@@ -135,7 +171,7 @@ static void within_reference_bound(void **state)
 static void deterministic_any_threads(void **state)
 {
     (void)state;
-    gs_shape s = {2, 5, 7, 6, 9, 8, GS_BICUBIC, GS_REFLECTION, false};
+    gs_shape s = {2, 5, 7, 6, 9, 8, GS_BICUBIC, GS_REFLECTION, false, GS_BCNF_OUT};
     int64_t ngo = s.n * s.c * s.ho * s.wo, nin = s.n * s.c * s.hi * s.wi, ngr = s.n * s.ho * s.wo * 2;
     float *go = malloc(ngo * sizeof *go), *in = malloc(nin * sizeof *in);
     float *grid = malloc(ngr * sizeof *grid);
@@ -156,6 +192,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_derived),
+        cmocka_unit_test(nonfinite_kept),
         cmocka_unit_test(within_reference_bound),
         cmocka_unit_test(deterministic_any_threads),
     };
