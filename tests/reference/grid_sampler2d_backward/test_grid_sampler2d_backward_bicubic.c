@@ -482,6 +482,29 @@ static void nonfinite_coordinate(void **state)
     ref_output_free(&og);
 }
 
+/* Underflow magnified by the gradient (FP32, align, 2×2 input): two points at x = y = −1 + 2^-23,
+ * c = (x + 1)/2 = 2^-24 on both axes, gradients 2^126 and −2^126: every input_grad element is
+ * exactly 0 (equal weights, opposite gradients). A device's wy·wx below 2^-126 errs by η = 2^-150,
+ * then × |g|: with g·w's own rounding at most 2·2·η·2^126 = 2^-22 over the two terms. The bound
+ * covers it through the coefficient term (|g|·e_x·e_y, e ≥ 256u: far more) and now the underflow
+ * term too, whose magnification Σ max(1, |g|) = 2^127 under_mag carries (0 before). */
+static void underflow_magnified_by_gradient(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 2, 2, 1, 2, REF_PAD_ZEROS, true);
+    double x = -1 + 0x1p-23, gr[4] = {x, x, x, x}, go[2] = {0x1p126, -0x1p126};
+    double in[4] = {1, 2, 3, 4};
+    ref_path path = ref_grid_path(REF_DT_FLOAT);
+    ref_output oi;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, NULL);
+    for (int k = 0; k < 4; k++) {
+        assert_true(oi.v[k].hi == 0 && oi.flags[k] == 0);
+        assert_true(ref_bound(REF_DT_FLOAT, &path, &oi.v[k]) >= 0x1p-22);
+        assert_true(oi.v[k].under_mag >= 0x1p127 * REF_UNDER_SCALE);
+    }
+    ref_output_free(&oi);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -495,6 +518,7 @@ int main(void)
         cmocka_unit_test(beyond_range_with_unresolved_point),
         cmocka_unit_test(beyond_range_other_floor), cmocka_unit_test(unresolved_point_interval),
         cmocka_unit_test(fast_equals_mpfr),         cmocka_unit_test(unresolved_point_range),
+        cmocka_unit_test(underflow_magnified_by_gradient),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
