@@ -131,7 +131,10 @@ static inline void ref_set_sum_abs(ref_value *v, double raw, double grow,
     v->sum_abs = s;
     if (s <= DBL_MAX || isnan(s))
         return;
-    v->sum_abs = scaled(ctx) * grow;
+    double x = scaled(ctx) * grow;
+    if (isnan(x)) /* a term without a value (a NaN coordinate's factor): inf stays */
+        return;
+    v->sum_abs = x;
     v->sum_exp = REF_SUM_EXP;
 }
 /* Adds x (≥ 0, finite, real units) to v's Σ|terms|, moving it to 2^REF_SUM_EXP's unit where the

@@ -704,6 +704,32 @@ static bool dgrid_reach_max(const bc_ctx *X, const bc_point *pt, int64_t n, int6
     return isfinite(*m);
 }
 
+/* A grid_grad component's finite terms |g·val|·fx·fy·mult (dgrid_value's sabs) in units of
+ * 2^REF_SUM_EXP, g scaled first (ref_set_sum_abs). */
+typedef struct { const bc_ctx *X; const bc_point *pt; int64_t n, pix; int comp; double mult; } bc_dg_sum;
+static double dgrid_sabs_scaled(const void *ctx)
+{
+    const bc_dg_sum *a = ctx;
+    const ref_grid_params *p = a->X->p;
+    const bc_axis *ax = &a->pt->ax[0], *ay = &a->pt->ax[1];
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    double s = 0, down = ldexp(1, -REF_SUM_EXP);
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = a->X->go[(a->n * p->c + c) * hw_out + a->pix] * down;
+        const double *in = a->X->in + (a->n * p->c + c) * hw_in;
+        for (int ky = 0; ky < 5; ky++)
+            for (int kx = 0; kx < 5; kx++) {
+                int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+                double val = yi < 0 || xi < 0 ? 0 : in[yi * p->w_in + xi];
+                double fx = a->comp == 0 ? ax->dwd[kx] : ax->wd[kx];
+                double fy = a->comp == 0 ? ay->wd[ky] : ay->dwd[ky];
+                if (isfinite(g) && isfinite(val))
+                    s += fabs(g * val) * fx * fy * a->mult;
+            }
+    }
+    return s;
+}
+
 /* 1 when the fast path decided it, 0 MPFR, −1 out of memory. */
 static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
                        bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
@@ -775,7 +801,8 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
     double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
     if (isnan(sabs + cerr + under)) /* ∞·0 of an overflowing |g·val| and a zero weight */
         sabs = cerr = under = spre = INFINITY;
-    v->sum_abs = sabs * k;
+    bc_dg_sum sum_of = {X, pt, n, pix, comp, mult};
+    ref_set_sum_abs(v, sabs, k, dgrid_sabs_scaled, &sum_of);
     v->coord_err = cerr * k;
     v->under_mag = under * k;
     finish(T, v, fl, unsure, X->ovf, spre * k, decided);

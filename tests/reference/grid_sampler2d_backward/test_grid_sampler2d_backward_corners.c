@@ -210,6 +210,30 @@ static void bicubic_sum_abs_past_double_range(void **state)
     }
 }
 
+/* Bicubic grid_grad x of one point at x = 1/2 (t = 1/2, row weight 1, factor 1/2) over two
+ * channels of input [1/2, 1] with gradients M: Keys' derivatives at t = 1/2 are −21/16 (column
+ * 0) and 21/16 (column 1), so each channel gives M·(1/2)·(21/16)·(1 − 1/2) and grid_grad x =
+ * (21/32)·M, while Σ|terms| = 2·M·(1/2)·(21/16)·(1/2 + 1) = 1.96875·M: past the range (no
+ * partial product overflows: |val·g| ≤ M), held as 1.96875·2^960, the bound finite (was inf). */
+static void bicubic_grid_grad_sum_past_double_range(void **state)
+{
+    (void)state;
+    double M = DBL_MAX, in[4] = {0.5, 1, 0.5, 1}, gr[2] = {0, 0}, go[2] = {M, M};
+    ref_grid_params p = {.n = 1, .c = 2, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = 1,
+                         .align_corners = true, .interpolation = REF_INTERP_BICUBIC};
+    ref_path path = ref_grid_path(REF_DT_DOUBLE);
+    for (int m = 0; m < 2; m++) {
+        ref_output og;
+        grid(&p, go, in, gr, m, NULL, &og);
+        const ref_value *v = &og.v[0];
+        assert_true(v->hi == 0.65625 * M);
+        assert_int_equal(v->sum_exp, REF_SUM_EXP);
+        assert_true(v->sum_abs >= 0x1.f8p960 && v->sum_abs <= 0x1.f8p960 * (1 + 0x1p-40));
+        assert_true(ref_bound(REF_DT_DOUBLE, &path, v) < 0x1p1000);
+        ref_output_free(&og);
+    }
+}
+
 /* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
  * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
 static void grid_fp32_overflow_times_zero_scale(void **state)
@@ -263,6 +287,7 @@ int main(void)
         cmocka_unit_test(grid_underflow_magnification_past_range),
         cmocka_unit_test(grid_sum_abs_past_double_range),
         cmocka_unit_test(bicubic_sum_abs_past_double_range),
+        cmocka_unit_test(bicubic_grid_grad_sum_past_double_range),
         cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
         cmocka_unit_test(far_point_interval),
     };
