@@ -16,7 +16,8 @@
 #include "grid_internal.h"
 
 /* A variant's answers are kept whole: cases past this many output elements (input_grad and
- * grid_grad together) keep the primary answer alone. */
+ * grid_grad together) keep the primary answer and leave unjudged what a clamped point may
+ * change (stream_far). */
 #define DOCNF_MAX_ELEMS ((int64_t)1 << 16)
 enum { CLAMP_NAN = 1, CLAMP_INF = 2 };
 
@@ -186,6 +187,60 @@ static int run_variant(docnf *d, const ref_grid_params *p, const double *go, con
     return rc;
 }
 
+/* Past DOCNF_MAX_ELEMS: the primary answer, with the elements a clamped point may reach left
+ * unjudged, not judged by one reading alone: that point's grid_grad (the clamp's factor 0 takes
+ * one axis's gradient only), and in its batch item the input_grad elements on the two outer rows
+ * and columns of each side, where a clamp to an edge puts its taps (bilinear's second tap at
+ * weight 0 too, which a non-finite gradient makes NaN). */
+typedef struct {
+    const ref_grid_params *p;
+    const double *grid;
+    uint8_t *batch;     /* per batch item: it has a non-finite point */
+    grid_marked_sink out;
+} docnf_far;
+
+static uint8_t far_mark(const docnf_far *F, int slot, int64_t e)
+{
+    const ref_grid_params *p = F->p;
+    if (slot == REF_GRID_GRID_GRAD) {
+        const double *g = F->grid + e / 2 * 2;
+        return isfinite(g[0]) && isfinite(g[1]) ? 0 : GRID_MARK_UNJUDGED;
+    }
+    int64_t hw = p->h_in * p->w_in, n = e / (p->c * hw), xi = e % hw % p->w_in,
+            yi = e % hw / p->w_in;
+    bool edge = xi <= 1 || xi >= p->w_in - 2 || yi <= 1 || yi >= p->h_in - 2;
+    return F->batch[n] && edge ? GRID_MARK_UNJUDGED : 0;
+}
+
+static int far_chunk(void *ctx, const ref_chunk *ch)
+{
+    docnf_far *F = ctx;
+    int64_t n = ch->out->numel;
+    uint8_t *marks = malloc((size_t)(n > 0 ? n : 1));
+    if (!marks) return -1;
+    for (int64_t k = 0; k < n; k++)
+        marks[k] = far_mark(F, ch->slot, ch->first + k);
+    int rc = grid_emit_marked(&F->out, ch, marks);
+    free(marks);
+    return rc;
+}
+
+static int stream_far(const ref_grid_params *p, const double *go, const double *in,
+                      const double *grid, ref_options *opt, bool dx, bool dgrid,
+                      const ref_sink *s)
+{
+    docnf_far F = {.p = p, .grid = grid, .out = {.down = s}};
+    int64_t per = 2 * p->h_out * p->w_out;
+    if (!(F.batch = calloc((size_t)(p->n > 0 ? p->n : 1), 1))) return -1;
+    for (int64_t i = 0; i < p->n * per; i++)
+        F.batch[i / per] |= !isfinite(grid[i]);
+    ref_sink f = {far_chunk, &F, s->elems};
+    int rc = ref_grid_stream(p, go, in, grid, opt, dx, dgrid, &f);
+    grid_marked_sink_free(&F.out);
+    free(F.batch);
+    return rc;
+}
+
 int ref_grid_stream_doc(const ref_grid_params *p, const double *go, const double *in,
                         const double *grid, ref_options *opt, bool dx, bool dgrid,
                         const ref_sink *s)
@@ -195,8 +250,10 @@ int ref_grid_stream_doc(const ref_grid_params *p, const double *go, const double
     int classes = 0;
     for (int64_t i = 0; i < ngrid; i++)
         classes |= isnan(grid[i]) ? CLAMP_NAN : isinf(grid[i]) ? CLAMP_INF : 0;
-    if (p->padding == REF_PAD_ZEROS || !classes || total > DOCNF_MAX_ELEMS)
+    if (p->padding == REF_PAD_ZEROS || !classes)
         return ref_grid_stream(p, go, in, grid, opt, dx, dgrid, s);
+    if (total > DOCNF_MAX_ELEMS)
+        return stream_far(p, go, in, grid, opt, dx, dgrid, s);
     docnf d = {.down = s};
     int rc = 0;
     for (int which = 1; which <= 3 && !rc; which++)
@@ -217,8 +274,10 @@ int ref_grid_stream_doc(const ref_grid_params *p, const double *go, const double
 uint64_t ref_grid_doc_work_bytes(const ref_grid_params *p)
 {
     int64_t total = p->n * p->c * p->h_in * p->w_in + 2 * p->n * p->h_out * p->w_out;
-    if (p->padding == REF_PAD_ZEROS || total > DOCNF_MAX_ELEMS || total < 0)
+    if (p->padding == REF_PAD_ZEROS || total < 0)
         return 0;
+    if (total > DOCNF_MAX_ELEMS) /* a batch item flag each, a marked chunk's copy */
+        return (uint64_t)p->n + (uint64_t)REF_CHUNK_ELEMS * (REF_CHUNK_ELEM_BYTES + 1 + sizeof(ref_altlist));
     /* three variants' whole outputs, the merged chunk's copy and its alternative lists */
     return (uint64_t)total * (3 * REF_CHUNK_ELEM_BYTES + REF_CHUNK_ELEM_BYTES + sizeof(ref_altlist));
 }

@@ -150,12 +150,70 @@ static void vendor_bicubic_border_low_edge(void **state)
         }
 }
 
+/* Past 2^16 output elements the clamped variants are not computed; the elements a clamped
+ * point may reach are then unjudged, not judged by the first reading alone: input 1x1x200x400
+ * (80,000 elements), one NaN point at (NaN, 0.25) under border. Its clamp (column 0, rows
+ * 124 and 125 by hand: ((0.25 + 1)·200 − 1)/2 = 124.5) lies on the two outer columns, so every
+ * element there is unjudged, the inner ones judged (0); its grid_grad unjudged. Before, all were
+ * judged as "nothing" (flags 0). */
+typedef struct { int64_t judged_inner, unjudged_edge, judged_edge; uint8_t dgrid[2]; } far_count;
+
+static int count_far(void *ctx, const ref_chunk *ch)
+{
+    far_count *f = ctx;
+    for (int64_t k = 0; k < ch->out->numel; k++) {
+        int64_t e = ch->first + k, xi = e % 400, yi = e / 400;
+        bool un = ch->out->flags[k] & REF_FLAG_UNCHECKABLE;
+        if (ch->slot == REF_GRID_GRID_GRAD) {
+            f->dgrid[e] = ch->out->flags[k];
+            continue;
+        }
+        bool edge = xi <= 1 || xi >= 398 || yi <= 1 || yi >= 198;
+        if (edge)
+            un ? f->unjudged_edge++ : f->judged_edge++;
+        else if (!un && ch->out->v[k].hi == 0)
+            f->judged_inner++;
+    }
+    return 0;
+}
+
+static void doc_past_the_limit_unjudged(void **state)
+{
+    (void)state;
+    ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
+                          .spec = REF_SPEC_DOC};
+    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {0}, 0};
+    q.p[REF_GRID_PADDING_MODE] = (ref_param){true, 1, {REF_PAD_BORDER}, 0};
+    q.p[REF_GRID_ALIGN_CORNERS] = (ref_param){true, 1, {0}, 0};
+    q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
+    const int64_t dims[5][4] = {{1, 1, 1, 1}, {1, 1, 200, 400}, {1, 1, 1, 2}, {1, 1, 200, 400},
+                                {1, 1, 1, 2}};
+    for (int t = 0; t < 5; t++) {
+        q.t[t] = (ref_tensor_desc){.present = true, .dtype = REF_DT_FLOAT, .format = REF_FMT_ND,
+                                   .rank = 4};
+        memcpy(q.t[t].dims, dims[t], sizeof dims[t]);
+    }
+    double go[1] = {1}, grid[2] = {NAN, 0.25}, *in = calloc(80000, sizeof *in);
+    assert_non_null(in);
+    const double *inputs[REF_MAX_SLOTS] = {go, in, grid};
+    far_count f = {0};
+    ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = count_far, .ctx = &f};
+    ref_case_answer ans;
+    assert_int_equal(ref_case(&q, &r, &ans), 0);
+    free(in);
+    assert_int_equal(f.unjudged_edge, 80000 - 196 * 396);
+    assert_int_equal(f.judged_edge, 0);
+    assert_int_equal(f.judged_inner, 196 * 396);
+    assert_true((f.dgrid[0] & REF_FLAG_UNCHECKABLE) && (f.dgrid[1] & REF_FLAG_UNCHECKABLE));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(doc_allows_nothing_and_the_clamp),
         cmocka_unit_test(one_answer_elsewhere),
         cmocka_unit_test(vendor_bicubic_border_low_edge),
+        cmocka_unit_test(doc_past_the_limit_unjudged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
