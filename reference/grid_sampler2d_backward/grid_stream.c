@@ -69,15 +69,32 @@ static bool may_pass_range(const gctx *G, const ref_value *v)
     return (ref_sum_abs_real(v) + v->coord_err) * grow > G->overflow_at;
 }
 
+/* An alternative of a non-finite element that is a finite value past the double range (its
+ * excess lo, not a class's 0) with a coordinate term as large: another branch's device, whose
+ * weight there may be 0 where the exact one is −2^-52 against val·g = DBL_MAX², may answer any
+ * double, so the element's class cannot be demanded. */
+static bool beyond_beside_class(const ref_value *a)
+{
+    return isinf(a->hi) && a->lo != 0 && !(a->coord_err < DBL_MAX * 0x1p-30);
+}
+
 /* The flags every element of a chunk gets from its values and alternatives alike, set once
  * before the chunk is handed on: unjudged where a value is beyond the double range (beyond),
- * REF_FLAG_RANGE where a device may overflow (may_pass_range). */
+ * REF_FLAG_RANGE where a device may overflow (may_pass_range). A non-finite element is judged by
+ * its class, unless an alternative is beyond beside it (beyond_beside_class). */
 static void mark_range(const gctx *G, ref_output *o)
 {
     for (int64_t i = 0; i < o->numel; i++) {
         uint8_t *f = &o->flags[i];
-        if (*f & (REF_FLAG_NONFINITE | REF_FLAG_UNCHECKABLE))
+        if (*f & REF_FLAG_UNCHECKABLE)
             continue;
+        if (*f & REF_FLAG_NONFINITE) {
+            for (int32_t a = 0; (*f & REF_FLAG_AMBIGUOUS) && o->alt_first[i] >= 0 &&
+                                a < o->alt_count[i]; a++)
+                if (beyond_beside_class(&o->alts[o->alt_first[i] + a]))
+                    *f |= REF_FLAG_UNCHECKABLE;
+            continue;
+        }
         bool back = beyond(&o->v[i]), over = may_pass_range(G, &o->v[i]);
         for (int32_t a = 0; (*f & REF_FLAG_AMBIGUOUS) && o->alt_first[i] >= 0 &&
                             a < o->alt_count[i]; a++) {

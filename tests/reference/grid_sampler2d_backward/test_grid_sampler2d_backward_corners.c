@@ -234,6 +234,30 @@ static void bicubic_grid_grad_sum_past_double_range(void **state)
     }
 }
 
+/* A non-finite element whose other branch is any double (tools/differential --corners seed
+ * 6005, g941, reduced): DOUBLE, zeros, not align, input 4×1 column [0, −inf, 1, M] (M =
+ * DBL_MAX), one point (x, y) = (−1 + 3·2^-52, 1/4 − 2^-54), g = M; x's taps: column 0 only
+ * (factor 1/2). Exactly, y's c = 2y + 3/2 = 2 − 2^-53: rows 1 and 2, row 1's weight 2^-53 on
+ * −inf: grid_grad x is −inf. A device's y + 1 rounds to 5/4, c = 2: rows 2 and 3, row 3's
+ * weight 0 there (exactly −2^-53): that branch's exact value (1 + 2^-53 − 2^-53·M)·M/2 is past
+ * the range while the device's is M/2 (weights 1, 0), or NaN (M·M first). The class −inf was
+ * demanded and such a device FAILed; the element is unjudged now. */
+static void nonfinite_beside_any_double(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 4, .w_in = 1, .h_out = 1, .w_out = 1};
+    double M = DBL_MAX, go = M, in[4] = {0, -INFINITY, 1, M};
+    double gr[2] = {-1 + 0x3p-52, 0.25 - 0x1p-54};
+    for (int m = 0; m < 2; m++) {
+        ref_output og;
+        grid(&p, &go, in, gr, m, NULL, &og);
+        assert_true(og.v[0].hi == -INFINITY);
+        assert_true(og.flags[0] & REF_FLAG_NONFINITE);
+        assert_true(og.flags[0] & REF_FLAG_UNCHECKABLE);
+        ref_output_free(&og);
+    }
+}
+
 /* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
  * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
 static void grid_fp32_overflow_times_zero_scale(void **state)
@@ -288,6 +312,7 @@ int main(void)
         cmocka_unit_test(grid_sum_abs_past_double_range),
         cmocka_unit_test(bicubic_sum_abs_past_double_range),
         cmocka_unit_test(bicubic_grid_grad_sum_past_double_range),
+        cmocka_unit_test(nonfinite_beside_any_double),
         cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
         cmocka_unit_test(far_point_interval),
     };
