@@ -47,6 +47,7 @@ static const char audit_help[] =
     "                     msprobe-benchmark, msprobe-ulp, mixed-tolerance[@EDITION]; each is a\n"
     "                     data file of --standards-dir citing its source (docs/standards.md).\n"
     "                     Adds a section to audit.md and report.html and writes standards.csv\n"
+    "                     (per row) and standards_outputs.csv (each output's verdicts)\n"
     "  --benchmark torch|DIR  the benchmark device of msprobe-benchmark (and msprobe-ulp's\n"
     "                     ratio): torch (default: the suites run again on --backend torch,\n"
     "                     results in OUT/benchmark) or DIR, the --dump directory of a recorded\n"
@@ -234,9 +235,10 @@ int cli_audit(int argc, char **argv)
             rc = CLI_EXIT_USAGE;
         printf("\n");
         md(stdout, &m);
-        printf("\naudit: %s/audit.md  %s/audit.csv  %s/waivers.csv  %s/report.html%s%s%s (%zu cases judged, "
-               "%zu without statistics)\n", out, out, out, out, std_md ? "  " : "",
-               std_md ? out : "", std_md ? "/standards.csv" : "", au.ncases, au.nerrors);
+        printf("\naudit: %s/audit.md  %s/audit.csv  %s/waivers.csv  %s/report.html", out, out,
+               out, out);
+        if (std_md) printf("  %s/standards.csv  %s/standards_outputs.csv", out, out);
+        printf(" (%zu cases judged, %zu without statistics)\n", au.ncases, au.nerrors);
         free(std_md);
     }
     cts_audit_free(&au);

@@ -1,6 +1,6 @@
 /* `aclcts audit --standard`: the standards' files loaded before anything runs, the benchmark
  * device's run, and the standards' audit of the dump (report/standard_audit.c) as Markdown for
- * audit.md and report.html and as standards.csv. */
+ * audit.md and report.html, as standards.csv (per row) and standards_outputs.csv (per output). */
 #include "cli.h"
 
 #include <errno.h>
@@ -82,12 +82,18 @@ char *cli_standards_audit(const cli_standards *s, const cts_result_list *res,
     a.std = s->std;
     a.nstd = s->n;
     a.bench_label = s->need_bench ? bench_dir : NULL;
-    if (cts_std_audit_run(&a, res, dump_dir, a.bench_label, stderr)) {
+    char path[PATH_MAX + 32], opath[PATH_MAX + 32], *md = NULL;
+    size_t len = 0;
+    snprintf(opath, sizeof opath, "%s/standards_outputs.csv", out);
+    a.outputs_csv = fopen(opath, "w");
+    if (a.outputs_csv) cts_std_outputs_csv_header(a.outputs_csv);
+    int rc = cts_std_audit_run(&a, res, dump_dir, a.bench_label, stderr);
+    if (!a.outputs_csv || fclose(a.outputs_csv) != 0)
+        fprintf(stderr, "aclcts: error: writing %s: %s\n", opath, strerror(errno));
+    if (rc) {
         cts_std_audit_free(&a);
         return NULL;
     }
-    char path[PATH_MAX + 32], *md = NULL;
-    size_t len = 0;
     snprintf(path, sizeof path, "%s/standards.csv", out);
     FILE *f = fopen(path, "w");
     if (f) cts_std_audit_csv(f, &a);

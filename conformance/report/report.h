@@ -167,6 +167,9 @@ typedef struct {
     size_t noutputs, nmissing, nbench_missing;
     size_t na[CTS_STD_MAX][CTS_NA_KINDS];    /* unjudged outputs by why, over every row */
     const char *bench_label;               /* what the benchmark device was, or NULL */
+    FILE *outputs_csv;                     /* NULL, or where each output's verdicts go, one
+                                              line per output x standard (header first:
+                                              cts_std_outputs_csv_header) */
 } cts_std_audit;
 
 /* Judges the outputs of every record with judged elements from dump_dir/<id>/ (bench_dir:
@@ -181,6 +184,8 @@ void cts_std_audit_free(cts_std_audit *a);
 void cts_std_audit_markdown(FILE *f, const cts_std_audit *a);
 /* CSV: one line per row x standard with its counts, worst margin and metrics. */
 void cts_std_audit_csv(FILE *f, const cts_std_audit *a);
+/* The header of the per-output CSV (cts_std_audit.outputs_csv). */
+void cts_std_outputs_csv_header(FILE *f);
 
 /* ---- waivers (waivers.c): those a run used or found expired, each field its own column ---- */
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "report.h"
 
@@ -42,6 +43,14 @@ typedef struct {
  * standard's per-element criterion, 0 when not, -1 when the standard has none (benchmark). */
 void cts_std_judge(const cts_standard *s, const cts_std_input *in, cts_std_verdict *v,
                    signed char *elem, double *elem_metric);
+
+/* One line of the per-output CSV: standard s's verdict v on output `out` of case `id` (in
+ * row w), beside the bound's worst units over the output (bound_units), and the element worst
+ * by the standard's per-element value em (where elem is not -1; none for the benchmark
+ * method) with its value, golden and bound units. */
+void cts_std_output_csv(FILE *f, const cts_standard *s, const cts_std_row *w, const char *id,
+                        const char *out, const cts_std_verdict *v, double bound_units,
+                        const cts_std_input *in, const signed char *elem, const double *em);
 
 /* The spacing of the output dtype's numbers at |x| (its ULP). */
 double cts_std_ulp(int dt, double x);

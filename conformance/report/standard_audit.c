@@ -207,6 +207,8 @@ static void account(cts_std_audit *a, int s, cts_std_row *w, const char *id, con
                     const cts_std_input *in, const cts_std_verdict *v, const cts_std_verdict *bv,
                     const signed char *elem, const double *em)
 {
+    if (a->outputs_csv)
+        cts_std_output_csv(a->outputs_csv, &a->std[s], w, id, out, v, bv->margin, in, elem, em);
     if (!v->judged) {
         w->unjudged[s]++;
         w->na[s][v->na]++;

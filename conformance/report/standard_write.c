@@ -151,6 +151,15 @@ void cts_std_audit_markdown(FILE *f, const cts_std_audit *a)
     disagreements_md(f, a);
 }
 
+/* Text inside a quoted CSV field (its quotes doubled). */
+static void csv_text(FILE *f, const char *t)
+{
+    for (; *t; t++) {
+        if (*t == '"') fputc('"', f);
+        fputc(*t, f);
+    }
+}
+
 /* The not_applicable cell: "N: reason" per why, ' | ' between, quoted for CSV. */
 static void csv_reasons(FILE *f, const cts_standard *x, const size_t *na)
 {
@@ -158,13 +167,51 @@ static void csv_reasons(FILE *f, const cts_standard *x, const size_t *na)
     for (int k = 0, first = 1; k < CTS_NA_KINDS; k++) {
         if (!na[k]) continue;
         fprintf(f, "%s%zu: ", first ? "" : " | ", na[k]);
-        for (const char *c = na_reason(x, k); *c; c++) {
-            if (*c == '"') fputc('"', f);
-            fputc(*c, f);
-        }
+        csv_text(f, na_reason(x, k));
         first = 0;
     }
     fputc('"', f);
+}
+
+void cts_std_outputs_csv_header(FILE *f)
+{
+    fputs("case,output,op,dtype,numerics,product,standard,edition,verdict,margin,metrics,"
+          "bound_units,worst_element,worst_got,worst_golden,worst_bound_units,worst_metric,"
+          "not_applicable\n", f);
+}
+
+/* The judged element with the largest per-element value of the standard (NaN counts as
+ * largest), or -1: index,got,golden,bound units,value as CSV fields. */
+static void worst_element_csv(FILE *f, const cts_std_input *in, const signed char *elem,
+                              const double *em)
+{
+    int64_t worst = -1;
+    for (int64_t k = 0; elem && em && k < in->n; k++)
+        if (in->judged[k] && elem[k] >= 0 && (worst < 0 || !(em[k] <= em[worst]))) worst = k;
+    if (worst < 0) {
+        fputs(",,,,,", f);
+        return;
+    }
+    fprintf(f, ",%lld,%.17g,%.17g,%.9g,%.9g", (long long)worst, in->got[worst],
+            in->golden[worst], in->bound_units[worst], em[worst]);
+}
+
+void cts_std_output_csv(FILE *f, const cts_standard *s, const cts_std_row *w, const char *id,
+                        const char *out, const cts_std_verdict *v, double bound_units,
+                        const cts_std_input *in, const signed char *elem, const double *em)
+{
+    fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,%s,", id, out, w->op, w->dtype, w->numerics, w->product,
+            s->name, s->edition, !v->judged ? "n/a" : v->pass ? "PASS" : "FAIL");
+    if (v->judged) fprintf(f, "%.9g", v->margin);
+    fputc(',', f);
+    const char *const *m = cts_std_metric_names(s->method);
+    for (int k = 0; v->judged && k < v->nm && m[k]; k++)
+        fprintf(f, "%s%s=%.9g", k ? ";" : "", m[k], v->m[k]);
+    fprintf(f, ",%.9g", bound_units);
+    worst_element_csv(f, in, v->judged ? elem : NULL, em);
+    fputs(",\"", f);
+    if (!v->judged) csv_text(f, na_reason(s, v->na));
+    fputs("\"\n", f);
 }
 
 void cts_std_audit_csv(FILE *f, const cts_std_audit *a)

@@ -67,6 +67,19 @@ assert close(m["mixed-tolerance"]["cap_use"], e / 1e-2), m["mixed-tolerance"]
 assert rows["msprobe-benchmark"]["pass"] == "0"
 assert close(m["msprobe-benchmark"]["error_balance_ratio"], (86 / 256) / 2.0**-14), m
 ' "ulp:3: the standards' numbers"
+# standards_outputs.csv: each standard's verdict on the one output, with its worst element
+python3 -c '
+import csv, sys
+rows = {r["standard"]: r for r in csv.DictReader(open(sys.argv[1]))}
+e = 3 * 2.0**-27
+a, b = rows["atk-single-bm"], rows["aclcts"]
+assert (a["case"], a["output"]) == ("e2e.standards.doc_example.ascend910b", "grad_input"), a
+assert (a["verdict"], b["verdict"], rows["msprobe-benchmark"]["verdict"]) == ("PASS", "FAIL", "FAIL")
+assert a["worst_element"] == "0" and float(a["worst_got"]) == 2.0**-4 + e, a
+assert float(a["worst_golden"]) == 2.0**-4 and abs(float(a["worst_metric"]) - e / (2.0**-4 + 1e-7)) < 1e-15
+assert rows["msprobe-benchmark"]["worst_element"] == "", rows["msprobe-benchmark"]
+assert abs(float(b["bound_units"]) - 2) < 1e-6 and b["worst_element"] == "0", b
+' ulp3/standards_outputs.csv || fail "standards_outputs.csv"
 grep -q '^- 1 outputs pass atk-single-bm and exceed the bound; 0 fail it within the bound$' ulp3/audit.md ||
   fail "case-level disagreement not reported"
 grep -q '^- 86 elements meet its per-element criterion and exceed the bound; 0 the reverse$' ulp3/audit.md ||
@@ -95,6 +108,8 @@ assert (r["outputs"], r["not_judged"]) == ("0", "1"), r
 assert r["not_applicable"].startswith("1: no benchmark output"), r
 ' "a refused benchmark call used as a benchmark"
 grep -q 'not applicable: no benchmark output' refused/audit.md || fail "n/a reason not in audit.md"
+grep -q '^e2e.standards.doc_example.ascend910b,grad_input,.*,msprobe-benchmark,.*,n/a,.*"no benchmark output' \
+  refused/standards_outputs.csv || fail "n/a reason not in standards_outputs.csv"
 
 # docs/dump.md rule 5's output range: regression case corners_seed2005_g2614 (FLOAT16, an exact
 # 65504 of terms of 2^31) has a +inf element the bound accepts (the device's FP32 sum may end
