@@ -274,6 +274,7 @@ static void judge_output(cts_std_audit *a, const cts_result *r, const out_arrays
     cts_std_verdict bv, v;
     cts_std_judge(&bound_std, &in, &bv, NULL, NULL);
     cts_std_row *w = row_of(a, r);
+    bool no_bench = false; /* a standard needed the benchmark's output, which is missing */
     for (int s = 0; s < a->nstd; s++) {
         int na = not_applicable(&a->std[s], dt, r->v.path, nonfinite_other);
         if (na >= 0) {
@@ -281,11 +282,12 @@ static void judge_output(cts_std_audit *a, const cts_result *r, const out_arrays
             v.na = na;
         } else {
             cts_std_judge(&a->std[s], &in, &v, elem, em);
-            if (a->std[s].method == CTS_STD_BENCHMARK && !o->bench) a->nbench_missing++;
+            no_bench |= !v.judged && v.na == CTS_NA_NO_BENCH;
         }
         account(a, s, w, r->v.case_id, out, &in, &v, &bv, elem, em);
     }
     a->noutputs++;
+    a->nbench_missing += no_bench;
     free(golden);
     free(units);
     free(judged);

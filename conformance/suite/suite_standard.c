@@ -21,14 +21,15 @@ static const char *const rule_keys[][8] = {
     {NULL},
     {"!denominator_eps", "!max_factor", NULL},
     {"!limits.small_value_err_ratio", "!limits.rmse", "!limits.max_rel_err",
-     "!limits.mean_rel_err", "!limits.error_balance", "!min_err", NULL},
-    {"!proportion_ratio", "!min_err", NULL},
+     "!limits.mean_rel_err", "limits.error_balance", NULL},
+    {"!proportion_ratio", NULL},
     {"!matched_ratio", "!cap_ulps", NULL}};
 static const char *const dtype_keys[][8] = {
     {NULL},
     {"!threshold", NULL},
-    {"!small_value", "!small_value_atol", "!eps", NULL},
-    {"!mantissa_bits", "!min_eb", "!ulp_threshold", "!max_proportion", "mean_ulp", NULL},
+    {"!small_value", "!small_value_atol", "!eps", "!min_err", NULL},
+    {"!mantissa_bits", "!min_eb", "!ulp_threshold", "!max_proportion", "mean_ulp", "!min_err",
+     NULL},
     {"!rtol", "!atol", "!max_abs", NULL}};
 
 const char *cts_std_method_name(cts_std_method m) { return method_names[m]; }

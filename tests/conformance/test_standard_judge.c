@@ -59,34 +59,42 @@ static void relative_near_zero(void **state)
     assert_int_equal(elem[1], 0);
 }
 
-static cts_standard benchmark_fp32(void)
+/* msprobe's benchmark method as Ascend/mstt benchmark_compare.py@4c1f8e9 has it: limits on four
+ * ratios (the error balance is reported, not judged), each ratio's denominator floored at the
+ * dtype's minimum error (FLOAT32 2^-14, FLOAT16 2^-11), eps of the raised-precision golden
+ * (FLOAT64 for FLOAT32, FLOAT32 for FLOAT16). */
+static cts_standard benchmark_std(void)
 {
     cts_standard s = {.method = CTS_STD_BENCHMARK};
     const char *lim[] = {"limits.small_value_err_ratio", "limits.rmse", "limits.max_rel_err",
-                         "limits.mean_rel_err", "limits.error_balance"};
-    const double val[] = {2, 2, 10, 2, 2};
-    for (int i = 0; i < 5; i++) param(s.rule, &s.nrule, lim[i], val[i]);
-    param(s.rule, &s.nrule, "min_err", 0x1p-14);
-    s.dt[CTS_STD_F32].set = true;
-    cts_std_param *p = s.dt[CTS_STD_F32].p;
-    int *n = &s.dt[CTS_STD_F32].n;
-    param(p, n, "small_value", 0x1p-20);
-    param(p, n, "small_value_atol", 0x1p-30);
-    param(p, n, "eps", 0x1p-23);
+                         "limits.mean_rel_err"};
+    const double val[] = {2, 2, 10, 2};
+    for (int i = 0; i < 4; i++) param(s.rule, &s.nrule, lim[i], val[i]);
+    const int dts[] = {CTS_STD_F32, CTS_STD_F16};
+    const double sv[] = {0x1p-20, 0x1p-10}, atol[] = {0x1p-30, 1e-16};
+    const double eps[] = {0x1p-52, 0x1p-23}, min_err[] = {0x1p-14, 0x1p-11};
+    for (int d = 0; d < 2; d++) {
+        s.dt[dts[d]].set = true;
+        cts_std_param *p = s.dt[dts[d]].p;
+        int *n = &s.dt[dts[d]].n;
+        param(p, n, "small_value", sv[d]);
+        param(p, n, "small_value_atol", atol[d]);
+        param(p, n, "eps", eps[d]);
+        param(p, n, "min_err", min_err[d]);
+    }
     return s;
 }
 
 /* msprobe benchmark, FLOAT32: a golden of 2^-21 is a small value (<= 2^-20), judged
  * absolutely: an error of 2^-29 > 2^-30 makes the small-value error ratio 1 (of 1), against
  * an exact benchmark's 0 floored to 2^-14: a ratio of 2^14, over the limit 2. The other
- * element, golden 1 with error 2^-23 on both devices, has relative error 2^-23 / (1 + 2^-23)
- * on each, below the floor: ratio 2^-23/(1+2^-23) / 2^-14 = 2^-9 / (1 + 2^-23). Error
- * balance: the device is above twice, the benchmark once: (2/2) / (1/2) = 2, at the limit
- * (passes). */
+ * element, golden 1 with error 2^-23 on both devices, has relative error 2^-23 / (1 + 2^-52)
+ * on each, below the floor: ratio 2^-23/(1+2^-52) / 2^-14 = 2^-9 / (1 + 2^-52). Error
+ * balance: the device is above twice, the benchmark once: (2/2) / (1/2) = 2. */
 static void benchmark_small_values(void **state)
 {
     (void)state;
-    cts_standard s = benchmark_fp32();
+    cts_standard s = benchmark_std();
     double golden[] = {0x1p-21, 1}, got[] = {0x1p-21 + 0x1p-29, 1 + 0x1p-23};
     double bench[] = {0x1p-21, 1 + 0x1p-23};
     cts_std_input in = input(2, got, golden, bench);
@@ -95,7 +103,7 @@ static void benchmark_small_values(void **state)
     assert_true(v.judged);
     assert_false(v.pass);
     assert_near(v.m[0], 0x1p14, 0);
-    assert_near(v.m[2], 0x1p-9 / (1 + 0x1p-23), 1e-15); /* floored denominator */
+    assert_near(v.m[2], 0x1p-9 / (1 + 0x1p-52), 1e-15); /* floored denominator */
     assert_near(v.m[4], 2.0, 0);
     assert_near(v.margin, 0x1p14 / 2, 0);
     in.bench = NULL; /* no benchmark: not judged */
@@ -106,15 +114,17 @@ static void benchmark_small_values(void **state)
 /* msprobe ULP, FLOAT32: the unit is 2^(eb - 23), eb = floor(log2 |golden|) but at least
  * -126, and 0 for a zero golden: an error of 2^-20 on golden 0 is 2^-20 x 2^23 = 8 ULP
  * (within 32); on golden 2^-30 (eb -30) it is 2^33 ULP. Proportion beyond 32: 1/2, not below
- * 0.05; mean (8 + 2^33) / 2, not below 64: FAIL. */
+ * 0.05; mean (8 + 2^33) / 2, not below 64; the benchmark exact, its proportion 0 floored to
+ * 2^-14: ratio 2^13, not below 1: FAIL. Without a benchmark output the method is not judged
+ * (api_precision_compare.py compares the device's row with the benchmark's). */
 static cts_standard ulp_fp32(void)
 {
     cts_standard s = {.method = CTS_STD_ULP};
     param(s.rule, &s.nrule, "proportion_ratio", 1);
-    param(s.rule, &s.nrule, "min_err", 0x1p-14);
     s.dt[CTS_STD_F32].set = true;
     cts_std_param *p = s.dt[CTS_STD_F32].p;
     int *n = &s.dt[CTS_STD_F32].n;
+    param(p, n, "min_err", 0x1p-14);
     param(p, n, "mantissa_bits", 23);
     param(p, n, "min_eb", -126);
     param(p, n, "ulp_threshold", 32);
@@ -128,7 +138,7 @@ static void ulp_binade(void **state)
     (void)state;
     cts_standard s = ulp_fp32();
     double golden[] = {0, 0x1p-30}, got[] = {0x1p-20, 0x1p-30 + 0x1p-20};
-    cts_std_input in = input(2, got, golden, NULL);
+    cts_std_input in = input(2, got, golden, golden);
     cts_std_verdict v;
     signed char elem[2];
     double em[2];
@@ -136,17 +146,21 @@ static void ulp_binade(void **state)
     assert_near(em[0], 8, 0);
     assert_near(em[1], 0x1p33, 0);
     assert_near(v.m[1], 0.5, 0);
+    assert_near(v.m[2], 0x1p13, 0);
     assert_false(v.pass);
     assert_int_equal(elem[0], 1);
     assert_int_equal(elem[1], 0);
+    in.bench = NULL;
+    cts_std_judge(&s, &in, &v, elem, em);
+    assert_false(v.judged);
+    assert_int_equal(v.na, CTS_NA_NO_BENCH);
 }
 
 /* msprobe ULP, FLOAT32, non-finite values as its checker computes them (compare.py,
  * compare_utils.py check_inf_or_nan): 21 elements of golden 1, the device exact but inf at
  * element 0. Its ULP error there is inf, so the mean is inf and the proportion beyond 32 is
  * 1/21 = 0.0476 < 0.05. A benchmark with inf there too: its mean is inf as well, consistent:
- * PASS on the proportion. A benchmark finite there: means inconsistent, ERROR. No benchmark:
- * nothing to match, FAIL. A NaN golden (element 1, device NaN) gives a NaN ULP error, counted
+ * PASS on the proportion. A benchmark finite there: means inconsistent, ERROR. A NaN golden (element 1, device NaN) gives a NaN ULP error, counted
  * neither beyond the threshold nor within (element criterion -1), and a NaN mean: the
  * benchmark with NaN there as well is consistent. */
 static void ulp_nonfinite(void **state)
@@ -168,12 +182,8 @@ static void ulp_nonfinite(void **state)
     bench[0] = 1;
     cts_std_judge(&s, &in, &v, elem, em);
     assert_false(v.pass);
-    in.bench = NULL;
-    cts_std_judge(&s, &in, &v, elem, em);
-    assert_false(v.pass);
     golden[1] = got[1] = bench[1] = NAN;
     bench[0] = INFINITY;
-    in.bench = bench;
     cts_std_judge(&s, &in, &v, elem, em);
     assert_true(isnan(v.m[0]));
     assert_near(v.m[1], 1.0 / 21, 1e-15);
@@ -181,22 +191,54 @@ static void ulp_nonfinite(void **state)
     assert_true(v.pass);
 }
 
-/* msprobe benchmark, FLOAT16: every ratio's denominator is floored at 2^-14 whatever the
- * dtype (its calc_ratio is passed the constant 10000 where it takes the dtype, so
- * standard_config.py's default applies). One element of 1 above the golden 1 by 2^-10, the
- * benchmark exact: error balance 1 against 0, ratio 1 / 2^-14 = 16384. */
-static void benchmark_floor(void **state)
+/* msprobe benchmark, FLOAT16: a ratio's denominator is floored at FLOAT16's minimum error,
+ * 2^-11 (benchmark_compare.py@4c1f8e9 passes calc_ratio the row's dtype string, the key of
+ * standard_config.py@a428263's _minmum_err; aclcts floored at 2^-14 before). Golden 1, the
+ * device 1 + 2^-10 (one ULP), the benchmark exact: RMSE 2^-10 sqrt(1/1.0001 + 1e-4)
+ * (algorithm.py get_rmse, no element masked) over 2^-11 = 2 sqrt(1/1.0001 + 1e-4) > 2: FAIL
+ * on the RMSE; the relative errors 2^-10 / (1 + 2^-23) (eps of the FLOAT32 golden) give
+ * ratios 2 / (1 + 2^-23), within 10 and below 2. */
+static void benchmark_dtype_floor(void **state)
 {
     (void)state;
-    cts_standard s = benchmark_fp32();
-    s.dt[CTS_STD_F16] = s.dt[CTS_STD_F32];
+    cts_standard s = benchmark_std();
     double golden[] = {1}, got[] = {1 + 0x1p-10}, bench[] = {1};
     cts_std_input in = input(1, got, golden, bench);
     in.dt = CTS_STD_F16;
     cts_std_verdict v;
     cts_std_judge(&s, &in, &v, NULL, NULL);
-    assert_near(v.m[4], 16384, 0);
+    double rmse = 2 * sqrt(1 / 1.0001 + 1e-4);
+    assert_near(v.m[1], rmse, 1e-12);
+    assert_near(v.m[2], 2 / (1 + 0x1p-23), 1e-12);
+    assert_near(v.m[3], 2 / (1 + 0x1p-23), 1e-12);
     assert_false(v.pass);
+    assert_near(v.margin, rmse / 2, 1e-12);
+}
+
+/* msprobe benchmark, FLOAT16: the error balance compares the device with the golden cast to
+ * FLOAT16 (algorithm.py: bench_data.astype(device_data.dtype)) and stays out of the verdict.
+ * Golden G = 1024.5 + 2^-9, in FLOAT16 1025; the device 1024 (below it), the benchmark 1025
+ * (equal): balance 1 against 0, ratio 1 / 2^-11 = 2048, reported only. Errors 0.5 + 2^-9 and
+ * 0.5 - 2^-9: RMSE ratio (0.5 + 2^-9) / (0.5 - 2^-9) (get_rmse's factor cancels); relative
+ * errors (0.5 -+ 2^-9) / (G + 2^-23), the benchmark's below 2^-11 and floored there: ratio
+ * (0.5 + 2^-9) / (G + 2^-23) / 2^-11. Both within their limits: PASS. */
+static void benchmark_error_balance_reported(void **state)
+{
+    (void)state;
+    cts_standard s = benchmark_std();
+    const double G = 1024.5 + 0x1p-9;
+    double golden[] = {G}, got[] = {1024}, bench[] = {1025};
+    cts_std_input in = input(1, got, golden, bench);
+    in.dt = CTS_STD_F16;
+    cts_std_verdict v;
+    cts_std_judge(&s, &in, &v, NULL, NULL);
+    assert_near(v.m[4], 2048, 0);
+    double r = (0.5 + 0x1p-9) / (0.5 - 0x1p-9), rel = (0.5 + 0x1p-9) / (G + 0x1p-23) / 0x1p-11;
+    assert_near(v.m[1], r, 1e-12);
+    assert_near(v.m[2], rel, 1e-12);
+    assert_near(v.m[3], rel, 1e-12);
+    assert_true(v.pass);
+    assert_near(v.margin, fmax(r, rel) / 2, 1e-12);
 }
 
 /* Mixed tolerance 233ee24, FLOAT32 (rtol = atol = 2^-13, limit 1e-2): near zero the atol
@@ -240,7 +282,8 @@ int main(void)
         cmocka_unit_test(benchmark_small_values),
         cmocka_unit_test(ulp_binade),
         cmocka_unit_test(ulp_nonfinite),
-        cmocka_unit_test(benchmark_floor),
+        cmocka_unit_test(benchmark_dtype_floor),
+        cmocka_unit_test(benchmark_error_balance_reported),
         cmocka_unit_test(mixed_atol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

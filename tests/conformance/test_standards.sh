@@ -3,10 +3,11 @@
 # proven bound, on a case whose numbers are known by hand: avg-pool's document example, every
 # grad_input element exactly 1/16 (FLOAT32, 256 elements). Clean, every standard passes with
 # margin 0. Under ACLNN_EMU_FAULT=ulp:3 (every third element, 86 of 256, moved 3 ULPs of 2^-4,
-# i.e. 3 x 2^-27, away from zero) the bound fails while ATK single_bm, msprobe's ULP method and
-# the mixed tolerance pass with the numbers derived below, and msprobe's benchmark method fails
-# on its error balance (86 elements above the golden, none below, against the torch backend's
-# 0: 86/256 over its floor 2^-14). Malformed standard files and unknown names exit 2.
+# i.e. 3 x 2^-27, away from zero) the bound fails while ATK single_bm, msprobe's ULP and
+# benchmark methods and the mixed tolerance pass with the numbers derived below; msprobe's
+# error balance (86 elements above the golden, none below, against the torch backend's 0:
+# 86/256 over FLOAT32's floor 2^-14) is reported, not judged (benchmark_compare.py@4c1f8e9
+# leaves it out of the verdict). Malformed standard files and unknown names exit 2.
 source "$(dirname "$0")/e2e_lib.sh"
 STDS=atk-single-bm,msprobe-benchmark,msprobe-ulp,mixed-tolerance,aclcts
 # the benchmark device: the torch backend where this build has it, else a recorded clean run
@@ -64,8 +65,9 @@ assert rows["msprobe-ulp"]["pass"] == "1" and close(m["msprobe-ulp"]["mean_ulp"]
 assert float(m["msprobe-ulp"]["ulp_err_proportion"]) == 0          # 3 ULP <= 32
 assert rows["mixed-tolerance"]["pass"] == "1" and float(m["mixed-tolerance"]["matched_ratio"]) == 1
 assert close(m["mixed-tolerance"]["cap_use"], e / 1e-2), m["mixed-tolerance"]
-assert rows["msprobe-benchmark"]["pass"] == "0"
+assert rows["msprobe-benchmark"]["pass"] == "1"
 assert close(m["msprobe-benchmark"]["error_balance_ratio"], (86 / 256) / 2.0**-14), m
+assert close(m["msprobe-benchmark"]["max_rel_err_ratio"], e / (2.0**-4 + 2.0**-52) / 2.0**-14), m
 ' "ulp:3: the standards' numbers"
 # standards_outputs.csv: each standard's verdict on the one output, with its worst element
 python3 -c '
@@ -74,7 +76,7 @@ rows = {r["standard"]: r for r in csv.DictReader(open(sys.argv[1]))}
 e = 3 * 2.0**-27
 a, b = rows["atk-single-bm"], rows["aclcts"]
 assert (a["case"], a["output"]) == ("e2e.standards.doc_example.ascend910b", "grad_input"), a
-assert (a["verdict"], b["verdict"], rows["msprobe-benchmark"]["verdict"]) == ("PASS", "FAIL", "FAIL")
+assert (a["verdict"], b["verdict"], rows["msprobe-benchmark"]["verdict"]) == ("PASS", "FAIL", "PASS")
 assert a["worst_element"] == "0" and float(a["worst_got"]) == 2.0**-4 + e, a
 assert float(a["worst_golden"]) == 2.0**-4 and abs(float(a["worst_metric"]) - e / (2.0**-4 + 1e-7)) < 1e-15
 assert rows["msprobe-benchmark"]["worst_element"] == "", rows["msprobe-benchmark"]
@@ -96,16 +98,21 @@ ACLNN_EMU_FAULT=ulp:3 expect_rc 0 "$ACLCTS" audit --product ascend910b --standar
 diff <(cut -d, -f5- ulp3/standards.csv) <(cut -d, -f5- ulp3b/standards.csv) || fail "--benchmark DIR"
 
 # a benchmark whose call was refused (status not 0) has no outputs to compare with, whatever
-# its dump's buffers hold: msprobe-benchmark is then not applicable, said so, never judged
+# its dump's buffers hold: msprobe-benchmark is then not applicable, said so, never judged;
+# so is msprobe-ulp, whose verdict the checker forms only from the device's and the
+# benchmark's rows together (api_precision_compare.py: an API without a benchmark row is
+# skipped)
 cp -r bench bench_refused
 sed -i 's/"got_status": *0/"got_status": 161002/' bench_refused/*/case.json
-expect_rc 0 "$ACLCTS" audit --product ascend910b --standard msprobe-benchmark \
+expect_rc 0 "$ACLCTS" audit --product ascend910b --standard msprobe-benchmark,msprobe-ulp \
   --benchmark bench_refused --out refused d.yaml
 csv_check refused '
 import csv, sys
-r = next(csv.DictReader(sys.stdin))
-assert (r["outputs"], r["not_judged"]) == ("0", "1"), r
-assert r["not_applicable"].startswith("1: no benchmark output"), r
+rows = list(csv.DictReader(sys.stdin))
+assert [r["standard"] for r in rows] == ["msprobe-benchmark", "msprobe-ulp"], rows
+for r in rows:
+    assert (r["outputs"], r["not_judged"]) == ("0", "1"), r
+    assert r["not_applicable"].startswith("1: no benchmark output"), r
 ' "a refused benchmark call used as a benchmark"
 grep -q 'not applicable: no benchmark output' refused/audit.md || fail "n/a reason not in audit.md"
 grep -q '^e2e.standards.doc_example.ascend910b,grad_input,.*,msprobe-benchmark,.*,n/a,.*"no benchmark output' \
