@@ -6,19 +6,10 @@
 
 #include "results/results.h"
 
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap) return p;
-    *cap = *cap ? 2 * *cap : 16;
-    p = realloc(p, *cap * size);
-    if (!p) abort();
-    return p;
-}
-
 void cts_manifest_add_file(cts_manifest *m, const char *role, const char *path,
                            const char *source, const char *sha256)
 {
-    m->files = grow(m->files, &m->cap, m->nfiles, sizeof *m->files);
+    m->files = cts_grow(m->files, &m->cap, m->nfiles, sizeof *m->files);
     cts_manifest_file *e = &m->files[m->nfiles++];
     snprintf(e->role, sizeof e->role, "%s", role);
     snprintf(e->path, sizeof e->path, "%s", path);
@@ -28,7 +19,7 @@ void cts_manifest_add_file(cts_manifest *m, const char *role, const char *path,
 
 void cts_manifest_add_waiver_of(cts_manifest *m, const cts_manifest_waiver *w)
 {
-    m->waivers = grow(m->waivers, &m->wcap, m->nwaivers, sizeof *m->waivers);
+    m->waivers = cts_grow(m->waivers, &m->wcap, m->nwaivers, sizeof *m->waivers);
     m->waivers[m->nwaivers++] = *w;
 }
 

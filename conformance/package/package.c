@@ -143,11 +143,7 @@ int cts_package_render(const char *name, FILE *f, const cts_manifest *m,
 
 void cts_names_push(cts_names *l, const char *s)
 {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 32;
-        l->v = realloc(l->v, l->cap * sizeof *l->v);
-        if (!l->v) abort();
-    }
+    l->v = cts_grow(l->v, &l->cap, l->n, sizeof *l->v);
     l->v[l->n] = strdup(s);
     if (!l->v[l->n++]) abort();
 }

@@ -55,12 +55,7 @@ static cts_audit_cover *cover_for(cts_audit *a, const cts_result *r)
             !strcmp(c->numerics, r->numerics) && !strcmp(c->product, r->product))
             return c;
     }
-    if (a->ncovers == a->cover_cap) {
-        a->cover_cap = a->cover_cap ? 2 * a->cover_cap : 16;
-        a->covers = realloc(a->covers, a->cover_cap * sizeof *a->covers);
-        if (!a->covers)
-            abort();
-    }
+    a->covers = cts_grow(a->covers, &a->cover_cap, a->ncovers, sizeof *a->covers);
     cts_audit_cover *c = &a->covers[a->ncovers++];
     memset(c, 0, sizeof *c);
     snprintf(c->op, sizeof c->op, "%s", r->op);
@@ -121,12 +116,7 @@ static cts_audit_row *row_for(cts_audit *a, const cts_result *r)
             !strcmp(w->product, r->product))
             return w;
     }
-    if (a->nrows == a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 16;
-        a->rows = realloc(a->rows, a->cap * sizeof *a->rows);
-        if (!a->rows)
-            abort();
-    }
+    a->rows = cts_grow(a->rows, &a->cap, a->nrows, sizeof *a->rows);
     cts_audit_row *w = &a->rows[a->nrows++];
     memset(w, 0, sizeof *w);
     snprintf(w->op, sizeof w->op, "%s", r->op);

@@ -175,11 +175,7 @@ static cts_std_row *row_of(cts_std_audit *a, const cts_result *r)
             !strcmp(w->numerics, r->numerics) && !strcmp(w->product, r->product))
             return w;
     }
-    if (a->nrows == a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 16;
-        a->rows = realloc(a->rows, a->cap * sizeof *a->rows);
-        if (!a->rows) abort();
-    }
+    a->rows = cts_grow(a->rows, &a->cap, a->nrows, sizeof *a->rows);
     cts_std_row *w = &a->rows[a->nrows++];
     memset(w, 0, sizeof *w);
     snprintf(w->op, sizeof w->op, "%s", r->op);

@@ -4,14 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+void *cts_grow(void *p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap) return p;
+    *cap = *cap ? 2 * *cap : 16;
+    p = realloc(p, *cap * size);
+    if (!p) abort();
+    return p;
+}
+
 void cts_result_list_push(cts_result_list *l, const cts_result *r)
 {
-    if (l->count == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 64;
-        l->r = realloc(l->r, l->cap * sizeof *l->r);
-        if (!l->r)
-            abort();
-    }
+    l->r = cts_grow(l->r, &l->cap, l->count, sizeof *l->r);
     l->r[l->count++] = *r;
 }
 

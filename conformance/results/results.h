@@ -43,6 +43,9 @@ typedef struct {
 } cts_result_list;
 
 void cts_result_list_push(cts_result_list *l, const cts_result *r);
+/* The array p of *cap elements of size bytes with room for element n: doubled (from 16) when
+ * full; aborts when memory runs out. */
+void *cts_grow(void *p, size_t *cap, size_t n, size_t size);
 void cts_result_list_free(cts_result_list *l);
 /* The contract a record names; a record written before results carried one names
  * CTS_DEFAULT_CONTRACT. */

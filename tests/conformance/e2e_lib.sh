@@ -33,21 +33,11 @@ jsonl_ids() { python3 -c 'import json,sys; [print(json.loads(l)["id"]) for l in 
 # A suite of avg-pool cases whose answers the reference knows exactly (small integers; the
 # window sums are exact in every dtype), on two products.
 write_suite() {
-  cat >"$1" <<'YAML'
-suite: e2e.avgpool
-op: avgpool2d_backward
-product: [ascend910b, ascend910]
-seed: 11
-cases:
-  - name: doc_example
-    dtype: float32
-    self_shape: [1, 16, 4, 4]
-    kernel_size: [4, 4]
-    stride: [1, 1]
-    padding: [0, 0]
-    cube_math_type: 1
-    data: {grad_output: ones}
-    expect: {values: {grad_input: 0.0625}}
+  { printf 'suite: e2e.avgpool\nop: avgpool2d_backward\nproduct: [ascend910b, ascend910]\n'
+    printf 'seed: 11\ncases:\n'
+    doc_example_case doc_example 1
+    echo '    expect: {values: {grad_input: 0.0625}}'
+    cat <<'YAML'
   - name: windows
     matrix:
       dtype: [float32, float16]
@@ -65,6 +55,22 @@ cases:
     stride: [1, 1]
     padding: [2, 2]
     cube_math_type: 1
+YAML
+  } >"$1"
+}
+# doc_example_case NAME CUBE_MATH_TYPE: a suite's case (YAML lines under `cases:`) of avg-pool's
+# document example, every grad_input element exactly 1/16 (FLOAT32 1x16x4x4, a 4x4 window on
+# gradients of ones); a test adds its own keys after it.
+doc_example_case() {
+  cat <<YAML
+  - name: $1
+    dtype: float32
+    self_shape: [1, 16, 4, 4]
+    kernel_size: [4, 4]
+    stride: [1, 1]
+    padding: [0, 0]
+    cube_math_type: $2
+    data: {grad_output: ones}
 YAML
 }
 

@@ -108,18 +108,12 @@ done
 grep -q 'id="verdict" class="verdict bad">NOT CONFORMANT<' dom.html || fail "verdict not shown"
 # A package whose page lists a waiver with a long reason (its message: reason, then the check's).
 sed -e '/^  - name: strict/,$d' -e 's/^product: .*/product: [ascend910b]/' suite.yaml >waived.yaml
-cat >>waived.yaml <<'YAML'
-  - name: waived
-    dtype: float32
-    self_shape: [1, 16, 4, 4]
-    kernel_size: [4, 4]
-    stride: [1, 1]
-    padding: [0, 0]
-    cube_math_type: 1
-    data: {grad_output: ones}
+{ doc_example_case waived 1
+  cat <<'YAML'
     expect: {values: {grad_input: 0.5}}   # wrong on purpose: the exact value is 1/16
     waiver: {reason: "a known deviation of the device's average-pooling gradient on this dtype, as agreed with the vendor's operator team"}
 YAML
+} >>waived.yaml
 rc=0; "$ACLCTS" certify --product ascend910b --out wpkg --jobs 2 waived.yaml >wcert 2>&1 || rc=$?
 [[ $rc == 1 ]] || { cat wcert; fail "certify of the waived suite: exit $rc"; }
 grep -q '<td class="msg">a known deviation of the device&apos;s average-pooling' wpkg/report.html ||

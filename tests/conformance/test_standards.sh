@@ -14,21 +14,8 @@ STDS=atk-single-bm,msprobe-benchmark,msprobe-ulp,mixed-tolerance,aclcts
 # of the emulated device (the same exact answers on this case)
 BENCH=()
 [[ -d $(dirname "$ACLCTS")/../ascend-torch ]] || BENCH=(--benchmark emu-bench)
-cat >d.yaml <<'YAML'
-suite: e2e.standards
-op: avgpool2d_backward
-product: [ascend910b]
-seed: 11
-cases:
-  - name: doc_example
-    dtype: float32
-    self_shape: [1, 16, 4, 4]
-    kernel_size: [4, 4]
-    stride: [1, 1]
-    padding: [0, 0]
-    cube_math_type: 0
-    data: {grad_output: ones}
-YAML
+{ printf 'suite: e2e.standards\nop: avgpool2d_backward\nproduct: [ascend910b]\nseed: 11\ncases:\n'
+  doc_example_case doc_example 0; } >d.yaml
 csv_check() { # DIR: the python below reads DIR/standards.csv on stdin
   python3 -c "$2" <"$1/standards.csv" || fail "$3"
 }

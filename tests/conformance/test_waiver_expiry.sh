@@ -5,15 +5,8 @@
 # lists it; audit lists both; `show` prints them; malformed dates are refused with FILE:LINE:COL.
 source "$(dirname "$0")/e2e_lib.sh"
 waived_case() { # name tracking expires
+  doc_example_case "$1" 1
   cat <<YAML
-  - name: $1
-    dtype: float32
-    self_shape: [1, 16, 4, 4]
-    kernel_size: [4, 4]
-    stride: [1, 1]
-    padding: [0, 0]
-    cube_math_type: 1
-    data: {grad_output: ones}
     expect: {values: {grad_input: 0.5}}   # wrong on purpose: the exact value is 1/16
     waiver: {reason: "known deviation", tracking: "$2", owner: "pool-team", expires: "$3"}
 YAML
