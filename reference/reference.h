@@ -338,6 +338,9 @@ typedef struct {
     int64_t chunk_elems;    /* 0: the operator's default (REF_CHUNK_ELEMS unless its header
                                says otherwise) */
     int threads;            /* 0: OpenMP default (1 below REF_SERIAL_BELOW elements) */
+    uint32_t slots;         /* 0: every computed output; else only the computed outputs whose
+                               bit (1u << slot) is set are streamed (and computed), so a
+                               harness judging one output at a time computes each once */
 } ref_case_request;
 
 typedef struct {

@@ -73,9 +73,10 @@ void cts_case_plan(const cts_case *c, ref_case_answer *a);
 int cts_case_answers(const cts_case *c, const double *const in[], ref_chunk_fn fn, void *ctx,
                      ref_case_answer *a);
 /* The same for the case cut to `batches` batches (the first dim of every tensor; a batch_major
- * operator), in[] the inputs of those batches. */
-int cts_case_answers_batches(const cts_case *c, int64_t batches, const double *const in[],
-                             ref_chunk_fn fn, void *ctx, ref_case_answer *a);
+ * operator), in[] the inputs of those batches, and only output `slot` computed and streamed. */
+int cts_case_answers_batches(const cts_case *c, int64_t batches, int slot,
+                             const double *const in[], ref_chunk_fn fn, void *ctx,
+                             ref_case_answer *a);
 
 /* Evidence (evidence.c, replay.c): with --evidence DIR each case whose call computed outputs
  * (status 0 where 0 was expected) leaves DIR/<case id>.gz, gzip of a header line

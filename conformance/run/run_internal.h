@@ -87,8 +87,9 @@ void run_session_close(session *s);
 
 /* ---- memory (run_memory.c) ---- */
 
-/* Batches the reference answers at a time: 0 for the whole case at once, else at least 1. */
-int64_t run_piece_batches(const cts_case *c);
+/* Batches the reference answers at a time: 0 for the whole case at once, else at least 1
+ * (ref_bytes: the reference's working set, ref_case_answer.work_bytes). */
+int64_t run_piece_batches(const cts_case *c, uint64_t ref_bytes);
 /* --max-memory: false (the verdict says why) when the case must not run; an error case too
  * large runs without data (s->dataless). */
 bool run_fits_memory(session *s, const cts_run_options *o, int runs, int32_t expected,

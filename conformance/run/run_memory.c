@@ -13,15 +13,18 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* Batches the reference answers at a time: 0 for the whole case at once, else at least 1. A
- * batch_major case with plain views is cut when the doubles of the inputs the reference reads
- * and the outputs' images would pass 2 T + 256 MiB (T: the tensors' bytes; a 16-bit input's
- * doubles are 4 times its bytes), so that its memory stays that of its tensors. The
- * environment's ACLCTS_REFERENCE_PIECE (bytes of doubles at once) sets another bound: the tests
- * cut small cases into single batches with it. */
-int64_t run_piece_batches(const cts_case *c)
+ * batch_major case with plain views is cut when its reference stage would pass 1.5 T + 256 MiB
+ * (T: the tensors' bytes), the memory goal of a case: the whole case holds the outputs' images,
+ * the doubles of the inputs the reference reads (a FLOAT input's are twice its bytes, a 16-bit
+ * one's 4 times), the sent image being decoded and the reference's working set (ref_bytes, 9/8
+ * with the device's values of a chunk). A piece holds every sent image and the outputs' images
+ * (T) besides its batches' doubles and the working set, so it gets what is left of the goal,
+ * at least one batch. The environment's ACLCTS_REFERENCE_PIECE (bytes of doubles at once) sets
+ * another bound: the tests cut small cases into single batches with it. */
+int64_t run_piece_batches(const cts_case *c, uint64_t ref_bytes)
 {
     if (!c->op->batch_major) return 0;
-    uint64_t vals = 0, tensors = 0, back = 0;
+    uint64_t vals = 0, tensors = 0;
     int64_t n = -1;
     for (int i = 0; i < c->ntensors; i++) {
         const cts_tensor *t = &c->t[i];
@@ -32,13 +35,14 @@ int64_t run_piece_batches(const cts_case *c)
             return 0;
         n = t->dims[0];
         tensors = sat_add(tensors, (uint64_t)e.bytes);
-        if (t->is_output) back = sat_add(back, (uint64_t)e.bytes);
-        else if (!c->op->tensors[i].shape_only) vals = sat_add(vals, 8 * (uint64_t)e.numel);
+        if (!t->is_output && !c->op->tensors[i].shape_only) vals = sat_add(vals, 8 * (uint64_t)e.numel);
     }
     const char *env = getenv("ACLCTS_REFERENCE_PIECE");
-    uint64_t goal = sat_add(sat_add(tensors, tensors), (uint64_t)256 << 20);
-    uint64_t cap = env && *env ? strtoull(env, NULL, 10) : goal > back ? goal - back : 0;
-    if (n <= 1 || vals <= cap) return 0;
+    uint64_t goal = sat_add(sat_add(tensors, tensors / 2), (uint64_t)256 << 20);
+    uint64_t work = sat_add(ref_bytes, ref_bytes / 8), in_piece = sat_add(tensors, work);
+    uint64_t whole = sat_add(sat_add(tensors, vals), work); /* outputs + max_in <= tensors */
+    uint64_t cap = env && *env ? strtoull(env, NULL, 10) : goal > in_piece ? goal - in_piece : 0;
+    if (n <= 1 || (env && *env ? vals <= cap : whole <= goal)) return 0;
     uint64_t per_batch = vals / (uint64_t)n, nb = per_batch ? cap / per_batch : 1;
     return nb < 1 ? 1 : nb < (uint64_t)n ? (int64_t)nb : 0;
 }
@@ -87,7 +91,7 @@ static uint64_t memory_estimate(const cts_case *c, int runs, bool dump, bool emu
     }
     uint64_t device = sat_add(sat_add(dev, staging), max_u64(max_in, max_out));
     uint64_t checks = sat_add(sat_add(back, sent), map);
-    int64_t nb = run_piece_batches(c);
+    int64_t nb = run_piece_batches(c, ref_bytes);
     if (nb > 0) vals = vals / (uint64_t)c->t[0].dims[0] * (uint64_t)nb;
     uint64_t reference = sat_add(sat_add(sat_add(back, vals),
                                          dump || nb || runs > 1 ? sent : max_in),

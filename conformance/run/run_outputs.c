@@ -161,8 +161,8 @@ static int on_piece_chunk(void *ctx, const ref_chunk *ch)
 
 /* The answers nb batches at a time (piece_batches), one output after the other so the checks
  * see them in the order of the whole case's stream: for each computed output, every piece with
- * its inputs' values decoded from the sent images. The reference's status (0, or -1 with
- * errno). */
+ * its inputs' values decoded from the sent images, the reference computing that output alone
+ * (each output once). The reference's status (0, or -1 with errno). */
 static int answers_by_batches(case_run *r, int64_t nb)
 {
     const cts_case *c = r->s.c;
@@ -186,8 +186,8 @@ static int answers_by_batches(case_run *r, int64_t nb)
             piece_pass p = {&r->oc, slot, n0 * (r->plan.numel[slot] / n)};
             ref_case_answer a;
             errno = 0;
-            rc = cts_case_answers_batches(c, m, (const double *const *)seen, on_piece_chunk, &p,
-                                          &a);
+            rc = cts_case_answers_batches(c, m, slot, (const double *const *)seen,
+                                          on_piece_chunk, &p, &a);
             if (rc == PIECE_DONE) rc = 0;
         }
     }
@@ -210,7 +210,7 @@ bool run_reference_answers(case_run *r, cts_verdict *v)
     double t = run_now();
     double *seen[CTS_MAX_TENSORS] = {0};
     int rc = -1, err = ENOMEM;
-    int64_t nb = run_piece_batches(c);
+    int64_t nb = run_piece_batches(c, r->plan.work_bytes);
     if (nb > 0) {
         rc = answers_by_batches(r, nb);
         err = errno;

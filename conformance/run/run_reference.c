@@ -60,8 +60,9 @@ int cts_case_answers(const cts_case *c, const double *const in[], ref_chunk_fn f
     return ref_case(&q, &r, a);
 }
 
-int cts_case_answers_batches(const cts_case *c, int64_t batches, const double *const in[],
-                             ref_chunk_fn fn, void *ctx, ref_case_answer *a)
+int cts_case_answers_batches(const cts_case *c, int64_t batches, int slot,
+                             const double *const in[], ref_chunk_fn fn, void *ctx,
+                             ref_case_answer *a)
 {
     ref_status_query q = cts_status_query(c);
     for (int i = 0; i < REF_MAX_SLOTS; i++)
@@ -70,5 +71,6 @@ int cts_case_answers_batches(const cts_case *c, int64_t batches, const double *c
     r.inputs = in;
     r.chunk = fn;
     r.ctx = ctx;
+    r.slots = 1u << slot;
     return ref_case(&q, &r, a);
 }

@@ -208,16 +208,16 @@ static inline void GS_FN(gs_store_dgrid)(const gs_shape *s, const GS_FN(gs_geom)
 /* Fixed order, bitwise identical whatever the thread count (kernel_deterministic.c). */
 bool GS_FN(gs_kernel_deterministic)(const gs_shape *s, const GS_T *go, const GS_T *in,
                                     const GS_T *grid, GS_T *dx, GS_T *dgrid);
-/* Blocks of points in parallel with atomic adds into dx, in an order permuted by shuffle_seed
- * when non-zero (kernel_atomic.c). */
+/* Blocks of points in parallel with atomic adds into dx, or on one thread in the given order
+ * of the points when order is not NULL (ACLNN_EMU_SHUFFLE; kernel_atomic.c). */
 bool GS_FN(gs_kernel_atomic)(const gs_shape *s, const GS_T *go, const GS_T *in,
-                             const GS_T *grid, GS_T *dx, GS_T *dgrid, uint64_t shuffle_seed);
+                             const GS_T *grid, GS_T *dx, GS_T *dgrid, const int64_t *order);
 
 /* Bicubic (kernel_bicubic.c): the fixed-order kernel when deterministic, else blocks of points
- * with atomic adds into dx in an order permuted by shuffle_seed when non-zero. */
+ * with atomic adds into dx, in the given order of the points when order is not NULL. */
 bool GS_FN(gs_kernel_bicubic)(const gs_shape *s, const GS_T *go, const GS_T *in,
                               const GS_T *grid, GS_T *dx, GS_T *dgrid, bool deterministic,
-                              uint64_t shuffle_seed);
+                              const int64_t *order);
 
 /* ---- staging (tensor_io.c) ---- */
 

@@ -62,13 +62,10 @@ static bool GS_FN(run_block)(const gs_shape *s, const GS_T *go, const GS_T *in, 
 }
 
 bool GS_FN(gs_kernel_atomic)(const gs_shape *s, const GS_T *go, const GS_T *in,
-                             const GS_T *grid, GS_T *dx, GS_T *dgrid, uint64_t shuffle_seed)
+                             const GS_T *grid, GS_T *dx, GS_T *dgrid, const int64_t *order)
 {
-    /* ACLNN_EMU_SHUFFLE permutes the points first so the order changes on every call. */
+    /* ACLNN_EMU_SHUFFLE permutes the points first (run.c) so the order changes on every call. */
     const int64_t total = s->n * s->ho * s->wo;
-    int64_t *order = shuffle_seed ? emu_permutation(total, shuffle_seed) : NULL;
-    if (shuffle_seed && order == NULL)
-        return false;
     if (dx != NULL)
         memset(dx, 0, (size_t)(s->n * s->c * s->hi * s->wi) * sizeof *dx);
     bool ok = true;
@@ -81,6 +78,5 @@ bool GS_FN(gs_kernel_atomic)(const gs_shape *s, const GS_T *go, const GS_T *in,
 #pragma omp atomic write
             ok = false;
         }
-    free(order);
     return ok;
 }

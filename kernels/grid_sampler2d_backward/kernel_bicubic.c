@@ -218,14 +218,11 @@ static void GS_FN(bc_block)(const gs_shape *s, const GS_T *go, const GS_T *in, c
 
 bool GS_FN(gs_kernel_bicubic)(const gs_shape *s, const GS_T *go, const GS_T *in,
                               const GS_T *grid, GS_T *dx, GS_T *dgrid, bool deterministic,
-                              uint64_t shuffle_seed)
+                              const int64_t *order)
 {
     if (deterministic)
         return GS_FN(bc_deterministic)(s, go, in, grid, dx, dgrid);
     const int64_t total = s->n * s->ho * s->wo;
-    int64_t *order = shuffle_seed ? emu_permutation(total, shuffle_seed) : NULL;
-    if (shuffle_seed && order == NULL)
-        return false;
     if (dx != NULL)
         memset(dx, 0, (size_t)(s->n * s->c * s->hi * s->wi) * sizeof *dx);
     /* a seeded order on one thread, so that it alone decides the sums (as kernel_atomic.c) */
@@ -233,6 +230,5 @@ bool GS_FN(gs_kernel_bicubic)(const gs_shape *s, const GS_T *go, const GS_T *in,
     for (int64_t first = 0; first < total; first += GS_BLOCK)
         GS_FN(bc_block)(s, go, in, grid, dx, dgrid, order, first,
                         total - first < GS_BLOCK ? total - first : GS_BLOCK);
-    free(order);
     return true;
 }

@@ -10,7 +10,7 @@
 
 /* The kernel on contiguous arrays; false when out of host memory. */
 static bool GS_FN(kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, const GS_T *grid,
-                          GS_T *dx, GS_T *dgrid, bool det, uint64_t shuffle_seed)
+                          GS_T *dx, GS_T *dgrid, bool det, const int64_t *order)
 {
     /* No grid points (Hout or Wout or N is 0): a selected dx is still written, all zeros, as
      * the sum over no points (docs/contract.md); both kernels assume points exist. */
@@ -20,10 +20,10 @@ static bool GS_FN(kernel)(const gs_shape *s, const GS_T *go, const GS_T *in, con
         return true;
     }
     if (s->interpolation == GS_BICUBIC)
-        return GS_FN(gs_kernel_bicubic)(s, go, in, grid, dx, dgrid, det, shuffle_seed);
+        return GS_FN(gs_kernel_bicubic)(s, go, in, grid, dx, dgrid, det, order);
     if (det)
         return GS_FN(gs_kernel_deterministic)(s, go, in, grid, dx, dgrid);
-    return GS_FN(gs_kernel_atomic)(s, go, in, grid, dx, dgrid, shuffle_seed);
+    return GS_FN(gs_kernel_atomic)(s, go, in, grid, dx, dgrid, order);
 }
 
 /* Whether the 9.1+ vector bicubic kernel sends grid value v on an axis of `size` to -100: its
@@ -75,9 +75,10 @@ static GS_T *GS_FN(direct_ptr)(const aclTensor *t, int64_t first)
 }
 
 /* Batch items b0 .. b0 + nb − 1 of the case: their inputs staged (or used in place), the
- * kernel, each staged result rounded once into its output. False when out of host memory. */
+ * kernel (points in the given order of the items' own points, or NULL), each staged result
+ * rounded once into its output. False when out of host memory. */
 static bool GS_FN(run_items)(const gs_params *pr, const gs_shape *all, int64_t b0, int64_t nb,
-                             uint64_t seed)
+                             const int64_t *order)
 {
     gs_shape s = *all;
     s.n = nb;
@@ -108,7 +109,7 @@ static bool GS_FN(run_items)(const gs_params *pr, const gs_shape *all, int64_t b
         ok = dgrid != NULL;
     }
     if (ok)
-        ok = GS_FN(kernel)(&s, go, in, grid, dx, dgrid, pr->deterministic, seed);
+        ok = GS_FN(kernel)(&s, go, in, grid, dx, dgrid, pr->deterministic, order);
     if (ok) {
         bool truncate = emu_fault_on(EMU_FAULT_ROUND_TRUNCATE);
         if (own_dx != NULL)
@@ -135,10 +136,9 @@ static bool GS_FN(run_items)(const gs_params *pr, const gs_shape *all, int64_t b
  * the case's own tensors). */
 #define GS_STAGE_BYTES ((int64_t)64 << 20)
 
-/* Batch items a group holds: every item at once when nothing is staged, or when the points'
- * order is permuted across the whole case (ACLNN_EMU_SHUFFLE); each item's outputs come from
- * its own points alone, in the same order, either way. */
-static int64_t GS_FN(group_items)(const gs_params *pr, const gs_shape *s, uint64_t seed)
+/* Batch items a group holds: every item at once when nothing is staged; each item's outputs
+ * come from its own points alone, in the same order, either way. */
+static int64_t GS_FN(group_items)(const gs_params *pr, const gs_shape *s)
 {
     const int64_t po = s->ho * s->wo, per_in = s->c * s->hi * s->wi;
     int64_t per = GS_FN(gs_direct)(pr->grad_output) ? 0 : s->c * po;
@@ -150,10 +150,20 @@ static int64_t GS_FN(group_items)(const gs_params *pr, const gs_shape *s, uint64
         per += per_in;
     if (pr->want_dgrid && !(GS_FN(gs_direct)(pr->grid_grad) && pr->grid_grad->dims[3] == 2))
         per += 2 * po;
-    if (seed != 0 || per == 0 || s->n <= 1)
+    if (per == 0 || s->n <= 1)
         return s->n;
     int64_t g = GS_STAGE_BYTES / (per * (int64_t)sizeof(GS_T));
     return g < 1 ? 1 : g < s->n ? g : s->n;
+}
+
+/* The points p0 .. p0 + count − 1 of order[0 .. total) in the order they have there, as
+ * indices from p0, into sub (nothing when order is NULL: sub is NULL too). */
+static void GS_FN(group_order)(const int64_t *order, int64_t total, int64_t p0, int64_t count,
+                               int64_t *sub)
+{
+    for (int64_t i = 0, k = 0; order && i < total; i++)
+        if (order[i] >= p0 && order[i] < p0 + count)
+            sub[k++] = order[i] - p0;
 }
 
 aclnnStatus GS_FN(gs_run)(const gs_params *pr)
@@ -163,13 +173,23 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
                         pr->interpolation, pr->padding, pr->align_corners,
                         pr->bicubic_nonfinite};
     uint64_t seed = pr->deterministic ? 0 : emu_shuffle_seed();
-    const int64_t group = GS_FN(group_items)(pr, &s, seed);
-    bool ok = true;
-    if (group >= s.n) /* also no batch item at all: the kernel still runs, on nothing */
-        ok = GS_FN(run_items)(pr, &s, 0, s.n, seed);
+    const int64_t group = GS_FN(group_items)(pr, &s), total = s.n * s.ho * s.wo;
+    /* ACLNN_EMU_SHUFFLE: one permutation of all the case's points; a group runs its own points
+     * in the order they have there, so every sum is the whole case's, grouped or not */
+    int64_t *order = seed ? emu_permutation(total, seed) : NULL, *sub = NULL;
+    bool ok = !seed || order;
+    if (ok && group < s.n && order)
+        ok = (sub = malloc((size_t)total * sizeof *sub)) != NULL;
+    if (ok && group >= s.n) /* also no batch item at all: the kernel still runs, on nothing */
+        ok = GS_FN(run_items)(pr, &s, 0, s.n, order);
     else
-        for (int64_t b0 = 0; ok && b0 < s.n; b0 += group)
-            ok = GS_FN(run_items)(pr, &s, b0, s.n - b0 < group ? s.n - b0 : group, seed);
+        for (int64_t b0 = 0; ok && b0 < s.n; b0 += group) {
+            int64_t nb = s.n - b0 < group ? s.n - b0 : group;
+            GS_FN(group_order)(order, total, b0 * s.ho * s.wo, nb * s.ho * s.wo, sub);
+            ok = GS_FN(run_items)(pr, &s, b0, nb, sub);
+        }
+    free(order);
+    free(sub);
     if (!ok)
         emu_set_error(GS_API_NAME ": out of host memory for staging buffers or kernel scratch");
     return ok ? ACLNN_SUCCESS : ACLNN_ERR_INNER;

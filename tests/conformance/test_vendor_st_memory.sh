@@ -35,6 +35,17 @@ expect_rc 1 "$ACLCTS" run --quiet --max-memory 500M --out mid --filter "$id" "$s
 grep -q "^RESOURCE_ERROR $id \[memory\]: not run: with the device's workspace of 128.0 MiB (host memory on the emulated device) the case needs about 512.0 MiB of host memory, above --max-memory 500.0 MiB" out \
   || fail "estimate with the workspace: $(cat out)"
 
+# The largest vendor case, grid sampler id200 (FLOAT, T = 952,369,152 bytes of tensors): its
+# reference stage stays within 1.5 T + 256 MiB (1.58 GiB), the goal of a case, by answering a
+# few batches at a time, each output computed once. Before, it took the inputs' doubles whole
+# (1.45 GB beside the outputs' images): estimate 2.1 GiB, peak RSS 1.82 GiB; now 1.6 GiB (the
+# goal, rounded) and 1.50 GiB.
+grid_suite=$ACLCTS_SOURCE_DIR/suites/vendor_st/grid_sampler2d_backward.yaml
+grid_id=vendor_st.grid_sampler2d_backward.id200.ascend910b
+expect_rc 1 "$ACLCTS" run --quiet --max-memory 1G --out grid --filter "$grid_id" "$grid_suite"
+grep -q "^RESOURCE_ERROR $grid_id \[memory\]: not run: the case needs about 1.6 GiB of host memory" out \
+  || fail "grid id200 estimate: $(cat out)"
+
 # Run and judged under 1 GiB of address space (the harness before needed more), with
 # --max-memory 700M (above the estimate with the workspace).
 rc=0
