@@ -429,6 +429,11 @@ GRID_CLONES int grid_dgrid_point(const gctx *G, const batch_view *bv, const gpoi
                     (*falls)++;
                 /* a branch whose intermediates may overflow makes any non-finite answer legal */
                 out->flags[base + comp] |= f & REF_FLAG_RANGE;
+                /* a branch whose finite value a device may answer as a finite double, beside a
+                 * non-finite class: their (±inf, 0) are equal and would merge into the class */
+                if (!primary && !(f & REF_FLAG_NONFINITE) && grid_beyond_range(&a) &&
+                    (out->flags[base + comp] & REF_FLAG_NONFINITE))
+                    out->flags[base + comp] |= REF_FLAG_UNCHECKABLE;
                 if (ax->n * ay->n == 1)
                     continue;
                 ref_altlist *L = &alts[base + comp];

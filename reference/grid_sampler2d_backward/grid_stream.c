@@ -55,7 +55,7 @@ static void team_fail(grid_team *T) { __atomic_store_n(&T->fail, 1, __ATOMIC_REL
  * stop at ±DBL_MAX, an ULP away, or larger terms cancel), or a coordinate term near the range
  * (another branch's weights may give any value). (hi, lo) cannot say which finite doubles are
  * legal. */
-static bool beyond(const ref_value *v)
+bool grid_beyond_range(const ref_value *v)
 {
     return isinf(v->hi) && (v->lo == 0 || !(v->coord_err < DBL_MAX * 0x1p-30));
 }
@@ -79,8 +79,8 @@ static bool beyond_beside_class(const ref_value *a)
 }
 
 /* The flags every element of a chunk gets from its values and alternatives alike, set once
- * before the chunk is handed on: unjudged where a value is beyond the double range (beyond),
- * REF_FLAG_RANGE where a device may overflow (may_pass_range). A non-finite element is judged by
+ * before the chunk is handed on: unjudged where a value is beyond the double range
+ * (grid_beyond_range), REF_FLAG_RANGE where a device may overflow (may_pass_range). A non-finite element is judged by
  * its class, unless an alternative is beyond beside it (beyond_beside_class). */
 static void mark_range(const gctx *G, ref_output *o)
 {
@@ -95,10 +95,10 @@ static void mark_range(const gctx *G, ref_output *o)
                     *f |= REF_FLAG_UNCHECKABLE;
             continue;
         }
-        bool back = beyond(&o->v[i]), over = may_pass_range(G, &o->v[i]);
+        bool back = grid_beyond_range(&o->v[i]), over = may_pass_range(G, &o->v[i]);
         for (int32_t a = 0; (*f & REF_FLAG_AMBIGUOUS) && o->alt_first[i] >= 0 &&
                             a < o->alt_count[i]; a++) {
-            back = back || beyond(&o->alts[o->alt_first[i] + a]);
+            back = back || grid_beyond_range(&o->alts[o->alt_first[i] + a]);
             over = over || may_pass_range(G, &o->alts[o->alt_first[i] + a]);
         }
         if (back)

@@ -354,6 +354,11 @@ void grid_dx_combo_value(const gctx *G, const gpoint *pts, const dxreach *R, int
 int grid_dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, const uint8_t *fallback,
                  mterms *mt, ref_value *vals, int64_t *falls);
 
+/* ---- grid_stream.c ---- */
+/* A finite exact value past the double range that a device may still answer with a finite
+ * double (the element is unjudged). */
+bool grid_beyond_range(const ref_value *v);
+
 /* ---- grid_dgrid.c: grid_grad of one point ---- */
 void grid_dgrid_comp_init(const gctx *G, const gpoint *pt, const grid_outcome *ox,
                           const grid_outcome *oy, const dgrid_gather *D, int comp, dgrid_comp *q);

@@ -258,6 +258,30 @@ static void nonfinite_beside_any_double(void **state)
     }
 }
 
+/* DOUBLE, zeros, not align, input 1×1×2×3 rows [inf, M, −3] and [0, −M, 0] (M = DBL_MAX), g = M,
+ * grid (x, y) = (−3·2^-1074, 0) (tools/differential --corners seed 6202, g4624, reduced).
+ * y: t = y + 1/2 = 1/2 exactly, weights 1/2 on both rows. x: t = ((x + 1)·3 − 1)/2 = 1 − 4.5·2^-1074,
+ * columns 0 and 1: grid_grad x = g·(3/2)·Σ_rows (1/2)·(val[1] − val[0]) = M·(3/2)·(1/2)·((M − inf) +
+ * (−M − 0)) = −inf, a class. A device rounds x + 1 to 1, so t = 1 and it takes columns 1 and 2:
+ * exactly M·(3/2)·(1/2)·((−3 − M) + M) = −2.25·M, finite past the range, which a device answers 0
+ * ((−3 − M) rounds to −M) or NaN (M·M first). That branch's value is +-inf with lo 0 like the
+ * class, so the alternatives merged into one and −inf was demanded: the element is unjudged now. */
+static void nonfinite_beside_finite_past_range(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 3, .h_out = 1, .w_out = 1};
+    double M = DBL_MAX, go = M, in[6] = {INFINITY, M, -3, 0, -M, 0};
+    double gr[2] = {-0x3p-1074, 0};
+    for (int m = 0; m < 2; m++) {
+        ref_output og;
+        grid(&p, &go, in, gr, m, NULL, &og);
+        assert_true(og.v[0].hi == -INFINITY);
+        assert_true(og.flags[0] & REF_FLAG_NONFINITE);
+        assert_true(og.flags[0] & REF_FLAG_UNCHECKABLE);
+        ref_output_free(&og);
+    }
+}
+
 /* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
  * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
 static void grid_fp32_overflow_times_zero_scale(void **state)
@@ -313,6 +337,7 @@ int main(void)
         cmocka_unit_test(bicubic_sum_abs_past_double_range),
         cmocka_unit_test(bicubic_grid_grad_sum_past_double_range),
         cmocka_unit_test(nonfinite_beside_any_double),
+        cmocka_unit_test(nonfinite_beside_finite_past_range),
         cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
         cmocka_unit_test(far_point_interval),
     };
