@@ -121,4 +121,21 @@ uint64_t ref_grid_vendor_bicubic_work_bytes(const ref_grid_params *p, int64_t ch
  * coefficients, the reach lists, and per thread the terms of one element. */
 uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads);
 
+/* 950's SIMT kernel's input_grad sums for FLOAT16 and BF16 from 9.0 (grid_simt_sums.c): a sink
+ * that hands on each input_grad chunk with every answer's allowance widened by the contributions'
+ * roundings to the dtype and their sums in it, and REF_FLAG_RANGE where a partial sum may pass
+ * the dtype's range; other slots pass unchanged. Z->sink is the sink to stream into. */
+typedef struct {
+    const ref_sink *down;
+    ref_sink sink;
+    double u, eta, ovf;  /* the dtype's unit roundoff, half its least subnormal, overflow */
+    ref_value *v, *alts; /* a chunk's answers and alternatives, widened */
+    uint8_t *flags;
+    int64_t cap_v, cap_a;
+} grid_simt_sums;
+void grid_simt_sums_init(grid_simt_sums *Z, ref_dtype dtype, const ref_sink *down);
+void grid_simt_sums_free(grid_simt_sums *Z);
+/* Its memory besides the stream's, for chunks of `chunk` elements. */
+uint64_t grid_simt_sums_work_bytes(int64_t chunk);
+
 #endif

@@ -73,6 +73,21 @@ static grid_bc_kernel vendor_bicubic_kernel(const ref_status_query *q, const ref
     }
 }
 
+/* The dtype in which 950's arch35 SIMT kernel sums input_grad (grid_simt_sums.c), or
+ * REF_DT_UNDEFINED: FLOAT16 and BF16 on 950 from release 9.0, where every call of those dtypes
+ * runs that kernel (the op_api's 950 route, CV:174-179,278-279@197f5fbc, CV:186-204,304@4d57ffe7;
+ * K/arch35/grid_sampler2_d_grad_simt.h:69-102@197f5fbc, :76-115@4d57ffe7, and the deterministic
+ * variant's _simt_det.h:88@197f5fbc, :100@4d57ffe7: an atomic add of the term rounded to T). */
+static ref_dtype simt_sum_dtype(const ref_status_query *q)
+{
+    ref_spec s = ref_status_spec(q);
+    ref_dtype dt = q->t[REF_GRID_INPUT].dtype;
+    bool release = s == REF_SPEC_VENDOR || s == REF_SPEC_VENDOR_91 || s == REF_SPEC_VENDOR_92;
+    bool narrow = dt == REF_DT_FLOAT16 || dt == REF_DT_BF16;
+    return release && narrow && ref_product_family(q->product) == REF_FAMILY_950
+               ? dt : REF_DT_UNDEFINED;
+}
+
 /* The grid with each infinite coordinate replaced by ±1, which border padding clamps to the
  * same edge with the same zero gradient factor. NULL: out of memory (errno). */
 static double *grid_inf_to_edge(const double *grid, int64_t n)
@@ -124,6 +139,8 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
     uint64_t edged = vendor_inf_to_edge(q, &p) ? 16 * hw_out * (uint64_t)(p.n > 0 ? p.n : 0) : 0;
     if (vendor_bicubic_kernel(q, &p) != GRID_BC_EXACT)
         edged += ref_grid_vendor_bicubic_work_bytes(&p, step);
+    if (simt_sum_dtype(q) != REF_DT_UNDEFINED) /* the widened chunk */
+        edged += grid_simt_sums_work_bytes(step);
     if (ref_status_spec(q) == REF_SPEC_DOC) /* the clamped variants' answers */
         edged += ref_grid_doc_work_bytes(&p);
     if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk, one grid_grad batch */
@@ -161,6 +178,12 @@ static int stream(const ref_status_query *q, const ref_case_answer *a,
     if (vendor_inf_to_edge(q, &p) && !(grid = edged = grid_inf_to_edge(grid, ngrid)))
         return -1;
     bool dx = a->computed[REF_GRID_INPUT_GRAD], dgrid = a->computed[REF_GRID_GRID_GRAD];
+    ref_dtype sum_dt = simt_sum_dtype(q);
+    grid_simt_sums Z;
+    if (sum_dt != REF_DT_UNDEFINED) {
+        grid_simt_sums_init(&Z, sum_dt, s);
+        s = &Z.sink;
+    }
     grid_bc_kernel bk = vendor_bicubic_kernel(q, &p);
     int rc;
     if (bk != GRID_BC_EXACT)
@@ -174,6 +197,8 @@ static int stream(const ref_status_query *q, const ref_case_answer *a,
         rc = ref_grid_stream(&p, in[REF_GRID_GRAD_OUTPUT], in[REF_GRID_INPUT], grid, opt, dx,
                              dgrid, s);
     free(edged);
+    if (sum_dt != REF_DT_UNDEFINED)
+        grid_simt_sums_free(&Z);
     return rc;
 }
 
