@@ -39,6 +39,7 @@ typedef struct gs_params {
                                 * past-int32 coordinates to index 0 (run.c) */
     int bicubic_nonfinite;     /* GS_BCNF_*: the bicubic kernel's own non-finite taps */
     bool clamp_nonfinite;      /* ACLNN_EMU_NONFINITE_GRID=clamp: PyTorch's clamp (run.c) */
+    int dx_sums;               /* GS_SUMS_*: the format dx's adds are rounded to (path.c) */
     aclnnStatus (*run)(const struct gs_params *p); /* gs_run_f32 or gs_run_f64 (path.c) */
 } gs_params;
 
@@ -49,7 +50,14 @@ typedef struct {
     int interpolation, padding;
     bool align_corners;
     int bicubic_nonfinite;     /* GS_BCNF_* */
+    int dx_sums;               /* GS_SUMS_* */
 } gs_shape;
+
+/* How dx's contributions are added: in the compute type (rounded once at the store), or, as
+ * 950's SIMT kernel does for FLOAT16 and BF16 from release 9.0, each contribution rounded to
+ * the dtype and added to the dtype's value in place, the sum rounded to the dtype again
+ * (GS_SUMS_TRUNCATE: those roundings truncate, the round-truncate fault). */
+enum { GS_SUMS_COMPUTE = 0, GS_SUMS_FP16 = 1, GS_SUMS_BF16 = 2, GS_SUMS_TRUNCATE = 4 };
 
 /* What a bicubic kernel does with a non-finite unnormalised coordinate (kernel_bicubic.c):
  * nothing (out of bounds); 950's SIMT kernel (NaN coefficients, a NaN tap out, an infinite one
@@ -144,9 +152,38 @@ bool GS_FN(gs_nearest_cells)(const gs_shape *s, const GS_T *restrict xy, int64_t
 
 /* ---- per-point contributions, shared by both kernels (inline: the channel loops' body) ---- */
 
-static inline void GS_FN(gs_add)(GS_T *p, GS_T v, bool atomic)
+/* x rounded to the format of GS_SUMS_* `sums` (FLOAT16 and BF16 compute in the float build). */
+static inline GS_T GS_FN(gs_sums_round)(GS_T x, int sums)
 {
-    if (atomic) {
+#if GS_DOUBLE
+    (void)sums;
+    return x;
+#else
+    bool t = sums & GS_SUMS_TRUNCATE;
+    if (sums & GS_SUMS_FP16)
+        return emu_f16_to_f32(emu_f32_to_f16(x, t));
+    return sums & GS_SUMS_BF16 ? emu_bf16_to_f32(emu_f32_to_bf16(x, t)) : x;
+#endif
+}
+
+/* *p += v; with `sums`, v rounded to that format and the sum too, atomically as one add (a
+ * compare-and-swap loop: the device's atomic add in the dtype). */
+static inline void GS_FN(gs_add)(GS_T *p, GS_T v, bool atomic, int sums)
+{
+    if (sums != GS_SUMS_COMPUTE) {
+        v = GS_FN(gs_sums_round)(v, sums);
+        GS_T old, sum;
+        if (atomic)
+            __atomic_load(p, &old, __ATOMIC_RELAXED);
+        else
+            old = *p;
+        do
+            sum = GS_FN(gs_sums_round)(old + v, sums);
+        while (atomic && !__atomic_compare_exchange(p, &old, &sum, true, __ATOMIC_RELAXED,
+                                                     __ATOMIC_RELAXED));
+        if (!atomic)
+            *p = sum;
+    } else if (atomic) {
 #pragma omp atomic
         *p += v;
     } else {
@@ -156,10 +193,10 @@ static inline void GS_FN(gs_add)(GS_T *p, GS_T v, bool atomic)
 
 /* dx contribution of bilinear block point i (ok != 0) in one channel (dx at the channel). */
 static inline void GS_FN(gs_bilinear_dx)(const GS_FN(gs_geom) *g, int64_t i, int64_t W, GS_T gv,
-                                         GS_T *dx, bool atomic)
+                                         GS_T *dx, bool atomic, int sums)
 {
     GS_T *d = dx + g->cell[i];
-    if (g->ok[i] == 15 && !atomic) { /* interior: no bounds tests */
+    if (g->ok[i] == 15 && !atomic && sums == GS_SUMS_COMPUTE) { /* interior: no bounds tests */
         d[0] += g->wt[0][i] * gv;
         d[1] += g->wt[1][i] * gv;
         d[W] += g->wt[2][i] * gv;
@@ -169,7 +206,7 @@ static inline void GS_FN(gs_bilinear_dx)(const GS_FN(gs_geom) *g, int64_t i, int
     const int64_t off[4] = {0, 1, W, W + 1};
     for (int k = 0; k < 4; k++)
         if (g->ok[i] >> k & 1)
-            GS_FN(gs_add)(d + off[k], g->wt[k][i] * gv, atomic);
+            GS_FN(gs_add)(d + off[k], g->wt[k][i] * gv, atomic, sums);
 }
 
 /* Grid-gradient term of bilinear block point i (ok != 0) in one channel, added to *gx, *gy in

@@ -25,11 +25,11 @@ static void GS_FN(block_atomic)(const gs_shape *s, const GS_T *go, const GS_T *i
             const GS_T gv = go_c[g->go[i]];
             if (!bilinear) {
                 if (dx_c != NULL)
-                    GS_FN(gs_add)(dx_c + g->cell[i], gv, true);
+                    GS_FN(gs_add)(dx_c + g->cell[i], gv, true, s->dx_sums);
                 continue;
             }
             if (dx_c != NULL)
-                GS_FN(gs_bilinear_dx)(g, i, s->wi, gv, dx_c, true);
+                GS_FN(gs_bilinear_dx)(g, i, s->wi, gv, dx_c, true, s->dx_sums);
             if (dgrid != NULL)
                 GS_FN(gs_bilinear_dgrid)(g, i, s->wi, gv, in + c * hw, &gx[i], &gy[i]);
         }

@@ -119,16 +119,24 @@ static void GS_FN(bc_point)(const gs_shape *s, const GS_T *xy, GS_FN(bc_geom) *g
     g->nan = nx || ny;
 }
 
-/* dx of point g in one channel (plane d), the taps in row order. */
-static void GS_FN(bc_dx)(const GS_FN(bc_geom) *g, int64_t W, GS_T gv, GS_T *d, bool atomic)
+/* dx of point g in one channel (plane d), the taps in row order; with sums in the dtype as 950's
+ * SIMT kernel adds them: column-major, each term (g·wx)·wy (ops-cv
+ * op_kernel/arch35/grid_sampler2_d_grad_simt.h:216-224@4d57ffe7), which matters where border
+ * clamps several taps onto one pixel. */
+static void GS_FN(bc_dx)(const GS_FN(bc_geom) *g, int64_t W, GS_T gv, GS_T *d, bool atomic,
+                         int sums)
 {
-    for (int j = 0; j < 4; j++) {
+    for (int i = 0; sums != GS_SUMS_COMPUTE && i < 4; i++)
+        for (int j = 0; g->ix[i] >= 0 && j < 4; j++)
+            if (g->iy[j] >= 0)
+                GS_FN(gs_add)(d + g->iy[j] * W + g->ix[i], gv * g->wx[i] * g->wy[j], atomic, sums);
+    for (int j = 0; sums == GS_SUMS_COMPUTE && j < 4; j++) {
         if (g->iy[j] < 0)
             continue;
         GS_T *row = d + g->iy[j] * W;
         for (int i = 0; i < 4; i++)
             if (g->ix[i] >= 0)
-                GS_FN(gs_add)(row + g->ix[i], g->wy[j] * g->wx[i] * gv, atomic);
+                GS_FN(gs_add)(row + g->ix[i], g->wy[j] * g->wx[i] * gv, atomic, sums);
     }
 }
 
@@ -186,7 +194,7 @@ static bool GS_FN(bc_deterministic)(const gs_shape *s, const GS_T *go, const GS_
                 memset(d, 0, (size_t)hw * sizeof *d);
                 for (int64_t p = 0; p < po; p++)
                     if (g[p].ok)
-                        GS_FN(bc_dx)(&g[p], s->wi, gc[p], d, false);
+                        GS_FN(bc_dx)(&g[p], s->wi, gc[p], d, false, s->dx_sums);
             }
         }
         if (dgrid != NULL) {
@@ -210,7 +218,8 @@ static void GS_FN(bc_block)(const gs_shape *s, const GS_T *go, const GS_T *in, c
         GS_FN(bc_geom) g;
         GS_FN(bc_point)(s, grid + q * 2, &g);
         for (int64_t c = 0; dx != NULL && g.ok && c < s->c; c++)
-            GS_FN(bc_dx)(&g, s->wi, go[(b * s->c + c) * po + p], dx + (b * s->c + c) * hw, true);
+            GS_FN(bc_dx)(&g, s->wi, go[(b * s->c + c) * po + p], dx + (b * s->c + c) * hw, true,
+                         s->dx_sums);
         if (dgrid != NULL)
             GS_FN(bc_point_dgrid)(s, go, in, &g, q, dgrid);
     }

@@ -68,7 +68,14 @@ static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_
         const GS_FN(gs_geom) *gk = g + (k - ch->k0);
         const GS_T *g0 = go_c + k % ch->bpi * GS_BLOCK, *g1 = g0 + ch->po;
         const int64_t count = GS_FN(block_count)(ch, k);
-        if (s->interpolation == GS_NEAREST && two) { /* the hot loop of nearest */
+        if (s->interpolation == GS_NEAREST && s->dx_sums != GS_SUMS_COMPUTE) {
+            for (int32_t j = 0; j < gk->nlive; j++) {
+                const int32_t i = gk->live[j];
+                GS_FN(gs_add)(d0 + gk->cell[i], g0[i], false, s->dx_sums);
+                if (two)
+                    GS_FN(gs_add)(d1 + gk->cell[i], g1[i], false, s->dx_sums);
+            }
+        } else if (s->interpolation == GS_NEAREST && two) { /* the hot loop of nearest */
             for (int32_t j = 0; j < gk->nlive; j++) {
                 const int32_t i = gk->live[j];
                 const int64_t cell = gk->cell[i];
@@ -82,9 +89,9 @@ static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_
             for (int64_t i = 0; i < count; i++) {
                 if (!gk->ok[i])
                     continue;
-                GS_FN(gs_bilinear_dx)(gk, i, W, g0[i], d0, false);
+                GS_FN(gs_bilinear_dx)(gk, i, W, g0[i], d0, false, s->dx_sums);
                 if (two)
-                    GS_FN(gs_bilinear_dx)(gk, i, W, g1[i], d1, false);
+                    GS_FN(gs_bilinear_dx)(gk, i, W, g1[i], d1, false, s->dx_sums);
             }
         }
     }

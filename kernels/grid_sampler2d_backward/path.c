@@ -46,6 +46,23 @@ static int bicubic_kernel(const gs_params *p)
     return dt == ACL_FLOAT && !emu_deterministic() && big && c < 2049 ? 1 : 2;
 }
 
+/* From release 9.0 every FLOAT16 and BF16 call on 950 runs its arch35 SIMT kernel, which adds
+ * each dx contribution, computed in FP32 and rounded to the dtype, by an atomic add in the
+ * dtype (ops-cv op_kernel/arch35/grid_sampler2_d_grad_simt.h:69-102@197f5fbc, :76-115 and the
+ * bicubic taps' grid_sampler3_d_grad_simt_base.h:300@4d57ffe7; the deterministic variant the same
+ * adds in a fixed order, _simt_det.h:88@197f5fbc, :100@4d57ffe7). */
+static int dx_sums(const gs_params *p)
+{
+    const emu_profile *prof = emu_profile_current();
+    aclDataType dt = p->input->dtype;
+    bool simt_release = prof->contract == EMU_CONTRACT_VENDOR_9_0 ||
+                        prof->contract == EMU_CONTRACT_VENDOR_9_1 ||
+                        prof->contract == EMU_CONTRACT_VENDOR_9_2;
+    if (prof->family != EMU_FAMILY_950 || !simt_release)
+        return GS_SUMS_COMPUTE;
+    return dt == ACL_FLOAT16 ? GS_SUMS_FP16 : dt == ACL_BF16 ? GS_SUMS_BF16 : GS_SUMS_COMPUTE;
+}
+
 void gs_choose_path(gs_params *p)
 {
     const aclTensor *input = p->input;
@@ -53,6 +70,7 @@ void gs_choose_path(gs_params *p)
                        input->dims[1] <= 2048;
     p->run = input->dtype == ACL_DOUBLE ? gs_run_f64 : gs_run_f32;
     p->inf_to_edge = inf_to_edge(p);
+    p->dx_sums = dx_sums(p);
     int bk = bicubic_kernel(p);
     /* the vector kernel sets a non-finite or past-int32 coordinate to -100 under border and
      * zeros (zeros: out either way); reflection's casts are undefined, SIMT's taps NaN */

@@ -295,6 +295,39 @@ static void test_half_types_accumulate_in_fp32(void **state)
     }
 }
 
+/* 950's SIMT kernel from release 9.0 adds each dx contribution by an atomic add in FLOAT16 or
+ * BF16 (ops-cv op_kernel/arch35/grid_sampler2_d_grad_simt.h:155@197f5fbc, nearest): the three
+ * points above in that order, g = 1, u, u on one cell, give 1 + u = a tie that rounds to even,
+ * 1, twice: dx 1 where the FP32 sum rounded once is 1 + 2u. Both kernels (determinism on and
+ * off); 950 under doc and vendor@8.5 (its vector kernel) keeps the FP32 sum, and 910b too. */
+static void test_950_simt_sums_in_dtype(void **state)
+{
+    (void)state;
+    const aclDataType dts[2] = {ACL_FLOAT16, ACL_BF16};
+    const double u[2] = {0x1p-11, 0x1p-8};
+    const char *const specs[5] = {"vendor@9.0", "vendor@9.1", "vendor@9.2", "vendor@8.5", "doc"};
+    const char *const socs[2] = {"ascend950", "ascend910b"};
+    for (int soc = 0; soc < 2; soc++)
+        for (int sp = 0; sp < 5; sp++) {
+            setenv("ACLNN_EMU_SPEC", specs[sp], 1); /* read by aclInit */
+            emu_test_init(socs[soc]);
+            for (int det = 0; det < 2; det++)
+                for (int i = 0; i < 2; i++) {
+                    assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, det),
+                                     ACL_SUCCESS);
+                    const double in[1] = {1}, grid[6] = {0}, go[3] = {1, u[i], u[i]};
+                    const double want_dx[1] = {soc == 0 && sp < 3 ? 1 : 1 + 2 * u[i]};
+                    gs_case k = {.n = 1, .c = 1, .hi = 1, .wi = 1, .ho = 1, .wo = 3,
+                                 .dt = dts[i], .interp = 1, .go = go, .in = in, .grid = grid};
+                    double dx[1];
+                    gs_run_case(&k, dx, NULL);
+                    gs_expect("dx", dx, want_dx, 1);
+                }
+        }
+    unsetenv("ACLNN_EMU_SPEC");
+    emu_test_init("ascend910b");
+}
+
 /* DOUBLE computes in double, FLOAT in FP32: nearest, two points on one cell with g 1 and 2^-30:
  * FP32 gives 1 (2^-30 is below half an ULP of 1), double 1 + 2^-30. */
 static void test_double_vs_float(void **state)
@@ -429,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_non_finite_grid_is_out_of_bounds),
         cmocka_unit_test(test_nan_inf_values_propagate),
         cmocka_unit_test(test_half_types_accumulate_in_fp32),
+        cmocka_unit_test(test_950_simt_sums_in_dtype),
         cmocka_unit_test(test_double_vs_float),
         cmocka_unit_test(test_strided_views_and_offsets),
         cmocka_unit_test(test_unselected_outputs_untouched),
