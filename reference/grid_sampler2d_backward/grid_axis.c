@@ -360,19 +360,69 @@ static bool coord_exact(double x, double td, int64_t size, const ref_grid_params
 }
 
 /* The stage on one representation of t; 0 when the integer form must give way to MPFR. */
+/* The error δ of the device's coordinate against the exact t (td its double). In the working
+ * format: 2·u·M for the unnormalisation, more for the reflection's operations. Rounded to a
+ * narrower format (u_c, η_c: 950's SIMT kernel from 9.1) the unnormalised coordinate errs by
+ * u_c·|c| + η_c more, c within the working error of t, and the reflection's two results in it
+ * (t − min, then extra + min or span − extra + min, below 2·size + 1) by u_c of their
+ * magnitude; a difference i0 + 1 − c or c − i0 of the bilinear weights in that format by u_c
+ * (exact unless the final c lies in [−1, 1): held for every padding but zeros with |t| ≥ 2). */
+static double coord_delta(double td, int64_t size, const ref_grid_params *p, double x,
+                          const grid_coord_fmt *f)
+{
+    double sz = (double)size, u = f->u_dev, uc = f->u_coord;
+    double M = (fabs(x) + 1) * sz + 1;
+    double delta = 2 * u * M;
+    if (p->padding == REF_PAD_REFLECTION)
+        delta += u * (fabs(td) + 1) + 2 * u * (2 * sz + 1);
+    if (uc > 0) {
+        double near0 = p->padding != REF_PAD_ZEROS || fabs(td) < 2 ? 1 : 0;
+        delta += uc * (fabs(td) + 2 * u * M + near0) + f->eta_coord;
+        if (p->padding == REF_PAD_REFLECTION)
+            delta += uc * (fabs(td) + 1) + uc * (2 * sz + 1);
+    }
+    return delta * (1 + 0x1p-40);
+}
+
+/* Whether v is a number of f's narrower format (its bits from u_coord, its subnormal quantum
+ * 2·eta_coord). */
+static bool fits_coord(double v, const grid_coord_fmt *f)
+{
+    int e;
+    (void)frexp(v, &e);
+    return v == 0 || fmod(v, ref_fmax(ldexp(2 * f->u_coord, e - 1), 2 * f->eta_coord)) == 0;
+}
+
+/* Whether every value 950's SIMT kernel rounds to the narrower format is in it already, for t
+ * (td) computed exactly in the working format: t, the clip's size − 1, under reflection t − min
+ * and the reflected value, and bilinear's differences c − floor(c) and floor(c) + 1 − c of the
+ * coordinate c it ends with (all exact in double here). */
+static bool coord_fits(double td, int64_t size, const ref_grid_params *p, const grid_coord_fmt *f)
+{
+    double c = td, sz = (double)size;
+    bool ok = fits_coord(td, f) && fits_coord(sz - 1, f);
+    if (p->padding == REF_PAD_REFLECTION) {
+        double lo = p->align_corners ? 0 : -0.5, span = p->align_corners ? sz - 1 : sz;
+        double in = fabs(td - lo), extra = span > 0 ? fmod(in, span) : 0;
+        bool odd = span > 0 && fmod(floor(in / span), 2) != 0;
+        c = span > 0 ? (odd ? span - extra : extra) + lo : 0;
+        ok = ok && fits_coord(td - lo, f) && fits_coord(c, f);
+    }
+    if (p->padding != REF_PAD_ZEROS)
+        c = c <= 0 ? 0 : c >= sz - 1 ? sz - 1 : c;
+    double fl = floor(c);
+    return ok && fits_coord(c - fl, f) && fits_coord(fl + 1 - c, f);
+}
+
 static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
-                     const ref_grid_params *p, double u_dev)
+                     const ref_grid_params *p, const grid_coord_fmt *f)
 {
     grid_axis_clear(ax); /* an abandoned attempt's outcomes */
     ax->unresolvable = false;
     double td = tv->mp ? mpfr_get_d(tv->mp, MPFR_RNDN) : i128_over_pow2(tv->T, tv->S);
     double sz = (double)size;
-    double M = (fabs(x) + 1) * sz + 1;
-    double delta = 2 * u_dev * M;
-    if (p->padding == REF_PAD_REFLECTION)
-        delta += u_dev * (fabs(td) + 1) + 2 * u_dev * (2 * sz + 1);
-    delta *= 1 + 0x1p-40;
-    if (coord_exact(x, td, size, p, u_dev))
+    double delta = coord_delta(td, size, p, x, f);
+    if (coord_exact(x, td, size, p, f->u_dev) && (f->u_coord == 0 || coord_fits(td, size, p, f)))
         delta = 0;
     ax->delta = delta;
     const double LIM = 0x1p40;
@@ -430,19 +480,19 @@ void grid_scratch_clear(grid_scratch *s)
     s->live = false;
 }
 
-void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p, double u_dev,
-                    grid_scratch *s, bool use_int)
+void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p,
+                    const grid_coord_fmt *f, grid_scratch *s, bool use_int)
 {
     tval tv;
     ax->n = 0;
     ax->o = &ax->first;
-    if (use_int && int_form(&tv, x, size, p->align_corners) && axis_eval(ax, &tv, x, size, p, u_dev))
+    if (use_int && int_form(&tv, x, size, p->align_corners) && axis_eval(ax, &tv, x, size, p, f))
         return;
     if (!s->live)
         mpfr_init2(s->t, 64);
     s->live = true;
     mp_form(&tv, x, size, p->align_corners, s->t);
-    (void)axis_eval(ax, &tv, x, size, p, u_dev);
+    (void)axis_eval(ax, &tv, x, size, p, f);
 }
 
 void grid_axis_clear(grid_axis *ax)

@@ -151,8 +151,8 @@ void grid_point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, grid_scr
     pt->out = !isfinite(gv[0]) || !isfinite(gv[1]);
     if (pt->out)
         return;
-    grid_axis_eval(&pt->ax[0], gv[0], p->w_in, p, G->u_dev, t, !G->force);
-    grid_axis_eval(&pt->ax[1], gv[1], p->h_in, p, G->u_dev, t, !G->force);
+    grid_axis_eval(&pt->ax[0], gv[0], p->w_in, p, &G->cf, t, !G->force);
+    grid_axis_eval(&pt->ax[1], gv[1], p->h_in, p, &G->cf, t, !G->force);
     pt->unres = pt->ax[0].unresolvable || pt->ax[1].unresolvable || !pt->ax[0].n || !pt->ax[1].n;
 }
 

@@ -84,6 +84,7 @@ typedef struct {
     double ovf;         /* ref_path_overflow_at */
     double tiny;        /* 4× the working format's smallest normal (products below may vanish) */
     bool force;         /* no double-double fast path */
+    double uc, etac;    /* ref_path coord_u, coord_eta: the coordinate rounded to the dtype */
 } bc_ctx;
 
 static int bitlen(int64_t v)
@@ -183,7 +184,11 @@ static void axis_clear(bc_axis *a)
 }
 
 /* One axis of a finite grid value x. */
-static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params *p, double u)
+/* uc, etac: the unnormalised coordinate then rounded to a narrower format (950's SIMT kernel on
+ * FLOAT16 and BF16 from 9.1, ops-cv grid_sampler3_d_grad_simt_base.h:64@4d57ffe7): u_c of its
+ * magnitude more in δ; 0: none. */
+static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params *p, double u,
+                      double uc, double etac)
 {
     a->none = a->pinned = a->unres = false;
     a->ghost = 0;
@@ -204,7 +209,10 @@ static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params 
         mpfr_div_2ui(c, c, 1, MPFR_RNDN);
     }
     double cd = mpfr_get_d(c, MPFR_RNDN), sz = (double)size;
-    double delta = coord_exact(x, size, u) ? 0 : 2 * u * ((fabs(x) + 1) * sz + 1) * (1 + 0x1p-40);
+    double M = (fabs(x) + 1) * sz + 1;
+    double delta = (2 * u * M + (uc > 0 ? uc * (fabs(cd) + 2 * u * M) + etac : 0)) * (1 + 0x1p-40);
+    if (coord_exact(x, size, ref_fmax(u, uc)))
+        delta = 0;
     double slack = fabs(cd) * 0x1p-50;
     /* every branch's taps left of 0 or right of size − 1 */
     bool left = cd + slack + delta + 2 < 0, right = cd - slack - delta - 1 > sz;
@@ -320,8 +328,8 @@ static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
     pt->out = !isfinite(g[0]) || !isfinite(g[1]);
     if (pt->out)
         return;
-    axis_eval(&pt->ax[0], g[0], p->w_in, p, X->u);
-    axis_eval(&pt->ax[1], g[1], p->h_in, p, X->u);
+    axis_eval(&pt->ax[0], g[0], p->w_in, p, X->u, X->uc, X->etac);
+    axis_eval(&pt->ax[1], g[1], p->h_in, p, X->u, X->uc, X->etac);
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
     pt->out = ax->none || ay->none;
     if (pt->out)
@@ -923,7 +931,8 @@ int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, con
 {
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     bc_ctx X = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24,
-                ref_path_overflow_at(&opt->path), dbl ? 0x1p-1020 : 0x1p-124, opt->force_mpfr};
+                ref_path_overflow_at(&opt->path), dbl ? 0x1p-1020 : 0x1p-124, opt->force_mpfr,
+                opt->path.coord_u, opt->path.coord_eta};
     int64_t hw_out = p->h_out * p->w_out;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     bc_point *pts = malloc((size_t)(hw_out > 0 ? hw_out : 1) * sizeof *pts);
@@ -949,7 +958,8 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
 {
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
-    bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec), 0x1p-124, true};
+    bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec), 0x1p-124, true,
+                0, 0};
     bc_terms T = {0};
     ref_value v;
     uint8_t fl;

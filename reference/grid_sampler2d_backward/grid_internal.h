@@ -46,12 +46,19 @@ typedef struct {
 } grid_scratch;
 void grid_scratch_clear(grid_scratch *s);
 
-/* Evaluates one axis of grid value x (finite) for an input axis of `size`. u_dev is the unit
- * roundoff of the device's coordinate arithmetic. With use_int, the exact coordinate is held as
+/* The device's coordinate arithmetic: the unit roundoff of its working format (u_dev), and the
+ * format it rounds the unnormalised coordinate and the results of its padding to (ref_path
+ * coord_u, coord_eta; 0: none). */
+typedef struct {
+    double u_dev, u_coord, eta_coord;
+} grid_coord_fmt;
+
+/* Evaluates one axis of grid value x (finite) for an input axis of `size`, the device's
+ * coordinate computed in format f. With use_int, the exact coordinate is held as
  * a 128-bit integer over a power of two where it fits (no MPFR; the outcomes then have
  * mp = false), else in MPFR (s's scratch): both give the same outcomes and d0, d1. */
-void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p, double u_dev,
-                    grid_scratch *s, bool use_int);
+void grid_axis_eval(grid_axis *ax, double x, int64_t size, const ref_grid_params *p,
+                    const grid_coord_fmt *f, grid_scratch *s, bool use_int);
 void grid_axis_clear(grid_axis *ax);
 /* t ← t · (weight k of o), exactly (t's precision is raised as needed). */
 void grid_weight_mul(mpfr_ptr t, const grid_outcome *o, int k);
@@ -123,17 +130,29 @@ uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads);
 
 /* 950's SIMT kernel's input_grad sums for FLOAT16 and BF16 from 9.0 (grid_simt_sums.c): a sink
  * that hands on each input_grad chunk with every answer's allowance widened by the contributions'
- * roundings to the dtype and their sums in it, and REF_FLAG_RANGE where a partial sum may pass
- * the dtype's range; other slots pass unchanged. Z->sink is the sink to stream into. */
+ * roundings to the dtype (r: more of them from 9.1) and their sums in it, and REF_FLAG_RANGE
+ * where a partial sum may pass the dtype's range; grid_grad's by r's roundings of its factor.
+ * Z->sink is the sink to stream into. */
+typedef struct {
+    int term_rounds;     /* roundings to the dtype of each input_grad term's factors (9.1's
+                          * bilinear weight, a product in the dtype: 1) */
+    double g_max;        /* max |gradOutput|: such a weight below the dtype's normal range
+                          * errs by η·|g| */
+    int dgrid_rounds;    /* relative roundings to the dtype of grid_grad (9.1's multiplier
+                          * static_cast<T>(size)/2: 1) */
+} grid_simt_rounds;
 typedef struct {
     const ref_sink *down;
     ref_sink sink;
     double u, eta, ovf;  /* the dtype's unit roundoff, half its least subnormal, overflow */
+    int term_rounds, dgrid_rounds;
+    double term_eta;     /* η·g_max, from the weights */
     ref_value *v, *alts; /* a chunk's answers and alternatives, widened */
     uint8_t *flags;
     int64_t cap_v, cap_a;
 } grid_simt_sums;
-void grid_simt_sums_init(grid_simt_sums *Z, ref_dtype dtype, const ref_sink *down);
+void grid_simt_sums_init(grid_simt_sums *Z, ref_dtype dtype, const grid_simt_rounds *r,
+                         const ref_sink *down);
 void grid_simt_sums_free(grid_simt_sums *Z);
 /* Its memory besides the stream's, for chunks of `chunk` elements. */
 uint64_t grid_simt_sums_work_bytes(int64_t chunk);

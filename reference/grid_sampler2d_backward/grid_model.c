@@ -99,10 +99,45 @@ static double *grid_inf_to_edge(const double *grid, int64_t n)
     return g;
 }
 
+/* From 9.1 that kernel also rounds the unnormalised coordinate to the dtype and keeps it there
+ * through the padding (static_cast<T>(coord_f), ops-cv
+ * grid_sampler3_d_grad_simt_base.h:51-65,97-112@4d57ffe7; K/arch35/grid_sampler2_d_grad_simt.h:
+ * 262-276@4d57ffe7), the bilinear weights a product in it (:128-135), and grid_grad's factor
+ * static_cast<T>(size)/2 (simt_base.h:58,62). */
+static bool simt_coord_in_dtype(const ref_status_query *q)
+{
+    ref_spec s = ref_status_spec(q);
+    return simt_sum_dtype(q) != REF_DT_UNDEFINED &&
+           (s == REF_SPEC_VENDOR_91 || s == REF_SPEC_VENDOR_92);
+}
+
 static ref_path path(const ref_status_query *q, ref_dtype dtype)
 {
-    (void)q;
-    return ref_grid_path(dtype);
+    ref_path p = ref_grid_path(dtype);
+    if (simt_coord_in_dtype(q)) {
+        const ref_prec *f = ref_dtype_prec(q->t[REF_GRID_INPUT].dtype);
+        p.coord_u = f->unit_roundoff;
+        p.coord_eta = f->eta;
+    }
+    return p;
+}
+
+/* The roundings grid_simt_sums adds from 9.1: bilinear's weight a product in the dtype (one
+ * rounding of each input_grad term, η·|g| below its normal range), grid_grad's factor. */
+static grid_simt_rounds simt_rounds(const ref_status_query *q, const ref_grid_params *p,
+                                    const double *go)
+{
+    grid_simt_rounds r = {0, 0, 0};
+    if (!simt_coord_in_dtype(q))
+        return r;
+    r.dgrid_rounds = p->interpolation == REF_INTERP_NEAREST ? 0 : 1;
+    if (p->interpolation != REF_INTERP_BILINEAR)
+        return r;
+    r.term_rounds = 1;
+    int64_t ng = p->n * p->c * p->h_out * p->w_out;
+    for (int64_t i = 0; i < ng; i++)
+        r.g_max = ref_fmax(r.g_max, fabs(go[i]));
+    return r;
 }
 
 /* Output slot `slot`'s outputMask entry (a missing entry is false). */
@@ -181,7 +216,8 @@ static int stream(const ref_status_query *q, const ref_case_answer *a,
     ref_dtype sum_dt = simt_sum_dtype(q);
     grid_simt_sums Z;
     if (sum_dt != REF_DT_UNDEFINED) {
-        grid_simt_sums_init(&Z, sum_dt, s);
+        grid_simt_rounds r = simt_rounds(q, &p, in[REF_GRID_GRAD_OUTPUT]);
+        grid_simt_sums_init(&Z, sum_dt, &r, s);
         s = &Z.sink;
     }
     grid_bc_kernel bk = vendor_bicubic_kernel(q, &p);

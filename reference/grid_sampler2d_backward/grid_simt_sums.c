@@ -1,5 +1,6 @@
 /* grid_simt_sums: input_grad as 950's arch35 SIMT kernel sums it for FLOAT16 and
- * BF16 from release 9.0 (docs/contract.md "Sums in the dtype on 950"). Every contribution,
+ * BF16 from release 9.0 (docs/contract.md "Sums in the dtype on 950"), and from 9.1 the
+ * roundings to the dtype its terms and grid_grad's factor take besides the coordinate's. Every contribution,
  * computed in FP32, is rounded to the dtype and added into input_grad by an atomic add in the
  * dtype, in whatever order the threads reach it; the vector kernels and the document's reading
  * add in FP32 and round once. The exact values stay the stream's; each input_grad element (and
@@ -19,10 +20,20 @@
  * ((1 + u)^n − 1)·S + n·η·(1 + u)^n of Σ t̃. *top: that partial sums' bound. */
 static double dtype_sum_error(const grid_simt_sums *Z, double n, double S, double *top)
 {
-    double grow = expm1(n * log1p(Z->u)) * (1 + 0x1p-40);
-    double eta = n * Z->eta * (1 + grow);
+    double grow = expm1((n + Z->term_rounds) * log1p(Z->u)) * (1 + 0x1p-40);
+    double eta = n * (Z->eta + Z->term_eta) * (1 + grow);
     *top = (1 + grow) * S + eta;
     return grow * S + eta;
+}
+
+/* grid_grad's v widened by the relative roundings to the dtype of its factor (from 9.1). */
+static void widen_dgrid(const grid_simt_sums *Z, ref_value *v)
+{
+    if (!isfinite(v->hi) || v->sum_exp > 0 || Z->dgrid_rounds == 0)
+        return;
+    double k = (double)v->nops + (double)v->nterms + 1;
+    double S = (v->sum_abs + v->coord_err) * (1 + k * 0x1p-23);
+    v->coord_err += expm1(Z->dgrid_rounds * log1p(Z->u)) * (1 + 0x1p-40) * S;
 }
 
 /* v widened by the dtype's sums; true where a partial sum may pass the dtype's range. S covers
@@ -65,7 +76,8 @@ static bool reserve(grid_simt_sums *Z, int64_t n, int64_t m)
 static int sums_chunk(void *ctx, const ref_chunk *ch)
 {
     grid_simt_sums *Z = ctx;
-    if (ch->slot != REF_GRID_INPUT_GRAD)
+    bool dx = ch->slot == REF_GRID_INPUT_GRAD;
+    if (!dx && (ch->slot != REF_GRID_GRID_GRAD || Z->dgrid_rounds == 0))
         return Z->down->fn(Z->down->ctx, ch);
     const ref_output *c = ch->out;
     if (!reserve(Z, c->numel, c->nalts))
@@ -81,6 +93,13 @@ static int sums_chunk(void *ctx, const ref_chunk *ch)
         o.flags[k] = c->flags[k];
         if (c->flags[k] & REF_FLAG_UNCHECKABLE)
             continue;
+        if (!dx) {
+            widen_dgrid(Z, &o.v[k]);
+            for (int32_t a = 0; (c->flags[k] & REF_FLAG_AMBIGUOUS) && c->alt_first[k] >= 0 &&
+                                a < c->alt_count[k]; a++)
+                widen_dgrid(Z, &o.alts[c->alt_first[k] + a]);
+            continue;
+        }
         bool range = widen(Z, &o.v[k]);
         for (int32_t a = 0; (c->flags[k] & REF_FLAG_AMBIGUOUS) && c->alt_first[k] >= 0 &&
                             a < c->alt_count[k]; a++)
@@ -92,12 +111,16 @@ static int sums_chunk(void *ctx, const ref_chunk *ch)
     return Z->down->fn(Z->down->ctx, &out);
 }
 
-void grid_simt_sums_init(grid_simt_sums *Z, ref_dtype dtype, const ref_sink *down)
+void grid_simt_sums_init(grid_simt_sums *Z, ref_dtype dtype, const grid_simt_rounds *r,
+                         const ref_sink *down)
 {
     const ref_prec *f = ref_dtype_prec(dtype);
     *Z = (grid_simt_sums){.down = down, .sink = {sums_chunk, Z, down->elems},
                           .u = f->unit_roundoff, .eta = f->eta,
-                          .ovf = ldexp(2.0 - f->unit_roundoff, f->emax)};
+                          .ovf = ldexp(2.0 - f->unit_roundoff, f->emax),
+                          .term_rounds = r->term_rounds,
+                          .term_eta = r->term_rounds ? f->eta * r->g_max : 0,
+                          .dgrid_rounds = r->dgrid_rounds};
 }
 
 void grid_simt_sums_free(grid_simt_sums *Z)

@@ -25,7 +25,7 @@ _Static_assert(sizeof(gpoint) <= 216 && sizeof(grid_outcome) * GRID_MAXO <= 864,
 typedef struct {
     const ref_grid_params *p;
     const double *go, *in, *grid;
-    double u_dev;
+    grid_coord_fmt cf;
     bool force;
     const ref_path *path;
     double overflow_at; /* ref_path_overflow_at(path) */

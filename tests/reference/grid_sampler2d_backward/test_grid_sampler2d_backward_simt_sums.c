@@ -120,12 +120,85 @@ static void fp16_partial_sum_overflows(void **state)
     assert_true(a.v.hi == 6 && !(a.flags & REF_FLAG_RANGE));
 }
 
+/* From 9.1 the kernel rounds the unnormalised coordinate to the dtype. Bilinear, align_corners,
+ * input 1x1x1x2001, one point x = 2^-12 (a FLOAT16), y = 0, g = 1: t = (1 + 2^-12)·1000 =
+ * 1000.244140625, so exact input_grad[1000] = 0.755859375, [1001] = 0.244140625 (both FLOAT16
+ * numbers). FLOAT16 holds multiples of 1/2 near 1000: the device's coordinate is 1000, giving
+ * 1 and 0. Under 9.0 (coordinate in FP32) that is far outside the bound; from 9.1 the
+ * coordinate term (|∂value/∂c| = 1 times δ ≥ 2^-11·1000) holds it, and a value 0.75 off
+ * (1.5) still fails. */
+#define LINE 2001
+typedef struct {
+    double v[LINE];
+    double bound[LINE];
+    ref_path judge;
+} line_dx;
+
+static int keep_line(void *ctx, const ref_chunk *ch)
+{
+    line_dx *a = ctx;
+    for (int64_t k = 0; ch->slot == REF_GRID_INPUT_GRAD && k < ch->out->numel; k++) {
+        a->v[ch->first + k] = ch->out->v[k].hi;
+        a->bound[ch->first + k] = ref_bound(REF_DT_FLOAT16, &a->judge, &ch->out->v[k]);
+    }
+    return 0;
+}
+
+static line_dx *run_line(ref_spec spec)
+{
+    ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND950,
+                          .spec = spec};
+    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {0}, 0};
+    q.p[REF_GRID_PADDING_MODE] = (ref_param){true, 1, {0}, 0};
+    q.p[REF_GRID_ALIGN_CORNERS] = (ref_param){true, 1, {1}, 0};
+    q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
+    const int64_t dims[5][4] = {{1, 1, 1, 1}, {1, 1, 1, LINE}, {1, 1, 1, 2}, {1, 1, 1, LINE},
+                                {1, 1, 1, 2}};
+    for (int t = 0; t < 5; t++) {
+        q.t[t] = (ref_tensor_desc){.present = true, .dtype = REF_DT_FLOAT16,
+                                   .format = REF_FMT_ND, .rank = 4};
+        memcpy(q.t[t].dims, dims[t], sizeof dims[t]);
+    }
+    static double in[LINE];
+    double go[1] = {1}, grid[2] = {0x1p-12, 0};
+    const double *inputs[REF_MAX_SLOTS] = {go, in, grid};
+    line_dx *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    ref_case_request plan = {.dtype = REF_DT_FLOAT16};
+    ref_case_answer ans;
+    assert_int_equal(ref_case(&q, &plan, &ans), 0); /* the plan: its judge path */
+    a->judge = ans.judge;
+    ref_case_request r = {.dtype = REF_DT_FLOAT16, .inputs = inputs, .chunk = keep_line,
+                          .ctx = a};
+    assert_int_equal(ref_case(&q, &r, &ans), 0);
+    return a;
+}
+
+static void fp16_coordinate_near_1000(void **state)
+{
+    (void)state;
+    line_dx *a = run_line(REF_SPEC_VENDOR);
+    assert_true(a->v[1000] == 0.755859375 && a->v[1001] == 0.244140625);
+    assert_true(fabs(1 - a->v[1000]) > a->bound[1000] && fabs(a->v[1001]) > a->bound[1001]);
+    free(a);
+    const ref_spec later[2] = {REF_SPEC_VENDOR_91, REF_SPEC_VENDOR_92};
+    for (int i = 0; i < 2; i++) {
+        a = run_line(later[i]);
+        assert_true(a->v[1000] == 0.755859375 && a->v[1001] == 0.244140625);
+        assert_true(fabs(1 - a->v[1000]) <= a->bound[1000] && fabs(a->v[1001]) <= a->bound[1001]);
+        assert_true(fabs(1.5 - a->v[1000]) > a->bound[1000]);
+        assert_true(a->v[0] == 0 && a->bound[0] < 0x1p-20); /* no point near it */
+        free(a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fp16_sums_in_any_order),
         cmocka_unit_test(bf16_sums_in_any_order),
         cmocka_unit_test(fp16_partial_sum_overflows),
+        cmocka_unit_test(fp16_coordinate_near_1000),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
