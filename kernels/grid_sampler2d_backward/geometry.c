@@ -70,6 +70,39 @@ static inline GS_T GS_FN(round_even)(GS_T x)
     return x >= 0 ? (x + magic) - magic : (x - magic) + magic;
 }
 
+/* 950's SIMT kernel from release 9.1 on FLOAT16/BF16 (r: gs_shape.coord_round): the FP32
+ * unnormalised coordinate rounded to the dtype, its gradient factor T(size)/2 in it, and the
+ * padding's results kept in it: the clip's T(size − 1), the reflection's t − min and reflected
+ * value (ops-cv grid_sampler3_d_grad_simt_base.h:51-114,156-180@4d57ffe7). */
+static GS_T GS_FN(simt_source_index)(GS_T coord, int64_t size, const gs_shape *s, GS_T *grad)
+{
+    const int r = s->coord_round;
+    const bool align = s->align_corners;
+    GS_T g_unnorm, g = 1;
+    coord = GS_FN(gs_sums_round)(GS_FN(unnormalize)(coord, size, align, &g_unnorm), r);
+    g_unnorm = GS_FN(gs_sums_round)((GS_T)(align ? size - 1 : size), r) / 2;
+    if (s->padding == GS_REFLECTION && !(align ? size == 1 : false)) {
+        GS_T min = align ? 0 : (GS_T)-0.5, span = align ? (GS_T)(size - 1) : (GS_T)size;
+        GS_T in = GS_FN(gs_sums_round)(coord - min, r);
+        g = in < 0 ? -1 : 1;
+        in = in < 0 ? -in : in;
+        GS_T extra = GS_FMOD(in, span);
+        bool odd = GS_FMOD(GS_FLOOR(in / span), 2) != 0;
+        coord = GS_FN(gs_sums_round)(odd ? span - extra + min : extra + min, r);
+        g = odd ? -g : g;
+    } else if (s->padding == GS_REFLECTION) {
+        coord = 0;
+        g = 0;
+    }
+    if (s->padding != GS_ZEROS) {
+        GS_T max = GS_FN(gs_sums_round)((GS_T)(size - 1), r);
+        g = coord <= 0 || coord >= max ? 0 : g;
+        coord = coord <= 0 ? 0 : coord >= max ? max : coord;
+    }
+    *grad = g_unnorm * g;
+    return coord;
+}
+
 /* Pixel coordinate of a grid value under padding, with its gradient factor. Always inlined:
  * in the per-point geometry loop a call costs about as much as the zeros-padding arithmetic. */
 __attribute__((always_inline)) static inline GS_T
@@ -100,8 +133,14 @@ void GS_FN(gs_geometry)(const gs_shape *s, const GS_T *xy, GS_FN(gs_geom) *g, in
     g->mx[i] = g->my[i] = 0;
     if (!isfinite(xy[0]) || !isfinite(xy[1]))
         return;
-    GS_T ix = GS_FN(source_index)(xy[0], W, s->padding, s->align_corners, &g->mx[i]);
-    GS_T iy = GS_FN(source_index)(xy[1], H, s->padding, s->align_corners, &g->my[i]);
+    GS_T ix, iy;
+    if (s->coord_round) {
+        ix = GS_FN(simt_source_index)(xy[0], W, s, &g->mx[i]);
+        iy = GS_FN(simt_source_index)(xy[1], H, s, &g->my[i]);
+    } else {
+        ix = GS_FN(source_index)(xy[0], W, s->padding, s->align_corners, &g->mx[i]);
+        iy = GS_FN(source_index)(xy[1], H, s->padding, s->align_corners, &g->my[i]);
+    }
     if (s->interpolation == GS_NEAREST) {
         GS_T rx = GS_FN(round_even)(ix), ry = GS_FN(round_even)(iy);
         if (rx >= 0 && rx < (GS_T)W && ry >= 0 && ry < (GS_T)H) {
@@ -116,14 +155,21 @@ void GS_FN(gs_geometry)(const gs_shape *s, const GS_T *xy, GS_FN(gs_geom) *g, in
     GS_T fx = GS_FLOOR(ix), fy = GS_FLOOR(iy);
     int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
     GS_T w = ix - fx, e = 1 - w, n = iy - fy, so = 1 - n;
+    if (s->coord_round) { /* the differences and the weights in the dtype (simt.h:132-135) */
+        const int r = s->coord_round;
+        w = GS_FN(gs_sums_round)(w, r);
+        e = GS_FN(gs_sums_round)(fx + 1 - ix, r);
+        n = GS_FN(gs_sums_round)(n, r);
+        so = GS_FN(gs_sums_round)(fy + 1 - iy, r);
+    }
     g->w[i] = w;
     g->e[i] = e;
     g->n[i] = n;
     g->s[i] = so;
-    g->wt[0][i] = so * e;
-    g->wt[1][i] = so * w;
-    g->wt[2][i] = n * e;
-    g->wt[3][i] = n * w;
+    g->wt[0][i] = GS_FN(gs_sums_round)(so * e, s->coord_round);
+    g->wt[1][i] = GS_FN(gs_sums_round)(so * w, s->coord_round);
+    g->wt[2][i] = GS_FN(gs_sums_round)(n * e, s->coord_round);
+    g->wt[3][i] = GS_FN(gs_sums_round)(n * w, s->coord_round);
     bool x0_in = x0 >= 0, x1_in = x0 + 1 < W, y0_in = y0 >= 0, y1_in = y0 + 1 < H;
     g->ok[i] = (unsigned char)((x0_in && y0_in) | (x1_in && y0_in) << 1 |
                                (x0_in && y1_in) << 2 | (x1_in && y1_in) << 3);
@@ -175,7 +221,7 @@ bool GS_FN(gs_nearest_cells)(const gs_shape *s, const GS_T *restrict xy, int64_t
                              GS_FN(gs_geom) *restrict g)
 {
     if (s->interpolation != GS_NEAREST || s->padding == GS_REFLECTION || s->wi > INT32_MAX ||
-        s->hi > INT32_MAX)
+        s->hi > INT32_MAX || s->coord_round)
         return false;
     const bool border = s->padding == GS_BORDER;
     if (s->align_corners && border)

@@ -40,6 +40,8 @@ typedef struct gs_params {
     int bicubic_nonfinite;     /* GS_BCNF_*: the bicubic kernel's own non-finite taps */
     bool clamp_nonfinite;      /* ACLNN_EMU_NONFINITE_GRID=clamp: PyTorch's clamp (run.c) */
     int dx_sums;               /* GS_SUMS_*: the format dx's adds are rounded to (path.c) */
+    int coord_round;           /* GS_SUMS_FP16/BF16: 950's SIMT kernel from 9.1 rounds the
+                                * coordinate, its padding and bilinear weights to it; else 0 */
     aclnnStatus (*run)(const struct gs_params *p); /* gs_run_f32 or gs_run_f64 (path.c) */
 } gs_params;
 
@@ -51,6 +53,7 @@ typedef struct {
     bool align_corners;
     int bicubic_nonfinite;     /* GS_BCNF_* */
     int dx_sums;               /* GS_SUMS_* */
+    int coord_round;           /* gs_params.coord_round */
 } gs_shape;
 
 /* How dx's contributions are added: in the compute type (rounded once at the store), or, as

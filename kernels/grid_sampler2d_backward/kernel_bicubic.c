@@ -95,6 +95,10 @@ static bool GS_FN(bc_axis)(GS_T coord, int64_t size, const gs_shape *s, int64_t 
         *mult = (GS_T)size / 2;
         c = ((coord + 1) * (GS_T)size - 1) / 2;
     }
+    if (s->coord_round) { /* 950's SIMT kernel from 9.1: both in the dtype (simt_base.h:54-64) */
+        c = GS_FN(gs_sums_round)(c, s->coord_round);
+        *mult = GS_FN(gs_sums_round)((GS_T)(s->align_corners ? size - 1 : size), s->coord_round) / 2;
+    }
     *nan = !(c - c == 0) && s->bicubic_nonfinite != GS_BCNF_OUT;
     if (*nan)
         return GS_FN(bc_nonfinite)(c, size, s, idx, w, dw);

@@ -71,6 +71,10 @@ void gs_choose_path(gs_params *p)
     p->run = input->dtype == ACL_DOUBLE ? gs_run_f64 : gs_run_f32;
     p->inf_to_edge = inf_to_edge(p);
     p->dx_sums = dx_sums(p);
+    /* from 9.1 also the coordinate in the dtype (ops-cv grid_sampler3_d_grad_simt_base.h:
+     * 51-114@4d57ffe7, op_kernel/arch35/grid_sampler2_d_grad_simt.h:128-135,262-276@4d57ffe7) */
+    const emu_contract c = emu_profile_current()->contract;
+    p->coord_round = c == EMU_CONTRACT_VENDOR_9_1 || c == EMU_CONTRACT_VENDOR_9_2 ? p->dx_sums : 0;
     int bk = bicubic_kernel(p);
     /* the vector kernel sets a non-finite or past-int32 coordinate to -100 under border and
      * zeros (zeros: out either way); reflection's casts are undefined, SIMT's taps NaN */

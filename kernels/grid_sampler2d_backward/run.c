@@ -172,7 +172,8 @@ aclnnStatus GS_FN(gs_run)(const gs_params *pr)
     const bool truncate = pr->dx_sums && emu_fault_on(EMU_FAULT_ROUND_TRUNCATE);
     const gs_shape s = {di[0], di[1], di[2], di[3], dg[2], dg[3],
                         pr->interpolation, pr->padding, pr->align_corners,
-                        pr->bicubic_nonfinite, pr->dx_sums | (truncate ? GS_SUMS_TRUNCATE : 0)};
+                        pr->bicubic_nonfinite, pr->dx_sums | (truncate ? GS_SUMS_TRUNCATE : 0),
+                        pr->coord_round};
     uint64_t seed = pr->deterministic ? 0 : emu_shuffle_seed();
     const int64_t group = GS_FN(group_items)(pr, &s), total = s.n * s.ho * s.wo;
     /* ACLNN_EMU_SHUFFLE: one permutation of all the case's points; a group runs its own points

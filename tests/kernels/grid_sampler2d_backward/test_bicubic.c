@@ -26,7 +26,7 @@
 static void hand_derived(void **state)
 {
     (void)state;
-    gs_shape s = {1, 1, 1, 4, 1, 1, GS_BICUBIC, GS_BORDER, true, GS_BCNF_OUT, GS_SUMS_COMPUTE};
+    gs_shape s = {1, 1, 1, 4, 1, 1, GS_BICUBIC, GS_BORDER, true, GS_BCNF_OUT, GS_SUMS_COMPUTE, 0};
     float go[] = {1}, in[] = {0, 1, 2, 3}, grid[] = {0, 0}, dx[4], dg[2];
     for (int det = 0; det < 2; det++) {
         assert_true(gs_kernel_bicubic_f32(&s, go, in, grid, dx, dg, det, NULL));
@@ -52,7 +52,7 @@ static void nonfinite_kept(void **state)
     for (int pi = 0; pi < 3; pi++)
         for (int k = 0; k < 3; k++)
             for (int det = 0; det < 2; det++) {
-                gs_shape s = {1, 1, 3, 4, 1, 1, GS_BICUBIC, pads[pi], false, GS_BCNF_SIMT, GS_SUMS_COMPUTE};
+                gs_shape s = {1, 1, 3, 4, 1, 1, GS_BICUBIC, pads[pi], false, GS_BCNF_SIMT, GS_SUMS_COMPUTE, 0};
                 float grid[] = {xs[k], 0.25f};
                 assert_true(gs_kernel_bicubic_f32(&s, go, in, grid, dx, dg, det, 0));
                 int col = pads[pi] != GS_BORDER || k == 2 ? -1 : k == 0 ? 3 : 0;
@@ -65,7 +65,7 @@ static void nonfinite_kept(void **state)
                     assert_true(dx[e] == 0);
                 assert_true(dg[0] == 0 && dg[1] == 0);
             }
-    gs_shape r = {1, 1, 3, 4, 1, 1, GS_BICUBIC, GS_REFLECTION, false, GS_BCNF_VECTOR_REFLECT, GS_SUMS_COMPUTE};
+    gs_shape r = {1, 1, 3, 4, 1, 1, GS_BICUBIC, GS_REFLECTION, false, GS_BCNF_VECTOR_REFLECT, GS_SUMS_COMPUTE, 0};
     float grid[] = {NAN, 0.25f};
     assert_true(gs_kernel_bicubic_f32(&r, go, in, grid, dx, dg, false, 0));
     for (int e = 0; e < 12; e++)
@@ -133,7 +133,7 @@ static void within_reference_bound(void **state)
         for (int align = 0; align < 2; align++)
             for (int rep = 0; rep < 4; rep++) {
                 gs_shape s = {1 + rep % 2, 1 + rep, 1 + (rep * 3 + pad) % 6, 2 + (rep + align) % 5,
-                              3, 4, GS_BICUBIC, pad, align, GS_BCNF_OUT, GS_SUMS_COMPUTE};
+                              3, 4, GS_BICUBIC, pad, align, GS_BCNF_OUT, GS_SUMS_COMPUTE, 0};
                 int64_t ngo = s.n * s.c * s.ho * s.wo, nin = s.n * s.c * s.hi * s.wi;
                 int64_t ngr = s.n * s.ho * s.wo * 2;
                 float *go = malloc(ngo * sizeof *go), *in = malloc(nin * sizeof *in);
@@ -173,7 +173,7 @@ static void within_reference_bound(void **state)
 static void deterministic_any_threads(void **state)
 {
     (void)state;
-    gs_shape s = {2, 5, 7, 6, 9, 8, GS_BICUBIC, GS_REFLECTION, false, GS_BCNF_OUT, GS_SUMS_COMPUTE};
+    gs_shape s = {2, 5, 7, 6, 9, 8, GS_BICUBIC, GS_REFLECTION, false, GS_BCNF_OUT, GS_SUMS_COMPUTE, 0};
     int64_t ngo = s.n * s.c * s.ho * s.wo, nin = s.n * s.c * s.hi * s.wi, ngr = s.n * s.ho * s.wo * 2;
     float *go = malloc(ngo * sizeof *go), *in = malloc(nin * sizeof *in);
     float *grid = malloc(ngr * sizeof *grid);

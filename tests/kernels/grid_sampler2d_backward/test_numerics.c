@@ -295,6 +295,15 @@ static void test_half_types_accumulate_in_fp32(void **state)
     }
 }
 
+/* After a test that switches product and release, even a failed one: 910b under doc. */
+static int back_to_910b(void **state)
+{
+    (void)state;
+    unsetenv("ACLNN_EMU_SPEC");
+    emu_test_init("ascend910b");
+    return 0;
+}
+
 /* 950's SIMT kernel from release 9.0 adds each dx contribution by an atomic add in FLOAT16 or
  * BF16 (ops-cv op_kernel/arch35/grid_sampler2_d_grad_simt.h:155@197f5fbc, nearest): the three
  * points above in that order, g = 1, u, u on one cell, give 1 + u = a tie that rounds to even,
@@ -324,8 +333,36 @@ static void test_950_simt_sums_in_dtype(void **state)
                     gs_expect("dx", dx, want_dx, 1);
                 }
         }
-    unsetenv("ACLNN_EMU_SPEC");
-    emu_test_init("ascend910b");
+}
+
+/* From release 9.1 950's SIMT kernel rounds the unnormalised coordinate to the dtype
+ * (grid_sampler3_d_grad_simt_base.h:64@4d57ffe7). Bilinear, align_corners, input 1x1x1x2001,
+ * one point x = 2^-12, y = 0, g = 1: t = (1 + 2^-12)·1000 = 1000.244140625 in FP32, whose
+ * weights 0.755859375 and 0.244140625 (FLOAT16 numbers) 9.0 and 910b give; FLOAT16 holds
+ * multiples of 1/2 near 1000, so 9.1 and 9.2 take t = 1000: weights 1 and 0. Both kernels. */
+static void test_950_simt_coordinate_in_dtype(void **state)
+{
+    (void)state;
+    enum { W = 2001 };
+    static double in[W], dx[W];
+    const double go[1] = {1}, grid[2] = {0x1p-12, 0};
+    const char *const specs[3] = {"vendor@9.0", "vendor@9.1", "vendor@9.2"};
+    for (int soc = 0; soc < 2; soc++)
+        for (int sp = 0; sp < 3; sp++) {
+            setenv("ACLNN_EMU_SPEC", specs[sp], 1);
+            emu_test_init(soc ? "ascend910b" : "ascend950");
+            for (int det = 0; det < 2; det++) {
+                assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, det),
+                                 ACL_SUCCESS);
+                gs_case k = {.n = 1, .c = 1, .hi = 1, .wi = W, .ho = 1, .wo = 1,
+                             .dt = ACL_FLOAT16, .interp = 0, .align = true, .go = go, .in = in,
+                             .grid = grid};
+                gs_run_case(&k, dx, NULL);
+                bool rounded = soc == 0 && sp > 0;
+                const double want[2] = {rounded ? 1 : 0.755859375, rounded ? 0 : 0.244140625};
+                gs_expect("dx", dx + 1000, want, 2);
+            }
+        }
 }
 
 /* DOUBLE computes in double, FLOAT in FP32: nearest, two points on one cell with g 1 and 2^-30:
@@ -462,7 +499,8 @@ int main(void)
         cmocka_unit_test(test_non_finite_grid_is_out_of_bounds),
         cmocka_unit_test(test_nan_inf_values_propagate),
         cmocka_unit_test(test_half_types_accumulate_in_fp32),
-        cmocka_unit_test(test_950_simt_sums_in_dtype),
+        cmocka_unit_test_teardown(test_950_simt_sums_in_dtype, back_to_910b),
+        cmocka_unit_test_teardown(test_950_simt_coordinate_in_dtype, back_to_910b),
         cmocka_unit_test(test_double_vs_float),
         cmocka_unit_test(test_strided_views_and_offsets),
         cmocka_unit_test(test_unselected_outputs_untouched),
