@@ -32,7 +32,9 @@ done
 # sampler's errors and parameters suites PASSes under vendor@9.1, its 24 bicubic cases among
 # them; under vendor@9.0 exactly the cases whose status differs between the releases FAIL
 # (docs/contract.md "vendor@9.1": G2' the mask selecting nothing after the null checks, G8 the
-# mask's length, G5' bicubic).
+# mask's length, G5' bicubic), and on ascend950 FLOAT16/BF16 cases whose numerics differ too
+# (from 9.1 its SIMT kernel rounds the coordinate to the dtype: "Sums in the dtype on 950"),
+# at least one of them.
 GS="$S/grid_sampler2d_backward"
 DIFFER=(errors.grid_sampler2d_backward.interpolation_mode_range.interpolation_mode=2
         errors.grid_sampler2d_backward.null_output_mask.spec=vendor@9.0.null=empty
@@ -55,8 +57,14 @@ print(sum(".bicubic." in r["id"] and r["status"] == "PASS" for r in map(json.loa
     --product "$p" --contract vendor@9.0 --quiet --out "v90-$p" "$GS/errors.yaml" "$GS/parameters.yaml"
   got=$(python3 -c '
 import json, sys
-print(" ".join(sorted(r["id"].rsplit(".", 1)[0] for r in map(json.loads, open(sys.argv[1]))
-                      if r["status"] == "FAIL")))' "v90-$p/results.jsonl")
+fails = [r for r in map(json.loads, open(sys.argv[1])) if r["status"] == "FAIL"]
+differ = set(sys.argv[3:])
+ids = lambda rs: " ".join(sorted(r["id"].rsplit(".", 1)[0] for r in rs))
+if sys.argv[2] == "ascend950":
+    half = [r for r in fails if r["dtype"] in ("float16", "bfloat16") and
+            r["id"].rsplit(".", 1)[0] not in differ]
+    fails = [r for r in fails if r not in half] if half else fails + [{"id": "no-numerics.x"}]
+print(ids(fails))' "v90-$p/results.jsonl" "$p" "${DIFFER[@]}")
   [[ $got == "${DIFFER[*]}" ]] || fail "$p: 9.1 device under vendor@9.0 FAILs: $got"
 done
 

@@ -34,22 +34,30 @@ static int keep(void *ctx, const ref_chunk *ch)
     return 0;
 }
 
-/* input_grad[0] of gradOutput go[0..npt) under (product, spec, dtype), and its bound. */
-static first_dx run(ref_product product, ref_spec spec, ref_dtype dt, const double *go, int npt,
-                    double *bound)
+/* A call with zeros padding and align_corners: npt points (one row) on an input 1x1xHxW. */
+static ref_status_query query(ref_product product, ref_spec spec, ref_dtype dt, int interp,
+                              int64_t npt, int64_t h, int64_t w)
 {
     ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = product,
                           .spec = spec};
-    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {1}, 0};
+    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {interp}, 0};
     q.p[REF_GRID_PADDING_MODE] = (ref_param){true, 1, {0}, 0};
     q.p[REF_GRID_ALIGN_CORNERS] = (ref_param){true, 1, {1}, 0};
     q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
-    const int64_t dims[5][4] = {{1, 1, 1, npt}, {1, 1, 2, 2}, {1, 1, npt, 2}, {1, 1, 2, 2},
+    const int64_t dims[5][4] = {{1, 1, 1, npt}, {1, 1, h, w}, {1, 1, npt, 2}, {1, 1, h, w},
                                 {1, 1, npt, 2}};
     for (int t = 0; t < 5; t++) {
         q.t[t] = (ref_tensor_desc){.present = true, .dtype = dt, .format = REF_FMT_ND, .rank = 4};
         memcpy(q.t[t].dims, dims[t], sizeof dims[t]);
     }
+    return q;
+}
+
+/* input_grad[0] of gradOutput go[0..npt) under (product, spec, dtype), and its bound. */
+static first_dx run(ref_product product, ref_spec spec, ref_dtype dt, const double *go, int npt,
+                    double *bound)
+{
+    ref_status_query q = query(product, spec, dt, 1, npt, 2, 2);
     double in[4] = {1, 2, 3, 4}, grid[2 * NPT];
     for (int i = 0; i < 2 * NPT; i++)
         grid[i] = -1;
@@ -146,19 +154,7 @@ static int keep_line(void *ctx, const ref_chunk *ch)
 
 static line_dx *run_line(ref_spec spec)
 {
-    ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = REF_PRODUCT_ASCEND950,
-                          .spec = spec};
-    q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {0}, 0};
-    q.p[REF_GRID_PADDING_MODE] = (ref_param){true, 1, {0}, 0};
-    q.p[REF_GRID_ALIGN_CORNERS] = (ref_param){true, 1, {1}, 0};
-    q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
-    const int64_t dims[5][4] = {{1, 1, 1, 1}, {1, 1, 1, LINE}, {1, 1, 1, 2}, {1, 1, 1, LINE},
-                                {1, 1, 1, 2}};
-    for (int t = 0; t < 5; t++) {
-        q.t[t] = (ref_tensor_desc){.present = true, .dtype = REF_DT_FLOAT16,
-                                   .format = REF_FMT_ND, .rank = 4};
-        memcpy(q.t[t].dims, dims[t], sizeof dims[t]);
-    }
+    ref_status_query q = query(REF_PRODUCT_ASCEND950, spec, REF_DT_FLOAT16, 0, 1, 1, LINE);
     static double in[LINE];
     double go[1] = {1}, grid[2] = {0x1p-12, 0};
     const double *inputs[REF_MAX_SLOTS] = {go, in, grid};
