@@ -177,8 +177,25 @@ static void GS_FN(bc_point_dgrid)(const gs_shape *s, const GS_T *go, const GS_T 
     dgrid[q * 2 + 1] = g->ok || g->nan ? gy * g->my : 0;
 }
 
+/* dx plane d of one batch item as 950's deterministic SIMT kernel adds it: per block of 256
+ * points (its threads), tap by tap (x outer), the block's points in order, each term g·(wx·wy)
+ * (ops-cv op_kernel/arch35/grid_sampler2_d_grad_simt_det.h:218-262,299-311@4d57ffe7). */
+static void GS_FN(bc_dx_simt_det)(const gs_shape *s, const GS_FN(bc_geom) *g, const GS_T *gc,
+                                  GS_T *d)
+{
+    const int64_t po = s->ho * s->wo;
+    for (int64_t p0 = 0; p0 < po; p0 += GS_BLOCK)
+        for (int t = 0; t < 16; t++)
+            for (int64_t p = p0; p < po && p < p0 + GS_BLOCK; p++) {
+                const int i = t / 4, j = t % 4;
+                if (g[p].ok && g[p].ix[i] >= 0 && g[p].iy[j] >= 0)
+                    GS_FN(gs_add)(d + g[p].iy[j] * s->wi + g[p].ix[i],
+                                  gc[p] * (g[p].wx[i] * g[p].wy[j]), false, s->dx_sums);
+            }
+}
+
 /* Fixed order per batch item b: geometry of its points, then one task per dx plane (points in
- * order) and per point's dgrid. */
+ * order; 950's SIMT sums in its own order) and per point's dgrid. */
 static bool GS_FN(bc_deterministic)(const gs_shape *s, const GS_T *go, const GS_T *in,
                                     const GS_T *grid, GS_T *dx, GS_T *dgrid)
 {
@@ -196,6 +213,10 @@ static bool GS_FN(bc_deterministic)(const gs_shape *s, const GS_T *go, const GS_
                 GS_T *d = dx + (b * s->c + c) * hw;
                 const GS_T *gc = go + (b * s->c + c) * po;
                 memset(d, 0, (size_t)hw * sizeof *d);
+                if (s->dx_sums != GS_SUMS_COMPUTE) {
+                    GS_FN(bc_dx_simt_det)(s, g, gc, d);
+                    continue;
+                }
                 for (int64_t p = 0; p < po; p++)
                     if (g[p].ok)
                         GS_FN(bc_dx)(&g[p], s->wi, gc[p], d, false, s->dx_sums);

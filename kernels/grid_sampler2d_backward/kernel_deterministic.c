@@ -85,6 +85,20 @@ static void GS_FN(det_dx)(const gs_shape *s, const GS_T *go, GS_T *dx, const GS_
         } else if (s->interpolation == GS_NEAREST) {
             for (int32_t j = 0; j < gk->nlive; j++)
                 d0[gk->cell[gk->live[j]]] += g0[gk->live[j]];
+        } else if (s->dx_sums != GS_SUMS_COMPUTE) {
+            /* 950's deterministic SIMT kernel: per block of 256 points (its threads), corner by
+             * corner, the block's points in order (ops-cv op_kernel/arch35/
+             * grid_sampler2_d_grad_simt_det.h:78-106,108-157@4d57ffe7) */
+            const int64_t off[4] = {0, 1, W, W + 1};
+            for (int k = 0; k < 4; k++)
+                for (int64_t i = 0; i < count; i++) {
+                    if (!(gk->ok[i] >> k & 1))
+                        continue;
+                    const int64_t at = gk->cell[i] + off[k];
+                    GS_FN(gs_add)(d0 + at, gk->wt[k][i] * g0[i], false, s->dx_sums);
+                    if (two)
+                        GS_FN(gs_add)(d1 + at, gk->wt[k][i] * g1[i], false, s->dx_sums);
+                }
         } else {
             for (int64_t i = 0; i < count; i++) {
                 if (!gk->ok[i])

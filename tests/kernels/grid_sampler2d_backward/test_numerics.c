@@ -335,6 +335,29 @@ static void test_950_simt_sums_in_dtype(void **state)
         }
 }
 
+/* The order of those adds: 950's deterministic SIMT kernel adds a block of 256 points corner by
+ * corner (grid_sampler2_d_grad_simt_det.h:78-106@4d57ffe7), the atomic one point by point.
+ * Bilinear, align_corners, input 1x1x1x3: P0 at column 0.5 with g = 2 puts 1 on column 1 by
+ * its north-east corner; P1 and P2 at column 1 put 2^-11 each there by their north-west one.
+ * Corner by corner: 2^-11 + 2^-11 + 1 = 1 + 2^-10 (exact); point by point 1 + 2^-11 is a tie
+ * that rounds to 1, twice: 1. */
+static void test_950_simt_deterministic_order(void **state)
+{
+    (void)state;
+    setenv("ACLNN_EMU_SPEC", "vendor@9.0", 1);
+    emu_test_init("ascend950");
+    const double in[3] = {0}, grid[6] = {-0.5, 0, 0, 0, 0, 0}, go[3] = {2, 0x1p-11, 0x1p-11};
+    for (int det = 0; det < 2; det++) {
+        assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, det), ACL_SUCCESS);
+        gs_case k = {.n = 1, .c = 1, .hi = 1, .wi = 3, .ho = 1, .wo = 3, .dt = ACL_FLOAT16,
+                     .interp = 0, .align = true, .go = go, .in = in, .grid = grid};
+        double dx[3];
+        gs_run_case(&k, dx, NULL);
+        const double want[3] = {1, det ? 1 + 0x1p-10 : 1, 0};
+        gs_expect("dx", dx, want, 3);
+    }
+}
+
 /* From release 9.1 950's SIMT kernel rounds the unnormalised coordinate to the dtype
  * (grid_sampler3_d_grad_simt_base.h:64@4d57ffe7). Bilinear, align_corners, input 1x1x1x2001,
  * one point x = 2^-12, y = 0, g = 1: t = (1 + 2^-12)·1000 = 1000.244140625 in FP32, whose
@@ -501,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_half_types_accumulate_in_fp32),
         cmocka_unit_test_teardown(test_950_simt_sums_in_dtype, back_to_910b),
         cmocka_unit_test_teardown(test_950_simt_coordinate_in_dtype, back_to_910b),
+        cmocka_unit_test_teardown(test_950_simt_deterministic_order, back_to_910b),
         cmocka_unit_test(test_double_vs_float),
         cmocka_unit_test(test_strided_views_and_offsets),
         cmocka_unit_test(test_unselected_outputs_untouched),
