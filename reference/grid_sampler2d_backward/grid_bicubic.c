@@ -448,25 +448,16 @@ typedef struct {
     int64_t nonzero;    /* terms not exactly 0 (all 0: MPFR gives the zero's sign) */
 } bc_fast;
 
-/* Adds w·x·y (y = 1 for input_grad) within its error: two products of 3u² each and w's own
- * 2^-106 relative. */
-static void fast_add(bc_fast *f, ref_dd w, double x, double y)
+/* Adds w·x within its error: the product's 3u² and w's own 2^-106 relative. */
+static void fast_add(bc_fast *f, ref_dd w, double x)
 {
-    if (!f->ok || w.hi == 0 || x == 0 || y == 0)
+    if (!f->ok || w.hi == 0 || x == 0)
         return;
     ref_dd t = ref_dd_mul_d(w, x);
     double m = fabs(t.hi);
     if (!(m >= 0x1p-900 && m <= 0x1p900)) {
         f->ok = false;
         return;
-    }
-    if (y != 1) {
-        t = ref_dd_mul_d(t, y);
-        m = fabs(t.hi);
-        if (!(m >= 0x1p-900 && m <= 0x1p900)) {
-            f->ok = false;
-            return;
-        }
     }
     ref_acc_add(&f->a, t, m * 0x1p-102 + REF_DD_TINY);
     f->nonzero++;
@@ -476,6 +467,44 @@ static void fast_add(bc_fast *f, ref_dd w, double x, double y)
 static bool fast_done(const bc_fast *f, ref_value *v)
 {
     return f->ok && f->nonzero > 0 && ref_decide(f->a.s, f->a.err, &v->hi, &v->lo);
+}
+
+/* ---- under_mag's terms without subnormal products ----
+ * A term of under_mag (units of REF_UNDER_SCALE = 2^-1070, below the normal range) is a product
+ * of factors ≥ 1 that starts subnormal, and a multiplication with a subnormal operand or result
+ * takes the x86 multiplier's microcode assist (~35 ns, 40 times a product's cost; additions
+ * take none). The same IEEE products are formed here in units of 2^-1074, where every value is
+ * a normal double: a subnormal result there is RN to an integer (the subnormal grid), a normal
+ * one RN to 53 bits, as the multiplier rounds; where that cannot be shown exactly (a product
+ * of more than 53 bits below 2^52 in these units) the caller forms the product itself. */
+
+/* *y·b in units of 2^-1074 (y, b ≥ 1), rounded as the double product of y·2^-1074 and b:
+ * false where a product below 2^52 units is not exact, or past 2^1000 units. */
+static inline bool unit_mul(double *y, double b)
+{
+    double p = *y * b;
+    if (p >= 0x1p52) {
+        *y = p;
+        return p <= 0x1p1000;
+    }
+    if (fma(*y, b, -p) != 0)
+        return false;
+    *y = (p + 0x1p52) - 0x1p52; /* to the nearest integer, ties to even (0 ≤ p < 2^52) */
+    return true;
+}
+
+/* y·2^-1074 as a double (y ≥ 0 an integer below 2^52: a subnormal's significand bits) */
+static inline double unit_value(double y)
+{
+    return ref_of_bits(y < 0x1p52 ? (uint64_t)y : ref_bits_of(y) - ((uint64_t)1074 << 52));
+}
+
+/* ref_fmax(1, a)·REF_UNDER_SCALE, in units of 2^-1074: false where unit_mul is */
+static inline bool unit_under(double a, double *y)
+{
+    _Static_assert(REF_UNDER_SCALE == 0x1p-1070, "16 units of 2^-1074");
+    *y = 16;
+    return unit_mul(y, ref_fmax(1, a));
 }
 
 /* ---- input_grad ---- */
@@ -640,10 +669,11 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         } else {
             sabs += ag * wx * wy;
             cerr += ag * (ax->ew * wy + wx * ay->ew + ax->ew * ay->ew);
-            under += ref_fmax(1, ag) * REF_UNDER_SCALE; /* wy·wx may underflow, then × g */
+            double y; /* wy·wx may underflow, then × g */
+            under += unit_under(ag, &y) ? unit_value(y) : ref_fmax(1, ag) * REF_UNDER_SCALE;
         }
         if (!gx && !gy) /* a ghost adds to the bound only */
-            F.ok = F.ok && pt->dd, fast_add(&F, pt->Wd[en->ky * 4 + en->kx], g, 1);
+            F.ok = F.ok && pt->dd, fast_add(&F, pt->Wd[en->ky * 4 + en->kx], g);
     }
     bool decided = fast_done(&F, v);
     for (int64_t i = R->start[e]; !decided && i < R->start[e + 1]; i++) {
@@ -712,7 +742,7 @@ static bool dgrid_reach_max(const bc_ctx *X, const bc_point *pt, int64_t n, int6
     return isfinite(*m);
 }
 
-/* A grid_grad component's finite terms |g·val|·fx·fy·mult (dgrid_value's sabs) in units of
+/* A grid_grad component's finite terms |g·val|·fx·fy·mult (dgrid_point's sabs) in units of
  * 2^REF_SUM_EXP, g scaled first (ref_set_sum_abs). */
 typedef struct { const bc_ctx *X; const bc_point *pt; int64_t n, pix; int comp; double mult; } bc_dg_sum;
 static double dgrid_sabs_scaled(const void *ctx)
@@ -738,88 +768,148 @@ static double dgrid_sabs_scaled(const void *ctx)
     return s;
 }
 
-/* 1 when the fast path decided it, 0 MPFR, −1 out of memory. */
-static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
-                       bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
+/* A tap's exact channel sum S_k = Σ_c g·val for grid_grad's fast path: each product's rounded
+ * part summed error-free into s + c, its error (fma, exact) into e, and err bounds what those
+ * sums dropped; nz counts the non-zero products. */
+typedef struct { double s, c, e, err; int64_t nz; } bc_tapsum;
+
+/* Adds g·val (finite); false when the product leaves the fast range (its error not exact). */
+static inline bool tapsum_add(bc_tapsum *t, double g, double val)
+{
+    if (g == 0 || val == 0)
+        return true;
+    double p = g * val, m = fabs(p);
+    if (!(m >= 0x1p-900 && m <= 0x1p900))
+        return false;
+    ref_dd a = ref_two_sum(t->s, p), b = ref_two_sum(t->c, a.lo);
+    double e = t->e + fma(g, val, -p); /* errs by ≤ 2^-53·|e| (exact when subnormal) */
+    t->s = a.hi;
+    t->c = b.hi;
+    t->e = e;
+    t->err += fabs(b.lo) + fabs(e) * 0x1p-52;
+    t->nz++;
+    return true;
+}
+
+/* Adds D·S_k (D = Dd within 2^-106 relative) to f with its bound: |D − Dd|·|S| + |Dd|·|S − Ŝ|
+ * + dd_mul's 6u²·|Dd·Ŝ| ≤ 2^-101·|Dd.hi|·(|Ŝ.hi| + es) + 1.01·|Dd.hi|·es, es bounding |S − Ŝ|
+ * (err, the last addition's rounding, and the roundings of err's own sum). */
+static void tapsum_term(bc_fast *f, ref_dd d, const bc_tapsum *t)
+{
+    if (!f->ok || d.hi == 0 || t->nz == 0)
+        return; /* every product exactly 0 */
+    f->nonzero += t->nz;
+    ref_dd x = ref_two_sum(t->s, t->c);
+    double lo = x.lo + t->e, es = (t->err + fabs(lo) * 0x1p-52) * (1 + 0x1p-20);
+    ref_dd sk = ref_two_sum(x.hi, lo), prod = {0, 0};
+    double ah = fabs(d.hi);
+    if (sk.hi != 0) {
+        prod = ref_dd_mul(d, sk);
+        double m = fabs(prod.hi);
+        if (!(m >= 0x1p-900 && m <= 0x1p900)) {
+            f->ok = false;
+            return;
+        }
+    }
+    ref_acc_add(&f->a, prod, ah * (fabs(sk.hi) + es) * 0x1p-101 + ah * es * 1.01 + REF_DD_TINY);
+}
+
+/* The exact terms D[comp][k]·g·val of a grid_grad component into T (MPFR's sum): 0, −1 out of
+ * memory. */
+static int dgrid_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
+                       bc_terms *T)
 {
     const ref_grid_params *p = X->p;
     int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
-    memset(v, 0, sizeof *v);
-    *fl = 0;
-    v->nops = 5;
-    T->n = 0;
-    if (pt->out)
-        return 0;
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-    const bc_axis *ad = comp == 0 ? ax : ay; /* the differentiated axis */
-    double mult = fabs(ad->mult);
-    bool unsure = false;
-    double sabs = 0, spre = 0, cerr = 0, under = 0;
-    bc_fast F = {.ok = !X->force && pt->dd};
-    bool decided = false;
-    for (int pass = 0; pass < 2; pass++) { /* the bound and the fast sum; then MPFR's terms */
-    if (pass == 1 && (decided = fast_done(&F, v)))
-        break;
     for (int64_t c = 0; c < p->c; c++) {
         double g = X->go[(n * p->c + c) * hw_out + pix];
         const double *in = X->in + (n * p->c + c) * hw_in;
-        for (int ky = 0; ky < 5; ky++)
-            for (int kx = 0; kx < 5; kx++) {
+        for (int ky = 0; ky < 4; ky++)
+            for (int kx = 0; kx < 4; kx++) {
                 int64_t yi = ay->idx[ky], xi = ax->idx[kx];
                 if (yi < 0 || xi < 0)
                     continue;
-                double val = in[yi * p->w_in + xi], a = fabs(g * val);
-                bool gx = kx == 4, gy = ky == 4;
-                if (pass == 1) {
-                    if (gx || gy)
-                        continue;
-                    mpfr_srcptr d = pt->D[comp][ky * 4 + kx];
-                    mpfr_ptr t = bc_term(T, mpfr_get_prec(d) + 128);
-                    if (!t)
-                        return -1;
-                    mpfr_mul_d(t, d, g, MPFR_RNDN);
-                    mpfr_mul_d(t, t, val, MPFR_RNDN);
-                    continue;
-                }
-                /* the factors: comp 0 dwx·wy, comp 1 wx·dwy */
-                double fx = comp == 0 ? ax->dwd[kx] : ax->wd[kx];
-                double fy = comp == 0 ? ay->wd[ky] : ay->dwd[ky];
-                double ex = comp == 0 ? ax->edw : ax->ew, ey = comp == 0 ? ay->ew : ay->edw;
-                v->nterms++;
-                if (!isfinite(g) || !isfinite(val)) {
-                    double fin = (isfinite(g) ? fabs(g) : 1) * (isfinite(val) ? fabs(val) : 1);
-                    unsure = unsure || class_unsure(isnan(g) || isnan(val), fin, fx, ex, gx, fy,
-                                                    ey, gy, X->tiny);
-                } else {
-                    sabs += a * fx * fy * mult;
-                    spre += a * (fx + ex) * (fy + ey);
-                    cerr += a * mult * (ex * fy + fx * ey + ex * ey);
-                    under += ref_fmax(1, fabs(g)) * REF_UNDER_SCALE * ref_fmax(1, fabs(val)) * 2 *
-                             ref_fmax(1, mult);
-                    /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
-                    if (2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf)
-                        spre = INFINITY; /* a partial product may overflow */
-                }
-                F.ok = F.ok && isfinite(g) && isfinite(val);
-                if (!gx && !gy)
-                    fast_add(&F, pt->Dd[comp][ky * 4 + kx], g, val);
+                mpfr_srcptr d = pt->D[comp][ky * 4 + kx];
+                mpfr_ptr t = bc_term(T, mpfr_get_prec(d) + 128);
+                if (!t)
+                    return -1;
+                mpfr_mul_d(t, d, g, MPFR_RNDN);
+                mpfr_mul_d(t, t, in[yi * p->w_in + xi], MPFR_RNDN);
             }
     }
-    }
+    return 0;
+}
+
+/* One grid_grad component's bound data, summed term by term over channels, then taps. */
+typedef struct {
+    double mult, sabs, spre, cerr, under;
+    bool unsure;
+} bc_dgbound;
+
+/* A tap of a point with what no channel changes: its input offset, and per component its
+ * factors (fx, fy), their errors (ex, ey), fx + ex, fy + ey and ex·fy + fx·ey + ex·ey (the
+ * coordinate term's), each formed as dgrid_point's sums always formed them. */
+typedef struct {
+    int64_t off;
+    int k;              /* ky·4 + kx; −1 a ghost tap (bound only) */
+    bool ghost_x, ghost_y;
+    double fx[2], fy[2], ex[2], ey[2], px[2], py[2], q[2];
+} bc_dgtap;
+
+static int dgrid_taps(const ref_grid_params *p, const bc_point *pt, bc_dgtap *tp)
+{
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    int nt = 0;
+    for (int ky = 0; ky < 5; ky++)
+        for (int kx = 0; kx < 5; kx++) {
+            int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+            if (yi < 0 || xi < 0)
+                continue;
+            bc_dgtap *t = &tp[nt++];
+            t->off = yi * p->w_in + xi;
+            t->ghost_x = kx == 4;
+            t->ghost_y = ky == 4;
+            t->k = kx == 4 || ky == 4 ? -1 : ky * 4 + kx;
+            for (int cm = 0; cm < 2; cm++) { /* comp 0: dwx·wy, comp 1: wx·dwy */
+                t->fx[cm] = cm == 0 ? ax->dwd[kx] : ax->wd[kx];
+                t->fy[cm] = cm == 0 ? ay->wd[ky] : ay->dwd[ky];
+                t->ex[cm] = cm == 0 ? ax->edw : ax->ew;
+                t->ey[cm] = cm == 0 ? ay->ew : ay->edw;
+                t->px[cm] = t->fx[cm] + t->ex[cm];
+                t->py[cm] = t->fy[cm] + t->ey[cm];
+                t->q[cm] = t->ex[cm] * t->fy[cm] + t->fx[cm] * t->ey[cm] + t->ex[cm] * t->ey[cm];
+            }
+        }
+    return nt;
+}
+
+/* A component's value, bound and flags from its bound data B (nt terms) and the fast sum F
+ * (MPFR's terms where it does not decide): 1 when the fast path decided it, 0 MPFR, −1 out of
+ * memory. */
+static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
+                        bc_dgbound *B, const bc_fast *F, bc_terms *T, ref_value *v, uint8_t *fl,
+                        double *ival)
+{
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    T->n = 0;
+    bool decided = fast_done(F, v);
+    if (!decided && dgrid_terms(X, pt, n, pix, comp, T) != 0)
+        return -1;
     double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
-    if (isnan(sabs + cerr + under)) /* ∞·0 of an overflowing |g·val| and a zero weight */
-        sabs = cerr = under = spre = INFINITY;
-    bc_dg_sum sum_of = {X, pt, n, pix, comp, mult};
-    ref_set_sum_abs(v, sabs, k, dgrid_sabs_scaled, &sum_of);
-    v->coord_err = cerr * k;
-    v->under_mag = under * k;
-    finish(T, v, fl, unsure, X->ovf, spre * k, decided);
+    if (isnan(B->sabs + B->cerr + B->under)) /* ∞·0 of an overflowing |g·val| and a zero weight */
+        B->sabs = B->cerr = B->under = B->spre = INFINITY;
+    bc_dg_sum sum_of = {X, pt, n, pix, comp, B->mult};
+    ref_set_sum_abs(v, B->sabs, k, dgrid_sabs_scaled, &sum_of);
+    v->coord_err = B->cerr * k;
+    v->under_mag = B->under * k;
+    finish(T, v, fl, B->unsure, X->ovf, B->spre * k, decided);
     double m, pre;
     if ((ax->unres || ay->unres) && !(*fl & REF_FLAG_UNCHECKABLE)) {
         /* any branch's value lies in [−m, m]: offsets from the exact value, outwards (a
          * non-finite exact value: unjudged, the branch may miss its taps) */
         if (ival && isfinite(v->hi) && !(*fl & REF_FLAG_NONFINITE) &&
-            dgrid_reach_max(X, pt, n, pix, mult, &m, &pre)) {
+            dgrid_reach_max(X, pt, n, pix, B->mult, &m, &pre)) {
             /* the unknown taps' products and sums may pass the range too (before the scale
              * by mult, which may be 0: ∞·0) */
             *fl |= REF_FLAG_INTERVAL | (ref_fmax(m, pre) > X->ovf / 4 ? REF_FLAG_RANGE : 0);
@@ -830,6 +920,85 @@ static int dgrid_value(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
         } else {
             *fl |= REF_FLAG_UNCHECKABLE;
         }
+    }
+    return decided;
+}
+
+/* grid_grad of one point, both components (v[0], v[1], their flags and intervals, ival NULL or
+ * 4 doubles), in one pass over its channels and taps: each component's bound data summed in
+ * the same order, term by term, and the taps' channel sums S_k, which the fast path multiplies
+ * by D[comp][k] (16 products a component instead of one a channel and tap). The number of
+ * components the fast path decided, or −1 out of memory. */
+static int dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, bc_terms *T,
+                       ref_value *v, uint8_t *fl, double *ival)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    for (int cm = 0; cm < 2; cm++) {
+        memset(&v[cm], 0, sizeof v[cm]);
+        fl[cm] = 0;
+        v[cm].nops = 5;
+    }
+    T->n = 0;
+    if (pt->out)
+        return 0;
+    bc_dgtap tp[25];
+    int nt = dgrid_taps(p, pt, tp);
+    bc_dgbound B[2] = {{.mult = fabs(pt->ax[0].mult)}, {.mult = fabs(pt->ax[1].mult)}};
+    double umul[2] = {ref_fmax(1, B[0].mult), ref_fmax(1, B[1].mult)};
+    bc_tapsum S[16] = {{0}};
+    bool fast = !X->force && pt->dd;
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = X->go[(n * p->c + c) * hw_out + pix];
+        const double *in = X->in + (n * p->c + c) * hw_in;
+        double yg;
+        bool gunits = isfinite(g) && unit_under(fabs(g), &yg);
+        for (int i = 0; i < nt; i++) {
+            const bc_dgtap *t = &tp[i];
+            double val = in[t->off], a = fabs(g * val);
+            if (!isfinite(g) || !isfinite(val)) {
+                double fin = (isfinite(g) ? fabs(g) : 1) * (isfinite(val) ? fabs(val) : 1);
+                bool nan = isnan(g) || isnan(val);
+                for (int cm = 0; cm < 2; cm++)
+                    B[cm].unsure = B[cm].unsure ||
+                                   class_unsure(nan, fin, t->fx[cm], t->ex[cm], t->ghost_x,
+                                                t->fy[cm], t->ey[cm], t->ghost_y, X->tiny);
+                fast = false;
+                continue;
+            }
+            /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
+            bool big = 2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf;
+            /* max(1, |g|)·REF_UNDER_SCALE·max(1, |val|)·2, then × umul (unit_mul) */
+            double y = yg;
+            bool units = gunits && unit_mul(&y, ref_fmax(1, fabs(val))) && unit_mul(&y, 2);
+            for (int cm = 0; cm < 2; cm++) {
+                bc_dgbound *b = &B[cm];
+                double z = y;
+                b->sabs += a * t->fx[cm] * t->fy[cm] * b->mult;
+                b->spre += a * t->px[cm] * t->py[cm];
+                b->cerr += a * b->mult * t->q[cm];
+                b->under += units && unit_mul(&z, umul[cm])
+                                ? unit_value(z)
+                                : ref_fmax(1, fabs(g)) * REF_UNDER_SCALE *
+                                      ref_fmax(1, fabs(val)) * 2 * umul[cm];
+                if (big)
+                    b->spre = INFINITY; /* a partial product may overflow */
+            }
+            if (fast && t->k >= 0)
+                fast = tapsum_add(&S[t->k], g, val);
+        }
+    }
+    int decided = 0;
+    for (int cm = 0; cm < 2; cm++) {
+        v[cm].nterms = nt * p->c;
+        bc_fast F = {.ok = fast};
+        for (int k = 0; k < 16; k++)
+            tapsum_term(&F, pt->Dd[cm][k], &S[k]);
+        int r = dgrid_finish(X, pt, n, pix, cm, &B[cm], &F, T, &v[cm], &fl[cm],
+                             ival ? ival + 2 * cm : NULL);
+        if (r < 0)
+            return -1;
+        decided += r;
     }
     return decided;
 }
@@ -909,12 +1078,12 @@ static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink 
 #pragma omp parallel num_threads(nth) reduction(| : fail) reduction(+ : h)
         {
             bc_terms T = {0};
-#pragma omp for schedule(dynamic, 32)
-            for (int64_t i = 0; i < 2 * hw_out; i++) {
-                int r = dgrid_value(X, &pts[i / 2], n, i / 2, (int)(i % 2), &T, &b.o.v[i],
-                                    &b.o.flags[i], iv ? iv + 2 * i : NULL);
+#pragma omp for schedule(dynamic, 16)
+            for (int64_t i = 0; i < hw_out; i++) {
+                int r = dgrid_point(X, &pts[i], n, i, &T, &b.o.v[2 * i], &b.o.flags[2 * i],
+                                    iv ? iv + 4 * i : NULL);
                 fail |= r < 0;
-                h += r > 0;
+                h += r > 0 ? r : 0;
             }
             bc_terms_free(&T);
         }
@@ -961,8 +1130,6 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
     bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec), 0x1p-124, true,
                 0, 0};
     bc_terms T = {0};
-    ref_value v;
-    uint8_t fl;
     bc_point pt;
     point_init(&pt);
     int rc = 0;
@@ -970,7 +1137,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
     if (which == 1 && index >= 0 && index < p->n * hw_out * 2) {
         int64_t n = index / 2 / hw_out, pix = index / 2 % hw_out;
         point_eval(&X, n, pix, &pt);
-        rc = dgrid_value(&X, &pt, n, pix, (int)(index % 2), &T, &v, &fl, NULL) < 0 ? -1 : 0;
+        rc = pt.out ? 0 : dgrid_terms(&X, &pt, n, pix, (int)(index % 2), &T);
         if (rc == 0 && T.n)
             mpfr_sum(out, T.ptr, (unsigned long)T.n, MPFR_RNDN);
     } else if (which == 0 && index >= 0 && index < p->n * p->c * hw_in) {

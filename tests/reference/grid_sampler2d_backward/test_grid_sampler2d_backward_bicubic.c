@@ -505,6 +505,44 @@ static void underflow_magnified_by_gradient(void **state)
     ref_output_free(&oi);
 }
 
+/* under_mag's terms are IEEE products of doubles that start below the normal range:
+ * input_grad's max(1, |g|)·2^-1070, grid_grad's max(1, |g|)·2^-1070·max(1, |val|)·2·max(1, mult),
+ * summed term by term (k = 1 + (nterms + 8)·2^-52 after). The reference forms them in units of
+ * 2^-1074 (no subnormal products); the expected values here are the products themselves, on
+ * gradients whose scaled products round to the subnormal grid (16·3.09375 = 49.5: a tie, to
+ * 50), reach the normal range from just below it (16·(2^48 − 2^-5) = 2^52 − 1/2: to 2^52), are
+ * normal (1e300) or pass the units' range (2^1000·16). One point on grid (0, 0) of a 6×5 input: its
+ * 16 taps at rows and columns 1..4, each input_grad element one term. */
+static void under_mag_as_subnormal_products(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 6, 5, 1, 1, REF_PAD_ZEROS, false);
+    const double gs[] = {1, 1 + 0x1p-40, 3.03125, -3.09375, 0x1.fffffffffffffp+47, 1e300,
+                         0x1p1000, 0.5};
+    double in[30], gr[2] = {0, 0};
+    for (int i = 0; i < 30; i++)
+        in[i] = (i % 2 ? -1 : 1) * (1 + i * 0.3711 + i * i * 0x1p-45);
+    for (size_t j = 0; j < sizeof gs / sizeof gs[0]; j++) {
+        volatile double scale = REF_UNDER_SCALE; /* formed at run time, in subnormal products */
+        double g = gs[j], ag = fmax(1, fabs(g));
+        ref_output oi, og;
+        run(&p, &g, in, gr, REF_DT_FLOAT, &oi, &og);
+        for (int yi = 1; yi <= 4; yi++)
+            for (int xi = 1; xi <= 4; xi++)
+                assert_true(oi.v[yi * 5 + xi].under_mag == ag * scale * (1 + 9 * 0x1p-52));
+        const double mult[2] = {2.5, 3}; /* w_in/2, h_in/2 */
+        for (int comp = 0; comp < 2; comp++) {
+            double u = 0;
+            for (int yi = 1; yi <= 4; yi++)
+                for (int xi = 1; xi <= 4; xi++)
+                    u += ag * scale * fmax(1, fabs(in[yi * 5 + xi])) * 2 * mult[comp];
+            assert_true(og.v[comp].under_mag == u * (1 + 24 * 0x1p-52));
+        }
+        ref_output_free(&oi);
+        ref_output_free(&og);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -519,6 +557,7 @@ int main(void)
         cmocka_unit_test(beyond_range_other_floor), cmocka_unit_test(unresolved_point_interval),
         cmocka_unit_test(fast_equals_mpfr),         cmocka_unit_test(unresolved_point_range),
         cmocka_unit_test(underflow_magnified_by_gradient),
+        cmocka_unit_test(under_mag_as_subnormal_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
