@@ -72,9 +72,9 @@ typedef struct {
 typedef struct {
     bool out;           /* non-finite coordinate, or no tap in bounds */
     bc_axis ax[2];      /* 0: x (width), 1: y (height) */
-    mpfr_t W[16], D[2][16]; /* wx·wy and (dwx·wy·mult_x, wx·dwy·mult_y), [ky·4 + kx] */
-    bool dd;            /* Wd, Dd hold them within 2^-106 relative, in the fast range */
-    ref_dd Wd[16], Dd[2][16];
+    bool dd;            /* Wd, Dd hold them within 2^-102 relative, in the fast range */
+    ref_dd Wd[16], Dd[2][16]; /* wx·wy and (dwx·wy·mult_x, wx·dwy·mult_y), [ky·4 + kx]; MPFR
+                               * forms a product exactly only where an answer needs it */
 } bc_point;
 
 typedef struct {
@@ -280,31 +280,12 @@ static void point_init(bc_point *pt)
 {
     axis_init(&pt->ax[0]);
     axis_init(&pt->ax[1]);
-    for (int k = 0; k < 16; k++) {
-        mpfr_init2(pt->W[k], 2);
-        mpfr_init2(pt->D[0][k], 2);
-        mpfr_init2(pt->D[1][k], 2);
-    }
 }
 
 static void point_clear(bc_point *pt)
 {
     axis_clear(&pt->ax[0]);
     axis_clear(&pt->ax[1]);
-    for (int k = 0; k < 16; k++) {
-        mpfr_clear(pt->W[k]);
-        mpfr_clear(pt->D[0][k]);
-        mpfr_clear(pt->D[1][k]);
-    }
-}
-
-/* z = a·b·m exactly (m a double). */
-static void mul_exact(mpfr_ptr z, mpfr_srcptr a, mpfr_srcptr b, double m)
-{
-    mpfr_set_prec(z, mpfr_get_prec(a) + mpfr_get_prec(b) + 64);
-    mpfr_mul(z, a, b, MPFR_RNDN);
-    mpfr_mul_d(z, z, m, MPFR_RNDN);
-    mpfr_prec_round(z, mpfr_min_prec(z) > 1 ? mpfr_min_prec(z) : 2, MPFR_RNDN);
 }
 
 /* x as a double-double (hi = RN(x), lo = RN(x − hi): within 2^-106·|x|); false outside the
@@ -319,6 +300,20 @@ static bool dd_split(mpfr_srcptr x, ref_dd *d, mpfr_ptr r)
     mpfr_sub_d(r, x, d->hi, MPFR_RNDN); /* exact */
     d->lo = mpfr_get_d(r, MPFR_RNDN);
     return true;
+}
+
+/* x·y, and x·y·m, as double-doubles from factors within 2^-106 relative: within 8·2^-106 and
+ * 11·2^-106 (dd_mul's 6u², dd_mul_d's 3u²) < 2^-102; false when one is outside the fast range
+ * (a product of non-zero factors that is 0 has underflowed). */
+static bool dd_prod(ref_dd x, ref_dd y, double m, ref_dd *z)
+{
+    *z = ref_dd_mul(x, y);
+    if (m != 1)
+        *z = ref_dd_mul_d(*z, m);
+    double a = fabs(z->hi);
+    if (a == 0)
+        return x.hi == 0 || y.hi == 0 || m == 0;
+    return a >= 0x1p-900 && a <= 0x1p900;
 }
 
 static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
@@ -336,17 +331,20 @@ static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
         return;
     mpfr_t r;
     mpfr_init2(r, 64);
+    ref_dd w[2][4], dw[2][4];
     pt->dd = true;
-    for (int ky = 0; ky < 4; ky++)
+    for (int a = 0; a < 2; a++)
+        for (int k = 0; k < 4; k++)
+            pt->dd = dd_split(pt->ax[a].w[k], &w[a][k], r) &&
+                     dd_split(pt->ax[a].dw[k], &dw[a][k], r) && pt->dd;
+    mpfr_clear(r);
+    for (int ky = 0; ky < 4 && pt->dd; ky++)
         for (int kx = 0; kx < 4; kx++) {
             int k = ky * 4 + kx;
-            mul_exact(pt->W[k], ax->w[kx], ay->w[ky], 1);
-            mul_exact(pt->D[0][k], ax->dw[kx], ay->w[ky], ax->mult);
-            mul_exact(pt->D[1][k], ax->w[kx], ay->dw[ky], ay->mult);
-            pt->dd = dd_split(pt->W[k], &pt->Wd[k], r) && dd_split(pt->D[0][k], &pt->Dd[0][k], r) &&
-                     dd_split(pt->D[1][k], &pt->Dd[1][k], r) && pt->dd;
+            pt->dd = dd_prod(w[0][kx], w[1][ky], 1, &pt->Wd[k]) &&
+                     dd_prod(dw[0][kx], w[1][ky], ax->mult, &pt->Dd[0][k]) &&
+                     dd_prod(w[0][kx], dw[1][ky], ay->mult, &pt->Dd[1][k]) && pt->dd;
         }
-    mpfr_clear(r);
 }
 
 /* A weight factor the device may compute as 0 or of the other sign (ghost: exact 0). */
@@ -404,6 +402,18 @@ static mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec)
     return t;
 }
 
+/* An exact term a·b·x·y·… (the doubles f[0..nf−1]) of an MPFR sum into T: 0, −1 out of memory. */
+static int exact_term(bc_terms *T, mpfr_srcptr a, mpfr_srcptr b, const double *f, int nf)
+{
+    mpfr_ptr t = bc_term(T, mpfr_get_prec(a) + mpfr_get_prec(b) + 64 * nf);
+    if (!t)
+        return -1;
+    mpfr_mul(t, a, b, MPFR_RNDN);
+    for (int i = 0; i < nf; i++)
+        mpfr_mul_d(t, t, f[i], MPFR_RNDN);
+    return 0;
+}
+
 static void bc_terms_free(bc_terms *T)
 {
     for (size_t i = 0; i < T->cap; i++)
@@ -448,7 +458,7 @@ typedef struct {
     int64_t nonzero;    /* terms not exactly 0 (all 0: MPFR gives the zero's sign) */
 } bc_fast;
 
-/* Adds w·x within its error: the product's 3u² and w's own 2^-106 relative. */
+/* Adds w·x within its error: the product's 3u² and w's own 2^-102 relative. */
 static void fast_add(bc_fast *f, ref_dd w, double x)
 {
     if (!f->ok || w.hi == 0 || x == 0)
@@ -459,7 +469,7 @@ static void fast_add(bc_fast *f, ref_dd w, double x)
         f->ok = false;
         return;
     }
-    ref_acc_add(&f->a, t, m * 0x1p-102 + REF_DD_TINY);
+    ref_acc_add(&f->a, t, m * 0x1p-101 + REF_DD_TINY);
     f->nonzero++;
 }
 
@@ -680,11 +690,9 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         const bc_entry *en = &R->ent[i];
         if (en->kx == 4 || en->ky == 4)
             continue;
-        mpfr_srcptr w = pts[en->pix].W[en->ky * 4 + en->kx];
-        mpfr_ptr t = bc_term(T, mpfr_get_prec(w) + 64);
-        if (!t)
+        const bc_point *pt = &pts[en->pix];
+        if (exact_term(T, pt->ax[0].w[en->kx], pt->ax[1].w[en->ky], &go[en->pix], 1) != 0)
             return -1;
-        mpfr_mul_d(t, w, go[en->pix], MPFR_RNDN);
     }
     if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */
         sabs = cerr = INFINITY;
@@ -791,8 +799,8 @@ static inline bool tapsum_add(bc_tapsum *t, double g, double val)
     return true;
 }
 
-/* Adds D·S_k (D = Dd within 2^-106 relative) to f with its bound: |D − Dd|·|S| + |Dd|·|S − Ŝ|
- * + dd_mul's 6u²·|Dd·Ŝ| ≤ 2^-101·|Dd.hi|·(|Ŝ.hi| + es) + 1.01·|Dd.hi|·es, es bounding |S − Ŝ|
+/* Adds D·S_k (D = Dd within 2^-102 relative) to f with its bound: |D − Dd|·|S| + |Dd|·|S − Ŝ|
+ * + dd_mul's 6u²·|Dd·Ŝ| ≤ 2^-100·|Dd.hi|·(|Ŝ.hi| + es) + 1.01·|Dd.hi|·es, es bounding |S − Ŝ|
  * (err, the last addition's rounding, and the roundings of err's own sum). */
 static void tapsum_term(bc_fast *f, ref_dd d, const bc_tapsum *t)
 {
@@ -811,7 +819,7 @@ static void tapsum_term(bc_fast *f, ref_dd d, const bc_tapsum *t)
             return;
         }
     }
-    ref_acc_add(&f->a, prod, ah * (fabs(sk.hi) + es) * 0x1p-101 + ah * es * 1.01 + REF_DD_TINY);
+    ref_acc_add(&f->a, prod, ah * (fabs(sk.hi) + es) * 0x1p-100 + ah * es * 1.01 + REF_DD_TINY);
 }
 
 /* The exact terms D[comp][k]·g·val of a grid_grad component into T (MPFR's sum): 0, −1 out of
@@ -830,12 +838,11 @@ static int dgrid_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t p
                 int64_t yi = ay->idx[ky], xi = ax->idx[kx];
                 if (yi < 0 || xi < 0)
                     continue;
-                mpfr_srcptr d = pt->D[comp][ky * 4 + kx];
-                mpfr_ptr t = bc_term(T, mpfr_get_prec(d) + 128);
-                if (!t)
+                /* D[comp] = dwx·wy·mult_x, wx·dwy·mult_y */
+                double f[3] = {comp == 0 ? ax->mult : ay->mult, g, in[yi * p->w_in + xi]};
+                if (exact_term(T, comp == 0 ? ax->dw[kx] : ax->w[kx],
+                               comp == 0 ? ay->w[ky] : ay->dw[ky], f, 3) != 0)
                     return -1;
-                mpfr_mul_d(t, d, g, MPFR_RNDN);
-                mpfr_mul_d(t, t, in[yi * p->w_in + xi], MPFR_RNDN);
             }
     }
     return 0;
@@ -1153,12 +1160,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
                 for (int kx = 0; kx < 4 && rc == 0; kx++) {
                     if (pt.ax[1].idx[ky] != yi || pt.ax[0].idx[kx] != xi)
                         continue;
-                    mpfr_srcptr w = pt.W[ky * 4 + kx];
-                    mpfr_ptr t = bc_term(&all, mpfr_get_prec(w) + 64);
-                    if (!t)
-                        rc = -1;
-                    else
-                        mpfr_mul_d(t, w, g, MPFR_RNDN);
+                    rc = exact_term(&all, pt.ax[0].w[kx], pt.ax[1].w[ky], &g, 1);
                 }
         }
         if (rc == 0 && all.n)
@@ -1172,14 +1174,14 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
     return rc;
 }
 
-/* Per point its struct and the limbs of 48 products of ~3·100-bit coefficients (an FP32 grid
+/* Per point its struct and the limbs of its 16 coefficients of ~3·100 bits (an FP32 grid
  * value's coordinate has ~100 bits; wider ones, rare, take more), 25 reach entries; per input
  * element its reach offset and mark; per thread an element's terms (every point's 25 taps at
- * worst, 112 bytes each). */
+ * worst, products of two coefficients and up to three doubles, 120 bytes each). */
 uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads)
 {
     uint64_t hw_out = (uint64_t)p->h_out * (uint64_t)p->w_out;
     uint64_t hw_in = (uint64_t)p->h_in * (uint64_t)p->w_in;
-    return hw_out * (sizeof(bc_point) + 48 * 96 + 25 * sizeof(bc_entry)) + hw_in * 9 +
-           (uint64_t)(threads > 0 ? threads : 1) * (hw_out * 25 + 64) * 112;
+    return hw_out * (sizeof(bc_point) + 16 * 64 + 25 * sizeof(bc_entry)) + hw_in * 9 +
+           (uint64_t)(threads > 0 ? threads : 1) * (hw_out * 25 + 64) * 120;
 }
