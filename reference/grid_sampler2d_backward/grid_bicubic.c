@@ -1050,7 +1050,38 @@ static int batch_points(const bc_ctx *X, int64_t n, bc_point *pts, int nth)
     return 0;
 }
 
-static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s, int64_t *hits)
+/* grid_grad of batch n, its points evaluated, into b: 0, −1 out of memory. */
+static int dgrid_batch(const bc_ctx *X, const bc_point *pts, int64_t n, int nth, ref_chunkbuf *b,
+                       int64_t *hits)
+{
+    int64_t hw_out = X->p->h_out * X->p->w_out;
+    ref_chunkbuf_start(b, 2 * hw_out);
+    bool any = false;
+    for (int64_t i = 0; i < hw_out; i++)
+        any = any || (!pts[i].out && (pts[i].ax[0].unres || pts[i].ax[1].unres));
+    double *iv = any ? ref_chunkbuf_ival(b) : NULL;
+    int fail = any && !iv;
+    int64_t h = 0;
+#pragma omp parallel num_threads(nth) reduction(| : fail) reduction(+ : h)
+    {
+        bc_terms T = {0};
+#pragma omp for schedule(dynamic, 16)
+        for (int64_t i = 0; i < hw_out; i++) {
+            int r = dgrid_point(X, &pts[i], n, i, &T, &b->o.v[2 * i], &b->o.flags[2 * i],
+                                iv ? iv + 4 * i : NULL);
+            fail |= r < 0;
+            h += r > 0 ? r : 0;
+        }
+        bc_terms_free(&T);
+    }
+    *hits += h;
+    return fail ? -1 : 0;
+}
+
+/* input_grad, batch by batch; with kept (one buffer a batch) grid_grad too, from the same
+ * points, for the caller to hand on after input_grad's last chunk (slot order). */
+static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
+                     ref_chunkbuf *kept, int64_t *hits)
 {
     const ref_grid_params *p = X->p;
     int64_t hw_in = p->h_in * p->w_in;
@@ -1088,6 +1119,7 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
             rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
         }
         reach_free(&R);
+        rc = rc == 0 && kept ? dgrid_batch(X, pts, n, nth, &kept[n], hits) : rc;
     }
     ref_chunkbuf_free(&b);
     return rc;
@@ -1104,29 +1136,30 @@ static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink 
     int rc = 0;
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         batch_points(X, n, pts, nth);
-        ref_chunkbuf_start(&b, 2 * hw_out);
-        bool any = false;
-        for (int64_t i = 0; i < hw_out; i++)
-            any = any || (!pts[i].out && (pts[i].ax[0].unres || pts[i].ax[1].unres));
-        double *iv = any ? ref_chunkbuf_ival(&b) : NULL;
-        int fail = any && !iv;
-        int64_t h = 0;
-#pragma omp parallel num_threads(nth) reduction(| : fail) reduction(+ : h)
-        {
-            bc_terms T = {0};
-#pragma omp for schedule(dynamic, 16)
-            for (int64_t i = 0; i < hw_out; i++) {
-                int r = dgrid_point(X, &pts[i], n, i, &T, &b.o.v[2 * i], &b.o.flags[2 * i],
-                                    iv ? iv + 4 * i : NULL);
-                fail |= r < 0;
-                h += r > 0 ? r : 0;
-            }
-            bc_terms_free(&T);
-        }
-        *hits += h;
-        rc = fail ? -1 : ref_emit(s, 4, n * 2 * hw_out, &b);
+        rc = dgrid_batch(X, pts, n, nth, &b, hits);
+        rc = rc ? rc : ref_emit(s, 4, n * 2 * hw_out, &b);
     }
     ref_chunkbuf_free(&b);
+    return rc;
+}
+
+/* Both outputs in one pass over the batches (each point evaluated once) when grid_grad has at
+ * most REF_GRID_STASH_MAX elements, as for bilinear: kept until input_grad's last chunk. */
+static int stream_both(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
+                       int64_t *hits)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    ref_chunkbuf *kept = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *kept);
+    int rc = kept ? 0 : -1;
+    for (int64_t n = 0; rc == 0 && n < p->n; n++)
+        rc = ref_chunkbuf_init(&kept[n], 2 * hw_out > 0 ? 2 * hw_out : 1);
+    rc = rc ? rc : stream_dx(X, pts, nth, s, kept, hits);
+    for (int64_t n = 0; rc == 0 && n < p->n; n++)
+        rc = ref_emit(s, 4, n * 2 * hw_out, &kept[n]);
+    for (int64_t n = 0; kept && n < p->n; n++)
+        ref_chunkbuf_free(&kept[n]);
+    free(kept);
     return rc;
 }
 
@@ -1146,8 +1179,13 @@ int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, con
     for (int64_t i = 0; i < hw_out; i++)
         point_init(&pts[i]);
     int64_t hits = 0;
-    int rc = dx ? stream_dx(&X, pts, nth, s, &hits) : 0;
-    rc = rc == 0 && dgrid ? stream_dgrid(&X, pts, nth, s, &hits) : rc;
+    int rc;
+    if (dx && dgrid && 2 * hw_out * p->n <= REF_GRID_STASH_MAX) {
+        rc = stream_both(&X, pts, nth, s, &hits);
+    } else {
+        rc = dx ? stream_dx(&X, pts, nth, s, NULL, &hits) : 0;
+        rc = rc == 0 && dgrid ? stream_dgrid(&X, pts, nth, s, &hits) : rc;
+    }
     for (int64_t i = 0; i < hw_out; i++)
         point_clear(&pts[i]);
     free(pts);

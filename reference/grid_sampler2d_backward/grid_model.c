@@ -178,15 +178,16 @@ static uint64_t work_bytes(const ref_status_query *q, const ref_case_answer *a, 
         edged += grid_simt_sums_work_bytes(step);
     if (ref_status_spec(q) == REF_SPEC_DOC) /* the clamped variants' answers */
         edged += ref_grid_doc_work_bytes(&p);
-    if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk, one grid_grad batch */
-        return edged + ref_grid_bicubic_work_bytes(&p, threads) +
-               (planes * hw_in + 2 * hw_out) * REF_CHUNK_ELEM_BYTES;
-    /* input_grad: two chunks when a batch has several (one handed on while the next is
-     * computed); grid_grad: one batch's chunk, or all of them kept (ref_grid_stream's one pass) */
-    uint64_t xbufs = (uint64_t)p.c > planes ? 2 : 1;
+    /* grid_grad: one batch's chunk, or all of them kept (the streams' one pass) */
     uint64_t dgrid = 2 * hw_out, all = dgrid * (uint64_t)(p.n > 0 ? p.n : 0);
-    chunk = xbufs * planes * hw_in +
-            (all <= (uint64_t)REF_GRID_STASH_MAX && all > dgrid ? all : dgrid);
+    uint64_t gkept = all <= (uint64_t)REF_GRID_STASH_MAX && all > dgrid ? all : dgrid;
+    if (p.interpolation == REF_INTERP_BICUBIC) /* one input_grad chunk */
+        return edged + ref_grid_bicubic_work_bytes(&p, threads) +
+               (planes * hw_in + gkept) * REF_CHUNK_ELEM_BYTES;
+    /* input_grad: two chunks when a batch has several (one handed on while the next is
+     * computed) */
+    uint64_t xbufs = (uint64_t)p.c > planes ? 2 : 1;
+    chunk = xbufs * planes * hw_in + gkept;
     uint64_t copies = (hw_out + hw_in) * (uint64_t)p.c * 8; /* channel-innermost, ≤ 16 MiB */
     if (copies > (16u << 20)) copies = 0;
     /* points, reach lists, dx terms (per element: 4 × 64 bytes a point, 4 indices) */
