@@ -16,6 +16,15 @@
  * and their derivatives are cubics of t, exact in MPFR at 3·prec + 80 bits, and every term is an
  * exact product; each element is mpfr_sum's correctly rounded sum (hi, lo of reference.h).
  *
+ * Fast path (Ziv). The same value from double-doubles with a rigorous bound, decided by
+ * ref_decide, else MPFR's sum of the exact terms (force_mpfr: always): a point's products wx·wy
+ * and dw·w·mult as double-doubles within 2^-102 (point_eval); input_grad Σ g·wx·wy term by term
+ * (dx_element); grid_grad Σ_k D_k·S_k from each tap's exact channel sum S_k = Σ_c g·val, both
+ * components of a point in one pass (dgrid_point). The bound data (Σ|terms|, coordinate and
+ * underflow terms, classes) are the same IEEE operations in the same order on either path, so
+ * every output is bitwise pure MPFR's; under_mag's subnormal products are formed in units of
+ * 2^-1074 (unit_mul), as the multiplier rounds them but without its microcode assist.
+ *
  * Branches. K is C¹ with K(±1) = K(±2) = K'(±2) = 0, so with the tap index a function of the
  * integer tap position alone, the value Σ_i K(c − i)·val(map(i)) and its derivative are
  * continuous in c across every cell edge, for every padding mode: a device whose coordinate
