@@ -56,7 +56,7 @@
  * the bound does not rest on that margin. */
 #include <stdlib.h>
 
-#include "grid_internal.h"
+#include "grid_values.h" /* GRID_CLONES */
 
 #define BC_CW 256.0   /* coefficient Horner error, units of u (above) */
 #define BC_CD 192.0   /* derivative's */
@@ -680,7 +680,8 @@ static double dx_sabs_scaled(const void *ctx)
     return s;
 }
 
-/* 1 when the fast path decided it, 0 MPFR, −1 out of memory. */
+/* 1 when the fast path decided it, 0 MPFR, −1 out of memory (GRID_CLONES: dgrid_point). */
+GRID_CLONES
 static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
                       int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
 {
@@ -962,7 +963,10 @@ static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t 
  * 4 doubles), in one pass over its channels and taps: each component's bound data summed in
  * the same order, term by term, and the taps' channel sums S_k, which the fast path multiplies
  * by D[comp][k] (16 products a component instead of one a channel and tap). The number of
- * components the fast path decided, or −1 out of memory. */
+ * components the fast path decided, or −1 out of memory. Compiled for each target as
+ * grid_values.h's GRID_CLONES says: the same IEEE operations, and fma an instruction where the
+ * CPU has one (the baseline calls libm's, a call a product). */
+GRID_CLONES
 static int dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, bc_terms *T,
                        ref_value *v, uint8_t *fl, double *ival)
 {
