@@ -22,6 +22,36 @@ static void run(const ref_grid_params *p, const double *go, const double *in, co
     assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, &opt, oi, og), 0);
 }
 
+/* dst[i] = src[(i·mul + add) mod m]: data of every class in a fixed order */
+static void cycle(double *dst, int n, const double *src, int m, int mul, int add)
+{
+    for (int i = 0; i < n; i++)
+        dst[i] = src[(i * mul + add) % m];
+}
+
+/* The fast path and pure MPFR on one call: both outputs bitwise alike (same_output.h); the fast
+ * path's answer counts added to *hits, *falls. */
+static void fast_vs_mpfr(const ref_grid_params *p, const double *go, const double *in,
+                         const double *gr, ref_dtype dt, int64_t *hits, int64_t *falls)
+{
+    ref_output a[2], b[2];
+    for (int k = 0; k < 2; k++) {
+        ref_options opt = {.path = ref_grid_path(dt), .force_mpfr = k};
+        assert_int_equal(ref_grid_sampler2d_backward(p, go, in, gr, &opt, k ? &b[0] : &a[0],
+                                                     k ? &b[1] : &a[1]),
+                         0);
+        if (!k) {
+            *hits += opt.fast_hits;
+            *falls += opt.mpfr_fallbacks;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        same_output(&a[k], &b[k]);
+        ref_output_free(&a[k]);
+        ref_output_free(&b[k]);
+    }
+}
+
 static void agrees_with_torch(void **state)
 {
     (void)state;
@@ -414,22 +444,7 @@ static void fast_equals_mpfr(void **state)
     torch_record r;
     int64_t hits = 0, falls = 0;
     while (torch_next(f, &r) == 0) {
-        ref_output a[2], b[2];
-        for (int k = 0; k < 2; k++) {
-            ref_options opt = {.path = ref_grid_path(REF_DT_FLOAT), .force_mpfr = k};
-            assert_int_equal(ref_grid_sampler2d_backward(&r.grid, r.go, r.in, r.gr, &opt,
-                                                         k ? &b[0] : &a[0], k ? &b[1] : &a[1]), 0);
-            if (!k) {
-                hits += opt.fast_hits;
-                falls += opt.mpfr_fallbacks;
-            }
-        }
-        same_output(&a[0], &b[0]);
-        same_output(&a[1], &b[1]);
-        for (int k = 0; k < 2; k++) {
-            ref_output_free(&a[k]);
-            ref_output_free(&b[k]);
-        }
+        fast_vs_mpfr(&r.grid, r.go, r.in, r.gr, REF_DT_FLOAT, &hits, &falls);
         torch_record_free(&r);
     }
     fclose(f);
@@ -440,30 +455,14 @@ static void fast_equals_mpfr(void **state)
                               3, -0.25, 0x1p-149, 7};
     const double xs[] = {0, 1.0 / 3, -1 + 0x1p-52, 0.5 + 0x1p-50, -1, 1e8, 0.6, -0.2, 2.75};
     double go[54], in[120], gr[36];
-    for (int i = 0; i < 54; i++)
-        go[i] = special[(i * 5 + 1) % 12];
-    for (int i = 0; i < 120; i++)
-        in[i] = special[(i * 7) % 12];
-    for (int i = 0; i < 36; i++)
-        gr[i] = xs[(i * 4) % 9];
+    cycle(go, 54, special, 12, 5, 1);
+    cycle(in, 120, special, 12, 7, 0);
+    cycle(gr, 36, xs, 9, 4, 0);
     for (int pad = 0; pad < 3; pad++)
         for (int dt = 0; dt < 2; dt++) {
             p.padding = (ref_padding)pad;
             p.align_corners = dt;
-            ref_output a[2], b[2];
-            for (int k = 0; k < 2; k++) {
-                ref_options opt = {.path = ref_grid_path(dt ? REF_DT_DOUBLE : REF_DT_FLOAT),
-                                   .force_mpfr = k};
-                assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &opt,
-                                                             k ? &b[0] : &a[0], k ? &b[1] : &a[1]),
-                                 0);
-            }
-            same_output(&a[0], &b[0]);
-            same_output(&a[1], &b[1]);
-            for (int k = 0; k < 2; k++) {
-                ref_output_free(&a[k]);
-                ref_output_free(&b[k]);
-            }
+            fast_vs_mpfr(&p, go, in, gr, dt ? REF_DT_DOUBLE : REF_DT_FLOAT, &hits, &falls);
         }
 }
 
@@ -581,26 +580,8 @@ static void fast_equals_mpfr_corners(void **state)
                         int k = (i * 5 + 3 * pad + align) % nv;
                         in[i] = k < 6 ? dt_data[d][k] : extra[k - 6];
                     }
-                    for (int i = 0; i < 64; i++)
-                        gr[i] = xs[(i * 3 + pad + 2 * mix) % 16];
-                    ref_output a[2], b[2];
-                    for (int k = 0; k < 2; k++) {
-                        ref_options opt = {.path = ref_grid_path(dts[d]), .force_mpfr = k};
-                        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &opt,
-                                                                     k ? &b[0] : &a[0],
-                                                                     k ? &b[1] : &a[1]),
-                                         0);
-                        if (!k) {
-                            hits += opt.fast_hits;
-                            falls += opt.mpfr_fallbacks;
-                        }
-                    }
-                    same_output(&a[0], &b[0]);
-                    same_output(&a[1], &b[1]);
-                    for (int k = 0; k < 2; k++) {
-                        ref_output_free(&a[k]);
-                        ref_output_free(&b[k]);
-                    }
+                    cycle(gr, 64, xs, 16, 3, pad + 2 * mix);
+                    fast_vs_mpfr(&p, go, in, gr, dts[d], &hits, &falls);
                 }
     print_message("corners: %lld answers fast, %lld by MPFR\n", (long long)hits, (long long)falls);
     assert_true(hits > 1000); /* the extremes are MPFR's: most answers there */
@@ -615,12 +596,9 @@ static void one_pass_equals_two(void **state)
     const double vals[] = {1.5, -2, 0.375, 0x1p-149, -7, 3.25, NAN, 0, 1e30, -0.5, 2, INFINITY};
     ref_grid_params p = bicubic(3, 2, 4, 5, 3, 2, REF_PAD_ZEROS, false);
     double go[36], in[120], gr[36];
-    for (int i = 0; i < 36; i++)
-        go[i] = vals[(i * 5 + 1) % 12];
-    for (int i = 0; i < 120; i++)
-        in[i] = vals[(i * 7) % 12];
-    for (int i = 0; i < 36; i++)
-        gr[i] = xs[(i * 4) % 9];
+    cycle(go, 36, vals, 12, 5, 1);
+    cycle(in, 120, vals, 12, 7, 0);
+    cycle(gr, 36, xs, 9, 4, 0);
     for (int pad = 0; pad < 3; pad++)
         for (int align = 0; align < 2; align++) {
             p.padding = (ref_padding)pad;
