@@ -11,17 +11,6 @@
  * answers the exact value's (hi, lo) however it was approximated. A lane outside the range where
  * those products are exact, or undecided, takes grid_dgrid_point. */
 
-/* a·b − p exactly for p = RN(a·b), |a|, |b| within [2^-400, 2^400] or 0 (no overflow in the
- * split, no underflow in the partial products) */
-static inline __attribute__((always_inline)) void dxv_prod_err(const dxv *a, const dxv *b,
-                                                              const dxv *p, dxv *e)
-{
-    const dxv k = {0x1p27 + 1, 0x1p27 + 1, 0x1p27 + 1, 0x1p27 + 1};
-    dxv ta = *a * k, ah = ta - (ta - *a), al = *a - ah;
-    dxv tb = *b * k, bh = tb - (tb - *b), bl = *b - bh;
-    *e = ((ah * bh - *p) + ah * bl + al * bh) + al * bl;
-}
-
 /* -1 where x is 0 or of magnitude within [2^-400, 2^400] */
 #define DXV_MID(x) (((x) == 0) | ((DXV_ABS(x) >= 0x1p-400) & (DXV_ABS(x) <= 0x1p400)))
 
@@ -113,12 +102,14 @@ static bool dlane_pow2(const dlane_comp q[2])
  * component Σ of the magnitude, |term| and coordinate term as dgrid_fill's lean pass. Without
  * `masked` no lane skips a term (dlane_comp's masks all 0): a loop without them. With pow2
  * (dlane_pow2, unmasked) the magnitudes max(1, |val|)·max(1, |g|) are summed once for both
- * components and the |terms| before the scale, both scaled at the end (the same doubles). */
-typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2]; } dlane_sums;
+ * components and the |terms| before the scale, both scaled at the end (the same doubles).
+ * With unscaled the magnitudes are summed unscaled (grid_under_round), odd set where a lane's
+ * may differ (grid_under_mul); under is their final value, as dlane_write stores it. */
+typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2], under[2]; dxvi odd; } dlane_sums;
 
 static inline __attribute__((always_inline)) void
 dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, int64_t in_cs,
-            bool masked, bool pow2, dlane_sums *r)
+            bool masked, bool pow2, bool unscaled, dlane_sums *r)
 {
     const dxv one = {1, 1, 1, 1};
     memset(r, 0, sizeof *r);
@@ -127,14 +118,22 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
         dxv g = {L->gb[0][ag_], L->gb[1][ag_], L->gb[2][ag_], L->gb[3][ag_]};
         dxv ag = DXV_ABS(g);
         dxvi gsmall = ag < one; /* ref_fmax(1, |g|) */
-        dxv mg = (dxv)(((dxvi)one & gsmall) | ((dxvi)ag & ~gsmall)) * REF_UNDER_SCALE;
+        dxv mg = (dxv)(((dxvi)one & gsmall) | ((dxvi)ag & ~gsmall));
+        if (unscaled)
+            grid_under_round(&mg);
+        else
+            mg *= REF_UNDER_SCALE;
 #pragma GCC unroll 4
         for (int k = 0; k < 4; k++) {
             dxv val = {L->vb[k][0][at], L->vb[k][1][at], L->vb[k][2][at], L->vb[k][3][at]};
             dxv vg = val * g, aval = DXV_ABS(val);
             dxv_exact_add(&r->s[k], &r->c[k], &r->e[k], &vg);
             dxvi big = aval >= one;
-            dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big)) * mg;
+            dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big));
+            if (unscaled)
+                grid_under_mul(&gm, &mg, &gm, &r->odd);
+            else
+                gm *= mg;
             if (pow2) {
                 r->mag[0] += gm;
 #pragma GCC unroll 2
@@ -147,7 +146,11 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
 #pragma GCC unroll 2
             for (int comp = 0; comp < 2; comp++) {
                 dxv t = val * (g * q[comp].w[k]);
-                dxv ats = DXV_ABS(t * q[comp].scale), gms = gm * q[comp].mscale;
+                dxv ats = DXV_ABS(t * q[comp].scale), gms;
+                if (unscaled)
+                    grid_under_mul(&gm, &q[comp].mscale, &gms, &r->odd);
+                else
+                    gms = gm * q[comp].mscale;
                 dxv vgs = DXV_ABS(vg * q[comp].scale) * q[comp].dl;
                 if (masked) {
                     gms = DXV_KEEP(gms, q[comp].skip[k]);
@@ -161,9 +164,36 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
         }
     }
     for (int comp = 1; comp >= 0 && pow2; comp--) { /* mag[0] last: mag[1] scales its sum */
-        r->mag[comp] = r->mag[0] * q[comp].mscale;
+        if (unscaled)
+            grid_under_mul(&r->mag[0], &q[comp].mscale, &r->mag[comp], &r->odd);
+        else
+            r->mag[comp] = r->mag[0] * q[comp].mscale;
         r->sabs[comp] *= DXV_ABS(q[comp].scale);
     }
+    for (int comp = 0; comp < 2; comp++)
+        if (unscaled)
+            grid_under_final(&r->mag[comp], &r->under[comp]);
+        else
+            r->under[comp] = r->mag[comp] * (1 + 0x1p-40);
+}
+
+/* dlanes_fill unscaled, the case's loop chosen; where a lane's magnitudes may differ from the
+ * scaled ones (odd, or past the double range unscaled) the whole group again scaled (masked
+ * with no mask set adds what the unmasked loops do, pow2 or not). */
+static inline __attribute__((always_inline)) void
+dlanes_sums(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, int64_t in_cs,
+            dlane_sums *r)
+{
+    const dxv inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+    if (dlane_masked(q))
+        dlanes_fill(L, q, C, go_cs, in_cs, true, false, true, r);
+    else if (dlane_pow2(q))
+        dlanes_fill(L, q, C, go_cs, in_cs, false, true, true, r);
+    else
+        dlanes_fill(L, q, C, go_cs, in_cs, false, false, true, r);
+    dxvi redo = r->odd | ~(r->mag[0] < inf) | ~(r->mag[1] < inf);
+    if (dxv_any(&redo))
+        dlanes_fill(L, q, C, go_cs, in_cs, true, false, false, r);
 }
 
 /* Component q's value per lane from the sums: Σ_k (s_k + c_k)·(w_k·sc_k) as sixteen exact
@@ -205,7 +235,7 @@ static void dlane_write(const gctx *G, const dlane_comp *q, const dlane_sums *r,
     double sabs = r->sabs[comp][j];
     *v = (ref_value){.hi = hi, .lo = lo, .sum_abs = sabs * (1 + (double)(nt + 6) * 0x1p-52),
                      .nterms = nt, .nops = 4, .coord_err = r->cerr[comp][j] * (1 + 0x1p-40),
-                     .under_mag = r->mag[comp][j] * (1 + 0x1p-40)};
+                     .under_mag = r->under[comp][j]};
     if (sabs * (1 + 0x1p-40) > G->overflow_at)
         *flags |= REF_FLAG_RANGE;
 }
@@ -229,12 +259,7 @@ GRID_CLONES static int dgrid_lanes(const gctx *G, const batch_view *bv, const gp
     dlane_comp_of(L, 0, G->p->c, &q[0]);
     dlane_comp_of(L, 1, G->p->c, &q[1]);
     dlane_sums r;
-    if (dlane_masked(q))
-        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, true, false, &r);
-    else if (dlane_pow2(q))
-        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, false, true, &r);
-    else
-        dlanes_fill(L, q, G->p->c, bv->go_cs, bv->in_cs, false, false, &r);
+    dlanes_sums(L, q, G->p->c, bv->go_cs, bv->in_cs, &r);
     dxv s[2], c[2], err[2], hi[2], lo[2];
     dxvi ok[2], dec[2], known[2];
     for (int comp = 0; comp < 2; comp++) {

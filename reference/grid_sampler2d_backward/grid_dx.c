@@ -133,8 +133,8 @@ static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double
 }
 
 
-/* dx_sum_split's sums, a lane per plane: s + c with dropped error err, Σ|terms|, magnitudes,
- * coordinate term */
+/* dx_sum_split's sums, a lane per plane: s + c with dropped error err, Σ|terms|, magnitudes
+ * (unscaled: grid_under_round), coordinate term */
 typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
 
 /* DXL planes at once (lanes: channels c..c + DXL − 1, element pix of lane l at
@@ -155,7 +155,9 @@ dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_
     dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
     r->sabs += DXV_ABS(g * k->wx * k->wy);
     dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
-    r->mag += (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small)) * REF_UNDER_SCALE;
+    dxv mg = (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
+    grid_under_round(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */
+    r->mag += mg;
     if (bil)
         r->cerr += ag * k->cfac;
     if (first) /* exact_sum_add on (0, 0, 0): s = 0 + p0 (−0 made +0 as there), c, err 0 */
@@ -265,7 +267,8 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, 
     int64_t nt = pt->nt;
     int64_t nops = G->p->interpolation == REF_INTERP_BILINEAR ? 4 : 0;
     dxv sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52), cerr = r->cerr * (1 + 0x1p-40);
-    dxv mag = r->mag * (1 + 0x1p-40), hi, lo;
+    dxv mag, hi, lo;
+    grid_under_final(&r->mag, &mag);
     dxvi range = r->sabs * (1 + 0x1p-40) > G->overflow_at, dec, known;
     dxvi past = sum_abs > DBL_MAX; /* Σ|terms| past the double range: redone scaled */
     dxv_decide(&r->s, &r->c, &r->err, &hi, &lo, &dec, &known);

@@ -121,6 +121,76 @@ static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
     *err += DXV_ABS(ul);
 }
 
+/* a·b − p exactly for p = RN(a·b), |a|, |b| within [2^-400, 2^400] or 0 (no overflow in the
+ * split, no underflow in the partial products) */
+static inline __attribute__((always_inline)) void dxv_prod_err(const dxv *a, const dxv *b,
+                                                              const dxv *p, dxv *e)
+{
+    const dxv k = {0x1p27 + 1, 0x1p27 + 1, 0x1p27 + 1, 0x1p27 + 1};
+    dxv ta = *a * k, ah = ta - (ta - *a), al = *a - ah;
+    dxv tb = *b * k, bh = tb - (tb - *b), bl = *b - bh;
+    *e = ((ah * bh - *p) + ah * bl + al * bh) + al * bl;
+}
+
+/* under_mag's sums without subnormal arithmetic. Its terms are products of factors ≥ 1 times
+ * REF_UNDER_SCALE = 2^-1070, subnormal below 2^-1022, and x86 takes a microcode assist on
+ * every operation with a subnormal operand or result (some hundred cycles: those sums made the
+ * grid sampler's reference 5 times slower). So the lanes keep them unscaled, u = value / scale,
+ * each result rounded as the scaled one is: below UNDER_TOP (a subnormal scaled value, a
+ * multiple of 2^-1074) to a multiple of 2^-4, above it to 53 bits as any double. Two such
+ * values add exactly below 2^49 and round as the scaled sum above it, so value = u·scale
+ * exactly while u stays finite (grid_under_final). */
+_Static_assert(REF_UNDER_SCALE == 0x1p-1070, "UNDER_TOP and the quantum 2^-4 follow from it");
+#define UNDER_TOP 0x1p48
+
+/* *x (≥ 0) as RN(*x·REF_UNDER_SCALE) unscaled: below UNDER_TOP rounded to a multiple of 2^-4
+ * (added to 2^48, whose ulp that is, ties to even); exact for an exact *x */
+static inline __attribute__((always_inline)) void grid_under_round(dxv *x)
+{
+    const dxv top = {UNDER_TOP, UNDER_TOP, UNDER_TOP, UNDER_TOP};
+    dxvi low = *x < top;
+    dxv r = (*x + top) - top;
+    *x = (dxv)(((dxvi)r & low) | ((dxvi)*x & ~low));
+}
+
+/* *p = RN(a·scale·b) unscaled for unscaled a ≥ 0 and b ≥ 1: a·b rounded, then as
+ * grid_under_round. Where that double lands halfway between multiples of 2^-4 the exact
+ * product's side of it decides (dxv_prod_err: a + 2^-5 above, − below, a tie to even when
+ * exact); *odd is set where a factor is past the range in which that error is exact. */
+static inline __attribute__((always_inline)) void grid_under_mul(const dxv *a, const dxv *b,
+                                                                 dxv *p, dxvi *odd)
+{
+    const dxv half = {0x1p-5, 0x1p-5, 0x1p-5, 0x1p-5}, zero = {0, 0, 0, 0};
+    dxv x = *a * *b, r = x, e;
+    grid_under_round(&r);
+    dxvi mid = DXV_ABS(x - r) == half; /* x below UNDER_TOP, an odd multiple of 2^-5 */
+    if (dxv_any(&mid)) {
+        dxv_prod_err(a, b, &x, &e);
+        dxvi up = mid & (e > zero), down = mid & (e < zero);
+        r = (dxv)(((dxvi)(x + half) & up) | ((dxvi)(x - half) & down) | ((dxvi)r & ~(up | down)));
+        *odd |= mid & ((*a > 0x1p400) | (*b > 0x1p400));
+    }
+    *p = r;
+}
+
+/* The scaled value u·REF_UNDER_SCALE of unscaled sums u (≥ 0, finite) times 1 + 2^-40, as
+ * the bound's fields take them: below UNDER_TOP, u = k·2^-4 is the subnormal k·2^-1074 whose
+ * bits are k, those of 2^48 + u less 2^48's; above, a normal product (by 2^-535 twice: the
+ * scale is itself subnormal, an operand that takes the assist). The factor 1 + 2^-40
+ * leaves a subnormal k·2^-1074 as it is for k < 2^39 (u < 2^35), so it is applied (to every
+ * lane, the original operation) only where some lane is larger. */
+static inline __attribute__((always_inline)) void grid_under_final(const dxv *u, dxv *v)
+{
+    const dxv top = {UNDER_TOP, UNDER_TOP, UNDER_TOP, UNDER_TOP};
+    const dxv keep = {0x1p35, 0x1p35, 0x1p35, 0x1p35};
+    dxvi low = *u < top, big = *u >= keep;
+    dxvi k = (dxvi)(*u + top) - (dxvi)top;
+    dxv n = (dxv)(((dxvi)top & low) | ((dxvi)*u & ~low)) * 0x1p-535 * 0x1p-535;
+    *v = (dxv)((k & low) | ((dxvi)n & ~low));
+    if (dxv_any(&big))
+        *v *= 1 + 0x1p-40;
+}
+
 
 /* Batch n's gradOutput and input as read by the gather: element (c, i) at base[c·cs + i·is],
  * from the tensors (cs a plane, is 1) or from channel-innermost copies (cs 1, is C). */

@@ -1,8 +1,8 @@
 /* Grid sampler: the double-double fast path (with Ziv's fallback) and pure MPFR (force_mpfr)
  * must give bitwise identical answers (same_output.h) on ≥ 10^5 random elements per dtype
  * (inputs rounded to the dtype), across padding, interpolation and alignCorners. Also: results do
- * not depend on the thread count, and the fast path decides most elements. The expected side is
- * MPFR (exact terms, mpfr_sum). */
+ * not depend on the thread count, the fast path decides most elements, and on ordinary data it
+ * meets no subnormal operand (x86's assists). The expected side is MPFR (exact terms, mpfr_sum). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,9 @@
 #include <string.h>
 #include <math.h>
 #include <cmocka.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include "reference.h"
 #include "reference_grid_sampler2d_backward.h"
@@ -159,9 +162,111 @@ static void pow2_scales(void **state)
         }
 }
 
+/* Random data of dtype dt in [-a, a) for gradOutput, [-b, b) for input; grid values
+ * (k + 1/4)/64 into *go, *in, *gr: exact coordinates (no branch alternatives), never on a
+ * lattice point, and under border and reflection (which clip) |k| ≤ 54, so none is clipped to
+ * an edge (sizes ≥ 8): no weight is exactly 0. (With a negative gradient such a term is −0, and
+ * an element reached only by such terms is +0 on the fast path, −0 by MPFR.) */
+static void dyadic_case(const ref_grid_params *p, ref_dtype dt, double a, double b, double **go,
+                        double **in, double **gr)
+{
+    int64_t ngo = p->n * p->c * p->h_out * p->w_out, nin = p->n * p->c * p->h_in * p->w_in;
+    int64_t ngr = p->n * p->h_out * p->w_out * 2;
+    *go = malloc((size_t)ngo * 8);
+    *in = malloc((size_t)nin * 8);
+    *gr = malloc((size_t)ngr * 8);
+    for (int64_t i = 0; i < ngo; i++)
+        (*go)[i] = ref_round_to((urand() * 2 - 1) * a, dt);
+    for (int64_t i = 0; i < nin; i++)
+        (*in)[i] = ref_round_to((urand() * 2 - 1) * b, dt);
+    int k = p->padding == REF_PAD_ZEROS ? 63 : 54;
+    for (int64_t i = 0; i < ngr; i++)
+        (*gr)[i] = ((int)(urand() * 2 * k) - k + 0.25) / 64;
+}
+
+/* x to 26 significant bits: the most the lanes take (plain data) */
+static double round26(double x)
+{
+    int e;
+    double f = frexp(x, &e);
+    return ldexp(nearbyint(ldexp(f, 26)), e - 26);
+}
+
+/* The magnitudes of the bound's underflow term (under_mag, in units of 2^-1070) are summed by
+ * the fast path's lanes unscaled and rounded as the scaled values are: against pure MPFR's scaled
+ * sums where that rounding matters. Gradients and inputs past 1 with bits below 2^-4 (the
+ * scaled quantum), sums past 2^35 (where the factor 1 + 2^-40 moves a subnormal) and past 2^48
+ * (normal scaled values), products exactly halfway between multiples of 2^-4 (a tie to even),
+ * double data of 26 bits (the most the lanes take) by scales of 11.5 and 8.5; power-of-two
+ * scales (16 x 8) and others (12 x 10, 23 x 17, FP16 too). */
+static void under_mag_unscaled(void **state)
+{
+    (void)state;
+    const int64_t sizes[3][2] = {{16, 8}, {12, 10}, {23, 17}};
+    const double mags[5][2] = {{3, 5}, {0x1p30, 0x1p8}, {0x1p45, 0x1p9}, {1.0625, 1.5},
+                               {0x1p26, 0x1p18}};
+    for (int s = 0; s < 3; s++)
+        for (int m = 0; m < 5; m++) {
+            ref_dtype dt = m == 4 ? REF_DT_DOUBLE : s == 2 ? REF_DT_FLOAT16 : REF_DT_FLOAT;
+            ref_grid_params p = {.n = 2, .c = 6, .h_in = sizes[s][0], .w_in = sizes[s][1],
+                                 .h_out = 9, .w_out = 11, .interpolation = REF_INTERP_BILINEAR,
+                                 .padding = (ref_padding)((s + m) % 3), .align_corners = m % 2};
+            int64_t ngo = p.n * p.c * p.h_out * p.w_out, nin = p.n * p.c * p.h_in * p.w_in;
+            double *go, *in, *gr;
+            dyadic_case(&p, dt, mags[m][0], mags[m][1], &go, &in, &gr);
+            for (int64_t i = 0; m == 3 && i < ngo; i++) /* 1.0625·1.5 = 1.59375 */
+                go[i] = go[i] < 0 ? -1.0625 : 1.0625;
+            for (int64_t i = 0; m == 3 && i < nin; i++)
+                in[i] = in[i] < 0 ? -1.5 : 1.5;
+            for (int64_t i = 0; m == 4 && i < ngo; i++)
+                go[i] = round26(go[i]);
+            for (int64_t i = 0; m == 4 && i < nin; i++)
+                in[i] = round26(in[i]);
+            ref_options fo;
+            fast_vs_mpfr(&p, go, in, gr, dt, 2, &fo, NULL);
+            assert_true(fo.fast_hits > 4 * fo.mpfr_fallbacks);
+            free(go); free(in); free(gr);
+        }
+}
+
+/* On ordinary FP32 data (|values| < 1, exact coordinates) the fast path on one thread (the
+ * caller's, whose MXCSR this reads) takes no subnormal operand: x86 sets the denormal flag (DE)
+ * on one, and each costs a microcode assist of some hundred cycles (the bound's underflow
+ * magnitudes, scaled by 2^-1070, made the reference 5 times slower). */
+static void no_subnormal_operands(void **state)
+{
+    (void)state;
+#if defined(__x86_64__) || defined(__i386__)
+    const int64_t sizes[2][2] = {{16, 16}, {12, 10}};
+    for (int s = 0; s < 2; s++) {
+        ref_grid_params p = {.n = 2, .c = 8, .h_in = sizes[s][0], .w_in = sizes[s][1],
+                             .h_out = 16, .w_out = 16, .interpolation = REF_INTERP_BILINEAR,
+                             .padding = REF_PAD_ZEROS};
+        double *go, *in, *gr;
+        dyadic_case(&p, REF_DT_FLOAT, 1, 1, &go, &in, &gr);
+        ref_options o = {.threads = 1, .path = ref_grid_path(REF_DT_FLOAT)};
+        ref_output gi, gg;
+        _mm_setcsr(_mm_getcsr() & ~(unsigned)_MM_EXCEPT_DENORM);
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &gi, &gg), 0);
+        unsigned csr = _mm_getcsr();
+        print_message("sizes %lld x %lld: fast %lld, fallback %lld, MXCSR %#x\n",
+                      (long long)p.h_in, (long long)p.w_in, (long long)o.fast_hits,
+                      (long long)o.mpfr_fallbacks, csr);
+        assert_int_equal(csr & _MM_EXCEPT_DENORM, 0);
+        assert_int_equal(o.mpfr_fallbacks, 0);
+        ref_output_free(&gi); ref_output_free(&gg);
+        free(go); free(in); free(gr);
+    }
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts),
-                                       cmocka_unit_test(pow2_scales)};
+                                       cmocka_unit_test(pow2_scales),
+                                       cmocka_unit_test(under_mag_unscaled),
+                                       cmocka_unit_test(no_subnormal_operands)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
