@@ -129,11 +129,9 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
             dxv vg = val * g, aval = DXV_ABS(val);
             dxv_exact_add(&r->s[k], &r->c[k], &r->e[k], &vg);
             dxvi big = aval >= one;
-            dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big));
-            if (unscaled)
-                grid_under_mul(&gm, &mg, &gm, &r->odd);
-            else
-                gm *= mg;
+            dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big)) * mg;
+            if (unscaled) /* plain data: two factors of at most 26 bits, an exact product */
+                grid_under_round(&gm);
             if (pow2) {
                 r->mag[0] += gm;
 #pragma GCC unroll 2
