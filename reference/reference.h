@@ -202,6 +202,7 @@ typedef struct {
     bool result_fp16;
     double u_16, eta_16;
     double eta_under;        /* eta_acc per unit of under_mag: eta_acc / REF_UNDER_SCALE · 5/4 */
+    double eta_under_sub;    /* eta_under·2^-1074 when that is a normal double, else 0 */
 } ref_bound_plan;
 void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path *path);
 double ref_bound_planned(const ref_bound_plan *b, const ref_value *v);

@@ -27,7 +27,10 @@
  *   normal range. A computed value within E of a finite exact one may pass the output's range
  *   where the exact value does not (FP16, exact 65504: an FP32 sum 16 above it rounds to inf):
  *   ref_bound_reaches_inf. */
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "ref_internal.h"
 
@@ -48,6 +51,8 @@ void ref_bound_plan_init(ref_bound_plan *b, ref_dtype out_dtype, const ref_path 
                           .u_acc = acc->unit_roundoff, .eta_acc = acc->eta,
                           .eta_under = acc->eta / REF_UNDER_SCALE * 1.25,
                           .result_fp16 = path->result_fp16};
+    double sub = ldexp(b->eta_under, -1074);
+    b->eta_under_sub = sub >= DBL_MIN && ldexp(sub, 1074) == b->eta_under ? sub : 0;
     const ref_prec *h = ref_dtype_prec(REF_DT_FLOAT16);
     b->u_16 = h->unit_roundoff;
     b->eta_16 = h->eta;
@@ -95,6 +100,20 @@ static double bound_past_range(const ref_bound_plan *b, const ref_value *v, doub
     return ldexp(b->u_out * hi + (1 + b->u_out) * E, e) + b->eta_out;
 }
 
+/* The underflow term (below) of n terms of nops roundings each. under_mag is subnormal for most
+ * grid sampler elements (its unit is 2^-1070), and x86 takes a microcode assist on an operation
+ * with a subnormal operand (some hundred cycles an element judged): its bits k give
+ * under_mag = k·2^-1074, and k·(eta_under·2^-1074), both factors exact doubles, is the same real
+ * product rounded once. */
+static double under_term(const ref_bound_plan *b, double under_mag, double n, double nops)
+{
+    int64_t k;
+    memcpy(&k, &under_mag, sizeof k);
+    if (k > 0 && k < (INT64_C(1) << 52) && b->eta_under_sub > 0) /* positive subnormal */
+        return (double)k * b->eta_under_sub * nops;
+    return under_mag > 0 ? under_mag * b->eta_under * nops : n * nops * b->eta_acc;
+}
+
 double ref_bound_planned(const ref_bound_plan *b, const ref_value *v)
 {
     if (!isfinite(v->hi))
@@ -112,7 +131,7 @@ double ref_bound_planned(const ref_bound_plan *b, const ref_value *v)
      * by up to η_acc absolutely, not relatively (additions of subnormals are exact); each of a
      * term's nops roundings may be one. */
     double nops = (double)(v->nops > 0 ? v->nops : 1);
-    double under = v->under_mag > 0 ? v->under_mag * b->eta_under * nops : n * nops * b->eta_acc;
+    double under = under_term(b, v->under_mag, n, nops);
     if (v->sum_exp > 0)
         return bound_past_range(b, v, gamma, u_op,
                                 (b->operand ? n * b->eta_g : 0) + v->coord_err + under);
