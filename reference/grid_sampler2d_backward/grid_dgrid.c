@@ -47,6 +47,21 @@ static inline void v2_exact_add(v2d *s, v2d *c, v2d *err, v2d x)
     *err += V2_ABS(ul);
 }
 
+/* dgrid_fill's magnitudes as sums of scaled terms (the unit REF_UNDER_SCALE of every product's
+ * first factor), in its order: where the unscaled ones leave the double range. */
+static void dgrid_mag_scaled(const gctx *G, const dgrid_gather *D, double mag[2])
+{
+    mag[0] = mag[1] = 0;
+    for (int64_t c = 0; c < G->p->c && D->nc > 0; c++) {
+        double mg = ref_fmax(1, fabs(D->gb[c * D->go_cs])) * REF_UNDER_SCALE;
+        for (int comp = 0; comp < 2; comp++)
+            for (int k = 0; k < D->nc; k++)
+                if (!D->comp[comp].skip[k])
+                    mag[comp] += ref_fmax(1, fabs(D->vb[k][c * D->in_cs])) * mg *
+                                 D->comp[comp].mscale;
+    }
+}
+
 /* One pass over the point's channels fills D, the corners as the lanes of two vectors (lanes
  * past nc read corner 0 and are never used); every sum keeps channel-then-corner order.
  * lean (grid_dgrid_lean): the data are plain and no intermediate can come near the overflow
@@ -82,7 +97,7 @@ dgrid_fill(const gctx *G, const batch_view *bv, int64_t pix, dgrid_gather *D, bo
     for (int64_t c = 0; c < p->c && nc == 0; c++) /* no corner: vsum = 0 */
         pmax = ref_fmax(pmax, ref_fmax(0, 0 * fabs(D->gb[c * D->go_cs])));
     for (int64_t c = 0; c < p->c && nc > 0; c++) {
-        double g = D->gb[c * D->go_cs], mg = ref_fmax(1, fabs(g)) * REF_UNDER_SCALE, vsum = 0;
+        double g = D->gb[c * D->go_cs], mg = grid_under_round1(ref_fmax(1, fabs(g))), vsum = 0;
         int64_t at = c * D->in_cs;
         v2d val[2] = {{D->vb[0][at], D->vb[1][at]}, {D->vb[2][at], D->vb[3][at]}};
         v2d vg[2] = {val[0] * g, val[1] * g};
@@ -117,10 +132,12 @@ dgrid_fill(const gctx *G, const batch_view *bv, int64_t pix, dgrid_gather *D, bo
                 clear[h] &= (val[h] == zero) | gzero | (avg[h] >= tiny);
             }
         }
-        v2d gm[2];
+        v2d gm[2]; /* unscaled (grid_under_round1) */
         for (int h = 0; h < 2; h++) {
             v2i big = aval[h] >= one; /* ref_fmax(1, |val|): 1 for a NaN */
-            gm[h] = (v2d)(((v2i)aval[h] & big) | ((v2i)one & ~big)) * mg;
+            gm[h] = (v2d)(((v2i)aval[h] & big) | ((v2i)one & ~big));
+            for (int i = 0; i < 2; i++)
+                gm[h][i] = grid_under_mul1(gm[h][i], mg);
         }
 #pragma GCC unroll 2
         for (int comp = 0; comp < 2; comp++) {
@@ -130,7 +147,8 @@ dgrid_fill(const gctx *G, const batch_view *bv, int64_t pix, dgrid_gather *D, bo
                 v2d t = val[h] * (g * w[comp][h]); /* a zero weight gives 0, not (val·g = ∞)·0 */
                 at_[h] = V2_ABS(t);
                 ats[h] = V2_ABS(t * q->scale);
-                gms[h] = gm[h] * q->mscale;
+                for (int i = 0; i < 2; i++)
+                    gms[h][i] = grid_under_mul1(gm[h][i], q->mscale);
                 vgs[h] = V2_ABS(vg[h] * q->scale) * q->dl;
             }
             for (int k = 0; k < nc; k++) {
@@ -149,6 +167,11 @@ dgrid_fill(const gctx *G, const batch_view *bv, int64_t pix, dgrid_gather *D, bo
             pmax = ref_fmax(pmax, ref_fmax(vsum, vsum * fabs(g)));
     }
     D->pmax = pmax;
+    if (!(mag[0] < INFINITY && mag[1] < INFINITY)) /* past the range unscaled (or ∞ terms) */
+        dgrid_mag_scaled(G, D, mag);
+    else
+        for (int comp = 0; comp < 2; comp++)
+            mag[comp] = grid_under_scaled1(mag[comp]);
     for (int comp = 0; comp < 2; comp++) {
         dgrid_comp *q = &D->comp[comp];
         q->pre = pre[comp];
@@ -295,7 +318,7 @@ static int dgrid_value(const gctx *G, const dgrid_gather *D, int comp, bool prim
     else
         v->sum_abs = q->sabs * (1 + (double)(q->nt + 6) * 0x1p-52);
     v->coord_err = q->cerr * (1 + 0x1p-40);
-    v->under_mag = q->mag * (1 + 0x1p-40);
+    v->under_mag = grid_under_grow(q->mag);
     /* FP32 (double) products val·g, corner differences, the sum before and after the scale: past
      * the working range an intermediate overflows (and ∞ − ∞ or ∞·0 follow) though the exact
      * value is finite */

@@ -76,7 +76,8 @@ void grid_dx_point_elems(const ref_grid_params *p, const gpoint *pt, int64_t *e)
 }
 
 /* What an element's terms add up to in one plane: Σ|terms|, the coordinate term, the
- * magnitudes, the non-finite class and (off force_mpfr) the sum s with |exact − s| ≤ err. */
+ * magnitudes (unscaled: grid_under_round1), the non-finite class and (off force_mpfr) the sum s
+ * with |exact − s| ≤ err. */
 typedef struct {
     double sabs, cerr, mag, err;
     ref_nfclass cls;
@@ -96,7 +97,7 @@ static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double
         double g = gp[k->pix * is];
         double tt = g * k->wx * k->wy;
         r.sabs += fabs(tt);
-        r.mag += ref_fmax(1, fabs(g)) * REF_UNDER_SCALE; /* wx·wy may underflow, then × g */
+        r.mag += grid_under_round1(ref_fmax(1, fabs(g))); /* wx·wy may underflow, then × g */
         if (!isfinite(g)) {
             double f[3] = {g, k->wx, k->wy};
             ref_nf_term(&r.cls, f, 3);
@@ -197,6 +198,16 @@ static double dx_sabs_scaled(const void *ctx)
     return s;
 }
 
+/* Σ max(1, |g|)·REF_UNDER_SCALE of the terms, scaled term by term as dx_sum_any's magnitudes
+ * stand for: where their unscaled sum leaves the double range. */
+static double dx_mag_scaled(const dx_plane_terms *d)
+{
+    double s = 0;
+    for (int64_t i = 0; i < d->nt; i++)
+        s += ref_fmax(1, fabs(d->gp[d->t[i].pix * d->is])) * REF_UNDER_SCALE;
+    return s;
+}
+
 /* Element e's answer from its sums (v, fl) and terms: the bound data, and its value where the
  * terms are non-finite or Ziv's test decides; else 1 (the MPFR path). */
 static int dx_finish(const gctx *G, const dx_plane_terms *pt, const dxsum *r, ref_value *v,
@@ -208,7 +219,8 @@ static int dx_finish(const gctx *G, const dx_plane_terms *pt, const dxsum *r, re
     v->nops = bil ? 4 : 0;
     ref_set_sum_abs(v, r->sabs, 1 + (double)(nt + 6) * 0x1p-52, dx_sabs_scaled, pt);
     v->coord_err = r->cerr * (1 + 0x1p-40);
-    v->under_mag = r->mag * (1 + 0x1p-40);
+    v->under_mag = grid_under_grow(r->mag < INFINITY ? grid_under_scaled1(r->mag)
+                                                     : dx_mag_scaled(pt));
     v->min_weight = 0;
     /* partial sums of |g·w| past the working range may overflow (FP32 for FP32 data) */
     if (r->sabs * (1 + 0x1p-40) > G->overflow_at)

@@ -282,6 +282,46 @@ typedef struct {
  * sort's copies and grid_dx_block's reads move a fifth less than 80 */
 _Static_assert(sizeof(dxterm) == 64, "dxterm layout");
 
+/* grid_under_round, grid_under_mul and the scaled value of grid_under_final for one double (the
+ * scalar passes, any data: a product's error by fma) */
+static inline double grid_under_round1(double x)
+{
+    return x < UNDER_TOP ? (x + UNDER_TOP) - UNDER_TOP : x;
+}
+
+static inline double grid_under_mul1(double a, double b)
+{
+    double x = a * b, r = grid_under_round1(x);
+    if (fabs(x - r) == 0x1p-5) { /* halfway: the exact product's side */
+        double e = fma(a, b, -x);
+        r = e > 0 ? x + 0x1p-5 : e < 0 ? x - 0x1p-5 : r;
+    }
+    return r;
+}
+
+/* u·REF_UNDER_SCALE exactly for a finite unscaled sum u ≥ 0 */
+static inline double grid_under_scaled1(double u)
+{
+    if (!(u < UNDER_TOP))
+        return u * 0x1p-535 * 0x1p-535;
+    double t = u + UNDER_TOP, top = UNDER_TOP, v;
+    int64_t k, k0;
+    memcpy(&k, &t, sizeof k);
+    memcpy(&k0, &top, sizeof k0);
+    k -= k0;
+    memcpy(&v, &k, sizeof v);
+    return v;
+}
+
+/* m·(1 + 2^-40) for a scaled magnitude m ≥ 0 as the bound's fields take it, with no subnormal
+ * operand where that leaves m as it is (m = k·2^-1074, k < 2^39) */
+static inline double grid_under_grow(double m)
+{
+    int64_t k;
+    memcpy(&k, &m, sizeof k);
+    return k >= 0 && k < (INT64_C(1) << 39) ? m : m * (1 + 0x1p-40);
+}
+
 /* x as split into hi, lo by dx_split26, again: hi + lo, or hi itself when lo is 0 (so a −0
  * stays −0; lo ≠ 0 means x ≠ 0, and then hi + lo is x exactly) */
 static inline double dx_unsplit(double hi, double lo) { return lo == 0 ? hi : hi + lo; }

@@ -229,31 +229,33 @@ static void under_mag_unscaled(void **state)
         }
 }
 
-/* On ordinary FP32 data (|values| < 1, exact coordinates) the fast path on one thread (the
- * caller's, whose MXCSR this reads) takes no subnormal operand: x86 sets the denormal flag (DE)
- * on one, and each costs a microcode assist of some hundred cycles (the bound's underflow
- * magnitudes, scaled by 2^-1070, made the reference 5 times slower). */
+/* On ordinary data (|values| < 1, exact coordinates) the fast path on one thread (the caller's,
+ * whose MXCSR this reads) takes no subnormal operand: x86 sets the denormal flag (DE) on one,
+ * and each costs a microcode assist of some hundred cycles (the bound's underflow magnitudes,
+ * scaled by 2^-1070, made the reference 5 times slower). FP32 data take the vector lanes,
+ * double data of 53 bits the scalar passes. */
 static void no_subnormal_operands(void **state)
 {
     (void)state;
 #if defined(__x86_64__) || defined(__i386__)
     const int64_t sizes[2][2] = {{16, 16}, {12, 10}};
-    for (int s = 0; s < 2; s++) {
-        ref_grid_params p = {.n = 2, .c = 8, .h_in = sizes[s][0], .w_in = sizes[s][1],
+    for (int s = 0; s < 4; s++) {
+        ref_grid_params p = {.n = 2, .c = 8, .h_in = sizes[s % 2][0], .w_in = sizes[s % 2][1],
                              .h_out = 16, .w_out = 16, .interpolation = REF_INTERP_BILINEAR,
                              .padding = REF_PAD_ZEROS};
+        ref_dtype dt = s < 2 ? REF_DT_FLOAT : REF_DT_DOUBLE;
         double *go, *in, *gr;
-        dyadic_case(&p, REF_DT_FLOAT, 1, 1, &go, &in, &gr);
-        ref_options o = {.threads = 1, .path = ref_grid_path(REF_DT_FLOAT)};
+        dyadic_case(&p, dt, 1, 1, &go, &in, &gr);
+        ref_options o = {.threads = 1, .path = ref_grid_path(dt)};
         ref_output gi, gg;
         _mm_setcsr(_mm_getcsr() & ~(unsigned)_MM_EXCEPT_DENORM);
         assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &gi, &gg), 0);
         unsigned csr = _mm_getcsr();
-        print_message("sizes %lld x %lld: fast %lld, fallback %lld, MXCSR %#x\n",
+        print_message("dtype %d, sizes %lld x %lld: fast %lld, fallback %lld, MXCSR %#x\n", dt,
                       (long long)p.h_in, (long long)p.w_in, (long long)o.fast_hits,
                       (long long)o.mpfr_fallbacks, csr);
         assert_int_equal(csr & _MM_EXCEPT_DENORM, 0);
-        assert_int_equal(o.mpfr_fallbacks, 0);
+        assert_true(o.fast_hits > 100 * o.mpfr_fallbacks);
         ref_output_free(&gi); ref_output_free(&gg);
         free(go); free(in); free(gr);
     }
