@@ -78,6 +78,9 @@ static bool beyond_beside_class(const ref_value *a)
     return isinf(a->hi) && a->lo != 0 && !(a->coord_err < DBL_MAX * 0x1p-30);
 }
 
+#define MARK_AHEAD 16 /* elements (cache lines) between a prefetch and its use: the hardware's
+                       * stream stops at each 4 KiB page, 64 elements */
+
 /* The flags every element of a chunk gets from its values and alternatives alike, set once
  * before the chunk is handed on: unjudged where a value is beyond the double range
  * (grid_beyond_range), REF_FLAG_RANGE where a device may overflow (may_pass_range). A non-finite element is judged by
@@ -86,6 +89,8 @@ static void mark_range(const gctx *G, ref_output *o)
 {
     for (int64_t i = 0; i < o->numel; i++) {
         uint8_t *f = &o->flags[i];
+        if (i + MARK_AHEAD < o->numel)
+            __builtin_prefetch(&o->v[i + MARK_AHEAD]);
         if (*f & REF_FLAG_UNCHECKABLE)
             continue;
         if (*f & REF_FLAG_NONFINITE) {
