@@ -140,8 +140,7 @@ static inline __attribute__((always_inline)) void dxv_prod_err(const dxv *a, con
  * multiple of 2^-1074) to a multiple of 2^-4, above it to 53 bits as any double. Two such
  * values add exactly below 2^49 and round as the scaled sum above it, so value = u·scale
  * exactly while u stays finite (grid_under_final). */
-_Static_assert(REF_UNDER_SCALE == 0x1p-1070, "UNDER_TOP and the quantum 2^-4 follow from it");
-#define UNDER_TOP 0x1p48
+#define UNDER_TOP 0x1p48 /* 2^-1022 / REF_UNDER_SCALE; the quantum 2^-4 is 2^-1074 / it */
 
 /* *x (≥ 0) as RN(*x·REF_UNDER_SCALE) unscaled: below UNDER_TOP rounded to a multiple of 2^-4
  * (added to 2^48, whose ulp that is, ties to even); exact for an exact *x */
