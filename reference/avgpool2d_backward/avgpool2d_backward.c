@@ -613,6 +613,15 @@ static int64_t whole_rows(int64_t n, int64_t w)
     return w > 0 && w <= n ? n - n % w : n;
 }
 
+/* A chunk of at most n elements: whole planes when one fits (each plane's kind, avgpool_plane_kind,
+ * is then found once: a plane cut by a chunk's end was scanned again by the next), else whole
+ * rows (whole_rows). */
+static int64_t whole_planes(int64_t n, const ref_avgpool_params *p)
+{
+    int64_t hw = p->h * p->w;
+    return hw > 0 && hw <= n ? n - n % hw : whole_rows(n, p->w);
+}
+
 /* The elements of a call, chunk after chunk, in one OpenMP team: chunk c (step elements, the
  * last fewer) is computed into buffer c % PIPE_BUFS while earlier ones are handed on, so the team
  * meets no barrier per chunk. Its blocks (whole rows, numbered across the chunks) are taken in
@@ -776,7 +785,7 @@ int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, r
     if (!problem_ok(p, grad_output))
         return -1;
     int64_t numel = p->n * p->c * p->h * p->w;
-    int64_t step = whole_rows(s->elems > 0 ? s->elems : REF_AVGPOOL_CHUNK_ELEMS, p->w);
+    int64_t step = whole_planes(s->elems > 0 ? s->elems : REF_AVGPOOL_CHUNK_ELEMS, p);
     pool_tabs T;
     ref_chunkbuf b[PIPE_BUFS];
     memset(b, 0, sizeof b);
