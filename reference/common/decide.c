@@ -117,12 +117,16 @@ void ref_finish_mpfr_sum(mpfr_ptr *terms, unsigned long n, double *hi, double *l
     mpfr_init2(h, REF_ODD_PREC);
     mpfr_init2(l, REF_LO_BITS);
     ref_mpfr_round_odd(h, mpfr_sum(h, terms, n, MPFR_RNDZ));
-    *hi = mpfr_get_d(h, MPFR_RNDN);
+    /* an exact zero is +0 whatever its terms' signs (MPFR sums −0 terms to −0; the fast paths,
+     * like a device's accumulator starting at +0, give +0) */
+    *hi = mpfr_get_d(h, MPFR_RNDN) + 0.0;
     if (isfinite(*hi)) {
         mpfr_set_d(h, -*hi, MPFR_RNDN); /* exact */
         terms[n] = h;
         mpfr_sum(l, terms, n + 1, MPFR_RNDN);
         *lo = ref_mpfr_lo(l);
+        if (*hi == 0 && *lo == 0)
+            *lo = 0; /* (+0, +0) */
     } else if (mpfr_number_p(h)) {
         *lo = beyond_excess(terms, n, h, l, *hi);
     } else {

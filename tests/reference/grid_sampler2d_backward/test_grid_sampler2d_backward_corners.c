@@ -282,6 +282,24 @@ static void nonfinite_beside_finite_past_range(void **state)
     }
 }
 
+/* DOUBLE, align corners, input 1×1×1×2, grid (−1, 0), g = −1: x: t = (x + 1)/2·1 = 0 exactly, so
+ * column 0 gets weight 1 and column 1 weight exactly 0 (H = 1: row 0, weight 1). input_grad =
+ * [−1, 0]: element 1's only term is −1·0, an exact zero; both paths must give the same zero. */
+static void zero_weight_term_sign(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = 1,
+                         .align_corners = true};
+    double go = -1, in[2] = {0}, gr[2] = {-1, 0};
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, &go, in, gr, m, &oi, NULL);
+        assert_true(oi.v[0].hi == -1);
+        assert_true(oi.v[1].hi == 0);
+        ref_output_free(&oi);
+    }
+}
+
 /* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
  * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
 static void grid_fp32_overflow_times_zero_scale(void **state)
@@ -338,6 +356,7 @@ int main(void)
         cmocka_unit_test(bicubic_grid_grad_sum_past_double_range),
         cmocka_unit_test(nonfinite_beside_any_double),
         cmocka_unit_test(nonfinite_beside_finite_past_range),
+        cmocka_unit_test(zero_weight_term_sign),
         cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
         cmocka_unit_test(far_point_interval),
     };
