@@ -142,6 +142,14 @@ static void dx_interval(const gctx *G, const gpoint *pts, const dxreach *R, cons
     ref_sum_abs_add(v, u.abs * grow);
     /* Σ max(1, |g|) ≤ n + Σ|g| */
     v->under_mag += ((double)u.n + u.abs) * REF_UNDER_SCALE * grow;
+    if (!isfinite(v->hi)) {
+        /* finite past the double range: no interval of doubles around it; ±inf stays the
+         * answer where its excess lo is more than twice the uncertain points' reach (every
+         * branch overflows), else any double may be legal */
+        bool judged = fabs(v->lo) > 2 * ref_fmax(fabs(u.lo), fabs(u.hi)) * grow;
+        *fl = (uint8_t)(judged ? *fl & ~REF_FLAG_UNCHECKABLE : *fl | REF_FLAG_UNCHECKABLE);
+        return;
+    }
     ival[2 * e] = u.lo * grow;
     ival[2 * e + 1] = u.hi * grow;
     *fl = (uint8_t)((*fl & ~REF_FLAG_UNCHECKABLE) | REF_FLAG_INTERVAL);

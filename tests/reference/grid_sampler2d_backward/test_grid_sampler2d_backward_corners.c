@@ -300,6 +300,29 @@ static void zero_weight_term_sign(void **state)
     }
 }
 
+/* An element past the double range that an unresolved point also reaches (tools/differential
+ * seed 6112, g4381, reduced; bicubic's twin is beyond_range_with_unresolved_point): DOUBLE,
+ * reflection, not align, input 1×1×1×2. Points B and C at x = −1/2: t = ((x + 1)·2 − 1)/2 = 0
+ * exactly, weight 1 on column 0 and 0 on column 1, each with g = M = DBL_MAX: column 0 gets 2M,
+ * past the range by M (lo > 0, M held in 32 bits: +inf; every device overflows). Point A at x = 10^17 (g = 1) has an
+ * unknown fold and reaches either column by at most 1. Column 0 was flagged INTERVAL around
+ * hi = +inf (the dump's [inf, inf]); it is judged +inf now, column 1 in [0, 1] by interval. */
+static void beyond_range_with_unresolved_point_bilinear(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 1, .h_in = 1, .w_in = 2, .h_out = 1, .w_out = 3,
+                         .padding = REF_PAD_REFLECTION};
+    double go[3] = {1, DBL_MAX, DBL_MAX}, in[2] = {1, 2}, gr[6] = {1e17, 0, -0.5, 0, -0.5, 0};
+    for (int m = 0; m < 2; m++) {
+        ref_output oi;
+        grid(&p, go, in, gr, m, &oi, NULL);
+        assert_true(oi.v[0].hi == INFINITY && oi.v[0].lo > 0);
+        assert_int_equal(oi.flags[0] & (REF_FLAG_INTERVAL | REF_FLAG_UNCHECKABLE), 0);
+        assert_true(oi.v[1].hi == 0 && (oi.flags[1] & REF_FLAG_INTERVAL));
+        ref_output_free(&oi);
+    }
+}
+
 /* FP32 path: input [F, F] (F = FLT_MAX), W = 1, align corners: the x factor (W − 1)/2 is 0, so
  * grid_grad x is exactly 0, yet val·g = 2F overflows FP32 first (inf·0 = NaN): RANGE. */
 static void grid_fp32_overflow_times_zero_scale(void **state)
@@ -357,6 +380,7 @@ int main(void)
         cmocka_unit_test(nonfinite_beside_any_double),
         cmocka_unit_test(nonfinite_beside_finite_past_range),
         cmocka_unit_test(zero_weight_term_sign),
+        cmocka_unit_test(beyond_range_with_unresolved_point_bilinear),
         cmocka_unit_test(grid_fp32_overflow_times_zero_scale),
         cmocka_unit_test(far_point_interval),
     };
