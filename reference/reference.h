@@ -97,9 +97,9 @@ typedef struct {
      * VECTOR with operand FLOAT16 ("divide-fp16"): g and div rounded to FP16, then g/div. */
     bool premul, premul_fp16, result_fp16;
     /* Grid sampler: the format the device rounds its unnormalised coordinate to, by its unit
-     * roundoff and half its least subnormal (950's SIMT kernel on FLOAT16 and BF16 from 9.1);
-     * 0: the coordinate stays in the working format. */
-    double coord_u, coord_eta;
+     * roundoff, half its least subnormal and its largest finite (950's SIMT kernel on FLOAT16
+     * and BF16 from 9.1); 0: the coordinate stays in the working format. */
+    double coord_u, coord_eta, coord_max;
 } ref_path;
 
 /* ---- per-element answers ---- */

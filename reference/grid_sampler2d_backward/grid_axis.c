@@ -14,16 +14,16 @@
  * branch, so they add to δ in t units: δ = 2uM + u(|t|+1) + 2u(2·size+1). Clip and floor are
  * exact. δ is computed in double and scaled by (1 + 2^-40) to stay an upper bound.
  *
- * Branches. Every branch boundary of PyTorch's algorithm lies on the lattice ½ℤ in t: clip
- * limits 0 and size−1, folds min + k·span (min ∈ {0, −½}, span ∈ {size−1, size}), floor edges
- * and nearest ties (c = ±t + b integer or half-integer). So the branches a device with
- * |t' − t| ≤ δ can take are exactly those at the lattice points p within δ of t, approached from
- * below, at, or from above (side σ ∈ {−1, 0, +1}); decide() evaluates the algorithm's
- * comparisons at p + σ·ε symbolically. Far outside the relevant range (zeros: [−1, size],
- * border: [0, size−1]) every branch gives the same (all out of bounds, or clipped) result.
- * One more legal branch: below a fold k·span (k ≥ 2) floor(in/span) may round up to k while
- * fmod(in, span) ≈ span, landing the coordinate on the far side ("far"; the FP quotient's
- * rounding, not a coordinate error).
+ * Branches. Every branch boundary of PyTorch's algorithm lies on the lattice ½ℤ in t: clip limits 0
+ * and hi (size−1, or on 950's SIMT kernel its rounding to the dtype: clip_bound), folds min +
+ * k·span (min ∈ {0, −½}, span ∈ {size−1, size}), floor edges and nearest ties (c = ±t + b integer
+ * or half-integer). So the branches a device with |t' − t| ≤ δ can take are exactly those at the
+ * lattice points p within δ of t, approached from below, at, or from above (side σ ∈ {−1, 0, +1});
+ * decide() evaluates the algorithm's comparisons at p + σ·ε symbolically. Far outside the relevant
+ * range (zeros: [−1, size], border: [0, hi]) every branch gives the same (all out of bounds, or
+ * clipped) result. One more legal branch: below a fold k·span (k ≥ 2) floor(in/span) may round up
+ * to k while fmod(in, span) ≈ span, landing the coordinate on the far side ("far"; the FP
+ * quotient's rounding, not a coordinate error).
  *
  * Two exact representations of t: MPFR (always possible), or t = T / 2^S with T a 128-bit
  * integer (x = X / 2^K with |x| < 2^60 and K ≤ 80, so |T| < 2^112): the fast path's, with no
@@ -49,10 +49,9 @@ static inline double floor_(double v)
 }
 static inline double ceil_(double v) { return -floor_(-v); }
 
-/* Clip of value v at side s (PyTorch: in <= 0 → 0; in >= size−1 → size−1; gradient 0). */
-static void clip(branch *r, double v, int s, int64_t size)
+/* Clip of value v at side s to [0, hi] (PyTorch: in <= 0 → 0; in >= hi → hi; gradient 0). */
+static void clip(branch *r, double v, int s, double hi)
 {
-    double hi = (double)(size - 1);
     if (v < 0 || (v == 0 && s <= 0)) {
         r->a = 0; r->b = 0; r->mult = 0;
     } else if (v > hi || (v == hi && s >= 0)) {
@@ -60,11 +59,13 @@ static void clip(branch *r, double v, int s, int64_t size)
     }
 }
 
-static branch decide(double p, int s, int64_t size, const ref_grid_params *gp, bool far)
+/* The branch at lattice point p approached from side s; hi the clip bound (clip_bound). */
+static branch decide(double p, int s, int64_t size, double hi, const ref_grid_params *gp,
+                     bool far)
 {
     branch r = {1, 1, 0, 0, false};
     if (gp->padding == REF_PAD_BORDER) {
-        clip(&r, p, s, size);
+        clip(&r, p, s, hi);
     } else if (gp->padding == REF_PAD_REFLECTION) {
         /* twice_low, twice_high as integers: 2·min and 2·(min + span) */
         int64_t tl = gp->align_corners ? 0 : -1;
@@ -99,7 +100,7 @@ static branch decide(double p, int s, int64_t size, const ref_grid_params *gp, b
                 r.a = -sg; r.b = sg * mn + (double)(flips + 1) * span + mn; r.mult = -sg;
             }
             double c = r.a * p + r.b;
-            clip(&r, c, r.a * s, size);
+            clip(&r, c, r.a * s, hi);
         }
     } else if (far) {
         return (branch){0, 0, 0, INT64_MIN, true};
@@ -414,13 +415,28 @@ static bool coord_fits(double td, int64_t size, const ref_grid_params *p, const 
     return ok && fits_coord(c - fl, f) && fits_coord(fl + 1 - c, f);
 }
 
+/* The clip's upper bound hi: size − 1, or on 950's SIMT kernel from 9.1 T(size − 1), size − 1
+ * rounded to the dtype under border and reflection alike (ops-cv
+ * grid_sampler3_d_grad_simt_base.h:75,165,175@4d57ffe7): FLOAT16's 2049 is 2048, ties to even.
+ * An integer, so on the lattice ½ℤ. Past FLOAT16's range (size > 65520) it is +inf and clips
+ * nothing: a coordinate there is infinite on the device, then −100, out of the image as t ≥ size
+ * is here (border's relevant range then ends at size). */
+static double clip_bound(int64_t size, const grid_coord_fmt *f)
+{
+    double last = (double)(size - 1);
+    if (f->u_coord == 0)
+        return last;
+    double hi = ref_round_bits(last, -ilogb(f->u_coord));
+    return hi > f->max_coord ? INFINITY : hi;
+}
+
 static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
                      const ref_grid_params *p, const grid_coord_fmt *f)
 {
     grid_axis_clear(ax); /* an abandoned attempt's outcomes */
     ax->unresolvable = false;
     double td = tv->mp ? mpfr_get_d(tv->mp, MPFR_RNDN) : i128_over_pow2(tv->T, tv->S);
-    double sz = (double)size;
+    double sz = (double)size, hi = clip_bound(size, f);
     double delta = coord_delta(td, size, p, x, f);
     if (coord_exact(x, td, size, p, f->u_dev) && (f->u_coord == 0 || coord_fits(td, size, p, f)))
         delta = 0;
@@ -428,7 +444,7 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
     const double LIM = 0x1p40;
     double rlo = -INFINITY, rhi = INFINITY;
     if (p->padding == REF_PAD_ZEROS) { rlo = -1; rhi = sz; }
-    if (p->padding == REF_PAD_BORDER) { rlo = 0; rhi = sz - 1; }
+    if (p->padding == REF_PAD_BORDER) { rlo = 0; rhi = isinf(hi) ? sz : hi; }
     if (p->padding == REF_PAD_REFLECTION && !(fabs(td) < LIM)) {
         ax->unresolvable = true;
         return 1;
@@ -443,7 +459,7 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
         p0 = floor2(tv, &integer) / 2;
         s0 = integer ? 0 : 1;
     }
-    if (!add_outcome(ax, decide(p0, s0, size, p, false), tv, p))
+    if (!add_outcome(ax, decide(p0, s0, size, hi, p, false), tv, p))
         return 0;
     /* lattice points within δ of t, inside the relevant range (none when exact) */
     double a = ref_fmax(td - delta, rlo), b = ref_fmin(td + delta, rhi);
@@ -461,8 +477,8 @@ static int axis_eval(grid_axis *ax, const tval *tv, double x, int64_t size,
             if (q < rlo || q > rhi || surely_farther(td, q, delta) || farther(tv, q, delta, d))
                 continue;
             for (int s = -1; s <= 1; s++)
-                ok = ok && add_outcome(ax, decide(q, s, size, p, false), tv, p);
-            ok = ok && add_outcome(ax, decide(q, -1, size, p, true), tv, p);
+                ok = ok && add_outcome(ax, decide(q, s, size, hi, p, false), tv, p);
+            ok = ok && add_outcome(ax, decide(q, -1, size, hi, p, true), tv, p);
         }
         if (tv->mp)
             mpfr_clear(d);

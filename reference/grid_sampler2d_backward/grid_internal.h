@@ -47,10 +47,10 @@ typedef struct {
 void grid_scratch_clear(grid_scratch *s);
 
 /* The device's coordinate arithmetic: the unit roundoff of its working format (u_dev), and the
- * format it rounds the unnormalised coordinate and the results of its padding to (ref_path
- * coord_u, coord_eta; 0: none). */
+ * format it rounds the unnormalised coordinate, the results of its padding and the clip bound
+ * to (ref_path coord_u, coord_eta, coord_max; 0: none). */
 typedef struct {
-    double u_dev, u_coord, eta_coord;
+    double u_dev, u_coord, eta_coord, max_coord;
 } grid_coord_fmt;
 
 /* Evaluates one axis of grid value x (finite) for an input axis of `size`, the device's

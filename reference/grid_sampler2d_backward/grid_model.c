@@ -118,6 +118,7 @@ static ref_path path(const ref_status_query *q, ref_dtype dtype)
         const ref_prec *f = ref_dtype_prec(q->t[REF_GRID_INPUT].dtype);
         p.coord_u = f->unit_roundoff;
         p.coord_eta = f->eta;
+        p.coord_max = f->max_finite;
     }
     return p;
 }

@@ -63,7 +63,7 @@ int ref_grid_sampler2d_backward_element_mpfr(const ref_grid_params *p, const dou
                                          (mpfr_ptr)mpfr_out);
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
-    gctx G = {p, grad_output, input, grid, {0x1p-24, 0, 0}, true, &vec,
+    gctx G = {p, grad_output, input, grid, {0x1p-24, 0, 0, 0}, true, &vec,
               ref_path_overflow_at(&vec)};
     grid_scratch t = {.live = false};
     mterms mt = {0};

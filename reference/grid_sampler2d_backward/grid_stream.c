@@ -479,7 +479,8 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     /* working precision of the coordinates: FP32, or double for a DOUBLE path */
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     gctx G = {p, grad_output, input, grid,
-              {dbl ? 0x1p-53 : 0x1p-24, opt->path.coord_u, opt->path.coord_eta},
+              {dbl ? 0x1p-53 : 0x1p-24, opt->path.coord_u, opt->path.coord_eta,
+               opt->path.coord_max},
               opt->force_mpfr, &opt->path, ref_path_overflow_at(&opt->path)};
     /* points: 216 bytes each, not cleared: grid_point_eval sets what is read; dx's terms; and the
      * channel-innermost copies of a batch (gradOutput for dx and dgrid, input for dgrid), when

@@ -34,14 +34,15 @@ static int keep(void *ctx, const ref_chunk *ch)
     return 0;
 }
 
-/* A call with zeros padding and align_corners: npt points (one row) on an input 1x1xHxW. */
+/* A call with align_corners and padding (0 zeros, 1 border): npt points (one row) on an input
+ * 1x1xHxW. */
 static ref_status_query query(ref_product product, ref_spec spec, ref_dtype dt, int interp,
-                              int64_t npt, int64_t h, int64_t w)
+                              int padding, int64_t npt, int64_t h, int64_t w)
 {
     ref_status_query q = {.op = REF_OP_GRID_SAMPLER2D_BACKWARD, .product = product,
                           .spec = spec};
     q.p[REF_GRID_INTERPOLATION_MODE] = (ref_param){true, 1, {interp}, 0};
-    q.p[REF_GRID_PADDING_MODE] = (ref_param){true, 1, {0}, 0};
+    q.p[REF_GRID_PADDING_MODE] = (ref_param){true, 1, {padding}, 0};
     q.p[REF_GRID_ALIGN_CORNERS] = (ref_param){true, 1, {1}, 0};
     q.p[REF_GRID_OUTPUT_MASK] = (ref_param){true, 2, {true, true}, 0};
     const int64_t dims[5][4] = {{1, 1, 1, npt}, {1, 1, h, w}, {1, 1, npt, 2}, {1, 1, h, w},
@@ -57,7 +58,7 @@ static ref_status_query query(ref_product product, ref_spec spec, ref_dtype dt, 
 static first_dx run(ref_product product, ref_spec spec, ref_dtype dt, const double *go, int npt,
                     double *bound)
 {
-    ref_status_query q = query(product, spec, dt, 1, npt, 2, 2);
+    ref_status_query q = query(product, spec, dt, 1, 0, npt, 2, 2);
     double in[4] = {1, 2, 3, 4}, grid[2 * NPT];
     for (int i = 0; i < 2 * NPT; i++)
         grid[i] = -1;
@@ -135,11 +136,12 @@ static void fp16_partial_sum_overflows(void **state)
  * 1 and 0. Under 9.0 (coordinate in FP32) that is far outside the bound; from 9.1 the
  * coordinate term (|∂value/∂c| = 1 times δ ≥ 2^-11·1000) holds it, and a value 0.75 off
  * (1.5) still fails. */
-#define LINE 2001
+#define LINE 2050
 typedef struct {
     double v[LINE];
     double bound[LINE];
     ref_path judge;
+    ref_dtype dt;
 } line_dx;
 
 static int keep_line(void *ctx, const ref_chunk *ch)
@@ -147,27 +149,33 @@ static int keep_line(void *ctx, const ref_chunk *ch)
     line_dx *a = ctx;
     for (int64_t k = 0; ch->slot == REF_GRID_INPUT_GRAD && k < ch->out->numel; k++) {
         a->v[ch->first + k] = ch->out->v[k].hi;
-        a->bound[ch->first + k] = ref_bound(REF_DT_FLOAT16, &a->judge, &ch->out->v[k]);
+        a->bound[ch->first + k] = ref_bound(a->dt, &a->judge, &ch->out->v[k]);
     }
     return 0;
 }
 
-static line_dx *run_line(ref_spec spec)
+/* input_grad of one point (x, 0) with g = 1 on ascend950, bilinear, an input 1x1x1xw. */
+static line_dx *run_point(ref_spec spec, ref_dtype dt, int padding, int64_t w, double x)
 {
-    ref_status_query q = query(REF_PRODUCT_ASCEND950, spec, REF_DT_FLOAT16, 0, 1, 1, LINE);
+    ref_status_query q = query(REF_PRODUCT_ASCEND950, spec, dt, 0, padding, 1, 1, w);
     static double in[LINE];
-    double go[1] = {1}, grid[2] = {0x1p-12, 0};
+    double go[1] = {1}, grid[2] = {x, 0};
     const double *inputs[REF_MAX_SLOTS] = {go, in, grid};
     line_dx *a = calloc(1, sizeof *a);
     assert_non_null(a);
-    ref_case_request plan = {.dtype = REF_DT_FLOAT16};
+    a->dt = dt;
+    ref_case_request plan = {.dtype = dt};
     ref_case_answer ans;
     assert_int_equal(ref_case(&q, &plan, &ans), 0); /* the plan: its judge path */
     a->judge = ans.judge;
-    ref_case_request r = {.dtype = REF_DT_FLOAT16, .inputs = inputs, .chunk = keep_line,
-                          .ctx = a};
+    ref_case_request r = {.dtype = dt, .inputs = inputs, .chunk = keep_line, .ctx = a};
     assert_int_equal(ref_case(&q, &r, &ans), 0);
     return a;
+}
+
+static line_dx *run_line(ref_spec spec)
+{
+    return run_point(spec, REF_DT_FLOAT16, 0, 2001, 0x1p-12);
 }
 
 static void fp16_coordinate_near_1000(void **state)
@@ -188,6 +196,39 @@ static void fp16_coordinate_near_1000(void **state)
     }
 }
 
+/* From 9.1 the clip bound is T(size − 1) as well. Bilinear, border, align_corners, input
+ * 1x1x1xW, one point x = 1.5, y = 0, g = 1: t = 1.25·(W − 1), far right of the image (no
+ * rounding of it comes near the bound), so clipped with weight 1 on the bound's column. FLOAT16,
+ * W = 2050: T(2049) = 2048 (2049 is halfway between FLOAT16's 2048 and 2050; ties to even), so
+ * input_grad[2048] = 1 and [2049] = 0; in FP32 (9.0) the bound is 2049, [2049] = 1. BF16,
+ * W = 258: T(257) = 256 likewise (BF16 holds multiples of 2 in [256, 512)). */
+static void clip_bound_in_dtype(ref_dtype dt, int64_t w, int64_t last_t)
+{
+    line_dx *a = run_point(REF_SPEC_VENDOR, dt, 1, w, 1.5);
+    assert_true(a->v[w - 1] == 1 && a->v[last_t] == 0);
+    assert_true(a->bound[w - 1] < 0x1p-5 && a->bound[last_t] < 0x1p-5);
+    free(a);
+    const ref_spec later[2] = {REF_SPEC_VENDOR_91, REF_SPEC_VENDOR_92};
+    for (int i = 0; i < 2; i++) {
+        a = run_point(later[i], dt, 1, w, 1.5);
+        assert_true(a->v[last_t] == 1 && a->v[w - 1] == 0);
+        assert_true(a->bound[last_t] < 0x1p-5 && a->bound[w - 1] < 0x1p-5);
+        free(a);
+    }
+}
+
+static void fp16_clip_bound_2048(void **state)
+{
+    (void)state;
+    clip_bound_in_dtype(REF_DT_FLOAT16, 2050, 2048);
+}
+
+static void bf16_clip_bound_256(void **state)
+{
+    (void)state;
+    clip_bound_in_dtype(REF_DT_BF16, 258, 256);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +236,8 @@ int main(void)
         cmocka_unit_test(bf16_sums_in_any_order),
         cmocka_unit_test(fp16_partial_sum_overflows),
         cmocka_unit_test(fp16_coordinate_near_1000),
+        cmocka_unit_test(fp16_clip_bound_2048),
+        cmocka_unit_test(bf16_clip_bound_256),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
