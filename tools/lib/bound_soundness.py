@@ -194,12 +194,16 @@ def point(F, k, at, gx, gy, case, go, inp, dx, dg):
 
 
 def bicubic_point(F, k, at, gx, gy, case, go, inp, dx, dg, tap_index):
-    """One bicubic grid point: the coordinate only unnormalised, 4×4 taps bounded per padding."""
+    """One bicubic grid point: the coordinate only unnormalised, 4×4 taps bounded per padding;
+    case["kernel"]: the release's kernel (differential_bicubic.release_kernel) or None."""
     n, h, w, base = at
     _, C, Hi, Wi = inp.shape
     pad, align = case["padding_mode"], case["align"]
     ix, mx = unnormalize(F, gx, Wi, align, k)
     iy, my = unnormalize(F, gy, Hi, align, k)
+    if case.get("kernel") == "vector":
+        # releases 9.1/9.2's vector kernel sends a coordinate past 2^31 to -100 (docs/contract.md)
+        ix, iy = (-100.0 if abs(v) > 2**31 else v for v in (ix, iy))
     fx, fy = math.floor(ix), math.floor(iy)
     wx, dwx = coefficients(F, F.sub(ix, fx))
     wy, dwy = coefficients(F, F.sub(iy, fy))
