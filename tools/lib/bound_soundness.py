@@ -234,6 +234,12 @@ def judge(got, hi, lo, bound, rounded, flags, ival, alts, reaches_inf):
         d = max(ival[0] - got, got - ival[1], 0.0)
         r = 0.0 if d == 0 else d / bound if bound > 0 else math.inf
         return r <= 1, r
+    if flags & 32 and math.isinf(got):
+        # as the verdict: the interval's end nearest got, within the bound, may round past the
+        # output's range (an FP16 end of 168813 makes inf legal)
+        end = ival[1] if got > 0 else ival[0]
+        ok = bool(flags & (8 | 16)) or reaches_inf(got, end, 0.0, bound)
+        return ok, 0.0 if ok else math.inf
     best = math.inf
     for h, l, b, rd in rows:
         if got == rd or (math.isnan(got) and math.isnan(rd)):
