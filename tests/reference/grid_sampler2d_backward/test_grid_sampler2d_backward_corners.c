@@ -234,6 +234,20 @@ static void bicubic_grid_grad_sum_past_double_range(void **state)
     }
 }
 
+/* grid_grad[0] (one point) is of the class −inf and unjudged, on both paths. */
+static void class_unjudged(const ref_grid_params *p, const double *go, const double *in,
+                           const double *gr)
+{
+    for (int m = 0; m < 2; m++) {
+        ref_output og;
+        grid(p, go, in, gr, m, NULL, &og);
+        assert_true(og.v[0].hi == -INFINITY);
+        assert_true(og.flags[0] & REF_FLAG_NONFINITE);
+        assert_true(og.flags[0] & REF_FLAG_UNCHECKABLE);
+        ref_output_free(&og);
+    }
+}
+
 /* A non-finite element whose other branch is any double (tools/differential --corners seed
  * 6005, g941, reduced): DOUBLE, zeros, not align, input 4×1 column [0, −inf, 1, M] (M =
  * DBL_MAX), one point (x, y) = (−1 + 3·2^-52, 1/4 − 2^-54), g = M; x's taps: column 0 only
@@ -248,38 +262,24 @@ static void nonfinite_beside_any_double(void **state)
     ref_grid_params p = {.n = 1, .c = 1, .h_in = 4, .w_in = 1, .h_out = 1, .w_out = 1};
     double M = DBL_MAX, go = M, in[4] = {0, -INFINITY, 1, M};
     double gr[2] = {-1 + 0x3p-52, 0.25 - 0x1p-54};
-    for (int m = 0; m < 2; m++) {
-        ref_output og;
-        grid(&p, &go, in, gr, m, NULL, &og);
-        assert_true(og.v[0].hi == -INFINITY);
-        assert_true(og.flags[0] & REF_FLAG_NONFINITE);
-        assert_true(og.flags[0] & REF_FLAG_UNCHECKABLE);
-        ref_output_free(&og);
-    }
+    class_unjudged(&p, &go, in, gr);
 }
 
-/* DOUBLE, zeros, not align, input 1×1×2×3 rows [inf, M, −3] and [0, −M, 0] (M = DBL_MAX), g = M,
- * grid (x, y) = (−3·2^-1074, 0) (tools/differential --corners seed 6202, g4624, reduced).
- * y: t = y + 1/2 = 1/2 exactly, weights 1/2 on both rows. x: t = ((x + 1)·3 − 1)/2 = 1 − 4.5·2^-1074,
- * columns 0 and 1: grid_grad x = g·(3/2)·Σ_rows (1/2)·(val[1] − val[0]) = M·(3/2)·(1/2)·((M − inf) +
- * (−M − 0)) = −inf, a class. A device rounds x + 1 to 1, so t = 1 and it takes columns 1 and 2:
- * exactly M·(3/2)·(1/2)·((−3 − M) + M) = −2.25·M, finite past the range, which a device answers 0
- * ((−3 − M) rounds to −M) or NaN (M·M first). That branch's value is +-inf with lo 0 like the
- * class, so the alternatives merged into one and −inf was demanded: the element is unjudged now. */
+/* DOUBLE, zeros, not align, input 1×1×2×3 rows [inf, M, −3] and [0, −M, 0] (M = DBL_MAX),
+ * g = M, grid (x, y) = (−3·2^-1074, 0) (tools/differential --corners seed 6202, g4624,
+ * reduced). y: t = y + 1/2 = 1/2 exactly, weights 1/2 on both rows. x: t = ((x + 1)·3 − 1)/2 =
+ * 1 − 4.5·2^-1074, columns 0 and 1: grid_grad x = g·(3/2)·Σ_rows (1/2)·(val[1] − val[0]) =
+ * M·(3/2)·(1/2)·((M − inf) + (−M − 0)) = −inf, a class. A device rounds x + 1 to 1, so t = 1
+ * and it takes columns 1 and 2: exactly M·(3/2)·(1/2)·((−3 − M) + M), finite past the range,
+ * which a device answers 0 ((−3 − M) rounds to −M) or NaN (M·M first). That branch's value is
+ * ±inf with lo 0 like the class, so the two merged and −inf was demanded: now unjudged. */
 static void nonfinite_beside_finite_past_range(void **state)
 {
     (void)state;
     ref_grid_params p = {.n = 1, .c = 1, .h_in = 2, .w_in = 3, .h_out = 1, .w_out = 1};
     double M = DBL_MAX, go = M, in[6] = {INFINITY, M, -3, 0, -M, 0};
     double gr[2] = {-0x3p-1074, 0};
-    for (int m = 0; m < 2; m++) {
-        ref_output og;
-        grid(&p, &go, in, gr, m, NULL, &og);
-        assert_true(og.v[0].hi == -INFINITY);
-        assert_true(og.flags[0] & REF_FLAG_NONFINITE);
-        assert_true(og.flags[0] & REF_FLAG_UNCHECKABLE);
-        ref_output_free(&og);
-    }
+    class_unjudged(&p, &go, in, gr);
 }
 
 /* DOUBLE, align corners, input 1×1×1×2, grid (−1, 0), g = −1: x: t = (x + 1)/2·1 = 0 exactly, so
