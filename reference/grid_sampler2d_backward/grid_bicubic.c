@@ -20,7 +20,7 @@
  * ref_decide, else MPFR's sum of the exact terms (force_mpfr: always): a point's products wx·wy
  * and dw·w·mult as double-doubles within 2^-102 (point_eval); input_grad Σ g·wx·wy term by term
  * (dx_element); grid_grad Σ_k D_k·S_k from each tap's exact channel sum S_k = Σ_c g·val, both
- * components of a point in one pass (dgrid_point). The bound data (Σ|terms|, coordinate and
+ * components of a point in one pass (bc_dgrid_point). The bound data (Σ|terms|, coordinate and
  * underflow terms, classes) are the same IEEE operations in the same order on either path, so
  * every output is bitwise pure MPFR's; under_mag's subnormal products are formed in units of
  * 2^-1074 (unit_mul), as the multiplier rounds them but without its microcode assist.
@@ -56,45 +56,7 @@
  * the bound does not rest on that margin. */
 #include <stdlib.h>
 
-#include "grid_values.h" /* GRID_CLONES */
-
-#define BC_CW 256.0   /* coefficient Horner error, units of u (above) */
-#define BC_CD 192.0   /* derivative's */
-#define BC_LW 1.5     /* max |K'| (Lipschitz constant of the weights in t) */
-#define BC_LD 4.5     /* max |K''| (of the derivatives) */
-#define BC_PIN_W 0.35 /* a pinned axis: |w_k| summed over the 4 taps ≤ 1.375 for every t */
-#define BC_PIN_D 1.5  /* and |w'_k| ≤ 3/2 each */
-
-typedef struct {
-    bool none;          /* no tap in bounds, on any branch (zeros, far out) */
-    bool pinned;        /* every tap clamped to one edge on every branch (border, far out) */
-    bool unres;         /* δ ≥ 1/2: the device's taps not modelled */
-    int64_t reach_lo, reach_hi; /* unres: the indices its taps may reach */
-    int ghost;          /* −1: tap i0 − 2 may be the device's too; +1: tap i0 + 3; 0 none */
-    int64_t idx[5];     /* taps i0−1..i0+2 and the ghost, bounded; −1 outside (zeros) */
-    mpfr_t w[4], dw[4]; /* exact weights and derivatives in t */
-    double wd[5], dwd[5]; /* their magnitudes for the bound (ghost: 0; pinned: BC_PIN_*) */
-    double ew, edw;     /* the device's coefficient errors (0: exact, t = 0 and δ = 0) */
-    double mult;        /* dc/dx */
-} bc_axis;
-
-typedef struct {
-    bool out;           /* non-finite coordinate, or no tap in bounds */
-    bc_axis ax[2];      /* 0: x (width), 1: y (height) */
-    bool dd;            /* Wd, Dd hold them within 2^-102 relative, in the fast range */
-    ref_dd Wd[16], Dd[2][16]; /* wx·wy and (dwx·wy·mult_x, wx·dwy·mult_y), [ky·4 + kx]; MPFR
-                               * forms a product exactly only where an answer needs it */
-} bc_point;
-
-typedef struct {
-    const ref_grid_params *p;
-    const double *go, *in, *grid;
-    double u;           /* the device's working unit roundoff */
-    double ovf;         /* ref_path_overflow_at */
-    double tiny;        /* 4× the working format's smallest normal (products below may vanish) */
-    bool force;         /* no double-double fast path */
-    double uc, etac;    /* ref_path coord_u, coord_eta: the coordinate rounded to the dtype */
-} bc_ctx;
+#include "grid_bicubic.h"
 
 static int bitlen(int64_t v)
 {
@@ -370,17 +332,14 @@ static bool weight_unsure(double mag, double err, bool ghost)
  * missing on the device (the tap the other floor does not have). The product's magnitude is
  * taken in long double: in double it may underflow to 0 itself (3·2^-1074 · 9/1024), and a
  * weight may be negative. */
-static bool class_unsure(bool nan, double a, double x, double ex, bool gx, double y, double ey,
-                         bool gy, double tiny)
+bool bc_class_unsure(bool nan, double a, double x, double ex, bool gx, double y, double ey,
+                     bool gy, double tiny)
 {
     if (gx || gy || weight_unsure(x, ex, false) || weight_unsure(y, ey, false))
         return true; /* a weight near 0: the tap the other floor has not, or a rounded 0 */
     long double fin = fabsl((long double)a * x * y);
     return !nan && fin != 0 && fin < tiny;
 }
-
-/* ---- a growable MPFR term list per thread ---- */
-typedef struct { mpfr_ptr *ptr; mpfr_t *v; size_t n, cap; } bc_terms;
 
 static mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec)
 {
@@ -412,7 +371,7 @@ static mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec)
 }
 
 /* An exact term a·b·x·y·… (the doubles f[0..nf−1]) of an MPFR sum into T: 0, −1 out of memory. */
-static int exact_term(bc_terms *T, mpfr_srcptr a, mpfr_srcptr b, const double *f, int nf)
+int bc_exact_term(bc_terms *T, mpfr_srcptr a, mpfr_srcptr b, const double *f, int nf)
 {
     mpfr_ptr t = bc_term(T, mpfr_get_prec(a) + mpfr_get_prec(b) + 64 * nf);
     if (!t)
@@ -432,8 +391,8 @@ static void bc_terms_free(bc_terms *T)
 }
 
 /* The element's value from its exact terms (T->n of them, room for one more). */
-static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double ovf, double s_pre,
-                   bool decided)
+void bc_finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double ovf, double s_pre,
+               bool decided)
 {
     if (!decided)
         ref_finish_mpfr_sum(T->ptr, (unsigned long)T->n, &v->hi, &v->lo, NULL);
@@ -458,15 +417,6 @@ static void finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double o
         *fl |= REF_FLAG_RANGE;
 }
 
-/* ---- the fast path (Ziv): the terms as double-doubles with a bound, decided by ref_decide;
- * MPFR where a term leaves the fast range or the bound cannot decide the rounding ---- */
-
-typedef struct {
-    ref_acc a;
-    bool ok;            /* every term so far fast */
-    int64_t nonzero;    /* terms not exactly 0 (all 0: MPFR gives the zero's sign) */
-} bc_fast;
-
 /* Adds w·x within its error: the product's 3u² and w's own 2^-102 relative. */
 static void fast_add(bc_fast *f, ref_dd w, double x)
 {
@@ -483,46 +433,9 @@ static void fast_add(bc_fast *f, ref_dd w, double x)
 }
 
 /* hi and lo from the fast sum when it decides them. */
-static bool fast_done(const bc_fast *f, ref_value *v)
+bool bc_fast_done(const bc_fast *f, ref_value *v)
 {
     return f->ok && f->nonzero > 0 && ref_decide(f->a.s, f->a.err, &v->hi, &v->lo);
-}
-
-/* ---- under_mag's terms without subnormal products ----
- * A term of under_mag (units of REF_UNDER_SCALE = 2^-1070, below the normal range) is a product
- * of factors ≥ 1 that starts subnormal, and a multiplication with a subnormal operand or result
- * takes the x86 multiplier's microcode assist (~35 ns, 40 times a product's cost; additions
- * take none). The same IEEE products are formed here in units of 2^-1074, where every value is
- * a normal double: a subnormal result there is RN to an integer (the subnormal grid), a normal
- * one RN to 53 bits, as the multiplier rounds; where that cannot be shown exactly (a product
- * of more than 53 bits below 2^52 in these units) the caller forms the product itself. */
-
-/* *y·b in units of 2^-1074 (y, b ≥ 1), rounded as the double product of y·2^-1074 and b:
- * false where a product below 2^52 units is not exact, or past 2^1000 units. */
-static inline bool unit_mul(double *y, double b)
-{
-    double p = *y * b;
-    if (p >= 0x1p52) {
-        *y = p;
-        return p <= 0x1p1000;
-    }
-    if (fma(*y, b, -p) != 0)
-        return false;
-    *y = (p + 0x1p52) - 0x1p52; /* to the nearest integer, ties to even (0 ≤ p < 2^52) */
-    return true;
-}
-
-/* y·2^-1074 as a double (y ≥ 0 an integer below 2^52: a subnormal's significand bits) */
-static inline double unit_value(double y)
-{
-    return ref_of_bits(y < 0x1p52 ? (uint64_t)y : ref_bits_of(y) - ((uint64_t)1074 << 52));
-}
-
-/* ref_fmax(1, a)·REF_UNDER_SCALE, in units of 2^-1074: false where unit_mul is */
-static inline bool unit_under(double a, double *y)
-{
-    *y = 16; /* REF_UNDER_SCALE = 2^-1070 (a floating comparison is no C constant for clang) */
-    return unit_mul(y, ref_fmax(1, a));
 }
 
 /* ---- input_grad ---- */
@@ -550,7 +463,7 @@ typedef struct {
 } bc_reach;
 
 /* The indices an axis's taps may reach: the reach of an unresolved one, else its taps'. */
-static void axis_range(const bc_axis *a, int64_t *lo, int64_t *hi)
+void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi)
 {
     if (a->unres) {
         *lo = a->reach_lo;
@@ -565,11 +478,6 @@ static void axis_range(const bc_axis *a, int64_t *lo, int64_t *hi)
             *hi = a->idx[k] > *hi ? a->idx[k] : *hi;
         }
 }
-
-/* Any device's coefficients of one axis: Σ_k |w_k| ≤ 1.375 and Σ_k |w'_k| ≤ 6 for every t,
- * plus their rounding errors (≤ 4·256u): the bounds an unresolved point's interval uses. */
-#define BC_SUM_W 1.4
-#define BC_SUM_DW 6.1
 
 static bc_entry entry_of(const bc_point *pt, int64_t pix, int kx, int ky)
 {
@@ -596,8 +504,8 @@ static int reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *
             const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
             if (pass == 0 && (ax->unres || ay->unres)) {
                 bc_box b = {pix, 0, 0, 0, 0};
-                axis_range(ax, &b.x0, &b.x1);
-                axis_range(ay, &b.y0, &b.y1);
+                bc_axis_range(ax, &b.x0, &b.x1);
+                bc_axis_range(ay, &b.y0, &b.y1);
                 bc_box *nb = realloc(R->box, (size_t)(R->nbox + 1) * sizeof *nb);
                 if (!nb)
                     return -1;
@@ -701,7 +609,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         if (!isfinite(g)) {
             const bc_axis *ax = &pts[en->pix].ax[0], *ay = &pts[en->pix].ax[1];
             unsure = unsure || ax->unres || ay->unres ||
-                     class_unsure(isnan(g), 1, en->wx, ax->ew, gx, en->wy, ay->ew, gy, X->tiny);
+                     bc_class_unsure(isnan(g), 1, en->wx, ax->ew, gx, en->wy, ay->ew, gy, X->tiny);
             F.ok = false;
         } else {
             sabs += ag * en->wx * en->wy;
@@ -712,13 +620,13 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
         if (!gx && !gy) /* a ghost adds to the bound only */
             F.ok = F.ok && en->dd, fast_add(&F, en->w, g);
     }
-    bool decided = fast_done(&F, v);
+    bool decided = bc_fast_done(&F, v);
     for (int64_t i = R->start[e]; !decided && i < R->start[e + 1]; i++) {
         const bc_entry *en = &R->ent[i];
         if (en->kx == 4 || en->ky == 4)
             continue;
         const bc_point *pt = &pts[en->pix];
-        if (exact_term(T, pt->ax[0].w[en->kx], pt->ax[1].w[en->ky], &go[en->pix], 1) != 0)
+        if (bc_exact_term(T, pt->ax[0].w[en->kx], pt->ax[1].w[en->ky], &go[en->pix], 1) != 0)
             return -1;
     }
     if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */
@@ -727,7 +635,7 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
     ref_set_sum_abs(v, sabs, 1 + (double)(v->nterms + 8) * 0x1p-52, dx_sabs_scaled, &sum_of);
     v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
     v->under_mag = under * (1 + (double)(v->nterms + 8) * 0x1p-52);
-    finish(T, v, fl, unsure, X->ovf, 0, decided);
+    bc_finish(T, v, fl, unsure, X->ovf, 0, decided);
     double off;
     if (R->unres[e] && !(*fl & REF_FLAG_UNCHECKABLE)) {
         /* an unresolved point's taps may reach it: a finite value is judged within an
@@ -746,307 +654,6 @@ static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, i
             ival[0] = -off;
             ival[1] = off;
         }
-    }
-    return decided;
-}
-
-/* ---- grid_grad ---- */
-
-/* An unresolved point's grid_grad on any branch: |mult·Σ_c g·Σ val·w'·w| ≤ mult·Σ_c |g|·max|val|
- * over the taps' reach·BC_SUM_DW·BC_SUM_W. False when a value there is not finite. */
-static bool dgrid_reach_max(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix,
-                            double mult, double *m, double *pre)
-{
-    const ref_grid_params *p = X->p;
-    int64_t x0, x1, y0, y1, hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
-    axis_range(&pt->ax[0], &x0, &x1);
-    axis_range(&pt->ax[1], &y0, &y1);
-    double s = 0;
-    for (int64_t c = 0; c < p->c; c++) {
-        double g = X->go[(n * p->c + c) * hw_out + pix], mx = 0;
-        const double *in = X->in + (n * p->c + c) * hw_in;
-        for (int64_t yi = y0; yi <= y1; yi++)
-            for (int64_t xi = x0; xi <= x1; xi++)
-                mx = ref_fmax(mx, fabs(in[yi * p->w_in + xi]));
-        if (!isfinite(g) || !isfinite(mx))
-            return false;
-        s += fabs(g) * mx;
-    }
-    *pre = s * BC_SUM_DW * BC_SUM_W * (1 + 0x1p-20); /* before the scale by mult */
-    *m = *pre * mult;
-    return isfinite(*m);
-}
-
-/* A grid_grad component's finite terms |g·val|·fx·fy·mult (dgrid_point's sabs) in units of
- * 2^REF_SUM_EXP, g scaled first (ref_set_sum_abs). */
-typedef struct { const bc_ctx *X; const bc_point *pt; int64_t n, pix; int comp; double mult; } bc_dg_sum;
-static double dgrid_sabs_scaled(const void *ctx)
-{
-    const bc_dg_sum *a = ctx;
-    const ref_grid_params *p = a->X->p;
-    const bc_axis *ax = &a->pt->ax[0], *ay = &a->pt->ax[1];
-    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
-    double s = 0, down = ldexp(1, -REF_SUM_EXP);
-    for (int64_t c = 0; c < p->c; c++) {
-        double g = a->X->go[(a->n * p->c + c) * hw_out + a->pix] * down;
-        const double *in = a->X->in + (a->n * p->c + c) * hw_in;
-        for (int ky = 0; ky < 5; ky++)
-            for (int kx = 0; kx < 5; kx++) {
-                int64_t yi = ay->idx[ky], xi = ax->idx[kx];
-                double val = yi < 0 || xi < 0 ? 0 : in[yi * p->w_in + xi];
-                double fx = a->comp == 0 ? ax->dwd[kx] : ax->wd[kx];
-                double fy = a->comp == 0 ? ay->wd[ky] : ay->dwd[ky];
-                if (isfinite(g) && isfinite(val))
-                    s += fabs(g * val) * fx * fy * a->mult;
-            }
-    }
-    return s;
-}
-
-/* A tap's exact channel sum S_k = Σ_c g·val for grid_grad's fast path: each product's rounded
- * part summed error-free into s + c, its error (fma, exact) into e, and err bounds what those
- * sums dropped; nz counts the non-zero products. */
-typedef struct { double s, c, e, err; int64_t nz; } bc_tapsum;
-
-/* Adds g·val (finite); false when the product leaves the fast range (its error not exact). */
-static inline bool tapsum_add(bc_tapsum *t, double g, double val)
-{
-    if (g == 0 || val == 0)
-        return true;
-    double p = g * val, m = fabs(p);
-    if (!(m >= 0x1p-900 && m <= 0x1p900))
-        return false;
-    ref_dd a = ref_two_sum(t->s, p), b = ref_two_sum(t->c, a.lo);
-    double e = t->e + fma(g, val, -p); /* errs by ≤ 2^-53·|e| (exact when subnormal) */
-    t->s = a.hi;
-    t->c = b.hi;
-    t->e = e;
-    t->err += fabs(b.lo) + fabs(e) * 0x1p-52;
-    t->nz++;
-    return true;
-}
-
-/* Adds D·S_k (D = Dd within 2^-102 relative) to f with its bound: |D − Dd|·|S| + |Dd|·|S − Ŝ|
- * + dd_mul's 6u²·|Dd·Ŝ| ≤ 2^-100·|Dd.hi|·(|Ŝ.hi| + es) + 1.01·|Dd.hi|·es, es bounding |S − Ŝ|
- * (err, the last addition's rounding, and the roundings of err's own sum). */
-static void tapsum_term(bc_fast *f, ref_dd d, const bc_tapsum *t)
-{
-    if (!f->ok || d.hi == 0 || t->nz == 0)
-        return; /* every product exactly 0 */
-    f->nonzero += t->nz;
-    ref_dd x = ref_two_sum(t->s, t->c);
-    double lo = x.lo + t->e, es = (t->err + fabs(lo) * 0x1p-52) * (1 + 0x1p-20);
-    ref_dd sk = ref_two_sum(x.hi, lo), prod = {0, 0};
-    double ah = fabs(d.hi);
-    if (sk.hi != 0) {
-        prod = ref_dd_mul(d, sk);
-        double m = fabs(prod.hi);
-        if (!(m >= 0x1p-900 && m <= 0x1p900)) {
-            f->ok = false;
-            return;
-        }
-    }
-    ref_acc_add(&f->a, prod, ah * (fabs(sk.hi) + es) * 0x1p-100 + ah * es * 1.01 + REF_DD_TINY);
-}
-
-/* The exact terms D[comp][k]·g·val of a grid_grad component into T (MPFR's sum): 0, −1 out of
- * memory. */
-static int dgrid_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
-                       bc_terms *T)
-{
-    const ref_grid_params *p = X->p;
-    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
-    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-    for (int64_t c = 0; c < p->c; c++) {
-        double g = X->go[(n * p->c + c) * hw_out + pix];
-        const double *in = X->in + (n * p->c + c) * hw_in;
-        for (int ky = 0; ky < 4; ky++)
-            for (int kx = 0; kx < 4; kx++) {
-                int64_t yi = ay->idx[ky], xi = ax->idx[kx];
-                if (yi < 0 || xi < 0)
-                    continue;
-                /* D[comp] = dwx·wy·mult_x, wx·dwy·mult_y */
-                double f[3] = {comp == 0 ? ax->mult : ay->mult, g, in[yi * p->w_in + xi]};
-                if (exact_term(T, comp == 0 ? ax->dw[kx] : ax->w[kx],
-                               comp == 0 ? ay->w[ky] : ay->dw[ky], f, 3) != 0)
-                    return -1;
-            }
-    }
-    return 0;
-}
-
-/* One grid_grad component's bound data, summed term by term over channels, then taps. */
-typedef struct {
-    double mult, sabs, spre, cerr, under;
-    bool unsure;
-} bc_dgbound;
-
-/* A tap of a point with what no channel changes: its input offset, and per component its
- * factors (fx, fy), their errors (ex, ey), fx + ex, fy + ey and ex·fy + fx·ey + ex·ey (the
- * coordinate term's), each formed as dgrid_point's sums always formed them. */
-typedef struct {
-    int64_t off;
-    int k;              /* ky·4 + kx; −1 a ghost tap (bound only) */
-    bool ghost_x, ghost_y;
-    double fx[2], fy[2], ex[2], ey[2], px[2], py[2], q[2];
-} bc_dgtap;
-
-static int dgrid_taps(const ref_grid_params *p, const bc_point *pt, bc_dgtap *tp)
-{
-    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-    int nt = 0;
-    for (int ky = 0; ky < 5; ky++)
-        for (int kx = 0; kx < 5; kx++) {
-            int64_t yi = ay->idx[ky], xi = ax->idx[kx];
-            if (yi < 0 || xi < 0)
-                continue;
-            bc_dgtap *t = &tp[nt++];
-            t->off = yi * p->w_in + xi;
-            t->ghost_x = kx == 4;
-            t->ghost_y = ky == 4;
-            t->k = kx == 4 || ky == 4 ? -1 : ky * 4 + kx;
-            for (int cm = 0; cm < 2; cm++) { /* comp 0: dwx·wy, comp 1: wx·dwy */
-                t->fx[cm] = cm == 0 ? ax->dwd[kx] : ax->wd[kx];
-                t->fy[cm] = cm == 0 ? ay->wd[ky] : ay->dwd[ky];
-                t->ex[cm] = cm == 0 ? ax->edw : ax->ew;
-                t->ey[cm] = cm == 0 ? ay->ew : ay->edw;
-                t->px[cm] = t->fx[cm] + t->ex[cm];
-                t->py[cm] = t->fy[cm] + t->ey[cm];
-                t->q[cm] = t->ex[cm] * t->fy[cm] + t->fx[cm] * t->ey[cm] + t->ex[cm] * t->ey[cm];
-            }
-        }
-    return nt;
-}
-
-/* A component's value, bound and flags from its bound data B (nt terms) and the fast sum F
- * (MPFR's terms where it does not decide): 1 when the fast path decided it, 0 MPFR, −1 out of
- * memory. */
-static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
-                        bc_dgbound *B, const bc_fast *F, bc_terms *T, ref_value *v, uint8_t *fl,
-                        double *ival)
-{
-    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-    T->n = 0;
-    bool decided = fast_done(F, v);
-    if (!decided && dgrid_terms(X, pt, n, pix, comp, T) != 0)
-        return -1;
-    double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
-    if (isnan(B->sabs + B->cerr + B->under)) /* ∞·0 of an overflowing |g·val| and a zero weight */
-        B->sabs = B->cerr = B->under = B->spre = INFINITY;
-    bc_dg_sum sum_of = {X, pt, n, pix, comp, B->mult};
-    ref_set_sum_abs(v, B->sabs, k, dgrid_sabs_scaled, &sum_of);
-    v->coord_err = B->cerr * k;
-    v->under_mag = B->under * k;
-    finish(T, v, fl, B->unsure, X->ovf, B->spre * k, decided);
-    double m, pre;
-    if ((ax->unres || ay->unres) && !(*fl & REF_FLAG_UNCHECKABLE)) {
-        /* any branch's value lies in [−m, m]: offsets from the exact value, outwards (a
-         * non-finite exact value: unjudged, the branch may miss its taps) */
-        if (ival && isfinite(v->hi) && !(*fl & REF_FLAG_NONFINITE) &&
-            dgrid_reach_max(X, pt, n, pix, B->mult, &m, &pre)) {
-            /* the unknown taps' products and sums may pass the range too (before the scale
-             * by mult, which may be 0: ∞·0) */
-            *fl |= REF_FLAG_INTERVAL | (ref_fmax(m, pre) > X->ovf / 4 ? REF_FLAG_RANGE : 0);
-            ival[0] = (-m - v->hi) * (1 + 0x1p-50) - 0x1p-1074;
-            ival[1] = (m - v->hi) * (1 + 0x1p-50) + 0x1p-1074;
-            ival[0] = ref_fmin(ival[0], 0);
-            ival[1] = ref_fmax(ival[1], 0);
-        } else {
-            *fl |= REF_FLAG_UNCHECKABLE;
-        }
-    }
-    return decided;
-}
-
-/* grid_grad of one point, both components (v[0], v[1], their flags and intervals, ival NULL or
- * 4 doubles), in one pass over its channels and taps: each component's bound data summed in
- * the same order, term by term, and the taps' channel sums S_k, which the fast path multiplies
- * by D[comp][k] (16 products a component instead of one a channel and tap). The number of
- * components the fast path decided, or −1 out of memory. Compiled for each target as
- * grid_values.h's GRID_CLONES says: the same IEEE operations, and fma an instruction where the
- * CPU has one (the baseline calls libm's, a call a product). */
-GRID_CLONES
-static int dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, bc_terms *T,
-                       ref_value *v, uint8_t *fl, double *ival)
-{
-    const ref_grid_params *p = X->p;
-    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
-    for (int cm = 0; cm < 2; cm++) {
-        memset(&v[cm], 0, sizeof v[cm]);
-        fl[cm] = 0;
-        v[cm].nops = 5;
-    }
-    T->n = 0;
-    if (pt->out)
-        return 0;
-    bc_dgtap tp[25];
-    int nt = dgrid_taps(p, pt, tp);
-    bc_dgbound B[2] = {{.mult = fabs(pt->ax[0].mult)}, {.mult = fabs(pt->ax[1].mult)}};
-    double umul[2] = {ref_fmax(1, B[0].mult), ref_fmax(1, B[1].mult)};
-    bc_tapsum S[16] = {{0}};
-    bool fast = !X->force && pt->dd;
-    /* a block of channels' values gathered first: loads free of the sums' chains overlap their
-     * cache misses (the taps of random coordinates are scattered over C planes) */
-    enum { CB = 32 };
-    double gb[CB], vb[CB * 25];
-    for (int64_t c = 0; c < p->c; c++) {
-        int64_t cb = c % CB;
-        if (cb == 0)
-            for (int64_t j = 0; j < CB && c + j < p->c; j++) {
-                gb[j] = X->go[(n * p->c + c + j) * hw_out + pix];
-                const double *in = X->in + (n * p->c + c + j) * hw_in;
-                for (int i = 0; i < nt; i++)
-                    vb[j * 25 + i] = in[tp[i].off];
-            }
-        double g = gb[cb];
-        double yg;
-        bool gunits = isfinite(g) && unit_under(fabs(g), &yg);
-        for (int i = 0; i < nt; i++) {
-            const bc_dgtap *t = &tp[i];
-            double val = vb[cb * 25 + i], a = fabs(g * val);
-            if (!isfinite(g) || !isfinite(val)) {
-                double fin = (isfinite(g) ? fabs(g) : 1) * (isfinite(val) ? fabs(val) : 1);
-                bool nan = isnan(g) || isnan(val);
-                for (int cm = 0; cm < 2; cm++)
-                    B[cm].unsure = B[cm].unsure ||
-                                   class_unsure(nan, fin, t->fx[cm], t->ex[cm], t->ghost_x,
-                                                t->fy[cm], t->ey[cm], t->ghost_y, X->tiny);
-                fast = false;
-                continue;
-            }
-            /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
-            bool big = 2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf;
-            /* max(1, |g|)·REF_UNDER_SCALE·max(1, |val|)·2, then × umul (unit_mul) */
-            double y = yg;
-            bool units = gunits && unit_mul(&y, ref_fmax(1, fabs(val))) && unit_mul(&y, 2);
-            for (int cm = 0; cm < 2; cm++) {
-                bc_dgbound *b = &B[cm];
-                double z = y;
-                b->sabs += a * t->fx[cm] * t->fy[cm] * b->mult;
-                b->spre += a * t->px[cm] * t->py[cm];
-                b->cerr += a * b->mult * t->q[cm];
-                b->under += units && unit_mul(&z, umul[cm])
-                                ? unit_value(z)
-                                : ref_fmax(1, fabs(g)) * REF_UNDER_SCALE *
-                                      ref_fmax(1, fabs(val)) * 2 * umul[cm];
-                if (big)
-                    b->spre = INFINITY; /* a partial product may overflow */
-            }
-            if (fast && t->k >= 0)
-                fast = tapsum_add(&S[t->k], g, val);
-        }
-    }
-    int decided = 0;
-    for (int cm = 0; cm < 2; cm++) {
-        v[cm].nterms = nt * p->c;
-        bc_fast F = {.ok = fast};
-        for (int k = 0; k < 16; k++)
-            tapsum_term(&F, pt->Dd[cm][k], &S[k]);
-        int r = dgrid_finish(X, pt, n, pix, cm, &B[cm], &F, T, &v[cm], &fl[cm],
-                             ival ? ival + 2 * cm : NULL);
-        if (r < 0)
-            return -1;
-        decided += r;
     }
     return decided;
 }
@@ -1079,7 +686,7 @@ static int dgrid_batch(const bc_ctx *X, const bc_point *pts, int64_t n, int nth,
         bc_terms T = {0};
 #pragma omp for schedule(dynamic, 16)
         for (int64_t i = 0; i < hw_out; i++) {
-            int r = dgrid_point(X, &pts[i], n, i, &T, &b->o.v[2 * i], &b->o.flags[2 * i],
+            int r = bc_dgrid_point(X, &pts[i], n, i, &T, &b->o.v[2 * i], &b->o.flags[2 * i],
                                 iv ? iv + 4 * i : NULL);
             fail |= r < 0;
             h += r > 0 ? r : 0;
@@ -1223,7 +830,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
     if (which == 1 && index >= 0 && index < p->n * hw_out * 2) {
         int64_t n = index / 2 / hw_out, pix = index / 2 % hw_out;
         point_eval(&X, n, pix, &pt);
-        rc = pt.out ? 0 : dgrid_terms(&X, &pt, n, pix, (int)(index % 2), &T);
+        rc = pt.out ? 0 : bc_dgrid_terms(&X, &pt, n, pix, (int)(index % 2), &T);
         if (rc == 0 && T.n)
             mpfr_sum(out, T.ptr, (unsigned long)T.n, MPFR_RNDN);
     } else if (which == 0 && index >= 0 && index < p->n * p->c * hw_in) {
@@ -1239,7 +846,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
                 for (int kx = 0; kx < 4 && rc == 0; kx++) {
                     if (pt.ax[1].idx[ky] != yi || pt.ax[0].idx[kx] != xi)
                         continue;
-                    rc = exact_term(&all, pt.ax[0].w[kx], pt.ax[1].w[ky], &g, 1);
+                    rc = bc_exact_term(&all, pt.ax[0].w[kx], pt.ax[1].w[ky], &g, 1);
                 }
         }
         if (rc == 0 && all.n)

@@ -1,0 +1,115 @@
+/* The bicubic mode's private declarations, shared by grid_bicubic.c (the coordinates,
+ * coefficients, terms, input_grad and the stream; its opening comment states the model and
+ * the bound) and grid_bicubic_dgrid.c (grid_grad). */
+#ifndef ACLCTS_REFERENCE_GRID_BICUBIC_H_
+#define ACLCTS_REFERENCE_GRID_BICUBIC_H_
+
+#include "grid_values.h" /* GRID_CLONES */
+
+#define BC_CW 256.0   /* coefficient Horner error, units of u (above) */
+#define BC_CD 192.0   /* derivative's */
+#define BC_LW 1.5     /* max |K'| (Lipschitz constant of the weights in t) */
+#define BC_LD 4.5     /* max |K''| (of the derivatives) */
+#define BC_PIN_W 0.35 /* a pinned axis: |w_k| summed over the 4 taps ≤ 1.375 for every t */
+#define BC_PIN_D 1.5  /* and |w'_k| ≤ 3/2 each */
+
+typedef struct {
+    bool none;          /* no tap in bounds, on any branch (zeros, far out) */
+    bool pinned;        /* every tap clamped to one edge on every branch (border, far out) */
+    bool unres;         /* δ ≥ 1/2: the device's taps not modelled */
+    int64_t reach_lo, reach_hi; /* unres: the indices its taps may reach */
+    int ghost;          /* −1: tap i0 − 2 may be the device's too; +1: tap i0 + 3; 0 none */
+    int64_t idx[5];     /* taps i0−1..i0+2 and the ghost, bounded; −1 outside (zeros) */
+    mpfr_t w[4], dw[4]; /* exact weights and derivatives in t */
+    double wd[5], dwd[5]; /* their magnitudes for the bound (ghost: 0; pinned: BC_PIN_*) */
+    double ew, edw;     /* the device's coefficient errors (0: exact, t = 0 and δ = 0) */
+    double mult;        /* dc/dx */
+} bc_axis;
+
+typedef struct {
+    bool out;           /* non-finite coordinate, or no tap in bounds */
+    bc_axis ax[2];      /* 0: x (width), 1: y (height) */
+    bool dd;            /* Wd, Dd hold them within 2^-102 relative, in the fast range */
+    ref_dd Wd[16], Dd[2][16]; /* wx·wy and (dwx·wy·mult_x, wx·dwy·mult_y), [ky·4 + kx]; MPFR
+                               * forms a product exactly only where an answer needs it */
+} bc_point;
+
+typedef struct {
+    const ref_grid_params *p;
+    const double *go, *in, *grid;
+    double u;           /* the device's working unit roundoff */
+    double ovf;         /* ref_path_overflow_at */
+    double tiny;        /* 4× the working format's smallest normal (products below may vanish) */
+    bool force;         /* no double-double fast path */
+    double uc, etac;    /* ref_path coord_u, coord_eta: the coordinate rounded to the dtype */
+} bc_ctx;
+
+/* Any device's coefficients of one axis: Σ_k |w_k| ≤ 1.375 and Σ_k |w'_k| ≤ 6 for every t,
+ * plus their rounding errors (≤ 4·256u): the bounds an unresolved point's interval uses. */
+#define BC_SUM_W 1.4
+#define BC_SUM_DW 6.1
+
+/* A growable MPFR term list per thread. */
+typedef struct { mpfr_ptr *ptr; mpfr_t *v; size_t n, cap; } bc_terms;
+
+/* The fast path's sum (Ziv): the terms as double-doubles with a bound, decided by ref_decide;
+ * MPFR where a term leaves the fast range or the bound cannot decide the rounding. */
+typedef struct {
+    ref_acc a;
+    bool ok;            /* every term so far fast */
+    int64_t nonzero;    /* terms not exactly 0 (all 0: MPFR gives the zero's sign) */
+} bc_fast;
+
+/* ---- under_mag's terms without subnormal products ----
+ * A term of under_mag (units of REF_UNDER_SCALE = 2^-1070, below the normal range) is a product
+ * of factors ≥ 1 that starts subnormal, and a multiplication with a subnormal operand or result
+ * takes the x86 multiplier's microcode assist (~35 ns, 40 times a product's cost; additions
+ * take none). The same IEEE products are formed here in units of 2^-1074, where every value is
+ * a normal double: a subnormal result there is RN to an integer (the subnormal grid), a normal
+ * one RN to 53 bits, as the multiplier rounds; where that cannot be shown exactly (a product
+ * of more than 53 bits below 2^52 in these units) the caller forms the product itself. */
+
+/* *y·b in units of 2^-1074 (y, b ≥ 1), rounded as the double product of y·2^-1074 and b:
+ * false where a product below 2^52 units is not exact, or past 2^1000 units. */
+static inline bool unit_mul(double *y, double b)
+{
+    double p = *y * b;
+    if (p >= 0x1p52) {
+        *y = p;
+        return p <= 0x1p1000;
+    }
+    if (fma(*y, b, -p) != 0)
+        return false;
+    *y = (p + 0x1p52) - 0x1p52; /* to the nearest integer, ties to even (0 ≤ p < 2^52) */
+    return true;
+}
+
+/* y·2^-1074 as a double (y ≥ 0 an integer below 2^52: a subnormal's significand bits) */
+static inline double unit_value(double y)
+{
+    return ref_of_bits(y < 0x1p52 ? (uint64_t)y : ref_bits_of(y) - ((uint64_t)1074 << 52));
+}
+
+/* ref_fmax(1, a)·REF_UNDER_SCALE, in units of 2^-1074: false where unit_mul is */
+static inline bool unit_under(double a, double *y)
+{
+    *y = 16; /* REF_UNDER_SCALE = 2^-1070 (a floating comparison is no C constant for clang) */
+    return unit_mul(y, ref_fmax(1, a));
+}
+
+/* ---- grid_bicubic.c ---- */
+void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi);
+bool bc_class_unsure(bool nan, double a, double x, double ex, bool gx, double y, double ey,
+                     bool gy, double tiny);
+int bc_exact_term(bc_terms *T, mpfr_srcptr a, mpfr_srcptr b, const double *f, int nf);
+bool bc_fast_done(const bc_fast *f, ref_value *v);
+void bc_finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double ovf, double s_pre,
+               bool decided);
+
+/* ---- grid_bicubic_dgrid.c ---- */
+int bc_dgrid_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
+                   bc_terms *T);
+int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, bc_terms *T,
+                   ref_value *v, uint8_t *fl, double *ival);
+
+#endif

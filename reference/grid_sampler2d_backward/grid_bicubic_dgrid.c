@@ -1,0 +1,306 @@
+/* The bicubic mode's grid_grad (grid_bicubic.c's opening comment states the model and the
+ * bound): both components of a point in one pass, Σ_k D_k·S_k from each tap's exact channel
+ * sum S_k = Σ_c g·val. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_bicubic.h"
+
+/* An unresolved point's grid_grad on any branch: |mult·Σ_c g·Σ val·w'·w| ≤ mult·Σ_c |g|·max|val|
+ * over the taps' reach·BC_SUM_DW·BC_SUM_W. False when a value there is not finite. */
+static bool dgrid_reach_max(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix,
+                            double mult, double *m, double *pre)
+{
+    const ref_grid_params *p = X->p;
+    int64_t x0, x1, y0, y1, hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    bc_axis_range(&pt->ax[0], &x0, &x1);
+    bc_axis_range(&pt->ax[1], &y0, &y1);
+    double s = 0;
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = X->go[(n * p->c + c) * hw_out + pix], mx = 0;
+        const double *in = X->in + (n * p->c + c) * hw_in;
+        for (int64_t yi = y0; yi <= y1; yi++)
+            for (int64_t xi = x0; xi <= x1; xi++)
+                mx = ref_fmax(mx, fabs(in[yi * p->w_in + xi]));
+        if (!isfinite(g) || !isfinite(mx))
+            return false;
+        s += fabs(g) * mx;
+    }
+    *pre = s * BC_SUM_DW * BC_SUM_W * (1 + 0x1p-20); /* before the scale by mult */
+    *m = *pre * mult;
+    return isfinite(*m);
+}
+
+/* A grid_grad component's finite terms |g·val|·fx·fy·mult (dgrid_point's sabs) in units of
+ * 2^REF_SUM_EXP, g scaled first (ref_set_sum_abs). */
+typedef struct { const bc_ctx *X; const bc_point *pt; int64_t n, pix; int comp; double mult; } bc_dg_sum;
+static double dgrid_sabs_scaled(const void *ctx)
+{
+    const bc_dg_sum *a = ctx;
+    const ref_grid_params *p = a->X->p;
+    const bc_axis *ax = &a->pt->ax[0], *ay = &a->pt->ax[1];
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    double s = 0, down = ldexp(1, -REF_SUM_EXP);
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = a->X->go[(a->n * p->c + c) * hw_out + a->pix] * down;
+        const double *in = a->X->in + (a->n * p->c + c) * hw_in;
+        for (int ky = 0; ky < 5; ky++)
+            for (int kx = 0; kx < 5; kx++) {
+                int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+                double val = yi < 0 || xi < 0 ? 0 : in[yi * p->w_in + xi];
+                double fx = a->comp == 0 ? ax->dwd[kx] : ax->wd[kx];
+                double fy = a->comp == 0 ? ay->wd[ky] : ay->dwd[ky];
+                if (isfinite(g) && isfinite(val))
+                    s += fabs(g * val) * fx * fy * a->mult;
+            }
+    }
+    return s;
+}
+
+/* A tap's exact channel sum S_k = Σ_c g·val for grid_grad's fast path: each product's rounded
+ * part summed error-free into s + c, its error (fma, exact) into e, and err bounds what those
+ * sums dropped; nz counts the non-zero products. */
+typedef struct { double s, c, e, err; int64_t nz; } bc_tapsum;
+
+/* Adds g·val (finite); false when the product leaves the fast range (its error not exact). */
+static inline bool tapsum_add(bc_tapsum *t, double g, double val)
+{
+    if (g == 0 || val == 0)
+        return true;
+    double p = g * val, m = fabs(p);
+    if (!(m >= 0x1p-900 && m <= 0x1p900))
+        return false;
+    ref_dd a = ref_two_sum(t->s, p), b = ref_two_sum(t->c, a.lo);
+    double e = t->e + fma(g, val, -p); /* errs by ≤ 2^-53·|e| (exact when subnormal) */
+    t->s = a.hi;
+    t->c = b.hi;
+    t->e = e;
+    t->err += fabs(b.lo) + fabs(e) * 0x1p-52;
+    t->nz++;
+    return true;
+}
+
+/* Adds D·S_k (D = Dd within 2^-102 relative) to f with its bound: |D − Dd|·|S| + |Dd|·|S − Ŝ|
+ * + dd_mul's 6u²·|Dd·Ŝ| ≤ 2^-100·|Dd.hi|·(|Ŝ.hi| + es) + 1.01·|Dd.hi|·es, es bounding |S − Ŝ|
+ * (err, the last addition's rounding, and the roundings of err's own sum). */
+static void tapsum_term(bc_fast *f, ref_dd d, const bc_tapsum *t)
+{
+    if (!f->ok || d.hi == 0 || t->nz == 0)
+        return; /* every product exactly 0 */
+    f->nonzero += t->nz;
+    ref_dd x = ref_two_sum(t->s, t->c);
+    double lo = x.lo + t->e, es = (t->err + fabs(lo) * 0x1p-52) * (1 + 0x1p-20);
+    ref_dd sk = ref_two_sum(x.hi, lo), prod = {0, 0};
+    double ah = fabs(d.hi);
+    if (sk.hi != 0) {
+        prod = ref_dd_mul(d, sk);
+        double m = fabs(prod.hi);
+        if (!(m >= 0x1p-900 && m <= 0x1p900)) {
+            f->ok = false;
+            return;
+        }
+    }
+    ref_acc_add(&f->a, prod, ah * (fabs(sk.hi) + es) * 0x1p-100 + ah * es * 1.01 + REF_DD_TINY);
+}
+
+/* The exact terms D[comp][k]·g·val of a grid_grad component into T (MPFR's sum): 0, −1 out of
+ * memory. */
+int bc_dgrid_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
+                   bc_terms *T)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    for (int64_t c = 0; c < p->c; c++) {
+        double g = X->go[(n * p->c + c) * hw_out + pix];
+        const double *in = X->in + (n * p->c + c) * hw_in;
+        for (int ky = 0; ky < 4; ky++)
+            for (int kx = 0; kx < 4; kx++) {
+                int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+                if (yi < 0 || xi < 0)
+                    continue;
+                /* D[comp] = dwx·wy·mult_x, wx·dwy·mult_y */
+                double f[3] = {comp == 0 ? ax->mult : ay->mult, g, in[yi * p->w_in + xi]};
+                if (bc_exact_term(T, comp == 0 ? ax->dw[kx] : ax->w[kx],
+                               comp == 0 ? ay->w[ky] : ay->dw[ky], f, 3) != 0)
+                    return -1;
+            }
+    }
+    return 0;
+}
+
+/* One grid_grad component's bound data, summed term by term over channels, then taps. */
+typedef struct {
+    double mult, sabs, spre, cerr, under;
+    bool unsure;
+} bc_dgbound;
+
+/* A tap of a point with what no channel changes: its input offset, and per component its
+ * factors (fx, fy), their errors (ex, ey), fx + ex, fy + ey and ex·fy + fx·ey + ex·ey (the
+ * coordinate term's), each formed as bc_dgrid_point's sums always formed them. */
+typedef struct {
+    int64_t off;
+    int k;              /* ky·4 + kx; −1 a ghost tap (bound only) */
+    bool ghost_x, ghost_y;
+    double fx[2], fy[2], ex[2], ey[2], px[2], py[2], q[2];
+} bc_dgtap;
+
+static int dgrid_taps(const ref_grid_params *p, const bc_point *pt, bc_dgtap *tp)
+{
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    int nt = 0;
+    for (int ky = 0; ky < 5; ky++)
+        for (int kx = 0; kx < 5; kx++) {
+            int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+            if (yi < 0 || xi < 0)
+                continue;
+            bc_dgtap *t = &tp[nt++];
+            t->off = yi * p->w_in + xi;
+            t->ghost_x = kx == 4;
+            t->ghost_y = ky == 4;
+            t->k = kx == 4 || ky == 4 ? -1 : ky * 4 + kx;
+            for (int cm = 0; cm < 2; cm++) { /* comp 0: dwx·wy, comp 1: wx·dwy */
+                t->fx[cm] = cm == 0 ? ax->dwd[kx] : ax->wd[kx];
+                t->fy[cm] = cm == 0 ? ay->wd[ky] : ay->dwd[ky];
+                t->ex[cm] = cm == 0 ? ax->edw : ax->ew;
+                t->ey[cm] = cm == 0 ? ay->ew : ay->edw;
+                t->px[cm] = t->fx[cm] + t->ex[cm];
+                t->py[cm] = t->fy[cm] + t->ey[cm];
+                t->q[cm] = t->ex[cm] * t->fy[cm] + t->fx[cm] * t->ey[cm] + t->ex[cm] * t->ey[cm];
+            }
+        }
+    return nt;
+}
+
+/* A component's value, bound and flags from its bound data B (nt terms) and the fast sum F
+ * (MPFR's terms where it does not decide): 1 when the fast path decided it, 0 MPFR, −1 out of
+ * memory. */
+static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
+                        bc_dgbound *B, const bc_fast *F, bc_terms *T, ref_value *v, uint8_t *fl,
+                        double *ival)
+{
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    T->n = 0;
+    bool decided = bc_fast_done(F, v);
+    if (!decided && bc_dgrid_terms(X, pt, n, pix, comp, T) != 0)
+        return -1;
+    double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
+    if (isnan(B->sabs + B->cerr + B->under)) /* ∞·0 of an overflowing |g·val| and a zero weight */
+        B->sabs = B->cerr = B->under = B->spre = INFINITY;
+    bc_dg_sum sum_of = {X, pt, n, pix, comp, B->mult};
+    ref_set_sum_abs(v, B->sabs, k, dgrid_sabs_scaled, &sum_of);
+    v->coord_err = B->cerr * k;
+    v->under_mag = B->under * k;
+    bc_finish(T, v, fl, B->unsure, X->ovf, B->spre * k, decided);
+    double m, pre;
+    if ((ax->unres || ay->unres) && !(*fl & REF_FLAG_UNCHECKABLE)) {
+        /* any branch's value lies in [−m, m]: offsets from the exact value, outwards (a
+         * non-finite exact value: unjudged, the branch may miss its taps) */
+        if (ival && isfinite(v->hi) && !(*fl & REF_FLAG_NONFINITE) &&
+            dgrid_reach_max(X, pt, n, pix, B->mult, &m, &pre)) {
+            /* the unknown taps' products and sums may pass the range too (before the scale
+             * by mult, which may be 0: ∞·0) */
+            *fl |= REF_FLAG_INTERVAL | (ref_fmax(m, pre) > X->ovf / 4 ? REF_FLAG_RANGE : 0);
+            ival[0] = (-m - v->hi) * (1 + 0x1p-50) - 0x1p-1074;
+            ival[1] = (m - v->hi) * (1 + 0x1p-50) + 0x1p-1074;
+            ival[0] = ref_fmin(ival[0], 0);
+            ival[1] = ref_fmax(ival[1], 0);
+        } else {
+            *fl |= REF_FLAG_UNCHECKABLE;
+        }
+    }
+    return decided;
+}
+
+/* grid_grad of one point, both components (v[0], v[1], their flags and intervals, ival NULL or
+ * 4 doubles), in one pass over its channels and taps: each component's bound data summed in
+ * the same order, term by term, and the taps' channel sums S_k, which the fast path multiplies
+ * by D[comp][k] (16 products a component instead of one a channel and tap). The number of
+ * components the fast path decided, or −1 out of memory. Compiled for each target as
+ * grid_values.h's GRID_CLONES says: the same IEEE operations, and fma an instruction where the
+ * CPU has one (the baseline calls libm's, a call a product). */
+GRID_CLONES
+int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, bc_terms *T,
+                   ref_value *v, uint8_t *fl, double *ival)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    for (int cm = 0; cm < 2; cm++) {
+        memset(&v[cm], 0, sizeof v[cm]);
+        fl[cm] = 0;
+        v[cm].nops = 5;
+    }
+    T->n = 0;
+    if (pt->out)
+        return 0;
+    bc_dgtap tp[25];
+    int nt = dgrid_taps(p, pt, tp);
+    bc_dgbound B[2] = {{.mult = fabs(pt->ax[0].mult)}, {.mult = fabs(pt->ax[1].mult)}};
+    double umul[2] = {ref_fmax(1, B[0].mult), ref_fmax(1, B[1].mult)};
+    bc_tapsum S[16] = {{0}};
+    bool fast = !X->force && pt->dd;
+    /* a block of channels' values gathered first: loads free of the sums' chains overlap their
+     * cache misses (the taps of random coordinates are scattered over C planes) */
+    enum { CB = 32 };
+    double gb[CB], vb[CB * 25];
+    for (int64_t c = 0; c < p->c; c++) {
+        int64_t cb = c % CB;
+        if (cb == 0)
+            for (int64_t j = 0; j < CB && c + j < p->c; j++) {
+                gb[j] = X->go[(n * p->c + c + j) * hw_out + pix];
+                const double *in = X->in + (n * p->c + c + j) * hw_in;
+                for (int i = 0; i < nt; i++)
+                    vb[j * 25 + i] = in[tp[i].off];
+            }
+        double g = gb[cb];
+        double yg;
+        bool gunits = isfinite(g) && unit_under(fabs(g), &yg);
+        for (int i = 0; i < nt; i++) {
+            const bc_dgtap *t = &tp[i];
+            double val = vb[cb * 25 + i], a = fabs(g * val);
+            if (!isfinite(g) || !isfinite(val)) {
+                double fin = (isfinite(g) ? fabs(g) : 1) * (isfinite(val) ? fabs(val) : 1);
+                bool nan = isnan(g) || isnan(val);
+                for (int cm = 0; cm < 2; cm++)
+                    B[cm].unsure = B[cm].unsure ||
+                                   bc_class_unsure(nan, fin, t->fx[cm], t->ex[cm], t->ghost_x,
+                                                t->fy[cm], t->ey[cm], t->ghost_y, X->tiny);
+                fast = false;
+                continue;
+            }
+            /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
+            bool big = 2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf;
+            /* max(1, |g|)·REF_UNDER_SCALE·max(1, |val|)·2, then × umul (unit_mul) */
+            double y = yg;
+            bool units = gunits && unit_mul(&y, ref_fmax(1, fabs(val))) && unit_mul(&y, 2);
+            for (int cm = 0; cm < 2; cm++) {
+                bc_dgbound *b = &B[cm];
+                double z = y;
+                b->sabs += a * t->fx[cm] * t->fy[cm] * b->mult;
+                b->spre += a * t->px[cm] * t->py[cm];
+                b->cerr += a * b->mult * t->q[cm];
+                b->under += units && unit_mul(&z, umul[cm])
+                                ? unit_value(z)
+                                : ref_fmax(1, fabs(g)) * REF_UNDER_SCALE *
+                                      ref_fmax(1, fabs(val)) * 2 * umul[cm];
+                if (big)
+                    b->spre = INFINITY; /* a partial product may overflow */
+            }
+            if (fast && t->k >= 0)
+                fast = tapsum_add(&S[t->k], g, val);
+        }
+    }
+    int decided = 0;
+    for (int cm = 0; cm < 2; cm++) {
+        v[cm].nterms = nt * p->c;
+        bc_fast F = {.ok = fast};
+        for (int k = 0; k < 16; k++)
+            tapsum_term(&F, pt->Dd[cm][k], &S[k]);
+        int r = dgrid_finish(X, pt, n, pix, cm, &B[cm], &F, T, &v[cm], &fl[cm],
+                             ival ? ival + 2 * cm : NULL);
+        if (r < 0)
+            return -1;
+        decided += r;
+    }
+    return decided;
+}
