@@ -208,6 +208,16 @@ static void waivers_and_failures(FILE *f, const cts_report *r)
     if (!nf) fputs("<p>none</p>\n", f);
 }
 
+static void sort_names(const char **v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+            const char *t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
 /* Worst error in bound units per product x dtype, from the verdicts. Every product of the
  * results gets a row, so one without numbers shows as grey rather than missing. */
 static void heatmap(FILE *f, const cts_report *r)
@@ -224,12 +234,10 @@ static void heatmap(FILE *f, const cts_report *r)
         while (k < nc && strcmp(cols[k], x->dtype)) k++;
         if (k == nc && nc < 8) cols[nc++] = x->dtype;
     }
-    for (int i = 1; i < nr; i++) /* products in name order, as the audit's columns */
-        for (int j = i; j > 0 && strcmp(rows[j - 1], rows[j]) > 0; j--) {
-            const char *t = rows[j];
-            rows[j] = rows[j - 1];
-            rows[j - 1] = t;
-        }
+    /* products in name order, as the audit's columns; dtypes too: the results come in the
+     * order cases ended, and the figure must not change with it */
+    sort_names(rows, nr);
+    sort_names(cols, nc);
     if (!nr || !nc) return;
     double *v = malloc(sizeof(double) * (size_t)(nr * nc));
     if (!v) abort();
