@@ -30,6 +30,8 @@ int cli_run(int argc, char **argv);
  * of each suite (suites/OP/FILE) and write to ../NAME.repro beside it. */
 int cli_run_loaded(int argc, char **argv, const cts_loaded *loaded, cts_result_list *records,
                    const char *package);
+/* fn(ctx, record) for each record the runs that follow write, as its case ends (NULL: none). */
+void cli_run_on_record(void (*fn)(void *ctx, const cts_result *r), void *ctx);
 int cli_list(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_coverage(int argc, char **argv);
@@ -169,9 +171,21 @@ int cli_standards_load(const char *list, const char *dir, cli_standards *s);
  * suites run on --backend torch into OUT/benchmark with pass's options. 0, or -1. */
 int cli_standards_benchmark(const char *bench, const char *out, char **pass, int npass,
                             char *dir, size_t len);
-/* The standards' audit of the run: OUT/standards.csv written, the Markdown returned (free it;
+/* The audit a of the standards s, whose benchmark dump will be in bench_dir (if one is needed). */
+void cli_standards_audit_init(const cli_standards *s, cts_std_audit *a, const char *bench_dir);
+/* A streamed audit: each case judged as it ends (a cli_run_on_record hook on a
+ * cli_standards_stream), then its dump removed, so the disk holds a few cases' dumps, not the
+ * run's. */
+typedef struct {
+    cts_std_audit *a;
+    const char *dump;
+    uint64_t peak_bytes, total_bytes; /* the dump's most at once, and every case's summed */
+} cli_standards_stream;
+void cli_standards_stream_case(void *stream, const cts_result *r);
+/* The standards' audit of the run (its cases from dump_dir, or streamed already): OUT/
+ * standards.csv and standards_outputs.csv written, a freed, the Markdown returned (free it;
  * NULL on error). */
-char *cli_standards_audit(const cli_standards *s, const cts_result_list *res,
-                          const char *dump_dir, const char *bench_dir, const char *out);
+char *cli_standards_audit(cts_std_audit *a, bool streamed, const cts_result_list *res,
+                          const char *dump_dir, const char *out);
 
 #endif

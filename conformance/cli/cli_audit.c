@@ -41,7 +41,9 @@ static const char audit_help[] =
     "                     (scheduler variables such as SLURM_ARRAY_TASK_ID are refused: an\n"
     "                     audit shards only when --shard says so)\n"
     "  --keep-dump DIR    --dump the run's tensors there and keep them (the standards below\n"
-    "                     read a dump; without this option it goes to OUT/dump, removed after)\n"
+    "                     read a dump; without this option each case's goes to OUT/dump and\n"
+    "                     is judged and removed as the case ends, or with --benchmark torch\n"
+    "                     all are removed after the benchmark's run: some 60 bytes an element)\n"
     "  --standard S[,S]   the precision standards to judge by besides the tables above:\n"
     "                     aclcts (the proven bound, the default), atk-single-bm,\n"
     "                     msprobe-benchmark, msprobe-ulp, mixed-tolerance[@EDITION]; each is a\n"
@@ -198,11 +200,34 @@ int cli_audit(int argc, char **argv)
     rargv[rn++] = "--quiet";
     for (int k = 0; k < npass; k++) rargv[rn++] = (char *)pass[k];
     rargv[rn] = NULL;
-    int rc = cli_run(rn, rargv);
-    if (rc == CLI_EXIT_USAGE) return rc;
-    if (standards && stds_loaded.need_bench &&
+    /* A dump the audit removes afterwards is judged case by case as the run goes and each
+     * case's removed: a whole run's dump (some 60 bytes an element) would not fit on a disk
+     * for large suites. Not when the benchmark is the torch backend's run of the suites: that
+     * run follows this one, and every case of this one waits for it. */
+    bool bench_after = stds_loaded.need_bench && !strcmp(bench, "torch");
+    bool stream = standards && !keep && !bench_after;
+    cts_std_audit sa;
+    cli_standards_stream st = {.a = &sa, .dump = dump};
+    if (standards) cli_standards_audit_init(&stds_loaded, &sa, bench_dir);
+    if (stream && stds_loaded.need_bench &&
         cli_standards_benchmark(bench, out, (char **)pass, npass, bench_dir, sizeof bench_dir))
         return CLI_EXIT_USAGE;
+    if (stream) cli_run_on_record(cli_standards_stream_case, &st);
+    int rc = cli_run(rn, rargv);
+    cli_run_on_record(NULL, NULL);
+    if (stream && st.total_bytes)
+        fprintf(stderr, "aclcts: audit: the standards judged each case's dump as the case "
+                "ended, then removed it: at most %.1f MB on disk at once, %.1f MB in all\n",
+                st.peak_bytes / 1e6, st.total_bytes / 1e6);
+    if (rc == CLI_EXIT_USAGE) {
+        if (standards) cts_std_audit_free(&sa);
+        return rc;
+    }
+    if (bench_after &&
+        cli_standards_benchmark(bench, out, (char **)pass, npass, bench_dir, sizeof bench_dir)) {
+        cts_std_audit_free(&sa);
+        return CLI_EXIT_USAGE;
+    }
 
     cts_result_list res = {0};
     cts_loaded loaded = {0};
@@ -216,8 +241,7 @@ int cli_audit(int argc, char **argv)
         cts_audit_results(&au, &res, stderr);
         char title[96];
         snprintf(title, sizeof title, "aclcts precision audit: %s", sel.product);
-        char *std_md = standards ? cli_standards_audit(&stds_loaded, &res, dump,
-                                                       bench_dir, out) : NULL;
+        char *std_md = standards ? cli_standards_audit(&sa, stream, &res, dump, out) : NULL;
         if (standards && !std_md) rc = CLI_EXIT_USAGE;
         audit_facts facts;
         facts_of(&res, &facts);
@@ -242,6 +266,7 @@ int cli_audit(int argc, char **argv)
         free(std_md);
     }
     cts_audit_free(&au);
+    if (standards) cts_std_audit_free(&sa); /* when the results could not be read */
     free(waivers);
     cts_loaded_free(&loaded);
     if (standards && !keep) { /* the dumps were the standards' input only */

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,36 +75,72 @@ int cli_standards_benchmark(const char *bench, const char *out, char **pass, int
     return rc;
 }
 
-char *cli_standards_audit(const cli_standards *s, const cts_result_list *res,
-                          const char *dump_dir, const char *bench_dir, const char *out)
+void cli_standards_audit_init(const cli_standards *s, cts_std_audit *a, const char *bench_dir)
 {
-    cts_std_audit a;
-    memset(&a, 0, sizeof a);
-    a.std = s->std;
-    a.nstd = s->n;
-    a.bench_label = s->need_bench ? bench_dir : NULL;
+    memset(a, 0, sizeof *a);
+    a->std = s->std;
+    a->nstd = s->n;
+    a->bench_label = s->need_bench ? bench_dir : NULL;
+}
+
+static uint64_t tree_sum;
+static int add_file(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)path, (void)ftw;
+    if (type == FTW_F) tree_sum += (uint64_t)sb->st_size;
+    return 0;
+}
+
+/* The bytes of the files under path (0 if none). */
+static uint64_t tree_bytes(const char *path)
+{
+    tree_sum = 0;
+    nftw(path, add_file, 16, FTW_PHYS);
+    return tree_sum;
+}
+
+void cli_standards_stream_case(void *stream, const cts_result *r)
+{
+    cli_standards_stream *st = stream;
+    char dir[PATH_MAX * 2];
+    snprintf(dir, sizeof dir, "%s/%s", st->dump, r->v.case_id);
+    uint64_t all = tree_bytes(st->dump), one = tree_bytes(dir);
+    if (all > st->peak_bytes) st->peak_bytes = all;
+    st->total_bytes += one;
+    cts_std_audit_case(st->a, r, st->dump, st->a->bench_label, stderr);
+    cts_remove_tree(dir);
+}
+
+char *cli_standards_audit(cts_std_audit *a, bool streamed, const cts_result_list *res,
+                          const char *dump_dir, const char *out)
+{
     char path[PATH_MAX + 32], opath[PATH_MAX + 32], *md = NULL;
     size_t len = 0;
     snprintf(opath, sizeof opath, "%s/standards_outputs.csv", out);
-    a.outputs_csv = fopen(opath, "w");
-    if (a.outputs_csv) cts_std_outputs_csv_header(a.outputs_csv);
-    int rc = cts_std_audit_run(&a, res, dump_dir, a.bench_label, stderr);
-    if (!a.outputs_csv || fclose(a.outputs_csv) != 0)
+    a->outputs_csv = fopen(opath, "w");
+    if (a->outputs_csv) cts_std_outputs_csv_header(a->outputs_csv);
+    int rc = 0;
+    if (streamed)
+        cts_std_audit_finish(a);
+    else
+        rc = cts_std_audit_run(a, res, dump_dir, a->bench_label, stderr);
+    if (!a->outputs_csv || fclose(a->outputs_csv) != 0)
         fprintf(stderr, "aclcts: error: writing %s: %s\n", opath, strerror(errno));
+    a->outputs_csv = NULL;
     if (rc) {
-        cts_std_audit_free(&a);
+        cts_std_audit_free(a);
         return NULL;
     }
     snprintf(path, sizeof path, "%s/standards.csv", out);
     FILE *f = fopen(path, "w");
-    if (f) cts_std_audit_csv(f, &a);
+    if (f) cts_std_audit_csv(f, a);
     if (!f || fclose(f) != 0)
         fprintf(stderr, "aclcts: error: writing %s: %s\n", path, strerror(errno));
     FILE *m = open_memstream(&md, &len);
     if (m) {
-        cts_std_audit_markdown(m, &a);
+        cts_std_audit_markdown(m, a);
         fclose(m);
     }
-    cts_std_audit_free(&a);
+    cts_std_audit_free(a);
     return md;
 }

@@ -100,6 +100,9 @@ static double case_work(const cts_case *c)
     return w;
 }
 
+static void (*record_hook)(void *, const cts_result *); /* cli_run_on_record */
+static void *record_hook_ctx;
+
 typedef struct {
     const run_args *a;
     const cts_case *const *cases;
@@ -173,7 +176,14 @@ static void on_done(void *vctx, size_t index, const cts_verdict *v, const char *
     if (ctx->write_errno)
         return;
     cts_result_list_push(&ctx->results, &r);
+    if (record_hook) record_hook(record_hook_ctx, &r);
     cts_progress_case_work(&ctx->progress, &r, case_work(c));
+}
+
+void cli_run_on_record(void (*fn)(void *ctx, const cts_result *r), void *ctx)
+{
+    record_hook = fn;
+    record_hook_ctx = ctx;
 }
 
 /* The command that continues this run: the same arguments, appending to its JSONL. */

@@ -154,6 +154,9 @@ typedef struct {
                                                 the case's margin */
 } cts_std_example;
 
+/* One output's verdicts, held until every case is judged (standard_audit.c). */
+typedef struct cts_std_judged cts_std_judged;
+
 typedef struct {
     const cts_standard *std;               /* the standards audited (std[k]) */
     int nstd;
@@ -170,13 +173,22 @@ typedef struct {
     FILE *outputs_csv;                     /* NULL, or where each output's verdicts go, one
                                               line per output x standard (header first:
                                               cts_std_outputs_csv_header) */
+    cts_std_judged *judged;                /* judged outputs not yet added (any case order) */
+    size_t njudged, judged_cap;
 } cts_std_audit;
 
 /* Judges the outputs of every record with judged elements from dump_dir/<id>/ (bench_dir:
- * the benchmark device's dump, or NULL). Cases without a dump are counted in nmissing and
- * named on err. 0, or -1 when dump_dir cannot be read. */
+ * the benchmark device's dump, or NULL), then cts_std_audit_finish. Cases without a dump are
+ * counted in nmissing and named on err. 0, or -1 when dump_dir cannot be read. */
 int cts_std_audit_run(cts_std_audit *a, const cts_result_list *res, const char *dump_dir,
                       const char *bench_dir, FILE *err);
+/* One record's outputs judged from dump_dir/<id>/ as above, held: an audit that streams judges
+ * each case as it ends (and may then remove its dump), in any order. */
+void cts_std_audit_case(cts_std_audit *a, const cts_result *r, const char *dump_dir,
+                        const char *bench_dir, FILE *err);
+/* Adds the held outputs to the tables, examples and outputs_csv in case-id order (what the
+ * audit says does not depend on the order cases ended in). */
+void cts_std_audit_finish(cts_std_audit *a);
 void cts_std_audit_free(cts_std_audit *a);
 /* Markdown: each standard's source and edition, a table per op x dtype x numerics key x
  * product of each standard's passing cases and worst margin, and the disagreements with the

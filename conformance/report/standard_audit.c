@@ -167,44 +167,89 @@ static double element(const out_arrays *o, int64_t k, int dt, double *golden)
     return best;
 }
 
-static cts_std_row *row_of(cts_std_audit *a, const cts_result *r)
+/* An element where a standard and the bound disagree; its case and output are the judged
+ * output's. */
+typedef struct {
+    int64_t index;
+    double got, golden, bound_units, metric;
+} elem_example;
+
+/* One output's verdicts under every standard, held until cts_std_audit_finish adds them in
+ * case-id order: a streamed audit judges cases as they end, and its counts, examples and CSV
+ * lines must be those of the id order. */
+struct cts_std_judged {
+    char op[32], dtype[16], numerics[64], product[24], case_id[256], output[16];
+    size_t seq;                        /* the order judged: a case's outputs keep theirs */
+    bool no_bench;
+    cts_std_verdict v[CTS_STD_MAX], bv;
+    char *csv[CTS_STD_MAX];            /* its lines of standards_outputs.csv */
+    int64_t ndis[CTS_STD_MAX][2];      /* elements where standard s and the bound disagree */
+    elem_example ex[CTS_STD_MAX][2][CTS_STD_EXAMPLES]; /* the first of them */
+};
+
+static cts_std_row *row_of(cts_std_audit *a, const cts_std_judged *j)
 {
     for (size_t i = 0; i < a->nrows; i++) {
         cts_std_row *w = &a->rows[i];
-        if (!strcmp(w->op, r->op) && !strcmp(w->dtype, r->dtype) &&
-            !strcmp(w->numerics, r->numerics) && !strcmp(w->product, r->product))
+        if (!strcmp(w->op, j->op) && !strcmp(w->dtype, j->dtype) &&
+            !strcmp(w->numerics, j->numerics) && !strcmp(w->product, j->product))
             return w;
     }
     a->rows = cts_grow(a->rows, &a->cap, a->nrows, sizeof *a->rows);
     cts_std_row *w = &a->rows[a->nrows++];
     memset(w, 0, sizeof *w);
-    snprintf(w->op, sizeof w->op, "%s", r->op);
-    snprintf(w->dtype, sizeof w->dtype, "%s", r->dtype);
-    snprintf(w->numerics, sizeof w->numerics, "%s", r->numerics);
-    snprintf(w->product, sizeof w->product, "%s", r->product);
+    snprintf(w->op, sizeof w->op, "%s", j->op);
+    snprintf(w->dtype, sizeof w->dtype, "%s", j->dtype);
+    snprintf(w->numerics, sizeof w->numerics, "%s", j->numerics);
+    snprintf(w->product, sizeof w->product, "%s", j->product);
     for (int s = 0; s < CTS_STD_MAX; s++) w->worst_margin[s] = NAN;
     return w;
 }
 
 /* The count-th disagreement of its kind: kept when among the first CTS_STD_EXAMPLES. */
 static void example(cts_std_example *ex, int64_t count, const char *id, const char *out,
-                    int64_t index, double got, double golden, double units, double metric)
+                    const elem_example *e)
 {
     if (count > CTS_STD_EXAMPLES) return;
-    cts_std_example *e = &ex[count - 1];
-    *e = (cts_std_example){.index = index, .got = got, .golden = golden, .bound_units = units,
-                           .metric = metric};
-    snprintf(e->case_id, sizeof e->case_id, "%s", id);
-    snprintf(e->output, sizeof e->output, "%s", out);
+    cts_std_example *x = &ex[count - 1];
+    *x = (cts_std_example){.index = e->index, .got = e->got, .golden = e->golden,
+                           .bound_units = e->bound_units, .metric = e->metric};
+    snprintf(x->case_id, sizeof x->case_id, "%s", id);
+    snprintf(x->output, sizeof x->output, "%s", out);
+}
+
+/* Standard s's verdict (j->v[s]) on the output j holds, its CSV line and the first elements
+ * where it and the bound disagree. */
+static void hold(cts_std_judged *j, int s, const cts_standard *std, const cts_std_input *in,
+                 const signed char *elem, const double *em)
+{
+    const cts_std_verdict *v = &j->v[s];
+    cts_std_row w;
+    memset(&w, 0, sizeof w);
+    snprintf(w.op, sizeof w.op, "%s", j->op);
+    snprintf(w.dtype, sizeof w.dtype, "%s", j->dtype);
+    snprintf(w.numerics, sizeof w.numerics, "%s", j->numerics);
+    snprintf(w.product, sizeof w.product, "%s", j->product);
+    size_t len = 0;
+    FILE *m = open_memstream(&j->csv[s], &len);
+    if (!m) abort();
+    cts_std_output_csv(m, std, &w, j->case_id, j->output, v, j->bv.margin, in, elem, em);
+    if (fclose(m) != 0) abort();
+    for (int64_t k = 0; v->judged && k < in->n; k++) {
+        if (!in->judged[k] || elem[k] < 0 || (elem[k] == 1) == (in->bound_units[k] <= 1))
+            continue;
+        int kind = elem[k] == 1 ? 0 : 1;
+        if (j->ndis[s][kind]++ < CTS_STD_EXAMPLES)
+            j->ex[s][kind][j->ndis[s][kind] - 1] =
+                (elem_example){k, in->got[k], in->golden[k], in->bound_units[k], em[k]};
+    }
 }
 
 /* One standard's verdict on one output added to its row and the disagreement counts. */
-static void account(cts_std_audit *a, int s, cts_std_row *w, const char *id, const char *out,
-                    const cts_std_input *in, const cts_std_verdict *v, const cts_std_verdict *bv,
-                    const signed char *elem, const double *em)
+static void account(cts_std_audit *a, int s, cts_std_row *w, const cts_std_judged *j)
 {
-    if (a->outputs_csv)
-        cts_std_output_csv(a->outputs_csv, &a->std[s], w, id, out, v, bv->margin, in, elem, em);
+    const cts_std_verdict *v = &j->v[s], *bv = &j->bv;
+    if (a->outputs_csv) fputs(j->csv[s], a->outputs_csv);
     if (!v->judged) {
         w->unjudged[s]++;
         w->na[s][v->na]++;
@@ -216,19 +261,19 @@ static void account(cts_std_audit *a, int s, cts_std_row *w, const char *id, con
     if (isnan(w->worst_margin[s]) || !(v->margin <= w->worst_margin[s])) {
         w->worst_margin[s] = v->margin;
         memcpy(w->worst_m[s], v->m, sizeof v->m);
-        snprintf(w->worst_case[s], sizeof w->worst_case[s], "%s", id);
+        snprintf(w->worst_case[s], sizeof w->worst_case[s], "%s", j->case_id);
     }
     if (v->pass != bv->pass) {
         int kind = v->pass ? 0 : 1;
-        example(a->case_ex[s][kind], ++a->case_disagree[s][kind], id, out, -1, NAN, NAN,
-                bv->margin, v->margin);
+        elem_example c = {-1, NAN, NAN, bv->margin, v->margin};
+        example(a->case_ex[s][kind], ++a->case_disagree[s][kind], j->case_id, j->output, &c);
     }
-    for (int64_t k = 0; elem && k < in->n; k++) {
-        if (!in->judged[k] || elem[k] < 0 || (elem[k] == 1) == (in->bound_units[k] <= 1))
-            continue;
-        int kind = elem[k] == 1 ? 0 : 1;
-        example(a->elem_ex[s][kind], ++a->elem_disagree[s][kind], id, out, k, in->got[k],
-                in->golden[k], in->bound_units[k], em[k]);
+    for (int kind = 0; kind < 2; kind++) {
+        int64_t held = j->ndis[s][kind] < CTS_STD_EXAMPLES ? j->ndis[s][kind] : CTS_STD_EXAMPLES;
+        for (int64_t e = 0; e < held; e++)
+            example(a->elem_ex[s][kind], ++a->elem_disagree[s][kind], j->case_id, j->output,
+                    &j->ex[s][kind][e]);
+        a->elem_disagree[s][kind] += j->ndis[s][kind] - held;
     }
 }
 
@@ -243,6 +288,31 @@ static int not_applicable(const cts_standard *s, int dt, const char *path, bool 
             return i;
     }
     return -1;
+}
+
+/* A new held output of case r, zeroed but for its keys. */
+static cts_std_judged *held_new(cts_std_audit *a, const cts_result *r, const char *out)
+{
+    a->judged = cts_grow(a->judged, &a->judged_cap, a->njudged, sizeof *a->judged);
+    cts_std_judged *j = &a->judged[a->njudged];
+    memset(j, 0, sizeof *j);
+    j->seq = a->njudged++;
+    snprintf(j->op, sizeof j->op, "%s", r->op);
+    snprintf(j->dtype, sizeof j->dtype, "%s", r->dtype);
+    snprintf(j->numerics, sizeof j->numerics, "%s", r->numerics);
+    snprintf(j->product, sizeof j->product, "%s", r->product);
+    snprintf(j->case_id, sizeof j->case_id, "%s", r->v.case_id);
+    snprintf(j->output, sizeof j->output, "%s", out);
+    return j;
+}
+
+static void held_free(cts_std_audit *a)
+{
+    for (size_t i = 0; i < a->njudged; i++)
+        for (int s = 0; s < CTS_STD_MAX; s++) free(a->judged[i].csv[s]);
+    free(a->judged);
+    a->judged = NULL;
+    a->njudged = a->judged_cap = 0;
 }
 
 static void judge_output(cts_std_audit *a, const cts_result *r, const out_arrays *o, int dt,
@@ -267,23 +337,21 @@ static void judge_output(cts_std_audit *a, const cts_result *r, const out_arrays
     static const cts_standard bound_std = {.name = "aclcts", .method = CTS_STD_BOUND,
                                            .dt = {{.set = true}, {.set = true}, {.set = true},
                                                   {.set = true}}};
-    cts_std_verdict bv, v;
-    cts_std_judge(&bound_std, &in, &bv, NULL, NULL);
-    cts_std_row *w = row_of(a, r);
-    bool no_bench = false; /* a standard needed the benchmark's output, which is missing */
+    cts_std_judged *j = held_new(a, r, out);
+    cts_std_judge(&bound_std, &in, &j->bv, NULL, NULL);
     for (int s = 0; s < a->nstd; s++) {
+        cts_std_verdict *v = &j->v[s];
         int na = not_applicable(&a->std[s], dt, r->v.path, nonfinite_other);
         if (na >= 0) {
-            memset(&v, 0, sizeof v);
-            v.na = na;
+            memset(v, 0, sizeof *v);
+            v->na = na;
         } else {
-            cts_std_judge(&a->std[s], &in, &v, elem, em);
-            no_bench |= !v.judged && v.na == CTS_NA_NO_BENCH;
+            cts_std_judge(&a->std[s], &in, v, elem, em);
+            /* a standard needed the benchmark's output, which is missing */
+            j->no_bench |= !v->judged && v->na == CTS_NA_NO_BENCH;
         }
-        account(a, s, w, r->v.case_id, out, &in, &v, &bv, elem, em);
+        hold(j, s, &a->std[s], &in, elem, em);
     }
-    a->noutputs++;
-    a->nbench_missing += no_bench;
     free(golden);
     free(units);
     free(judged);
@@ -364,41 +432,56 @@ static int by_row(const void *x, const void *y)
     return c ? c : strcmp(a->product, b->product);
 }
 
-static int by_id(const void *x, const void *y)
+static int by_case(const void *x, const void *y)
 {
-    return strcmp((*(const cts_result *const *)x)->v.case_id,
-                  (*(const cts_result *const *)y)->v.case_id);
+    const cts_std_judged *a = x, *b = y;
+    int c = strcmp(a->case_id, b->case_id);
+    return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+void cts_std_audit_case(cts_std_audit *a, const cts_result *r, const char *dump_dir,
+                        const char *bench_dir, FILE *err)
+{
+    if (r->v.nelems > 0 && r->v.status != CTS_CRASH && r->v.status != CTS_TIMEOUT &&
+        r->v.status != CTS_ERROR)
+        audit_case(a, r, dump_dir, bench_dir, err);
+}
+
+void cts_std_audit_finish(cts_std_audit *a)
+{
+    a->bound = -1;
+    for (int s = 0; s < a->nstd; s++)
+        if (a->std[s].method == CTS_STD_BOUND) a->bound = s;
+    qsort(a->judged, a->njudged, sizeof *a->judged, by_case);
+    for (size_t i = 0; i < a->njudged; i++) {
+        cts_std_judged *j = &a->judged[i];
+        cts_std_row *w = row_of(a, j);
+        for (int s = 0; s < a->nstd; s++) account(a, s, w, j);
+        a->noutputs++;
+        a->nbench_missing += j->no_bench;
+    }
+    held_free(a);
+    qsort(a->rows, a->nrows, sizeof *a->rows, by_row);
 }
 
 int cts_std_audit_run(cts_std_audit *a, const cts_result_list *res, const char *dump_dir,
                       const char *bench_dir, FILE *err)
 {
-    a->bound = -1;
     bool numbers = false; /* a run without judged numbers writes no dump */
     for (size_t i = 0; i < res->count; i++) numbers |= res->r[i].v.nelems > 0;
     if (numbers && access(dump_dir, R_OK | X_OK) != 0) {
         fprintf(err, "aclcts: error: standards: the dump %s: %s\n", dump_dir, strerror(errno));
         return -1;
     }
-    for (int s = 0; s < a->nstd; s++)
-        if (a->std[s].method == CTS_STD_BOUND) a->bound = s;
-    const cts_result **order = malloc((res->count + 1) * sizeof *order);
-    if (!order) abort();
-    for (size_t i = 0; i < res->count; i++) order[i] = &res->r[i];
-    qsort(order, res->count, sizeof *order, by_id); /* examples independent of the file order */
-    for (size_t i = 0; i < res->count; i++) {
-        const cts_result *r = order[i];
-        if (r->v.nelems > 0 && r->v.status != CTS_CRASH && r->v.status != CTS_TIMEOUT &&
-            r->v.status != CTS_ERROR)
-            audit_case(a, r, dump_dir, bench_dir, err);
-    }
-    free(order);
-    qsort(a->rows, a->nrows, sizeof *a->rows, by_row);
+    for (size_t i = 0; i < res->count; i++)
+        cts_std_audit_case(a, &res->r[i], dump_dir, bench_dir, err);
+    cts_std_audit_finish(a);
     return 0;
 }
 
 void cts_std_audit_free(cts_std_audit *a)
 {
+    held_free(a);
     free(a->rows);
     a->rows = NULL;
     a->nrows = a->cap = 0;
