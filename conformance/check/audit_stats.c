@@ -1,5 +1,6 @@
 /* Bins, quantiles and grid codes of the per-element statistics (check.h). */
 #include "check.h"
+#include "check_internal.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -62,6 +63,13 @@ void cts_elem_stats_add(cts_elem_stats *s, const double err[CTS_STAT_METRICS],
         s->hist[m][stat_bin(err[m])]++;
     }
     for (int k = 0; k < CTS_STAT_STANDARDS; k++) s->meets[k] += meets[k];
+}
+
+void cts_elem_stats_add_zeros(cts_elem_stats *s, int64_t n)
+{
+    s->n += n;
+    for (int m = 0; m < CTS_STAT_METRICS; m++) s->hist[m][0] += (uint32_t)n;
+    for (int k = 0; k < CTS_STAT_STANDARDS; k++) s->meets[k] += n;
 }
 
 double cts_stat_quantile(const int64_t hist[CTS_STAT_BINS], int64_t n, double max, double p)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_internal.h"
 #include "tolerance.h"
 
 void cts_verdict_fail(cts_verdict *v, cts_status s, const char *check, const char *fmt, ...)
@@ -389,37 +390,119 @@ static cts_elem_err judge_expected(const cts_output_judge *j, const ref_output *
     return cts_judge_value(&j->tol, &j->basis, got, &val);
 }
 
+/* Whether x is a value of dt, as ref_round_to(x, dt) == x says for finite x, from the bits of
+ * x as an FP32 (it is one first): BF16 keeps an FP32's top 16 bits; FP16 the top 10 fraction
+ * bits of a normal, and multiples of 2^-24 down to 2^-24. */
+static inline bool dtype_holds(double x, ref_dtype dt)
+{
+    if (dt != REF_DT_FLOAT && dt != REF_DT_FLOAT16 && dt != REF_DT_BF16)
+        return ref_round_to(x, dt) == x;
+    float f = (float)x;
+    if ((double)f != x) return false;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u &= 0x7fffffffu;
+    if (dt == REF_DT_FLOAT) return true;
+    if (dt == REF_DT_BF16) return (u & 0xffffu) == 0;
+    int e = (int)(u >> 23) - 127;
+    if (u == 0) return true;
+    if (e > 15 || e < -24) return false;
+    int dropped = e >= -14 ? 13 : 13 + (-14 - e);
+    return (u & ((1u << dropped) - 1)) == 0;
+}
+
+/* An element without reference flags whose finite result equals its exact value, a value the
+ * dtype holds (the zeros of a sparse gradient, sums without rounding): no error under any
+ * policy, what cts_judge_element finds without its rounding, ULP and bound work. */
+static inline bool exact_plain(const ref_output *ref, int64_t i, double got, ref_dtype dt)
+{
+    const ref_value *v = &ref->v[i];
+    return !(ref->flags && ref->flags[i]) && got == v->hi && v->lo == 0 && isfinite(got) &&
+           (got == 0 || dtype_holds(got, dt));
+}
+
 /* Element i of a chunk: cts_judge_element, inline for an element without reference flags, with
- * a finite exact value and a finite result (most of them). A result equal to an exact value the
- * dtype holds (the zeros of a sparse gradient, sums without rounding) has no error under any
- * policy: what cts_judge_finite would find, without its rounding, ULP and bound work. */
+ * a finite exact value and a finite result (most of them). */
 static cts_elem_err judge_element(const cts_output_judge *j, const ref_output *ref, int64_t i,
                                   double got)
 {
     const ref_value *v = &ref->v[i];
+    if (exact_plain(ref, i, got, j->basis.dt))
+        return (cts_elem_err){.exact = v->hi, .rounded = v->hi, .ok = true};
     if ((ref->flags && ref->flags[i]) || !isfinite(v->hi) || !isfinite(got))
         return cts_judge_element(&j->tol, &j->basis, got, ref, i);
-    if (got == v->hi && v->lo == 0 && (got == 0 || ref_round_to(got, j->basis.dt) == got))
-        return (cts_elem_err){.exact = v->hi, .rounded = v->hi, .ok = true};
     return cts_judge_finite(&j->tol, &j->basis, got, v);
+}
+
+/* Element k (chunk element i) through every judgement: tolerance (cts_judge_element itself when
+ * `each`), statistics, map, expected values. */
+static void judge_one(cts_output_judge *j, const ref_output *ref, int64_t i, int64_t k,
+                      double got, bool each)
+{
+    if (j->tolerance && ref) {
+        cts_elem_err r = each ? cts_judge_element(&j->tol, &j->basis, got, ref, i)
+                              : judge_element(j, ref, i, got);
+        if (j->st) map_add(j, k, stats_add(j, ref, i, got, &r));
+        summary_add(&j->tol_s, k, got, &r);
+    }
+    if (j->e) {
+        cts_elem_err r = judge_expected(j, ref, i, k, got);
+        summary_add(&j->exp_s, k, got, &r);
+    }
+}
+
+/* Every element of a chunk (ch NULL: of the whole output, without a reference) by judge_one. */
+static void judge_each(cts_output_judge *j, const ref_chunk *ch, const double *got, bool each)
+{
+    const ref_output *ref = ch ? ch->out : NULL;
+    int64_t first = ch ? ch->first : 0, count = ch ? ch->out->numel : j->o.numel;
+    for (int64_t i = 0; i < count; i++) judge_one(j, ref, i, first + i, got[i], each);
+}
+
+void cts_judge_chunk_each(cts_output_judge *j, const ref_chunk *ch, const double *got)
+{
+    judge_each(j, ch, got, true);
+}
+
+/* What exact elements add to the summary once another element is its worst: the maxima's
+ * fmax with their zero errors (which only a NaN maximum notices). */
+static void summary_zeros(judge_summary *s)
+{
+    s->worst_ulp = fmax(s->worst_ulp, 0);
+    s->worst_bound = fmax(s->worst_bound, 0);
+    s->worst_rel = fmax(s->worst_rel, 0);
+}
+
+/* The tolerance of a chunk in one pass that counts the exact elements (exact_plain) and judges
+ * only the others one by one, in index order: exact elements change no sum, maximum, block
+ * maximum or worst element (once there is one), so what they add to the statistics is a count,
+ * added once. The map skips them: the next element judged seeks its place. */
+static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, int64_t first,
+                                  int64_t count, const double *got)
+{
+    ref_dtype dt = j->basis.dt;
+    int64_t exact = 0;
+    bool zeros = false;
+    for (int64_t i = 0; i < count; i++) {
+        if (j->tol_s.worst >= 0 && exact_plain(ref, i, got[i], dt)) {
+            exact++;
+            zeros = true;
+            continue;
+        }
+        if (zeros) summary_zeros(&j->tol_s);
+        zeros = false;
+        judge_one(j, ref, i, first + i, got[i], false);
+    }
+    if (zeros) summary_zeros(&j->tol_s);
+    if (j->st) cts_elem_stats_add_zeros(j->st, exact);
 }
 
 void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double *got)
 {
-    const ref_output *ref = ch ? ch->out : NULL;
-    int64_t first = ch ? ch->first : 0, count = ch ? ch->out->numel : j->o.numel;
-    for (int64_t i = 0; i < count; i++) {
-        int64_t k = first + i;
-        if (j->tolerance && ref) {
-            cts_elem_err r = judge_element(j, ref, i, got[i]);
-            if (j->st) map_add(j, k, stats_add(j, ref, i, got[i], &r));
-            summary_add(&j->tol_s, k, got[i], &r);
-        }
-        if (j->e) {
-            cts_elem_err r = judge_expected(j, ref, i, k, got[i]);
-            summary_add(&j->exp_s, k, got[i], &r);
-        }
-    }
+    if (j->tolerance && ch && !j->e)
+        judge_tolerance_chunk(j, ch->out, ch->first, ch->out->numel, got);
+    else
+        judge_each(j, ch, got, false);
 }
 
 void cts_judge_chunk(cts_output_judge *j, const ref_chunk *ch)

@@ -1,0 +1,196 @@
+/* cts_judge_chunk_got's one pass (exact elements counted, the others judged one by one) against
+ * cts_judge_chunk_each, which puts every element through cts_judge_element: the same verdict,
+ * statistics and error map, bit for bit, for hand-picked elements in each narrow dtype under
+ * each kind of policy. Each picked element sits in an output of three 2 x 3 planes, at the
+ * first element (no worst element yet), inside plane 1 (otherwise exact) and last, among exact
+ * elements with and without two inexact ones. The picks: exact values, ±0, a subnormal of the dtype, the
+ * largest finite value, values the dtype does not hold (so not exact though got == hi), a
+ * nonzero low part, infinities and NaN, and elements the reference flags (unjudged, ambiguous
+ * with alternatives, interval). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "check/check_internal.h"
+
+/* The picks below leave flags out where there are none. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+enum { N = 3 * 2 * 3 };
+static const int64_t dims[3] = {3, 2, 3};
+static const ref_path vector_fp32 = {.kind = REF_PATH_VECTOR, .operand = REF_DT_FLOAT,
+                                     .name = "vector-fp32"};
+
+typedef struct {
+    double hi, lo, got;
+    uint8_t flags;
+} pick;
+
+typedef struct {
+    ref_value v[N], alts[2];
+    uint8_t flags[N];
+    int64_t alt_first[N];
+    int32_t alt_count[N];
+    double ival[2 * N], got[N];
+    ref_output out;
+} output;
+
+/* Exact element k: k + 1 (held by every dtype here), except inexact ones at 1 and 4 when
+ * `inexact`. */
+static void make_output(output *o, const pick *p, int at, bool inexact)
+{
+    memset(o, 0, sizeof *o);
+    for (int k = 0; k < N; k++) {
+        double x = k + 1;
+        o->v[k] = (ref_value){.hi = x, .sum_abs = x, .nterms = 2, .nops = 1};
+        o->alt_first[k] = -1;
+        o->got[k] = x;
+    }
+    if (inexact) {
+        o->got[1] += 1.0 / 64;
+        o->v[4].lo = 0x1p-12;
+    }
+    o->v[at].hi = p->hi;
+    o->v[at].lo = p->lo;
+    o->v[at].sum_abs = fabs(p->hi);
+    o->got[at] = p->got;
+    o->flags[at] = p->flags;
+    if (p->flags & REF_FLAG_AMBIGUOUS) {
+        o->alts[0] = o->v[at];
+        o->alts[1] = o->v[at];
+        o->alts[1].hi = p->hi * 2;
+        o->alt_first[at] = 0;
+        o->alt_count[at] = 2;
+    }
+    if (p->flags & REF_FLAG_INTERVAL) {
+        o->ival[2 * at] = -0.25;
+        o->ival[2 * at + 1] = 0.25;
+    }
+    o->out = (ref_output){N, o->v, o->flags, o->alt_first, o->alt_count, o->alts, 2, o->ival};
+}
+
+static void judge(output *o, ref_dtype dt, const cts_tolerance *tol, bool each, cts_verdict *v,
+                  cts_error_grid *map)
+{
+    memset(v, 0, sizeof *v);
+    memset(map, 0, sizeof *map);
+    v->status = CTS_PASS;
+    v->worst_index = -1;
+    cts_judged_output jo = {"grad_input", dt, 3, dims, N, o->got, &o->out, false};
+    cts_output_judge *j = cts_judge_begin(tol, &vector_fp32, &jo, true, NULL, &v->el);
+    assert_non_null(j);
+    for (int first = 0; first < N; first += 7) { /* three chunks */
+        ref_output part = o->out;
+        part.numel = N - first < 7 ? N - first : 7;
+        part.v += first;
+        part.flags += first;
+        part.alt_first += first;
+        part.alt_count += first;
+        part.ival += 2 * first;
+        ref_chunk ch = {0, first, &part};
+        if (each) cts_judge_chunk_each(j, &ch, o->got + first);
+        else cts_judge_chunk_got(j, &ch, o->got + first);
+    }
+    cts_judge_end(j, v, map);
+}
+
+static void agree(ref_dtype dt, const pick *picks, size_t npicks)
+{
+    static const cts_tolerance tols[] = {
+        {.kind = CTS_TOL_BOUND, .name = "bound"},
+        {.kind = CTS_TOL_ULP, .name = "ulp", .ulps = 1},
+        {.kind = CTS_TOL_ALLCLOSE, .name = "torch-default"},
+        {.kind = CTS_TOL_SHARE, .name = "ascend-thousandth"}};
+    static const int places[] = {0, 8, N - 1};
+    for (size_t p = 0; p < npicks; p++)
+        for (size_t t = 0; t < sizeof tols / sizeof tols[0]; t++)
+            for (size_t a = 0; a < 2 * sizeof places / sizeof places[0]; a++) {
+                static output o;
+                cts_verdict fast, each;
+                cts_error_grid fast_map, each_map;
+                int at = places[a % 3];
+                make_output(&o, &picks[p], at, a < 3);
+                judge(&o, dt, &tols[t], false, &fast, &fast_map);
+                judge(&o, dt, &tols[t], true, &each, &each_map);
+                if (memcmp(&fast, &each, sizeof fast) == 0 &&
+                    memcmp(&fast_map, &each_map, sizeof fast_map) == 0)
+                    continue;
+                print_message("%s pick %zu (%g + %g, got %g, flags %d), policy %s, at %d:\n"
+                              "  one pass: %s\n  each:     %s\n",
+                              ref_dtype_name(dt), p, picks[p].hi, picks[p].lo, picks[p].got,
+                              picks[p].flags, tols[t].name, at, fast.message,
+                              each.message);
+                assert_memory_equal(&fast.el, &each.el, sizeof fast.el);
+                assert_memory_equal(&fast_map, &each_map, sizeof fast_map);
+                fail();
+            }
+}
+
+#define PICKS(...)                                                                                \
+    do {                                                                                          \
+        const pick picks_[] = {__VA_ARGS__};                                                      \
+        agree(dt, picks_, sizeof picks_ / sizeof picks_[0]);                                      \
+    } while (0)
+
+/* Picks every dtype shares. */
+static void common_picks(ref_dtype dt)
+{
+    PICKS({1.5, 0, 1.5},                   /* exact */
+          {0, 0, 0}, {-0.0, 0, 0}, {0, 0, -0.0}, /* zeros of either sign */
+          {1.5, 0x1p-60, 1.5},             /* got == hi, a low part: not exact */
+          {1.5, 0, 1.75},                  /* an error */
+          {1 + 0x1p-40, 0, 1 + 0x1p-40},   /* got == hi, a value no narrow dtype holds */
+          {INFINITY, 0, INFINITY}, {-INFINITY, 0, -INFINITY}, {1.5, 0, INFINITY},
+          {NAN, 0, NAN}, {1.5, 0, NAN}, {INFINITY, 0, 1.5},
+          {1.5, 0, 1.5, REF_FLAG_UNCHECKABLE}, {1.5, 0, 1.5, REF_FLAG_AMBIGUOUS},
+          {1.5, 0, 3.0, REF_FLAG_AMBIGUOUS}, {1.5, 0, 1.5, REF_FLAG_INTERVAL},
+          {1.5, 0, 1.5, REF_FLAG_RANGE});
+}
+
+static void test_float16(void **state)
+{
+    (void)state;
+    ref_dtype dt = REF_DT_FLOAT16;
+    common_picks(dt);
+    PICKS({0x1p-24, 0, 0x1p-24}, {3 * 0x1p-24, 0, 3 * 0x1p-24}, /* subnormals */
+          {-0x1.ff8p-15, 0, -0x1.ff8p-15},                      /* the largest subnormal */
+          {0x1p-25, 0, 0x1p-25}, {3 * 0x1p-26, 0, 3 * 0x1p-26}, /* below 2^-24's multiples */
+          {0x1p-14, 0, 0x1p-14}, {65504, 0, 65504},             /* smallest normal, max */
+          {65536, 0, 65536}, {2049, 0, 2049},                    /* past max, 12 bits */
+          {1 + 0x1p-10, 0, 1 + 0x1p-10}, {1 + 0x1p-11, 0, 1 + 0x1p-11});
+}
+
+static void test_bf16(void **state)
+{
+    (void)state;
+    ref_dtype dt = REF_DT_BF16;
+    common_picks(dt);
+    PICKS({0x1p-133, 0, 0x1p-133}, {0x1p-134, 0, 0x1p-134}, /* smallest subnormal, below */
+          {0x1.fep127, 0, 0x1.fep127}, {0x1.ffp127, 0, 0x1.ffp127},
+          {257, 0, 257}, {1 + 0x1p-7, 0, 1 + 0x1p-7}, {1e300, 0, 1e300});
+}
+
+static void test_float32(void **state)
+{
+    (void)state;
+    ref_dtype dt = REF_DT_FLOAT;
+    common_picks(dt);
+    PICKS({0x1p-149, 0, 0x1p-149}, {0x1p-150, 0, 0x1p-150}, {0x1.fffffep127, 0, 0x1.fffffep127},
+          {0x1p128, 0, 0x1p128}, {1 + 0x1p-23, 0, 1 + 0x1p-23}, {1 + 0x1p-24, 0, 1 + 0x1p-24});
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_float16),
+        cmocka_unit_test(test_bf16),
+        cmocka_unit_test(test_float32),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
