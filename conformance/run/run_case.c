@@ -67,8 +67,8 @@ static bool first_run(case_run *r, cts_verdict *v)
     }
     v->t_device += run_now() - t - gen;
     v->got_status = r->runs[0].status;
-    v->output_hash = run_output_hash(c, &r->runs[0]);
     t = run_now();
+    v->output_hash = run_output_hash(c, &r->runs[0]); /* a pass over every output: a check's */
     run_check_call(c, &r->st, r->expected, &r->runs[0], v);
     v->t_check += run_now() - t;
     r->oc = (output_checks){.c = c, .r = &r->runs[0], .v = v, .plan = &r->plan, .slot = -1};
