@@ -2,9 +2,62 @@
 #ifndef ACLCTS_CONFORMANCE_CHECK_INTERNAL_H_
 #define ACLCTS_CONFORMANCE_CHECK_INTERNAL_H_
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "check.h"
+
+/* Half-octave indices i (upper edge 2^(i/2)) kept in their own bin. */
+#define IMIN (-80)
+#define IMAX 80
+_Static_assert(CTS_STAT_BINS == 2 + (IMAX - IMIN) + 2, "bin layout and CTS_STAT_BINS agree");
+
+/* ceil(2 log2 x) for finite x > 0, from the exponent and the fraction (no log2 to round at the
+ * edges): x = y·2^(e−1), y in [1, 2); 2 log2 x is 2e − 2 at y = 1, at most 2e − 1 while
+ * y <= sqrt(2), so while y < M_SQRT2, the double above sqrt(2). Subnormals go through frexp. */
+static inline int half_octave(double x)
+{
+    uint64_t u, frac;
+    memcpy(&u, &x, sizeof u);
+    int be = (int)(u >> 52 & 0x7ff), e;
+    double y;
+    if (be != 0) {
+        e = be - 1022;
+        frac = u & ((1ull << 52) - 1);
+        uint64_t yb = frac | (1023ull << 52);
+        memcpy(&y, &yb, sizeof y);
+    } else {
+        y = 2 * frexp(x, &e);
+        frac = y != 1;
+    }
+    if (frac == 0) return 2 * e - 2;
+    return y < M_SQRT2 ? 2 * e - 1 : 2 * e;
+}
+
+static inline int stat_bin(double x)
+{
+    if (!(x < INFINITY)) return CTS_STAT_BINS - 1; /* inf, NaN */
+    if (x <= 0) return 0;
+    int i = half_octave(x);
+    if (i <= IMIN) return 1;
+    if (i > IMAX) return CTS_STAT_BINS - 2;
+    return 2 + (i - IMIN - 1);
+}
+
+/* cts_elem_stats_add, inline for the judge's loop. */
+static inline void elem_stats_add(cts_elem_stats *s, const double err[CTS_STAT_METRICS],
+                                  const bool meets[CTS_STAT_STANDARDS])
+{
+    s->n++;
+    for (int m = 0; m < CTS_STAT_METRICS; m++) {
+        s->sum[m] += err[m];
+        if (err[m] > s->max[m] || isnan(err[m])) s->max[m] = err[m];
+        s->hist[m][stat_bin(err[m])]++;
+    }
+    for (int k = 0; k < CTS_STAT_STANDARDS; k++) s->meets[k] += meets[k];
+}
+
 
 /* n elements without error added to s (what n calls of cts_elem_stats_add with zero errors that
  * every standard accepts add). */

@@ -225,11 +225,11 @@ static double stats_add(cts_output_judge *j, const ref_output *ref, int64_t i, d
         meets[s] = ambiguous ? cts_judge_element(&j->std[s], &j->basis, got, ref, i).ok
                              : cts_policy_accepts(&j->std[s], r, got);
     double err[CTS_STAT_METRICS] = {b.ulp, b.bound_units, b.rel};
-    cts_elem_stats_add(j->st, err, meets);
+    elem_stats_add(j->st, err, meets);
     return b.bound_units;
 }
 
-static void summary_add(judge_summary *s, int64_t k, double got, const cts_elem_err *r)
+static inline void summary_add(judge_summary *s, int64_t k, double got, const cts_elem_err *r)
 {
     if (!r->ok) s->bad++;
     if (r->skipped) s->skipped++;
