@@ -6,6 +6,22 @@
 #include <math.h>
 #include <string.h>
 
+/* The generators' loops compiled for x86-64-v4 (AVX-512: 64-bit multiplies and conversions
+ * of whole vectors), AVX2 and the baseline, the one the CPU runs chosen when the program loads.
+ * Integer hashing and IEEE +, -, *, conversions give the same bits in any lane, and ISO C mode
+ * contracts nothing into an FMA, so every clone fills what the scalar code does.
+ * -DCTS_DATAGEN_NO_CLONES keeps the baseline alone. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(CTS_DATAGEN_NO_CLONES)
+#define GEN_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define GEN_CLONES
+#endif
+
+/* Elements a block at a time: the normal generator's second uniforms wait on the stack, and
+ * rounding finds the few values its vector code leaves. */
+#define GEN_BLOCK 256
+
 static uint64_t splitmix64(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
@@ -79,6 +95,55 @@ static double to_dtype(double x, ref_dtype dt)
     return x < lo ? lo : x > hi ? hi : x;
 }
 
+/* x[0..n-1] as FLOAT holds them: the conversion rounds as to_dtype's (a vector conversion
+ * rounds each lane alike). */
+GEN_CLONES static void to_float(double *x, int64_t n)
+{
+#pragma omp simd
+    for (int64_t j = 0; j < n; j++) x[j] = (float)x[j];
+}
+
+/* x[0..n-1] rounded to nearest, ties to even, at p significant bits where |x| is a normal
+ * number of the format whose exponents run from emin to emax, as ref_round_to's integer
+ * shortcut does it: half an ulp (less one, plus the kept last bit) added to the magnitude's
+ * bits and the dropped bits cleared, a carry landing in the exponent, past emax infinity. Free
+ * of branches, so it runs over whole vectors; any other x (below the format's normal range,
+ * zero, inf, NaN) is left as it is. Returns how many were left. */
+GEN_CLONES static int64_t round_normal(double *x, int64_t n, int p, int emin, int emax)
+{
+    const uint64_t sign = 1ull << 63, low = (1ull << (53 - p)) - 1, inf = 0x7ffull << 52;
+    const uint64_t lo = (uint64_t)(1023 + emin) << 52, top = (uint64_t)(1023 + emax + 1) << 52;
+    int64_t left = 0;
+#pragma omp simd reduction(+ : left)
+    for (int64_t j = 0; j < n; j++) {
+        uint64_t u;
+        memcpy(&u, &x[j], sizeof u);
+        uint64_t mag = u & ~sign, r = (mag + (low >> 1) + (mag >> (53 - p) & 1)) & ~low;
+        bool normal = mag >= lo && mag < inf;
+        r = (r >= top ? inf : r) | (u & sign);
+        left += !normal;
+        u = normal ? r : u;
+        memcpy(&x[j], &u, sizeof u);
+    }
+    return left;
+}
+
+/* FP16 (11 bits, exponents -14 to 15) or BF16 (8, -126 to 127) values of x[0..n-1]:
+ * ref_round_to's, a block at a time, the few values round_normal leaves given to it. */
+static void round_narrow(double *x, int64_t n, ref_dtype dt)
+{
+    bool fp16 = dt == REF_DT_FLOAT16;
+    double least = fp16 ? 0x1p-14 : 0x1p-126; /* the smallest normal */
+    for (int64_t j0 = 0; j0 < n; j0 += GEN_BLOCK) {
+        int64_t m = n - j0 < GEN_BLOCK ? n - j0 : GEN_BLOCK;
+        double *b = x + j0;
+        if (!(fp16 ? round_normal(b, m, 11, -14, 15) : round_normal(b, m, 8, -126, 127)))
+            continue;
+        for (int64_t j = 0; j < m; j++)
+            if (!(fabs(b[j]) >= least && fabs(b[j]) < INFINITY)) b[j] = ref_round_to(b[j], dt);
+    }
+}
+
 /* NaN, +Inf, -Inf, +0, -0, ±smallest subnormal, largest subnormal, smallest normal, ±max
  * finite, ±1: each exact in its dtype. */
 #define SPECIALS(tsub, maxsub, minnorm, maxf) \
@@ -116,46 +181,92 @@ void cts_fill(const cts_case *c, int slot, double *out, int64_t n)
     cts_fill_range(c, slot, 0, out, n);
 }
 
+/* unit(key, stride * (first + j) + offset) for j < n: the element's counters of a generator
+ * drawing `stride` uniforms per element. */
+GEN_CLONES static void units(uint64_t key, int64_t first, uint64_t stride, uint64_t offset,
+                             double *out, int64_t n)
+{
+#pragma omp simd
+    for (int64_t j = 0; j < n; j++)
+        out[j] = unit(key, stride * (uint64_t)(first + j) + offset);
+}
+
+GEN_CLONES static void uniform(uint64_t key, double a, double b, int64_t first, double *out,
+                               int64_t n)
+{
+    double w = b - a;
+#pragma omp simd
+    for (int64_t j = 0; j < n; j++)
+        out[j] = a + w * unit(key, (uint64_t)(first + j));
+}
+
+/* Box-Muller from two independent counters of each element (2i and 2i + 1); libm's log and
+ * cos, one call each per element. */
+static void normal(uint64_t key, double a, double b, int64_t first, double *out, int64_t n)
+{
+    double u2[GEN_BLOCK];
+    for (int64_t j0 = 0; j0 < n; j0 += GEN_BLOCK) {
+        int64_t m = n - j0 < GEN_BLOCK ? n - j0 : GEN_BLOCK;
+        double *x = out + j0;
+        units(key, first + j0, 2, 0, x, m);
+        units(key, first + j0, 2, 1, u2, m);
+        for (int64_t j = 0; j < m; j++)
+            x[j] = a + b * sqrt(-2 * log(1.0 - x[j])) * cos(2 * M_PI * u2[j]);
+    }
+}
+
+/* Every third element special, cycling through the whole table so that even a small tensor
+ * holds each value; the rest uniform in [-2, 2]. */
+static void special(uint64_t key, ref_dtype dt, int64_t first, double *out, int64_t n)
+{
+    const double *table;
+    int ntable = cts_special_values(dt, &table);
+    uniform(key, -2, 2, first, out, n);
+    int64_t i = first + ((1 - first % 3) + 3) % 3; /* the first i >= first with i % 3 == 1 */
+    for (; i < first + n; i += 3)
+        out[i - first] = table[(i / 3) % ntable];
+}
+
+/* The fill's values before rounding to the dtype. */
+static void generate(const cts_datagen *g, ref_dtype dt, uint64_t key, int64_t first,
+                     double *out, int64_t n)
+{
+    switch (g->kind) {
+    case CTS_GEN_ONES:
+        for (int64_t j = 0; j < n; j++) out[j] = 1;
+        return;
+    case CTS_GEN_ARANGE:
+        for (int64_t j = 0; j < n; j++) out[j] = g->a + g->b * (double)(first + j);
+        return;
+    case CTS_GEN_UNIFORM: uniform(key, g->a, g->b, first, out, n); return;
+    case CTS_GEN_NORMAL: normal(key, g->a, g->b, first, out, n); return;
+    case CTS_GEN_INT: {
+        uint64_t span = (uint64_t)(g->b - g->a) + 1;
+        for (int64_t j = 0; j < n; j++)
+            out[j] = g->a + (double)(bits(key, (uint64_t)(first + j)) % span);
+        return;
+    }
+    case CTS_GEN_SPECIAL: special(key, dt, first, out, n); return;
+    case CTS_GEN_VALUES:
+        for (int64_t j = 0; j < n; j++)
+            out[j] = g->nvalues ? g->values[(first + j) % (int64_t)g->nvalues] : 0;
+        return;
+    default: /* CTS_GEN_ZEROS */
+        memset(out, 0, (size_t)n * sizeof *out);
+        return;
+    }
+}
+
 void cts_fill_range(const cts_case *c, int slot, int64_t first, double *out, int64_t n)
 {
     const cts_tensor *t = &c->t[slot];
-    const cts_datagen *g = &t->gen;
     ref_dtype dt = t->dtype;
-    uint64_t key = tensor_key(c, t->name ? t->name : "");
-    const double *special = NULL;
-    int nspecial = g->kind == CTS_GEN_SPECIAL ? cts_special_values(dt, &special) : 0;
-    bool narrow = dt == REF_DT_FLOAT16 || dt == REF_DT_BF16; /* to_dtype: ref_round_to */
-    for (int64_t i = first; i < first + n; i++) {
-        double x;
-        switch (g->kind) {
-        case CTS_GEN_ONES: x = 1; break;
-        case CTS_GEN_ZEROS: x = 0; break;
-        case CTS_GEN_ARANGE: x = g->a + g->b * (double)i; break;
-        case CTS_GEN_UNIFORM: x = g->a + (g->b - g->a) * unit(key, (uint64_t)i); break;
-        case CTS_GEN_NORMAL: {
-            /* Box-Muller from two independent counters of this element */
-            double u1 = 1.0 - unit(key, 2 * (uint64_t)i), u2 = unit(key, 2 * (uint64_t)i + 1);
-            x = g->a + g->b * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-            break;
-        }
-        case CTS_GEN_INT: {
-            uint64_t span = (uint64_t)(g->b - g->a) + 1;
-            x = g->a + (double)(bits(key, (uint64_t)i) % span);
-            break;
-        }
-        case CTS_GEN_SPECIAL:
-            /* every third element special, cycling through the whole table so that even a
-             * small tensor holds each value; the rest uniform in [-2, 2] */
-            if (i % 3 == 1)
-                x = special[(i / 3) % nspecial];
-            else
-                x = -2 + 4 * unit(key, (uint64_t)i);
-            break;
-        case CTS_GEN_VALUES: x = g->nvalues ? g->values[i % (int64_t)g->nvalues] : 0; break;
-        default: x = 0; break;
-        }
-        out[i - first] = narrow ? x : to_dtype(x, dt);
-    }
-    if (narrow) /* rounded all at once: a call per element was a fifth of a FLOAT16 fill */
-        ref_round_to_array(out, n, dt);
+    if (n <= 0) return;
+    generate(&t->gen, dt, tensor_key(c, t->name ? t->name : ""), first, out, n);
+    if (dt == REF_DT_FLOAT16 || dt == REF_DT_BF16)
+        round_narrow(out, n, dt);
+    else if (dt == REF_DT_FLOAT)
+        to_float(out, n);
+    else if (dt != REF_DT_DOUBLE)
+        for (int64_t j = 0; j < n; j++) out[j] = to_dtype(out[j], dt);
 }

@@ -296,6 +296,117 @@ static void test_integer_dtypes(void **state)
     assert_true(v[0] == 1 && v[1] == 1 && v[4] == 0);
 }
 
+/* Rounding to FP16 and BF16 on hand-picked values, each derived from the format (FP16: 11-bit
+ * significand, normal from 2^-14, subnormal step 2^-24, max 65504 = (2 - 2^-10)·2^15; BF16:
+ * 8 bits, normal from 2^-126, step 2^-133, max (2 - 2^-7)·2^127): ties to even at 1, in the
+ * subnormals, at the top of the subnormals and at the overflow threshold, ±0, inf and NaN.
+ * Filled cyclically into 1000 elements, so each lands in every vector lane and in blocks with
+ * and without values the vector code leaves to ref_round_to. */
+static void check_rounded(ref_dtype dt, const double *in, const double *want, int n)
+{
+    static double v[1000];
+    cts_case c = make("s.nr.ascend910", dt, CTS_GEN_VALUES, 0, 0);
+    c.t[0].gen.values = (double *)in;
+    c.t[0].gen.nvalues = (size_t)n;
+    cts_fill(&c, 0, v, 1000);
+    for (int i = 0; i < 1000; i++) {
+        double w = want[i % n];
+        if (isnan(w) ? !isnan(v[i]) : memcmp(&v[i], &w, sizeof w) != 0)
+            fail_msg("%s element %d: %a rounds to %a, not %a", ref_dtype_name(dt), i,
+                     in[i % n], v[i], w);
+    }
+}
+
+static void test_narrow_rounding(void **state)
+{
+    (void)state;
+    const double h16[][2] = {
+        {1 + 0x1p-11, 1},                   /* tie: even 1 */
+        {1 + 3 * 0x1p-11, 1 + 0x1p-9},      /* tie: even above */
+        {1 + 0x1.8p-11, 1 + 0x1p-10},       /* above the tie */
+        {65519, 65504},                     /* below the overflow threshold 65520 */
+        {65520, INFINITY},                  /* the threshold: a tie, 2^16 is even */
+        {-65520, -INFINITY},
+        {0x1p-25, 0},                       /* half the smallest subnormal: even 0 */
+        {3 * 0x1p-25, 0x1p-23},             /* 1.5 steps: even 2 */
+        {0x1p-24, 0x1p-24},
+        {1023.5 * 0x1p-24, 0x1p-14},        /* between the largest subnormal and 2^-14 */
+        {0x1p-14 * (1 + 0x1p-11), 0x1p-14}, /* tie at the smallest normal */
+        {-1e-9, -0.0},                      /* to zero, keeping the sign */
+        {-0.0, -0.0},
+        {0.1, 0.0999755859375},             /* 1638.4·2^-14 */
+        {NAN, NAN},
+        {-INFINITY, -INFINITY},
+        {-3.0000001, -3},
+    };
+    const double b16[][2] = {
+        {1 + 0x1p-8, 1},
+        {1 + 3 * 0x1p-8, 1 + 0x1p-6},
+        {0x1.fep127 + 0x1p119, INFINITY},   /* the overflow threshold: a tie, 2^128 even */
+        {0x1.fep127 + 0x1.fffp118, 0x1.fep127},
+        {0x1p-134, 0},                      /* half the smallest subnormal */
+        {3 * 0x1p-134, 0x1p-132},
+        {0x1p-126 * (1 + 0x1p-8), 0x1p-126},
+        {-0.0, -0.0},
+        {NAN, NAN},
+        {INFINITY, INFINITY},
+        {0.1, 0x1.9ap-4},                   /* 0x1.99999...p-4: 8 bits 1.1001101 */
+    };
+    enum { N16 = sizeof h16 / sizeof h16[0], NB = sizeof b16 / sizeof b16[0] };
+    double in[N16], want[N16];
+    for (int i = 0; i < N16; i++) in[i] = h16[i][0], want[i] = h16[i][1];
+    check_rounded(REF_DT_FLOAT16, in, want, N16);
+    for (int i = 0; i < NB; i++) in[i] = b16[i][0], want[i] = b16[i][1];
+    check_rounded(REF_DT_BF16, in, want, NB);
+}
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Every generator under every kind of dtype fills, bit for bit, what the per-element code of
+ * ffa7b5b filled (that code's digests, FNV-1a over 5000 doubles per dtype): the fills and
+ * their rounding are vectorised and cloned per CPU, the data may not move. A piece at odd
+ * offsets (not a multiple of the block or of the special table's period) is the whole fill's. */
+static void test_fill_digests(void **state)
+{
+    (void)state;
+    enum { M = 5000 };
+    static double v[M], piece[M];
+    double list[] = {0.1, -7, 1e6, NAN, -0.0};
+    const struct { cts_gen_kind kind; double a, b; uint64_t digest; } gen[] = {
+        {CTS_GEN_ONES, 0, 0, 0x414b81fe66a635a5ull},
+        {CTS_GEN_ZEROS, 0, 0, 0x219fb3ca72598c25ull},
+        {CTS_GEN_ARANGE, -700.5, 0.375, 0x0de01e9cea3b3722ull},
+        {CTS_GEN_UNIFORM, -3, 4.1, 0x489a7b0b91579088ull},
+        {CTS_GEN_NORMAL, 1, 3, 0x3f02ba085dd92092ull},
+        {CTS_GEN_INT, -4, 4, 0x82a510fd9badbc0dull},
+        {CTS_GEN_SPECIAL, 0, 0, 0x74e9b4234530dcf4ull},
+        {CTS_GEN_VALUES, 0, 0, 0x7f4133c879b70cc5ull},
+    };
+    const ref_dtype dts[] = {REF_DT_FLOAT16, REF_DT_BF16, REF_DT_FLOAT, REF_DT_DOUBLE,
+                             REF_DT_INT8};
+    for (size_t k = 0; k < sizeof gen / sizeof gen[0]; k++) {
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+            cts_case c = make("s.digest.ascend910", dts[d], gen[k].kind, gen[k].a, gen[k].b);
+            c.ntensors = 1;
+            c.t[0].gen.values = list;
+            c.t[0].gen.nvalues = 5;
+            cts_fill(&c, 0, v, M);
+            h = fnv1a(h, v, sizeof v);
+            cts_fill_range(&c, 0, 301, piece, 2999);
+            assert_true(same_bits(v + 301, piece, 2999));
+        }
+        if (h != gen[k].digest) print_error("generator %d: digest %016llx\n", (int)k,
+                                             (unsigned long long)h);
+        assert_true(h == gen[k].digest);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +417,8 @@ int main(void)
         cmocka_unit_test(test_fill_range),
         cmocka_unit_test(test_special),
         cmocka_unit_test(test_integer_dtypes),
+        cmocka_unit_test(test_fill_digests),
+        cmocka_unit_test(test_narrow_rounding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
