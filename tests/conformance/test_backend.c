@@ -302,6 +302,72 @@ static void test_encode_runs(void **state)
     }
 }
 
+/* Hand-picked values into FP16 and BF16 images, the bits derived from the formats (FP16: sign,
+ * 5 exponent bits biased by 15, 10 fraction bits, 2^-24 the smallest subnormal; BF16: the top
+ * half of a FLOAT): ±0, subnormals, the largest finite, ±inf, NaNs of either sign as the one
+ * quiet NaN. Values of the dtype go through prepare_fill's run encoder (cyclically, so each
+ * lands in every vector lane and in the tail); unrounded ones through prepare, which rounds:
+ * ties to even at 1, in the subnormals and at the overflow threshold. */
+typedef struct { double x; uint16_t bits; } picked;
+
+static void check_image(ref_dtype dt, const picked *p, int n, bool held)
+{
+    enum { M = 301 };
+    cts_tensor tt = {.name = "x", .rank = 1, .dims = {M}, .dtype = dt, .format = REF_FMT_ND};
+    double *vals = malloc(M * sizeof *vals);
+    assert_non_null(vals);
+    for (int i = 0; i < M; i++) vals[i] = p[i % n].x;
+    cts_dev_tensor d;
+    if (held) {
+        assert_int_equal(cts_dev_tensor_prepare_fill(&d, &tt, 0, fill_decoded, vals), 0);
+    } else {
+        assert_int_equal(cts_dev_tensor_prepare(&d, &tt, 0, vals), 0);
+        vals = NULL; /* the tensor's now */
+    }
+    for (int i = 0; i < M; i++) {
+        uint16_t got;
+        memcpy(&got, d.sent + CTS_GUARD_BYTES + 2 * i, 2);
+        if (got != p[i % n].bits)
+            fail_msg("%s element %d: %a as 0x%04x, not 0x%04x", ref_dtype_name(dt), i,
+                     p[i % n].x, got, p[i % n].bits);
+    }
+    free(vals);
+    cts_dev_tensor_free(NULL, &d);
+}
+
+static void test_encode_picked(void **state)
+{
+    (void)state;
+    static const picked fp16[] = {
+        {1, 0x3c00}, {-2, 0xc000}, {65504, 0x7bff}, {-65504, 0xfbff}, {0x1p-24, 0x0001},
+        {-0x1p-24, 0x8001}, {0x1.ff8p-15, 0x03ff}, {0x1p-14, 0x0400}, {0.0, 0x0000},
+        {-0.0, 0x8000}, {INFINITY, 0x7c00}, {-INFINITY, 0xfc00}, {NAN, 0x7e00},
+        {-NAN, 0x7e00}, {0.0999755859375, 0x2e66}, /* 1.599609375·2^-4: 11 << 10 | 614 */
+        {3 * 0x1p-24, 0x0003},
+    };
+    static const picked bf16[] = {
+        {1, 0x3f80}, {-0.0, 0x8000}, {0x1p-133, 0x0001}, {0x1.fep127, 0x7f7f},
+        {-INFINITY, 0xff80}, {NAN, 0x7fc0}, {-NAN, 0x7fc0}, {0x1.9ap-4, 0x3dcd},
+        {0x1p-126, 0x0080},
+    };
+    static const picked fp16_rounded[] = {
+        {1 + 0x1p-11, 0x3c00}, {1 + 3 * 0x1p-11, 0x3c02}, {65520, 0x7c00}, {65519, 0x7bff},
+        {-65520, 0xfc00}, {0x1p-25, 0x0000}, {-0x1p-25, 0x8000}, {3 * 0x1p-25, 0x0002},
+        {NAN, 0x7e00},
+    };
+    static const picked bf16_rounded[] = {
+        {1 + 0x1p-8, 0x3f80}, {1 + 3 * 0x1p-8, 0x3f82}, {0x1.fep127 + 0x1p119, 0x7f80},
+        {0x1p-134, 0x0000}, {3 * 0x1p-134, 0x0002},
+    };
+#define PICKED(a) a, (int)(sizeof a / sizeof a[0])
+    check_image(REF_DT_FLOAT16, PICKED(fp16), true);
+    check_image(REF_DT_BF16, PICKED(bf16), true);
+    check_image(REF_DT_FLOAT16, PICKED(fp16), false);
+    check_image(REF_DT_FLOAT16, PICKED(fp16_rounded), false);
+    check_image(REF_DT_BF16, PICKED(bf16_rounded), false);
+#undef PICKED
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_fp16_images),
         cmocka_unit_test(test_decode_runs),
         cmocka_unit_test(test_encode_runs),
+        cmocka_unit_test(test_encode_picked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
