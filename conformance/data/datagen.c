@@ -261,12 +261,17 @@ void cts_fill_range(const cts_case *c, int slot, int64_t first, double *out, int
 {
     const cts_tensor *t = &c->t[slot];
     ref_dtype dt = t->dtype;
-    if (n <= 0) return;
-    generate(&t->gen, dt, tensor_key(c, t->name ? t->name : ""), first, out, n);
-    if (dt == REF_DT_FLOAT16 || dt == REF_DT_BF16)
-        round_narrow(out, n, dt);
-    else if (dt == REF_DT_FLOAT)
-        to_float(out, n);
-    else if (dt != REF_DT_DOUBLE)
-        for (int64_t j = 0; j < n; j++) out[j] = to_dtype(out[j], dt);
+    uint64_t key = tensor_key(c, t->name ? t->name : "");
+    /* a block generated and rounded while it is in the first-level cache */
+    for (int64_t j0 = 0; j0 < n; j0 += 4 * GEN_BLOCK) {
+        int64_t m = n - j0 < 4 * GEN_BLOCK ? n - j0 : 4 * GEN_BLOCK;
+        double *x = out + j0;
+        generate(&t->gen, dt, key, first + j0, x, m);
+        if (dt == REF_DT_FLOAT16 || dt == REF_DT_BF16)
+            round_narrow(x, m, dt);
+        else if (dt == REF_DT_FLOAT)
+            to_float(x, m);
+        else if (dt != REF_DT_DOUBLE)
+            for (int64_t j = 0; j < m; j++) x[j] = to_dtype(x[j], dt);
+    }
 }
