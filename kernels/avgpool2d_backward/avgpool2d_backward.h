@@ -9,6 +9,7 @@
 #define ACLCTS_KERNELS_AVGPOOL2D_BACKWARD_H_
 
 #include "emu.h"
+#include "emu_fp.h"
 
 /* The arguments of the first phase, as the caller passed them. */
 typedef struct {
@@ -124,9 +125,9 @@ static inline float avgpool_round_operand(const avgpool_params *p, float x)
 {
     switch (p->operand) {
     case AVGPOOL_OPERAND_FP16:
-        return emu_round_f16(x);
+        return fp_round_f16(x);
     case AVGPOOL_OPERAND_BF16:
-        return emu_round_bf16(x);
+        return fp_round_bf16(x);
     case AVGPOOL_OPERAND_HF32:
         return emu_round_to_bits(x, p->hf32_bits);
     case AVGPOOL_OPERAND_FP32:
@@ -142,12 +143,12 @@ static inline float avgpool_term(const avgpool_params *p, float g, float scale)
     case AVGPOOL_PATH_VECTOR:
         return g / scale;
     case AVGPOOL_PATH_DIVIDE_FP16:
-        return emu_round_f16(emu_round_f16(g) / scale);
+        return fp_round_f16(fp_round_f16(g) / scale);
     case AVGPOOL_PATH_CUBE:
     default:
         if (p->premultiply) {
             float t = g * scale;
-            return avgpool_round_operand(p, p->premul_fp16 ? emu_round_f16(t) : t);
+            return avgpool_round_operand(p, p->premul_fp16 ? fp_round_f16(t) : t);
         }
         return avgpool_round_operand(p, g) * scale;
     }
@@ -158,7 +159,7 @@ static inline void avgpool_round_result(const avgpool_params *p, float *row, int
 {
     if (p->result_fp16) {
         for (int64_t i = 0; i < n; i++) {
-            row[i] = emu_round_f16(row[i]);
+            row[i] = fp_round_f16(row[i]);
         }
     }
 }

@@ -66,12 +66,12 @@ static float scale_of(const avgpool_params *p, __int128 div)
     case AVGPOOL_PATH_VECTOR:
         return (float)div;
     case AVGPOOL_PATH_DIVIDE_FP16:
-        return emu_round_f16((float)div);
+        return fp_round_f16((float)div);
     case AVGPOOL_PATH_CUBE:
     default: {
         float w = 1.0f / (float)div;
         if (p->premultiply) {
-            return p->premul_fp16 ? emu_round_f16(w) : w;
+            return p->premul_fp16 ? fp_round_f16(w) : w;
         }
         return avgpool_round_operand(p, w);
     }

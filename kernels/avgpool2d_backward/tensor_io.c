@@ -25,15 +25,23 @@ void avgpool_load_row(const aclTensor *t, int64_t plane_off, int64_t h, float *d
     switch (t->dtype) {
     case ACL_FLOAT16: {
         const uint16_t *src = (const uint16_t *)t->data + off;
+        if (sw == 1) {
+            emu_f16_to_f32_n(src, dst, n);
+            break;
+        }
         for (int64_t i = 0; i < n; i++) {
-            dst[i] = emu_f16_to_f32(src[i * sw]);
+            dst[i] = fp_f16_to_f32(src[i * sw]);
         }
         break;
     }
     case ACL_BF16: {
         const uint16_t *src = (const uint16_t *)t->data + off;
+        if (sw == 1) {
+            emu_bf16_to_f32_n(src, dst, n);
+            break;
+        }
         for (int64_t i = 0; i < n; i++) {
-            dst[i] = emu_bf16_to_f32(src[i * sw]);
+            dst[i] = fp_bf16_to_f32(src[i * sw]);
         }
         break;
     }
@@ -67,15 +75,23 @@ void avgpool_store_row(const aclTensor *t, int64_t plane_off, int64_t h, const f
     switch (t->dtype) {
     case ACL_FLOAT16: {
         uint16_t *dst = (uint16_t *)t->data + off;
+        if (sw == 1) {
+            emu_f32_to_f16_n(src, dst, n, truncate);
+            break;
+        }
         for (int64_t i = 0; i < n; i++) {
-            dst[i * sw] = emu_f32_to_f16(src[i], truncate);
+            dst[i * sw] = fp_f32_to_f16(src[i], truncate);
         }
         break;
     }
     case ACL_BF16: {
         uint16_t *dst = (uint16_t *)t->data + off;
+        if (sw == 1) {
+            emu_f32_to_bf16_n(src, dst, n, truncate);
+            break;
+        }
         for (int64_t i = 0; i < n; i++) {
-            dst[i * sw] = emu_f32_to_bf16(src[i], truncate);
+            dst[i * sw] = fp_f32_to_bf16(src[i], truncate);
         }
         break;
     }

@@ -210,6 +210,13 @@ EMU_API uint16_t emu_f32_to_f16(float x, bool truncate);
 EMU_API float emu_f16_to_f32(uint16_t h);
 EMU_API uint16_t emu_f32_to_bf16(float x, bool truncate);
 EMU_API float emu_bf16_to_f32(uint16_t h);
+/* The same on n contiguous elements (one call, not one per element; F16C where the processor
+ * has it, identical bits). Inside libopapi a single element is converted by emu_fp.h's inline
+ * fp_* functions rather than across the library boundary. */
+EMU_API void emu_f16_to_f32_n(const uint16_t *src, float *dst, int64_t n);
+EMU_API void emu_f32_to_f16_n(const float *src, uint16_t *dst, int64_t n, bool truncate);
+EMU_API void emu_bf16_to_f32_n(const uint16_t *src, float *dst, int64_t n);
+EMU_API void emu_f32_to_bf16_n(const float *src, uint16_t *dst, int64_t n, bool truncate);
 /* Rounds an FP32 value to `bits` significant bits (FP32 range): HF32 operands of the cube. */
 EMU_API float emu_round_to_bits(float x, int bits);
 EMU_API float emu_round_f16(float x);  /* x rounded through FP16 and back */

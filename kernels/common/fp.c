@@ -1,94 +1,99 @@
-/* Narrow floating-point formats in portable C (no compiler _Float16): FP16, BF16 and HF32, on
- * the float's bits. A float is sign | 8-bit exponent | 23-bit fraction; a narrow format keeps the
- * top bits of the magnitude's fixed-point form, so rounding is integer arithmetic on it:
- * nearest-even adds just under half a quantum plus the kept part's last bit, truncation drops
- * the rest. */
+/* FP16, BF16 and HF32 (emu.h): the per-element conversions are emu_fp.h's inline ones, the
+ * bulk ones use the processor's F16C instructions where it has them, whose FP16 rounding is
+ * IEEE round-to-nearest-even with subnormals, as emu_fp.h's; only a NaN differs (F16C keeps
+ * sign and payload, ours is the canonical quiet NaN) and is redone one element at a time. */
 #include <math.h>
 #include <string.h>
 
 #include "emu.h"
+#include "emu_fp.h"
 
-static uint32_t float_bits(float x)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define FP_HAVE_F16C_PATH 1
+#else
+#define FP_HAVE_F16C_PATH 0
+#endif
+
+uint16_t emu_f32_to_f16(float x, bool truncate) { return fp_f32_to_f16(x, truncate); }
+float emu_f16_to_f32(uint16_t h) { return fp_f16_to_f32(h); }
+uint16_t emu_f32_to_bf16(float x, bool truncate) { return fp_f32_to_bf16(x, truncate); }
+float emu_bf16_to_f32(uint16_t h) { return fp_bf16_to_f32(h); }
+
+#if FP_HAVE_F16C_PATH
+static bool cpu_has_f16c(void)
 {
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
+    static int known = -1; /* a race only writes the same answer twice */
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    }
+    return known;
 }
 
-static float bits_float(uint32_t u)
+/* Eight at a time by VCVTPH2PS (exact, as the scalar product by 2^112), NaN lanes made NAN. */
+__attribute__((target("avx,f16c"))) static int64_t f16_to_f32_f16c(const uint16_t *src,
+                                                                    float *dst, int64_t n)
 {
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
+    const __m256 canonical = _mm256_set1_ps(NAN);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(src + i)));
+        f = _mm256_blendv_ps(f, canonical, _mm256_cmp_ps(f, f, _CMP_UNORD_Q));
+        _mm256_storeu_ps(dst + i, f);
+    }
+    return i;
 }
 
-/* m >> d rounded to nearest-even (or toward zero when truncate); d in [1, 31]. */
-static uint32_t shift_round(uint32_t m, int d, bool truncate)
+/* Eight at a time by VCVTPS2PH in round-to-nearest-even; a group holding a NaN is redone by
+ * the scalar conversion. */
+__attribute__((target("avx,f16c"))) static int64_t f32_to_f16_f16c(const float *src,
+                                                                    uint16_t *dst, int64_t n)
 {
-    uint32_t kept = m >> d, rest = m & ((1u << d) - 1u), half = 1u << (d - 1);
-    if (!truncate && (rest > half || (rest == half && (kept & 1u))))
-        kept++;
-    return kept;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 f = _mm256_loadu_ps(src + i);
+        _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
+        if (_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q)))
+            for (int64_t k = i; k < i + 8; k++)
+                dst[k] = fp_f32_to_f16(src[k], false);
+    }
+    return i;
+}
+#endif
+
+void emu_f16_to_f32_n(const uint16_t *src, float *dst, int64_t n)
+{
+    int64_t i = 0;
+#if FP_HAVE_F16C_PATH
+    if (cpu_has_f16c())
+        i = f16_to_f32_f16c(src, dst, n);
+#endif
+    for (; i < n; i++)
+        dst[i] = fp_f16_to_f32(src[i]);
 }
 
-/* |x| (finite float bits a, sign cleared) as FP16 magnitude bits; an overflow is infinity, or
- * the largest finite value when truncating. The quantum is 2^(max(e, -14) - 10), so r below
- * counts quanta: below 2^-14 it is the subnormal field itself, above, r in [2^10, 2^11] and a
- * carry out of the fraction steps the exponent up, as the encoding wants. */
-static uint16_t f16_magnitude(uint32_t a, bool truncate)
+void emu_f32_to_f16_n(const float *src, uint16_t *dst, int64_t n, bool truncate)
 {
-    int e = (int)(a >> 23) - 127;
-    uint32_t m = (a & 0x7fffffu) | (e > -127 ? 0x800000u : 0u);
-    if (e == -127)
-        e = -126; /* float subnormals: m * 2^-149 */
-    if (e > 15)
-        return truncate ? 0x7bff : 0x7c00;
-    int q = (e < -14 ? -14 : e) - 10, d = q - (e - 23); /* bits of m below the quantum */
-    uint32_t r = d > 25 ? 0u : shift_round(m, d, truncate);
-    uint32_t h = e < -14 ? r : (uint32_t)(e + 15 - 1) * 0x400u + r;
-    return h >= 0x7c00u ? (truncate ? 0x7bff : 0x7c00) : (uint16_t)h;
+    int64_t i = 0;
+#if FP_HAVE_F16C_PATH
+    if (!truncate && cpu_has_f16c())
+        i = f32_to_f16_f16c(src, dst, n);
+#endif
+    for (; i < n; i++)
+        dst[i] = fp_f32_to_f16(src[i], truncate);
 }
 
-uint16_t emu_f32_to_f16(float x, bool truncate)
+void emu_bf16_to_f32_n(const uint16_t *src, float *dst, int64_t n)
 {
-    uint32_t u = float_bits(x), a = u & 0x7fffffffu;
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    if (a > 0x7f800000u)
-        return sign ? 0xfe00 : 0x7e00;
-    return sign | (a == 0x7f800000u ? 0x7c00 : f16_magnitude(a, truncate));
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = fp_bf16_to_f32(src[i]);
 }
 
-/* A finite magnitude's bits shifted into a float's place are a float of the same significand
- * whose exponent is biased by 127 instead of 15: 2^112 times the value, subnormals included (a
- * float subnormal then), so one exact product gives it. */
-float emu_f16_to_f32(uint16_t h)
+void emu_f32_to_bf16_n(const float *src, uint16_t *dst, int64_t n, bool truncate)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, mag = h & 0x7fffu;
-    if (mag > 0x7c00u)
-        return NAN;
-    if (mag == 0x7c00u)
-        return bits_float(sign | 0x7f800000u);
-    return bits_float(sign | float_bits(bits_float(mag << 13) * 0x1p112f));
-}
-
-/* BF16 is the float's top 16 bits: its exponent range is the float's, subnormals included. */
-uint16_t emu_f32_to_bf16(float x, bool truncate)
-{
-    uint32_t u = float_bits(x), a = u & 0x7fffffffu;
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    if (a > 0x7f800000u)
-        return sign ? 0xffc0 : 0x7fc0;
-    if (a == 0x7f800000u)
-        return sign | 0x7f80;
-    uint32_t r = shift_round(a, 16, truncate); /* may carry into the exponent: up to infinity */
-    return sign | (uint16_t)r;
-}
-
-float emu_bf16_to_f32(uint16_t h)
-{
-    if ((h & 0x7f80u) == 0x7f80u && (h & 0x7fu))
-        return NAN;
-    return bits_float((uint32_t)h << 16);
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = fp_f32_to_bf16(src[i], truncate);
 }
 
 /* x to `bits` significant bits (HF32: 11) in the float's exponent range: its fraction keeps
@@ -97,13 +102,13 @@ float emu_round_to_bits(float x, int bits)
 {
     if (isnan(x) || isinf(x) || bits >= 24)
         return x;
-    uint32_t u = float_bits(x), a = u & 0x7fffffffu;
+    uint32_t u = fp_float_bits(x), a = u & 0x7fffffffu;
     int d = 24 - bits;
-    return bits_float((u & 0x80000000u) | (shift_round(a, d, false) << d));
+    return fp_bits_float((u & 0x80000000u) | (fp_shift_round(a, d, false) << d));
 }
 
-float emu_round_f16(float x) { return emu_f16_to_f32(emu_f32_to_f16(x, false)); }
-float emu_round_bf16(float x) { return emu_bf16_to_f32(emu_f32_to_bf16(x, false)); }
+float emu_round_f16(float x) { return fp_round_f16(x); }
+float emu_round_bf16(float x) { return fp_round_bf16(x); }
 
 double emu_nudge_ulps(double x, aclDataType dt, int n)
 {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "emu.h"
+#include "emu_fp.h"
 
 #define GS_API_NAME "aclnnGridSampler2DBackward"
 
@@ -164,8 +165,8 @@ static inline GS_T GS_FN(gs_sums_round)(GS_T x, int sums)
 #else
     bool t = sums & GS_SUMS_TRUNCATE;
     if (sums & GS_SUMS_FP16)
-        return emu_f16_to_f32(emu_f32_to_f16(x, t));
-    return sums & GS_SUMS_BF16 ? emu_bf16_to_f32(emu_f32_to_bf16(x, t)) : x;
+        return fp_f16_to_f32(fp_f32_to_f16(x, t));
+    return sums & GS_SUMS_BF16 ? fp_bf16_to_f32(fp_f32_to_bf16(x, t)) : x;
 #endif
 }
 

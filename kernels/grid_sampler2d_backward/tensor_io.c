@@ -32,16 +32,25 @@ static unsigned char *contiguous_ptr(const aclTensor *t, int64_t first)
 static bool stage_contiguous(const aclTensor *t, int64_t first, int64_t n, GS_T *buf)
 {
     const unsigned char *p = contiguous_ptr(t, first);
-    uint16_t h;
+    const uint16_t *h = (const uint16_t *)p;
     float f;
     double d;
     switch (t->dtype) {
+#if !GS_DOUBLE /* one call for the range (F16C), not one into libnnopbase per element */
     case ACL_FLOAT16:
-        for (int64_t i = 0; i < n; i++) memcpy(&h, p + 2 * i, 2), buf[i] = (GS_T)emu_f16_to_f32(h);
+        emu_f16_to_f32_n(h, buf, n);
         return true;
     case ACL_BF16:
-        for (int64_t i = 0; i < n; i++) memcpy(&h, p + 2 * i, 2), buf[i] = (GS_T)emu_bf16_to_f32(h);
+        emu_bf16_to_f32_n(h, buf, n);
         return true;
+#else
+    case ACL_FLOAT16:
+        for (int64_t i = 0; i < n; i++) buf[i] = fp_f16_to_f32(h[i]);
+        return true;
+    case ACL_BF16:
+        for (int64_t i = 0; i < n; i++) buf[i] = fp_bf16_to_f32(h[i]);
+        return true;
+#endif
     case ACL_FLOAT:
         for (int64_t i = 0; i < n; i++) memcpy(&f, p + 4 * i, 4), buf[i] = (GS_T)f;
         return true;
@@ -93,11 +102,11 @@ void GS_FN(gs_store)(const aclTensor *t, int64_t i, GS_T v, bool truncate)
     uint16_t h;
     switch (t->dtype) {
     case ACL_FLOAT16:
-        h = emu_f32_to_f16(v, truncate);
+        h = fp_f32_to_f16(v, truncate);
         memcpy(p, &h, sizeof h);
         break;
     case ACL_BF16:
-        h = emu_f32_to_bf16(v, truncate);
+        h = fp_f32_to_bf16(v, truncate);
         memcpy(p, &h, sizeof h);
         break;
     default:
@@ -121,13 +130,12 @@ static bool store_contiguous(const aclTensor *t, int64_t first, const GS_T *src,
 #if GS_DOUBLE
     (void)truncate;
 #else
-    uint16_t h;
     if (t->dtype == ACL_FLOAT16) {
-        for (int64_t i = 0; i < n; i++) h = emu_f32_to_f16(src[i], truncate), memcpy(p + 2 * i, &h, 2);
+        emu_f32_to_f16_n(src, (uint16_t *)p, n, truncate);
         return true;
     }
     if (t->dtype == ACL_BF16) {
-        for (int64_t i = 0; i < n; i++) h = emu_f32_to_bf16(src[i], truncate), memcpy(p + 2 * i, &h, 2);
+        emu_f32_to_bf16_n(src, (uint16_t *)p, n, truncate);
         return true;
     }
 #endif

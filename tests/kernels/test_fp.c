@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <mpfr.h>
@@ -192,6 +193,79 @@ static void f16_decode_all_patterns(void **state)
     }
 }
 
+/* Hand-picked floats for the bulk conversions: ±0, float subnormals, FP16's subnormal range and
+ * its ties (2^-25 ties to 0, 3·2^-25 to 2^-23), normal ties to even both ways, the overflow
+ * boundary (65519 stays finite, 65520 ties up to infinity), ±inf and NaNs of both signs with
+ * and without payload (a signalling one too), which must all give the canonical quiet NaN. */
+static const uint32_t picked_floats[] = {
+    0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x33000000u /* 2^-25 */,
+    0x33000001u, 0x33c00000u /* 3·2^-25 */, 0xb3800000u /* -2^-24 */, 0x387fc000u,
+    0x38800000u /* 2^-14 */, 0x3f801000u /* 1 + 2^-11 */, 0x3f803000u /* 1 + 3·2^-11 */,
+    0x3f801001u, 0xbf800fffu, 0x477fe000u /* 65504 */, 0x477fefffu /* 65519.99 */,
+    0x477ff000u /* 65520 */, 0xc77ff000u, 0x7f7fffffu, 0x7f800000u, 0xff800000u,
+    0x7fc00000u, 0xffc00000u, 0x7f800001u /* signalling */, 0xff812345u, 0x7fffffffu,
+    0x7fc0e000u /* payload that survives FP16 */, 0x3f7fffffu, 0x40490fdbu /* pi */,
+};
+
+/* The n-element conversions against the one-element ones, bit for bit, on every length from 0
+ * to 19 at every start 0..7 of the patterns (vector groups and their scalar tails both),
+ * nearest and truncated. */
+static void check_bulk_f32(const uint32_t *pat, size_t n)
+{
+    float *x = malloc((n + 1) * sizeof *x);
+    uint16_t *h = malloc((n + 1) * sizeof *h), *b = malloc((n + 1) * sizeof *b);
+    assert_true(x && h && b);
+    memcpy(x, pat, n * sizeof *x);
+    for (int t = 0; t < 2; t++) {
+        emu_f32_to_f16_n(x, h, (int64_t)n, t);
+        emu_f32_to_bf16_n(x, b, (int64_t)n, t);
+        for (size_t i = 0; i < n; i++) {
+            if (h[i] != emu_f32_to_f16(x[i], t) || b[i] != emu_f32_to_bf16(x[i], t))
+                print_error("0x%08x %s: fp16 %04x want %04x, bf16 %04x want %04x\n", pat[i],
+                            t ? "truncated" : "nearest", h[i], emu_f32_to_f16(x[i], t), b[i],
+                            emu_f32_to_bf16(x[i], t));
+            assert_int_equal(h[i], emu_f32_to_f16(x[i], t));
+            assert_int_equal(b[i], emu_f32_to_bf16(x[i], t));
+        }
+    }
+    free(x), free(h), free(b);
+}
+
+static void check_bulk_16(const uint16_t *pat, size_t n)
+{
+    float *f = malloc((n + 1) * sizeof *f), *g = malloc((n + 1) * sizeof *g);
+    assert_true(f && g);
+    emu_f16_to_f32_n(pat, f, (int64_t)n);
+    emu_bf16_to_f32_n(pat, g, (int64_t)n);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(bits_of(f[i]), bits_of(emu_f16_to_f32(pat[i])));
+        assert_int_equal(bits_of(g[i]), bits_of(emu_bf16_to_f32(pat[i])));
+    }
+    free(f), free(g);
+}
+
+static void bulk_conversions_match_one_by_one(void **state)
+{
+    (void)state;
+    const size_t np = sizeof picked_floats / sizeof *picked_floats;
+    for (size_t start = 0; start < 8; start++)
+        for (size_t len = 0; start + len <= np && len < 20; len++)
+            check_bulk_f32(picked_floats + start, len);
+    size_t cap = 255 * (4096 + 3 * 1024 + 3 * 128) + 11 * 3 * 512;
+    uint32_t *pat = malloc(cap * sizeof *pat);
+    assert_non_null(pat);
+    check_bulk_f32(pat, sweep_patterns(pat));
+    free(pat);
+    /* every 16-bit pattern: FP16 and BF16 NaNs of each sign and payload, subnormals, ±0 */
+    uint16_t *all = malloc(0x10000 * sizeof *all);
+    assert_non_null(all);
+    for (unsigned k = 0; k < 0x10000; k++)
+        all[k] = (uint16_t)k;
+    for (size_t start = 0; start < 8; start++)
+        check_bulk_16(all + start, 0x10000 - start);
+    free(all);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +274,7 @@ int main(void)
         cmocka_unit_test(bf16_round_and_subnormals), cmocka_unit_test(hf32_keeps_requested_bits),
         cmocka_unit_test(nudge_moves_by_ulps), cmocka_unit_test(conversions_match_mpfr),
         cmocka_unit_test(f16_decode_all_patterns),
+        cmocka_unit_test(bulk_conversions_match_one_by_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
