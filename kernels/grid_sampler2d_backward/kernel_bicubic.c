@@ -232,7 +232,8 @@ static bool GS_FN(bc_deterministic)(const gs_shape *s, const GS_T *go, const GS_
     return true;
 }
 
-/* Points order[first..first+count) (identity when NULL): dx by atomic adds, dgrid per point. */
+/* Points order[first..first+count) (identity when NULL): dx by atomic adds (plain ones for a
+ * seeded order, which runs on one thread), dgrid per point. */
 static void GS_FN(bc_block)(const gs_shape *s, const GS_T *go, const GS_T *in, const GS_T *grid,
                             GS_T *dx, GS_T *dgrid, const int64_t *order, int64_t first,
                             int64_t count)
@@ -243,8 +244,8 @@ static void GS_FN(bc_block)(const gs_shape *s, const GS_T *go, const GS_T *in, c
         GS_FN(bc_geom) g;
         GS_FN(bc_point)(s, grid + q * 2, &g);
         for (int64_t c = 0; dx != NULL && g.ok && c < s->c; c++)
-            GS_FN(bc_dx)(&g, s->wi, go[(b * s->c + c) * po + p], dx + (b * s->c + c) * hw, true,
-                         s->dx_sums);
+            GS_FN(bc_dx)(&g, s->wi, go[(b * s->c + c) * po + p], dx + (b * s->c + c) * hw,
+                         order == NULL, s->dx_sums); /* a seeded order: one thread, plain adds */
         if (dgrid != NULL)
             GS_FN(bc_point_dgrid)(s, go, in, &g, q, dgrid);
     }

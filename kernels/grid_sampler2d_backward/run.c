@@ -74,6 +74,12 @@ static GS_T *GS_FN(direct_ptr)(const aclTensor *t, int64_t first)
     return (GS_T *)emu_element_ptr(t, 0) + first;
 }
 
+/* Whether the kernel reads the input: only for a grid gradient, and nearest has none (0). */
+static bool GS_FN(reads_input)(const gs_params *pr)
+{
+    return pr->want_dgrid && pr->interpolation != GS_NEAREST;
+}
+
 /* Batch items b0 .. b0 + nb − 1 of the case: their inputs staged (or used in place), the
  * kernel (points in the given order of the items' own points, or NULL), each staged result
  * rounded once into its output. False when out of host memory. */
@@ -88,9 +94,10 @@ static bool GS_FN(run_items)(const gs_params *pr, const gs_shape *all, int64_t b
     GS_T *own_go = NULL, *own_in = NULL, *own_grid = NULL, *own_dx = NULL, *own_dgrid = NULL;
     GS_T *dx = NULL, *dgrid = NULL;
     const GS_T *go = GS_FN(gs_view)(pr->grad_output, b0 * s.c * po, nb * s.c * po, &own_go);
-    const GS_T *in = pr->want_dgrid ? GS_FN(gs_view)(pr->input, in0, nin, &own_in) : NULL;
+    const bool need_in = GS_FN(reads_input)(pr);
+    const GS_T *in = need_in ? GS_FN(gs_view)(pr->input, in0, nin, &own_in) : NULL;
     const GS_T *grid = GS_FN(gs_grid_view)(pr->grid, p0, points, &own_grid);
-    bool ok = go && grid && (in || !pr->want_dgrid);
+    bool ok = go && grid && (in || !need_in);
     if (ok && (pr->inf_to_edge || pr->clamp_nonfinite || pr->bicubic_low_edge))
         ok = GS_FN(to_edge)(&grid, &own_grid, points * 2, pr);
 
@@ -142,7 +149,7 @@ static int64_t GS_FN(group_items)(const gs_params *pr, const gs_shape *s)
 {
     const int64_t po = s->ho * s->wo, per_in = s->c * s->hi * s->wi;
     int64_t per = GS_FN(gs_direct)(pr->grad_output) ? 0 : s->c * po;
-    if (pr->want_dgrid && !GS_FN(gs_direct)(pr->input))
+    if (GS_FN(reads_input)(pr) && !GS_FN(gs_direct)(pr->input))
         per += per_in;
     if (!GS_FN(gs_direct)(pr->grid) || pr->grid->dims[3] != 2)
         per += 2 * po;
