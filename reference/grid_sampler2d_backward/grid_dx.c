@@ -133,6 +133,31 @@ static dxsum dx_sum_any(const gctx *G, const dxterm *t, int64_t nt, const double
     return r;
 }
 
+/* dx_sum_any of a nearest element whose every term is g·1·1 (T->unit: both weights exactly 1, in
+ * one word; pix its terms' points, T->pix), off force_mpfr: the same operations on the same values in the same order (g·1·1 and
+ * 1·g are g, fma(1, g, −g) is 0), without the per-term tests and loads of the weights. False,
+ * r unfinished, where some g is not finite or is below 2^-968 (dx_sum_any's other branches). */
+#define DX_UNIT_AHEAD 24 /* terms between a gradOutput prefetch and its use (dx_sum_unit) */
+
+static bool dx_sum_unit(const int32_t *pix, int64_t nt, const double *gp, int64_t is, dxsum *r)
+{
+    exact_sum acc = {0, 0, 0};
+    double sabs = 0, mag = 0;
+    bool ok = true;
+    for (int64_t i = 0; i < nt; i++) {
+        /* the points are anywhere in the plane: their lines asked for well ahead of use (its
+         * loads were half of the time, the rest hardly waits on them) */
+        if (i + DX_UNIT_AHEAD < nt)
+            __builtin_prefetch(gp + pix[i + DX_UNIT_AHEAD] * is);
+        double g = gp[pix[i] * is], a = fabs(g);
+        ok &= a <= DBL_MAX && (a == 0 || a >= 0x1p-968);
+        sabs += a;
+        mag += grid_under_round1(ref_fmax(1, a));
+        exact_sum_add(&acc, g);
+    }
+    *r = (dxsum){.sabs = sabs, .mag = mag, .err = acc.err, .s = ref_two_sum(acc.s, acc.c)};
+    return ok;
+}
 
 /* dx_sum_split's sums, a lane per plane: s + c with dropped error err, Σ|terms|, magnitudes
  * (unscaled: grid_under_round), coordinate term */
@@ -320,6 +345,20 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, 
     }
 }
 
+/* Element e (at its offset at in the chunk) of np planes a stride apart where no term reaches it:
+ * what dx_finish and dx_finish4 make of an empty sum off force_mpfr (every field 0 but nops,
+ * decided, no flag) stored without the sums, as most elements of a grid that mostly samples
+ * outside the input (zeros padding) or on its edges (border) are. */
+static inline __attribute__((always_inline)) void dx_empty(int32_t nops, int64_t at,
+                                                          int64_t stride, int64_t np,
+                                                          ref_output *out, int64_t *hits)
+{
+    const ref_value z = {.nops = nops};
+    for (int64_t l = 0; l < np; l++)
+        out->v[at + l * stride] = z;
+    *hits += np;
+}
+
 #define DX_AHEAD 3 /* elements between a gradOutput prefetch and its use (grid_dx_block) */
 
 /* The gradOutput lines element e + DX_AHEAD reads in planes cb.., asked for now: the points
@@ -343,6 +382,10 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
     for (int64_t e = e0; e < e1; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
+        if (nt == 0) {
+            dx_empty(bil ? 4 : 0, (cb - c0) * hw_in + e, hw_in, ce - cb, out, hits);
+            continue;
+        }
         dx_prefetch(T, bv, e, hw_in, cb);
         for (int64_t c = cb; c < ce; c += DXL) {
             dxsum4 r;
@@ -366,6 +409,7 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
 {
     int64_t hw_in = G->p->h_in * G->p->w_in, hits_local = 0, *hits = &hits_local;
     bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = T->split;
+    bool unit = T->unit && T->pix && !bil && !G->force;
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
@@ -378,6 +422,10 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
     for (int64_t e = e0; e < e1 && !all; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
+        if (nt == 0 && !G->force) {
+            dx_empty(bil ? 4 : 0, (cb - c0) * hw_in + e, hw_in, ce - cb, out, hits);
+            continue;
+        }
         dx_prefetch(T, bv, e, hw_in, cb);
         for (int64_t c = cb; c < ce; c += DXL) {
             int64_t at = (c - c0) * hw_in;
@@ -394,7 +442,8 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
             int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
             dxsum r[DXL];
             for (int l = 0; l < nl; l++)
-                r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
+                if (!(unit && dx_sum_unit(T->pix + T->off[e], nt, bv->go + (c + l) * bv->go_cs, bv->go_is, &r[l])))
+                    r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
             for (int l = 0; l < nl; l++) {
                 int64_t i = at + l * hw_in + e;
                 dx_plane_terms pt = {t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is};
@@ -434,7 +483,7 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
     }
     if (th == 0)
         W->toff[hw_in] = at;
-    bool split = true, one_word = true;
+    bool split = true, one_word = true, unit = true;
     for (int64_t pix = p0; pix < p1; pix++) {
         corner cs[4];
         int nc = W->pe[4 * pix] >= 0 ? dx_point_corners(p, &W->pts[pix], cs) : 0;
@@ -443,11 +492,27 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
             dx_term(&W->pts[pix], pix, &cs[k], t);
             split = split && t->split;
             one_word = one_word && t->part[2] == 0;
+            unit = unit && t->mode == DX_EXACT && t->wx == 1 && t->wy == 1 && dx_wxy(t).hi == 1;
         }
     }
 #pragma omp critical(grid_dx_terms)
     {
         W->tsplit = W->tsplit && split;
         W->tone_word = W->tone_word && one_word;
+        W->tunit = W->tunit && unit;
     }
+}
+
+/* The batch's terms' points alone (pix[i] = terms[i].pix) for dx_sum_unit, which then reads 4
+ * bytes a term instead of its 64 (a batch's terms are read once per plane, and a 1-plane chunk
+ * has no four planes to share them), into the room of pe, which grid_dx_terms_team no longer
+ * reads after its barrier. Called by every thread of the team, ending in a barrier; the array. */
+int32_t *grid_dx_unit_pix(const ref_grid_params *p, batch_work *W)
+{
+    int32_t *pix = (int32_t *)W->pe;
+    _Static_assert(sizeof *W->pe >= sizeof *pix, "a term's point in its pe slot");
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < W->toff[p->h_in * p->w_in]; i++)
+        pix[i] = W->terms[i].pix;
+    return pix;
 }

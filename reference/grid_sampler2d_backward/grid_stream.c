@@ -135,7 +135,9 @@ static void team_batch_start(grid_team *T, int64_t n)
     T->v.plain = T->scan; /* known when grid_batch_prepare scans the batch, else false */
     if (W->gsplit)
         memset(W->gsplit, 1, (size_t)p->c);
-    W->tsplit = W->tone_word = true; /* grid_dx_terms_team: each thread clears what its terms fail */
+    W->tsplit = W->tone_word = W->tunit = true; /* grid_dx_terms_team: each thread clears what
+                                                 * its terms fail */
+    W->tpix = NULL;
     if (!T->dgrid || team_failed(T))
         return;
     ref_chunkbuf_start(&T->gb[T->stash ? n : 0], 2 * hw_out);
@@ -298,7 +300,7 @@ static void dx_chunk_item(grid_team *T, int64_t k, dx_chunk *X, int64_t c0, int6
     int64_t ng = (np + DXL - 1) / DXL, e0 = w / gs * DX_BLOCK;
     int64_t g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs;
     const batch_work *W = T->W;
-    dxterms terms = {W->terms, W->toff, W->tsplit, W->tone_word};
+    dxterms terms = {W->terms, W->toff, W->tsplit, W->tone_word, W->tunit, W->tpix};
     grid_dx_block(G, &terms, &T->v, c0, np, g0, g1, X->split, e0,
                   e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, X->fallback, &X->b.o, &hb);
     __atomic_fetch_add(&T->xhits[k % 3], hb, __ATOMIC_RELAXED);
@@ -438,6 +440,14 @@ static void team_run(grid_team *T, int nth, int64_t *hits, int64_t *falls)
             if (T->W->terms)
                 grid_dx_terms_team(T->G->p, T->W);
 #pragma omp barrier
+            /* every thread reads the same tunit after the barrier */
+            if (T->dx && T->W->tunit && !T->G->force &&
+                T->G->p->interpolation == REF_INTERP_NEAREST) {
+                int32_t *pix = grid_dx_unit_pix(T->G->p, T->W);
+#pragma omp master
+                T->W->tpix = pix;
+#pragma omp barrier
+            }
             if (T->dx && T->pipe)
                 team_dx_pipe(T, n, &mt, &h, &f);
             for (int64_t k = 0; T->dx && !T->pipe && k < T->nchunks; k++)

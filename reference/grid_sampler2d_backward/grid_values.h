@@ -338,6 +338,8 @@ typedef struct {
     int64_t *off;
     bool split;       /* every term split */
     bool one_word;    /* every term's wx·wy one double (part[2] = part[3] = 0) */
+    bool unit;        /* every term DX_EXACT with wx = wy = wx·wy = 1 (nearest) */
+    const int32_t *pix; /* with unit, each term's point (grid_dx_unit_pix), else NULL */
 } dxterms;
 
 /* Magnitudes where the split products g·part are exact and their sums finite: parts in
@@ -433,8 +435,9 @@ typedef struct {
     int64_t *pe, *toff;
     int64_t *tcnt;    /* dx: per thread, hw_in term counts (grid_dx_terms_team) */
     int64_t *tslot;   /* and its next slot of each element */
-    bool tsplit, tone_word; /* grid_dx_terms_team: dxterms.split and .one_word of terms (true
-                             * before) */
+    bool tsplit, tone_word, tunit; /* grid_dx_terms_team: dxterms.split, .one_word and .unit of
+                                    * terms (true before) */
+    const int32_t *tpix; /* dxterms.pix: grid_dx_unit_pix's, or NULL */
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
 
@@ -492,6 +495,7 @@ void grid_dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_
                    int64_t g0, int64_t g1, const bool *split, int64_t e0, int64_t e1,
                    uint8_t *fallback, ref_output *out, int64_t *hits_out);
 void grid_dx_terms_team(const ref_grid_params *p, batch_work *W);
+int32_t *grid_dx_unit_pix(const ref_grid_params *p, batch_work *W);
 
 /* ---- grid_dx_alts.c: input_grad where points' branches are uncertain ---- */
 int grid_dx_plane_rest(const gctx *G, const gpoint *pts, const dx_batch *D, int64_t n, int64_t c,

@@ -264,11 +264,61 @@ static void no_subnormal_operands(void **state)
 #endif
 }
 
+/* Grids that mostly sample outside the input, as the vendor's system tests' (uniform in
+ * [-5, 5]): under zeros padding most input_grad elements have no term (stored without their
+ * sums), under border the edges and corners gather hundreds each, nearest's weights all 1 (summed
+ * from the terms' points alone). Planes of one to three channels (no four-plane lanes),
+ * gradOutput of FP16 and FP32 with, in batch 1's first plane, values those sums leave to the
+ * general one: ±inf, NaN, 2^-1000 (below the products' clear range), −0. */
+static void sparse_grids(void **state)
+{
+    (void)state;
+    const double odd[] = {INFINITY, -INFINITY, NAN, 0x1p-1000, -0.0};
+    for (int k = 0; k < 16; k++) {
+        ref_dtype dt = k & 1 ? REF_DT_FLOAT : REF_DT_FLOAT16;
+        ref_grid_params p = {.n = 2, .c = k & 2 ? 3 : 1, .h_in = 37, .w_in = 29, .h_out = 40,
+                             .w_out = 44,
+                             .interpolation = k & 4 ? REF_INTERP_BILINEAR : REF_INTERP_NEAREST,
+                             .padding = k & 8 ? REF_PAD_BORDER : REF_PAD_ZEROS,
+                             .align_corners = (k >> 1) & 1};
+        int64_t hw_out = p.h_out * p.w_out, ngo = p.n * p.c * hw_out;
+        int64_t nin = p.n * p.c * p.h_in * p.w_in, ngr = p.n * hw_out * 2;
+        double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8), *gr = malloc((size_t)ngr * 8);
+        for (int64_t i = 0; i < ngo; i++)
+            go[i] = ref_round_to(urand() * 10 - 5, dt);
+        for (int64_t i = 0; i < 5 * 7; i += 7) /* batch 1, channel 0 */
+            go[p.c * hw_out + i * 31] = odd[i / 7];
+        for (int64_t i = 0; i < nin; i++)
+            in[i] = ref_round_to(urand() * 10 - 5, dt);
+        for (int64_t i = 0; i < ngr; i++)
+            gr[i] = ref_round_to(urand() * 10 - 5, dt);
+        ref_options fo;
+        ref_output fg;
+        ref_options o = {.path = ref_grid_path(dt)};
+        ref_output gi;
+        fast_vs_mpfr(&p, go, in, gr, dt, 2, &fo, &fg);
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &gi, NULL), 0);
+        int64_t empty = 0, many = 0;
+        for (int64_t i = 0; i < gi.numel; i++) {
+            empty += gi.v[i].nterms == 0;
+            many += gi.v[i].nterms > 100;
+        }
+        print_message("sparse %d: %lld of %lld elements empty, %lld of over 100 terms\n", k,
+                      (long long)empty, (long long)gi.numel, (long long)many);
+        assert_true(empty > gi.numel / 2);
+        assert_true(p.padding == REF_PAD_ZEROS || many > 0);
+        ref_output_free(&gi);
+        ref_output_free(&fg);
+        free(go); free(in); free(gr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts),
                                        cmocka_unit_test(pow2_scales),
                                        cmocka_unit_test(under_mag_unscaled),
-                                       cmocka_unit_test(no_subnormal_operands)};
+                                       cmocka_unit_test(no_subnormal_operands),
+                                       cmocka_unit_test(sparse_grids)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
