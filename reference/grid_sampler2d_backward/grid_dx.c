@@ -368,7 +368,8 @@ dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, in
 {
     for (int64_t i = e + DX_AHEAD < hw_in ? T->off[e + DX_AHEAD] : 0;
          e + DX_AHEAD < hw_in && i < T->off[e + DX_AHEAD + 1]; i++)
-        __builtin_prefetch(bv->go + T->t[i].pix * bv->go_is + cb * bv->go_cs);
+        __builtin_prefetch(bv->go + (T->pix ? T->pix[i] : T->t[i].pix) * bv->go_is +
+                           cb * bv->go_cs);
 }
 
 /* grid_dx_block where every group of planes cb .. ce − 1 suits dx_sum_split, its flags constant: a

@@ -50,16 +50,6 @@ typedef struct {
 static bool team_failed(grid_team *T) { return __atomic_load_n(&T->fail, __ATOMIC_RELAXED); }
 static void team_fail(grid_team *T) { __atomic_store_n(&T->fail, 1, __ATOMIC_RELAXED); }
 
-/* A finite exact value past the double range (MPFR's hi = ±inf without REF_FLAG_NONFINITE)
- * that a device may still answer with a finite double: lo = 0 (ref_finish_mpfr_sum: its sum may
- * stop at ±DBL_MAX, an ULP away, or larger terms cancel), or a coordinate term near the range
- * (another branch's weights may give any value). (hi, lo) cannot say which finite doubles are
- * legal. */
-bool grid_beyond_range(const ref_value *v)
-{
-    return isinf(v->hi) && (v->lo == 0 || !(v->coord_err < DBL_MAX * 0x1p-30));
-}
-
 /* Whether a device's terms of v, each within its rounding and coordinate error, may sum past
  * the working format's range though the exact value does not (an FP32 sum 2 ULPs below FLT_MAX
  * with a bound of 177): Σ|terms| and the coordinate term, grown by a rounding per term. */

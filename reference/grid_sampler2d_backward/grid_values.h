@@ -467,9 +467,15 @@ int grid_dx_mpfr(const gctx *G, const gpoint *pts, int64_t n, int64_t c, const u
                  mterms *mt, ref_value *vals, int64_t *falls);
 
 /* ---- grid_stream.c ---- */
-/* A finite exact value past the double range that a device may still answer with a finite
- * double (the element is unjudged). */
-bool grid_beyond_range(const ref_value *v);
+/* A finite exact value past the double range (MPFR's hi = ±inf without REF_FLAG_NONFINITE)
+ * that a device may still answer with a finite double: lo = 0 (ref_finish_mpfr_sum: its sum may
+ * stop at ±DBL_MAX, an ULP away, or larger terms cancel), or a coordinate term near the range
+ * (another branch's weights may give any value). (hi, lo) cannot say which finite doubles are
+ * legal. Inline: mark_range asks it of every element. */
+static inline bool grid_beyond_range(const ref_value *v)
+{
+    return isinf(v->hi) && (v->lo == 0 || !(v->coord_err < DBL_MAX * 0x1p-30));
+}
 
 /* ---- grid_dgrid.c: grid_grad of one point ---- */
 void grid_dgrid_comp_init(const gctx *G, const gpoint *pt, const grid_outcome *ox,
