@@ -233,6 +233,15 @@ static double dx_mag_scaled(const dx_plane_terms *d)
     return s;
 }
 
+/* mark_range's REF_FLAG_RANGE (grid_stream.c: a device's sum may pass the working range) of an
+ * answer the fast path decided (a finite value, or a class without alternatives), given where it
+ * is made, in cache, instead of by a pass over the chunk before it is handed on. */
+static inline void dx_mark_range(const gctx *G, const ref_value *v, uint8_t *fl)
+{
+    if (!(*fl & (REF_FLAG_UNCHECKABLE | REF_FLAG_NONFINITE)) && grid_may_pass_range(G, v))
+        *fl |= REF_FLAG_RANGE;
+}
+
 /* Element e's answer from its sums (v, fl) and terms: the bound data, and its value where the
  * terms are non-finite or Ziv's test decides; else 1 (the MPFR path). */
 static int dx_finish(const gctx *G, const dx_plane_terms *pt, const dxsum *r, ref_value *v,
@@ -263,6 +272,7 @@ static int dx_finish(const gctx *G, const dx_plane_terms *pt, const dxsum *r, re
     } else if (G->force || !ref_decide(r->s, r->err, &v->hi, &v->lo)) {
         return 1;
     }
+    dx_mark_range(G, v, fl);
     (*hits)++;
     return 0;
 }
@@ -325,7 +335,11 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, 
     *(dxv_row *)&v0[2 * stride].nops = row1[2];
     *(dxv_row *)&v0[3 * stride] = row0[3];
     *(dxv_row *)&v0[3 * stride].nops = row1[3];
-    dxvi odd = range | past | ~(known & dec); /* a flag to set, a sum to redo, a lane to decide */
+    /* grid_may_pass_range of the lanes (past ones aside), as dx_mark_range asks it */
+    dxv grow = (dxv){1, 1, 1, 1} + (double)(nt + 4) * 0x1p-23;
+    dxvi over = (sum_abs + cerr) * grow > G->overflow_at;
+    /* a flag to set, a sum to redo, a lane to decide */
+    dxvi odd = range | past | ~(known & dec) | over;
     if (!dxv_any(&odd)) { /* the common case: nothing to mark */
         *hits += DXL;
         return;
@@ -342,6 +356,8 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, 
                               : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
         fallback[i] = (uint8_t)!dl;
         *hits += dl;
+        if (dl)
+            dx_mark_range(G, v, &out->flags[i]);
     }
 }
 

@@ -50,15 +50,6 @@ typedef struct {
 static bool team_failed(grid_team *T) { return __atomic_load_n(&T->fail, __ATOMIC_RELAXED); }
 static void team_fail(grid_team *T) { __atomic_store_n(&T->fail, 1, __ATOMIC_RELAXED); }
 
-/* Whether a device's terms of v, each within its rounding and coordinate error, may sum past
- * the working format's range though the exact value does not (an FP32 sum 2 ULPs below FLT_MAX
- * with a bound of 177): Σ|terms| and the coordinate term, grown by a rounding per term. */
-static bool may_pass_range(const gctx *G, const ref_value *v)
-{
-    double grow = 1 + (double)(v->nterms + 4) * 0x1p-23;
-    return (ref_sum_abs_real(v) + v->coord_err) * grow > G->overflow_at;
-}
-
 /* An alternative of a non-finite element that is a finite value past the double range (its
  * excess lo, not a class's 0) with a coordinate term as large: another branch's device, whose
  * weight there may be 0 where the exact one is −2^-52 against val·g = DBL_MAX², may answer any
@@ -71,42 +62,54 @@ static bool beyond_beside_class(const ref_value *a)
 #define MARK_AHEAD 16 /* elements (cache lines) between a prefetch and its use: the hardware's
                        * stream stops at each 4 KiB page, 64 elements */
 
-/* The flags every element of a chunk gets from its values and alternatives alike, set once
- * before the chunk is handed on: unjudged where a value is beyond the double range
- * (grid_beyond_range), REF_FLAG_RANGE where a device may overflow (may_pass_range). A non-finite element is judged by
- * its class, unless an alternative is beyond beside it (beyond_beside_class). */
-static void mark_range(const gctx *G, ref_output *o)
+/* The flags element i of a chunk gets from its values and alternatives alike, set once before
+ * the chunk is handed on: unjudged where a value is beyond the double range (grid_beyond_range),
+ * REF_FLAG_RANGE where a device may overflow (grid_may_pass_range). A non-finite element is
+ * judged by its class, unless an alternative is beyond beside it (beyond_beside_class). */
+static inline void mark_one(const gctx *G, ref_output *o, int64_t i)
+{
+    uint8_t *f = &o->flags[i];
+    if (*f & REF_FLAG_UNCHECKABLE)
+        return;
+    if (*f & REF_FLAG_NONFINITE) {
+        for (int32_t a = 0; (*f & REF_FLAG_AMBIGUOUS) && o->alt_first[i] >= 0 &&
+                            a < o->alt_count[i]; a++)
+            if (beyond_beside_class(&o->alts[o->alt_first[i] + a]))
+                *f |= REF_FLAG_UNCHECKABLE;
+        return;
+    }
+    bool back = grid_beyond_range(&o->v[i]), over = grid_may_pass_range(G, &o->v[i]);
+    for (int32_t a = 0; (*f & REF_FLAG_AMBIGUOUS) && o->alt_first[i] >= 0 &&
+                        a < o->alt_count[i]; a++) {
+        back = back || grid_beyond_range(&o->alts[o->alt_first[i] + a]);
+        over = over || grid_may_pass_range(G, &o->alts[o->alt_first[i] + a]);
+    }
+    if (back)
+        *f |= REF_FLAG_UNCHECKABLE;
+    if (over)
+        *f |= REF_FLAG_RANGE;
+}
+
+/* mark_one of every element of a chunk; with marks (input_grad's chunks made without
+ * alternatives, team_dx_pipe), only of those it marks: grid_dx_block gave the others, each a
+ * finite value it decided or a non-finite class without alternatives, their REF_FLAG_RANGE
+ * already (dx_mark_range), which is all mark_one would give them. */
+static void mark_range(const gctx *G, ref_output *o, const uint8_t *marks)
 {
     for (int64_t i = 0; i < o->numel; i++) {
-        uint8_t *f = &o->flags[i];
-        if (i + MARK_AHEAD < o->numel)
+        if (marks && !marks[i])
+            continue;
+        if (!marks && i + MARK_AHEAD < o->numel)
             __builtin_prefetch(&o->v[i + MARK_AHEAD]);
-        if (*f & REF_FLAG_UNCHECKABLE)
-            continue;
-        if (*f & REF_FLAG_NONFINITE) {
-            for (int32_t a = 0; (*f & REF_FLAG_AMBIGUOUS) && o->alt_first[i] >= 0 &&
-                                a < o->alt_count[i]; a++)
-                if (beyond_beside_class(&o->alts[o->alt_first[i] + a]))
-                    *f |= REF_FLAG_UNCHECKABLE;
-            continue;
-        }
-        bool back = grid_beyond_range(&o->v[i]), over = may_pass_range(G, &o->v[i]);
-        for (int32_t a = 0; (*f & REF_FLAG_AMBIGUOUS) && o->alt_first[i] >= 0 &&
-                            a < o->alt_count[i]; a++) {
-            back = back || grid_beyond_range(&o->alts[o->alt_first[i] + a]);
-            over = over || may_pass_range(G, &o->alts[o->alt_first[i] + a]);
-        }
-        if (back)
-            *f |= REF_FLAG_UNCHECKABLE;
-        if (over)
-            *f |= REF_FLAG_RANGE;
+        mark_one(G, o, i);
     }
 }
 
 /* The sink's handing on of chunk b (slot, first element) from thread 0; an error stops the team. */
-static void team_emit(grid_team *T, int slot, int64_t first, ref_chunkbuf *b)
+static void team_emit(grid_team *T, int slot, int64_t first, ref_chunkbuf *b,
+                      const uint8_t *marks)
 {
-    mark_range(T->G, &b->o);
+    mark_range(T->G, &b->o, marks);
     int rc = team_failed(T) ? 0 : ref_emit(T->s, slot, first, b);
     if (rc) {
         T->rc = rc;
@@ -199,7 +202,7 @@ static void team_dgrid_tail(grid_team *T, int64_t n)
         T->galts = NULL;
     }
     if (!T->stash)
-        team_emit(T, 4, n * hw_out * 2, g);
+        team_emit(T, 4, n * hw_out * 2, g, NULL);
 }
 
 /* A chunk of np planes as work items: blocks of DX_BLOCK elements of all its DXL-plane groups,
@@ -274,7 +277,7 @@ static void dx_chunk_done(grid_team *T, int64_t n, int64_t k)
     if (X->alts && ref_output_set_alts(&X->b.o, X->alts) != 0) /* frees alts, whatever it returns */
         team_fail(T);
     X->alts = NULL;
-    team_emit(T, 3, (n * p->c + X->c0) * p->h_in * p->w_in, &X->b);
+    team_emit(T, 3, (n * p->c + X->c0) * p->h_in * p->w_in, &X->b, T->pipe ? X->fallback : NULL);
     if (k + 2 < T->nchunks && !team_failed(T))
         dx_chunk_start(T, k + 2);
 }
@@ -545,7 +548,7 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     rc = rc ? rc : T.rc ? T.rc : T.fail ? -1 : 0;
     free(T.galts); /* lists all empty */
     for (int64_t n = 0; rc == 0 && stash && n < p->n; n++) {
-        mark_range(&G, &T.gb[n].o);
+        mark_range(&G, &T.gb[n].o, NULL);
         rc = ref_emit(s, 4, n * hw_out * 2, &T.gb[n]);
     }
     for (int64_t n = 0; T.gb && stash && n < p->n; n++) { /* the rest is the work block's */

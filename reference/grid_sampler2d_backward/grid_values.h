@@ -477,6 +477,15 @@ static inline bool grid_beyond_range(const ref_value *v)
     return isinf(v->hi) && (v->lo == 0 || !(v->coord_err < DBL_MAX * 0x1p-30));
 }
 
+/* Whether a device's terms of v, each within its rounding and coordinate error, may sum past
+ * the working format's range though the exact value does not (an FP32 sum 2 ULPs below FLT_MAX
+ * with a bound of 177): Σ|terms| and the coordinate term, grown by a rounding per term. */
+static inline bool grid_may_pass_range(const gctx *G, const ref_value *v)
+{
+    double grow = 1 + (double)(v->nterms + 4) * 0x1p-23;
+    return (ref_sum_abs_real(v) + v->coord_err) * grow > G->overflow_at;
+}
+
 /* ---- grid_dgrid.c: grid_grad of one point ---- */
 void grid_dgrid_comp_init(const gctx *G, const gpoint *pt, const grid_outcome *ox,
                           const grid_outcome *oy, const dgrid_gather *D, int comp, dgrid_comp *q);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <float.h>
 #include <math.h>
 #include <cmocka.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -313,12 +314,52 @@ static void sparse_grids(void **state)
     }
 }
 
+/* REF_FLAG_RANGE where a device's sum may pass FP32's range (Σ|terms| and the coordinate term,
+ * grown a rounding a term) is set by the fast path where it decides an element, four planes at
+ * once too, instead of by a pass over the chunk. Batch 0's gradOutput is ±FLT_MAX: under
+ * nearest an element one point reaches has Σ|terms| = FLT_MAX, below FP32's overflow threshold
+ * (2 − 2^-24)·2^127 by less than its 5 roundings' growth (the fast path's own test, by 2^-40,
+ * does not flag it); batch 1's, near 2^126, falls on both sides under bilinear weights. */
+static void range_in_lanes(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        ref_grid_params p = {.n = 2, .c = 8, .h_in = 12, .w_in = 12, .h_out = 12, .w_out = 12,
+                             .interpolation = k ? REF_INTERP_BILINEAR : REF_INTERP_NEAREST,
+                             .padding = REF_PAD_BORDER};
+        int64_t ngo = p.n * p.c * p.h_out * p.w_out, nin = p.n * p.c * p.h_in * p.w_in;
+        int64_t ngr = p.n * p.h_out * p.w_out * 2;
+        double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8), *gr = malloc((size_t)ngr * 8);
+        for (int64_t i = 0; i < ngo; i++)
+            go[i] = (urand() < 0.5 ? -1 : 1) *
+                    (i < ngo / 2 ? FLT_MAX : ref_round_to((1 + 0.9 * urand()) * 0x1p126, REF_DT_FLOAT));
+        for (int64_t i = 0; i < nin; i++)
+            in[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+        for (int64_t i = 0; i < ngr; i++)
+            gr[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+        ref_options fo;
+        fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, 2, &fo, NULL);
+        ref_options o = {.path = ref_grid_path(REF_DT_FLOAT)};
+        ref_output gi;
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &gi, NULL), 0);
+        int64_t range = 0;
+        for (int64_t i = 0; i < gi.numel; i++)
+            range += (gi.flags[i] & REF_FLAG_RANGE) != 0;
+        print_message("range_in_lanes: %lld of %lld elements REF_FLAG_RANGE\n", (long long)range,
+                      (long long)gi.numel);
+        assert_true(range > 0 && range < gi.numel);
+        ref_output_free(&gi);
+        free(go); free(in); free(gr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts),
                                        cmocka_unit_test(pow2_scales),
                                        cmocka_unit_test(under_mag_unscaled),
                                        cmocka_unit_test(no_subnormal_operands),
-                                       cmocka_unit_test(sparse_grids)};
+                                       cmocka_unit_test(sparse_grids),
+                                       cmocka_unit_test(range_in_lanes)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
