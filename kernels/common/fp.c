@@ -9,6 +9,7 @@
 #include "emu_fp.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define FP_HAVE_F16C_PATH 1
 #else
@@ -25,8 +26,11 @@ static bool cpu_has_f16c(void)
 {
     static int known = -1; /* a race only writes the same answer twice */
     if (known < 0) {
+        unsigned a, b, c, d;
         __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+        /* F16C from CPUID leaf 1 (ECX bit 29): clang's __builtin_cpu_supports has no "f16c" */
+        known = __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) &&
+                (c & bit_F16C) != 0;
     }
     return known;
 }
