@@ -165,8 +165,9 @@ typedef struct {
     bool need_dump, need_bench;   /* a standard reads a dump; one compares with a benchmark */
 } cli_standards;
 
-/* The comma-separated standards of list from dir. 0, or -1 (printed). */
-int cli_standards_load(const char *list, const char *dir, cli_standards *s);
+/* The comma-separated standards of list from dir; golden ("dtype", "exact"), when not NULL,
+ * overrides each file's golden. 0, or -1 (printed). */
+int cli_standards_load(const char *list, const char *dir, const char *golden, cli_standards *s);
 /* The benchmark device's --dump directory into dir: bench itself, or (bench "torch") the
  * suites run on --backend torch into OUT/benchmark with pass's options. 0, or -1. */
 int cli_standards_benchmark(const char *bench, const char *out, char **pass, int npass,

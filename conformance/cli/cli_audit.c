@@ -56,6 +56,9 @@ static const char audit_help[] =
     "                     run of another device on the same suites and seed\n"
     "  --standards-dir DIR  where the standards' files are (default: the source tree's\n"
     "                     standards/)\n"
+    "  --golden dtype|exact  what every standard compares the device with, instead of each\n"
+    "                     file's `golden`: the reference rounded to the output dtype, or the\n"
+    "                     exact value rounded to double (docs/standards.md \"The golden\")\n"
     "\n"
     "Exit 0 when the audit was written (whatever the errors it shows), 2 for usage errors.\n";
 
@@ -132,7 +135,7 @@ static void facts_of(const cts_result_list *res, audit_facts *f)
 int cli_audit(int argc, char **argv)
 {
     const char *backend = "emu", *out = "audit", *keep = NULL, *stds = "aclcts";
-    const char *bench = "torch", *std_dir = ACLCTS_SOURCE_DIR "/standards";
+    const char *bench = "torch", *std_dir = ACLCTS_SOURCE_DIR "/standards", *golden = NULL;
     const char *pass[CLI_MAX_ARGS];
     int npass = 0;
     cts_selection sel;
@@ -154,7 +157,8 @@ int cli_audit(int argc, char **argv)
             (r = cli_opt_value(argc, argv, &i, "--keep-dump", &keep)) ||
             (r = cli_opt_value(argc, argv, &i, "--standard", &stds)) ||
             (r = cli_opt_value(argc, argv, &i, "--benchmark", &bench)) ||
-            (r = cli_opt_value(argc, argv, &i, "--standards-dir", &std_dir))) {
+            (r = cli_opt_value(argc, argv, &i, "--standards-dir", &std_dir)) ||
+            (r = cli_opt_value(argc, argv, &i, "--golden", &golden))) {
             if (r < 0) return CLI_EXIT_USAGE;
         } else if ((r = cli_opt_value(argc, argv, &i, "--jobs", &v))) {
             if (r < 0) return CLI_EXIT_USAGE;
@@ -181,7 +185,7 @@ int cli_audit(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     cli_standards stds_loaded;
-    if (cli_standards_load(stds, std_dir, &stds_loaded)) return CLI_EXIT_USAGE;
+    if (cli_standards_load(stds, std_dir, golden, &stds_loaded)) return CLI_EXIT_USAGE;
     bool standards = stds_loaded.need_dump; /* more than the bound alone */
     char dump[PATH_MAX], bench_dir[PATH_MAX] = "";
     snprintf(dump, sizeof dump, "%s", keep ? keep : "");

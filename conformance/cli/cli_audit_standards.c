@@ -9,9 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_standards_load(const char *list, const char *dir, cli_standards *s)
+int cli_standards_load(const char *list, const char *dir, const char *golden, cli_standards *s)
 {
     memset(s, 0, sizeof *s);
+    if (golden && strcmp(golden, "dtype") && strcmp(golden, "exact")) {
+        fprintf(stderr, "aclcts: error: audit: --golden %s: expected dtype or exact\n", golden);
+        return -1;
+    }
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list);
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -20,7 +24,8 @@ int cli_standards_load(const char *list, const char *dir, cli_standards *s)
             return -1;
         }
         if (cts_standard_load(dir, t, &s->std[s->n], stderr)) return -1;
-        const cts_standard *x = &s->std[s->n++];
+        cts_standard *x = &s->std[s->n++];
+        if (golden) x->golden_dtype = !strcmp(golden, "dtype");
         s->need_dump |= x->method != CTS_STD_BOUND;
         s->need_bench |= x->method == CTS_STD_BENCHMARK || x->method == CTS_STD_ULP;
     }

@@ -134,17 +134,20 @@ static double units_of(double got, double hi, double lo, double bound, double ro
     return d == 0 ? 0 : bound > 0 ? d / bound : INFINITY;
 }
 
-/* Element k's bound units and golden: the exact value (rounded to double) of the legal value
- * nearest the device's. The standards compare with a higher-precision result, not one rounded
- * to the output dtype (docs/standards.md). */
-static double element(const out_arrays *o, int64_t k, int dt, double *golden)
+/* Element k's bound units and its two goldens, of the legal value nearest the device's: g[0]
+ * its exact value rounded to double, g[1] the reference's value correctly rounded to the output
+ * dtype (of an interval element: its point nearest the device's, rounded). Which one a
+ * standard compares with is its file's `golden` (docs/standards.md). */
+static double element(const out_arrays *o, int64_t k, int dt, double g[2])
 {
     double got = o->got[k];
     int fl = (int)o->flags[k];
-    *golden = o->hi[k];
+    g[0] = o->hi[k];
+    g[1] = o->ref[k];
     if ((fl & F_INTERVAL) && isfinite(got)) {
         double lo = o->interval[2 * k], hi = o->interval[2 * k + 1];
-        *golden = got < lo ? lo : got > hi ? hi : got;
+        g[0] = got < lo ? lo : got > hi ? hi : got;
+        g[1] = ref_round_to(g[0], ref_dtype_of(dt));
         double d = fmax(fmax(lo - got, got - hi), 0);
         return d == 0 ? 0 : o->bound[k] > 0 ? d / o->bound[k] : INFINITY;
     }
@@ -161,7 +164,8 @@ static double element(const out_arrays *o, int64_t k, int dt, double *golden)
         double u = units_of(got, r[1], r[2], r[3], r[4], fl, dt);
         if (u < best) {
             best = u;
-            *golden = r[1];
+            g[0] = r[1];
+            g[1] = r[4];
         }
     }
     return best;
@@ -318,22 +322,26 @@ static void held_free(cts_std_audit *a)
 static void judge_output(cts_std_audit *a, const cts_result *r, const out_arrays *o, int dt,
                          const char *out)
 {
-    double *golden = malloc(((size_t)o->n + 1) * sizeof *golden);
-    double *units = malloc(((size_t)o->n + 1) * sizeof *units), *em = NULL;
-    unsigned char *judged = malloc((size_t)o->n + 1);
-    signed char *elem = malloc((size_t)o->n + 1);
-    em = malloc(((size_t)o->n + 1) * sizeof *em);
+    size_t n1 = (size_t)o->n + 1;
+    double *golden = malloc(2 * n1 * sizeof *golden), *golden_dt = golden + n1;
+    double *units = malloc(n1 * sizeof *units), *em = malloc(n1 * sizeof *em);
+    unsigned char *judged = malloc(n1);
+    signed char *elem = malloc(n1);
     if (!golden || !units || !judged || !elem || !em) abort();
     for (int64_t k = 0; k < o->n; k++) {
+        double g[2] = {o->hi[k], o->ref[k]};
         judged[k] = !((int)o->flags[k] & F_UNCHECK);
-        units[k] = judged[k] ? element(o, k, dt, &golden[k]) : 0;
-        if (!judged[k]) golden[k] = o->hi[k];
+        units[k] = judged[k] ? element(o, k, dt, g) : 0;
+        golden[k] = g[0];
+        golden_dt[k] = g[1];
     }
-    bool nonfinite_other = false; /* a legal non-finite value of another class than golden's */
+    bool nonfinite_other = false; /* a legal non-finite value of another class than exact's */
     for (int64_t k = 0; k < o->n; k++)
         nonfinite_other |= judged[k] && units[k] <= 1 && !isfinite(o->got[k]) &&
                            !same_class(o->got[k], golden[k]);
     cts_std_input in = {o->n, o->got, golden, o->bench, units, judged, dt};
+    cts_std_input in_dt = in;
+    in_dt.golden = golden_dt;
     static const cts_standard bound_std = {.name = "aclcts", .method = CTS_STD_BOUND,
                                            .dt = {{.set = true}, {.set = true}, {.set = true},
                                                   {.set = true}}};
@@ -341,16 +349,17 @@ static void judge_output(cts_std_audit *a, const cts_result *r, const out_arrays
     cts_std_judge(&bound_std, &in, &j->bv, NULL, NULL);
     for (int s = 0; s < a->nstd; s++) {
         cts_std_verdict *v = &j->v[s];
+        const cts_std_input *ins = a->std[s].golden_dtype ? &in_dt : &in;
         int na = not_applicable(&a->std[s], dt, r->v.path, nonfinite_other);
         if (na >= 0) {
             memset(v, 0, sizeof *v);
             v->na = na;
         } else {
-            cts_std_judge(&a->std[s], &in, v, elem, em);
+            cts_std_judge(&a->std[s], ins, v, elem, em);
             /* a standard needed the benchmark's output, which is missing */
             j->no_bench |= !v->judged && v->na == CTS_NA_NO_BENCH;
         }
-        hold(j, s, &a->std[s], &in, elem, em);
+        hold(j, s, &a->std[s], ins, elem, em);
     }
     free(golden);
     free(units);

@@ -18,13 +18,16 @@ static void std_label(char *buf, size_t n, const cts_standard *s)
 
 static void sources_md(FILE *f, const cts_std_audit *a)
 {
-    fputs("| standard | method | what it judges | sources (repo:path@commit) |\n"
-          "| --- | --- | --- | --- |\n", f);
+    fputs("| standard | method | golden | what it judges | sources (repo:path@commit) |\n"
+          "| --- | --- | --- | --- | --- |\n", f);
     for (int s = 0; s < a->nstd; s++) {
         const cts_standard *x = &a->std[s];
         char label[96];
         std_label(label, sizeof label, x);
-        fprintf(f, "| %s | %s | ", label, cts_std_method_name(x->method));
+        fprintf(f, "| %s | %s | %s | ", label, cts_std_method_name(x->method),
+                x->method == CTS_STD_BOUND ? "(the exact value)"
+                : x->golden_dtype          ? "dtype"
+                                           : "exact");
         const char *const *m = cts_std_metric_names(x->method);
         for (int i = 0; m[i]; i++) fprintf(f, "%s%s", i ? ", " : "", m[i]);
         fputs(" | ", f);
@@ -134,8 +137,9 @@ void cts_std_audit_markdown(FILE *f, const cts_std_audit *a)
     fputs("\n## Precision standards\n\n", f);
     sources_md(f, a);
     fputs("\nEach computed output of each case with judged elements, judged against the "
-          "golden (the exact value rounded to double, a higher-precision result as the "
-          "standards compare with; of several legal values the one nearest the device's)", f);
+          "golden the standard's file names (dtype: the reference correctly rounded to the "
+          "output dtype; exact: the exact value rounded to double; of several legal values the "
+          "one nearest the device's)", f);
     if (a->bench_label) fprintf(f, "; the benchmark device's outputs from `%s`", a->bench_label);
     fprintf(f, ". A cell: PASS or FAIL, outputs passing / judged, the worst margin (the closest "
             "criterion's value over its limit: at most 1 passes), and the outputs the standard "

@@ -194,6 +194,8 @@ typedef struct {
 typedef struct {
     char name[48], edition[32], file[1024];
     cts_std_method method;
+    bool golden_dtype;  /* `golden: dtype`: the reference correctly rounded to the output
+                           dtype; `exact`: the exact value rounded to double */
     char sources[CTS_STD_MAX_SOURCES][640]; /* "repo:path@commit" */
     int nsources;
     cts_std_param rule[CTS_STD_MAX_PARAMS];

@@ -171,8 +171,9 @@ static void read_sources(ctx *x, const cts_ynode *doc, cts_standard *s)
     }
 }
 
-static const char *const top_keys[] = {"standard", "edition", "method", "sources", "note",
-                                       "rule", "dtypes", "default", "not_applicable", NULL};
+static const char *const top_keys[] = {"standard", "edition", "method", "golden", "sources",
+                                       "note", "rule", "dtypes", "default", "not_applicable",
+                                       NULL};
 
 static int dtype_index(const char *name)
 {
@@ -227,12 +228,29 @@ static void read_not_applicable(ctx *x, const cts_ynode *doc, cts_standard *s)
     }
 }
 
+/* What the device is compared with: every method but the bound's names it, since the
+ * documents differ (a result in the output dtype, or one of higher precision) and near zero
+ * the choice decides a relative error (docs/standards.md "The golden"). */
+static void read_golden(ctx *x, const cts_ynode *doc, cts_standard *s)
+{
+    const cts_ynode *g = cts_yaml_get(doc, "golden");
+    if (s->method == CTS_STD_BOUND) {
+        if (g) error(x, g, "golden", "the bound judges against the exact value itself%s", "");
+        return;
+    }
+    const char *v = str(x, doc, "golden", true);
+    if (v && strcmp(v, "dtype") && strcmp(v, "exact"))
+        error(x, g, "golden", "expected dtype (the reference rounded to the output dtype) or "
+              "exact (the exact value rounded to double), got '%s'", v);
+    s->golden_dtype = v && !strcmp(v, "dtype");
+}
+
 static void read_standard(ctx *x, const cts_ynode *doc, cts_standard *s)
 {
     for (size_t i = 0; i < doc->n; i += 2)
         if (!known(top_keys, doc->items[i]->text))
             error(x, doc->items[i], doc->items[i]->text, "unknown key (standard, edition, "
-                  "method, sources, note, rule, dtypes, default, not_applicable)%s", "");
+                  "method, golden, sources, note, rule, dtypes, default, not_applicable)%s", "");
     const char *name = str(x, doc, "standard", true), *ed = str(x, doc, "edition", true);
     const char *m = str(x, doc, "method", true);
     snprintf(s->name, sizeof s->name, "%s", name ? name : "");
@@ -245,6 +263,7 @@ static void read_standard(ctx *x, const cts_ynode *doc, cts_standard *s)
               "unknown method '%s' (bound, relative, benchmark, ulp, mixed)", m);
     if (mi < 0) return;
     s->method = (cts_std_method)mi;
+    read_golden(x, doc, s);
     read_sources(x, doc, s);
     read_not_applicable(x, doc, s);
     const cts_ynode *rule = cts_yaml_get(doc, "rule"), *dts = cts_yaml_get(doc, "dtypes");

@@ -123,11 +123,48 @@ assert b["fail"] == "0" and b["pass"] == b["outputs"] != "0", b
 assert "non-finite result" in a["not_applicable"], a
 ' "an infinity the bound accepts by the output range"
 
+# The golden each standard's file names: FLOAT16 avg-pool, a 3x3 window over a 3x3 input with
+# a gradient of 2^-24 (FLOAT16's least subnormal): every grad_input element is exactly 2^-24/9,
+# below half of 2^-24, so its correctly rounded FLOAT16 is 0, which the device returns. ATK's
+# golden is the reference in the dtype (golden: dtype): relative error 0, PASS. Against the exact
+# value (--golden exact) each element's relative error is (2^-24/9) / (2^-24/9 + 1e-7) = 0.0621,
+# above 2^-10 (MERE) and 10 x 2^-10 (MARE): FAIL, although the bound passes (by hand).
+{ printf 'suite: e2e.golden\nop: avgpool2d_backward\nproduct: [ascend910b]\nseed: 11\ncases:\n'
+  printf '  - name: subnormal\n    dtype: float16\n    self_shape: [1, 1, 3, 3]\n'
+  printf '    kernel_size: [3, 3]\n    stride: [1, 1]\n    padding: [0, 0]\n    cube_math_type: 0\n'
+  printf '    data: {grad_output: {values: [5.9604644775390625e-08]}}\n'; } >g.yaml
+for golden in file exact; do
+  opt=(); [[ $golden == file ]] || opt=(--golden $golden)
+  expect_rc 0 "$ACLCTS" audit --product ascend910b --standard atk-single-bm,aclcts "${opt[@]}" \
+    --out golden-$golden g.yaml
+done
+python3 -c '
+import csv, sys
+rel = (2.0**-24 / 9) / (2.0**-24 / 9 + 1e-7)
+def rows(d):
+    return {r["standard"]: r for r in csv.DictReader(open(d + "/standards_outputs.csv"))}
+f, e = rows("golden-file"), rows("golden-exact")
+assert f["aclcts"]["verdict"] == e["aclcts"]["verdict"] == "PASS", (f, e)
+a = f["atk-single-bm"]
+assert a["verdict"] == "PASS" and float(a["worst_golden"]) == 0 and float(a["worst_got"]) == 0, a
+a = e["atk-single-bm"]
+assert a["verdict"] == "FAIL" and float(a["worst_golden"]) == 2.0**-24 / 9, a
+assert abs(float(a["worst_metric"]) - rel) < 1e-9 * rel, (a["worst_metric"], rel)
+' || fail "the golden: dtype passes a correctly rounded FLOAT16 0, exact fails it"
+grep -q '^| atk-single-bm@2026-04 | relative | dtype |' golden-file/audit.md ||
+  fail "audit.md does not name the golden"
+grep -q '^| atk-single-bm@2026-04 | relative | exact |' golden-exact/audit.md ||
+  fail "audit.md does not name the --golden override"
+expect_rc 2 "$ACLCTS" audit --product ascend910b --standard atk-single-bm --golden rounded --out x g.yaml
+grep -q 'audit: --golden rounded: expected dtype or exact' out || fail "bad --golden"
+
 # standard files are data checked like suites; unknown standards are refused before any run
 mkdir sd
 cp "$ACLCTS_SOURCE_DIR"/standards/*.yaml sd/
 sed -i 's/  max_factor: 10/  max_factr: 10/; s/float16: {threshold: 2^-10}/float16: {threshold: 2^-x}/
-        s/elements: nonfinite-other-class/elements: nonfinite/' sd/atk-single-bm.yaml
+        s/elements: nonfinite-other-class/elements: nonfinite/; s/^golden: dtype/golden: rounded/' sd/atk-single-bm.yaml
+sed -i 's/^method: bound/method: bound\ngolden: dtype/' sd/aclcts.yaml
+sed -i '/^golden:/d' sd/msprobe-ulp.yaml
 expect_rc 2 "$ACLCTS" audit --product ascend910b --standard atk-single-bm --standards-dir sd --out x d.yaml
 grep -q 'sd/atk-single-bm.yaml:[0-9]*:3: error: rule.max_factr: not a parameter of this standard' out ||
   fail "misspelt rule key"
@@ -136,8 +173,16 @@ grep -q "sd/atk-single-bm.yaml:[0-9]*:[0-9]*: error: dtypes.float16.threshold: e
 grep -q 'error: rule: missing parameter max_factor' out || fail "missing parameter"
 grep -q "error: not_applicable.elements: unknown element class 'nonfinite'" out ||
   fail "bad not_applicable entry"
+grep -q "sd/atk-single-bm.yaml:6:9: error: golden: expected dtype (the reference rounded to the output dtype) or exact (the exact value rounded to double), got 'rounded'" out ||
+  fail "bad golden"
+expect_rc 2 "$ACLCTS" audit --product ascend910b --standard aclcts,msprobe-ulp --standards-dir sd --out x d.yaml
+grep -q 'sd/aclcts.yaml:[0-9]*:9: error: golden: the bound judges against the exact value itself' out ||
+  fail "golden on the bound"
+expect_rc 2 "$ACLCTS" audit --product ascend910b --standard msprobe-ulp --standards-dir sd --out x d.yaml
+grep -q 'sd/msprobe-ulp.yaml:[0-9]*:[0-9]*: error: golden: expected a string' out ||
+  fail "a standard without its golden"
 [[ ! -e x ]] || fail "a refused audit wrote $(ls x)"
 expect_rc 2 "$ACLCTS" audit --product ascend910b --standard atk-single-bm,nonesuch --out x d.yaml
 grep -q "standard 'nonesuch': no .*/nonesuch.yaml" out || fail "unknown standard"
 expect_rc 2 "$ACLCTS" audit --product ascend910b --standard mixed-tolerance@1999 --out x d.yaml
-echo "standards: clean all pass; ulp:3 numbers as derived by hand; files checked"
+echo "standards: clean all pass; ulp:3 numbers as derived by hand; the golden each file names; files checked"
