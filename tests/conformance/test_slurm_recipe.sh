@@ -1,137 +1,32 @@
 #!/usr/bin/env bash
 # The Slurm recipe of docs/certification.md on a real one-node cluster: Debian's slurm-wlm and
 # munge (installed when missing), munged, slurmctld and slurmd started on localhost with their
-# state, sockets and logs in this test's temp dir, stopped at the end. Submits the documented
-# commands (tools/slurm/certify-array.sbatch with a run option passed through, then
-# certify-package.sh with an afterany dependency; a stepped array), cancels one array task
-# mid-run, checks that
-# the package job refuses (exit 1, no package, the recovery command printed), recovers the task
-# the documented way (sbatch --array=ID, which resumes that shard), packages again, and checks
-# the package verifies and equals a single-process certify case by case (status, check, output
-# hash, worst errors: same seed, same data, so any difference is a defect). Exits 77 (ctest
-# SKIPPED) with the reason when the daemons cannot run here (not root, no packages, a daemon
-# that does not come up).
+# state, sockets and logs in this test's temp dir (tools/lib/slurm_cluster.sh), stopped at the
+# end. Submits the documented commands (tools/slurm/certify-array.sbatch with a run option passed
+# through, then certify-package.sh with an afterany dependency; a stepped array), cancels one
+# array task mid-run, checks that the package job refuses (exit 1, no package, the recovery
+# command printed), recovers the task the documented way (sbatch --array=ID, which resumes that
+# shard), packages again, and checks the package verifies and equals a single-process certify
+# case by case (status, check, output hash, worst errors: same seed, same data, so any difference
+# is a defect). Exits 77 (ctest SKIPPED) with the reason when the daemons cannot run here (not
+# root, no packages, a daemon that does not come up).
 source "$(dirname "$0")/e2e_lib.sh"
 SRC=$ACLCTS_SOURCE_DIR
+source "$SRC/tools/lib/slurm_cluster.sh"
 P=ascend310b
 skip() { echo "SKIPPED: $*"; exit 77; }
-[[ $(id -u) == 0 ]] || skip "starting slurmctld, slurmd and munged needs root"
-if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-  source "$SRC/tools/lib/common.sh"
-  (need_packages slurm-wlm munge) </dev/null || skip "slurm-wlm and munge are not installed and could not be"
-fi
 t_start=$(date +%s.%N)
-C=$T/cluster; mkdir -p "$C"/{munge,state,spool,log}; chmod 755 "$C" "$C/munge"
-# The daemons run in the foreground as this shell's children. Stopping: cancel the jobs, SIGTERM
-# the daemons, SIGKILL after 10 s, then SIGKILL what is left of this cluster's job steps (the
-# processes whose environment names this test's slurm.conf), and reap.
-daemons=()
-mine() { # is pid $1 this shell or below it?
-  local p=$1
-  while ((p > 1)); do
-    ((p == $$)) && return 0
-    p=$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ') || return 1
-    [[ -n $p ]] || return 1
-  done
-  return 1
-}
-ours() { # pids of this test's cluster that the daemons left behind (job steps, their tasks)
-  local p
-  for p in /proc/[0-9]*; do
-    tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qxF "SLURM_CONF=$C/slurm.conf" &&
-      ! mine "${p#/proc/}" && echo "${p#/proc/}"
-  done
-  return 0
-}
-stop() {
-  if [[ -n ${SLURM_CONF:-} ]]; then
-    scancel --quiet --user=root 2>/dev/null || true
-    for ((i = 0; i < 30; i++)); do squeue -h 2>/dev/null | grep -q . || break; sleep 0.3; done
-  fi
-  if ((${#daemons[@]})); then
-    kill "${daemons[@]}" 2>/dev/null || true
-    for ((i = 0; i < 50; i++)); do kill -0 "${daemons[@]}" 2>/dev/null || break; sleep 0.2; done
-    kill -9 "${daemons[@]}" 2>/dev/null || true
-    wait "${daemons[@]}" 2>/dev/null || true
-  fi
-  local left; left=$(ours)
-  [[ -n $left ]] && kill -9 $left 2>/dev/null
-  rm -rf "$T"
-}
-alive() { sleep 0.5; kill -0 "$1" 2>/dev/null; }
-trap stop EXIT
-dd if=/dev/urandom of="$C/munge/key" bs=1024 count=1 2>/dev/null; chmod 400 "$C/munge/key"
-munged -F -f -S "$C/munge/sock" --key-file="$C/munge/key" --log-file="$C/log/munged.log" \
-  --pid-file="$C/munge/munged.pid" --seed-file="$C/munge/seed" 2>"$C/log/munged.err" &
-daemons+=($!)
-alive $! || skip "munged does not start: $(tail -1 "$C/log/munged.err")"
-# Two free ports below the kernel's ephemeral range, which outgoing connections of other tests
-# take their local ports from (a port picked there was once taken before slurmctld bound it).
-read -r p1 p2 < <(python3 -c 'import random, socket
-ports = []
-while len(ports) < 2:
-    p = random.randrange(20000, 32000)
-    try:
-        socket.create_server(("127.0.0.1", p)).close()
-        ports += [p] if p not in ports else []
-    except OSError:
-        pass
-print(*ports)')
-host=$(hostname -s)
-cat >"$C/slurm.conf" <<CONF
-ClusterName=aclctstest
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$p1
-SlurmdPort=$p2
-AuthType=auth/munge
-AuthInfo=socket=$C/munge/sock
-CredType=cred/munge
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$C/state
-SlurmdSpoolDir=$C/spool
-SlurmctldPidFile=$C/slurmctld.pid
-SlurmdPidFile=$C/slurmd.pid
-SlurmctldLogFile=$C/log/slurmctld.log
-SlurmdLogFile=$C/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SchedulerType=sched/builtin
-MpiDefault=none
-ReturnToService=2
-MinJobAge=600
-KillWait=5
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$C/slurm.conf
-slurmctld -D -i 2>"$C/log/ctld.err" &
-daemons+=($!)
-alive $! || skip "slurmctld does not start: $(tail -1 "$C/log/ctld.err")"
-slurmd -D 2>"$C/log/slurmd.err" &
-daemons+=($!)
-alive $! || skip "slurmd does not start: $(tail -1 "$C/log/slurmd.err")"
-for ((i = 0; i < 100; i++)); do
-  [[ $(sinfo -h -o %t 2>/dev/null) == idle ]] && break; sleep 0.2
-done
-[[ $(sinfo -h -o %t 2>/dev/null) == idle ]] || skip "the node never became idle: $(tail -2 "$C/log/slurmd.log")"
+# Stopping: cancel the jobs, stop the daemons, kill what is left of this cluster's job steps.
+trap 'slurm_cluster_stop; rm -rf "$T"' EXIT
+slurm_cluster_start "$T/cluster" || skip "$SLURM_CLUSTER_ERROR"
 t_up=$(date +%s.%N)
 
 # The documented commands, from a submit directory (ACLCTS and ACLCTS_SUITES as documented for
 # running outside the repository root; sbatch exports them to the tasks).
 cd "$T"
 export ACLCTS ACLCTS_SUITES=$SRC/suites/
-job_state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
-exit_code() { scontrol show job "$1" | grep -o ' ExitCode=[0-9:]*' | cut -d= -f2; }
 wait_done() { # JOBID [TIMEOUT]: until no task of the job is pending or running
-  local end=$((SECONDS + ${2:-150}))
-  while squeue -h -j "$1" 2>/dev/null | grep -q .; do
-    ((SECONDS < end)) || fail "job $1 did not finish: $(squeue -j "$1")"; sleep 0.3
-  done
+  slurm_wait_done "$1" "${2:-150}" || fail "job $1 did not finish: $(squeue -j "$1")"
 }
 # A stepped array (task ids 1 3 5 7 are shards 0..3); task 5 (shard 2) is cancelled mid-run. Its
 # first run goes through a wrapper (the documented ACLCTS variable) under which aclcts stops
@@ -149,21 +44,21 @@ chmod +x "$T/pause-task5"
 jid=$(ACLCTS=$T/pause-task5 sbatch --parsable --array=1-7:2 "$SRC/tools/slurm/certify-array.sbatch" \
   $P shards --timeout 120)
 for ((i = 0; i < 1500; i++)); do
-  [[ -e $T/stopped && $(job_state "${jid}_5") == RUNNING ]] && break
+  [[ -e $T/stopped && $(slurm_job_state "${jid}_5") == RUNNING ]] && break
   sleep 0.1
 done
-[[ $(job_state "${jid}_5") == RUNNING ]] ||
-  fail "task 5 never ran long enough to be cancelled ($(job_state "${jid}_5")): $(tail -3 aclcts-shard-"${jid}"_5.log 2>&1)"
+[[ $(slurm_job_state "${jid}_5") == RUNNING ]] ||
+  fail "task 5 never ran long enough to be cancelled ($(slurm_job_state "${jid}_5")): $(tail -3 aclcts-shard-"${jid}"_5.log 2>&1)"
 scancel "${jid}_5"
 pk=$(sbatch --parsable --dependency=afterany:"$jid" --output=package1.log \
   "$SRC/tools/slurm/certify-package.sh" $P cert shards)
 wait_done "$jid"; wait_done "$pk"
-[[ $(job_state "${jid}_5") == CANCELLED ]] || fail "task 5: $(job_state "${jid}_5")"
+[[ $(slurm_job_state "${jid}_5") == CANCELLED ]] || fail "task 5: $(slurm_job_state "${jid}_5")"
 got=$(wc -l <shards/2/results.jsonl)
 want=$("$ACLCTS" list --product $P --shard 2/4 "$ACLCTS_SUITES" | wc -l)
 ((got < want)) || fail "task 5 finished before the cancel ($got of $want)"
 echo "task 5 cancelled with $got of $want records"
-[[ $(exit_code "$pk") == 1:0 ]] || { cat package1.log; fail "package job after the cancel: exit $(exit_code "$pk")"; }
+[[ $(slurm_exit_code "$pk") == 1:0 ]] || { cat package1.log; fail "package job after the cancel: exit $(slurm_exit_code "$pk")"; }
 grep -q "shard 2/4 has $got of $want cases; recover it with: sbatch --array=5 " package1.log || { cat package1.log; fail "no recovery line"; }
 grep -q "no package written" package1.log || fail "certify did not refuse"
 [[ ! -e cert && ! -e cert.tar.gz ]] || fail "a package from incomplete shards"
@@ -176,7 +71,7 @@ grep -q "resuming shards/2/results.jsonl" aclcts-shard-"${rid}"_5.log || fail "r
 [[ $(jsonl_ids shards/2/results.jsonl | uniq -d) == "" ]] || fail "a case ran twice"
 pk=$(sbatch --parsable --output=package2.log "$SRC/tools/slurm/certify-package.sh" $P cert shards)
 wait_done "$pk"
-[[ $(exit_code "$pk") == 0:0 ]] || { cat package2.log; fail "package job after recovery: exit $(exit_code "$pk")"; }
+[[ $(slurm_exit_code "$pk") == 0:0 ]] || { cat package2.log; fail "package job after recovery: exit $(slurm_exit_code "$pk")"; }
 grep -q "^$P: CONFORMANT" package2.log || fail "verdict line"
 t_slurm=$(date +%s.%N)
 
