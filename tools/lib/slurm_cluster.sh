@@ -7,7 +7,7 @@
 # start exports SLURM_CONF, so this shell's sbatch, squeue and scontrol talk to the cluster. With
 # MEMORY_MB the node also offers that much memory (CR_CPU_Memory: `sbatch --mem` is honoured);
 # without, CPUs alone (CR_CPU). A start that fails sets SLURM_CLUSTER_ERROR and returns 1.
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # SLURM_CLUSTER_ERROR and SLURM_CLUSTER_DIR are the caller's
 
 SLURM_CLUSTER_DIR=
 SLURM_CLUSTER_ERROR=
@@ -48,7 +48,7 @@ slurm_cluster_leftovers() {
 # the cluster's job steps, and reaps. Safe to call twice, or after a start that failed.
 slurm_cluster_stop() {
   [[ -n $SLURM_CLUSTER_DIR ]] || return 0
-  local i left
+  local i left=()
   if [[ ${SLURM_CONF:-} == "$SLURM_CLUSTER_DIR/slurm.conf" ]]; then
     scancel --quiet --user=root 2>/dev/null || true
     for ((i = 0; i < 30; i++)); do squeue -h 2>/dev/null | grep -q . || break; sleep 0.3; done
@@ -60,9 +60,8 @@ slurm_cluster_stop() {
     wait "${slurm_cluster_daemons[@]}" 2>/dev/null || true
     slurm_cluster_daemons=()
   fi
-  left=$(slurm_cluster_leftovers)
-  [[ -n $left ]] && kill -9 $left 2>/dev/null
-  return 0
+  mapfile -t left < <(slurm_cluster_leftovers)
+  ((${#left[@]} == 0)) || kill -9 "${left[@]}" 2>/dev/null || true
 }
 
 slurm_cluster_alive() { sleep 0.5; kill -0 "$1" 2>/dev/null; }
