@@ -15,6 +15,9 @@
  * Exactness. c is a dyadic rational of prec(c) bits (the bilinear stage's bound); the weights
  * and their derivatives are cubics of t, exact in MPFR at 3·prec + 80 bits, and every term is an
  * exact product; each element is mpfr_sum's correctly rounded sum (hi, lo of reference.h).
+ * Outside force_mpfr the same c, floor(c), t and coefficients come from integers where they fit
+ * (coord_int, int_weights: |x| < 2^20 with no bit below 2^-70, t of at most 38 bits after the
+ * point, so 4·K·2^3q lies in an __int128), MPFR elsewhere.
  *
  * Fast path (Ziv). The same value from double-doubles with a rigorous bound, decided by
  * ref_decide, else MPFR's sum of the exact terms (force_mpfr: always): a point's products wx·wy
@@ -57,6 +60,8 @@
 #include <stdlib.h>
 
 #include "grid_bicubic.h"
+
+__extension__ typedef __int128 i128;
 
 static int bitlen(int64_t v)
 {
@@ -141,8 +146,8 @@ static void coefficients(bc_axis *a, mpfr_srcptr t, mpfr_ptr s, mpfr_ptr r)
 static void axis_init(bc_axis *a)
 {
     for (int k = 0; k < 4; k++) {
-        mpfr_init2(a->w[k], 2);
-        mpfr_init2(a->dw[k], 2);
+        mpfr_init2(a->w[k], 128); /* int_coefficients' values */
+        mpfr_init2(a->dw[k], 128);
     }
 }
 
@@ -154,24 +159,38 @@ static void axis_clear(bc_axis *a)
     }
 }
 
-/* One axis of a finite grid value x. */
-/* uc, etac: the unnormalised coordinate then rounded to a narrower format (950's SIMT kernel on
- * FLOAT16 and BF16 from 9.1, ops-cv grid_sampler3_d_grad_simt_base.h:64@4d57ffe7): u_c of its
- * magnitude more in δ; 0: none. */
-static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params *p, double u,
-                      double uc, double etac)
+/* c·2^S as an integer C (|C| < 2^122), the unnormalize done exactly in integers: false where
+ * |x| ≥ 2^20, x has bits below 2^-70 or the size is 2^31 or more (MPFR's coord_mpfr then). */
+static bool coord_int(double x, int64_t size, bool align, i128 *C, int *S)
 {
-    a->none = a->pinned = a->unres = false;
-    a->ghost = 0;
-    a->mult = p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
-    int e = x != 0 ? ilogb(x) : 0;
-    long width = (e > 0 ? e : 0) - (x != 0 && e - 52 < 0 ? e - 52 : 0) + 2;
-    mpfr_prec_t pc = width + 2 * bitlen(size) + 64;
-    mpfr_t c, t, s, r;
-    mpfr_inits2(pc, c, t, (mpfr_ptr)0);
+    if (size >= ((int64_t)1 << 31) || !(fabs(x) < 0x1p20))
+        return false;
+    int64_t M = 0;
+    int E = 0;
+    if (x != 0) {
+        uint64_t b = ref_bits_of(x), m = b & ((UINT64_C(1) << 52) - 1);
+        int be = (int)(b >> 52 & 0x7ff);
+        if (be)
+            m |= UINT64_C(1) << 52;
+        int tz = __builtin_ctzll(m);
+        E = (be ? be : 1) - 1075 + tz;
+        M = (b >> 63) ? -(int64_t)(m >> tz) : (int64_t)(m >> tz);
+    }
+    int K = E < 0 ? -E : 0;
+    if (K > 70)
+        return false;
+    i128 X = (i128)M * ((i128)1 << (E > 0 ? E : 0)), one = (i128)1 << K; /* x = X/2^K */
+    *S = K + 1;
+    *C = align ? (X + one) * (size - 1) : (X + one) * size - one; /* |x + 1| < 2^21 */
+    return true;
+}
+
+/* c exactly in MPFR (pc bits) */
+static void coord_mpfr(mpfr_ptr c, double x, int64_t size, bool align)
+{
     mpfr_set_d(c, x, MPFR_RNDN);
     mpfr_add_ui(c, c, 1, MPFR_RNDN);
-    if (p->align_corners) {
+    if (align) {
         mpfr_div_2ui(c, c, 1, MPFR_RNDN);
         mpfr_mul_si(c, c, (long)(size - 1), MPFR_RNDN);
     } else {
@@ -179,7 +198,154 @@ static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params 
         mpfr_sub_ui(c, c, 1, MPFR_RNDN);
         mpfr_div_2ui(c, c, 1, MPFR_RNDN);
     }
-    double cd = mpfr_get_d(c, MPFR_RNDN), sz = (double)size;
+}
+
+/* w = v·2^-e (|v| < 2^127) in MPFR, exactly, with what the fast path reads of it: d = (RN(w),
+ * RN(w − RN(w))) as dd_split forms it and *up = |RU(w)|; an exact 0 gets zero_sign, the sign
+ * coefficients() gives it. */
+static void set_scaled(mpfr_ptr w, i128 v, int e, int zero_sign, ref_dd *d, double *up)
+{
+    if (v == 0) {
+        mpfr_set_zero(w, zero_sign);
+        *d = (ref_dd){zero_sign < 0 ? -0.0 : 0.0, 0};
+        *up = 0;
+        return;
+    }
+    double hi = (double)v, ru = hi; /* RN, integers below 2^127: exact back in i128 */
+    if ((i128)ru < v)
+        ru = nextafter(ru, INFINITY);
+    *d = (ref_dd){ldexp(hi, -e), ldexp((double)(v - (i128)hi), -e)}; /* no underflow: e ≤ 116 */
+    *up = fabs(ldexp(ru, -e));
+    unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+    uint64_t mlo = (uint64_t)m, mhi = (uint64_t)(m >> 64);
+    int tz = mlo ? __builtin_ctzll(mlo) : 64 + __builtin_ctzll(mhi);
+    int len = mhi ? 128 - __builtin_clzll(mhi) : 64 - __builtin_clzll(mlo);
+    /* its own bits only, as coefficients() leaves them: the fallbacks' products are shorter
+     * (no reallocation: axis_init's 128 bits are the most) */
+    mpfr_set_prec(w, len - tz > 1 ? len - tz : 2);
+    if (m >> 64 == 0) {
+        mpfr_set_ui_2exp(w, (unsigned long)m, -e, MPFR_RNDN);
+    } else {
+        mpfr_set_ui(w, (unsigned long)mhi, MPFR_RNDN);
+        mpfr_mul_2ui(w, w, 64, MPFR_RNDN);
+        mpfr_add_ui(w, w, (unsigned long)mlo, MPFR_RNDN); /* exact: m has len − tz bits */
+        mpfr_div_2ui(w, w, (unsigned long)e, MPFR_RNDN);
+    }
+    if (v < 0)
+        mpfr_neg(w, w, MPFR_RNDN);
+}
+
+/* The taps' weights and derivatives (coefficients()'s values) at t = T·2^-q from integers:
+ * 4·K(s)·2^3q and ±4·K'(s)·2^2q, s·2^q ≤ 2^(q+1), lie below 2^122 for q ≤ 38. */
+static void int_coefficients(bc_axis *a, i128 T, int q)
+{
+    i128 Q = (i128)1 << q;
+    for (int k = 0; k < 4; k++) {
+        i128 s = k == 0 ? T + Q : k == 1 ? T : k == 2 ? Q - T : 2 * Q - T, v, d;
+        if (k == 0 || k == 3) { /* K2 = −3/4·s³ + 15/4·s² − 6s + 3, K2' = −9/4·s² + 15/2·s − 6 */
+            v = ((-3 * s + 15 * Q) * s - 24 * Q * Q) * s + 12 * Q * Q * Q;
+            d = (-9 * s + 30 * Q) * s - 24 * Q * Q;
+        } else { /* K1 = 5/4·s³ − 9/4·s² + 1, K1' = 15/4·s² − 9/2·s */
+            v = (5 * s - 9 * Q) * s * s + 4 * Q * Q * Q;
+            d = (15 * s - 18 * Q) * s;
+        }
+        set_scaled(a->w[k], v, 3 * q + 2, 1, &a->wdd[k], &a->wd[k]);
+        /* ds/dt = −1 for k ≥ 2; a zero derivative (t = 0: k = 1, 3) is −0 there */
+        set_scaled(a->dw[k], k >= 2 ? -d : d, 2 * q + 2, k == 1 || k == 3 ? -1 : 1, &a->dwdd[k],
+                   &a->dwd[k]);
+    }
+}
+
+/* floor(c), t = c − floor(c) and the coefficients from c = C/2^S (|c| < 2^52): false, nothing
+ * set, where t has more than 38 bits after the point. */
+static bool int_weights(bc_axis *a, i128 C, int S, int64_t *fl, double *td)
+{
+    i128 f = C >> S, T = C - f * ((i128)1 << S); /* floor: an arithmetic shift */
+    int q = S;
+    if (T == 0) {
+        q = 0;
+    } else {
+        uint64_t lo = (uint64_t)T;
+        int tz = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(T >> 64));
+        T >>= tz;
+        q -= tz;
+    }
+    if (q > 38)
+        return false;
+    *fl = (int64_t)f;
+    *td = ldexp((double)(int64_t)T, -q);
+    int_coefficients(a, T, q);
+    a->dd_ok = true;
+    return true;
+}
+
+/* floor(c), t and the coefficients in MPFR (c of pc bits) */
+static void mpfr_weights(bc_axis *a, mpfr_ptr c, mpfr_prec_t pc, const ref_grid_params *p,
+                         int64_t size, int64_t *fl, double *td, bool *tzero)
+{
+    mpfr_t t, s, r;
+    mpfr_init2(t, pc);
+    mpfr_floor(t, c);
+    double cd = mpfr_get_d(c, MPFR_RNDN);
+    if (fabs(cd) < 0x1p52) {
+        *fl = (int64_t)mpfr_get_d(t, MPFR_RNDN);
+    } else { /* reflection far out: floor(c) modulo the reflection's period (exact) */
+        mpfr_t per;
+        mpfr_init2(per, 64);
+        mpfr_set_si(per, p->align_corners ? 2 * (size - 1) : 2 * size, MPFR_RNDN);
+        mpfr_init2(s, pc);
+        if (mpfr_zero_p(per))
+            mpfr_set_zero(s, 1);
+        else
+            mpfr_fmod(s, t, per, MPFR_RNDN);
+        *fl = (int64_t)mpfr_get_d(s, MPFR_RNDN);
+        mpfr_clears(per, s, (mpfr_ptr)0);
+    }
+    mpfr_sub(t, c, t, MPFR_RNDN); /* t = c − floor(c): exact, fewer bits than c */
+    mpfr_prec_t pw = 3 * (pc + 2) + 80;
+    mpfr_inits2(pw, s, r, (mpfr_ptr)0);
+    for (int k = 0; k < 4; k++) {
+        mpfr_set_prec(a->w[k], pw);
+        mpfr_set_prec(a->dw[k], pw);
+    }
+    coefficients(a, t, s, r);
+    *td = mpfr_get_d(t, MPFR_RNDN);
+    *tzero = mpfr_zero_p(t);
+    for (int k = 0; k < 4; k++) {
+        a->wd[k] = fabs(mpfr_get_d(a->w[k], MPFR_RNDU));
+        a->dwd[k] = fabs(mpfr_get_d(a->dw[k], MPFR_RNDU));
+    }
+    a->dd_ok = false;
+    mpfr_clears(t, s, r, (mpfr_ptr)0);
+}
+
+/* One axis of a finite grid value x; fast: c and the coefficients from integers where they fit
+ * (int_weights), the same values as MPFR's. */
+/* uc, etac: the unnormalised coordinate then rounded to a narrower format (950's SIMT kernel on
+ * FLOAT16 and BF16 from 9.1, ops-cv grid_sampler3_d_grad_simt_base.h:64@4d57ffe7): u_c of its
+ * magnitude more in δ; 0: none. */
+static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params *p, double u,
+                      double uc, double etac, bool fast)
+{
+    a->none = a->pinned = a->unres = false;
+    a->ghost = 0;
+    a->mult = p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
+    i128 C = 0;
+    int S = 0;
+    bool ints = fast && coord_int(x, size, p->align_corners, &C, &S);
+    int e = x != 0 ? ilogb(x) : 0;
+    long width = (e > 0 ? e : 0) - (x != 0 && e - 52 < 0 ? e - 52 : 0) + 2;
+    mpfr_prec_t pc = width + 2 * bitlen(size) + 64;
+    mpfr_t c;
+    double cd; /* RN(c) */
+    if (ints) {
+        cd = ldexp((double)C, -S);
+    } else {
+        mpfr_init2(c, pc);
+        coord_mpfr(c, x, size, p->align_corners);
+        cd = mpfr_get_d(c, MPFR_RNDN);
+    }
+    double sz = (double)size;
     double M = (fabs(x) + 1) * sz + 1;
     double delta = (2 * u * M + (uc > 0 ? uc * (fabs(cd) + 2 * u * M) + etac : 0)) * (1 + 0x1p-40);
     if (coord_exact(x, size, ref_fmax(u, uc)))
@@ -191,44 +357,35 @@ static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params 
         a->none = p->padding == REF_PAD_ZEROS;
         a->pinned = !a->none;
         if (a->none) {
-            mpfr_clears(c, t, (mpfr_ptr)0);
+            if (!ints)
+                mpfr_clear(c);
             return;
         }
     }
-    mpfr_floor(t, c);
     int64_t i0 = 0;
-    if (a->pinned) {
+    double td = 0;
+    bool tzero;
+    if (ints && fabs(cd) < 0x1p52 && int_weights(a, C, S, &i0, &td)) {
+        tzero = td == 0;
+    } else {
+        if (ints) {
+            mpfr_init2(c, pc);
+            coord_mpfr(c, x, size, p->align_corners);
+        }
+        mpfr_weights(a, c, pc, p, size, &i0, &td, &tzero);
+        mpfr_clear(c);
+    }
+    if (a->pinned)
         i0 = left ? -8 : size + 8; /* every tap clamps to the same edge */
-    } else if (fabs(cd) < 0x1p52) {
-        i0 = (int64_t)mpfr_get_d(t, MPFR_RNDN);
-    } else { /* reflection far out: floor(c) modulo the reflection's period (exact) */
-        mpfr_t per;
-        mpfr_init2(per, 64);
-        mpfr_set_si(per, p->align_corners ? 2 * (size - 1) : 2 * size, MPFR_RNDN);
-        mpfr_init2(s, pc);
-        if (mpfr_zero_p(per))
-            mpfr_set_zero(s, 1);
-        else
-            mpfr_fmod(s, t, per, MPFR_RNDN);
-        i0 = (int64_t)mpfr_get_d(s, MPFR_RNDN);
-        mpfr_clears(per, s, (mpfr_ptr)0);
-    }
-    mpfr_sub(t, c, t, MPFR_RNDN); /* t = c − floor(c): exact, fewer bits than c */
-    mpfr_prec_t pw = 3 * (pc + 2) + 80;
-    mpfr_inits2(pw, s, r, (mpfr_ptr)0);
-    for (int k = 0; k < 4; k++) {
-        mpfr_set_prec(a->w[k], pw);
-        mpfr_set_prec(a->dw[k], pw);
-    }
-    coefficients(a, t, s, r);
-    double td = mpfr_get_d(t, MPFR_RNDN);
-    bool exact = delta == 0 && mpfr_zero_p(t); /* weights 0, 1, 0, 0: exact in any format */
+    bool exact = delta == 0 && tzero; /* weights 0, 1, 0, 0: exact in any format */
     a->ew = exact ? 0 : BC_LW * (delta + u) + BC_CW * u;
     a->edw = exact ? 0 : BC_LD * (delta + u) + BC_CD * u;
     for (int k = 0; k < 4; k++) {
         a->idx[k] = bound_index(i0 - 1 + k, size, p);
-        a->wd[k] = a->pinned ? BC_PIN_W : fabs(mpfr_get_d(a->w[k], MPFR_RNDU));
-        a->dwd[k] = a->pinned ? BC_PIN_D : fabs(mpfr_get_d(a->dw[k], MPFR_RNDU));
+        if (a->pinned) {
+            a->wd[k] = BC_PIN_W;
+            a->dwd[k] = BC_PIN_D;
+        }
     }
     a->wd[4] = a->dwd[4] = 0;
     a->idx[4] = -1;
@@ -244,7 +401,6 @@ static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params 
         a->ghost = td <= 0.5 ? -1 : 1;
         a->idx[4] = bound_index(a->ghost < 0 ? i0 - 2 : i0 + 3, size, p);
     }
-    mpfr_clears(c, t, s, r, (mpfr_ptr)0);
 }
 
 static void point_init(bc_point *pt)
@@ -294,21 +450,30 @@ static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
     pt->out = !isfinite(g[0]) || !isfinite(g[1]);
     if (pt->out)
         return;
-    axis_eval(&pt->ax[0], g[0], p->w_in, p, X->u, X->uc, X->etac);
-    axis_eval(&pt->ax[1], g[1], p->h_in, p, X->u, X->uc, X->etac);
+    axis_eval(&pt->ax[0], g[0], p->w_in, p, X->u, X->uc, X->etac, !X->force);
+    axis_eval(&pt->ax[1], g[1], p->h_in, p, X->u, X->uc, X->etac, !X->force);
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
     pt->out = ax->none || ay->none;
     if (pt->out)
         return;
+    bool split = !ax->dd_ok || !ay->dd_ok;
     mpfr_t r;
-    mpfr_init2(r, 64);
+    if (split)
+        mpfr_init2(r, 64);
     ref_dd w[2][4], dw[2][4];
     pt->dd = true;
     for (int a = 0; a < 2; a++)
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 4; k++) {
+            if (pt->ax[a].dd_ok) { /* int_coefficients formed them as dd_split does */
+                w[a][k] = pt->ax[a].wdd[k];
+                dw[a][k] = pt->ax[a].dwdd[k];
+                continue;
+            }
             pt->dd = dd_split(pt->ax[a].w[k], &w[a][k], r) &&
                      dd_split(pt->ax[a].dw[k], &dw[a][k], r) && pt->dd;
-    mpfr_clear(r);
+        }
+    if (split)
+        mpfr_clear(r);
     for (int ky = 0; ky < 4 && pt->dd; ky++)
         for (int kx = 0; kx < 4; kx++) {
             int k = ky * 4 + kx;

@@ -24,6 +24,8 @@ typedef struct {
     double wd[5], dwd[5]; /* their magnitudes for the bound (ghost: 0; pinned: BC_PIN_*) */
     double ew, edw;     /* the device's coefficient errors (0: exact, t = 0 and δ = 0) */
     double mult;        /* dc/dx */
+    bool dd_ok;         /* wdd, dwdd: w, dw as dd_split forms them (int_coefficients) */
+    ref_dd wdd[4], dwdd[4];
 } bc_axis;
 
 typedef struct {

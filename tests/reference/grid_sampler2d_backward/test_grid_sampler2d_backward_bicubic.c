@@ -587,6 +587,48 @@ static void fast_equals_mpfr_corners(void **state)
     assert_true(hits > 1000); /* the extremes are MPFR's: most answers there */
 }
 
+/* The coordinate stage's integer form (coord_int, int_weights: c, floor(c), t and the
+ * coefficients from integers, MPFR where they do not fit) gives MPFR's values on its corners:
+ * ±0, half-way t (x = −0.75 aligned on 5), t of 38 and 39 bits after the point (the integer
+ * form's limit), x of 2^-70 and 2^-71 (its other), |x| at 2^20, size 1 either alignment,
+ * reflection folds and far coordinates, negative c with a fraction, t = 0 (a derivative's −0:
+ * with gradients and data all 1, size 1 and x = 0, grid_grad's only term is −0). Data constant
+ * 1 makes grid_grad cancel exactly (Σ_k K' = 0): MPFR's sums of the exact coefficients the
+ * integer form set. */
+static void int_coordinates_equal_mpfr(void **state)
+{
+    (void)state;
+    const double xs[] = {0, -0.0, 1, -1, 0.5, -0.5, -0.75, 0.25, 0x1p-37, 0x1p-38, 0x1p-39,
+                         0x1p-42, 0x1p-44, -1 + 0x1p-42, -1 + 0x1p-37, -1 + 0x1p-38, -1 + 0x1p-39, 0x1p-70, 0x1.8p-70, 0x1p-71,
+                         0x1p20 - 1, 0x1p20, -0x1p20 + 0.5, 0.3, 0x1.333334p-2, 1.5, -3, 2.5,
+                         -1.3, -1 - 0x1p-30, 1e8, -1e30, 3e15, 0x1p-1074, 1 - 0x1p-53};
+    enum { NX = sizeof xs / sizeof xs[0] };
+    const int64_t sizes[4][2] = {{1, 1}, {2, 2}, {5, 3}, {4, 7}};
+    const double vals[] = {1.5, -2, 0.375, 3, -0.25, 7}, gos[] = {1, -0.5, 2.25};
+    double gr[2 * NX], go[2 * NX], in[2 * 28];
+    for (int i = 0; i < NX; i++) {
+        gr[2 * i] = xs[i];
+        gr[2 * i + 1] = xs[(i * 7 + 3) % NX];
+    }
+    int64_t hits = 0, falls = 0;
+    for (int sz = 0; sz < 4; sz++)
+        for (int pad = 0; pad < 3; pad++)
+            for (int align = 0; align < 2; align++)
+                for (int mode = 0; mode < 8; mode++) { /* bit 0: double; 1: data all 1; 2: gradients */
+                    ref_grid_params p = bicubic(1, 2, sizes[sz][0], sizes[sz][1], 1, NX,
+                                                (ref_padding)pad, align);
+                    for (int i = 0; i < 2 * 28; i++)
+                        in[i] = mode & 2 ? 1 : vals[(i * 5 + pad) % 6];
+                    for (int i = 0; i < 2 * NX; i++)
+                        go[i] = mode & 4 ? 1 : gos[i % 3];
+                    fast_vs_mpfr(&p, go, in, gr, mode & 1 ? REF_DT_DOUBLE : REF_DT_FLOAT, &hits,
+                                 &falls);
+                }
+    print_message("integer coordinates: %lld answers fast, %lld by MPFR\n", (long long)hits,
+                  (long long)falls);
+    assert_true(hits > 0 && falls > 0);
+}
+
 /* Both outputs in one call (one pass over the batches: grid_grad kept until input_grad's last
  * chunk) give what a call for each output gives alone (one pass each), bitwise. */
 static void one_pass_equals_two(void **state)
@@ -631,6 +673,7 @@ int main(void)
         cmocka_unit_test(underflow_magnified_by_gradient),
         cmocka_unit_test(under_mag_as_subnormal_products),
         cmocka_unit_test(fast_equals_mpfr_corners), cmocka_unit_test(one_pass_equals_two),
+        cmocka_unit_test(int_coordinates_equal_mpfr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
