@@ -83,7 +83,8 @@ static inline bool tapsum_add(bc_tapsum *t, double g, double val)
 /* Adds D·S_k (D = Dd within 2^-102 relative) to f with its bound: |D − Dd|·|S| + |Dd|·|S − Ŝ|
  * + dd_mul's 6u²·|Dd·Ŝ| ≤ 2^-100·|Dd.hi|·(|Ŝ.hi| + es) + 1.01·|Dd.hi|·es, es bounding |S − Ŝ|
  * (err, the last addition's rounding, and the roundings of err's own sum). */
-static void tapsum_term(bc_fast *f, ref_dd d, const bc_tapsum *t)
+static inline __attribute__((always_inline)) void tapsum_term(bc_fast *f, ref_dd d,
+                                                              const bc_tapsum *t)
 {
     if (!f->ok || d.hi == 0 || t->nz == 0)
         return; /* every product exactly 0 */
@@ -212,6 +213,17 @@ static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t 
     return decided;
 }
 
+/* A grid_grad term's underflow part (g, val finite): max(1, |g|)·REF_UNDER_SCALE·max(1, |val|)·2,
+ * then × umul, in units of 2^-1074 where unit_mul shows the products exact. */
+static inline __attribute__((always_inline)) double under_term(double g, double val, double umul)
+{
+    double y;
+    if (unit_under(fabs(g), &y) && unit_mul(&y, ref_fmax(1, fabs(val))) &&
+        unit_mul(&y, 2) && unit_mul(&y, umul))
+        return unit_value(y);
+    return ref_fmax(1, fabs(g)) * REF_UNDER_SCALE * ref_fmax(1, fabs(val)) * 2 * umul;
+}
+
 /* grid_grad of one point, both components (v[0], v[1], their flags and intervals, ival NULL or
  * 4 doubles), in one pass over its channels and taps: each component's bound data summed in
  * the same order, term by term, and the taps' channel sums S_k, which the fast path multiplies
@@ -237,6 +249,9 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
     int nt = dgrid_taps(p, pt, tp);
     bc_dgbound B[2] = {{.mult = fabs(pt->ax[0].mult)}, {.mult = fabs(pt->ax[1].mult)}};
     double umul[2] = {ref_fmax(1, B[0].mult), ref_fmax(1, B[1].mult)};
+    double unit1[2]; /* a term's underflow part where |g|, |val| ≤ 1 (the max(1, ·) are 1) */
+    for (int cm = 0; cm < 2; cm++)
+        unit1[cm] = under_term(1, 1, umul[cm]);
     bc_tapsum S[16] = {{0}};
     bool fast = !X->force && pt->dd;
     /* a block of channels' values gathered first: loads free of the sums' chains overlap their
@@ -253,8 +268,6 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
                     vb[j * 25 + i] = in[tp[i].off];
             }
         double g = gb[cb];
-        double yg;
-        bool gunits = isfinite(g) && unit_under(fabs(g), &yg);
         for (int i = 0; i < nt; i++) {
             const bc_dgtap *t = &tp[i];
             double val = vb[cb * 25 + i], a = fabs(g * val);
@@ -270,19 +283,13 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
             }
             /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
             bool big = 2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf;
-            /* max(1, |g|)·REF_UNDER_SCALE·max(1, |val|)·2, then × umul (unit_mul) */
-            double y = yg;
-            bool units = gunits && unit_mul(&y, ref_fmax(1, fabs(val))) && unit_mul(&y, 2);
+            bool ones = fabs(g) <= 1 && fabs(val) <= 1;
             for (int cm = 0; cm < 2; cm++) {
                 bc_dgbound *b = &B[cm];
-                double z = y;
                 b->sabs += a * t->fx[cm] * t->fy[cm] * b->mult;
                 b->spre += a * t->px[cm] * t->py[cm];
                 b->cerr += a * b->mult * t->q[cm];
-                b->under += units && unit_mul(&z, umul[cm])
-                                ? unit_value(z)
-                                : ref_fmax(1, fabs(g)) * REF_UNDER_SCALE *
-                                      ref_fmax(1, fabs(val)) * 2 * umul[cm];
+                b->under += ones ? unit1[cm] : under_term(g, val, umul[cm]);
                 if (big)
                     b->spre = INFINITY; /* a partial product may overflow */
             }
