@@ -506,7 +506,7 @@ bool bc_class_unsure(bool nan, double a, double x, double ex, bool gx, double y,
     return !nan && fin != 0 && fin < tiny;
 }
 
-static mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec)
+mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec)
 {
     if (T->n + 1 >= T->cap) {
         size_t cap = T->cap ? 2 * T->cap : 64;
@@ -547,7 +547,7 @@ int bc_exact_term(bc_terms *T, mpfr_srcptr a, mpfr_srcptr b, const double *f, in
     return 0;
 }
 
-static void bc_terms_free(bc_terms *T)
+void bc_terms_free(bc_terms *T)
 {
     for (size_t i = 0; i < T->cap; i++)
         mpfr_clear(T->v[i]);

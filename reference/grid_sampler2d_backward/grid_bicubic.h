@@ -103,6 +103,8 @@ static inline bool unit_under(double a, double *y)
 void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi);
 bool bc_class_unsure(bool nan, double a, double x, double ex, bool gx, double y, double ey,
                      bool gy, double tiny);
+mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec);
+void bc_terms_free(bc_terms *T);
 int bc_exact_term(bc_terms *T, mpfr_srcptr a, mpfr_srcptr b, const double *f, int nf);
 bool bc_fast_done(const bc_fast *f, ref_value *v);
 void bc_finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double ovf, double s_pre,

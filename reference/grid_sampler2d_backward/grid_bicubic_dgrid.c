@@ -130,6 +130,63 @@ int bc_dgrid_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
     return 0;
 }
 
+/* The same exact value as bc_dgrid_terms' C·16 terms in at most 16, D[comp][k]·S_k, each tap's
+ * channel sum S_k = Σ_c g·val exact (products of 106 bits, summed at the precision their
+ * exponents span): where every g and val is finite and every product in the fast range (its
+ * fast path's condition), so the sum is finite and only its value counts (bc_finish). 0, −1 out
+ * of memory. */
+static int dgrid_tap_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, int comp,
+                           bc_terms *T)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    bc_terms P = {0};
+    mpfr_t s;
+    mpfr_init2(s, 64);
+    int rc = 0;
+    for (int ky = 0; ky < 4 && rc == 0; ky++)
+        for (int kx = 0; kx < 4 && rc == 0; kx++) {
+            int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+            if (yi < 0 || xi < 0)
+                continue;
+            P.n = 0;
+            mpfr_exp_t lo = MPFR_EMAX_MAX, hi = MPFR_EMIN_MIN;
+            for (int64_t c = 0; c < p->c && rc == 0; c++) {
+                double g = X->go[(n * p->c + c) * hw_out + pix];
+                double val = X->in[(n * p->c + c) * hw_in + yi * p->w_in + xi];
+                if (g == 0 || val == 0)
+                    continue;
+                mpfr_ptr t = bc_term(&P, 106);
+                if (!t) {
+                    rc = -1;
+                    break;
+                }
+                mpfr_set_d(t, g, MPFR_RNDN);
+                mpfr_mul_d(t, t, val, MPFR_RNDN); /* exact: 106 bits */
+                lo = mpfr_get_exp(t) < lo ? mpfr_get_exp(t) : lo;
+                hi = mpfr_get_exp(t) > hi ? mpfr_get_exp(t) : hi;
+            }
+            if (rc != 0 || P.n == 0)
+                continue; /* S_k = 0: no term */
+            mpfr_set_prec(s, (mpfr_prec_t)(hi - lo) + 106 + 64); /* exact: < 2^63 terms */
+            mpfr_sum(s, P.ptr, (unsigned long)P.n, MPFR_RNDN);
+            mpfr_srcptr a = comp == 0 ? ax->dw[kx] : ax->w[kx];
+            mpfr_srcptr b = comp == 0 ? ay->w[ky] : ay->dw[ky];
+            double m = comp == 0 ? ax->mult : ay->mult;
+            if (bc_exact_term(T, a, b, &m, 1) != 0) {
+                rc = -1;
+                break;
+            }
+            mpfr_ptr t = T->ptr[T->n - 1];
+            mpfr_prec_round(t, mpfr_get_prec(t) + mpfr_get_prec(s), MPFR_RNDN); /* more bits */
+            mpfr_mul(t, t, s, MPFR_RNDN);
+        }
+    mpfr_clear(s);
+    bc_terms_free(&P);
+    return rc;
+}
+
 /* One grid_grad component's bound data, summed term by term over channels, then taps. */
 typedef struct {
     double mult, sabs, spre, cerr, under;
@@ -183,7 +240,8 @@ static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t 
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
     T->n = 0;
     bool decided = bc_fast_done(F, v);
-    if (!decided && bc_dgrid_terms(X, pt, n, pix, comp, T) != 0)
+    if (!decided && (F->ok ? dgrid_tap_terms(X, pt, n, pix, comp, T)
+                           : bc_dgrid_terms(X, pt, n, pix, comp, T)) != 0)
         return -1;
     double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
     if (isnan(B->sabs + B->cerr + B->under)) /* ∞·0 of an overflowing |g·val| and a zero weight */
