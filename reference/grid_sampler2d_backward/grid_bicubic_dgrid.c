@@ -271,6 +271,8 @@ static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t 
     return decided;
 }
 
+typedef double v2d __attribute__((vector_size(16)));
+
 /* A grid_grad term's underflow part (g, val finite): max(1, |g|)·REF_UNDER_SCALE·max(1, |val|)·2,
  * then × umul, in units of 2^-1074 where unit_mul shows the products exact. */
 static inline __attribute__((always_inline)) double under_term(double g, double val, double umul)
@@ -312,6 +314,10 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
         unit1[cm] = under_term(1, 1, umul[cm]);
     bc_tapsum S[16] = {{0}};
     bool fast = !X->force && pt->dd;
+    /* both components' bound sums side by side, lane cm the same IEEE operations in the same
+     * order as one at a time */
+    v2d sabs = {0, 0}, spre = {0, 0}, cerr = {0, 0}, under = {0, 0};
+    v2d mult = {B[0].mult, B[1].mult}, un1 = {unit1[0], unit1[1]};
     /* a block of channels' values gathered first: loads free of the sums' chains overlap their
      * cache misses (the taps of random coordinates are scattered over C planes) */
     enum { CB = 32 };
@@ -342,20 +348,29 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
             /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
             bool big = 2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf;
             bool ones = fabs(g) <= 1 && fabs(val) <= 1;
-            for (int cm = 0; cm < 2; cm++) {
-                bc_dgbound *b = &B[cm];
-                b->sabs += a * t->fx[cm] * t->fy[cm] * b->mult;
-                b->spre += a * t->px[cm] * t->py[cm];
-                b->cerr += a * b->mult * t->q[cm];
-                b->under += ones ? unit1[cm] : under_term(g, val, umul[cm]);
-                if (big)
-                    b->spre = INFINITY; /* a partial product may overflow */
-            }
+            v2d av = {a, a}, fx, fy, px, py, q;
+            memcpy(&fx, t->fx, sizeof fx);
+            memcpy(&fy, t->fy, sizeof fy);
+            memcpy(&px, t->px, sizeof px);
+            memcpy(&py, t->py, sizeof py);
+            memcpy(&q, t->q, sizeof q);
+            sabs += av * fx * fy * mult;
+            spre += av * px * py;
+            cerr += av * mult * q;
+            under += ones ? un1 : (v2d){under_term(g, val, umul[0]), under_term(g, val, umul[1])};
+            if (big)
+                spre = (v2d){INFINITY, INFINITY}; /* a partial product may overflow */
             if (fast && t->k >= 0)
                 fast = tapsum_add(&S[t->k], g, val);
         }
     }
     int decided = 0;
+    for (int cm = 0; cm < 2; cm++) {
+        B[cm].sabs = sabs[cm];
+        B[cm].spre = spre[cm];
+        B[cm].cerr = cerr[cm];
+        B[cm].under = under[cm];
+    }
     for (int cm = 0; cm < 2; cm++) {
         v[cm].nterms = nt * p->c;
         bc_fast F = {.ok = fast};
