@@ -27,6 +27,7 @@ batch_view grid_batch_view_of(const gctx *G, int64_t n, double *buf, bool in)
  * prefetcher follows a run that long; 512 bytes ended each run before it did: the bench's grid
  * case's copies 15% faster, one thread), and a block's copy of 32 channels, 64 KiB, stays in L2 */
 #define TRANSPOSE_ROWS 256
+#define PREPARE_AHEAD 64 /* rows (8 lines) between the prefetch of a plane's line and its use */
 
 /* One value's part of grid_batch_prepare's scan: plain (finite, at most 26 bits, 0 or ≥ 2^-484:
  * products exact and clear) and dx_g_ok, as bits set where they fail (bit 0, bit 1). */
@@ -46,12 +47,62 @@ static inline __attribute__((always_inline)) void scan_bad4(const dxv *x, dxvi *
     *gbad |= lng | (nz & ~((a >= DX_G_MIN) & (a <= DX_G_MAX)));
 }
 
+/* Rows j .. j + 3 of 4 channels (plane i at r + i·hw), each plane's 4 rows one vector: scanned
+ * as scan_bad4 does (gb[i] the lanes of channel i), their largest magnitude into *mv, and with dst
+ * stored row by row (row k's 4 channels at dst + k·C) by a 4×4 transpose in registers. */
+static inline __attribute__((always_inline)) void prepare_quad(const double *r, int64_t hw,
+                                                              int64_t C, double *dst, dxvi *pb,
+                                                              dxvi *gb, dxv *mv)
+{
+    dxv x[4];
+    for (int i = 0; i < 4; i++) {
+        memcpy(&x[i], r + i * hw, sizeof x[i]);
+        scan_bad4(&x[i], pb, &gb[i]);
+        dxv a = DXV_ABS(x[i]);
+        dxvi gt = a > *mv;
+        *mv = (dxv)(((dxvi)a & gt) | ((dxvi)*mv & ~gt));
+    }
+    if (!dst)
+        return;
+    dxv t0 = __builtin_shufflevector(x[0], x[1], 0, 4, 2, 6);
+    dxv t1 = __builtin_shufflevector(x[0], x[1], 1, 5, 3, 7);
+    dxv t2 = __builtin_shufflevector(x[2], x[3], 0, 4, 2, 6);
+    dxv t3 = __builtin_shufflevector(x[2], x[3], 1, 5, 3, 7);
+    dxv y[4] = {__builtin_shufflevector(t0, t2, 0, 1, 4, 5),
+                __builtin_shufflevector(t1, t3, 0, 1, 4, 5),
+                __builtin_shufflevector(t0, t2, 2, 3, 6, 7),
+                __builtin_shufflevector(t1, t3, 2, 3, 6, 7)};
+    for (int k = 0; k < 4; k++)
+        memcpy(dst + k * C, &y[k], sizeof y[k]);
+}
+
+/* Row j of 8 channels (plane i at r + i·hw): scanned (gb[i / 4] the lanes of channel i) and its
+ * largest magnitude into *mv, copied to dst (the row's 8 channels) when not NULL */
+static inline __attribute__((always_inline)) void prepare_row8(const double *r, int64_t hw,
+                                                              double *dst, dxvi *pb,
+                                                              dxvi *gb, dxv *mv)
+{
+    for (int h = 0; h < 2; h++) {
+        const double *q = r + 4 * h * hw;
+        dxv x = {q[0], q[hw], q[2 * hw], q[3 * hw]}, a = DXV_ABS(x);
+        if (dst)
+            memcpy(dst + 4 * h, &x, sizeof x);
+        scan_bad4(&x, pb, &gb[h]);
+        dxvi gt = a > *mv;
+        *mv = (dxv)(((dxvi)a & gt) | ((dxvi)*mv & ~gt));
+    }
+}
+
 /* Rows j0 .. j1 − 1 of one tensor's batch (plane c at src + c·hw): into dst channel-innermost when
  * not NULL, and scanned: *plain and gok[c] (when not NULL; shared by the team, so cleared by
  * relaxed atomic stores, each storing false) cleared where a value fails them, *m the largest
  * magnitude (NaN ignored, as ref_fmax does). Tiles of 8 channels × the rows: each plane is read a
  * run of consecutive elements at a time (a plane apart, reading one element per plane would map
- * every read to one cache set), whole cache lines both sides; a tile's 8 channels are two vectors. */
+ * every read to one cache set), whole cache lines both sides; 4 rows of 4 channels are read as a
+ * vector a plane and transposed in registers (prepare_quad: 4 loads and 8 shuffles for what
+ * took 16 scalar loads and their inserts), each plane's lines asked for PREPARE_AHEAD rows
+ * ahead (the loads wait on memory: 8 runs at once, a plane apart), the rows past the last 4 one
+ * at a time (prepare_row8). */
 GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, int64_t j0,
                                      int64_t j1, double *dst, bool *gok, bool *plain, double *m)
 {
@@ -59,27 +110,26 @@ GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, i
     double mx = *m;
     int64_t c0 = 0;
     for (; c0 + 8 <= C; c0 += 8) {
-        dxvi pb = {0, 0, 0, 0}, gb[2] = {pb, pb};
+        dxvi pb = {0, 0, 0, 0}, gq[8] = {pb, pb, pb, pb, pb, pb, pb, pb}, gr[2] = {pb, pb};
         dxv mv = {mx, mx, mx, mx};
         const double *r = src + c0 * hw;
-        for (int64_t j = j0; j < j1; j++) {
-            for (int h = 0; h < 2; h++) {
-                const double *q = r + 4 * h * hw + j;
-                dxv x = {q[0], q[hw], q[2 * hw], q[3 * hw]}, a = DXV_ABS(x);
-                if (dst)
-                    memcpy(dst + j * C + c0 + 4 * h, &x, sizeof x);
-                scan_bad4(&x, &pb, &gb[h]);
-                dxvi gt = a > mv;
-                mv = (dxv)(((dxvi)a & gt) | ((dxvi)mv & ~gt));
-            }
+        int64_t j = j0;
+        for (; j + 4 <= j1; j += 4) {
+            for (int i = 0; i < 8 && (j & 4) == 0; i++) /* a line of each plane, a line a time */
+                __builtin_prefetch(r + i * hw + j + PREPARE_AHEAD);
+            for (int h = 0; h < 2; h++)
+                prepare_quad(r + 4 * h * hw + j, hw, C, dst ? dst + j * C + c0 + 4 * h : NULL,
+                             &pb, &gq[4 * h], &mv);
         }
+        for (; j < j1; j++)
+            prepare_row8(r + j, hw, dst ? dst + j * C + c0 : NULL, &pb, gr, &mv);
         for (int l = 0; l < 4; l++) {
             bad |= pb[l] != 0;
             mx = ref_fmax(mx, mv[l]);
-            for (int h = 0; h < 2 && gok; h++)
-                if (gb[h][l])
-                    __atomic_store_n(&gok[c0 + 4 * h + l], false, __ATOMIC_RELAXED);
         }
+        for (int i = 0; i < 8 && gok; i++)
+            if (dxv_any(&gq[i]) || gr[i / 4][i % 4])
+                __atomic_store_n(&gok[c0 + i], false, __ATOMIC_RELAXED);
     }
     for (int64_t j = j0; j < j1 && c0 < C; j++) /* the last channels, fewer than 8 */
         for (int64_t c = c0; c < C; c++) {

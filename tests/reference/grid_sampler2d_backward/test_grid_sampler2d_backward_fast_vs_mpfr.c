@@ -163,6 +163,44 @@ static void pow2_scales(void **state)
         }
 }
 
+/* Where every |g| (input_grad) or every |g| and |val| (grid_grad's lanes, with a power-of-two
+ * scale) of a batch is at most 1, each term's magnitude max(1, |g|)·max(1, |val|) is 1 and their
+ * sums are counts, which the fast path sets instead of summing. FP32 data in [-1, 1] (±1 among
+ * them) in batch 0; batch 1 has one gradOutput value 1 + 2^-23, batch 2 one input value
+ * −(1 + 2^-23), so the counts apply to neither or to input_grad alone: the magnitudes differ
+ * from the counts there, and each field must still be pure MPFR's. Batch 1 has a gradOutput
+ * value of 53 bits (1/3) too, which its channel's input_grad must not sum from split products
+ * (the scan's per-channel test, batch_view.gsplit). Nine channels and
+ * H_out·W_out = 575 (blocks of 256 rows and 63): the channel-innermost copies' 8-channel tiles,
+ * their last channel, and rows past the last group of 4 (grid_batch_prepare). */
+static void unit_magnitudes(void **state)
+{
+    (void)state;
+    const int64_t sizes[2][2] = {{8, 16}, {9, 5}}; /* (h_in, w_in): pow2 scales per alignCorners */
+    for (int mode = 0; mode < 2; mode++)
+        for (int pad = 0; pad < 2; pad++) {
+            ref_grid_params p = {.n = 3, .c = 9, .h_in = sizes[mode][0], .w_in = sizes[mode][1],
+                                 .h_out = 23, .w_out = 25, .interpolation = REF_INTERP_BILINEAR,
+                                 .padding = (ref_padding)pad, .align_corners = mode};
+            int64_t ngo = p.n * p.c * p.h_out * p.w_out, nin = p.n * p.c * p.h_in * p.w_in;
+            int64_t ngr = p.n * p.h_out * p.w_out * 2;
+            double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8);
+            double *gr = malloc((size_t)ngr * 8);
+            for (int64_t i = 0; i < ngo; i++)
+                go[i] = i % 97 == 0 ? (i % 2 ? -1 : 1) : ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+            for (int64_t i = 0; i < nin; i++)
+                in[i] = i % 89 == 0 ? (i % 2 ? -1 : 1) : ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+            for (int64_t i = 0; i < ngr; i++)
+                gr[i] = ref_round_to((urand() * 2 - 1) * 1.05, REF_DT_FLOAT);
+            go[ngo / 3 + 5 * p.h_out * p.w_out + 100] = 1 + 0x1p-23; /* batch 1, channel 5 */
+            go[ngo / 3 + 3 * p.h_out * p.w_out + 300] = 1.0 / 3; /* 53 bits: no split sums */
+            in[2 * nin / 3 + 8 * p.h_in * p.w_in + 7] = -(1 + 0x1p-23); /* batch 2, channel 8 */
+            ref_options fo;
+            fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, 2, &fo, NULL);
+            free(go); free(in); free(gr);
+        }
+}
+
 /* Random data of dtype dt in [-a, a) for gradOutput, [-b, b) for input; grid values
  * (k + 1/4)/64 into *go, *in, *gr: exact coordinates (no branch alternatives), never on a
  * lattice point, and under border and reflection (which clip) |k| ≤ 54, so none is clipped to
@@ -357,6 +395,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts),
                                        cmocka_unit_test(pow2_scales),
+                                       cmocka_unit_test(unit_magnitudes),
                                        cmocka_unit_test(under_mag_unscaled),
                                        cmocka_unit_test(no_subnormal_operands),
                                        cmocka_unit_test(sparse_grids),
