@@ -169,10 +169,12 @@ typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
  * GCC vectors: element-wise IEEE operations, whatever instructions the target has.
  * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out.
+ * unit: every |g| at most 1 (dx_unit_go), so each term's magnitude max(1, |g|) is 1, which
+ * rounds to itself, and their sum, exact, is the count: set by dx_sum_split, not summed.
  * dx_split_term adds one term to r (first: r all 0 before). */
 static inline __attribute__((always_inline)) void
-dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_word, bool first,
-              dxsum4 *r)
+dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_word, bool unit,
+              bool first, dxsum4 *r)
 {
     const dxv one = {1, 1, 1, 1}, zero = {0, 0, 0, 0};
     _Static_assert(DXL == 4, "one above");
@@ -180,10 +182,12 @@ dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_
     memcpy(&g, gp + k->pix * is, sizeof g);
     dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
     r->sabs += DXV_ABS(g * k->wx * k->wy);
-    dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
-    dxv mg = (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
-    grid_under_round(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */
-    r->mag += mg;
+    if (!unit) {
+        dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
+        dxv mg = (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
+        grid_under_round(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */
+        r->mag += mg;
+    }
     if (bil)
         r->cerr += ag * k->cfac;
     if (first) /* exact_sum_add on (0, 0, 0): s = 0 + p0 (−0 made +0 as there), c, err 0 */
@@ -200,14 +204,20 @@ dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_
 
 static inline __attribute__((always_inline)) void
 dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
-             dxsum4 *r)
+             bool unit, dxsum4 *r)
 {
     *r = (dxsum4){{0}, {0}, {0}, {0}, {0}, {0}};
     if (nt > 0) /* the first term's first addition, peeled */
-        dx_split_term(&t[0], gp, is, bil, one_word, true, r);
+        dx_split_term(&t[0], gp, is, bil, one_word, unit, true, r);
     for (int64_t i = 1; i < nt; i++)
-        dx_split_term(&t[i], gp, is, bil, one_word, false, r);
+        dx_split_term(&t[i], gp, is, bil, one_word, unit, false, r);
+    if (unit)
+        r->mag = (dxv){(double)nt, (double)nt, (double)nt, (double)nt};
 }
+
+/* Whether every value of the batch's gradOutput is at most 1 in magnitude (dx_split_term's
+ * unit): known where grid_batch_prepare scanned it (plain: every value finite) */
+static bool dx_unit_go(const batch_view *bv) { return bv->plain && bv->max_go <= 1; }
 
 
 /* An element's terms in one plane (gradOutput of point pix at gp[pix·is]), for sums redone. */
@@ -376,12 +386,16 @@ static inline __attribute__((always_inline)) void dx_empty(int32_t nops, int64_t
 }
 
 #define DX_AHEAD 3 /* elements between a gradOutput prefetch and its use (grid_dx_block) */
+#define DX_TERMS_AHEAD 16 /* elements between a prefetch of their terms and its use */
 
 /* The gradOutput lines element e + DX_AHEAD reads in planes cb.., asked for now: the points
  * are anywhere in the batch, so those loads would otherwise wait on L2 or beyond */
 static inline __attribute__((always_inline)) void
 dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb)
 {
+    for (int64_t i = e + DX_TERMS_AHEAD < hw_in ? T->off[e + DX_TERMS_AHEAD] : 0;
+         !T->pix && e + DX_TERMS_AHEAD < hw_in && i < T->off[e + DX_TERMS_AHEAD + 1]; i++)
+        __builtin_prefetch(&T->t[i]);
     for (int64_t i = e + DX_AHEAD < hw_in ? T->off[e + DX_AHEAD] : 0;
          e + DX_AHEAD < hw_in && i < T->off[e + DX_AHEAD + 1]; i++)
         __builtin_prefetch(bv->go + (T->pix ? T->pix[i] : T->t[i].pix) * bv->go_is +
@@ -392,8 +406,8 @@ dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, in
  * loop without a test per group for each case. */
 static inline __attribute__((always_inline)) void
 dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb,
-               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, uint8_t *fallback,
-               ref_output *out, int64_t *hits)
+               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, bool unit,
+               uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in;
     for (int64_t e = e0; e < e1; e++) {
@@ -407,7 +421,7 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
         for (int64_t c = cb; c < ce; c += DXL) {
             dxsum4 r;
             dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
-            dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, &r);
+            dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, &r);
             dx_finish4(G, &pt, &r, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
         }
     }
@@ -430,12 +444,14 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
-    if (all && bil && T->one_word)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, fallback, out, hits);
+    if (all && bil && T->one_word && dx_unit_go(bv))
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, fallback, out, hits);
+    else if (all && bil && T->one_word)
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, fallback, out, hits);
     else if (all && bil)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, false, fallback, out, hits);
     else if (all)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, false, fallback, out, hits);
     for (int64_t e = e0; e < e1 && !all; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
@@ -450,9 +466,9 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
                 dxsum4 r;
                 dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
                 if (bil)
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, &r);
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, false, &r);
                 else
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, &r);
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, false, &r);
                 dx_finish4(G, &pt, &r, at + e, hw_in, fallback, out, hits);
                 continue;
             }
