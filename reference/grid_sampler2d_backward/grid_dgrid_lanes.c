@@ -104,36 +104,46 @@ static bool dlane_pow2(const dlane_comp q[2])
  * (dlane_pow2, unmasked) the magnitudes max(1, |val|)·max(1, |g|) are summed once for both
  * components and the |terms| before the scale, both scaled at the end (the same doubles).
  * With unscaled the magnitudes are summed unscaled (grid_under_round), odd set where a lane's
- * may differ (grid_under_mul); under is their final value, as dlane_write stores it. */
+ * may differ (grid_under_mul); under is their final value, as dlane_write stores it. With unit
+ * (pow2 and unscaled, every |val| and |g| at most 1: dlane_unit) each magnitude is 1·1, which
+ * rounds to itself, so their sum, exact, is the count 4·C: set, not summed. */
 typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2], under[2]; dxvi odd; } dlane_sums;
 
 static inline __attribute__((always_inline)) void
 dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, int64_t in_cs,
-            bool masked, bool pow2, bool unscaled, dlane_sums *r)
+            bool masked, bool pow2, bool unscaled, bool unit, dlane_sums *r)
 {
     const dxv one = {1, 1, 1, 1};
+    bool mags = !(pow2 && unscaled && unit); /* the magnitudes summed term by term */
     memset(r, 0, sizeof *r);
     for (int64_t c = 0; c < C; c++) {
         int64_t ag_ = c * go_cs, at = c * in_cs;
         dxv g = {L->gb[0][ag_], L->gb[1][ag_], L->gb[2][ag_], L->gb[3][ag_]};
-        dxv ag = DXV_ABS(g);
-        dxvi gsmall = ag < one; /* ref_fmax(1, |g|) */
-        dxv mg = (dxv)(((dxvi)one & gsmall) | ((dxvi)ag & ~gsmall));
-        if (unscaled)
-            grid_under_round(&mg);
-        else
-            mg *= REF_UNDER_SCALE;
+        dxv mg = one;
+        if (mags) {
+            dxv ag = DXV_ABS(g);
+            dxvi gsmall = ag < one; /* ref_fmax(1, |g|) */
+            mg = (dxv)(((dxvi)one & gsmall) | ((dxvi)ag & ~gsmall));
+            if (unscaled)
+                grid_under_round(&mg);
+            else
+                mg *= REF_UNDER_SCALE;
+        }
 #pragma GCC unroll 4
         for (int k = 0; k < 4; k++) {
             dxv val = {L->vb[k][0][at], L->vb[k][1][at], L->vb[k][2][at], L->vb[k][3][at]};
-            dxv vg = val * g, aval = DXV_ABS(val);
+            dxv vg = val * g, gm = one;
             dxv_exact_add(&r->s[k], &r->c[k], &r->e[k], &vg);
-            dxvi big = aval >= one;
-            dxv gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big)) * mg;
-            if (unscaled) /* plain data: two factors of at most 26 bits, an exact product */
-                grid_under_round(&gm);
+            if (mags) {
+                dxv aval = DXV_ABS(val);
+                dxvi big = aval >= one;
+                gm = (dxv)(((dxvi)aval & big) | ((dxvi)one & ~big)) * mg;
+                if (unscaled) /* plain data: two factors of at most 26 bits, an exact product */
+                    grid_under_round(&gm);
+            }
             if (pow2) {
-                r->mag[0] += gm;
+                if (mags)
+                    r->mag[0] += gm;
 #pragma GCC unroll 2
                 for (int comp = 0; comp < 2; comp++) {
                     r->sabs[comp] += DXV_ABS(val * (g * q[comp].w[k]));
@@ -161,6 +171,8 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
             }
         }
     }
+    if (!mags)
+        r->mag[0] = (dxv){(double)(4 * C), (double)(4 * C), (double)(4 * C), (double)(4 * C)};
     for (int comp = 1; comp >= 0 && pow2; comp--) { /* mag[0] last: mag[1] scales its sum */
         if (unscaled)
             grid_under_mul(&r->mag[0], &q[comp].mscale, &r->mag[comp], &r->odd);
@@ -180,19 +192,25 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
  * with no mask set adds what the unmasked loops do, pow2 or not). */
 static inline __attribute__((always_inline)) void
 dlanes_sums(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, int64_t in_cs,
-            dlane_sums *r)
+            bool unit, dlane_sums *r)
 {
     const dxv inf = {INFINITY, INFINITY, INFINITY, INFINITY};
     if (dlane_masked(q))
-        dlanes_fill(L, q, C, go_cs, in_cs, true, false, true, r);
+        dlanes_fill(L, q, C, go_cs, in_cs, true, false, true, false, r);
+    else if (dlane_pow2(q) && unit)
+        dlanes_fill(L, q, C, go_cs, in_cs, false, true, true, true, r);
     else if (dlane_pow2(q))
-        dlanes_fill(L, q, C, go_cs, in_cs, false, true, true, r);
+        dlanes_fill(L, q, C, go_cs, in_cs, false, true, true, false, r);
     else
-        dlanes_fill(L, q, C, go_cs, in_cs, false, false, true, r);
+        dlanes_fill(L, q, C, go_cs, in_cs, false, false, true, false, r);
     dxvi redo = r->odd | ~(r->mag[0] < inf) | ~(r->mag[1] < inf);
     if (dxv_any(&redo))
-        dlanes_fill(L, q, C, go_cs, in_cs, true, false, false, r);
+        dlanes_fill(L, q, C, go_cs, in_cs, true, false, false, false, r);
 }
+
+/* Whether every value of the batch's gradOutput and input is at most 1 in magnitude
+ * (dlanes_fill's unit): the lanes' data are plain, so grid_batch_prepare scanned them all. */
+static bool dlane_unit(const batch_view *bv) { return bv->max_go <= 1 && bv->max_in <= 1; }
 
 /* Component q's value per lane from the sums: Σ_k (s_k + c_k)·(w_k·sc_k) as sixteen exact
  * doubles summed error-free into (*s, *c), with *err bounding the distance to the exact value
@@ -257,7 +275,7 @@ GRID_CLONES static int dgrid_lanes(const gctx *G, const batch_view *bv, const gp
     dlane_comp_of(L, 0, G->p->c, &q[0]);
     dlane_comp_of(L, 1, G->p->c, &q[1]);
     dlane_sums r;
-    dlanes_sums(L, q, G->p->c, bv->go_cs, bv->in_cs, &r);
+    dlanes_sums(L, q, G->p->c, bv->go_cs, bv->in_cs, bv->plain && dlane_unit(bv), &r);
     dxv s[2], c[2], err[2], hi[2], lo[2];
     dxvi ok[2], dec[2], known[2];
     for (int comp = 0; comp < 2; comp++) {
