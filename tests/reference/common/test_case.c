@@ -52,24 +52,32 @@ static ref_status_query grid_query(int interpolation, int padding)
     return grid_query_sized(interpolation, padding, 2, 3, 4, 5, 3, 4);
 }
 
-/* self (2,3,5,6) → gradOutput (2,3,3,3): kernel 3, stride 2, padding 1 (facts §4:
- * floor((5 + 2 − 3)/2) + 1 = 3, floor((6 + 2 − 3)/2) + 1 = 3). */
-static ref_status_query avgpool_query(void)
+/* self (n,c,h,w) → gradOutput (n,c,oh,ow): kernel 3, stride 2, padding 1, oh and ow by facts
+ * §4 (floor((h + 2 − 3)/2) + 1). */
+static ref_status_query avgpool_query_sized(int64_t n, int64_t c, int64_t h, int64_t w)
 {
+    int64_t oh = (h + 2 - 3) / 2 + 1, ow = (w + 2 - 3) / 2 + 1;
     ref_status_query q = {.op = REF_OP_AVGPOOL2D_BACKWARD, .product = REF_PRODUCT_ASCEND910B,
                           .spec = REF_SPEC_DOC};
     q.p[REF_AVGPOOL_CUBE_MATH_TYPE] = (ref_param){true, 1, {1}, 0};
     q.p[REF_AVGPOOL_CEIL_MODE] = (ref_param){true, 1, {0}, 0};
     q.p[REF_AVGPOOL_COUNT_INCLUDE_PAD] = (ref_param){true, 1, {0}, 0};
     q.p[REF_AVGPOOL_DIVISOR_OVERRIDE] = (ref_param){true, 1, {0}, 0};
-    shape(&q.t[0], 4, (int64_t[]){2, 3, 3, 3});
-    shape(&q.t[1], 4, (int64_t[]){2, 3, 5, 6});
-    shape(&q.t[2], 4, (int64_t[]){2, 3, 5, 6});
+    shape(&q.t[0], 4, (int64_t[]){n, c, oh, ow});
+    shape(&q.t[1], 4, (int64_t[]){n, c, h, w});
+    shape(&q.t[2], 4, (int64_t[]){n, c, h, w});
     for (int i = 0; i < 3; i++) q.t[i].format = REF_FMT_NCHW;
     q.p[REF_AVGPOOL_KERNEL_SIZE] = (ref_param){true, 2, {3, 3}, 0};
     q.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {2, 2}, 0};
     q.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {1, 1}, 0};
     return q;
+}
+
+/* self (2,3,5,6) → gradOutput (2,3,3,3) (floor((5 + 2 − 3)/2) + 1 = 3, floor((6 + 2 − 3)/2) + 1
+ * = 3). */
+static ref_status_query avgpool_query(void)
+{
+    return avgpool_query_sized(2, 3, 5, 6);
 }
 
 /* Chunks gathered back into whole outputs, with the order checks. */
@@ -296,6 +304,43 @@ static void test_avgpool_chunks_are_the_whole_answers(void **state)
     ref_output_free(&whole);
 }
 
+/* A team streaming through the whole ring: self (4,3,40,30), planes of 1200 elements in blocks
+ * of whole rows (1020 and 180: 34 rows of 30 fit the 1024 of a block), chunks of two planes
+ * (chunk_elems 2500 keeps whole planes), so 6 chunks of three blocks go through the three
+ * buffers twice and the threads share each chunk. The chunks, whatever the thread count and
+ * however the threads meet (each count run several times), are the whole answers bitwise. */
+static void test_avgpool_team_chunks_are_the_whole_answers(void **state)
+{
+    (void)state;
+    enum { N = 4, C = 3, H = 40, W = 30, NG = N * C * 20 * 15, NI = N * C * H * W };
+    ref_status_query q = avgpool_query_sized(N, C, H, W);
+    double *go = malloc(NG * sizeof *go);
+    fill(go, NG, 5);
+    const double *inputs[REF_MAX_SLOTS] = {go};
+    ref_avgpool_params p = {N, C, H, W, 20, 15, 3, 3, 2, 2, 1, 1, false, false, 0};
+    ref_case_request r = {.dtype = REF_DT_FLOAT};
+    ref_case_answer plan;
+    assert_int_equal(ref_case(&q, &r, &plan), 0);
+    ref_options opt = {.path = plan.path, .threads = 1};
+    ref_output whole;
+    assert_int_equal(ref_avgpool2d_backward(&p, go, &opt, &whole), 0);
+    for (int threads = 1; threads <= 4; threads++)
+        for (int rep = 0; rep < 8; rep++) {
+            ref_output got;
+            gathered_alloc(&got, NI);
+            gather g = {{NULL, NULL, &got}, -1, 0, 2400, 0};
+            r = (ref_case_request){.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = gather_chunk,
+                                   .ctx = &g, .chunk_elems = 2500, .threads = threads};
+            ref_case_answer a;
+            assert_int_equal(ref_case(&q, &r, &a), 0);
+            assert_int_equal(g.chunks, 6);
+            assert_same(&whole, &got);
+            gathered_free(&got);
+        }
+    ref_output_free(&whole);
+    free(go);
+}
+
 /* Without inputs the plan alone: no chunk. A callback's non-zero return stops the stream and is
  * what ref_case returns. */
 static int stop(void *ctx, const ref_chunk *ch)
@@ -364,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_grid_big_grid_grad_in_slot_order),
         cmocka_unit_test(test_grid_stopped_stream),
         cmocka_unit_test(test_avgpool_chunks_are_the_whole_answers),
+        cmocka_unit_test(test_avgpool_team_chunks_are_the_whole_answers),
         cmocka_unit_test(test_plan_alone_and_a_stopped_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
