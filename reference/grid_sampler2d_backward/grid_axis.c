@@ -127,7 +127,6 @@ static int bitlen(int64_t v)
     return b;
 }
 
-__extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 
 /* The exact t: mp, or (mp NULL) T / 2^S with 1 ≤ S ≤ 81. */
@@ -150,33 +149,36 @@ static double i128_over_pow2(i128 T, int S)
     return (T == (int64_t)T ? (double)(int64_t)T : (double)T) * pow2(-S); /* both round to nearest */
 }
 
-static bool int_form(tval *tv, double x, int64_t size, bool align)
+bool grid_coord_int(double x, int64_t size, bool align, double max_abs, int max_k, i128 *T,
+                    int *S)
 {
-    if (size >= ((int64_t)1 << 31) || !(fabs(x) < 0x1p60))
+    if (size >= ((int64_t)1 << 31) || !(fabs(x) < max_abs))
         return false;
     int64_t M = 0;
     int E = 0;
     if (x != 0) {
-        uint64_t u;
-        memcpy(&u, &x, sizeof u);
+        uint64_t u = ref_bits_of(x), m = u & ((UINT64_C(1) << 52) - 1);
         int be = (int)(u >> 52 & 0x7ff);
-        uint64_t m = u & ((UINT64_C(1) << 52) - 1);
-        if (be) m |= UINT64_C(1) << 52;
-        E = (be ? be : 1) - 1075;
+        if (be)
+            m |= UINT64_C(1) << 52;
         int tz = __builtin_ctzll(m);
-        m >>= tz;
-        E += tz;
-        M = (u >> 63) ? -(int64_t)m : (int64_t)m;
+        E = (be ? be : 1) - 1075 + tz;
+        M = (u >> 63) ? -(int64_t)(m >> tz) : (int64_t)(m >> tz);
     }
     int K = E < 0 ? -E : 0;
-    if (K > 80)
+    if (K > max_k)
         return false;
-    i128 X = (i128)M * ((i128)1 << (E > 0 ? E : 0)); /* x = X / 2^K, |X| < 2^81 */
-    i128 one = (i128)1 << K, x1 = X + one;           /* (x + 1)·2^K */
-    tv->mp = NULL;
-    tv->S = K + 1;
-    tv->T = align ? x1 * (size - 1) : x1 * size - one;
+    i128 X = (i128)M * ((i128)1 << (E > 0 ? E : 0)), one = (i128)1 << K; /* x = X / 2^K */
+    *S = K + 1;
+    *T = align ? (X + one) * (size - 1) : (X + one) * size - one;
     return true;
+}
+
+/* |x| < 2^60 with no bit below 2^-80: |X + 2^K| < 2^81, |T| < 2^112 (S ≤ 81, as tval has it) */
+static bool int_form(tval *tv, double x, int64_t size, bool align)
+{
+    tv->mp = NULL;
+    return grid_coord_int(x, size, align, 0x1p60, 80, &tv->T, &tv->S);
 }
 
 static void mp_form(tval *tv, double x, int64_t size, bool align, mpfr_ptr t)

@@ -61,7 +61,6 @@
 
 #include "grid_bicubic.h"
 
-__extension__ typedef __int128 i128;
 
 static int bitlen(int64_t v)
 {
@@ -163,26 +162,7 @@ static void axis_clear(bc_axis *a)
  * |x| ≥ 2^20, x has bits below 2^-70 or the size is 2^31 or more (MPFR's coord_mpfr then). */
 static bool coord_int(double x, int64_t size, bool align, i128 *C, int *S)
 {
-    if (size >= ((int64_t)1 << 31) || !(fabs(x) < 0x1p20))
-        return false;
-    int64_t M = 0;
-    int E = 0;
-    if (x != 0) {
-        uint64_t b = ref_bits_of(x), m = b & ((UINT64_C(1) << 52) - 1);
-        int be = (int)(b >> 52 & 0x7ff);
-        if (be)
-            m |= UINT64_C(1) << 52;
-        int tz = __builtin_ctzll(m);
-        E = (be ? be : 1) - 1075 + tz;
-        M = (b >> 63) ? -(int64_t)(m >> tz) : (int64_t)(m >> tz);
-    }
-    int K = E < 0 ? -E : 0;
-    if (K > 70)
-        return false;
-    i128 X = (i128)M * ((i128)1 << (E > 0 ? E : 0)), one = (i128)1 << K; /* x = X/2^K */
-    *S = K + 1;
-    *C = align ? (X + one) * (size - 1) : (X + one) * size - one; /* |x + 1| < 2^21 */
-    return true;
+    return grid_coord_int(x, size, align, 0x1p20, 70, C, S); /* |x + 1| < 2^21 */
 }
 
 /* c exactly in MPFR (pc bits) */

@@ -53,6 +53,15 @@ typedef struct {
     double u_dev, u_coord, eta_coord, max_coord;
 } grid_coord_fmt;
 
+__extension__ typedef __int128 i128;
+
+/* The exact unnormalised coordinate of grid value x (finite) on an axis of `size` as an integer
+ * over a power of two, T / 2^S: ((x + 1)·(size − 1))/2 under alignCorners, else ((x + 1)·size
+ * − 1)/2, from x = X / 2^K exactly (S = K + 1). False where |x| ≥ max_abs, x has a bit below
+ * 2^-max_k or size ≥ 2^31: the caller's limits keep T within its own arithmetic. */
+bool grid_coord_int(double x, int64_t size, bool align, double max_abs, int max_k, i128 *T,
+                    int *S);
+
 /* Evaluates one axis of grid value x (finite) for an input axis of `size`, the device's
  * coordinate computed in format f. With use_int, the exact coordinate is held as
  * a 128-bit integer over a power of two where it fits (no MPFR; the outcomes then have
