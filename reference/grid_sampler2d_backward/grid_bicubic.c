@@ -22,7 +22,7 @@
  * Fast path (Ziv). The same value from double-doubles with a rigorous bound, decided by
  * ref_decide, else MPFR's sum of the exact terms (force_mpfr: always): a point's products wx·wy
  * and dw·w·mult as double-doubles within 2^-102 (point_eval); input_grad Σ g·wx·wy term by term
- * (dx_element); grid_grad Σ_k D_k·S_k from each tap's exact channel sum S_k = Σ_c g·val, both
+ * (bc_dx_element, grid_bicubic_dx.c); grid_grad Σ_k D_k·S_k from each tap's exact channel sum S_k = Σ_c g·val, both
  * components of a point in one pass (bc_dgrid_point). The bound data (Σ|terms|, coordinate and
  * underflow terms, classes) are the same IEEE operations in the same order on either path, so
  * every output is bitwise pure MPFR's; under_mag's subnormal products are formed in units of
@@ -562,248 +562,10 @@ void bc_finish(bc_terms *T, ref_value *v, uint8_t *fl, bool unsure, double ovf, 
         *fl |= REF_FLAG_RANGE;
 }
 
-/* Adds w·x within its error: the product's 3u² and w's own 2^-102 relative. Inlined into
- * dx_element's clones, where fma is an instruction (the baseline's a libm call). */
-static inline __attribute__((always_inline)) void fast_add(bc_fast *f, ref_dd w, double x)
-{
-    if (!f->ok || w.hi == 0 || x == 0)
-        return;
-    ref_dd t = ref_dd_mul_d(w, x);
-    double m = fabs(t.hi);
-    if (!(m >= 0x1p-900 && m <= 0x1p900)) {
-        f->ok = false;
-        return;
-    }
-    ref_acc_add(&f->a, t, m * 0x1p-101 + REF_DD_TINY);
-    f->nonzero++;
-}
-
 /* hi and lo from the fast sum when it decides them. */
 bool bc_fast_done(const bc_fast *f, ref_value *v)
 {
     return f->ok && f->nonzero > 0 && ref_decide(f->a.s, f->a.err, &v->hi, &v->lo);
-}
-
-/* ---- input_grad ---- */
-
-/* A point's tap reaching an element (k = 4: the ghost tap) with what input_grad reads of it in
- * every channel, in the entry itself: the entries are read in order, the points (1.6 kB each)
- * were read scattered, a cache miss a term. wx, wy: |coefficients| (bc_axis.wd), q: the
- * coordinate term per |g|, w: wx·wy (fast path, dd: in range). */
-typedef struct {
-    int64_t pix;
-    uint8_t kx, ky;
-    bool dd;
-    double wx, wy, q;
-    ref_dd w;
-} bc_entry;
-
-typedef struct { int64_t pix, x0, x1, y0, y1; } bc_box; /* an unresolved point's reach */
-
-typedef struct {
-    int64_t *start;     /* hw_in + 1: entries of element e at start[e] .. start[e+1] */
-    bc_entry *ent;
-    uint8_t *unres;     /* hw_in: reached by an unresolved point */
-    bc_box *box;        /* the unresolved points and their reach */
-    int64_t nbox;
-} bc_reach;
-
-/* The indices an axis's taps may reach: the reach of an unresolved one, else its taps'. */
-void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi)
-{
-    if (a->unres) {
-        *lo = a->reach_lo;
-        *hi = a->reach_hi;
-        return;
-    }
-    *lo = INT64_MAX;
-    *hi = -1;
-    for (int k = 0; k < 5; k++)
-        if (a->idx[k] >= 0) {
-            *lo = a->idx[k] < *lo ? a->idx[k] : *lo;
-            *hi = a->idx[k] > *hi ? a->idx[k] : *hi;
-        }
-}
-
-static bc_entry entry_of(const bc_point *pt, int64_t pix, int kx, int ky)
-{
-    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-    double wx = ax->wd[kx], wy = ay->wd[ky];
-    bool ghost = kx == 4 || ky == 4;
-    return (bc_entry){pix, (uint8_t)kx, (uint8_t)ky, pt->dd, wx, wy,
-                      ax->ew * wy + wx * ay->ew + ax->ew * ay->ew,
-                      ghost ? (ref_dd){0, 0} : pt->Wd[ky * 4 + kx]};
-}
-
-static int reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
-{
-    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out, total = 0;
-    R->start = calloc((size_t)hw_in + 1, sizeof *R->start);
-    R->unres = calloc((size_t)hw_in, 1);
-    if (!R->start || !R->unres)
-        return -1;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int64_t pix = 0; pix < hw_out; pix++) {
-            const bc_point *pt = &pts[pix];
-            if (pt->out)
-                continue;
-            const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-            if (pass == 0 && (ax->unres || ay->unres)) {
-                bc_box b = {pix, 0, 0, 0, 0};
-                bc_axis_range(ax, &b.x0, &b.x1);
-                bc_axis_range(ay, &b.y0, &b.y1);
-                bc_box *nb = realloc(R->box, (size_t)(R->nbox + 1) * sizeof *nb);
-                if (!nb)
-                    return -1;
-                R->box = nb;
-                R->box[R->nbox++] = b;
-                for (int64_t yi = b.y0; yi <= b.y1; yi++)
-                    for (int64_t xi = b.x0; xi <= b.x1; xi++)
-                        R->unres[yi * p->w_in + xi] = 1;
-            }
-            for (int ky = 0; ky < 5; ky++)
-                for (int kx = 0; kx < 5; kx++) {
-                    int64_t yi = ay->idx[ky], xi = ax->idx[kx];
-                    if (yi < 0 || xi < 0)
-                        continue;
-                    int64_t e = yi * p->w_in + xi;
-                    if (pass == 0)
-                        R->start[e + 1]++;
-                    else
-                        R->ent[R->start[e]++] = entry_of(pt, pix, kx, ky);
-                }
-        }
-        if (pass == 0) {
-            for (int64_t e = 0; e < hw_in; e++)
-                R->start[e + 1] += R->start[e];
-            total = R->start[hw_in];
-            R->ent = malloc((size_t)(total ? total : 1) * sizeof *R->ent);
-            if (!R->ent)
-                return -1;
-        }
-    }
-    for (int64_t e = hw_in; e > 0; e--) /* filling advanced each start to the next's */
-        R->start[e] = R->start[e - 1];
-    R->start[0] = 0;
-    return 0;
-}
-
-static void reach_free(bc_reach *R)
-{
-    free(R->start);
-    free(R->ent);
-    free(R->unres);
-    free(R->box);
-}
-
-/* The unresolved points' part of element e's legal values: each contributes g·Σ ŵx·ŵy over
- * whichever of its taps land on e, within ±2|g| (BC_SUM_W²), where the exact value has its own
- * (as large): offsets ±4|g| per point around the exact value. False when a gradient there is not
- * finite (no finite interval). */
-static bool dx_interval(const bc_reach *R, const double *go, int64_t w_in, int64_t e, double *off)
-{
-    int64_t xi = e % w_in, yi = e / w_in;
-    double u = 0;
-    for (int64_t k = 0; k < R->nbox; k++) {
-        const bc_box *b = &R->box[k];
-        if (xi < b->x0 || xi > b->x1 || yi < b->y0 || yi > b->y1)
-            continue;
-        if (!isfinite(go[b->pix]))
-            return false;
-        u += 2 * BC_SUM_W * BC_SUM_W * fabs(go[b->pix]);
-    }
-    *off = u * (1 + 0x1p-20);
-    return true;
-}
-
-/* Element e's finite terms |g·wx·wy| (dx_element's sabs) in units of 2^REF_SUM_EXP, the same
- * roundings with g scaled first (ref_set_sum_abs). */
-typedef struct { const bc_point *pts; const bc_reach *R; const double *go; int64_t e; } bc_dx_sum;
-static double dx_sabs_scaled(const void *ctx)
-{
-    const bc_dx_sum *a = ctx;
-    double s = 0, down = ldexp(1, -REF_SUM_EXP);
-    for (int64_t i = a->R->start[a->e]; i < a->R->start[a->e + 1]; i++) {
-        const bc_entry *en = &a->R->ent[i];
-        const bc_point *pt = &a->pts[en->pix];
-        double g = a->go[en->pix];
-        if (isfinite(g))
-            s += fabs(g) * down * pt->ax[0].wd[en->kx] * pt->ax[1].wd[en->ky];
-    }
-    return s;
-}
-
-/* 1 when the fast path decided it, 0 MPFR, −1 out of memory (GRID_CLONES: dgrid_point). */
-GRID_CLONES
-static int dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
-                      int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
-{
-    const ref_grid_params *p = X->p;
-    const double *go = X->go + (n * p->c + c) * p->h_out * p->w_out;
-    memset(v, 0, sizeof *v);
-    *fl = 0;
-    v->nops = 2;
-    T->n = 0;
-    bool unsure = false;
-    double sabs = 0, cerr = 0, under = 0;
-    bc_fast F = {.ok = !X->force};
-    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
-        const bc_entry *en = &R->ent[i];
-        double g = go[en->pix], ag = fabs(g);
-        bool gx = en->kx == 4, gy = en->ky == 4;
-        v->nterms++;
-        if (!isfinite(g)) {
-            const bc_axis *ax = &pts[en->pix].ax[0], *ay = &pts[en->pix].ax[1];
-            unsure = unsure || ax->unres || ay->unres ||
-                     bc_class_unsure(isnan(g), 1, en->wx, ax->ew, gx, en->wy, ay->ew, gy, X->tiny);
-            F.ok = false;
-        } else {
-            sabs += ag * en->wx * en->wy;
-            cerr += ag * en->q;
-            double y; /* wy·wx may underflow, then × g; |g| ≤ 1: unit_value(16) */
-            under += ag <= 1                ? REF_UNDER_SCALE
-                     : unit_under(ag, &y) ? unit_value(y)
-                                          : ref_fmax(1, ag) * REF_UNDER_SCALE;
-        }
-        if (!gx && !gy) /* a ghost adds to the bound only */
-            F.ok = F.ok && en->dd, fast_add(&F, en->w, g);
-    }
-    bool decided = bc_fast_done(&F, v);
-    for (int64_t i = R->start[e]; !decided && i < R->start[e + 1]; i++) {
-        const bc_entry *en = &R->ent[i];
-        if (en->kx == 4 || en->ky == 4)
-            continue;
-        const bc_point *pt = &pts[en->pix];
-        if (bc_exact_term(T, pt->ax[0].w[en->kx], pt->ax[1].w[en->ky], &go[en->pix], 1) != 0)
-            return -1;
-    }
-    if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */
-        sabs = cerr = INFINITY;
-    bc_dx_sum sum_of = {pts, R, go, e};
-    ref_set_sum_abs(v, sabs, 1 + (double)(v->nterms + 8) * 0x1p-52, dx_sabs_scaled, &sum_of);
-    v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
-    v->under_mag = under * (1 + (double)(v->nterms + 8) * 0x1p-52);
-    bc_finish(T, v, fl, unsure, X->ovf, 0, decided);
-    double off;
-    if (R->unres[e] && !(*fl & REF_FLAG_UNCHECKABLE)) {
-        /* an unresolved point's taps may reach it: a finite value is judged within an
-         * interval; a non-finite class stays when those points' gradients are finite */
-        bool ok = dx_interval(R, go, p->w_in, e, &off) && isfinite(off);
-        if (!ok || (!(*fl & REF_FLAG_NONFINITE) && !ival)) {
-            *fl |= REF_FLAG_UNCHECKABLE;
-        } else if (!(*fl & REF_FLAG_NONFINITE) && !isfinite(v->hi)) {
-            /* finite past the double range: no interval of doubles around it; ±inf stays the
-             * answer where every branch overflows too (its excess lo, beyond twice a device's
-             * error, more than twice the other branches' reach), else any double may be legal */
-            if (!(fabs(v->lo) > 2 * off))
-                *fl |= REF_FLAG_UNCHECKABLE;
-        } else if (!(*fl & REF_FLAG_NONFINITE)) {
-            *fl |= REF_FLAG_INTERVAL | (ref_sum_abs_real(v) + off > X->ovf / 4 ? REF_FLAG_RANGE : 0);
-            ival[0] = -off;
-            ival[1] = off;
-        }
-    }
-    return decided;
 }
 
 /* ---- the stream ---- */
@@ -863,7 +625,7 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         batch_points(X, n, pts, nth);
         bc_reach R = {0};
-        rc = reach_build(p, pts, &R);
+        rc = bc_reach_build(p, pts, &R);
         for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
             int64_t nc = p->c - c0 < group ? p->c - c0 : group, ne = nc * hw_in;
             ref_chunkbuf_start(&b, ne);
@@ -879,7 +641,7 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
                 for (int64_t e = 0; e < hw_in; e++)
                     for (int64_t ci = 0; ci < nc; ci++) {
                         int64_t i = ci * hw_in + e;
-                        int r = dx_element(X, pts, &R, n, c0 + ci, e, &T, &b.o.v[i],
+                        int r = bc_dx_element(X, pts, &R, n, c0 + ci, e, &T, &b.o.v[i],
                                            &b.o.flags[i], iv ? iv + 2 * i : NULL);
                         fail |= r < 0;
                         h += r > 0;
@@ -889,7 +651,7 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
             *hits += h;
             rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
         }
-        reach_free(&R);
+        bc_reach_free(&R);
         rc = rc == 0 && kept ? dgrid_batch(X, pts, n, nth, &kept[n], hits) : rc;
     }
     ref_chunkbuf_free(&b);

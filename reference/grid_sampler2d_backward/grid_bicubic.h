@@ -1,6 +1,6 @@
 /* The bicubic mode's private declarations, shared by grid_bicubic.c (the coordinates,
- * coefficients, terms, input_grad and the stream; its opening comment states the model and
- * the bound) and grid_bicubic_dgrid.c (grid_grad). */
+ * coefficients, terms and the stream; its opening comment states the model and the bound),
+ * grid_bicubic_dx.c (input_grad) and grid_bicubic_dgrid.c (grid_grad). */
 #ifndef ACLCTS_REFERENCE_GRID_BICUBIC_H_
 #define ACLCTS_REFERENCE_GRID_BICUBIC_H_
 
@@ -101,6 +101,38 @@ static inline bool unit_under(double a, double *y)
 
 /* ---- grid_bicubic.c ---- */
 void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi);
+
+/* ---- input_grad (grid_bicubic_dx.c) ---- */
+
+/* A point's tap reaching an element (k = 4: the ghost tap) with what input_grad reads of it in
+ * every channel, in the entry itself: the entries are read in order, the points (1.6 kB each)
+ * were read scattered, a cache miss a term. wx, wy: |coefficients| (bc_axis.wd), q: the
+ * coordinate term per |g|, w: wx·wy (fast path, dd: in range). */
+typedef struct {
+    int64_t pix;
+    uint8_t kx, ky;
+    bool dd;
+    double wx, wy, q;
+    ref_dd w;
+} bc_entry;
+
+typedef struct { int64_t pix, x0, x1, y0, y1; } bc_box; /* an unresolved point's reach */
+
+typedef struct {
+    int64_t *start;     /* hw_in + 1: entries of element e at start[e] .. start[e+1] */
+    bc_entry *ent;
+    uint8_t *unres;     /* hw_in: reached by an unresolved point */
+    bc_box *box;        /* the unresolved points and their reach */
+    int64_t nbox;
+} bc_reach;
+
+/* The reach of a batch's points: 0, or −1 out of memory (free it with bc_reach_free). */
+int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R);
+void bc_reach_free(bc_reach *R);
+/* input_grad element e of channel c, batch n: 1 when the fast path decided it, 0 MPFR (T's
+ * terms), −1 out of memory; ival gets an interval element's offsets (NULL: none allowed). */
+int bc_dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
+                  int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival);
 bool bc_class_unsure(bool nan, double a, double x, double ex, bool gx, double y, double ey,
                      bool gy, double tiny);
 mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec);
