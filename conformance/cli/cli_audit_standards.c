@@ -12,7 +12,8 @@
 int cli_standards_load(const char *list, const char *dir, const char *golden, cli_standards *s)
 {
     memset(s, 0, sizeof *s);
-    if (golden && strcmp(golden, "dtype") && strcmp(golden, "exact")) {
+    int golden_dtype = cts_std_golden_parse(golden);
+    if (golden && golden_dtype < 0) {
         fprintf(stderr, "aclcts: error: audit: --golden %s: expected dtype or exact\n", golden);
         return -1;
     }
@@ -25,7 +26,7 @@ int cli_standards_load(const char *list, const char *dir, const char *golden, cl
         }
         if (cts_standard_load(dir, t, &s->std[s->n], stderr)) return -1;
         cts_standard *x = &s->std[s->n++];
-        if (golden) x->golden_dtype = !strcmp(golden, "dtype");
+        if (golden) x->golden_dtype = golden_dtype == 1;
         s->need_dump |= x->method != CTS_STD_BOUND;
         s->need_bench |= x->method == CTS_STD_BENCHMARK || x->method == CTS_STD_ULP;
     }

@@ -15,9 +15,10 @@
  * a message naming the file. */
 int cts_npy_read(const char *path, double **data, int64_t *n, char *err, size_t errlen);
 
-/* One output of one case, as the judges see it: the device's values, the golden (the
- * reference correctly rounded to the output dtype; for an element with several legal values
- * the one nearest the device's), a benchmark device's values (or NULL), whether each element is
+/* One output of one case, as the judges see it: the device's values, the golden (the one the
+ * standard's file names: the reference correctly rounded to the output dtype, or the exact
+ * value rounded to double; for an element with several legal values the one nearest the
+ * device's), a benchmark device's values (or NULL), whether each element is
  * judged, and its error in units of the proven bound (inf: a non-finite value of the wrong
  * class). */
 typedef struct {

@@ -220,5 +220,7 @@ bool cts_std_param_of(const cts_standard *s, int dt, const char *name, double *o
 /* The CTS_STD_* index of a reference dtype, or -1 (integer dtypes). */
 int cts_std_dtype(ref_dtype dt);
 const char *cts_std_method_name(cts_std_method m);
+/* A standard's golden by name: 1 "dtype", 0 "exact", -1 neither (or NULL). */
+int cts_std_golden_parse(const char *v);
 
 #endif

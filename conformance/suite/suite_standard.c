@@ -231,6 +231,11 @@ static void read_not_applicable(ctx *x, const cts_ynode *doc, cts_standard *s)
 /* What the device is compared with: every method but the bound's names it, since the
  * documents differ (a result in the output dtype, or one of higher precision) and near zero
  * the choice decides a relative error (docs/standards.md "The golden"). */
+int cts_std_golden_parse(const char *v)
+{
+    return !v ? -1 : !strcmp(v, "dtype") ? 1 : !strcmp(v, "exact") ? 0 : -1;
+}
+
 static void read_golden(ctx *x, const cts_ynode *doc, cts_standard *s)
 {
     const cts_ynode *g = cts_yaml_get(doc, "golden");
@@ -239,10 +244,11 @@ static void read_golden(ctx *x, const cts_ynode *doc, cts_standard *s)
         return;
     }
     const char *v = str(x, doc, "golden", true);
-    if (v && strcmp(v, "dtype") && strcmp(v, "exact"))
+    int d = cts_std_golden_parse(v);
+    if (v && d < 0)
         error(x, g, "golden", "expected dtype (the reference rounded to the output dtype) or "
               "exact (the exact value rounded to double), got '%s'", v);
-    s->golden_dtype = v && !strcmp(v, "dtype");
+    s->golden_dtype = d == 1;
 }
 
 static void read_standard(ctx *x, const cts_ynode *doc, cts_standard *s)
