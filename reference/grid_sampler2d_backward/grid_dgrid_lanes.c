@@ -105,7 +105,7 @@ static bool dlane_pow2(const dlane_comp q[2])
  * components and the |terms| before the scale, both scaled at the end (the same doubles).
  * With unscaled the magnitudes are summed unscaled (grid_under_round), odd set where a lane's
  * may differ (grid_under_mul); under is their final value, as dlane_write stores it. With unit
- * (pow2 and unscaled, every |val| and |g| at most 1: dlane_unit) each magnitude is 1·1, which
+ * (pow2 and unscaled, every |val| and |g| at most 1: grid_batch_unit) each magnitude is 1·1, which
  * rounds to itself, so their sum, exact, is the count 4·C: set, not summed. */
 typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2], under[2]; dxvi odd; } dlane_sums;
 
@@ -208,9 +208,6 @@ dlanes_sums(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
         dlanes_fill(L, q, C, go_cs, in_cs, true, false, false, false, r);
 }
 
-/* Whether every value of the batch's gradOutput and input is at most 1 in magnitude
- * (dlanes_fill's unit): the lanes' data are plain, so grid_batch_prepare scanned them all. */
-static bool dlane_unit(const batch_view *bv) { return bv->max_go <= 1 && bv->max_in <= 1; }
 
 /* Component q's value per lane from the sums: Σ_k (s_k + c_k)·(w_k·sc_k) as sixteen exact
  * doubles summed error-free into (*s, *c), with *err bounding the distance to the exact value
@@ -275,7 +272,7 @@ GRID_CLONES static int dgrid_lanes(const gctx *G, const batch_view *bv, const gp
     dlane_comp_of(L, 0, G->p->c, &q[0]);
     dlane_comp_of(L, 1, G->p->c, &q[1]);
     dlane_sums r;
-    dlanes_sums(L, q, G->p->c, bv->go_cs, bv->in_cs, bv->plain && dlane_unit(bv), &r);
+    dlanes_sums(L, q, G->p->c, bv->go_cs, bv->in_cs, grid_batch_unit(bv, true), &r);
     dxv s[2], c[2], err[2], hi[2], lo[2];
     dxvi ok[2], dec[2], known[2];
     for (int comp = 0; comp < 2; comp++) {

@@ -169,7 +169,7 @@ typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
  * GCC vectors: element-wise IEEE operations, whatever instructions the target has.
  * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out.
- * unit: every |g| at most 1 (dx_unit_go), so each term's magnitude max(1, |g|) is 1, which
+ * unit: every |g| at most 1 (grid_batch_unit), so each term's magnitude max(1, |g|) is 1, which
  * rounds to itself, and their sum, exact, is the count: set by dx_sum_split, not summed.
  * dx_split_term adds one term to r (first: r all 0 before). */
 static inline __attribute__((always_inline)) void
@@ -215,9 +215,6 @@ dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil
         r->mag = (dxv){(double)nt, (double)nt, (double)nt, (double)nt};
 }
 
-/* Whether every value of the batch's gradOutput is at most 1 in magnitude (dx_split_term's
- * unit): known where grid_batch_prepare scanned it (plain: every value finite) */
-static bool dx_unit_go(const batch_view *bv) { return bv->plain && bv->max_go <= 1; }
 
 
 /* An element's terms in one plane (gradOutput of point pix at gp[pix·is]), for sums redone. */
@@ -444,7 +441,7 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
-    if (all && bil && T->one_word && dx_unit_go(bv))
+    if (all && bil && T->one_word && grid_batch_unit(bv, false))
         dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, fallback, out, hits);
     else if (all && bil && T->one_word)
         dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, fallback, out, hits);

@@ -207,6 +207,15 @@ typedef struct {
     bool *gsplit;
 } batch_view;
 
+/* Whether every value of the batch's gradOutput (and, with input, its input) is known to be at
+ * most 1 in magnitude: the magnitudes max(1, |g|)(·max(1, |val|)) of the fast sums are then 1
+ * each, and their sum the term count (grid_dx_block, dgrid_lanes). Known where
+ * grid_batch_prepare scanned the batch (plain). */
+static inline bool grid_batch_unit(const batch_view *bv, bool input)
+{
+    return bv->plain && bv->max_go <= 1 && (!input || bv->max_in <= 1);
+}
+
 /* One dgrid component of a point under outcomes (ox, oy): scale·Σ_c Σ_k sgn_k·w_k·val_k·g, its
  * weights w_k = wk[k] on the axis ow, and the bound data gathered in one pass with the other
  * component's (dgrid_gather_fill): Σ|terms| (sabs) and count, coordinate term, magnitudes, and
