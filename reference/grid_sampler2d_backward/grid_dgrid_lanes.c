@@ -80,6 +80,17 @@ static bool dlane_masked(const dlane_comp q[2])
     return dxv_any(&any);
 }
 
+/* Whether both components of every lane skip the same corners' magnitude and |term| (the
+ * corners outside the input, as a point near the edge under zeros padding has): the pow2 loop
+ * then sums one set of magnitudes for both, masked. */
+static bool dlane_same_skips(const dlane_comp q[2])
+{
+    dxvi diff = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++)
+        diff |= q[0].skip[k] ^ q[1].skip[k];
+    return !dxv_any(&diff);
+}
+
 /* Whether every lane's |scale| of both components is a power of two 2^k, k ≥ 0 (the bench's
  * size/2 = 32 is), with |scale|·δ·sens finite: then a product by |scale| is exact, and so is
  * each partial sum of such products: a sum of scaled terms is the scaled sum (its roundings
@@ -101,12 +112,14 @@ static bool dlane_pow2(const dlane_comp q[2])
 /* The lanes' sums over the channels: per corner S_k = Σ val·g (s + c, dropped error e), per
  * component Σ of the magnitude, |term| and coordinate term as dgrid_fill's lean pass. Without
  * `masked` no lane skips a term (dlane_comp's masks all 0): a loop without them. With pow2
- * (dlane_pow2, unmasked) the magnitudes max(1, |val|)·max(1, |g|) are summed once for both
- * components and the |terms| before the scale, both scaled at the end (the same doubles).
+ * (dlane_pow2, and where masked dlane_same_skips) the magnitudes max(1, |val|)·max(1, |g|) are
+ * summed once for both components and the |terms| before the scale, both scaled at the end (the
+ * same doubles; a skipped term adds +0).
  * With unscaled the magnitudes are summed unscaled (grid_under_round), odd set where a lane's
  * may differ (grid_under_mul); under is their final value, as dlane_write stores it. With unit
  * (pow2 and unscaled, every |val| and |g| at most 1: grid_batch_unit) each magnitude is 1·1, which
- * rounds to itself, so their sum, exact, is the count 4·C: set, not summed. */
+ * rounds to itself, so their sum, exact, is the count of terms not skipped (dlane_comp's nt, 4·C
+ * unmasked): set, not summed. */
 typedef struct { dxv s[4], c[4], e[4], mag[2], sabs[2], cerr[2], under[2]; dxvi odd; } dlane_sums;
 
 static inline __attribute__((always_inline)) void
@@ -141,13 +154,18 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
                 if (unscaled) /* plain data: two factors of at most 26 bits, an exact product */
                     grid_under_round(&gm);
             }
-            if (pow2) {
+            if (pow2) { /* masked: both components skip the same terms (dlane_same_skips) */
                 if (mags)
-                    r->mag[0] += gm;
+                    r->mag[0] += masked ? DXV_KEEP(gm, q[0].skip[k]) : gm;
 #pragma GCC unroll 2
                 for (int comp = 0; comp < 2; comp++) {
-                    r->sabs[comp] += DXV_ABS(val * (g * q[comp].w[k]));
-                    r->cerr[comp] += DXV_ABS(vg) * q[comp].sdl;
+                    dxv ats = DXV_ABS(val * (g * q[comp].w[k])), vgs = DXV_ABS(vg) * q[comp].sdl;
+                    if (masked) {
+                        ats = DXV_KEEP(ats, q[comp].skip[k]);
+                        vgs = DXV_KEEP(vgs, q[comp].cskip[k]);
+                    }
+                    r->sabs[comp] += ats;
+                    r->cerr[comp] += vgs;
                 }
                 continue;
             }
@@ -171,8 +189,8 @@ dlanes_fill(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
             }
         }
     }
-    if (!mags)
-        r->mag[0] = (dxv){(double)(4 * C), (double)(4 * C), (double)(4 * C), (double)(4 * C)};
+    for (int j = 0; j < DXL && !mags; j++) /* the terms not skipped: 4·C unmasked */
+        r->mag[0][j] = (double)q[0].nt[j];
     for (int comp = 1; comp >= 0 && pow2; comp--) { /* mag[0] last: mag[1] scales its sum */
         if (unscaled)
             grid_under_mul(&r->mag[0], &q[comp].mscale, &r->mag[comp], &r->odd);
@@ -195,11 +213,16 @@ dlanes_sums(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
             bool unit, dlane_sums *r)
 {
     const dxv inf = {INFINITY, INFINITY, INFINITY, INFINITY};
-    if (dlane_masked(q))
+    bool masked = dlane_masked(q), pow2 = dlane_pow2(q);
+    if (masked && pow2 && dlane_same_skips(q) && unit)
+        dlanes_fill(L, q, C, go_cs, in_cs, true, true, true, true, r);
+    else if (masked && pow2 && dlane_same_skips(q))
+        dlanes_fill(L, q, C, go_cs, in_cs, true, true, true, false, r);
+    else if (masked)
         dlanes_fill(L, q, C, go_cs, in_cs, true, false, true, false, r);
-    else if (dlane_pow2(q) && unit)
+    else if (pow2 && unit)
         dlanes_fill(L, q, C, go_cs, in_cs, false, true, true, true, r);
-    else if (dlane_pow2(q))
+    else if (pow2)
         dlanes_fill(L, q, C, go_cs, in_cs, false, true, true, false, r);
     else
         dlanes_fill(L, q, C, go_cs, in_cs, false, false, true, false, r);
