@@ -163,29 +163,39 @@ static bool dx_sum_unit(const int32_t *pix, int64_t nt, const double *gp, int64_
  * (unscaled: grid_under_round), coordinate term */
 typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
 
-/* DXL planes at once (lanes: channels c..c + DXL − 1, element pix of lane l at
- * gp[pix·is + l]), every term split and every g suiting the split (dx_g_ok): each
- * term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
+/* dx_sum_split's eight lanes: two groups' dxsum4 side by side */
+typedef struct { dxw s, c, err, sabs, mag, cerr; } dxsum8;
+
+/* DXL planes at once, or with two 2·DXL (lanes: channels c..c + DXL − 1 and with two the next
+ * DXL, element pix of lane l at gp[pix·is + l]), every term split and every g suiting the split
+ * (dx_g_ok): each term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
- * GCC vectors: element-wise IEEE operations, whatever instructions the target has.
+ * GCC vectors of eight: element-wise IEEE operations, whatever instructions the target has (one
+ * AVX-512 register: two groups for the instructions of one); without two the upper four repeat
+ * the lower (no read past the group).
  * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out.
  * unit: every |g| at most 1 (grid_batch_unit), so each term's magnitude max(1, |g|) is 1, which
  * rounds to itself, and their sum, exact, is the count: set by dx_sum_split, not summed.
  * dx_split_term adds one term to r (first: r all 0 before). */
 static inline __attribute__((always_inline)) void
 dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_word, bool unit,
-              bool first, dxsum4 *r)
+              bool first, bool two, dxsum8 *r)
 {
-    const dxv one = {1, 1, 1, 1}, zero = {0, 0, 0, 0};
-    _Static_assert(DXL == 4, "one above");
-    dxv g;
-    memcpy(&g, gp + k->pix * is, sizeof g);
-    dxv ag = DXV_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
-    r->sabs += DXV_ABS(g * k->wx * k->wy);
+    const dxw one = (dxw){0} + 1, zero = {0};
+    dxw g;
+    if (two) {
+        memcpy(&g, gp + k->pix * is, sizeof g);
+    } else {
+        dxv h;
+        memcpy(&h, gp + k->pix * is, sizeof h);
+        g = __builtin_shufflevector(h, h, 0, 1, 2, 3, 0, 1, 2, 3);
+    }
+    dxw ag = DXW_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
+    r->sabs += DXW_ABS(g * k->wx * k->wy);
     if (!unit) {
-        dxvi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
-        dxv mg = (dxv)(((dxvi)one & small) | ((dxvi)ag & ~small));
-        grid_under_round(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */
+        dxwi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
+        dxw mg = (dxw)(((dxwi)one & small) | ((dxwi)ag & ~small));
+        grid_under_round_w(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */
         r->mag += mg;
     }
     if (bil)
@@ -193,29 +203,35 @@ dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_
     if (first) /* exact_sum_add on (0, 0, 0): s = 0 + p0 (−0 made +0 as there), c, err 0 */
         r->s = zero + p0;
     else
-        dxv_exact_add(&r->s, &r->c, &r->err, &p0);
-    dxv_exact_add(&r->s, &r->c, &r->err, &p1);
+        dxw_exact_add(&r->s, &r->c, &r->err, &p0);
+    dxw_exact_add(&r->s, &r->c, &r->err, &p1);
     if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */
-        dxv p2 = g * k->part[2], p3 = g * k->part[3];
-        dxv_exact_add(&r->s, &r->c, &r->err, &p2);
-        dxv_exact_add(&r->s, &r->c, &r->err, &p3);
+        dxw p2 = g * k->part[2], p3 = g * k->part[3];
+        dxw_exact_add(&r->s, &r->c, &r->err, &p2);
+        dxw_exact_add(&r->s, &r->c, &r->err, &p3);
     }
 }
 
+/* The lower (h 0) or upper (h 1) four lanes of x */
+#define DXW_HALF(x, h)                                                                             \
+    ((h) ? __builtin_shufflevector(x, x, 4, 5, 6, 7) : __builtin_shufflevector(x, x, 0, 1, 2, 3))
+
+/* The sums of one group into r[0], with two of the next into r[1] too */
 static inline __attribute__((always_inline)) void
 dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
-             bool unit, dxsum4 *r)
+             bool unit, bool two, dxsum4 r[2])
 {
-    *r = (dxsum4){{0}, {0}, {0}, {0}, {0}, {0}};
+    dxsum8 w = {{0}, {0}, {0}, {0}, {0}, {0}};
     if (nt > 0) /* the first term's first addition, peeled */
-        dx_split_term(&t[0], gp, is, bil, one_word, unit, true, r);
+        dx_split_term(&t[0], gp, is, bil, one_word, unit, true, two, &w);
     for (int64_t i = 1; i < nt; i++)
-        dx_split_term(&t[i], gp, is, bil, one_word, unit, false, r);
+        dx_split_term(&t[i], gp, is, bil, one_word, unit, false, two, &w);
     if (unit)
-        r->mag = (dxv){(double)nt, (double)nt, (double)nt, (double)nt};
+        w.mag = (dxw){0} + (double)nt;
+    for (int h = 0; h < 1 + two; h++)
+        r[h] = (dxsum4){DXW_HALF(w.s, h), DXW_HALF(w.c, h), DXW_HALF(w.err, h),
+                        DXW_HALF(w.sabs, h), DXW_HALF(w.mag, h), DXW_HALF(w.cerr, h)};
 }
-
-
 
 /* An element's terms in one plane (gradOutput of point pix at gp[pix·is]), for sums redone. */
 typedef struct { const dxterm *t; int64_t nt; const double *gp; int64_t is; } dx_plane_terms;
@@ -415,11 +431,15 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
             continue;
         }
         dx_prefetch(T, bv, e, hw_in, cb);
-        for (int64_t c = cb; c < ce; c += DXL) {
-            dxsum4 r;
-            dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
-            dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, &r);
-            dx_finish4(G, &pt, &r, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
+        for (int64_t c = cb; c < ce; c += 2 * DXL) {
+            dxsum4 r[2];
+            bool two = c + 2 * DXL <= ce;
+            dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, two, r);
+            for (int h = 0; h < 1 + two; h++) {
+                dx_plane_terms pt = {t, nt, bv->go + c + h * DXL, bv->go_is};
+                dx_finish4(G, &pt, &r[h], (c + h * DXL - c0) * hw_in + e, hw_in, fallback, out,
+                           hits);
+            }
         }
     }
 }
@@ -460,13 +480,13 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
         for (int64_t c = cb; c < ce; c += DXL) {
             int64_t at = (c - c0) * hw_in;
             if (T->split && split[(c - c0) / DXL]) {
-                dxsum4 r;
+                dxsum4 r[2];
                 dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
                 if (bil)
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, false, &r);
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, false, false, r);
                 else
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, false, &r);
-                dx_finish4(G, &pt, &r, at + e, hw_in, fallback, out, hits);
+                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, false, false, r);
+                dx_finish4(G, &pt, &r[0], at + e, hw_in, fallback, out, hits);
                 continue;
             }
             int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);

@@ -111,15 +111,27 @@ static inline __attribute__((always_inline)) bool dxv_any(const dxvi *m)
     return (x[0] | x[1]) != 0;
 }
 
-/* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI) */
-static inline void dxv_exact_add(dxv *s, dxv *c, dxv *err, const dxv *x)
-{
-    dxv t = *s + *x, tb = t - *s, tl = (*s - (t - tb)) + (*x - tb);
-    dxv u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);
-    *s = t;
-    *c = u;
-    *err += DXV_ABS(ul);
-}
+/* Eight lanes (dx's sums of two four-plane groups at once: one AVX-512 register, two AVX2 ones) */
+#define DXW 8
+typedef double dxw __attribute__((vector_size(DXW * sizeof(double))));
+typedef int64_t dxwi __attribute__((vector_size(DXW * sizeof(double))));
+
+#define DXW_ABS(x) ((dxw)((dxwi)(x) & INT64_MAX))
+
+/* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI); the one
+ * body for both widths */
+#define GRID_EXACT_ADD(V, ABS)                                                                     \
+    static inline __attribute__((always_inline)) void V##_exact_add(V *s, V *c, V *err,          \
+                                                                    const V *x)                    \
+    {                                                                                              \
+        V t = *s + *x, tb = t - *s, tl = (*s - (t - tb)) + (*x - tb);                              \
+        V u = *c + tl, ub = u - *c, ul = (*c - (u - ub)) + (tl - ub);                              \
+        *s = t;                                                                                    \
+        *c = u;                                                                                    \
+        *err += ABS(ul);                                                                           \
+    }
+GRID_EXACT_ADD(dxv, DXV_ABS)
+GRID_EXACT_ADD(dxw, DXW_ABS)
 
 /* a·b − p exactly for p = RN(a·b), |a|, |b| within [2^-400, 2^400] or 0 (no overflow in the
  * split, no underflow in the partial products) */
@@ -144,13 +156,16 @@ static inline __attribute__((always_inline)) void dxv_prod_err(const dxv *a, con
 
 /* *x (≥ 0) as RN(*x·REF_UNDER_SCALE) unscaled: below UNDER_TOP rounded to a multiple of 2^-4
  * (added to 2^48, whose ulp that is, ties to even); exact for an exact *x */
-static inline __attribute__((always_inline)) void grid_under_round(dxv *x)
-{
-    const dxv top = {UNDER_TOP, UNDER_TOP, UNDER_TOP, UNDER_TOP};
-    dxvi low = *x < top;
-    dxv r = (*x + top) - top;
-    *x = (dxv)(((dxvi)r & low) | ((dxvi)*x & ~low));
-}
+#define GRID_UNDER_ROUND(name, V, VI)                                                              \
+    static inline __attribute__((always_inline)) void name(V *x)                                   \
+    {                                                                                              \
+        const V top = (V){0} + UNDER_TOP;                                                          \
+        VI low = *x < top;                                                                         \
+        V r = (*x + top) - top;                                                                    \
+        *x = (V)(((VI)r & low) | ((VI)*x & ~low));                                                 \
+    }
+GRID_UNDER_ROUND(grid_under_round, dxv, dxvi)
+GRID_UNDER_ROUND(grid_under_round_w, dxw, dxwi) /* eight lanes */
 
 /* *p = RN(a·scale·b) unscaled for unscaled a ≥ 0 and b ≥ 1: a·b rounded, then as
  * grid_under_round. Where that double lands halfway between multiples of 2^-4 the exact
