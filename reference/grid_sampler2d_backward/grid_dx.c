@@ -163,12 +163,17 @@ static bool dx_sum_unit(const int32_t *pix, int64_t nt, const double *gp, int64_
  * (unscaled: grid_under_round), coordinate term */
 typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
 
-/* dx_sum_split's eight lanes: two groups' dxsum4 side by side */
-typedef struct { dxw s, c, err, sabs, mag, cerr; } dxsum8;
+/* dx_sum_split's eight lanes: two groups' dxsum4 side by side, and the second exact sum
+ * (s2, c2, err2) */
+typedef struct { dxw s, c, err, sabs, mag, cerr, s2, c2, err2; } dxsum8;
 
 /* DXL planes at once, or with two 2·DXL (lanes: channels c..c + DXL − 1 and with two the next
  * DXL, element pix of lane l at gp[pix·is + l]), every term split and every g suiting the split
- * (dx_g_ok): each term is Σ g·part[i], exact products, each summed as exact_sum_add does. The
+ * (dx_g_ok): each term is Σ g·part[i], exact products, each summed as exact_sum_add does, those
+ * of part[0] and part[2] into one sum and those of part[1] and part[3] into another, added
+ * into the first at the end: two chains of additions, each half as long as one (their latency
+ * was what the sums waited on), and still an error bound (the sums' dropped errors added); a
+ * value decided from them is the exact sum's (hi, lo) however it was approximated. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
  * GCC vectors of eight: element-wise IEEE operations, whatever instructions the target has (one
  * AVX-512 register: two groups for the instructions of one); without two the upper four repeat
@@ -200,15 +205,17 @@ dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_
     }
     if (bil)
         r->cerr += ag * k->cfac;
-    if (first) /* exact_sum_add on (0, 0, 0): s = 0 + p0 (−0 made +0 as there), c, err 0 */
+    if (first) { /* exact_sum_add on (0, 0, 0): s = 0 + p (−0 made +0 as there), c, err 0 */
         r->s = zero + p0;
-    else
+        r->s2 = zero + p1;
+    } else {
         dxw_exact_add(&r->s, &r->c, &r->err, &p0);
-    dxw_exact_add(&r->s, &r->c, &r->err, &p1);
+        dxw_exact_add(&r->s2, &r->c2, &r->err2, &p1);
+    }
     if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */
         dxw p2 = g * k->part[2], p3 = g * k->part[3];
         dxw_exact_add(&r->s, &r->c, &r->err, &p2);
-        dxw_exact_add(&r->s, &r->c, &r->err, &p3);
+        dxw_exact_add(&r->s2, &r->c2, &r->err2, &p3);
     }
 }
 
@@ -221,13 +228,16 @@ static inline __attribute__((always_inline)) void
 dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
              bool unit, bool two, dxsum4 r[2])
 {
-    dxsum8 w = {{0}, {0}, {0}, {0}, {0}, {0}};
+    dxsum8 w = {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}};
     if (nt > 0) /* the first term's first addition, peeled */
         dx_split_term(&t[0], gp, is, bil, one_word, unit, true, two, &w);
     for (int64_t i = 1; i < nt; i++)
         dx_split_term(&t[i], gp, is, bil, one_word, unit, false, two, &w);
     if (unit)
         w.mag = (dxw){0} + (double)nt;
+    dxw_exact_add(&w.s, &w.c, &w.err, &w.s2); /* the second sum into the first */
+    dxw_exact_add(&w.s, &w.c, &w.err, &w.c2);
+    w.err += w.err2;
     for (int h = 0; h < 1 + two; h++)
         r[h] = (dxsum4){DXW_HALF(w.s, h), DXW_HALF(w.c, h), DXW_HALF(w.err, h),
                         DXW_HALF(w.sabs, h), DXW_HALF(w.mag, h), DXW_HALF(w.cerr, h)};
