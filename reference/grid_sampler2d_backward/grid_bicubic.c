@@ -607,6 +607,29 @@ static int dgrid_batch(const bc_ctx *X, const bc_point *pts, int64_t n, int nth,
     return fail ? -1 : 0;
 }
 
+/* Batch n's gradOutput channel-innermost for bc_dx_lanes: gt[pix·cs + c], cs the channels
+ * rounded up to BC_LANES, the rest 0. */
+static void channels_inner(const bc_ctx *X, int64_t n, double *gt, int64_t cs, int nth)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_out = p->h_out * p->w_out;
+    enum { PB = 64 }; /* a block of points: each plane read a line at a time */
+#pragma omp parallel for num_threads(nth) schedule(static)
+    for (int64_t b = 0; b < hw_out; b += PB) {
+        int64_t end = b + PB < hw_out ? b + PB : hw_out;
+        for (int64_t c = 0; c < cs; c++) {
+            const double *go = X->go + (n * p->c + c) * hw_out;
+            for (int64_t pix = b; pix < end; pix++)
+                gt[pix * cs + c] = c < p->c ? go[pix] : 0;
+        }
+    }
+}
+
+static int64_t lanes_stride(const ref_grid_params *p)
+{
+    return (p->c + BC_LANES - 1) / BC_LANES * BC_LANES;
+}
+
 /* input_grad, batch by batch; with kept (one buffer a batch) grid_grad too, from the same
  * points, for the caller to hand on after input_grad's last chunk (slot order). */
 static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
@@ -618,12 +641,18 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
     int64_t group = step / hw_in < 1 ? 1 : step / hw_in;
     if (group > p->c)
         group = p->c > 0 ? p->c : 1;
+    int64_t cs = lanes_stride(p), hw_out = p->h_out * p->w_out;
     ref_chunkbuf b;
-    if (ref_chunkbuf_init(&b, group * hw_in) != 0)
+    /* a row of BC_LANES a cache line */
+    double *gt = aligned_alloc(64, (size_t)(hw_out * cs > 0 ? hw_out * cs : 8) * sizeof *gt);
+    if (!gt || ref_chunkbuf_init(&b, group * hw_in) != 0) {
+        free(gt);
         return -1;
+    }
     int rc = 0;
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         batch_points(X, n, pts, nth);
+        channels_inner(X, n, gt, cs, nth);
         bc_reach R = {0};
         rc = bc_reach_build(p, pts, &R);
         for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
@@ -636,15 +665,24 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
             {
                 bc_terms T = {0};
                 /* an element's channels in a row: its entries (~1 kB) are read once from
-                 * memory, not once a channel (the batch's entries are megabytes) */
+                 * memory, not once a channel (the batch's entries are megabytes); BC_LANES of
+                 * them at once where at least half as many remain (force_mpfr: one at a time,
+                 * the lanes' bound data tested against it) */
 #pragma omp for schedule(dynamic, 4)
                 for (int64_t e = 0; e < hw_in; e++)
-                    for (int64_t ci = 0; ci < nc; ci++) {
-                        int64_t i = ci * hw_in + e;
-                        int r = bc_dx_element(X, pts, &R, n, c0 + ci, e, &T, &b.o.v[i],
-                                           &b.o.flags[i], iv ? iv + 2 * i : NULL);
+                    for (int64_t ci = 0; ci < nc;) {
+                        int64_t i = ci * hw_in + e, nl = nc - ci;
+                        nl = nl > BC_LANES ? BC_LANES : nl;
+                        bool lanes = 2 * nl >= BC_LANES && !X->force;
+                        int r = lanes
+                                    ? bc_dx_lanes(X, pts, &R, gt, cs, n, c0 + ci, (int)nl, e, &T,
+                                                  &b.o.v[i], &b.o.flags[i], iv ? iv + 2 * i : NULL,
+                                                  hw_in)
+                                    : bc_dx_element(X, pts, &R, n, c0 + ci, e, &T, &b.o.v[i],
+                                                    &b.o.flags[i], iv ? iv + 2 * i : NULL);
+                        ci += lanes ? nl : 1;
                         fail |= r < 0;
-                        h += r > 0;
+                        h += r > 0 ? r : 0;
                     }
                 bc_terms_free(&T);
             }
@@ -655,6 +693,7 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
         rc = rc == 0 && kept ? dgrid_batch(X, pts, n, nth, &kept[n], hits) : rc;
     }
     ref_chunkbuf_free(&b);
+    free(gt);
     return rc;
 }
 
@@ -775,7 +814,8 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
 }
 
 /* Per point its struct and the limbs of its 16 coefficients of ~3·100 bits (an FP32 grid
- * value's coordinate has ~100 bits; wider ones, rare, take more), 25 reach entries; per input
+ * value's coordinate has ~100 bits; wider ones, rare, take more), 25 reach entries and its
+ * gradOutput's channels (channels_inner); per input
  * element its reach offset and mark; per thread an element's terms (every point's 25 taps at
  * worst, products of two coefficients and up to three doubles, 120 bytes each). */
 uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads)
@@ -783,5 +823,6 @@ uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads)
     uint64_t hw_out = (uint64_t)p->h_out * (uint64_t)p->w_out;
     uint64_t hw_in = (uint64_t)p->h_in * (uint64_t)p->w_in;
     return hw_out * (sizeof(bc_point) + 16 * 64 + 25 * sizeof(bc_entry)) + hw_in * 9 +
+           hw_out * (uint64_t)lanes_stride(p) * sizeof(double) +
            (uint64_t)(threads > 0 ? threads : 1) * (hw_out * 25 + 64) * 120;
 }

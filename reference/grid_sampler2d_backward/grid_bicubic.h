@@ -99,6 +99,21 @@ static inline bool unit_under(double a, double *y)
     return unit_mul(y, ref_fmax(1, a));
 }
 
+/* ---- BC_LANES lanes as one GCC vector (element-wise IEEE operations, whatever instructions
+ * the target has): input_grad's channels, grid_grad's taps ---- */
+#define BC_LANES 8 /* BCV_SPLAT's count */
+typedef double bcv __attribute__((vector_size(BC_LANES * sizeof(double))));
+typedef int64_t bcvi __attribute__((vector_size(BC_LANES * sizeof(double))));
+#define BCV_SPLAT(x) ((bcv){x, x, x, x, x, x, x, x})
+#define BCV_ABS(x) ((bcv)((bcvi)(x) & INT64_MAX))
+#define BCV_PICK(m, a, b) ((bcv)(((bcvi)(a) & (m)) | ((bcvi)(b) & ~(m)))) /* m ? a : b */
+
+/* r = fma(a, b, c) lane by lane (a macro: no vector in the ABI); one instruction where the
+ * target has it */
+#define BCV_FMA(r, a, b, c)                                                                        \
+    for (int l_ = 0; l_ < BC_LANES; l_++)                                                          \
+        (r)[l_] = fma((a)[l_], (b)[l_], (c)[l_])
+
 /* ---- grid_bicubic.c ---- */
 void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi);
 
@@ -133,6 +148,12 @@ void bc_reach_free(bc_reach *R);
  * terms), −1 out of memory; ival gets an interval element's offsets (NULL: none allowed). */
 int bc_dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
                   int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival);
+/* The same for nl ≤ BC_LANES channels c.. at once (output l at v[l·stride], fl[l·stride],
+ * ival + 2·l·stride), from gradOutput channel-innermost (point pix's channel c at
+ * gt[pix·cs + c], cs ≥ c + BC_LANES, the lanes past nl 0): the answers decided fast, or −1. */
+int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *gt,
+                int64_t cs, int64_t n, int64_t c, int nl, int64_t e, bc_terms *T, ref_value *v,
+                uint8_t *fl, double *ival, int64_t stride);
 bool bc_class_unsure(bool nan, double a, double x, double ex, bool gx, double y, double ey,
                      bool gy, double tiny);
 mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec);

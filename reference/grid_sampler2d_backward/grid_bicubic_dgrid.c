@@ -62,22 +62,54 @@ static double dgrid_sabs_scaled(const void *ctx)
  * sums dropped; nz counts the non-zero products. */
 typedef struct { double s, c, e, err; int64_t nz; } bc_tapsum;
 
-/* Adds g·val (finite); false when the product leaves the fast range (its error not exact). */
-static inline bool tapsum_add(bc_tapsum *t, double g, double val)
+/* The taps' channel sums side by side, lane k % BC_LANES of the (k / BC_LANES)th tap k's
+ * bc_tapsum (its fields as vectors); bad marks a lane whose product left the fast range (its
+ * error not exact). */
+typedef struct { bcv s, c, e, err; bcvi nz, bad; } bc_tapsum_lanes;
+
+/* Adds g·val[k] (finite) on every lane k, val 0 where the tap is absent (nothing added): its
+ * rounded part summed error-free into s + c, its error (fma, exact) into e, what those sums
+ * drop bounded in err. */
+static inline __attribute__((always_inline)) void tapsum_lanes_add(bc_tapsum_lanes *t, double g,
+                                                                   const double *val)
 {
-    if (g == 0 || val == 0)
-        return true;
-    double p = g * val, m = fabs(p);
-    if (!(m >= 0x1p-900 && m <= 0x1p900))
-        return false;
-    ref_dd a = ref_two_sum(t->s, p), b = ref_two_sum(t->c, a.lo);
-    double e = t->e + fma(g, val, -p); /* errs by ≤ 2^-53·|e| (exact when subnormal) */
-    t->s = a.hi;
-    t->c = b.hi;
-    t->e = e;
-    t->err += fabs(b.lo) + fabs(e) * 0x1p-52;
-    t->nz++;
-    return true;
+    if (g == 0)
+        return;
+    bcv v, gv = BCV_SPLAT(g);
+    memcpy(&v, val, sizeof v);
+    bcv p = gv * v, np = -p, m = BCV_ABS(p), f;
+    /* v ≠ 0 and 2^-900 ≤ m ≤ 2^900 on the bits as integers (−1 or 0 from the sign bit): GCC 12
+     * makes these comparisons of doubles a lane at a time here */
+    bcvi vb = (bcvi)BCV_ABS(v), mb = (bcvi)m;
+    bcvi act = (vb | -vb) >> 63;
+    bcvi in = ~(((mb - (int64_t)0x07b0000000000000) | ((int64_t)0x7830000000000000 - mb)) >> 63);
+    bcvi add = act & in;
+    t->bad |= act & ~in;
+    bcv s = t->s + p, bb = s - t->s, al = (t->s - (s - bb)) + (p - bb); /* ref_two_sum */
+    bcv c = t->c + al, cc = c - t->c, bl = (t->c - (c - cc)) + (al - cc);
+    BCV_FMA(f, gv, v, np);
+    bcv e = t->e + f, err = t->err + (BCV_ABS(bl) + BCV_ABS(e) * 0x1p-52);
+    t->s = BCV_PICK(add, s, t->s);
+    t->c = BCV_PICK(add, c, t->c);
+    t->e = BCV_PICK(add, e, t->e);
+    t->err = BCV_PICK(add, err, t->err);
+    t->nz -= add;
+}
+
+/* tapsum_lanes_add of nc channels' g (gb) and taps' values (vk, 16 a channel), in order.
+ * A function of its own: inlined into bc_dgrid_point, GCC 12 makes its comparisons a lane at
+ * a time. */
+GRID_CLONES
+static void tapsums_block(bc_tapsum_lanes *SL, const double *gb, const double *vk, int64_t nc)
+{
+    bc_tapsum_lanes A = SL[0], B = SL[1]; /* in registers */
+    _Static_assert(16 / BC_LANES == 2, "A and B");
+    for (int64_t j = 0; j < nc; j++) {
+        tapsum_lanes_add(&A, gb[j], &vk[j * 16]);
+        tapsum_lanes_add(&B, gb[j], &vk[j * 16 + BC_LANES]);
+    }
+    SL[0] = A;
+    SL[1] = B;
 }
 
 /* Adds D·S_k (D = Dd within 2^-102 relative) to f with its bound: |D − Dd|·|S| + |Dd|·|S − Ŝ|
@@ -312,7 +344,14 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
     double unit1[2]; /* a term's underflow part where |g|, |val| ≤ 1 (the max(1, ·) are 1) */
     for (int cm = 0; cm < 2; cm++)
         unit1[cm] = under_term(1, 1, umul[cm]);
-    bc_tapsum S[16] = {{0}};
+    bc_tapsum_lanes SL[16 / BC_LANES];
+    memset(SL, 0, sizeof SL);
+    int64_t koff[16]; /* tap k's input offset, −1 absent */
+    for (int k = 0; k < 16; k++)
+        koff[k] = -1;
+    for (int i = 0; i < nt; i++)
+        if (tp[i].k >= 0)
+            koff[tp[i].k] = tp[i].off;
     bool fast = !X->force && pt->dd;
     /* both components' bound sums side by side, lane cm the same IEEE operations in the same
      * order as one at a time */
@@ -321,7 +360,7 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
     /* a block of channels' values gathered first: loads free of the sums' chains overlap their
      * cache misses (the taps of random coordinates are scattered over C planes) */
     enum { CB = 32 };
-    double gb[CB], vb[CB * 25];
+    double gb[CB] = {0}, vb[CB * 25], vk[CB * 16]; /* vk: by tap k, 0 where absent */
     for (int64_t c = 0; c < p->c; c++) {
         int64_t cb = c % CB;
         if (cb == 0)
@@ -330,6 +369,8 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
                 const double *in = X->in + (n * p->c + c + j) * hw_in;
                 for (int i = 0; i < nt; i++)
                     vb[j * 25 + i] = in[tp[i].off];
+                for (int k = 0; k < 16; k++)
+                    vk[j * 16 + k] = koff[k] >= 0 ? in[koff[k]] : 0;
             }
         double g = gb[cb];
         for (int i = 0; i < nt; i++) {
@@ -360,9 +401,16 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
             under += ones ? un1 : (v2d){under_term(g, val, umul[0]), under_term(g, val, umul[1])};
             if (big)
                 spre = (v2d){INFINITY, INFINITY}; /* a partial product may overflow */
-            if (fast && t->k >= 0)
-                fast = tapsum_add(&S[t->k], g, val);
         }
+        if (fast && (cb == CB - 1 || c == p->c - 1)) /* the block's g·val all finite */
+            tapsums_block(SL, gb, vk, cb + 1);
+    }
+    bc_tapsum S[16];
+    for (int k = 0; k < 16; k++) {
+        const bc_tapsum_lanes *L = &SL[k / BC_LANES];
+        int l = k % BC_LANES;
+        fast = fast && !L->bad[l];
+        S[k] = (bc_tapsum){L->s[l], L->c[l], L->e[l], L->err[l], L->nz[l]};
     }
     int decided = 0;
     for (int cm = 0; cm < 2; cm++) {

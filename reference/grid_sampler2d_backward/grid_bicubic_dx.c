@@ -144,42 +144,31 @@ static double dx_sabs_scaled(const void *ctx)
     return s;
 }
 
-/* 1 when the fast path decided it, 0 MPFR, −1 out of memory (GRID_CLONES: dgrid_point). */
-GRID_CLONES
-int bc_dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
-                  int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
+/* What an element's entries give one channel before its value is decided: the bound data and
+ * the fast sum. */
+typedef struct {
+    double sabs, cerr, under;
+    bool unsure;
+    bc_fast F;
+} dx_sums;
+
+/* under_mag's term of a finite g (wy·wx may underflow, then × g; |g| ≤ 1: unit_value(16)) */
+static inline double dx_under(double ag)
+{
+    double y;
+    return ag <= 1 ? REF_UNDER_SCALE
+           : unit_under(ag, &y) ? unit_value(y)
+                                : ref_fmax(1, ag) * REF_UNDER_SCALE;
+}
+
+/* The element's value, bound and flags from its sums S (v zeroed but nops and nterms): 1 when
+ * the fast sum decided it, 0 MPFR (T's terms), −1 out of memory. */
+static int dx_finish(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *go,
+                     int64_t e, bc_terms *T, dx_sums *S, ref_value *v, uint8_t *fl, double *ival)
 {
     const ref_grid_params *p = X->p;
-    const double *go = X->go + (n * p->c + c) * p->h_out * p->w_out;
-    memset(v, 0, sizeof *v);
-    *fl = 0;
-    v->nops = 2;
     T->n = 0;
-    bool unsure = false;
-    double sabs = 0, cerr = 0, under = 0;
-    bc_fast F = {.ok = !X->force};
-    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
-        const bc_entry *en = &R->ent[i];
-        double g = go[en->pix], ag = fabs(g);
-        bool gx = en->kx == 4, gy = en->ky == 4;
-        v->nterms++;
-        if (!isfinite(g)) {
-            const bc_axis *ax = &pts[en->pix].ax[0], *ay = &pts[en->pix].ax[1];
-            unsure = unsure || ax->unres || ay->unres ||
-                     bc_class_unsure(isnan(g), 1, en->wx, ax->ew, gx, en->wy, ay->ew, gy, X->tiny);
-            F.ok = false;
-        } else {
-            sabs += ag * en->wx * en->wy;
-            cerr += ag * en->q;
-            double y; /* wy·wx may underflow, then × g; |g| ≤ 1: unit_value(16) */
-            under += ag <= 1                ? REF_UNDER_SCALE
-                     : unit_under(ag, &y) ? unit_value(y)
-                                          : ref_fmax(1, ag) * REF_UNDER_SCALE;
-        }
-        if (!gx && !gy) /* a ghost adds to the bound only */
-            F.ok = F.ok && en->dd, fast_add(&F, en->w, g);
-    }
-    bool decided = bc_fast_done(&F, v);
+    bool decided = bc_fast_done(&S->F, v);
     for (int64_t i = R->start[e]; !decided && i < R->start[e + 1]; i++) {
         const bc_entry *en = &R->ent[i];
         if (en->kx == 4 || en->ky == 4)
@@ -188,13 +177,15 @@ int bc_dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64
         if (bc_exact_term(T, pt->ax[0].w[en->kx], pt->ax[1].w[en->ky], &go[en->pix], 1) != 0)
             return -1;
     }
+    double sabs = S->sabs, cerr = S->cerr;
     if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */
         sabs = cerr = INFINITY;
     bc_dx_sum sum_of = {pts, R, go, e};
-    ref_set_sum_abs(v, sabs, 1 + (double)(v->nterms + 8) * 0x1p-52, dx_sabs_scaled, &sum_of);
-    v->coord_err = cerr * (1 + (double)(v->nterms + 8) * 0x1p-52);
-    v->under_mag = under * (1 + (double)(v->nterms + 8) * 0x1p-52);
-    bc_finish(T, v, fl, unsure, X->ovf, 0, decided);
+    double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
+    ref_set_sum_abs(v, sabs, k, dx_sabs_scaled, &sum_of);
+    v->coord_err = cerr * k;
+    v->under_mag = S->under * k;
+    bc_finish(T, v, fl, S->unsure, X->ovf, 0, decided);
     double off;
     if (R->unres[e] && !(*fl & REF_FLAG_UNCHECKABLE)) {
         /* an unresolved point's taps may reach it: a finite value is judged within an
@@ -215,4 +206,152 @@ int bc_dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64
         }
     }
     return decided;
+}
+
+static const double *dx_go(const bc_ctx *X, int64_t n, int64_t c)
+{
+    return X->go + (n * X->p->c + c) * X->p->h_out * X->p->w_out;
+}
+
+static void dx_start(ref_value *v, uint8_t *fl, int64_t nterms)
+{
+    memset(v, 0, sizeof *v);
+    *fl = 0;
+    v->nops = 2;
+    v->nterms = nterms;
+}
+
+/* 1 when the fast path decided it, 0 MPFR, −1 out of memory (GRID_CLONES: dgrid_point). */
+GRID_CLONES
+int bc_dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64_t n,
+                  int64_t c, int64_t e, bc_terms *T, ref_value *v, uint8_t *fl, double *ival)
+{
+    const double *go = dx_go(X, n, c);
+    dx_start(v, fl, R->start[e + 1] - R->start[e]);
+    dx_sums S = {.F = {.ok = !X->force}};
+    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
+        const bc_entry *en = &R->ent[i];
+        double g = go[en->pix], ag = fabs(g);
+        bool gx = en->kx == 4, gy = en->ky == 4;
+        if (!isfinite(g)) {
+            const bc_axis *ax = &pts[en->pix].ax[0], *ay = &pts[en->pix].ax[1];
+            S.unsure = S.unsure || ax->unres || ay->unres ||
+                       bc_class_unsure(isnan(g), 1, en->wx, ax->ew, gx, en->wy, ay->ew, gy,
+                                       X->tiny);
+            S.F.ok = false;
+        } else {
+            S.sabs += ag * en->wx * en->wy;
+            S.cerr += ag * en->q;
+            S.under += dx_under(ag);
+        }
+        if (!gx && !gy) /* a ghost adds to the bound only */
+            S.F.ok = S.F.ok && en->dd, fast_add(&S.F, en->w, g);
+    }
+    return dx_finish(X, pts, R, go, e, T, &S, v, fl, ival);
+}
+
+/* ---- BC_LANES channels at once ----
+ * One element's channels side by side, a lane each, as GCC vectors (element-wise IEEE
+ * operations): each lane's sums are bc_dx_element's, the same operations in the same order, so
+ * its bound data and fast sum are bitwise a lone channel's; what a lane of one channel took
+ * as a chain of dependent double-double additions now runs beside the other lanes'. */
+/* Whether every lane of m is set: halves and-ed together (a lane at a time costs an extraction
+ * each) */
+static inline __attribute__((always_inline)) bool bcv_all(const bcvi *m)
+{
+    _Static_assert(BC_LANES == 8, "three halvings");
+    bcvi x = *m & __builtin_shufflevector(*m, *m, 4, 5, 6, 7, 0, 1, 2, 3);
+    x &= __builtin_shufflevector(x, x, 2, 3, 0, 1, 2, 3, 0, 1);
+    return (x[0] & x[1]) != 0;
+}
+
+typedef struct { bcv sabs, cerr, under, sh, sl, err; bcvi ok, nz, bad; } dx_lanes_sums;
+
+/* fast_add of w·g in each lane where ok */
+static inline __attribute__((always_inline)) void lanes_fast_add(dx_lanes_sums *L, ref_dd w,
+                                                                 const bcv *g)
+{
+    if (w.hi == 0)
+        return;
+    bcv whi = BCV_SPLAT(w.hi), wlo = BCV_SPLAT(w.lo), p = whi * *g, np = -p, e, lo;
+    BCV_FMA(e, whi, *g, np); /* ref_dd_mul_d */
+    BCV_FMA(lo, wlo, *g, e);
+    bcv th = p + lo, tl = lo - (th - p), m = BCV_ABS(th);
+    bcvi in = (m >= 0x1p-900) & (m <= 0x1p900), act = L->ok & (*g != 0), add = act & in;
+    L->ok &= ~act | in;
+    /* ref_dd_add(s, t) */
+    bcv s = L->sh + th, bb = s - L->sh, sl = (L->sh - (s - bb)) + (th - bb);
+    bcv t = L->sl + tl, cc = t - L->sl, tlo = (L->sl - (t - cc)) + (tl - cc);
+    bcv v = s + (sl + t), vl = (sl + t) - (v - s);
+    bcv h = v + (tlo + vl), hl = (tlo + vl) - (h - v);
+    bcv terr = m * 0x1p-101 + REF_DD_TINY; /* ref_acc_add's bound */
+    bcv err = L->err + (terr + 4 * REF_U2 * BCV_ABS(h) * 1.001 + REF_DD_TINY);
+    L->sh = BCV_PICK(add, h, L->sh);
+    L->sl = BCV_PICK(add, hl, L->sl);
+    L->err = BCV_PICK(add, err, L->err);
+    L->nz -= add;
+}
+
+/* bc_dx_element's loop for channels c..c + BC_LANES − 1 of element e (gt: gradOutput
+ * channel-innermost, lane l of point pix at gt[pix·cs + l]); L->bad marks the lanes with a
+ * non-finite g, which bc_dx_element redoes. */
+GRID_CLONES
+static void dx_lanes_sum(const bc_ctx *X, const bc_reach *R, const double *gt, int64_t cs,
+                         int64_t e, dx_lanes_sums *out)
+{
+    const bcv one = BCV_SPLAT(1.0), under1 = BCV_SPLAT(REF_UNDER_SCALE);
+    dx_lanes_sums A = {.ok = (bcvi){0} - !X->force}, *L = &A; /* in registers, not *out */
+    int64_t ahead = R->start[X->p->h_in * X->p->w_in]; /* every entry */
+    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
+        const bc_entry *en = &R->ent[i];
+        if (i + 16 < ahead) /* the points are scattered: a cache miss each, 16 entries ahead */
+            __builtin_prefetch(gt + R->ent[i + 16].pix * cs);
+        bcv g, ag;
+        memcpy(&g, gt + en->pix * cs, sizeof g);
+        ag = BCV_ABS(g);
+        L->bad |= ~(ag <= DBL_MAX);
+        L->sabs += ag * en->wx * en->wy;
+        L->cerr += ag * en->q;
+        bcvi small = ag <= one;
+        if (bcv_all(&small)) {
+            L->under += under1;
+        } else {
+            bcv u;
+            for (int l = 0; l < BC_LANES; l++)
+                u[l] = dx_under(ag[l]);
+            L->under += u;
+        }
+        if (en->kx == 4 || en->ky == 4) /* a ghost adds to the bound only */
+            continue;
+        if (!en->dd)
+            L->ok = (bcvi){0};
+        lanes_fast_add(L, en->w, &g);
+    }
+    *out = A;
+}
+
+int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *gt,
+                int64_t cs, int64_t n, int64_t c, int nl, int64_t e, bc_terms *T, ref_value *v,
+                uint8_t *fl, double *ival, int64_t stride)
+{
+    dx_lanes_sums L;
+    dx_lanes_sum(X, R, gt + c, cs, e, &L);
+    int hits = 0;
+    for (int l = 0; l < nl; l++) {
+        int64_t o = l * stride;
+        double *iv = ival ? ival + 2 * o : NULL;
+        int r;
+        if (L.bad[l]) {
+            r = bc_dx_element(X, pts, R, n, c + l, e, T, &v[o], &fl[o], iv);
+        } else {
+            dx_sums S = {L.sabs[l], L.cerr[l], L.under[l], false,
+                         {{{L.sh[l], L.sl[l]}, L.err[l]}, L.ok[l] != 0, L.nz[l]}};
+            dx_start(&v[o], &fl[o], R->start[e + 1] - R->start[e]);
+            r = dx_finish(X, pts, R, dx_go(X, n, c + l), e, T, &S, &v[o], &fl[o], iv);
+        }
+        if (r < 0)
+            return -1;
+        hits += r;
+    }
+    return hits;
 }

@@ -629,6 +629,41 @@ static void int_coordinates_equal_mpfr(void **state)
     assert_true(hits > 0 && falls > 0);
 }
 
+/* input_grad's channels side by side (bc_dx_lanes: 8 lanes where at least 4 channels of a
+ * chunk remain; force_mpfr takes them one at a time): 13 channels, so lanes of 8 and of 5 (3
+ * idle), bitwise pure MPFR's on every field, with data of ordinary values, then with zeros,
+ * values past the fast range (products below 2^-900 or above 2^900) and non-finite gradients
+ * in some lanes only (the lane redone alone), on every dtype's path, padding and alignment. */
+static void fast_equals_mpfr_lanes(void **state)
+{
+    (void)state;
+    const double xs[] = {-1, -0.5, 0.1, 0.5, 0.95, 0.5 + 0x1p-24, 0.3, -0.7, 1.05, -0.9,
+                         0.6, -0.2, 0.77, -0.33, 0x1p-52, 1 - 0x1p-53};
+    const double vals[] = {0.3, -1.7, 0x1.6a09e6p-1, 3.25, -0.0625, 1e-3, -2.5, 0.9, 7, -0.4,
+                           0, 0x1p-600, -0x1p-1074, 0x1p700, DBL_MAX, -0.0, INFINITY, NAN};
+    const ref_dtype dts[2] = {REF_DT_FLOAT, REF_DT_DOUBLE};
+    ref_grid_params p = bicubic(2, 13, 5, 6, 4, 5, REF_PAD_ZEROS, false);
+    double go[2 * 13 * 20], in[2 * 13 * 30], gr[2 * 20 * 2];
+    int64_t hits = 0, falls = 0;
+    for (int d = 0; d < 2; d++)
+        for (int pad = 0; pad < 3; pad++)
+            for (int align = 0; align < 2; align++)
+                for (int mix = 0; mix < 3; mix++) {
+                    p.padding = (ref_padding)pad;
+                    p.align_corners = align;
+                    /* mix 0: ordinary values; 1: zeros and past the fast range too; 2: every
+                     * value, gradients of one channel in 7 non-finite now and then */
+                    int nv = mix == 0 ? 10 : mix == 1 ? 16 : 18;
+                    for (int i = 0; i < (int)(sizeof go / sizeof go[0]); i++)
+                        go[i] = vals[(i * 7 + d + pad) % (i / 20 % 7 == 3 ? nv : nv < 16 ? nv : 16)];
+                    cycle(in, (int)(sizeof in / sizeof in[0]), vals, mix == 0 ? 10 : 16, 5, align);
+                    cycle(gr, 80, xs, 16, 3, pad + 2 * mix);
+                    fast_vs_mpfr(&p, go, in, gr, dts[d], &hits, &falls);
+                }
+    print_message("lanes: %lld answers fast, %lld by MPFR\n", (long long)hits, (long long)falls);
+    assert_true(hits > 10000 && falls > 10000); /* the extremes are MPFR's */
+}
+
 /* Both outputs in one call (one pass over the batches: grid_grad kept until input_grad's last
  * chunk) give what a call for each output gives alone (one pass each), bitwise. */
 static void one_pass_equals_two(void **state)
@@ -673,7 +708,7 @@ int main(void)
         cmocka_unit_test(underflow_magnified_by_gradient),
         cmocka_unit_test(under_mag_as_subnormal_products),
         cmocka_unit_test(fast_equals_mpfr_corners), cmocka_unit_test(one_pass_equals_two),
-        cmocka_unit_test(int_coordinates_equal_mpfr),
+        cmocka_unit_test(int_coordinates_equal_mpfr), cmocka_unit_test(fast_equals_mpfr_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
