@@ -99,6 +99,16 @@ static inline bool unit_under(double a, double *y)
     return unit_mul(y, ref_fmax(1, a));
 }
 
+/* x·(1 + j·2^-52) for an under_mag sum x ≥ 0 (j ≥ 0: the term count and 8), as the double
+ * product rounds it but without its assist where x is subnormal: x = m·2^-1074 gains
+ * m·j·2^-52 units, under half of one where m·j < 2^51, so it rounds to x itself. */
+static inline double bc_under_grow(double x, int64_t j)
+{
+    if (x < 0x1p-1022 && (double)ref_bits_of(x) * (double)j < 0x1p51)
+        return x;
+    return x * (1 + (double)j * 0x1p-52);
+}
+
 /* ---- BC_LANES lanes as one GCC vector (element-wise IEEE operations, whatever instructions
  * the target has): input_grad's channels, grid_grad's taps ---- */
 #define BC_LANES 8 /* BCV_SPLAT's count */

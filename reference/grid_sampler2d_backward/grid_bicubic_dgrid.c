@@ -281,7 +281,7 @@ static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t 
     bc_dg_sum sum_of = {X, pt, n, pix, comp, B->mult};
     ref_set_sum_abs(v, B->sabs, k, dgrid_sabs_scaled, &sum_of);
     v->coord_err = B->cerr * k;
-    v->under_mag = B->under * k;
+    v->under_mag = bc_under_grow(B->under, v->nterms + 8); /* B->under·k */
     bc_finish(T, v, fl, B->unsure, X->ovf, B->spre * k, decided);
     double m, pre;
     if ((ax->unres || ay->unres) && !(*fl & REF_FLAG_UNCHECKABLE)) {
@@ -304,6 +304,19 @@ static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t 
 }
 
 typedef double v2d __attribute__((vector_size(16)));
+
+/* Whether nc channels' g (gb) and taps' values (vb, nt of 25 a channel) are all at most 1 in
+ * magnitude (NaN and ±inf are not). */
+static bool all_unit(const double *gb, const double *vb, int nt, int64_t nc)
+{
+    bool ok = true;
+    for (int64_t j = 0; j < nc; j++) {
+        ok &= fabs(gb[j]) <= 1;
+        for (int i = 0; i < nt; i++)
+            ok &= fabs(vb[j * 25 + i]) <= 1;
+    }
+    return ok;
+}
 
 /* A grid_grad term's underflow part (g, val finite): max(1, |g|)·REF_UNDER_SCALE·max(1, |val|)·2,
  * then × umul, in units of 2^-1074 where unit_mul shows the products exact. */
@@ -361,9 +374,10 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
      * cache misses (the taps of random coordinates are scattered over C planes) */
     enum { CB = 32 };
     double gb[CB] = {0}, vb[CB * 25], vk[CB * 16]; /* vk: by tap k, 0 where absent */
+    bool ones = false; /* every g and val of the block at most 1 in magnitude (finite) */
     for (int64_t c = 0; c < p->c; c++) {
         int64_t cb = c % CB;
-        if (cb == 0)
+        if (cb == 0) {
             for (int64_t j = 0; j < CB && c + j < p->c; j++) {
                 gb[j] = X->go[(n * p->c + c + j) * hw_out + pix];
                 const double *in = X->in + (n * p->c + c + j) * hw_in;
@@ -372,7 +386,28 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
                 for (int k = 0; k < 16; k++)
                     vk[j * 16 + k] = koff[k] >= 0 ? in[koff[k]] : 0;
             }
+            ones = all_unit(gb, vb, nt, p->c - c < CB ? p->c - c : CB);
+        }
         double g = gb[cb];
+        if (ones) { /* the loop below where every test holds: finite, not big, ones */
+            for (int i = 0; i < nt; i++) {
+                const bc_dgtap *t = &tp[i];
+                double a = fabs(g * vb[cb * 25 + i]);
+                v2d av = {a, a}, fx, fy, px, py, q;
+                memcpy(&fx, t->fx, sizeof fx);
+                memcpy(&fy, t->fy, sizeof fy);
+                memcpy(&px, t->px, sizeof px);
+                memcpy(&py, t->py, sizeof py);
+                memcpy(&q, t->q, sizeof q);
+                sabs += av * fx * fy * mult;
+                spre += av * px * py;
+                cerr += av * mult * q;
+                under += un1;
+            }
+            if (fast && (cb == CB - 1 || c == p->c - 1))
+                tapsums_block(SL, gb, vk, cb + 1);
+            continue;
+        }
         for (int i = 0; i < nt; i++) {
             const bc_dgtap *t = &tp[i];
             double val = vb[cb * 25 + i], a = fabs(g * val);

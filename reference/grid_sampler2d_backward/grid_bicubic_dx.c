@@ -184,7 +184,7 @@ static int dx_finish(const bc_ctx *X, const bc_point *pts, const bc_reach *R, co
     double k = 1 + (double)(v->nterms + 8) * 0x1p-52;
     ref_set_sum_abs(v, sabs, k, dx_sabs_scaled, &sum_of);
     v->coord_err = cerr * k;
-    v->under_mag = S->under * k;
+    v->under_mag = bc_under_grow(S->under, v->nterms + 8); /* S->under·k */
     bc_finish(T, v, fl, S->unsure, X->ovf, 0, decided);
     double off;
     if (R->unres[e] && !(*fl & REF_FLAG_UNCHECKABLE)) {

@@ -664,6 +664,46 @@ static void fast_equals_mpfr_lanes(void **state)
     assert_true(hits > 10000 && falls > 10000); /* the extremes are MPFR's */
 }
 
+/* input_grad's under_mag (grid_bicubic.c's opening comment): Σ max(1, |g|)·2^-1070 over an
+ * element's terms, times 1 + (terms + 8)·2^-52, each a double operation. Every point at one
+ * coordinate and each channel's gradients one value G, so an element's sum is terms·G·2^-1070,
+ * exact; the expected value is that times the factor in plain double (subnormal or not). G =
+ * 2^40 puts the product a unit or more above the sum (its rounding decides), G ≤ 3 leaves it the
+ * sum; 8 channels take the lanes, 3 one at a time. */
+static void under_mag_grows_as_product(void **state)
+{
+    (void)state;
+    const double gs[] = {0x1p40, 0.5, 0x1p20, 3, -0x1p40, 1, 0x1.8p30, -2};
+    enum { NP = 16 }; /* points: 16 terms an element reached, 1.5 units above 2^40's sum */
+    for (int64_t nc = 3; nc <= 8; nc += 5) {
+        ref_grid_params p = bicubic(1, nc, 5, 5, 1, NP, REF_PAD_BORDER, false);
+        double go[8 * NP], in[8 * 25], gr[2 * NP];
+        for (int i = 0; i < 8 * NP; i++)
+            go[i] = gs[i / NP];
+        for (int i = 0; i < 8 * 25; i++)
+            in[i] = 0.25 * (i % 7) - 0.5;
+        for (int i = 0; i < NP; i++) {
+            gr[2 * i] = 0.1;
+            gr[2 * i + 1] = -0.3;
+        }
+        ref_output oi, og;
+        run(&p, go, in, gr, REF_DT_FLOAT, &oi, &og);
+        int grown = 0;
+        for (int64_t i = 0; i < oi.numel; i++) {
+            double G = fabs(gs[i / 25]), f = G <= 1 ? 0x1p-1070 : G * 0x1p-1070;
+            double sum = (double)oi.v[i].nterms * f;
+            double want = sum * (1 + (double)(oi.v[i].nterms + 8) * 0x1p-52);
+            if (memcmp(&want, &oi.v[i].under_mag, sizeof want))
+                fail_msg("element %lld: under_mag %a, expected %a", (long long)i,
+                         oi.v[i].under_mag, want);
+            grown += want != sum;
+        }
+        assert_true(grown > 0 && oi.numel - grown > 0); /* both sides of the shortcut */
+        ref_output_free(&oi);
+        ref_output_free(&og);
+    }
+}
+
 /* Both outputs in one call (one pass over the batches: grid_grad kept until input_grad's last
  * chunk) give what a call for each output gives alone (one pass each), bitwise. */
 static void one_pass_equals_two(void **state)
@@ -709,6 +749,7 @@ int main(void)
         cmocka_unit_test(under_mag_as_subnormal_products),
         cmocka_unit_test(fast_equals_mpfr_corners), cmocka_unit_test(one_pass_equals_two),
         cmocka_unit_test(int_coordinates_equal_mpfr), cmocka_unit_test(fast_equals_mpfr_lanes),
+        cmocka_unit_test(under_mag_grows_as_product),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
