@@ -255,6 +255,7 @@ int bc_dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64
  * operations): each lane's sums are bc_dx_element's, the same operations in the same order, so
  * its bound data and fast sum are bitwise a lone channel's; what a lane of one channel took
  * as a chain of dependent double-double additions now runs beside the other lanes'. */
+
 /* Whether every lane of m is set: halves and-ed together (a lane at a time costs an extraction
  * each) */
 static inline __attribute__((always_inline)) bool bcv_all(const bcvi *m)
@@ -265,6 +266,8 @@ static inline __attribute__((always_inline)) bool bcv_all(const bcvi *m)
     return (x[0] & x[1]) != 0;
 }
 
+/* Each lane's dx_sums: its bound data, its fast sum F.a as sh + sl within err, F.ok as ok (−1
+ * true, 0 false) and F.nonzero as nz; bad: a non-finite g */
 typedef struct { bcv sabs, cerr, under, sh, sl, err; bcvi ok, nz, bad; } dx_lanes_sums;
 
 /* fast_add of w·g in each lane where ok */
