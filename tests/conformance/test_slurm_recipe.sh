@@ -23,7 +23,7 @@ t_up=$(date +%s.%N)
 
 # The documented commands, from a submit directory (ACLCTS and ACLCTS_SUITES as documented for
 # running outside the repository root; sbatch exports them to the tasks).
-cd "$T"
+cd "$T" || exit 1
 export ACLCTS ACLCTS_SUITES=$SRC/suites/
 wait_done() { # JOBID [TIMEOUT]: until no task of the job is pending or running
   slurm_wait_done "$1" "${2:-150}" || fail "job $1 did not finish: $(squeue -j "$1")"
