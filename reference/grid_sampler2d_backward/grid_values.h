@@ -264,12 +264,13 @@ typedef struct {
 
 /* The vector loops (grid_dx_block, dgrid_lanes, grid_dgrid_point, prepare_rows) and grid_dx_terms_team (its
  * fma calls) compiled three times, for x86-64-v4 (AVX-512: 32 vector registers, so dgrid's 18
- * sums spill less), AVX2 and the baseline, the one the CPU runs chosen when the program loads:
+ * sums spill less), x86-64-v3 (AVX2 with FMA: "avx2" alone would leave every fma() a libm call)
+ * and the baseline, the one the CPU runs chosen when the program loads:
  * the same IEEE operations either way (ISO C mode contracts nothing, so FMA units only serve
  * explicit fma() calls, which round once whatever computes them), only other registers.
  * -DGRID_NO_CLONES keeps the baseline alone (how tests compare them). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GRID_NO_CLONES)
-#define GRID_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define GRID_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define GRID_CLONES
 #endif
