@@ -68,19 +68,22 @@ static double shared_factor(const axis_win *w, int n, bool include_pad)
     return f;
 }
 
-/* Whether columns iw + k·sw (k < 4) form an affine group (pool_tabs.aff). */
-static bool affine_group(const axis_tab *t, int64_t iw, int64_t sw)
+/* Whether columns iw + k·sw (k < 4) form an affine group, and which (AFF_*, pool_tabs.aff):
+ * lane k's windows those of iw shifted by k, the last lane's all of them or (n ≥ 2) all but
+ * the last. */
+static uint8_t affine_group(const axis_tab *t, int64_t iw, int64_t sw)
 {
     const axis_win *w0 = t->w + iw * t->cap;
-    int n = t->cnt[iw];
-    bool ok = n > 0;
+    int n = t->cnt[iw], last = t->cnt[iw + 3 * sw];
+    bool ok = n > 0 && (last == n || (n >= 2 && last == n - 1));
     for (int k = 1; k < 4 && ok; k++) {
         const axis_win *wk = t->w + (iw + k * sw) * t->cap;
-        ok = t->cnt[iw + k * sw] == n;
-        for (int j = 0; j < n && ok; j++)
+        int nk = k < 3 ? n : last;
+        ok = t->cnt[iw + k * sw] == nk;
+        for (int j = 0; j < nk && ok; j++)
             ok = wk[j].o == w0[j].o + k;
     }
-    return ok;
+    return !ok ? AFF_NONE : last == n ? AFF_FULL : AFF_SHORT;
 }
 
 static int pool_tabs_build(pool_tabs *T, const ref_avgpool_params *p)

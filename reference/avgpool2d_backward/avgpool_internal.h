@@ -82,10 +82,11 @@ typedef struct { int64_t cap; int32_t *cnt; axis_win *w; } axis_tab;
  * k + sw, k + 2·sw, k + 3·sw), gathered groups of any four lanes, and the lanes no window covers
  * (left to the caller). The same for every row: built once per call for whole rows. */
 typedef struct {
-    int32_t k, nw;      /* lanes k + l·sw, l < 4; nw windows along w each */
+    int32_t k, nw;      /* lanes k + l·sw, l < 4; nw windows along w each (lane 3: nw − 1 if short) */
     int64_t o0, o1;     /* the first and last of lane k's (gradOutput columns) */
     double dw[4];       /* pool_tabs.dw of the four lanes */
-    bool new_dw, new_nw; /* dw, nw differ from the previous group's (the first: both set) */
+    bool short_last;    /* AFF_SHORT: lane 3 lacks the last window */
+    bool new_dw, new_nw; /* dw, nw or short_last differ from the previous group's (the first: set) */
 } aff_group;
 typedef struct {
     int32_t naff, ngat;
@@ -94,11 +95,16 @@ typedef struct {
     uint64_t empty[POOL_BLOCK / 64];
 } lanes_plan;
 
+/* pool_tabs.aff[iw]: columns iw + k·sw (k < 4) are no affine group, one (AFF_FULL: as many
+ * windows each, at least one, window j of column iw + k·sw being window j of iw shifted by k), or
+ * one whose last lane lacks the last window (AFF_SHORT: the right edge of a residue's run, where
+ * window o1 + 3 is past the row; iw has at least two windows, the lanes 1 and 2 all of them). */
+enum { AFF_NONE, AFF_FULL, AFF_SHORT };
+
 /* Both axes; dh[ih], dw[iw]: the divisor factor (full or len, as countIncludePad says) every
- * window covering row ih, column iw shares, NaN when they differ or none covers it; aff[iw]: columns iw + k·sw,
- * k < 4, are an affine group: as many windows each (at least one), window j of column
- * iw + k·sw being window j of iw shifted by k (avgpool_lanes.c); row: the plan of a whole row
- * (NULL when a row is longer than POOL_BLOCK). */
+ * window covering row ih, column iw shares, NaN when they differ or none covers it; aff: the
+ * affine groups (AFF_*, avgpool_lanes.c); row: the plan of a whole row (NULL when a row is
+ * longer than POOL_BLOCK). */
 typedef struct { axis_tab h, w; double *dh, *dw; uint8_t *aff; lanes_plan *row; } pool_tabs;
 
 /* Per-thread scratch of the driver: the terms of one element (dv: divisors as doubles), and

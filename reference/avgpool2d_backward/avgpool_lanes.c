@@ -130,11 +130,22 @@ AI const double *h_row(const h_rows *H, int i)
     return i < 2 ? H->rows[i] : H->gp + H->wh[i].o * H->ow;
 }
 
+/* The four terms row[o + k] (k < 4) of a group's last window o: of lanes 0..2 only, lane 3 −0
+ * (short, AFF_SHORT), from the four values ending at row[o + 2], so nothing past lane 2's last
+ * term is read (the row may end there); x + −0 = x, so the −0 changes no sum and no error. */
+AI v4d last_terms(const double *row, int64_t o, bool short_last)
+{
+    if (!short_last)
+        return load4(row + o);
+    return __builtin_shufflevector(load4(row + o - 1), (v4d){-0.0, -0.0, -0.0, -0.0}, 1, 2, 3, 4);
+}
+
 /* Σ over the windows of columns c + k·sw (k < 4, c the piece's column G->k) in element_small's
  * order (h window, then w window) for an affine group G: term j of lane k is row[o_j + k], four
- * consecutive values. *s the sum, *a Σ|g|; lanes with a non-zero two-sum error come back set. */
-AI v4i sums_affine(const axis_tab *tw, const h_rows *H, bool exact, const aff_group *G, int64_t c,
-                   v4d *s_out, v4d *a_out)
+ * consecutive values (short: G->short_last). *s the sum, *a Σ|g|; lanes with a non-zero two-sum
+ * error come back set. */
+AI v4i sums_affine(const axis_tab *tw, const h_rows *H, bool exact, bool short_last,
+                   const aff_group *G, int64_t c, v4d *s_out, v4d *a_out)
 {
     const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
     v4d s = {0, 0, 0, 0}, a = s;
@@ -142,21 +153,22 @@ AI v4i sums_affine(const axis_tab *tw, const h_rows *H, bool exact, const aff_gr
     int nw = G->nw, nh = H->nh;
     if (nw <= 2) { /* the common windows: no inner loop, the first row apart */
         int64_t o0 = G->o0, o1 = G->o1;
-        add_term(load4(H->rows[0] + o0), absm, exact, &s, &a, &bad);
+        add_term(load4(H->rows[0] + o0), absm, exact, &s, &a, &bad); /* short: nw is 2 */
         if (nw == 2)
-            add_term(load4(H->rows[0] + o1), absm, exact, &s, &a, &bad);
+            add_term(last_terms(H->rows[0], o1, short_last), absm, exact, &s, &a, &bad);
         for (int i = 1; i < nh; i++) {
             const double *row = h_row(H, i);
             add_term(load4(row + o0), absm, exact, &s, &a, &bad);
             if (nw == 2)
-                add_term(load4(row + o1), absm, exact, &s, &a, &bad);
+                add_term(last_terms(row, o1, short_last), absm, exact, &s, &a, &bad);
         }
     } else {
         const axis_win *w0 = tw->w + c * tw->cap;
         for (int i = 0; i < nh; i++) {
             const double *row = h_row(H, i);
-            for (int j = 0; j < nw; j++)
+            for (int j = 0; j < nw - 1; j++)
                 add_term(load4(row + w0[j].o), absm, exact, &s, &a, &bad);
+            add_term(last_terms(row, w0[nw - 1].o, short_last), absm, exact, &s, &a, &bad);
         }
     }
     *s_out = s;
@@ -335,11 +347,12 @@ static void plan_affine(const pool_tabs *T, int64_t sw, int64_t iw, int64_t g, l
     int64_t c = iw + g;
     const axis_win *w0 = T->w.w + c * T->w.cap;
     aff_group G = {(int32_t)g, T->w.cnt[c], w0[0].o, w0[T->w.cnt[c] - 1].o,
-                   {T->dw[c], T->dw[c + sw], T->dw[c + 2 * sw], T->dw[c + 3 * sw]}, true, true};
+                   {T->dw[c], T->dw[c + sw], T->dw[c + 2 * sw], T->dw[c + 3 * sw]},
+                   T->aff[c] == AFF_SHORT, true, true};
     if (L->naff > 0) {
         const aff_group *P = &L->aff[L->naff - 1];
         G.new_dw = memcmp(G.dw, P->dw, sizeof G.dw) != 0;
-        G.new_nw = G.nw != P->nw;
+        G.new_nw = G.nw != P->nw || G.short_last != P->short_last;
     }
     L->aff[L->naff++] = G;
 }
@@ -417,9 +430,11 @@ AI void affine_groups(const row_lanes *R, const lanes_plan *L, bool exact, uint6
         if (G->new_dw)
             dv = divs_of(divisors(R, (v4d){G->dw[0], G->dw[1], G->dw[2], G->dw[3]}));
         if (G->new_nw)
-            cn = counts_of((v4i){0, 0, 0, 0} + (int64_t)nh * G->nw);
+            cn = counts_of((v4i){0, 0, 0, 0} + (int64_t)nh * G->nw -
+                           (v4i){0, 0, 0, G->short_last ? nh : 0});
         v4d s, a;
-        v4i bad = sums_affine(tw, &H, exact, G, iw + k, &s, &a);
+        v4i bad = G->short_last ? sums_affine(tw, &H, exact, true, G, iw + k, &s, &a)
+                                : sums_affine(tw, &H, exact, false, G, iw + k, &s, &a);
         ref_value *o = v + k;
         unanswered(answer4(s, a, bad, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw),
                    (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw}, todo);
