@@ -3,10 +3,11 @@
  * Σg exact, the quotient decided directly), written over 4-lane vectors (GCC vector extensions:
  * four columns whose windows shift by one per lane load their terms as four consecutive values,
  * others gather them;
- * two SSE2 operations each, or one AVX2 operation in the AVX2 clone). IEEE addition,
- * subtraction, multiplication and division round alike at any vector width, and nothing here
- * contracts into an FMA (neither target has FMA), so each lane computes what
- * the scalar code does, operation for operation: the answers are bitwise element_small's.
+ * two SSE2 operations each, or one AVX2 operation in the AVX2 and x86-64-v4 clones). IEEE
+ * addition, subtraction, multiplication and division round alike at any vector width, and
+ * nothing here contracts into an FMA (ISO C mode contracts nothing; there are no fma() calls), so
+ * each lane computes what the scalar code does, operation for operation: the answers are bitwise
+ * element_small's.
  * Lanes the shortcut cannot decide are left to the caller. */
 #include <stddef.h>
 #include <string.h>
@@ -14,11 +15,14 @@
 #include "avgpool_internal.h"
 
 /* The helpers below pass vectors by value; they are inlined, so no call crosses the ABI the
- * warning is about. An AVX2 clone where GCC builds it (Clang refuses inlined helpers of another
- * target's vector ABI: its builds, the fuzzers', keep the one default version). */
+ * warning is about. AVX2 and x86-64-v4 clones where GCC builds them (Clang refuses inlined
+ * helpers of another target's vector ABI: its builds, the fuzzers', keep the one default
+ * version). The x86-64-v4 clone (AVX-512VL on the same 4-lane vectors) has 32 vector registers,
+ * so a group's constants stay in registers, and 64-bit min/max and mask registers for
+ * avgpool_plane_kind's compare-and-select; the same operations otherwise. */
 #pragma GCC diagnostic ignored "-Wpsabi"
 #if defined(__GNUC__) && !defined(__clang__)
-#define LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#define LANES_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define LANES_CLONES
 #endif
