@@ -157,9 +157,32 @@ static void exact_sums(void **state)
     ref_output_free(&m);
 }
 
+/* Each lane of a four-lane group its own divisor's fields (min_weight, sum_abs): windows as
+ * wide as the stride, clipped at both edges, so no residue has four columns and the gathered
+ * groups' columns have the divisors 2, 2, 3, 3 and 3, 2, 2, 3 (rows 2, 3, 2). Run last: the
+ * tests above keep the random values they were written for. */
+static void lane_divisors(void **state)
+{
+    (void)state;
+    ref_avgpool_params p = {.n = 2, .c = 3, .h = 8, .w = 7, .oh = 3, .ow = 3, .kh = 3, .kw = 3,
+                            .sh = 3, .sw = 3, .ph = 1, .pw = 1};
+    double g[2 * 3 * 9];
+    for (int i = 0; i < 2 * 3 * 9; i++)
+        g[i] = ref_round_to((urand() - 0.5) * 8, REF_DT_FLOAT);
+    ref_options fo = {.threads = 1}, mo = {.force_mpfr = true, .threads = 1};
+    ref_output f, m;
+    assert_int_equal(ref_avgpool2d_backward(&p, g, &fo, &f), 0);
+    assert_int_equal(ref_avgpool2d_backward(&p, g, &mo, &m), 0);
+    same_output(&f, &m);
+    assert_true(fo.fast_hits > 9 * fo.mpfr_fallbacks);
+    ref_output_free(&f);
+    ref_output_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(avgpool), cmocka_unit_test(divisors),
-                                       cmocka_unit_test(shapes), cmocka_unit_test(exact_sums)};
+                                       cmocka_unit_test(shapes), cmocka_unit_test(exact_sums),
+                                       cmocka_unit_test(lane_divisors)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
