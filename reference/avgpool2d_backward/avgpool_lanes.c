@@ -206,57 +206,67 @@ AI v4i sums_gather(const ref_avgpool_params *p, const axis_tab *tw, const double
     return bad;
 }
 
-/* o0..o3 for the lanes' fields (nops 2, coord_err and under_mag 0): a 4×4 transposition, then
- * two 32-byte stores per element. */
-AI void store4(ref_value *o0, ref_value *o1, ref_value *o2, ref_value *o3, v4d hi, v4d lo,
-               v4d sum_abs, v4i nterms, v4d min_weight)
+/* The second halves of four lanes' answers (nops 2, sum_exp, coord_err and under_mag 0, their
+ * min_weight): what store4 writes at byte 32 of each, the same for every group of a divisor. */
+AI void tails_of(v4d min_weight, v4d tail[4])
 {
     _Static_assert(sizeof(ref_value) == 64 && offsetof(ref_value, nterms) == 24 &&
                    offsetof(ref_value, min_weight) == 48 && offsetof(ref_value, sum_exp) == 36 &&
                    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
                    "ref_value: eight 8-byte fields; nops and sum_exp 0 written as one int64 2");
-    v4d nt = dbl4(nterms), c = dbl4((v4i){2, 0, 0, 0});
+    v4d c = dbl4((v4i){2, 0, 0, 0});
+    tail[0] = __builtin_shufflevector(c, min_weight, 0, 1, 4, 1);
+    tail[1] = __builtin_shufflevector(c, min_weight, 0, 1, 5, 1);
+    tail[2] = __builtin_shufflevector(c, min_weight, 0, 1, 6, 1);
+    tail[3] = __builtin_shufflevector(c, min_weight, 0, 1, 7, 1);
+}
+
+/* o0..o3 for the lanes' fields (tail: tails_of): a 4×4 transposition of the first halves, then
+ * two 32-byte stores per element. */
+AI void store4(ref_value *o0, ref_value *o1, ref_value *o2, ref_value *o3, v4d hi, v4d lo,
+               v4d sum_abs, v4i nterms, const v4d tail[4])
+{
+    v4d nt = dbl4(nterms);
     v4d t0 = __builtin_shufflevector(hi, lo, 0, 4, 2, 6), t1 = __builtin_shufflevector(hi, lo, 1, 5, 3, 7);
     v4d t2 = __builtin_shufflevector(sum_abs, nt, 0, 4, 2, 6);
     v4d t3 = __builtin_shufflevector(sum_abs, nt, 1, 5, 3, 7);
     v4d f0 = __builtin_shufflevector(t0, t2, 0, 1, 4, 5), f1 = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
     v4d f2 = __builtin_shufflevector(t0, t2, 2, 3, 6, 7), f3 = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
-    v4d g0 = __builtin_shufflevector(c, min_weight, 0, 1, 4, 1);
-    v4d g1 = __builtin_shufflevector(c, min_weight, 0, 1, 5, 1);
-    v4d g2 = __builtin_shufflevector(c, min_weight, 0, 1, 6, 1);
-    v4d g3 = __builtin_shufflevector(c, min_weight, 0, 1, 7, 1);
     memcpy(o0, &f0, 32);
-    memcpy((char *)o0 + 32, &g0, 32);
+    memcpy((char *)o0 + 32, &tail[0], 32);
     memcpy(o1, &f1, 32);
-    memcpy((char *)o1 + 32, &g1, 32);
+    memcpy((char *)o1 + 32, &tail[1], 32);
     memcpy(o2, &f2, 32);
-    memcpy((char *)o2 + 32, &g2, 32);
+    memcpy((char *)o2 + 32, &tail[2], 32);
     memcpy(o3, &f3, 32);
-    memcpy((char *)o3 + 32, &g3, 32);
+    memcpy((char *)o3 + 32, &tail[3], 32);
 }
 
 /* What the answers of four lanes take from their divisors D alone (groups of a row with the same
  * divisors share it): RN(1/D), |D|, min_weight (element_fields: min(1, |1/d|) is |1/d| for
- * |d| ≥ 1), and whether the quotient can be decided directly: a short divisor (≤ 26
- * significant bits: the split product is exact), not NaN (windows with different divisors). */
-typedef struct { v4d D, inv, absD, min_weight; v4i ok; } divs4;
+ * |d| ≥ 1) and the answers' second halves (tails_of), and whether the quotient can be decided
+ * directly: a short divisor (≤ 26 significant bits: the split product is exact), not NaN
+ * (windows with different divisors). */
+typedef struct { v4d D, inv, absD, min_weight, tail[4]; v4i ok; } divs4;
 
 AI divs4 divs_of(v4d D)
 {
     const v4i absm = ~bits4((v4d){-0.0, -0.0, -0.0, -0.0});
     v4d inv = 1.0 / D;
-    return (divs4){D, inv, dbl4(bits4(D) & absm), dbl4(bits4(inv) & absm) * (1 - 0x1p-52),
-                   (D == D) & ((bits4(D) & 0x7ffffff) == 0)};
+    divs4 dv = {.D = D, .inv = inv, .absD = dbl4(bits4(D) & absm),
+                .min_weight = dbl4(bits4(inv) & absm) * (1 - 0x1p-52),
+                .ok = (D == D) & ((bits4(D) & 0x7ffffff) == 0)};
+    tails_of(dv.min_weight, dv.tail);
+    return dv;
 }
 
-/* The term counts nt of four lanes and their growth factors grow = 1 + (n + 2)·2^-52. */
+/* The term counts nt of four lanes and their growth factors grow = 1 + (n + 2)·2^-52 (one
+ * vector conversion where the target has it: each lane rounds as a scalar conversion does). */
 typedef struct { v4i nt; v4d grow; } counts4;
-
-AI double grow_of(int64_t n) { return 1 + (double)(n + 2) * 0x1p-52; }
 
 AI counts4 counts_of(v4i nt)
 {
-    return (counts4){nt, (v4d){grow_of(nt[0]), grow_of(nt[1]), grow_of(nt[2]), grow_of(nt[3])}};
+    return (counts4){nt, 1 + __builtin_convertvector(nt + 2, v4d) * 0x1p-52};
 }
 
 /* The answers of four lanes from their sums s, Σ|g| a, two-sum errors bad, divisors dv and term
@@ -285,7 +295,7 @@ AI unsigned answer4(v4d s, v4d a, v4i bad, const divs4 *dv, const counts4 *cn, r
     bit |= __builtin_shufflevector(bit, bit, 1, 0, 3, 2);
     unsigned done = (unsigned)bit[0];
     if (done == 0xf) {
-        store4(o0, o1, o2, o3, hi4, lo4, sum_abs, cn->nt, dv->min_weight);
+        store4(o0, o1, o2, o3, hi4, lo4, sum_abs, cn->nt, dv->tail);
         return done;
     }
     ref_value *out[4] = {o0, o1, o2, o3};
