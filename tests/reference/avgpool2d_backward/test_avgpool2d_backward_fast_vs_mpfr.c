@@ -53,6 +53,19 @@ static void avgpool(void **state)
     }
 }
 
+/* One thread's fast path bitwise pure MPFR's on gradOutput g, deciding over 90% itself. */
+static void fast_equals_mpfr_mostly(const ref_avgpool_params *p, const double *g)
+{
+    ref_options fo = {.threads = 1}, mo = {.force_mpfr = true, .threads = 1};
+    ref_output f, m;
+    assert_int_equal(ref_avgpool2d_backward(p, g, &fo, &f), 0);
+    assert_int_equal(ref_avgpool2d_backward(p, g, &mo, &m), 0);
+    same_output(&f, &m);
+    assert_true(fo.fast_hits > 9 * fo.mpfr_fallbacks);
+    ref_output_free(&f);
+    ref_output_free(&m);
+}
+
 /* The fast path's direct decision of one divisor d (Σg/d correctly rounded, the remainder's
  * quotient rounded to REF_LO_BITS): divisors that split the quotient in two (at most 26 bits)
  * and that need fma, negative, up to 2^53; gradients of few bits (exact quotients, short
@@ -70,14 +83,7 @@ static void divisors(void **state)
         for (int64_t i = 0; i < ng; i++) /* channel 0: multiples of 1/8; channel 1: FP32 */
             g[i] = i < ng / 2 ? floor(urand() * 64 - 32) / 8
                               : ref_round_to((urand() - 0.5) * 8, REF_DT_FLOAT);
-        ref_options fo = {.threads = 1}, mo = {.force_mpfr = true, .threads = 1};
-        ref_output f, m;
-        assert_int_equal(ref_avgpool2d_backward(&p, g, &fo, &f), 0);
-        assert_int_equal(ref_avgpool2d_backward(&p, g, &mo, &m), 0);
-        same_output(&f, &m);
-        assert_true(fo.fast_hits > 9 * fo.mpfr_fallbacks);
-        ref_output_free(&f);
-        ref_output_free(&m);
+        fast_equals_mpfr_mostly(&p, g);
         free(g);
     }
 }
@@ -169,14 +175,7 @@ static void lane_divisors(void **state)
     double g[2 * 3 * 9];
     for (int i = 0; i < 2 * 3 * 9; i++)
         g[i] = ref_round_to((urand() - 0.5) * 8, REF_DT_FLOAT);
-    ref_options fo = {.threads = 1}, mo = {.force_mpfr = true, .threads = 1};
-    ref_output f, m;
-    assert_int_equal(ref_avgpool2d_backward(&p, g, &fo, &f), 0);
-    assert_int_equal(ref_avgpool2d_backward(&p, g, &mo, &m), 0);
-    same_output(&f, &m);
-    assert_true(fo.fast_hits > 9 * fo.mpfr_fallbacks);
-    ref_output_free(&f);
-    ref_output_free(&m);
+    fast_equals_mpfr_mostly(&p, g);
 }
 
 int main(void)
