@@ -318,6 +318,23 @@ static bool all_unit(const double *gb, const double *vb, int nt, int64_t nc)
     return ok;
 }
 
+/* A term's |g·val| = a into both components' bound sums, each the same IEEE operations in the
+ * same order as one component alone: Σ|terms|, the pre-rounding sum, the coefficients' error. */
+static inline __attribute__((always_inline)) void tap_bound_add(const bc_dgtap *t, double a,
+                                                                v2d mult, v2d *sabs, v2d *spre,
+                                                                v2d *cerr)
+{
+    v2d av = {a, a}, fx, fy, px, py, q;
+    memcpy(&fx, t->fx, sizeof fx);
+    memcpy(&fy, t->fy, sizeof fy);
+    memcpy(&px, t->px, sizeof px);
+    memcpy(&py, t->py, sizeof py);
+    memcpy(&q, t->q, sizeof q);
+    *sabs += av * fx * fy * mult;
+    *spre += av * px * py;
+    *cerr += av * mult * q;
+}
+
 /* A grid_grad term's underflow part (g, val finite): max(1, |g|)·REF_UNDER_SCALE·max(1, |val|)·2,
  * then × umul, in units of 2^-1074 where unit_mul shows the products exact. */
 static inline __attribute__((always_inline)) double under_term(double g, double val, double umul)
@@ -391,17 +408,7 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
         double g = gb[cb];
         if (ones) { /* the loop below where every test holds: finite, not big, ones */
             for (int i = 0; i < nt; i++) {
-                const bc_dgtap *t = &tp[i];
-                double a = fabs(g * vb[cb * 25 + i]);
-                v2d av = {a, a}, fx, fy, px, py, q;
-                memcpy(&fx, t->fx, sizeof fx);
-                memcpy(&fy, t->fy, sizeof fy);
-                memcpy(&px, t->px, sizeof px);
-                memcpy(&py, t->py, sizeof py);
-                memcpy(&q, t->q, sizeof q);
-                sabs += av * fx * fy * mult;
-                spre += av * px * py;
-                cerr += av * mult * q;
+                tap_bound_add(&tp[i], fabs(g * vb[cb * 25 + i]), mult, &sabs, &spre, &cerr);
                 under += un1;
             }
             if (fast && (cb == CB - 1 || c == p->c - 1))
@@ -424,15 +431,7 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
             /* val·(dw·w)·g in any order: |dw·w| ≤ 3/2 (and its error) */
             bool big = 2 * ref_fmax(a, ref_fmax(fabs(g), fabs(val))) > X->ovf;
             bool ones = fabs(g) <= 1 && fabs(val) <= 1;
-            v2d av = {a, a}, fx, fy, px, py, q;
-            memcpy(&fx, t->fx, sizeof fx);
-            memcpy(&fy, t->fy, sizeof fy);
-            memcpy(&px, t->px, sizeof px);
-            memcpy(&py, t->py, sizeof py);
-            memcpy(&q, t->q, sizeof q);
-            sabs += av * fx * fy * mult;
-            spre += av * px * py;
-            cerr += av * mult * q;
+            tap_bound_add(t, a, mult, &sabs, &spre, &cerr);
             under += ones ? un1 : (v2d){under_term(g, val, umul[0]), under_term(g, val, umul[1])};
             if (big)
                 spre = (v2d){INFINITY, INFINITY}; /* a partial product may overflow */
