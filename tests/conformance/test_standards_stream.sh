@@ -5,8 +5,10 @@
 # ACLNN_EMU_FAULT=ulp:3 (so the standards and the bound disagree and examples are kept): the
 # streamed audit (--jobs 2, cases ending in any order) writes the same standards.csv,
 # standards_outputs.csv and standards section of audit.md as the audit of a kept whole dump
-# (--jobs 1); the most it held at once is at most 3 of the 10 cases' dumps (the case being
-# judged and one running in each worker), and its total equals the kept dump's size.
+# (--jobs 1); the most it held at once is at most 4 of the 10 cases' dumps (two a worker: while
+# the parent judges one worker's case, that worker runs the case sent ahead to it, and the other
+# may have finished its case, still to be judged, and started its next; conformance/run/worker.c
+# WORKER_DEPTH), and its total equals the kept dump's size.
 source "$(dirname "$0")/e2e_lib.sh"
 STDS=atk-single-bm,mixed-tolerance,aclcts
 { printf 'suite: e2e.stream\nop: avgpool2d_backward\nproduct: ascend910b\nseed: 5\ncases:\n'
@@ -42,6 +44,6 @@ peak, total = map(float, re.search(r"at most ([\d.]+) MB on disk at once, ([\d.]
                                    sys.argv[1]).groups())
 kept = float(sys.argv[2]) / 1e6
 assert abs(total - kept) <= 0.1 + 1e-3 * kept, (total, kept)
-assert peak <= 3 / 10 * total + 0.1, (peak, total)  # MB printed to 0.1
+assert peak <= 4 / 10 * total + 0.1, (peak, total)  # MB printed to 0.1
 PY
 echo "ok: $line"
