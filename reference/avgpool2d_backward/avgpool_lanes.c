@@ -17,11 +17,11 @@
 /* The helpers below pass vectors by value; they are inlined, so no call crosses the ABI the
  * warning is about. AVX2 and x86-64-v4 clones where GCC builds them (Clang refuses inlined
  * helpers of another target's vector ABI: its builds, the fuzzers', keep the one default
- * version). The x86-64-v4 clone (AVX-512VL on the same 4-lane vectors) has 32 vector registers,
+ * version; -DREF_NO_CLONES keeps it too, as grid_values.h says). The x86-64-v4 clone (AVX-512VL on the same 4-lane vectors) has 32 vector registers,
  * so a group's constants stay in registers, and 64-bit min/max and mask registers for
  * avgpool_plane_kind's compare-and-select; the same operations otherwise. */
 #pragma GCC diagnostic ignored "-Wpsabi"
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(REF_NO_CLONES)
 #define LANES_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define LANES_CLONES
