@@ -70,6 +70,10 @@ typedef struct {
      * call not spent in the judge: avg-pool computes the next chunk while the judge reads one,
      * so only what the judge waits for counts), the checks (the judge included) */
     double t_total, t_gen, t_device, t_ref, t_check;
+    /* CPU seconds of the same stages (the worker's threads and the children it waited for;
+     * the judge's share of the reference's stream is its own thread's), which the machine's
+     * load does not inflate as it does the wall seconds */
+    double c_total, c_gen, c_device, c_ref, c_check;
     cts_elem_stats el;        /* per-element statistics for the precision audit */
     cts_error_grid grid;      /* error map of a failing case (CTS_FAIL only) */
 } cts_verdict;

@@ -41,8 +41,11 @@ static int read_array(const char *dir, const char *prefix, const char *name, int
     if (cts_npy_read(path, out, &m, err, errlen)) return -1;
     if (n) *n = m;
     if (want >= 0 && m != want) {
-        snprintf(err, errlen, "%.900s: %lld elements, expected %lld", path, (long long)m,
+        /* through a buffer that holds it all: the caller's may be shorter (cut, not overrun) */
+        char msg[1000];
+        snprintf(msg, sizeof msg, "%.900s: %lld elements, expected %lld", path, (long long)m,
                  (long long)want);
+        snprintf(err, errlen, "%s", msg);
         return -1;
     }
     return 0;

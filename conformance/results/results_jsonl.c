@@ -72,6 +72,11 @@ static const field fields[] = {
     R("t_device", F_DBL, v.t_device),
     R("t_ref", F_DBL, v.t_ref),
     R("t_check", F_DBL, v.t_check),
+    R("c_total", F_DBL, v.c_total),
+    R("c_gen", F_DBL, v.c_gen),
+    R("c_device", F_DBL, v.c_device),
+    R("c_ref", F_DBL, v.c_ref),
+    R("c_check", F_DBL, v.c_check),
     R("repro", F_STR, repro),
     R("log", F_STR, log),
     /* the precision audit's per-element statistics (check/check.h); histograms sparse as

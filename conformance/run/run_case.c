@@ -23,14 +23,14 @@ static void run_failed(int rc, const char *err, cts_verdict *v)
 static void expectation(case_run *r, cts_verdict *v)
 {
     const cts_case *c = r->s.c;
-    double t = run_now();
+    run_clock t = run_clock_now();
     cts_case_plan(c, &r->plan);
     r->st = r->plan.status;
     r->expected = c->expect_status_model ? r->st.status : c->expect_status;
     v->expected_status = r->expected;
     snprintf(v->status_reason, sizeof v->status_reason, "%s", r->st.reason);
     snprintf(v->path, sizeof v->path, "%s", r->plan.path.name ? r->plan.path.name : "");
-    v->t_ref += run_now() - t;
+    run_stage_add(&v->t_ref, &v->c_ref, t);
 }
 
 /* Device runs of the case: its repeat (or --repeat), at least 2 when determinism is promised,
@@ -40,6 +40,16 @@ static int total_runs(const cts_case *c, const cts_run_options *o)
     int repeat = o && o->repeat > 0 ? o->repeat : (c->repeat > 0 ? c->repeat : 1);
     if (c->deterministic && repeat < 2) repeat = 2;
     return c->deterministic ? repeat + 2 : repeat;
+}
+
+/* A device run since `since`, of which `gen` made the sent images: generation and device. */
+static void device_stage(cts_verdict *v, run_clock since, run_clock gen)
+{
+    run_clock now = run_clock_now();
+    v->t_gen += gen.wall;
+    v->c_gen += gen.cpu;
+    v->t_device += now.wall - since.wall - gen.wall;
+    v->c_device += now.cpu - since.cpu - gen.cpu;
 }
 
 /* Run 1: the device call, its checks, the reference's answers judged as they come when the call
@@ -53,29 +63,27 @@ static bool first_run(case_run *r, cts_verdict *v)
         cts_verdict_fail(v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
         return false;
     }
-    double t = run_now();
+    run_clock t = run_clock_now(), gen = {0, 0};
     r->nruns = 1;
     /* Leak check where the backend can tell (the emulation's counter; a real install cannot):
      * every byte the case allocated is freed again when its first run ends. */
     size_t live_before = b->emu_live_device_bytes ? b->emu_live_device_bytes() : 0;
-    double gen = 0;
     int rc = run_device_once(&r->s, NULL, &r->runs[0], &gen, err, sizeof err);
-    v->t_gen += gen;
+    device_stage(v, t, gen);
     if (rc != 0) {
         run_failed(rc, err, v);
         return false;
     }
-    v->t_device += run_now() - t - gen;
     v->got_status = r->runs[0].status;
-    t = run_now();
+    t = run_clock_now();
     v->output_hash = run_output_hash(c, &r->runs[0]); /* a pass over every output: a check's */
     run_check_call(c, &r->st, r->expected, &r->runs[0], v);
-    v->t_check += run_now() - t;
+    run_stage_add(&v->t_check, &v->c_check, t);
     r->oc = (output_checks){.c = c, .r = &r->runs[0], .v = v, .plan = &r->plan, .slot = -1};
     r->oc.numerics =
         r->runs[0].status == 0 && r->expected == 0 && (r->st.status != 0 || r->st.runs);
     if (r->oc.numerics && !run_reference_answers(r, v)) return false;
-    t = run_now();
+    t = run_clock_now();
     if (r->runs[0].status == 0) {
         run_outputs_until(&r->oc, c->ntensors);
         cts_check_unjudged(c->max_unjudged, v);
@@ -86,7 +94,7 @@ static bool first_run(case_run *r, cts_verdict *v)
                          "the device holds %zu more bytes of device memory after the call than "
                          "before, with every tensor and workspace freed: a leak",
                          live_after - live_before);
-    v->t_check += run_now() - t;
+    run_stage_add(&v->t_check, &v->c_check, t);
     return true;
 }
 
@@ -110,20 +118,19 @@ static void later_runs(case_run *r, cts_verdict *v)
         } else {
             snprintf(label, sizeof label, "run %d", k + 1);
         }
-        double t = run_now(), gen = 0;
+        run_clock t = run_clock_now(), gen = {0, 0};
         int rc = run_device_once(&r->s, &r->runs[0], &r->runs[k], &gen, err, sizeof err);
         r->nruns = k + 1;
         omp_set_num_threads(saved_threads);
-        v->t_gen += gen;
-        v->t_device += run_now() - t - gen;
+        device_stage(v, t, gen);
         if (rc != 0) {
             run_failed(rc, err, v);
             break;
         }
-        t = run_now();
+        t = run_clock_now();
         run_check_later(c, &r->runs[0], &r->runs[k], label, v);
         run_device_free(r->s.b, c, &r->runs[k]); /* judged: only run 1 is compared with */
-        v->t_check += run_now() - t;
+        run_stage_add(&v->t_check, &v->c_check, t);
     }
 }
 
@@ -205,7 +212,7 @@ static void finish(case_run *r, cts_verdict *v)
 void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options *o,
                   cts_verdict *v)
 {
-    double t0 = run_now();
+    run_clock t0 = run_clock_now();
     memset(v, 0, sizeof *v);
     snprintf(v->case_id, sizeof v->case_id, "%s", c->id);
     v->status = CTS_PASS;
@@ -214,7 +221,7 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
     expectation(&r, v);
     if (r.st.undefined && c->expect_status_model) {
         run_undefined_case(&r, v);
-        v->t_total = run_now() - t0;
+        run_stage_add(&v->t_total, &v->c_total, t0);
         return;
     }
     r.total = total_runs(c, o);
@@ -222,5 +229,5 @@ void cts_run_case(const cts_backend *b, const cts_case *c, const cts_run_options
         run_session_open(&r.s, v) == 0 && first_run(&r, v))
         later_runs(&r, v);
     finish(&r, v);
-    v->t_total = run_now() - t0;
+    run_stage_add(&v->t_total, &v->c_total, t0);
 }

@@ -99,22 +99,22 @@ static void fill_input(void *ctx, int64_t first, int64_t n, double *out)
  * tensor goes to the device as soon as it is made, its image then dropped until the read back
  * (cts_dev_tensor_upload), so images and device copies do not all coexist. A later run (first:
  * run 1, whose sent images stay as they were sent) copies run 1's images instead of generating
- * them again. *t_gen: seconds spent making the sent images. */
+ * them again. *gen: wall and CPU seconds spent making the sent images. */
 int run_device_once(const session *s, const device_run *first, device_run *r,
-                    double *t_gen, char *err, size_t errlen)
+                    run_clock *gen, char *err, size_t errlen)
 {
     const cts_case *c = s->c;
     memset(r, 0, sizeof *r);
     if (s->dataless) return device_run_dataless(s, r, err, errlen);
     for (int i = 0; i < c->ntensors; i++) {
         r->fill[i] = (input_fill){c, i};
-        double t = run_now();
+        run_clock t = run_clock_now();
         bool fill = !c->t[i].is_output && !c->t[i].null;
         int rc = first && (!fill || first->d[i].sent)
                      ? cts_dev_tensor_prepare_like(&r->d[i], &c->t[i], i, &first->d[i])
                      : cts_dev_tensor_prepare_fill(&r->d[i], &c->t[i], i,
                                                    fill ? fill_input : NULL, &r->fill[i]);
-        *t_gen += run_now() - t;
+        run_stage_add(&gen->wall, &gen->cpu, t);
         if (rc != 0)
             return snprintf(err, errlen, rc == CTS_OUT_OF_MEMORY ? "out of host memory for %s"
                             : "%s cannot exist (its size passes 2^63)", c->t[i].name), rc;

@@ -58,8 +58,8 @@ typedef struct {
     cts_dump_stream *dump;       /* --dump: the reference's arrays, or NULL */
     double *got;                 /* the device's values of the chunk being judged */
     int64_t got_cap;
-    double t_judge;              /* seconds spent judging (the rest of the stream is the
-                                    reference's) */
+    double t_judge, c_judge;     /* wall and CPU seconds spent judging (the rest of the
+                                    stream is the reference's); CPU: the judging thread's */
 } output_checks;
 
 /* One case's run in progress, shared by the steps of cts_run_case. */
@@ -77,6 +77,19 @@ typedef struct {
 
 /* Seconds on the monotonic clock. */
 double run_now(void);
+
+/* A moment, or a stage's time so far: wall seconds (monotonic) and CPU seconds of the process
+ * (every thread, so the reference's OpenMP team counts) and of the children it waited for (a
+ * case without a defined outcome runs the call in one). A worker runs one case at a time, so
+ * the process's CPU in a stage is that stage's. */
+typedef struct {
+    double wall, cpu;
+} run_clock;
+run_clock run_clock_now(void);
+/* Adds the time since `since` to a stage's wall and CPU seconds. */
+void run_stage_add(double *wall, double *cpu, run_clock since);
+/* CPU seconds of the calling thread. */
+double run_thread_cpu(void);
 
 /* ---- the session (run_session.c) ---- */
 
@@ -100,7 +113,7 @@ bool run_workspace_fits(const session *s, uint64_t ws, char *err, size_t errlen)
 /* ---- device runs (run_device.c) ---- */
 
 /* Generate, poison, upload, call, read back (a later run copies run 1's sent images). */
-int run_device_once(const session *s, const device_run *first, device_run *r, double *t_gen,
+int run_device_once(const session *s, const device_run *first, device_run *r, run_clock *gen,
                     char *err, size_t errlen);
 void run_device_free(const cts_backend *b, const cts_case *c, device_run *r);
 /* FNV-1a of every output's view elements, in order. */

@@ -85,7 +85,7 @@ static bool chunk_got(output_checks *oc, const ref_chunk *ch)
 static int on_chunk(void *ctx, const ref_chunk *ch)
 {
     output_checks *oc = ctx;
-    double t = run_now();
+    double t = run_now(), cpu = run_thread_cpu();
     if (ch->slot != oc->slot) {
         run_outputs_until(oc, ch->slot);
         output_begin(oc, ch->slot);
@@ -98,6 +98,7 @@ static int on_chunk(void *ctx, const ref_chunk *ch)
     if (oc->j) cts_judge_chunk_got(oc->j, ch, oc->got);
     if (oc->dump) cts_dump_stream_chunk(oc->dump, ch);
     oc->t_judge += run_now() - t;
+    oc->c_judge += run_thread_cpu() - cpu;
     return 0;
 }
 
@@ -207,7 +208,7 @@ bool run_reference_answers(case_run *r, cts_verdict *v)
         if (!(oc->dump = cts_dump_stream_open(r->o->dump_dir, c, &r->plan.path, derr, sizeof derr)))
             fprintf(stderr, "aclcts: --dump of %s: %s\n", c->id, derr);
     }
-    double t = run_now();
+    run_clock t = run_clock_now(), now;
     double *seen[CTS_MAX_TENSORS] = {0};
     int rc = -1, err = ENOMEM;
     int64_t nb = run_piece_batches(c, r->plan.work_bytes);
@@ -221,8 +222,11 @@ bool run_reference_answers(case_run *r, cts_verdict *v)
         err = errno;
     }
     for (int i = 0; i < CTS_MAX_TENSORS; i++) free(seen[i]);
-    v->t_ref += run_now() - t - oc->t_judge;
+    now = run_clock_now();
+    v->t_ref += now.wall - t.wall - oc->t_judge;
+    v->c_ref += now.cpu - t.cpu - oc->c_judge;
     v->t_check += oc->t_judge;
+    v->c_check += oc->c_judge;
     if (oc->dump) {
         char derr[512];
         if (cts_dump_stream_close(oc->dump, r->exact, derr, sizeof derr) != 0)

@@ -4,13 +4,41 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+
+static double clock_seconds(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 double run_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return clock_seconds(CLOCK_MONOTONIC);
+}
+
+double run_thread_cpu(void)
+{
+    return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+}
+
+run_clock run_clock_now(void)
+{
+    struct rusage ch;
+    double children = 0;
+    if (getrusage(RUSAGE_CHILDREN, &ch) == 0)
+        children = (double)(ch.ru_utime.tv_sec + ch.ru_stime.tv_sec) +
+                   1e-6 * (double)(ch.ru_utime.tv_usec + ch.ru_stime.tv_usec);
+    return (run_clock){run_now(), clock_seconds(CLOCK_PROCESS_CPUTIME_ID) + children};
+}
+
+void run_stage_add(double *wall, double *cpu, run_clock since)
+{
+    run_clock now = run_clock_now();
+    *wall += now.wall - since.wall;
+    *cpu += now.cpu - since.cpu;
 }
 
 /* The product of a SoC name ("Ascend910B3", "Ascend910_9391") or of a profile id: the product

@@ -54,7 +54,7 @@ static void child(const case_run *r, int fd)
         snprintf(out.text, sizeof out.text, "%s", v.message);
     } else {
         device_run d;
-        double gen = 0;
+        run_clock gen = {0, 0};
         out.harness_rc = run_device_once(&s, NULL, &d, &gen, out.text, sizeof out.text);
         if (out.harness_rc == 0) {
             out.status = d.status;
@@ -120,7 +120,7 @@ void run_undefined_case(case_run *r, cts_verdict *v)
         cts_verdict_fail(v, CTS_ERROR, "setup", "pipe: %s", strerror(errno));
         return;
     }
-    double t = run_now();
+    run_clock t = run_clock_now();
     pid_t pid = fork();
     if (pid < 0) {
         cts_verdict_fail(v, CTS_ERROR, "setup", "fork: %s", strerror(errno));
@@ -138,6 +138,6 @@ void run_undefined_case(case_run *r, cts_verdict *v)
     int wstatus = 0;
     bool reported = collect(pid, fds[0], &out, &wstatus);
     close(fds[0]);
-    v->t_device += run_now() - t;
+    run_stage_add(&v->t_device, &v->c_device, t); /* the child's CPU once it is reaped */
     describe(r, &out, reported, wstatus, v);
 }

@@ -2,7 +2,7 @@
 # A grid-sampler case whose inputs would not fit as doubles is answered a few batches at a time
 # (conformance/run/run_case.c piece_batches, one output after the other): every record must be
 # what the whole case at once gives, field by field (verdicts, worst elements, error maps and
-# the audit's statistics and sums), times aside. ACLCTS_REFERENCE_PIECE=1 cuts every case of the
+# the audit's statistics and sums), times (wall t_* and CPU c_*) aside. ACLCTS_REFERENCE_PIECE=1 cuts every case of the
 # shipped grid-sampler suites on ascend910b into single batches; the cases that compute with
 # more than one batch (counted from `aclcts show`) are the ones that take that road.
 source "$(dirname "$0")/e2e_lib.sh"
@@ -13,7 +13,7 @@ ACLCTS_REFERENCE_PIECE=1 "$ACLCTS" run --quiet --product ascend910b --out pieces
 "$ACLCTS" show --product ascend910b '*' "$suites" >show 2>/dev/null
 python3 - whole/results.jsonl pieces/results.jsonl show <<'PY' || fail "pieces differ"
 import json, re, sys
-times = {"t_total", "t_gen", "t_device", "t_ref", "t_check"}
+times = {p + s for p in ("t_", "c_") for s in ("total", "gen", "device", "ref", "check")}
 def load(path):
     return {r["id"]: {k: v for k, v in r.items() if k not in times}
             for r in map(json.loads, open(path))}

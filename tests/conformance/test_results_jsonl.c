@@ -265,7 +265,8 @@ static void test_special_values_round_trip(void **state)
         double x = specials[k], y = specials[(k + 5) % ns];
         double *d[] = {&r.v.worst_ulp, &r.v.worst_bound_units, &r.v.worst_rel, &r.v.worst_got,
                        &r.v.worst_exact, &r.v.spread_ulp, &r.v.t_total, &r.v.t_gen,
-                       &r.v.t_device, &r.v.t_ref, &r.v.t_check, &r.v.el.sum[0], &r.v.el.sum[1],
+                       &r.v.t_device, &r.v.t_ref, &r.v.t_check, &r.v.c_total, &r.v.c_gen,
+                       &r.v.c_device, &r.v.c_ref, &r.v.c_check, &r.v.el.sum[0], &r.v.el.sum[1],
                        &r.v.el.sum[2], &r.v.el.max[0], &r.v.el.max[1], &r.v.el.max[2],
                        &r.v.grid.worst};
         for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *d[i] = i % 2 ? y : x;

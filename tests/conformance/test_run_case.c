@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -297,6 +298,51 @@ static void test_grid_sampler_doc_example(void **state)
     assert_int_equal(v.nelems, 40);
 }
 
+static double process_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A verdict's CPU seconds: c_total is the worker process's CPU over the case, every thread's
+ * (the reference's and the emulated kernel's OpenMP teams; a thread clock would see ~half of
+ * it on 2 cores), and the four stages share it out, leaving only the harness's glue. Grid
+ * bilinear 2x32x64x64 with uniform data, so each stage has work. */
+static void test_stage_cpu_adds_up(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    cts_case c;
+    seed_case(&c);
+    snprintf(c.id, sizeof c.id, "cpu.grid.ascend910b");
+    as_grid(&c);
+    tensor(&c.t[0], "grad_output", false, 2, 32, 64, 64);
+    tensor(&c.t[1], "input", false, 2, 32, 64, 64);
+    tensor(&c.t[2], "grid", false, 2, 64, 64, 2);
+    tensor(&c.t[3], "input_grad", true, 2, 32, 64, 64);
+    tensor(&c.t[4], "grid_grad", true, 2, 64, 64, 2);
+    for (int i = 0; i < 5; i++) {
+        c.t[i].format = REF_FMT_ND;
+        c.t[i].gen = (cts_datagen){.kind = CTS_GEN_UNIFORM, .a = -1, .b = 1};
+    }
+    c.expect_values[2].any = false;
+    cts_run_options o = {.threads = 2};
+    cts_verdict v;
+    double before = process_cpu();
+    cts_run_case(&backend, &c, &o, &v);
+    double cpu = process_cpu() - before;
+    if (v.status != CTS_PASS) fprintf(stderr, "%s: %s\n", v.check, v.message);
+    assert_int_equal(v.status, CTS_PASS);
+    double stages = v.c_gen + v.c_device + v.c_ref + v.c_check;
+    print_message("process %.4f s; c_total %.4f = gen %.4f + device %.4f + ref %.4f + check "
+                  "%.4f (+ %.4f)\n", cpu, v.c_total, v.c_gen, v.c_device, v.c_ref, v.c_check,
+                  v.c_total - stages);
+    assert_true(v.c_gen > 0 && v.c_device > 0 && v.c_ref > 0 && v.c_check > 0);
+    assert_true(v.c_total >= 0.95 * cpu && v.c_total <= cpu * 1.0001);
+    assert_true(stages >= 0.9 * v.c_total && stages <= v.c_total * 1.0001);
+}
+
 typedef struct {
     const char *fault;
     const char *check;
@@ -554,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_noncontiguous_views),
         cmocka_unit_test(test_grid_sampler_error_case),
         cmocka_unit_test(test_grid_sampler_doc_example),
+        cmocka_unit_test(test_stage_cpu_adds_up),
         cmocka_unit_test(test_faults_are_caught),
         cmocka_unit_test(test_status_fault),
         cmocka_unit_test(test_determinism_checks),
