@@ -24,6 +24,15 @@ void cts_fill(const cts_case *c, int slot, double *out, int64_t n);
  * piece by piece without holding all its values. */
 void cts_fill_range(const cts_case *c, int slot, int64_t first, double *out, int64_t n);
 
+/* The normal generator's rounded values for dtype FLOAT16, BF16 or FLOAT from uniforms u1, u2
+ * (its fast path; out may be u1): Box-Muller with libm's log and cos, bit for bit. Returns how
+ * many elements needed libm. For tests and tools/bench-fill. */
+int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, const double *u2,
+                           double *out, int64_t n);
+/* When set, every normal fill takes libm's log and cos per element (the definition, no vector
+ * code): the oracle of the tests and the bench's baseline. Not for concurrent toggling. */
+extern bool cts_datagen_libm_only;
+
 /* Uniform in [0, 1), a pure function of (seed, key): the draws of importers (a parameter drawn
  * from a range, keyed by where it comes from) use the generators' hash. */
 double cts_draw_unit(uint64_t seed, const char *key);

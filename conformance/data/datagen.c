@@ -200,18 +200,152 @@ GEN_CLONES static void uniform(uint64_t key, double a, double b, int64_t first, 
         out[j] = a + w * unit(key, (uint64_t)(first + j));
 }
 
-/* Box-Muller from two independent counters of each element (2i and 2i + 1); libm's log and
- * cos, one call each per element. */
-static void normal(uint64_t key, double a, double b, int64_t first, double *out, int64_t n)
+/* Box-Muller of one element with libm's log and cos: the values the fill is defined by. */
+static double box_muller(double a, double b, double u1, double u2)
+{
+    return a + b * sqrt(-2 * log(1.0 - u1)) * cos(2 * M_PI * u2);
+}
+
+bool cts_datagen_libm_only;
+
+/* log(x), x a positive normal double: x = 2^k·m, m in [√½, √2), log m = 2·atanh(f) with
+ * f = (m - 1)/(m + 1) (m - 1 exact, f within 2 ulps), |f| <= 0.1716, by its Taylor series to
+ * f^25 (the rest < 2^-70 of the sum). k·ln2_hi is exact; k comes from the exponent bits. Each
+ * result is within 2^-49 of log x relative to it (k = -1 and log m > 0 cannot cancel: the sum
+ * is at least half of |k·ln2|). */
+GEN_CLONES static void vec_log(const double *x, double *out, int64_t n)
+{
+    const double ln2_hi = 0x1.62e42fefa3800p-1, ln2_lo = 0x1.ef35793c76730p-45;
+    const uint64_t frac = 0xfffffffffffffull;
+#pragma omp simd
+    for (int64_t j = 0; j < n; j++) {
+        uint64_t u;
+        memcpy(&u, &x[j], sizeof u);
+        /* 1 where m would be >= √2 (then halved), by a carry: integer ops SSE2 has */
+        uint64_t big = ((u & frac) + (0x10000000000000ull - 0x6a09e667f3bcdull)) >> 52;
+        uint64_t mb = (u & frac) | (1023 - big) << 52, kb = 0x4330000000000000ull | ((u >> 52) + big);
+        double m, kd;
+        memcpy(&m, &mb, sizeof m);
+        memcpy(&kd, &kb, sizeof kd);
+        kd = kd - 0x1p52 - 1023; /* k, exact */
+        double f = (m - 1) / (m + 1), z = f * f;
+        double s = 1.0 / 21 + z * (1.0 / 23 + z * (1.0 / 25));
+        s = 1.0 / 15 + z * (1.0 / 17 + z * (1.0 / 19 + z * s));
+        s = 1.0 / 9 + z * (1.0 / 11 + z * (1.0 / 13 + z * s));
+        s = 1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7 + z * s));
+        s = 1 + z * s;
+        out[j] = kd * ln2_hi + (kd * ln2_lo + 2 * f * s);
+    }
+}
+
+/* cos(t), 0 <= t < 2π + 1: r = t - q·π/2, |r| <= π/4 + 2^-50, with π/2 in parts of 33, 33 and
+ * 53 bits (q·P1, q·P2 exact for q <= 4, t - q·P1 exact by Sterbenz): r within 2 ulps plus
+ * 2^-118. Then ±cos r or ±r·(sin r / r) by Taylor series (the rest < 2^-57). Within 2^-49
+ * of cos t relative to it while |r| > 2^-60; the doubles t = 2π·u2 come no nearer than 2^-54
+ * to π/2 and 3π/2 (test_datagen_normal checks both). */
+GEN_CLONES static void vec_cos(const double *t, double *out, int64_t n)
+{
+    const double P1 = 0x1.921fb544p+0, P2 = 0x1.0b4611a6p-34, P3 = 0x1.3198a2e037073p-69;
+#pragma omp simd
+    for (int64_t j = 0; j < n; j++) {
+        double y = t[j] * 0x1.45f306dc9c883p-1 + 0x1.8p52; /* q = t·2/π to an integer */
+        uint64_t yb, cb, sb;
+        memcpy(&yb, &y, sizeof yb);
+        double q = y - 0x1.8p52, r = ((t[j] - q * P1) - q * P2) - q * P3, z = r * r;
+        double c = 1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600 +
+                   z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0))));
+        c = 1 + z * (-1.0 / 2 + z * (1.0 / 24 + z * (-1.0 / 720 + z * c)));
+        double s = 1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0 +
+                   z * (-1.0 / 1307674368000.0 + z * (1.0 / 355687428096000.0))));
+        s = r + r * (z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * s))));
+        memcpy(&cb, &c, sizeof cb);
+        memcpy(&sb, &s, sizeof sb);
+        uint64_t odd = 0 - (yb & 1); /* quadrants 1 and 3 take sin, 1 and 2 are negative */
+        uint64_t vb = ((sb & odd) | (cb & ~odd)) ^ ((yb + 1) & 2) << 62;
+        memcpy(&out[j], &vb, sizeof vb);
+    }
+}
+
+/* [lo, hi] holding every a + b·sqrt(-2·L')·C' (the libm path's IEEE operations, in its order)
+ * over |L' - L| <= eps·|L|, |C' - C| <= eps·|C|: each operation rounds monotonically, so the
+ * ends come from the ends (a product's from its four corners). */
+/* Vector code only without errno (-fno-math-errno, conformance/CMakeLists.txt): sqrt's
+ * operand is never negative here, but errno's branch would stop the vectorizer. */
+GEN_CLONES static void enclose(double a, double b, const double *L, const double *C,
+                               double *lo, double *hi, int64_t n)
+{
+    const double eps = 0x1p-40;
+#pragma omp simd
+    for (int64_t j = 0; j < n; j++) {
+        double dl = fabs(L[j]) * eps, dc = fabs(C[j]) * eps + 0x1p-1022;
+        double s1 = sqrt(-2 * (L[j] + dl)), s2 = sqrt(-2 * (L[j] - dl));
+        double q1 = b * s1, q2 = b * s2, c1 = C[j] - dc, c2 = C[j] + dc;
+        double p1 = q1 * c1, p2 = q1 * c2, p3 = q2 * c1, p4 = q2 * c2;
+        double mn = p1 < p2 ? p1 : p2, mx = p1 < p2 ? p2 : p1;
+        mn = p3 < mn ? p3 : mn, mx = p3 > mx ? p3 : mx;
+        mn = p4 < mn ? p4 : mn, mx = p4 > mx ? p4 : mx;
+        lo[j] = a + mn, hi[j] = a + mx;
+    }
+}
+
+GEN_CLONES static void log_cos_args(const double *u1, const double *u2, double *w, double *t,
+                                    int64_t n)
+{
+#pragma omp simd
+    for (int64_t j = 0; j < n; j++) w[j] = 1.0 - u1[j], t[j] = 2 * M_PI * u2[j];
+}
+
+int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, const double *u2,
+                           double *out, int64_t n)
+{
+    double L[GEN_BLOCK], C[GEN_BLOCK], lo[GEN_BLOCK], hi[GEN_BLOCK];
+    int64_t slow = 0;
+    for (int64_t j0 = 0; j0 < n; j0 += GEN_BLOCK) {
+        int64_t m = n - j0 < GEN_BLOCK ? n - j0 : GEN_BLOCK;
+        log_cos_args(u1 + j0, u2 + j0, L, C, m);
+        vec_log(L, L, m);
+        vec_cos(C, C, m);
+        enclose(a, b, L, C, lo, hi, m);
+        if (dt == REF_DT_FLOAT) {
+            to_float(lo, m);
+            to_float(hi, m);
+        } else {
+            round_narrow(lo, m, dt);
+            round_narrow(hi, m, dt);
+        }
+        for (int64_t j = 0; j < m; j++) {
+            bool same = lo[j] == hi[j] && signbit(lo[j]) == signbit(hi[j]);
+            if (same) {
+                out[j0 + j] = lo[j];
+            } else {
+                out[j0 + j] = to_dtype(box_muller(a, b, u1[j0 + j], u2[j0 + j]), dt);
+                slow++;
+            }
+        }
+    }
+    return slow;
+}
+
+/* Box-Muller from two independent counters of each element (2i and 2i + 1). For FP16, BF16
+ * and FLOAT (and vector code in reach) the value is taken from vec_log and vec_cos whenever
+ * both ends of its enclosure round to the same dtype value, which is then the rounded libm
+ * value too (glibc's log and cos err < 1 ulp, far inside eps); else box_muller. */
+static void normal(uint64_t key, double a, double b, ref_dtype dt, int64_t first, double *out,
+                   int64_t n)
 {
     double u2[GEN_BLOCK];
+    bool fast = !cts_datagen_libm_only &&
+                (dt == REF_DT_FLOAT16 || dt == REF_DT_BF16 || dt == REF_DT_FLOAT);
     for (int64_t j0 = 0; j0 < n; j0 += GEN_BLOCK) {
         int64_t m = n - j0 < GEN_BLOCK ? n - j0 : GEN_BLOCK;
         double *x = out + j0;
         units(key, first + j0, 2, 0, x, m);
         units(key, first + j0, 2, 1, u2, m);
-        for (int64_t j = 0; j < m; j++)
-            x[j] = a + b * sqrt(-2 * log(1.0 - x[j])) * cos(2 * M_PI * u2[j]);
+        if (!fast) {
+            for (int64_t j = 0; j < m; j++) x[j] = box_muller(a, b, x[j], u2[j]);
+            continue;
+        }
+        cts_normal_rounded(a, b, dt, x, u2, x, m);
     }
 }
 
@@ -239,7 +373,7 @@ static void generate(const cts_datagen *g, ref_dtype dt, uint64_t key, int64_t f
         for (int64_t j = 0; j < n; j++) out[j] = g->a + g->b * (double)(first + j);
         return;
     case CTS_GEN_UNIFORM: uniform(key, g->a, g->b, first, out, n); return;
-    case CTS_GEN_NORMAL: normal(key, g->a, g->b, first, out, n); return;
+    case CTS_GEN_NORMAL: normal(key, g->a, g->b, dt, first, out, n); return;
     case CTS_GEN_INT: {
         uint64_t span = (uint64_t)(g->b - g->a) + 1;
         for (int64_t j = 0; j < n; j++)
