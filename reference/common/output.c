@@ -107,10 +107,30 @@ int ref_output_set_alts(ref_output *o, ref_altlist *lists)
     return rc;
 }
 
+/* The pages of [p, p + bytes) made present in one call where the kernel can (Linux 5.14+): a
+ * chunk buffer is written whole from its first chunk on, and taking its ~150 pages one fault at
+ * a time cost the first call (and each call whose malloc mapped the buffer afresh) ~7 us a page
+ * on this VM. Only a hint: pages it could not make present fault on first touch as before. */
+static void prefault(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    const uintptr_t pg = 4096;
+    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1), b = ((uintptr_t)p + bytes) & ~(pg - 1);
+    if (p && b > a)
+        (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 int ref_chunkbuf_init(ref_chunkbuf *b, int64_t cap)
 {
     b->cap = cap > 0 ? cap : 1;
-    return ref_output_alloc(&b->o, b->cap);
+    int rc = ref_output_alloc(&b->o, b->cap);
+    if (rc == 0) /* the parts every chunk writes (flags and alt_first are set already) */
+        prefault(b->o.v, (size_t)b->cap * sizeof *b->o.v);
+    return rc;
 }
 
 void ref_chunkbuf_start(ref_chunkbuf *b, int64_t numel)
