@@ -62,19 +62,29 @@ static inline double cts_policy_units(const cts_tolerance *tol, const cts_elem_e
     return got == e->rounded ? 0 : units;
 }
 
-/* cts_judge_value where v->hi and got are finite: inline, for the judge's loop. */
+/* cts_judge_value where v->hi and got are finite, into *e: inline, for the judge's loop, which
+ * writes the fields in place (a returned struct was copied through a 16-byte load that stalled
+ * store forwarding). */
+static inline void cts_judge_finite_into(cts_elem_err *e, const cts_tolerance *tol,
+                                         const cts_judge_basis *b, double got, const ref_value *v)
+{
+    *e = (cts_elem_err){0};
+    e->exact = v->hi;
+    e->err = fabs((got - v->hi) - v->lo);
+    e->rounded = ref_round_value(v, b->dt);
+    e->ulp = ref_ulp_distance(got, e->rounded, b->dt);
+    e->bound_units = cts_tol_ratio(e->err, ref_bound_planned(&b->bound, v));
+    e->rel = cts_tol_ratio(e->err, fabs(v->hi));
+    e->policy_units = cts_policy_units(tol, e, got);
+    e->ok = e->policy_units <= 1;
+}
+
+/* cts_judge_finite_into, returned. */
 static inline cts_elem_err cts_judge_finite(const cts_tolerance *tol, const cts_judge_basis *b,
                                             double got, const ref_value *v)
 {
-    cts_elem_err e = {0};
-    e.exact = v->hi;
-    e.err = fabs((got - v->hi) - v->lo);
-    e.rounded = ref_round_value(v, b->dt);
-    e.ulp = ref_ulp_distance(got, e.rounded, b->dt);
-    e.bound_units = cts_tol_ratio(e.err, ref_bound_planned(&b->bound, v));
-    e.rel = cts_tol_ratio(e.err, fabs(v->hi));
-    e.policy_units = cts_policy_units(tol, &e, got);
-    e.ok = e.policy_units <= 1;
+    cts_elem_err e;
+    cts_judge_finite_into(&e, tol, b, got, v);
     return e;
 }
 
