@@ -96,6 +96,19 @@ static void as_grid(cts_case *c)
     c->param[GRID_OUTPUT_MASK] = (cts_param){.len = 2, .v = {1, 1}};
 }
 
+/* The grid sampler's five tensors, ND: input and input_grad n x ch x h x w, grad_output
+ * n x ch x ho x wo, grid and grid_grad n x ho x wo x 2. */
+static void grid_tensors(cts_case *c, int64_t n, int64_t ch, int64_t h, int64_t w, int64_t ho,
+                         int64_t wo)
+{
+    tensor(&c->t[0], "grad_output", false, n, ch, ho, wo);
+    tensor(&c->t[1], "input", false, n, ch, h, w);
+    tensor(&c->t[2], "grid", false, n, ho, wo, 2);
+    tensor(&c->t[3], "input_grad", true, n, ch, h, w);
+    tensor(&c->t[4], "grid_grad", true, n, ho, wo, 2);
+    for (int i = 0; i < 5; i++) c->t[i].format = REF_FMT_ND;
+}
+
 #define NEED_BACKEND()                                                                         \
     do {                                                                                       \
         if (!have_backend) {                                                                   \
@@ -236,12 +249,7 @@ static void test_grid_sampler_error_case(void **state)
     seed_case(&c);
     snprintf(c.id, sizeof c.id, "errors.grid_interp7.ascend910b");
     as_grid(&c);
-    tensor(&c.t[0], "grad_output", false, 1, 1, 2, 2);
-    tensor(&c.t[1], "input", false, 1, 1, 3, 3);
-    tensor(&c.t[2], "grid", false, 1, 2, 2, 2);
-    tensor(&c.t[3], "input_grad", true, 1, 1, 3, 3);
-    tensor(&c.t[4], "grid_grad", true, 1, 2, 2, 2);
-    for (int i = 0; i < 5; i++) c.t[i].format = REF_FMT_ND;
+    grid_tensors(&c, 1, 1, 3, 3, 2, 2);
     c.expect_values[2].any = false;
     c.param[GRID_INTERPOLATION_MODE].v[0] = 7;
     cts_verdict v;
@@ -272,12 +280,7 @@ static void test_grid_sampler_doc_example(void **state)
     seed_case(&c);
     snprintf(c.id, sizeof c.id, "doc_examples.grid_seed.ascend910b");
     as_grid(&c);
-    tensor(&c.t[0], "grad_output", false, 1, 1, 3, 3);
-    tensor(&c.t[1], "input", false, 1, 1, 5, 8);
-    tensor(&c.t[2], "grid", false, 1, 3, 3, 2);
-    tensor(&c.t[3], "input_grad", true, 1, 1, 5, 8);
-    tensor(&c.t[4], "grid_grad", true, 1, 3, 3, 2);
-    for (int i = 0; i < 5; i++) c.t[i].format = REF_FMT_ND;
+    grid_tensors(&c, 1, 1, 5, 8, 3, 3);
     c.t[1].gen = (cts_datagen){CTS_GEN_VALUES, 0, 0, grid_input, 40};
     c.t[2].gen = (cts_datagen){CTS_GEN_VALUES, 0, 0, grid_values, 18};
     c.expect_values[2].any = false;
@@ -317,15 +320,9 @@ static void test_stage_cpu_adds_up(void **state)
     seed_case(&c);
     snprintf(c.id, sizeof c.id, "cpu.grid.ascend910b");
     as_grid(&c);
-    tensor(&c.t[0], "grad_output", false, 2, 32, 64, 64);
-    tensor(&c.t[1], "input", false, 2, 32, 64, 64);
-    tensor(&c.t[2], "grid", false, 2, 64, 64, 2);
-    tensor(&c.t[3], "input_grad", true, 2, 32, 64, 64);
-    tensor(&c.t[4], "grid_grad", true, 2, 64, 64, 2);
-    for (int i = 0; i < 5; i++) {
-        c.t[i].format = REF_FMT_ND;
+    grid_tensors(&c, 2, 32, 64, 64, 64, 64);
+    for (int i = 0; i < 5; i++)
         c.t[i].gen = (cts_datagen){.kind = CTS_GEN_UNIFORM, .a = -1, .b = 1};
-    }
     c.expect_values[2].any = false;
     cts_run_options o = {.threads = 2};
     cts_verdict v;
