@@ -128,7 +128,8 @@ static bool seen_values(case_run *r, double *seen[])
     for (int i = 0; i < c->ntensors; i++) {
         cts_dev_tensor *d = &r->runs[0].d[i];
         if (c->t[i].is_output || c->t[i].null || c->op->tensors[i].shape_only) continue;
-        if (!(seen[i] = malloc((size_t)(d->numel > 0 ? d->numel : 1) * sizeof *seen[i])))
+        size_t bytes = (size_t)(d->numel > 0 ? d->numel : 1) * sizeof *seen[i];
+        if (!(seen[i] = cts_malloc_written(bytes)))
             return false;
         cts_dev_tensor_decode(d, d->sent, 0, d->numel, seen[i]);
         if (!(r->o && r->o->dump_dir) && r->total == 1) {
@@ -173,7 +174,8 @@ static int answers_by_batches(case_run *r, int64_t nb)
     int rc = 0;
     for (int i = 0; i < c->ntensors && rc == 0; i++)
         if (!c->t[i].is_output && !c->t[i].null && !c->op->tensors[i].shape_only &&
-            !(seen[i] = malloc((size_t)(run->d[i].numel / n * nb + 1) * sizeof *seen[i])))
+            !(seen[i] = cts_malloc_written((size_t)(run->d[i].numel / n * nb + 1) *
+                                           sizeof *seen[i])))
             rc = -1, errno = ENOMEM;
     for (int slot = 0; slot < c->ntensors && rc == 0; slot++) {
         if (!c->t[slot].is_output || c->t[slot].null || !r->plan.computed[slot]) continue;

@@ -2,8 +2,10 @@
  * can be checked against allocation bounds and misuse (double free, foreign pointer, a copy
  * larger than its destination) is reported instead of crashing. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "runtime.h"
 
@@ -43,6 +45,21 @@ static bool guards_intact(const allocation *a)
     return true;
 }
 
+/* Every byte of a new allocation is written at once (guards and the 0xcd fill): its pages made
+ * present in one call rather than faulted in one at a time, which costs about twice the CPU on
+ * a VM (tools/bench-fresh-pages). A hint: ignored before Linux 5.14. */
+static void prefault(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    const uintptr_t pg = 4096;
+    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1), b = ((uintptr_t)p + bytes) & ~(pg - 1);
+    if (bytes >= ((size_t)1 << 20) && b > a) (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     if (!devPtr) {
@@ -68,6 +85,7 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
         return ACL_ERROR_BAD_ALLOC;
     }
     allocation a = {base + ALIGNMENT - GUARD_BYTES, base + ALIGNMENT, size};
+    prefault(base, total);
     memset(a.base, GUARD_BYTE, GUARD_BYTES);
     memset(a.user + size, GUARD_BYTE, GUARD_BYTES);
     /* Fresh device memory is not zeroed on a real device; make that visible. */
