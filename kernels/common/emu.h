@@ -92,6 +92,9 @@ EMU_API bool emu_is_device_range(const void *p, size_t bytes);
 EMU_API int emu_check_guards(void);
 /* Bytes held by live aclrtMalloc allocations (leak checks). */
 EMU_API size_t emu_live_device_bytes(void);
+/* Writes the fresh-memory pattern (0xcd) wherever an allocation still owes it: before anything
+ * but an aclrtMemcpy reads device memory (a kernel launch). */
+EMU_API void emu_device_memory_settle(void);
 
 /* ---- fault injection (kernels/runtime/fault.c) ---- */
 

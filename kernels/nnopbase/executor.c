@@ -137,6 +137,7 @@ aclnnStatus emu_executor_launch(const char *api, void *workspace, uint64_t works
             raise(SIGSEGV);
         while (emu_fault_on(EMU_FAULT_HANG))
             pause();
+        emu_device_memory_settle(); /* the kernel may read any of it */
         if (executor->run)
             rc = executor->run(executor, workspace);
         if (rc == ACLNN_SUCCESS) {

@@ -11,6 +11,7 @@
 
 #define GUARD_BYTES 256
 #define GUARD_BYTE 0xa5
+#define FRESH_BYTE 0xcd /* fresh device memory is not zeroed on a real device: made visible */
 #define ALIGNMENT 512 /* CANN device allocations are at least 512-byte aligned */
 #define RECENTLY_FREED 256
 
@@ -18,6 +19,7 @@ typedef struct {
     unsigned char *base; /* start of the guard before */
     unsigned char *user;
     size_t size;
+    size_t written; /* [written, size) still owes FRESH_BYTE (settle) */
 } allocation;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -45,7 +47,8 @@ static bool guards_intact(const allocation *a)
     return true;
 }
 
-/* Every byte of a new allocation is written at once (guards and the 0xcd fill): its pages made
+/* Every byte of a new allocation is written soon (its guards, then a copy from the host or the
+ * fresh-memory pattern): its pages made
  * present in one call rather than faulted in one at a time, which costs about twice the CPU on
  * a VM (tools/bench-fresh-pages). A hint: ignored before Linux 5.14. */
 static void prefault(void *p, size_t bytes)
@@ -84,12 +87,10 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
         emu_set_error("aclrtMalloc: out of memory for %zu bytes", size);
         return ACL_ERROR_BAD_ALLOC;
     }
-    allocation a = {base + ALIGNMENT - GUARD_BYTES, base + ALIGNMENT, size};
+    allocation a = {base + ALIGNMENT - GUARD_BYTES, base + ALIGNMENT, size, 0};
     prefault(base, total);
     memset(a.base, GUARD_BYTE, GUARD_BYTES);
     memset(a.user + size, GUARD_BYTE, GUARD_BYTES);
-    /* Fresh device memory is not zeroed on a real device; make that visible. */
-    memset(a.user, 0xcd, size);
     pthread_mutex_lock(&lock);
     if (nlive == cap) {
         size_t ncap = cap ? 2 * cap : 64;
@@ -108,6 +109,47 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
     pthread_mutex_unlock(&lock);
     *devPtr = a.user;
     return ACL_SUCCESS;
+}
+
+/* The fresh-memory pattern where an allocation still owes it. Written only when something may
+ * read those bytes (a kernel, a copy from the device), so a host copy that covers an
+ * allocation from its start, as uploads do, is the only pass over those bytes: what a reader
+ * sees is the same as if the pattern had been written at aclrtMalloc. Caller holds the lock. */
+static void settle(allocation *a)
+{
+    if (a->written < a->size) memset(a->user + a->written, FRESH_BYTE, a->size - a->written);
+    a->written = a->size;
+}
+
+/* [p, p + bytes) of device memory is about to be read. */
+static void settle_range(const void *p, size_t bytes)
+{
+    pthread_mutex_lock(&lock);
+    long i = find(p, bytes);
+    if (i >= 0) settle(&live[i]);
+    pthread_mutex_unlock(&lock);
+}
+
+/* [p, p + bytes) of device memory is about to be written by a copy: a copy that continues the
+ * written prefix extends it; one past it first settles the gap (and the rest). */
+static void note_write(const void *p, size_t bytes)
+{
+    pthread_mutex_lock(&lock);
+    long i = find(p, bytes);
+    if (i >= 0) {
+        allocation *a = &live[i];
+        size_t off = (size_t)((const unsigned char *)p - a->user);
+        if (off > a->written) settle(a);
+        else if (off + bytes > a->written) a->written = off + bytes;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void emu_device_memory_settle(void)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nlive; i++) settle(&live[i]);
+    pthread_mutex_unlock(&lock);
 }
 
 aclError aclrtFree(void *devPtr)
@@ -227,6 +269,8 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
         emu_set_error("aclrtMemcpy %s: src %p is device memory", KIND_NAMES[kind], src);
         return ACL_ERROR_INVALID_PARAM;
     }
+    if (src_dev) settle_range(src, count);
+    if (dst_dev) note_write(dst, count);
     memmove(dst, src, count);
     return ACL_SUCCESS;
 }

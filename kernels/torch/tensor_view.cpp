@@ -57,6 +57,7 @@ aclnnStatus torch_view(const char *api, const char *name, const aclTensor *t, at
             return ACLNN_ERR_RUNTIME_ERROR;
         }
         storage_elems = hi + 1;
+        emu_device_memory_settle(); // torch may read any of it from here on
     }
     at::Tensor storage =
         at::from_blob(t->data, {storage_elems}, at::TensorOptions().dtype(st).device(at::kCPU));

@@ -1,6 +1,7 @@
 /* The emulated runtime rejects misuse the way a real runtime does: each case
  * names the rule it checks; expected codes are the CANN values of facts.md §1 / acl_base.h. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -253,6 +254,79 @@ static void second_phase_rejects_foreign_executor(void **state)
     expect_msg("did not come from a first phase");
 }
 
+/* Fresh device memory reads as 0xcd wherever nothing was copied into it (a real device's is
+ * not zeroed; kernels/runtime/memory.c), however the copies before the read covered it. */
+static bool all_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v) return false;
+    return true;
+}
+
+static void fresh_memory_reads_as_0xcd(void **state)
+{
+    (void)state;
+    enum { N = 3 << 20 }; /* past the size whose pages aclrtMalloc makes present at once */
+    unsigned char *host = malloc(N), *back = malloc(N);
+    assert_non_null(host);
+    assert_non_null(back);
+    memset(host, 0x11, N);
+    void *a, *b, *c, *d;
+    assert_int_equal(aclrtMalloc(&a, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&b, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&c, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    /* a: nothing copied in */
+    assert_int_equal(aclrtMemcpy(back, N, a, N, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_true(all_bytes(back, N, 0xcd));
+    /* b: two copies continuing from its start, then a read past them */
+    assert_int_equal(aclrtMemcpy(b, N, host, 1000, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy((char *)b + 1000, N - 1000, host, N / 2,
+                                 ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, N, b, N, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_true(all_bytes(back, 1000 + N / 2, 0x11));
+    assert_true(all_bytes(back + 1000 + N / 2, N - 1000 - N / 2, 0xcd));
+    /* c: a copy leaving a gap at the start, and a device-to-device copy out of that gap */
+    assert_int_equal(aclrtMemcpy((char *)c + 100, N - 100, host, 50, ACL_MEMCPY_HOST_TO_DEVICE),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(d, 64, c, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    assert_int_equal(aclrtMemcpy(back, N, c, N, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_true(all_bytes(back, 100, 0xcd));
+    assert_true(all_bytes(back + 100, 50, 0x11));
+    assert_true(all_bytes(back + 150, N - 150, 0xcd));
+    assert_int_equal(aclrtMemcpy(back, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    assert_true(all_bytes(back, 64, 0xcd));
+    assert_int_equal(aclrtFree(a), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(b), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(c), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    free(host);
+    free(back);
+}
+
+/* A kernel sees 0xcd in device memory nothing was copied into: its workspace here. */
+static unsigned char seen_by_kernel[256];
+
+static aclnnStatus read_workspace(aclOpExecutor *e, void *workspace)
+{
+    (void)e;
+    memcpy(seen_by_kernel, workspace, sizeof seen_by_kernel);
+    return ACLNN_SUCCESS;
+}
+
+static void kernel_reads_fresh_memory_as_0xcd(void **state)
+{
+    (void)state;
+    void *ws;
+    assert_int_equal(aclrtMalloc(&ws, 2 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclOpExecutor *e = emu_executor_new("test", 2 << 20, read_workspace, NULL, NULL);
+    assert_non_null(e);
+    memset(seen_by_kernel, 0, sizeof seen_by_kernel);
+    assert_int_equal(emu_executor_launch("test", ws, 2 << 20, e, NULL), ACLNN_SUCCESS);
+    assert_true(all_bytes(seen_by_kernel, sizeof seen_by_kernel, 0xcd));
+    assert_int_equal(aclrtFree(ws), ACL_SUCCESS);
+}
+
 static void error_message_is_read_once(void **state)
 {
     (void)state;
@@ -276,6 +350,8 @@ int main(void)
         cmocka_unit_test(handles_destroyed_twice_are_reported),
         cmocka_unit_test(second_phase_rejects_foreign_executor),
         cmocka_unit_test(error_message_is_read_once),
+        cmocka_unit_test(fresh_memory_reads_as_0xcd),
+        cmocka_unit_test(kernel_reads_fresh_memory_as_0xcd),
         cmocka_unit_test(unknown_switches_are_named),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
