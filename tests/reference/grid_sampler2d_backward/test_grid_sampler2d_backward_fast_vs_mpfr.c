@@ -391,6 +391,38 @@ static void range_in_lanes(void **state)
     }
 }
 
+/* On AVX-512 dgrid's lanes take two groups of four points at once (dgrid_lanes2: eight lanes),
+ * where both groups' sizes give power-of-two scales, and group by group where they do not; a
+ * block of points ends with a group of fewer than four (its lanes repeat its first point's).
+ * Grid values past ±1 under zeros padding put some corners outside the input, so a group whose
+ * lanes skip terms meets one whose lanes skip none; batch 0's data are at most 1 (the counted
+ * magnitudes), batch 1's up to 3 (summed). 13·11 points: blocks of 64, 64 and 15. Every field
+ * must be pure MPFR's. */
+static void eight_lanes(void **state)
+{
+    (void)state;
+    const int64_t sizes[2][2] = {{8, 16}, {9, 5}}; /* (h_in, w_in): scales 4, 8; 4.5, 2.5 */
+    for (int sz = 0; sz < 2; sz++)
+        for (int pad = 0; pad < 2; pad++) {
+            ref_grid_params p = {.n = 2, .c = 6, .h_in = sizes[sz][0], .w_in = sizes[sz][1],
+                                 .h_out = 13, .w_out = 11, .interpolation = REF_INTERP_BILINEAR,
+                                 .padding = (ref_padding)pad};
+            int64_t ngo = p.n * p.c * p.h_out * p.w_out, nin = p.n * p.c * p.h_in * p.w_in;
+            int64_t ngr = p.n * p.h_out * p.w_out * 2;
+            double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8);
+            double *gr = malloc((size_t)ngr * 8);
+            for (int64_t i = 0; i < ngo; i++)
+                go[i] = ref_round_to((urand() * 2 - 1) * (i < ngo / 2 ? 1 : 3), REF_DT_FLOAT);
+            for (int64_t i = 0; i < nin; i++)
+                in[i] = ref_round_to((urand() * 2 - 1) * (i < nin / 2 ? 1 : 3), REF_DT_FLOAT);
+            for (int64_t i = 0; i < ngr; i++)
+                gr[i] = ref_round_to((urand() * 2 - 1) * 1.3, REF_DT_FLOAT);
+            ref_options fo;
+            fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, 2, &fo, NULL);
+            free(go); free(in); free(gr);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts),
@@ -399,6 +431,7 @@ int main(void)
                                        cmocka_unit_test(under_mag_unscaled),
                                        cmocka_unit_test(no_subnormal_operands),
                                        cmocka_unit_test(sparse_grids),
-                                       cmocka_unit_test(range_in_lanes)};
+                                       cmocka_unit_test(range_in_lanes),
+                                       cmocka_unit_test(eight_lanes)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
