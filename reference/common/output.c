@@ -108,9 +108,9 @@ int ref_output_set_alts(ref_output *o, ref_altlist *lists)
 }
 
 /* The pages of [p, p + bytes) made present in one call where the kernel can (Linux 5.14+), so
- * the first chunk does not take them one fault at a time (~10 us a page on this VM, against
- * ~0.7 us a page made present at once). Only a hint: pages it could not make present fault on
- * first touch as before. */
+ * the first chunk does not trap on them one at a time (~10 us a page on this VM, against ~0.7 us
+ * a page made present at once; a 4 KiB page's first touch still costs more there:
+ * chunkbuf_block). Only a hint: pages it could not make present fault on first touch. */
 static void prefault(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
