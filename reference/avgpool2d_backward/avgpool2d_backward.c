@@ -809,17 +809,17 @@ int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, r
     ref_chunkbuf b[PIPE_BUFS];
     memset(b, 0, sizeof b);
     int64_t cap = numel < step ? numel : step, nbufs = min64(PIPE_BUFS, (numel + step - 1) / step);
+    int count = nbufs > 0 ? (int)nbufs : 1;
     int rc = pool_tabs_build(&T, p);
-    for (int64_t k = 0; rc == 0 && k < (nbufs > 0 ? nbufs : 1); k++)
-        rc = ref_chunkbuf_init(&b[k], cap);
+    if (rc == 0)
+        rc = ref_chunkbufs_init(b, count, cap);
     pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path),
                   rc == 0 && divisors_small(p, &T), NULL, 0};
     pool_pipe P = {0};
     if (rc == 0 && (rc = pipe_init(&P, &C, s, b, NULL, numel, step)) == 0)
         rc = pipe_run(&P, opt);
     pipe_free(&P);
-    for (int k = 0; k < PIPE_BUFS; k++)
-        ref_chunkbuf_free(&b[k]);
+    ref_chunkbufs_free(b, count);
     pool_tabs_free(&T);
     return rc;
 }

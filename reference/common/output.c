@@ -107,10 +107,10 @@ int ref_output_set_alts(ref_output *o, ref_altlist *lists)
     return rc;
 }
 
-/* The pages of [p, p + bytes) made present in one call where the kernel can (Linux 5.14+): a
- * chunk buffer is written whole from its first chunk on, and taking its ~150 pages one fault at
- * a time cost the first call (and each call whose malloc mapped the buffer afresh) ~7 us a page
- * on this VM. Only a hint: pages it could not make present fault on first touch as before. */
+/* The pages of [p, p + bytes) made present in one call where the kernel can (Linux 5.14+), so
+ * the first chunk does not trap on them one at a time (~10 us a page on this VM, against ~0.7 us
+ * a page made present at once; a 4 KiB page's first touch still costs more there:
+ * chunkbuf_block). Only a hint: pages it could not make present fault on first touch. */
 static void prefault(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -124,13 +124,83 @@ static void prefault(void *p, size_t bytes)
 #endif
 }
 
+#define CB_ALIGN 64                     /* a ref_value per cache line, none split across two */
+#define CB_HUGE ((size_t)2 << 20)       /* a transparent huge page */
+#define CB_HUGE_FROM ((size_t)1 << 20)  /* blocks from here on are whole huge pages */
+#define CB_ROUND(x) (((x) + CB_ALIGN - 1) & ~(size_t)(CB_ALIGN - 1))
+
+static size_t chunkbuf_bytes(size_t n)
+{
+    return CB_ROUND(n * sizeof(ref_value)) + CB_ROUND(n) + CB_ROUND(n * sizeof(int64_t)) +
+           CB_ROUND(n * sizeof(int32_t));
+}
+
+/* The chunk buffers' block of total bytes, *raw what to free. Fresh 4 KiB pages cost twice on
+ * this VM (PVM: the guest's page tables are shadowed): made present (prefault) each page still
+ * costs 5-19 us at its first touch, ~1.5-5.5 ms for avg-pool's three buffers (1.4 MB) in a
+ * call whose malloc maps them afresh (the first call of a process), against ~0.15 ms for one
+ * huge page made present. From CB_HUGE_FROM on the block is whole huge pages on a huge-page
+ * boundary inside an allocation one huge page larger, which ref_big_alloc asks to be huge pages
+ * (as grid_work_block does; up to 2 MiB more than the buffers, untouched beyond one page where
+ * THP is off); smaller ones are 4 KiB pages made present. */
+static char *chunkbuf_block(size_t total, void **raw)
+{
+    if (total < CB_HUGE_FROM) {
+        *raw = malloc(total + CB_ALIGN);
+        return *raw ? (char *)(((uintptr_t)*raw + CB_ALIGN - 1) & ~(uintptr_t)(CB_ALIGN - 1))
+                    : NULL;
+    }
+    size_t span = (total + CB_HUGE - 1) & ~(CB_HUGE - 1);
+    *raw = ref_big_alloc(span + CB_HUGE, 1, false);
+    return *raw ? (char *)(((uintptr_t)*raw + CB_HUGE - 1) & ~(uintptr_t)(CB_HUGE - 1)) : NULL;
+}
+
+static void *carve(char **at, size_t bytes)
+{
+    void *p = *at;
+    *at += CB_ROUND(bytes);
+    return p;
+}
+
+int ref_chunkbufs_init(ref_chunkbuf *b, int count, int64_t cap)
+{
+    size_t n = cap > 0 ? (size_t)cap : 1, total = (size_t)count * chunkbuf_bytes(n);
+    memset(b, 0, (size_t)count * sizeof *b);
+    void *raw;
+    char *at = chunkbuf_block(total, &raw);
+    if (!at)
+        return -1;
+    prefault(at, total);
+    for (int k = 0; k < count; k++) {
+        ref_output *o = &b[k].o;
+        b[k].cap = (int64_t)n;
+        o->numel = (int64_t)n;
+        /* v is not cleared: both ops write every field of every element */
+        o->v = carve(&at, n * sizeof *o->v);
+        o->flags = memset(carve(&at, n), 0, n);
+        o->alt_first = memset(carve(&at, n * sizeof(int64_t)), 0xff, n * sizeof(int64_t)); /* -1 */
+        o->alt_count = memset(carve(&at, n * sizeof(int32_t)), 0, n * sizeof(int32_t));
+    }
+    b[0].block = raw;
+    return 0;
+}
+
+void ref_chunkbufs_free(ref_chunkbuf *b, int count)
+{
+    if (count <= 0)
+        return;
+    void *raw = b[0].block;
+    for (int k = 0; k < count; k++) { /* the rest of each is the block's */
+        free(b[k].o.alts);
+        free(b[k].o.ival);
+        memset(&b[k], 0, sizeof b[k]);
+    }
+    free(raw);
+}
+
 int ref_chunkbuf_init(ref_chunkbuf *b, int64_t cap)
 {
-    b->cap = cap > 0 ? cap : 1;
-    int rc = ref_output_alloc(&b->o, b->cap);
-    if (rc == 0) /* the parts every chunk writes (flags and alt_first are set already) */
-        prefault(b->o.v, (size_t)b->cap * sizeof *b->o.v);
-    return rc;
+    return ref_chunkbufs_init(b, 1, cap);
 }
 
 void ref_chunkbuf_start(ref_chunkbuf *b, int64_t numel)
@@ -159,8 +229,7 @@ double *ref_chunkbuf_ival(ref_chunkbuf *b)
 
 void ref_chunkbuf_free(ref_chunkbuf *b)
 {
-    ref_output_free(&b->o);
-    b->cap = 0;
+    ref_chunkbufs_free(b, 1);
 }
 
 int ref_emit(const ref_sink *s, int slot, int64_t first, const ref_chunkbuf *b)

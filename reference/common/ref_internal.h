@@ -301,8 +301,15 @@ typedef struct {
 typedef struct {
     ref_output o;
     int64_t cap;
+    void *block;     /* what ref_chunkbufs_free frees (the first buffer's; NULL: none) */
 } ref_chunkbuf;
 
+/* count buffers of cap elements each, their arrays (o.v, flags, alt_first, alt_count) carved
+ * from one block made present at once, on huge pages where large (fewer page faults); 0 or -1.
+ * ref_chunkbufs_free(b, count) frees them together, each one's alternatives and ival too. */
+int ref_chunkbufs_init(ref_chunkbuf *b, int count, int64_t cap);
+void ref_chunkbufs_free(ref_chunkbuf *b, int count);
+/* One buffer: ref_chunkbufs_init(b, 1, cap), ref_chunkbufs_free(b, 1). */
 int ref_chunkbuf_init(ref_chunkbuf *b, int64_t cap);
 /* Cleared for the next chunk of numel ≤ cap elements (flags 0, no alternatives, ival 0). */
 void ref_chunkbuf_start(ref_chunkbuf *b, int64_t numel);

@@ -341,6 +341,67 @@ static void test_avgpool_team_chunks_are_the_whole_answers(void **state)
     free(go);
 }
 
+/* A chunk's arrays as ref_chunkbufs_init carves them: every ref_value on a cache line of its
+ * own, none of the four arrays overlapping another, no alternative (index -1, count 0) where
+ * the element is not ambiguous; then gathered. */
+static int gather_carved_chunk(void *ctx, const ref_chunk *ch)
+{
+    const ref_output *c = ch->out;
+    assert_int_equal((uintptr_t)c->v % 64, 0);
+    const char *v = (const char *)c->v, *v_end = v + c->numel * (int64_t)sizeof *c->v;
+    const char *parts[3] = {(const char *)c->flags, (const char *)c->alt_first,
+                            (const char *)c->alt_count};
+    const size_t bytes[3] = {1, sizeof *c->alt_first, sizeof *c->alt_count};
+    for (int i = 0; i < 3; i++) {
+        const char *end = parts[i] + c->numel * (int64_t)bytes[i];
+        assert_true(end <= v || parts[i] >= v_end);
+        for (int j = i + 1; j < 3; j++)
+            assert_true(end <= parts[j] || parts[i] >= parts[j] + c->numel * (int64_t)bytes[j]);
+    }
+    for (int64_t k = 0; k < c->numel; k++)
+        if (!(c->flags[k] & REF_FLAG_AMBIGUOUS)) {
+            assert_int_equal(c->alt_first[k], -1);
+            assert_int_equal(c->alt_count[k], 0);
+        }
+    return gather_chunk(ctx, ch);
+}
+
+/* The bench's planes (self (1,8,56,56)) in the library's default chunks (two planes, 6272
+ * elements): the three buffers (1.4 MB) are carved from one block of whole huge pages
+ * (reference/common/output.c), four chunks pass through them, and each is the whole answers'
+ * bitwise, on one thread and on a team. */
+static void test_avgpool_huge_block_chunks_are_the_whole_answers(void **state)
+{
+    (void)state;
+    enum { N = 1, C = 8, H = 56, W = 56, NG = N * C * 28 * 28, NI = N * C * H * W };
+    ref_status_query q = avgpool_query_sized(N, C, H, W);
+    double *go = malloc(NG * sizeof *go);
+    fill(go, NG, 6);
+    const double *inputs[REF_MAX_SLOTS] = {go};
+    ref_avgpool_params p = {N, C, H, W, 28, 28, 3, 3, 2, 2, 1, 1, false, false, 0};
+    ref_case_request r = {.dtype = REF_DT_FLOAT};
+    ref_case_answer plan;
+    assert_int_equal(ref_case(&q, &r, &plan), 0);
+    ref_options opt = {.path = plan.path, .threads = 1};
+    ref_output whole;
+    assert_int_equal(ref_avgpool2d_backward(&p, go, &opt, &whole), 0);
+    for (int threads = 1; threads <= 2; threads++)
+        for (int rep = 0; rep < 3; rep++) {
+            ref_output got;
+            gathered_alloc(&got, NI);
+            gather g = {{NULL, NULL, &got}, -1, 0, 2 * H * W, 0};
+            r = (ref_case_request){.dtype = REF_DT_FLOAT, .inputs = inputs,
+                                   .chunk = gather_carved_chunk, .ctx = &g, .threads = threads};
+            ref_case_answer a;
+            assert_int_equal(ref_case(&q, &r, &a), 0);
+            assert_int_equal(g.chunks, 4);
+            assert_same(&whole, &got);
+            gathered_free(&got);
+        }
+    ref_output_free(&whole);
+    free(go);
+}
+
 /* Without inputs the plan alone: no chunk. A callback's non-zero return stops the stream and is
  * what ref_case returns. */
 static int stop(void *ctx, const ref_chunk *ch)
@@ -410,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_grid_stopped_stream),
         cmocka_unit_test(test_avgpool_chunks_are_the_whole_answers),
         cmocka_unit_test(test_avgpool_team_chunks_are_the_whole_answers),
+        cmocka_unit_test(test_avgpool_huge_block_chunks_are_the_whole_answers),
         cmocka_unit_test(test_plan_alone_and_a_stopped_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
