@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_internal.h"
+#include "judge_batch.h"
 #include "tolerance.h"
 
 void cts_verdict_fail(cts_verdict *v, cts_status s, const char *check, const char *fmt, ...)
@@ -190,6 +191,7 @@ struct cts_output_judge {
     int32_t rows, cols;            /* blocks of a plane (map_blocks of map_h x map_w) */
     struct { int64_t k, y, x, by, bx, yin, xin, bh, bw; } at; /* where element k goes, -1 none */
     cts_error_grid map;            /* the map of the worst element's plane once complete */
+    cts_judge_batch batch;         /* plain elements waiting for the batched pass */
 };
 
 /* The named standards the audit counts, resolved for dtype dt (cts_tolerance_resolved). */
@@ -490,27 +492,89 @@ static void summary_zeros(judge_summary *s)
     s->worst_rel = fmax(s->worst_rel, 0);
 }
 
-/* The tolerance of a chunk in one pass that counts the exact elements (exact_plain) and judges
- * only the others one by one, in index order: exact elements change no sum, maximum, block
- * maximum or worst element (once there is one), so what they add to the statistics is a count,
- * added once. The map skips them: the next element judged seeks its place. */
+/* fmax(a, x) where neither is -0 (errors are not): what the summary's maxima take. */
+static inline double fmax_pos(double a, double x)
+{
+    return isnan(a) || x > a ? x : a;
+}
+
+/* The batch's elements into the audit statistics and the map, in index order (the sums are
+ * rounded in that order). */
+static void batch_stats(cts_output_judge *j, int64_t first, const cts_judge_batch *b)
+{
+    cts_elem_stats *st = j->st;
+    for (int e = 0; e < b->n; e++) {
+        for (int m = 0; m < CTS_STAT_METRICS; m++) {
+            double x = b->metric[m][e];
+            st->sum[m] += x;
+            if (x > st->max[m] || isnan(x)) st->max[m] = x;
+            st->hist[m][b->bin[m][e]]++;
+        }
+        for (int s = 0; s < CTS_STAT_STANDARDS; s++) st->meets[s] += b->meets[e] >> s & 1;
+        map_add(j, first + b->at[e], b->metric[1][e]);
+    }
+    st->n += b->n;
+}
+
+/* Judges the batch's elements (cts_judge_batch) and adds them to the summary, the statistics
+ * and the map as judge_one would one by one: the worst element is the first with the largest
+ * policy units above the current worst's, judged again whole (summary_add keeps its errors). */
+static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t first)
+{
+    cts_judge_batch *b = &j->batch;
+    if (b->n == 0) return;
+    cts_batch_judge(b, ref, &j->tol, j->st ? j->std : NULL, &j->basis);
+    if (j->st) batch_stats(j, first, b);
+    judge_summary *s = &j->tol_s;
+    double worst_units = s->worst_err.policy_units;
+    int worst = -1;
+    for (int e = 0; e < b->n; e++) {
+        double pu = b->policy_units[e];
+        s->bad += !(pu <= 1);
+        s->worst_ulp = fmax_pos(s->worst_ulp, b->metric[0][e]);
+        s->worst_bound = fmax_pos(s->worst_bound, b->metric[1][e]);
+        s->worst_rel = fmax_pos(s->worst_rel, b->metric[2][e]);
+        if (pu > worst_units) worst_units = pu, worst = e;
+    }
+    if (worst >= 0) {
+        int64_t i = b->at[worst];
+        s->worst = first + i;
+        s->worst_got = b->got[worst];
+        cts_judge_finite_into(&s->worst_err, &j->tol, &j->basis, b->got[worst], &ref->v[i]);
+    }
+    b->n = 0;
+}
+
+/* The tolerance of a chunk in one pass that counts the exact elements (exact_plain), judges the
+ * other plain ones (no reference flags, finite values) in batches and the rest one by one, in
+ * index order: exact elements change no sum, maximum, block maximum or worst element (once
+ * there is one), so what they add to the statistics is a count, added once. The map skips
+ * them: the next element judged seeks its place. */
 static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, int64_t first,
                                   int64_t count, const double *got)
 {
     ref_dtype dt = j->basis.dt;
+    bool batched = cts_batch_dtype(dt);
     int64_t exact = 0;
-    bool zeros = false;
     for (int64_t i = 0; i < count; i++) {
-        if (j->tol_s.worst >= 0 && exact_plain(ref, i, got[i], dt)) {
+        const ref_value *v = &ref->v[i];
+        bool plain = j->tol_s.worst >= 0 && !(ref->flags && ref->flags[i]) &&
+                     isfinite(v->hi) && isfinite(got[i]);
+        if (plain && exact_plain(ref, i, got[i], dt)) {
             exact++;
-            zeros = true;
             continue;
         }
-        if (zeros) summary_zeros(&j->tol_s);
-        zeros = false;
+        if (plain && batched) {
+            cts_batch_push(&j->batch, v, i, got[i]);
+            if (j->batch.n == CTS_BATCH) batch_flush(j, ref, first);
+            continue;
+        }
+        batch_flush(j, ref, first);
         judge_one(j, ref, i, first + i, got[i], false);
     }
-    if (zeros) summary_zeros(&j->tol_s);
+    batch_flush(j, ref, first);
+    /* the exact elements' zero errors in the maxima (which only a NaN maximum notices) */
+    if (exact) summary_zeros(&j->tol_s);
     if (j->st) cts_elem_stats_add_zeros(j->st, exact);
 }
 
