@@ -498,12 +498,13 @@ static inline double fmax_pos(double a, double x)
     return isnan(a) || x > a ? x : a;
 }
 
-/* The batch's elements into the audit statistics and the map, in index order (the sums are
+/* Batch elements [e0, e1) into the audit statistics and the map, in index order (the sums are
  * rounded in that order). */
-static void batch_stats(cts_output_judge *j, int64_t first, const cts_judge_batch *b)
+static void batch_stats(cts_output_judge *j, int64_t first, const cts_judge_batch *b, int e0,
+                        int e1)
 {
     cts_elem_stats *st = j->st;
-    for (int e = 0; e < b->n; e++) {
+    for (int e = e0; e < e1; e++) {
         for (int m = 0; m < CTS_STAT_METRICS; m++) {
             double x = b->metric[m][e];
             st->sum[m] += x;
@@ -513,22 +514,19 @@ static void batch_stats(cts_output_judge *j, int64_t first, const cts_judge_batc
         for (int s = 0; s < CTS_STAT_STANDARDS; s++) st->meets[s] += b->meets[e] >> s & 1;
         map_add(j, first + b->at[e], b->metric[1][e]);
     }
-    st->n += b->n;
+    st->n += e1 - e0;
 }
 
-/* Judges the batch's elements (cts_judge_batch) and adds them to the summary, the statistics
- * and the map as judge_one would one by one: the worst element is the first with the largest
- * policy units above the current worst's, judged again whole (summary_add keeps its errors). */
-static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t first)
+/* Batch elements [e0, e1) into the summary as summary_add would one by one: the worst element
+ * is the first with the largest policy units above the current worst's, judged again whole
+ * (the summary keeps its errors). */
+static void batch_summary(cts_output_judge *j, const ref_output *ref, int64_t first,
+                          const cts_judge_batch *b, int e0, int e1)
 {
-    cts_judge_batch *b = &j->batch;
-    if (b->n == 0) return;
-    cts_batch_judge(b, ref, &j->tol, j->st ? j->std : NULL, &j->basis);
-    if (j->st) batch_stats(j, first, b);
     judge_summary *s = &j->tol_s;
     double worst_units = s->worst_err.policy_units;
     int worst = -1;
-    for (int e = 0; e < b->n; e++) {
+    for (int e = e0; e < e1; e++) {
         double pu = b->policy_units[e];
         s->bad += !(pu <= 1);
         s->worst_ulp = fmax_pos(s->worst_ulp, b->metric[0][e]);
@@ -536,11 +534,31 @@ static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t firs
         s->worst_rel = fmax_pos(s->worst_rel, b->metric[2][e]);
         if (pu > worst_units) worst_units = pu, worst = e;
     }
-    if (worst >= 0) {
-        int64_t i = b->at[worst];
-        s->worst = first + i;
-        s->worst_got = b->got[worst];
-        cts_judge_finite_into(&s->worst_err, &j->tol, &j->basis, b->got[worst], &ref->v[i]);
+    if (worst < 0) return;
+    int64_t i = b->at[worst];
+    s->worst = first + i;
+    s->worst_got = b->got[worst];
+    cts_judge_finite_into(&s->worst_err, &j->tol, &j->basis, b->got[worst], &ref->v[i]);
+}
+
+/* Judges the batch's elements (cts_judge_batch) and adds them as judge_one would one by one.
+ * A plane of the map is complete when its next one's first element reaches the map, and keeps
+ * its block maxima if the worst element so far lies in it: the summary takes each plane's part
+ * of the batch before the map sees the next. */
+static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t first)
+{
+    cts_judge_batch *b = &j->batch;
+    if (b->n == 0) return;
+    cts_batch_judge(b, ref, &j->tol, j->st ? j->std : NULL, &j->basis);
+    int64_t hw = j->st ? j->map_h * j->map_w : 0;
+    for (int e0 = 0, e1; e0 < b->n; e0 = e1) {
+        e1 = b->n;
+        if (hw > 0) { /* the part in element e0's plane */
+            int64_t end = ((first + b->at[e0]) / hw + 1) * hw - first;
+            for (e1 = e0 + 1; e1 < b->n && b->at[e1] < end;) e1++;
+        }
+        if (j->st) batch_stats(j, first, b, e0, e1);
+        batch_summary(j, ref, first, b, e0, e1);
     }
     b->n = 0;
 }

@@ -6,7 +6,10 @@
  * without inexact ones. The picks: exact values, ±0, a subnormal of the dtype, the
  * largest finite value, values the dtype does not hold (so not exact though got == hi), a
  * nonzero low part, infinities and NaN, and elements the reference flags (unjudged, ambiguous
- * with alternatives, interval). */
+ * with alternatives, interval). Then seeded outputs of runs of plain inexact elements, what the
+ * batched pass judges (judge_batch.h), with its corners among them (make_plain), in every dtype
+ * (DOUBLE keeps the per-element path), under each kind of policy and on paths with operand
+ * rounding and an FP16 result. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -221,7 +224,8 @@ static void dtype_format(ref_dtype dt, double *tiny, int *p)
  * of the dtype, midpoints with a low part, zeros, copies of one element (ties for the worst),
  * Σ|terms| past the double range, underflow terms by bits and by magnitude, reference flags
  * and non-finite values (which break the runs), exact elements. */
-static void make_plain(output *o, int k, ref_dtype dt, const ref_value *tie, double tie_got)
+static void make_plain(output *o, int k, ref_dtype dt, const ref_value *tie, double tie_got,
+                       bool nonfinite)
 {
     double tiny;
     int p;
@@ -239,13 +243,18 @@ static void make_plain(output *o, int k, ref_dtype dt, const ref_value *tie, dou
     if (kind == 2) v->under_mag = 0x1p-1074 * (double)(1 + rng() % 7);    /* smallest subnormals */
     double got = ref_round_to(x * (1 + (uniform() - 0.5) * 0x1p-6), dt);
     if (kind == 3) { /* a subnormal of the dtype */
-        v->hi = v->sum_abs = tiny * (double)(1 + rng() % 50) * (1 + 0x1p-20 * uniform());
+        uint64_t q = 1 + rng() % (rng() & 1 ? 50 : 1ull << (p - 1)); /* any binade */
+        v->hi = v->sum_abs = tiny * (double)q * (1 + 0x1p-20 * uniform());
         got = ref_round_to(v->hi * (1 + (uniform() - 0.5) * 0.5), dt);
     }
     if (kind == 4) { /* a midpoint of the dtype with a low part of either sign */
         v->hi = ldexp((double)(2 * (rng() % 1024) + 1) + ldexp(1.0, p), -p - 2);
         v->lo = (rng() & 1 ? 1 : -1) * 0x1p-80;
         got = ref_round_to(v->hi + v->lo * 0x1p60, dt);
+    }
+    if (kind == 14) { /* normal, got below the normal range */
+        v->hi = v->sum_abs = tiny * ldexp(1.0, p - 1) * (1 + 0.25 * uniform());
+        got = ref_round_to(v->hi * (0.6 + 0.4 * uniform()), dt);
     }
     if (kind == 5) got = 0, v->hi = 0x1p-3 * (1 + uniform());      /* got zero */
     if (kind == 6) v->hi = v->lo = 0, v->sum_abs = 0x1p-4, got = ref_round_to(0x1p-9, dt);
@@ -261,7 +270,7 @@ static void make_plain(output *o, int k, ref_dtype dt, const ref_value *tie, dou
         if (o->flags[k] & REF_FLAG_AMBIGUOUS) o->alt_first[k] = 0, o->alt_count[k] = 2;
         o->ival[2 * k] = -0x1p-8, o->ival[2 * k + 1] = 0x1p-8;
     }
-    if (kind == 12 && rng() % 4 == 0) { /* non-finite */
+    if (kind == 12 && nonfinite && rng() % 4 == 0) { /* non-finite (infinite sums after) */
         static const double odd[] = {NAN, INFINITY, -INFINITY};
         if (rng() & 1) got = odd[rng() % 3];
         else v->hi = odd[rng() % 3];
@@ -277,7 +286,7 @@ static void make_runs(output *o, ref_dtype dt, uint64_t seed)
     ref_value tie = {.hi = 1.375 + 0x1p-30, .sum_abs = 3, .nterms = 3, .nops = 1};
     double tie_got = ref_round_to(1.375 * (1 + 0x1p-7), dt);
     for (int k = 0; k < N; k++) o->alt_first[k] = -1;
-    for (int k = 0; k < N; k++) make_plain(o, k, dt, &tie, tie_got);
+    for (int k = 0; k < N; k++) make_plain(o, k, dt, &tie, tie_got, seed % 3 == 0);
     o->alts[0] = o->alts[1] = tie;
     o->alts[1].hi *= 2;
     o->out = (ref_output){N, o->v, o->flags, o->alt_first, o->alt_count, o->alts, 2, o->ival};
