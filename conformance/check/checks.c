@@ -498,41 +498,84 @@ static inline double fmax_pos(double a, double x)
     return isnan(a) || x > a ? x : a;
 }
 
+/* Batch elements [e0, e1) into the map: map_add, inline while they follow one another (the map
+ * is then at the element: no gap to step over, no plane to seek). */
+static void batch_map(cts_output_judge *j, int64_t first, const cts_judge_batch *b, int e0, int e1)
+{
+    if (j->map_h * j->map_w <= 0) return;
+    for (int e = e0; e < e1; e++) {
+        int64_t k = first + b->at[e];
+        double u = b->metric[1][e];
+        if (k != j->at.k) {
+            map_add(j, k, u);
+            continue;
+        }
+        double *m = &j->block[j->at.by * j->cols + j->at.bx];
+        if (isnan(u) || u > *m) *m = u; /* as map_add */
+        if (isnan(u) || u > j->block_worst) j->block_worst = u;
+        map_step(j);
+    }
+}
+
+_Static_assert(CTS_STAT_METRICS == 3 && CTS_STAT_STANDARDS == 3, "batch_stats names each one");
+
 /* Batch elements [e0, e1) into the audit statistics and the map, in index order (the sums are
- * rounded in that order). */
+ * rounded in that order; the maxima and counts come from t when no error is NaN). */
 static void batch_stats(cts_output_judge *j, int64_t first, const cts_judge_batch *b, int e0,
-                        int e1)
+                        int e1, const cts_batch_totals *t)
 {
     cts_elem_stats *st = j->st;
+    const double *u = b->metric[0], *bu = b->metric[1], *rel = b->metric[2];
+    double s0 = st->sum[0], s1 = st->sum[1], s2 = st->sum[2];
     for (int e = e0; e < e1; e++) {
-        for (int m = 0; m < CTS_STAT_METRICS; m++) {
-            double x = b->metric[m][e];
-            st->sum[m] += x;
-            if (x > st->max[m] || isnan(x)) st->max[m] = x;
-            st->hist[m][b->bin[m][e]]++;
-        }
-        for (int s = 0; s < CTS_STAT_STANDARDS; s++) st->meets[s] += b->meets[e] >> s & 1;
-        map_add(j, first + b->at[e], b->metric[1][e]);
+        s0 += u[e];
+        s1 += bu[e];
+        s2 += rel[e];
+        st->hist[0][b->bin[0][e]]++;
+        st->hist[1][b->bin[1][e]]++;
+        st->hist[2][b->bin[2][e]]++;
     }
+    st->sum[0] = s0, st->sum[1] = s1, st->sum[2] = s2;
+    for (int m = 0; m < CTS_STAT_METRICS; m++) {
+        if (t->nan == 0) { /* the largest, whatever the order (a NaN maximum stays) */
+            if (t->max[m] > st->max[m]) st->max[m] = t->max[m];
+            continue;
+        }
+        for (int e = e0; e < e1; e++) {
+            double x = b->metric[m][e];
+            if (x > st->max[m] || isnan(x)) st->max[m] = x;
+        }
+    }
+    for (int s = 0; s < CTS_STAT_STANDARDS; s++) st->meets[s] += t->meets[s];
     st->n += e1 - e0;
+    batch_map(j, first, b, e0, e1);
 }
 
 /* Batch elements [e0, e1) into the summary as summary_add would one by one: the worst element
  * is the first with the largest policy units above the current worst's, judged again whole
  * (the summary keeps its errors). */
 static void batch_summary(cts_output_judge *j, const ref_output *ref, int64_t first,
-                          const cts_judge_batch *b, int e0, int e1)
+                          const cts_judge_batch *b, int e0, int e1, const cts_batch_totals *t)
 {
     judge_summary *s = &j->tol_s;
     double worst_units = s->worst_err.policy_units;
     int worst = -1;
-    for (int e = e0; e < e1; e++) {
-        double pu = b->policy_units[e];
-        s->bad += !(pu <= 1);
-        s->worst_ulp = fmax_pos(s->worst_ulp, b->metric[0][e]);
-        s->worst_bound = fmax_pos(s->worst_bound, b->metric[1][e]);
-        s->worst_rel = fmax_pos(s->worst_rel, b->metric[2][e]);
-        if (pu > worst_units) worst_units = pu, worst = e;
+    s->bad += (e1 - e0) - t->ok;
+    if (t->nan == 0) {
+        for (int m = 0; m < CTS_STAT_METRICS; m++) {
+            double *w = m == 0 ? &s->worst_ulp : m == 1 ? &s->worst_bound : &s->worst_rel;
+            *w = fmax_pos(*w, t->max[m]);
+        }
+        for (int e = e0; t->policy_max > worst_units && worst < 0 && e < e1; e++)
+            if (b->policy_units[e] == t->policy_max) worst = e; /* the first largest */
+    } else {
+        for (int e = e0; e < e1; e++) {
+            double pu = b->policy_units[e];
+            s->worst_ulp = fmax_pos(s->worst_ulp, b->metric[0][e]);
+            s->worst_bound = fmax_pos(s->worst_bound, b->metric[1][e]);
+            s->worst_rel = fmax_pos(s->worst_rel, b->metric[2][e]);
+            if (pu > worst_units) worst_units = pu, worst = e;
+        }
     }
     if (worst < 0) return;
     int64_t i = b->at[worst];
@@ -557,8 +600,10 @@ static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t firs
             int64_t end = ((first + b->at[e0]) / hw + 1) * hw - first;
             for (e1 = e0 + 1; e1 < b->n && b->at[e1] < end;) e1++;
         }
-        if (j->st) batch_stats(j, first, b, e0, e1);
-        batch_summary(j, ref, first, b, e0, e1);
+        cts_batch_totals t;
+        cts_batch_totals_of(b, e0, e1, j->st != NULL, &t);
+        if (j->st) batch_stats(j, first, b, e0, e1, &t);
+        batch_summary(j, ref, first, b, e0, e1, &t);
     }
     b->n = 0;
 }

@@ -119,16 +119,18 @@ static void bound_loop(cts_judge_batch *b, const ref_bound_plan *p)
     bool operand = p->operand, weight_eta = p->weight_eta, result_fp16 = p->result_fp16;
 #pragma omp simd
     for (int j = 0; j < n; j++) {
-        double k = b->nops[j] + b->kterms[j];
+        /* (double)(n − 1) is (double)n − 1 for the counts a double holds (slow otherwise) */
+        double nt = (double)b->nterms[j], ops = (double)b->nops[j];
+        double k = ops + (nt > 1 ? nt - 1 : 0);
         double gamma = k * u_acc / (1 - k * u_acc);
-        double S = b->sum_abs[j], nt = b->nterms[j], w = b->min_weight[j];
+        double S = b->sum_abs[j], w = b->min_weight[j];
         bool by_weight = weight_eta && w > 0;
         double w_eta = eta_w / (by_weight ? w : 1.0);
         double u_w = u_w0 + (by_weight ? w_eta : 0);
         double u_op = u_w + u_g + u_w * u_g;
         double op = operand ? u_op * S + nt * eta_g : 0;
         /* bound.c under_term: a subnormal under_mag by its bits (no subnormal operand) */
-        double nops = b->nops1[j], um = b->under_mag[j];
+        double nops = ops > 0 ? ops : 1, um = b->under_mag[j];
         int64_t kb = (int64_t)bits_of(um);
         bool sub = kb > 0 && kb < (INT64_C(1) << 52) && eta_sub > 0;
         double by_bits = small_u64_to_double((uint64_t)(sub ? kb : 0)) * eta_sub * nops;
@@ -212,17 +214,6 @@ static void bins_loop(cts_judge_batch *b)
     }
 }
 
-/* The standards accepting each element, bit s for std[s]. */
-static void meets_loop(cts_judge_batch *b, const cts_tolerance std[CTS_STAT_STANDARDS])
-{
-    double units[CTS_BATCH];
-    memset(b->meets, 0, (size_t)b->n);
-    for (int s = 0; s < CTS_STAT_STANDARDS; s++) {
-        policy_loop(b, &std[s], units);
-        for (int j = 0; j < b->n; j++) b->meets[j] |= (uint8_t)((units[j] <= 1) << s);
-    }
-}
-
 /* The slow elements again through the scalar functions. */
 static void judge_slow(cts_judge_batch *b, const ref_output *ref, const cts_tolerance *tol,
                        const cts_tolerance std[CTS_STAT_STANDARDS], const cts_judge_basis *basis)
@@ -238,10 +229,36 @@ static void judge_slow(cts_judge_batch *b, const ref_output *ref, const cts_tole
         b->metric[2][j] = e.rel;
         b->policy_units[j] = e.policy_units;
         if (!std) continue;
-        b->meets[j] = 0;
         for (int s = 0; s < CTS_STAT_STANDARDS; s++)
-            b->meets[j] |= (uint8_t)(cts_policy_accepts(&std[s], &e, b->got[j]) << s);
+            b->std_units[s][j] = cts_policy_units(&std[s], &e, b->got[j]);
         for (int m = 0; m < CTS_STAT_METRICS; m++) b->bin[m][j] = (uint8_t)stat_bin(b->metric[m][j]);
+    }
+}
+
+BATCH_CLONES
+void cts_batch_totals_of(const cts_judge_batch *b, int e0, int e1, bool standards,
+                         cts_batch_totals *t)
+{
+    const double *u = b->metric[0], *bu = b->metric[1], *rel = b->metric[2];
+    const double *pu = b->policy_units;
+    int64_t nan = 0, ok = 0;
+    double m0 = 0, m1 = 0, m2 = 0, mp = 0; /* errors are >= +0 (never -0) */
+#pragma omp simd reduction(+ : nan, ok) reduction(max : m0, m1, m2, mp)
+    for (int e = e0; e < e1; e++) {
+        nan += (u[e] != u[e]) | (bu[e] != bu[e]) | (rel[e] != rel[e]) | (pu[e] != pu[e]);
+        ok += pu[e] <= 1;
+        m0 = u[e] > m0 ? u[e] : m0;
+        m1 = bu[e] > m1 ? bu[e] : m1;
+        m2 = rel[e] > m2 ? rel[e] : m2;
+        mp = pu[e] > mp ? pu[e] : mp;
+    }
+    *t = (cts_batch_totals){.nan = nan, .ok = ok, .max = {m0, m1, m2}, .policy_max = mp};
+    for (int s = 0; standards && s < CTS_STAT_STANDARDS; s++) {
+        const double *x = b->std_units[s];
+        int64_t n = 0;
+#pragma omp simd reduction(+ : n)
+        for (int e = e0; e < e1; e++) n += x[e] <= 1;
+        t->meets[s] = n;
     }
 }
 
@@ -252,7 +269,7 @@ void cts_batch_judge(cts_judge_batch *b, const ref_output *ref, const cts_tolera
     bound_loop(b, &basis->bound);
     policy_loop(b, tol, b->policy_units);
     if (std) {
-        meets_loop(b, std);
+        for (int s = 0; s < CTS_STAT_STANDARDS; s++) policy_loop(b, &std[s], b->std_units[s]);
         bins_loop(b);
     }
     judge_slow(b, ref, tol, std, basis);
