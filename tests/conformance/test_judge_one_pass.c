@@ -159,6 +159,10 @@ static void common_picks(ref_dtype dt)
           {NAN, 0, NAN}, {1.5, 0, NAN}, {INFINITY, 0, 1.5},
           {1.5, 0, 1.5, REF_FLAG_UNCHECKABLE}, {1.5, 0, 1.5, REF_FLAG_AMBIGUOUS},
           {1.5, 0, 3.0, REF_FLAG_AMBIGUOUS}, {1.5, 0, 1.5, REF_FLAG_INTERVAL},
+          {1.5, 0, 2.25, REF_FLAG_AMBIGUOUS}, {1.5, 0, 2.5, REF_FLAG_AMBIGUOUS},
+          {1.5, 0x1p-40, 1.75, REF_FLAG_AMBIGUOUS}, {1.5, 0, NAN, REF_FLAG_AMBIGUOUS},
+          {1.5, 0, INFINITY, REF_FLAG_AMBIGUOUS | REF_FLAG_RANGE},
+          {INFINITY, 0, INFINITY, REF_FLAG_AMBIGUOUS},
           {1.5, 0, 1.5, REF_FLAG_RANGE});
 }
 
