@@ -260,7 +260,8 @@ static void legal_values_of(const cts_judge_basis *b, double got, const ref_outp
 {
     cts_elem_err *p = &l->e[0];
     *p = cts_judge_value(&bound_policy, b, got, &ref->v[i]);
-    if (!p->ok && !isfinite(got) && (ref->flags[i] & (REF_FLAG_OPERAND_OVERFLOW | REF_FLAG_RANGE))) {
+    bool range = ref->flags[i] & (REF_FLAG_OPERAND_OVERFLOW | REF_FLAG_RANGE);
+    if (!p->ok && !isfinite(got) && range) {
         p->ok = true; /* as cts_judge_element: a non-finite result is legal there */
         p->class_mismatch = false;
         p->ulp = p->bound_units = p->rel = p->policy_units = 0;

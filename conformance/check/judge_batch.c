@@ -231,7 +231,8 @@ static void judge_slow(cts_judge_batch *b, const ref_output *ref, const cts_tole
         if (!std) continue;
         for (int s = 0; s < CTS_STAT_STANDARDS; s++)
             b->std_units[s][j] = cts_policy_units(&std[s], &e, b->got[j]);
-        for (int m = 0; m < CTS_STAT_METRICS; m++) b->bin[m][j] = (uint8_t)stat_bin(b->metric[m][j]);
+        for (int m = 0; m < CTS_STAT_METRICS; m++)
+            b->bin[m][j] = (uint8_t)stat_bin(b->metric[m][j]);
     }
 }
 

@@ -67,8 +67,8 @@ void cts_batch_totals_of(const cts_judge_batch *b, int e0, int e1, bool standard
                          cts_batch_totals *t);
 
 /* Judges the batch's elements under tol; with std (the audit's standards, or NULL) also their
- * bins and their errors in each standard's units. ref holds the elements (the slow ones are judged from
- * it by the scalar functions). */
+ * bins and their errors in each standard's units. ref holds the elements (the slow ones are
+ * judged from it by the scalar functions). */
 void cts_batch_judge(cts_judge_batch *b, const ref_output *ref, const cts_tolerance *tol,
                      const cts_tolerance std[CTS_STAT_STANDARDS], const cts_judge_basis *basis);
 
