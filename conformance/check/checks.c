@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_internal.h"
+#include "judge_batch.h"
 #include "tolerance.h"
 
 void cts_verdict_fail(cts_verdict *v, cts_status s, const char *check, const char *fmt, ...)
@@ -190,6 +191,7 @@ struct cts_output_judge {
     int32_t rows, cols;            /* blocks of a plane (map_blocks of map_h x map_w) */
     struct { int64_t k, y, x, by, bx, yin, xin, bh, bw; } at; /* where element k goes, -1 none */
     cts_error_grid map;            /* the map of the worst element's plane once complete */
+    cts_judge_batch batch;         /* plain elements waiting for the batched pass */
 };
 
 /* The named standards the audit counts, resolved for dtype dt (cts_tolerance_resolved). */
@@ -233,6 +235,68 @@ static double stats_add(cts_output_judge *j, const ref_output *ref, int64_t i, d
     double err[CTS_STAT_METRICS] = {b->ulp, b->bound_units, b->rel};
     elem_stats_add(j->st, err, meets);
     return b->bound_units;
+}
+
+/* ---- ambiguous elements: each legal value judged once for every policy ---- */
+
+/* Whether element i's judgements under several policies can share one judgement of each legal
+ * value (alternatives listed; no interval, not unjudged): cts_judge_element's judgements under
+ * two policies differ only in each value's policy units, and so in which value is best. */
+static bool shared_alternatives(const ref_output *ref, int64_t i)
+{
+    return ref->flags && (ref->flags[i] & REF_FLAG_AMBIGUOUS) && ref->alt_first &&
+           ref->alt_first[i] >= 0 && ref->alt_count[i] <= REF_MAX_ALTS &&
+           !(ref->flags[i] & (REF_FLAG_INTERVAL | REF_FLAG_UNCHECKABLE));
+}
+
+typedef struct {
+    int n;
+    cts_elem_err e[REF_MAX_ALTS + 1]; /* the primary value, then the alternatives */
+} legal_values;
+
+/* Each legal value of element i judged (under `bound`), as cts_judge_element judges them. */
+static void legal_values_of(const cts_judge_basis *b, double got, const ref_output *ref,
+                            int64_t i, legal_values *l)
+{
+    cts_elem_err *p = &l->e[0];
+    *p = cts_judge_value(&bound_policy, b, got, &ref->v[i]);
+    bool range = ref->flags[i] & (REF_FLAG_OPERAND_OVERFLOW | REF_FLAG_RANGE);
+    if (!p->ok && !isfinite(got) && range) {
+        p->ok = true; /* as cts_judge_element: a non-finite result is legal there */
+        p->class_mismatch = false;
+        p->ulp = p->bound_units = p->rel = p->policy_units = 0;
+    }
+    l->n = 1;
+    for (int32_t a = 0; a < ref->alt_count[i]; a++)
+        l->e[l->n++] = cts_judge_value(&bound_policy, b, got, &ref->alts[ref->alt_first[i] + a]);
+}
+
+/* The best legal value under tol, as cts_judge_element picks it: each value's policy units under
+ * tol (a non-finite value's judgement is the class rule's, the same under every policy). */
+static cts_elem_err best_legal(const cts_tolerance *tol, const legal_values *l, double got)
+{
+    cts_elem_err best;
+    for (int a = 0; a < l->n; a++) {
+        cts_elem_err e = l->e[a];
+        if (isfinite(e.exact) && isfinite(got)) {
+            e.policy_units = cts_policy_units(tol, &e, got);
+            e.ok = e.policy_units <= 1;
+        }
+        /* tolerance.c better(): passing first, then fewer units */
+        if (a == 0 || (e.ok != best.ok ? e.ok : e.policy_units < best.policy_units)) best = e;
+    }
+    return best;
+}
+
+/* stats_add for an element with shared alternatives. */
+static double stats_add_legal(cts_output_judge *j, const legal_values *l, double got)
+{
+    cts_elem_err b = best_legal(&bound_policy, l, got);
+    bool meets[CTS_STAT_STANDARDS];
+    for (int s = 0; s < CTS_STAT_STANDARDS; s++) meets[s] = best_legal(&j->std[s], l, got).ok;
+    double err[CTS_STAT_METRICS] = {b.ulp, b.bound_units, b.rel};
+    elem_stats_add(j->st, err, meets);
+    return b.bound_units;
 }
 
 static inline void summary_add(judge_summary *s, int64_t k, double got, const cts_elem_err *r)
@@ -455,7 +519,13 @@ static void judge_element(const cts_output_judge *j, const ref_output *ref, int6
 static void judge_one(cts_output_judge *j, const ref_output *ref, int64_t i, int64_t k,
                       double got, bool each)
 {
-    if (j->tolerance && ref) {
+    if (j->tolerance && ref && !each && shared_alternatives(ref, i)) {
+        legal_values l;
+        legal_values_of(&j->basis, got, ref, i, &l);
+        cts_elem_err r = best_legal(&j->tol, &l, got);
+        if (j->st) map_add(j, k, stats_add_legal(j, &l, got));
+        summary_add(&j->tol_s, k, got, &r);
+    } else if (j->tolerance && ref) {
         cts_elem_err r;
         if (each) r = cts_judge_element(&j->tol, &j->basis, got, ref, i);
         else judge_element(j, ref, i, got, &r);
@@ -490,27 +560,152 @@ static void summary_zeros(judge_summary *s)
     s->worst_rel = fmax(s->worst_rel, 0);
 }
 
-/* The tolerance of a chunk in one pass that counts the exact elements (exact_plain) and judges
- * only the others one by one, in index order: exact elements change no sum, maximum, block
- * maximum or worst element (once there is one), so what they add to the statistics is a count,
- * added once. The map skips them: the next element judged seeks its place. */
+/* fmax(a, x) where neither is -0 (errors are not): what the summary's maxima take. */
+static inline double fmax_pos(double a, double x)
+{
+    return isnan(a) || x > a ? x : a;
+}
+
+/* Batch elements [e0, e1) into the map: map_add, inline while they follow one another (the map
+ * is then at the element: no gap to step over, no plane to seek). */
+static void batch_map(cts_output_judge *j, int64_t first, const cts_judge_batch *b, int e0, int e1)
+{
+    if (j->map_h * j->map_w <= 0) return;
+    for (int e = e0; e < e1; e++) {
+        int64_t k = first + b->at[e];
+        double u = b->metric[1][e];
+        if (k != j->at.k) {
+            map_add(j, k, u);
+            continue;
+        }
+        double *m = &j->block[j->at.by * j->cols + j->at.bx];
+        if (isnan(u) || u > *m) *m = u; /* as map_add */
+        if (isnan(u) || u > j->block_worst) j->block_worst = u;
+        map_step(j);
+    }
+}
+
+_Static_assert(CTS_STAT_METRICS == 3 && CTS_STAT_STANDARDS == 3, "batch_stats names each one");
+
+/* Batch elements [e0, e1) into the audit statistics and the map, in index order (the sums are
+ * rounded in that order; the maxima and counts come from t when no error is NaN). */
+static void batch_stats(cts_output_judge *j, int64_t first, const cts_judge_batch *b, int e0,
+                        int e1, const cts_batch_totals *t)
+{
+    cts_elem_stats *st = j->st;
+    const double *u = b->metric[0], *bu = b->metric[1], *rel = b->metric[2];
+    double s0 = st->sum[0], s1 = st->sum[1], s2 = st->sum[2];
+    for (int e = e0; e < e1; e++) {
+        s0 += u[e];
+        s1 += bu[e];
+        s2 += rel[e];
+        st->hist[0][b->bin[0][e]]++;
+        st->hist[1][b->bin[1][e]]++;
+        st->hist[2][b->bin[2][e]]++;
+    }
+    st->sum[0] = s0, st->sum[1] = s1, st->sum[2] = s2;
+    for (int m = 0; m < CTS_STAT_METRICS; m++) {
+        if (t->nan == 0) { /* the largest, whatever the order (a NaN maximum stays) */
+            if (t->max[m] > st->max[m]) st->max[m] = t->max[m];
+            continue;
+        }
+        for (int e = e0; e < e1; e++) {
+            double x = b->metric[m][e];
+            if (x > st->max[m] || isnan(x)) st->max[m] = x;
+        }
+    }
+    for (int s = 0; s < CTS_STAT_STANDARDS; s++) st->meets[s] += t->meets[s];
+    st->n += e1 - e0;
+    batch_map(j, first, b, e0, e1);
+}
+
+/* Batch elements [e0, e1) into the summary as summary_add would one by one: the worst element
+ * is the first with the largest policy units above the current worst's, judged again whole
+ * (the summary keeps its errors). */
+static void batch_summary(cts_output_judge *j, const ref_output *ref, int64_t first,
+                          const cts_judge_batch *b, int e0, int e1, const cts_batch_totals *t)
+{
+    judge_summary *s = &j->tol_s;
+    double worst_units = s->worst_err.policy_units;
+    int worst = -1;
+    s->bad += (e1 - e0) - t->ok;
+    if (t->nan == 0) {
+        for (int m = 0; m < CTS_STAT_METRICS; m++) {
+            double *w = m == 0 ? &s->worst_ulp : m == 1 ? &s->worst_bound : &s->worst_rel;
+            *w = fmax_pos(*w, t->max[m]);
+        }
+        for (int e = e0; t->policy_max > worst_units && worst < 0 && e < e1; e++)
+            if (b->policy_units[e] == t->policy_max) worst = e; /* the first largest */
+    } else {
+        for (int e = e0; e < e1; e++) {
+            double pu = b->policy_units[e];
+            s->worst_ulp = fmax_pos(s->worst_ulp, b->metric[0][e]);
+            s->worst_bound = fmax_pos(s->worst_bound, b->metric[1][e]);
+            s->worst_rel = fmax_pos(s->worst_rel, b->metric[2][e]);
+            if (pu > worst_units) worst_units = pu, worst = e;
+        }
+    }
+    if (worst < 0) return;
+    int64_t i = b->at[worst];
+    s->worst = first + i;
+    s->worst_got = b->got[worst];
+    cts_judge_finite_into(&s->worst_err, &j->tol, &j->basis, b->got[worst], &ref->v[i]);
+}
+
+/* Judges the batch's elements (cts_judge_batch) and adds them as judge_one would one by one.
+ * A plane of the map is complete when its next one's first element reaches the map, and keeps
+ * its block maxima if the worst element so far lies in it: the summary takes each plane's part
+ * of the batch before the map sees the next. */
+static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t first)
+{
+    cts_judge_batch *b = &j->batch;
+    if (b->n == 0) return;
+    cts_batch_judge(b, ref, &j->tol, j->st ? j->std : NULL, &j->basis);
+    int64_t hw = j->st ? j->map_h * j->map_w : 0;
+    for (int e0 = 0, e1; e0 < b->n; e0 = e1) {
+        e1 = b->n;
+        if (hw > 0) { /* the part in element e0's plane */
+            int64_t end = ((first + b->at[e0]) / hw + 1) * hw - first;
+            for (e1 = e0 + 1; e1 < b->n && b->at[e1] < end;) e1++;
+        }
+        cts_batch_totals t;
+        cts_batch_totals_of(b, e0, e1, j->st != NULL, &t);
+        if (j->st) batch_stats(j, first, b, e0, e1, &t);
+        batch_summary(j, ref, first, b, e0, e1, &t);
+    }
+    b->n = 0;
+}
+
+/* The tolerance of a chunk in one pass that counts the exact elements (exact_plain), judges the
+ * other plain ones (no reference flags, finite values) in batches and the rest one by one, in
+ * index order: exact elements change no sum, maximum, block maximum or worst element (once
+ * there is one), so what they add to the statistics is a count, added once. The map skips
+ * them: the next element judged seeks its place. */
 static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, int64_t first,
                                   int64_t count, const double *got)
 {
     ref_dtype dt = j->basis.dt;
+    bool batched = cts_batch_dtype(dt);
     int64_t exact = 0;
-    bool zeros = false;
     for (int64_t i = 0; i < count; i++) {
-        if (j->tol_s.worst >= 0 && exact_plain(ref, i, got[i], dt)) {
+        const ref_value *v = &ref->v[i];
+        bool plain = j->tol_s.worst >= 0 && !(ref->flags && ref->flags[i]) &&
+                     isfinite(v->hi) && isfinite(got[i]);
+        if (plain && exact_plain(ref, i, got[i], dt)) {
             exact++;
-            zeros = true;
             continue;
         }
-        if (zeros) summary_zeros(&j->tol_s);
-        zeros = false;
+        if (plain && batched) {
+            cts_batch_push(&j->batch, v, i, got[i]);
+            if (j->batch.n == CTS_BATCH) batch_flush(j, ref, first);
+            continue;
+        }
+        batch_flush(j, ref, first);
         judge_one(j, ref, i, first + i, got[i], false);
     }
-    if (zeros) summary_zeros(&j->tol_s);
+    batch_flush(j, ref, first);
+    /* the exact elements' zero errors in the maxima (which only a NaN maximum notices) */
+    if (exact) summary_zeros(&j->tol_s);
     if (j->st) cts_elem_stats_add_zeros(j->st, exact);
 }
 

@@ -6,7 +6,10 @@
  * without inexact ones. The picks: exact values, ±0, a subnormal of the dtype, the
  * largest finite value, values the dtype does not hold (so not exact though got == hi), a
  * nonzero low part, infinities and NaN, and elements the reference flags (unjudged, ambiguous
- * with alternatives, interval). */
+ * with alternatives, interval). Then seeded outputs of runs of plain inexact elements, what the
+ * batched pass judges (judge_batch.h), with its corners among them (make_plain), in every dtype
+ * (DOUBLE keeps the per-element path), under each kind of policy and on paths with operand
+ * rounding and an FP16 result. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,15 +78,15 @@ static void make_output(output *o, const pick *p, int at, bool inexact)
     o->out = (ref_output){N, o->v, o->flags, o->alt_first, o->alt_count, o->alts, 2, o->ival};
 }
 
-static void judge(output *o, ref_dtype dt, const cts_tolerance *tol, bool each, cts_verdict *v,
-                  cts_error_grid *map)
+static void judge_on(output *o, ref_dtype dt, const ref_path *path, const cts_tolerance *tol,
+                     bool each, cts_verdict *v, cts_error_grid *map)
 {
     memset(v, 0, sizeof *v);
     memset(map, 0, sizeof *map);
     v->status = CTS_PASS;
     v->worst_index = -1;
     cts_judged_output jo = {"grad_input", dt, 3, dims, N, o->got, &o->out, false};
-    cts_output_judge *j = cts_judge_begin(tol, &vector_fp32, &jo, true, NULL, &v->el);
+    cts_output_judge *j = cts_judge_begin(tol, path, &jo, true, NULL, &v->el);
     assert_non_null(j);
     for (int first = 0; first < N; first += 500) { /* three chunks */
         ref_output part = o->out;
@@ -98,6 +101,12 @@ static void judge(output *o, ref_dtype dt, const cts_tolerance *tol, bool each, 
         else cts_judge_chunk_got(j, &ch, o->got + first);
     }
     cts_judge_end(j, v, map);
+}
+
+static void judge(output *o, ref_dtype dt, const cts_tolerance *tol, bool each, cts_verdict *v,
+                  cts_error_grid *map)
+{
+    judge_on(o, dt, &vector_fp32, tol, each, v, map);
 }
 
 static void agree(ref_dtype dt, const pick *picks, size_t npicks)
@@ -150,6 +159,10 @@ static void common_picks(ref_dtype dt)
           {NAN, 0, NAN}, {1.5, 0, NAN}, {INFINITY, 0, 1.5},
           {1.5, 0, 1.5, REF_FLAG_UNCHECKABLE}, {1.5, 0, 1.5, REF_FLAG_AMBIGUOUS},
           {1.5, 0, 3.0, REF_FLAG_AMBIGUOUS}, {1.5, 0, 1.5, REF_FLAG_INTERVAL},
+          {1.5, 0, 2.25, REF_FLAG_AMBIGUOUS}, {1.5, 0, 2.5, REF_FLAG_AMBIGUOUS},
+          {1.5, 0x1p-40, 1.75, REF_FLAG_AMBIGUOUS}, {1.5, 0, NAN, REF_FLAG_AMBIGUOUS},
+          {1.5, 0, INFINITY, REF_FLAG_AMBIGUOUS | REF_FLAG_RANGE},
+          {INFINITY, 0, INFINITY, REF_FLAG_AMBIGUOUS},
           {1.5, 0, 1.5, REF_FLAG_RANGE});
 }
 
@@ -185,12 +198,155 @@ static void test_float32(void **state)
           {0x1p128, 0, 0x1p128}, {1 + 0x1p-23, 0, 1 + 0x1p-23}, {1 + 0x1p-24, 0, 1 + 0x1p-24});
 }
 
+/* ---- the batched pass over long runs of plain inexact elements ---- */
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+    uint64_t x = (rng_state += 0x9e3779b97f4a7c15ull);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static double uniform(void) { return (double)(rng() >> 11) * 0x1p-53; }
+
+/* The smallest subnormal and the significant bits of dt. */
+static void dtype_format(ref_dtype dt, double *tiny, int *p)
+{
+    switch (dt) {
+    case REF_DT_FLOAT16: *tiny = 0x1p-24, *p = 11; return;
+    case REF_DT_BF16: *tiny = 0x1p-133, *p = 8; return;
+    case REF_DT_FLOAT: *tiny = 0x1p-149, *p = 24; return;
+    default: *tiny = 0x1p-1074, *p = 53; return;
+    }
+}
+
+/* Element k of a run of mostly plain inexact elements, what the batched pass takes, with the
+ * corners it leaves to the scalar functions or to the per-element path among them: subnormals
+ * of the dtype, midpoints with a low part, zeros, copies of one element (ties for the worst),
+ * Σ|terms| past the double range, underflow terms by bits and by magnitude, reference flags
+ * and non-finite values (which break the runs), exact elements. */
+static void make_plain(output *o, int k, ref_dtype dt, const ref_value *tie, double tie_got,
+                       bool nonfinite)
+{
+    double tiny;
+    int p;
+    dtype_format(dt, &tiny, &p);
+    ref_value *v = &o->v[k];
+    double x = (1 + uniform()) * ldexp(1.0, (int)(rng() % 21) - 10) * (rng() & 1 ? -1 : 1);
+    *v = (ref_value){.hi = x, .sum_abs = fabs(x) * (1 + 4 * uniform()),
+                     .nterms = 1 + (int64_t)(rng() % 40), .nops = (int32_t)(rng() % 4)};
+    if (rng() % 3 == 0) v->lo = x * 0x1p-60 * (uniform() - 0.5);
+    if (rng() % 4 == 0) v->min_weight = uniform() * 0x1p-20;
+    if (rng() % 5 == 0) v->coord_err = fabs(x) * 0x1p-12 * uniform();
+    int kind = (int)(rng() % 24);
+    if (kind == 0) v->under_mag = 0x1p-1070 * (double)(1 + rng() % 1000); /* by bits */
+    if (kind == 1) v->under_mag = 0x1p-900 * (1 + uniform());             /* by magnitude */
+    if (kind == 2) v->under_mag = 0x1p-1074 * (double)(1 + rng() % 7);    /* smallest subnormals */
+    double got = ref_round_to(x * (1 + (uniform() - 0.5) * 0x1p-6), dt);
+    if (kind == 3) { /* a subnormal of the dtype */
+        uint64_t q = 1 + rng() % (rng() & 1 ? 50 : 1ull << (p - 1)); /* any binade */
+        v->hi = v->sum_abs = tiny * (double)q * (1 + 0x1p-20 * uniform());
+        got = ref_round_to(v->hi * (1 + (uniform() - 0.5) * 0.5), dt);
+    }
+    if (kind == 4) { /* a midpoint of the dtype with a low part of either sign */
+        v->hi = ldexp((double)(2 * (rng() % 1024) + 1) + ldexp(1.0, p), -p - 2);
+        v->lo = (rng() & 1 ? 1 : -1) * 0x1p-80;
+        got = ref_round_to(v->hi + v->lo * 0x1p60, dt);
+    }
+    if (kind == 14) { /* normal, got below the normal range */
+        v->hi = v->sum_abs = tiny * ldexp(1.0, p - 1) * (1 + 0.25 * uniform());
+        got = ref_round_to(v->hi * (0.6 + 0.4 * uniform()), dt);
+    }
+    if (kind == 5) got = 0, v->hi = 0x1p-3 * (1 + uniform());      /* got zero */
+    if (kind == 6) v->hi = v->lo = 0, v->sum_abs = 0x1p-4, got = ref_round_to(0x1p-9, dt);
+    if (kind == 7 || kind == 8) *v = *tie, got = tie_got;         /* ties */
+    if (kind == 9) v->sum_exp = 64, v->sum_abs = 1.5;               /* past the double range */
+    if (kind == 10) got = v->hi = ref_round_to(v->hi, dt), v->lo = 0; /* exact */
+    if (kind == 13) /* errors (relative, in bound units) below the normal range */
+        got = v->hi = ref_round_to(v->hi, dt), v->lo = (rng() & 1 ? 1 : -1) * 0x1p-1070;
+    if (kind == 11 && rng() % 4 == 0) { /* breaks the run */
+        static const uint8_t flags[] = {REF_FLAG_UNCHECKABLE, REF_FLAG_AMBIGUOUS,
+                                        REF_FLAG_INTERVAL, REF_FLAG_RANGE};
+        o->flags[k] = flags[rng() % 4];
+        if (o->flags[k] & REF_FLAG_AMBIGUOUS) o->alt_first[k] = 0, o->alt_count[k] = 2;
+        o->ival[2 * k] = -0x1p-8, o->ival[2 * k + 1] = 0x1p-8;
+    }
+    if (kind == 12 && nonfinite && rng() % 4 == 0) { /* non-finite (infinite sums after) */
+        static const double odd[] = {NAN, INFINITY, -INFINITY};
+        if (rng() & 1) got = odd[rng() % 3];
+        else v->hi = odd[rng() % 3];
+    }
+    o->got[k] = got;
+}
+
+/* An output of runs of plain elements (make_plain), seeded. */
+static void make_runs(output *o, ref_dtype dt, uint64_t seed)
+{
+    memset(o, 0, sizeof *o);
+    rng_state = seed;
+    ref_value tie = {.hi = 1.375 + 0x1p-30, .sum_abs = 3, .nterms = 3, .nops = 1};
+    double tie_got = ref_round_to(1.375 * (1 + 0x1p-7), dt);
+    for (int k = 0; k < N; k++) o->alt_first[k] = -1;
+    for (int k = 0; k < N; k++) make_plain(o, k, dt, &tie, tie_got, seed % 3 == 0);
+    o->alts[0] = o->alts[1] = tie;
+    o->alts[1].hi *= 2;
+    o->out = (ref_output){N, o->v, o->flags, o->alt_first, o->alt_count, o->alts, 2, o->ival};
+}
+
+static const ref_path cube_paths[] = {
+    {.kind = REF_PATH_CUBE, .operand = REF_DT_FLOAT16, .name = "cube-fp16"},
+    {.kind = REF_PATH_CUBE, .operand = REF_DT_FLOAT16, .premul = true, .result_fp16 = true,
+     .name = "cube-premul-fp16"},
+    {.kind = REF_PATH_VECTOR, .operand = REF_DT_FLOAT16, .name = "divide-fp16"}};
+
+static void runs_agree(ref_dtype dt)
+{
+    static const cts_tolerance tols[] = {
+        {.kind = CTS_TOL_BOUND, .name = "bound"},
+        {.kind = CTS_TOL_ULP, .name = "ulp", .ulps = 2},
+        {.kind = CTS_TOL_ULP, .name = "ulp:0"},
+        {.kind = CTS_TOL_ALLCLOSE, .name = "torch-default"},
+        {.kind = CTS_TOL_SHARE, .name = "ascend-thousandth"},
+        {.kind = CTS_TOL_DOCUMENTED, .name = "documented-path"}};
+    for (uint64_t seed = 1; seed <= 12; seed++)
+        for (size_t t = 0; t < sizeof tols / sizeof tols[0]; t++) {
+            static output o;
+            cts_verdict fast, each;
+            cts_error_grid fast_map, each_map;
+            const ref_path *path = seed % 4 ? &cube_paths[seed % 4 - 1] : &vector_fp32;
+            make_runs(&o, dt, seed);
+            judge_on(&o, dt, path, &tols[t], false, &fast, &fast_map);
+            judge_on(&o, dt, path, &tols[t], true, &each, &each_map);
+            if (memcmp(&fast, &each, sizeof fast) == 0 &&
+                memcmp(&fast_map, &each_map, sizeof fast_map) == 0)
+                continue;
+            print_message("%s seed %llu, policy %s, path %s:\n  one pass: %s\n  each:     %s\n",
+                          ref_dtype_name(dt), (unsigned long long)seed, tols[t].name, path->name,
+                          fast.message, each.message);
+            assert_memory_equal(&fast.el, &each.el, sizeof fast.el);
+            assert_memory_equal(&fast_map, &each_map, sizeof fast_map);
+            fail();
+        }
+}
+
+static void test_runs_float16(void **state) { (void)state; runs_agree(REF_DT_FLOAT16); }
+static void test_runs_bf16(void **state) { (void)state; runs_agree(REF_DT_BF16); }
+static void test_runs_float32(void **state) { (void)state; runs_agree(REF_DT_FLOAT); }
+static void test_runs_double(void **state) { (void)state; runs_agree(REF_DT_DOUBLE); }
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_float16),
         cmocka_unit_test(test_bf16),
         cmocka_unit_test(test_float32),
+        cmocka_unit_test(test_runs_float16),
+        cmocka_unit_test(test_runs_bf16),
+        cmocka_unit_test(test_runs_float32),
+        cmocka_unit_test(test_runs_double),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
