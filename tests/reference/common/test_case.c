@@ -304,6 +304,48 @@ static void test_avgpool_chunks_are_the_whole_answers(void **state)
     ref_output_free(&whole);
 }
 
+/* A stream of avg-pool answers (self (N, C, H, W), 3x3 windows of stride 2, padding 1, the
+ * output (N, C, OH, OW)) through `chunk` on 1 .. max_threads threads, reps times each: the
+ * chunks (`chunks` of them, each at most max_elems) are the whole answers bitwise. */
+typedef struct {
+    int64_t n, c, h, w, oh, ow;
+    int seed, max_threads, reps, chunks;
+    int64_t chunk_elems, max_elems; /* chunk_elems 0: the library's default */
+    int (*chunk)(void *, const ref_chunk *);
+} avgpool_stream;
+
+static void avgpool_stream_is_whole(const avgpool_stream *s)
+{
+    int64_t ng = s->n * s->c * s->oh * s->ow, ni = s->n * s->c * s->h * s->w;
+    ref_status_query q = avgpool_query_sized(s->n, s->c, s->h, s->w);
+    double *go = malloc((size_t)ng * sizeof *go);
+    fill(go, (int)ng, (unsigned)s->seed);
+    const double *inputs[REF_MAX_SLOTS] = {go};
+    ref_avgpool_params p = {s->n, s->c, s->h, s->w, s->oh, s->ow, 3, 3, 2, 2, 1, 1,
+                            false, false, 0};
+    ref_case_request r = {.dtype = REF_DT_FLOAT};
+    ref_case_answer plan;
+    assert_int_equal(ref_case(&q, &r, &plan), 0);
+    ref_options opt = {.path = plan.path, .threads = 1};
+    ref_output whole;
+    assert_int_equal(ref_avgpool2d_backward(&p, go, &opt, &whole), 0);
+    for (int threads = 1; threads <= s->max_threads; threads++)
+        for (int rep = 0; rep < s->reps; rep++) {
+            ref_output got;
+            gathered_alloc(&got, ni);
+            gather g = {{NULL, NULL, &got}, -1, 0, s->max_elems, 0};
+            r = (ref_case_request){.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = s->chunk,
+                                   .ctx = &g, .chunk_elems = s->chunk_elems, .threads = threads};
+            ref_case_answer a;
+            assert_int_equal(ref_case(&q, &r, &a), 0);
+            assert_int_equal(g.chunks, s->chunks);
+            assert_same(&whole, &got);
+            gathered_free(&got);
+        }
+    ref_output_free(&whole);
+    free(go);
+}
+
 /* A team streaming through the whole ring: self (4,3,40,30), planes of 1200 elements in blocks
  * of whole rows (1020 and 180: 34 rows of 30 fit the 1024 of a block), chunks of two planes
  * (chunk_elems 2500 keeps whole planes), so 6 chunks of three blocks go through the three
@@ -312,33 +354,10 @@ static void test_avgpool_chunks_are_the_whole_answers(void **state)
 static void test_avgpool_team_chunks_are_the_whole_answers(void **state)
 {
     (void)state;
-    enum { N = 4, C = 3, H = 40, W = 30, NG = N * C * 20 * 15, NI = N * C * H * W };
-    ref_status_query q = avgpool_query_sized(N, C, H, W);
-    double *go = malloc(NG * sizeof *go);
-    fill(go, NG, 5);
-    const double *inputs[REF_MAX_SLOTS] = {go};
-    ref_avgpool_params p = {N, C, H, W, 20, 15, 3, 3, 2, 2, 1, 1, false, false, 0};
-    ref_case_request r = {.dtype = REF_DT_FLOAT};
-    ref_case_answer plan;
-    assert_int_equal(ref_case(&q, &r, &plan), 0);
-    ref_options opt = {.path = plan.path, .threads = 1};
-    ref_output whole;
-    assert_int_equal(ref_avgpool2d_backward(&p, go, &opt, &whole), 0);
-    for (int threads = 1; threads <= 4; threads++)
-        for (int rep = 0; rep < 8; rep++) {
-            ref_output got;
-            gathered_alloc(&got, NI);
-            gather g = {{NULL, NULL, &got}, -1, 0, 2400, 0};
-            r = (ref_case_request){.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = gather_chunk,
-                                   .ctx = &g, .chunk_elems = 2500, .threads = threads};
-            ref_case_answer a;
-            assert_int_equal(ref_case(&q, &r, &a), 0);
-            assert_int_equal(g.chunks, 6);
-            assert_same(&whole, &got);
-            gathered_free(&got);
-        }
-    ref_output_free(&whole);
-    free(go);
+    avgpool_stream s = {4, 3, 40, 30, 20, 15, .seed = 5, .max_threads = 4, .reps = 8,
+                        .chunks = 6, .chunk_elems = 2500, .max_elems = 2400,
+                        .chunk = gather_chunk};
+    avgpool_stream_is_whole(&s);
 }
 
 /* A chunk's arrays as ref_chunkbufs_init carves them: every ref_value on a cache line of its
@@ -373,33 +392,9 @@ static int gather_carved_chunk(void *ctx, const ref_chunk *ch)
 static void test_avgpool_huge_block_chunks_are_the_whole_answers(void **state)
 {
     (void)state;
-    enum { N = 1, C = 8, H = 56, W = 56, NG = N * C * 28 * 28, NI = N * C * H * W };
-    ref_status_query q = avgpool_query_sized(N, C, H, W);
-    double *go = malloc(NG * sizeof *go);
-    fill(go, NG, 6);
-    const double *inputs[REF_MAX_SLOTS] = {go};
-    ref_avgpool_params p = {N, C, H, W, 28, 28, 3, 3, 2, 2, 1, 1, false, false, 0};
-    ref_case_request r = {.dtype = REF_DT_FLOAT};
-    ref_case_answer plan;
-    assert_int_equal(ref_case(&q, &r, &plan), 0);
-    ref_options opt = {.path = plan.path, .threads = 1};
-    ref_output whole;
-    assert_int_equal(ref_avgpool2d_backward(&p, go, &opt, &whole), 0);
-    for (int threads = 1; threads <= 2; threads++)
-        for (int rep = 0; rep < 3; rep++) {
-            ref_output got;
-            gathered_alloc(&got, NI);
-            gather g = {{NULL, NULL, &got}, -1, 0, 2 * H * W, 0};
-            r = (ref_case_request){.dtype = REF_DT_FLOAT, .inputs = inputs,
-                                   .chunk = gather_carved_chunk, .ctx = &g, .threads = threads};
-            ref_case_answer a;
-            assert_int_equal(ref_case(&q, &r, &a), 0);
-            assert_int_equal(g.chunks, 4);
-            assert_same(&whole, &got);
-            gathered_free(&got);
-        }
-    ref_output_free(&whole);
-    free(go);
+    avgpool_stream s = {1, 8, 56, 56, 28, 28, .seed = 6, .max_threads = 2, .reps = 3,
+                        .chunks = 4, .max_elems = 2 * 56 * 56, .chunk = gather_carved_chunk};
+    avgpool_stream_is_whole(&s);
 }
 
 /* Without inputs the plan alone: no chunk. A callback's non-zero return stops the stream and is
