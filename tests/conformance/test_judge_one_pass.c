@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "check/check_internal.h"
+#include "check/tolerance.h"
 
 /* The picks below leave flags out where there are none. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -223,6 +224,50 @@ static void dtype_format(ref_dtype dt, double *tiny, int *p)
     }
 }
 
+/* A result got of dt and an exact value hi whose error |got - hi| is exactly the limit of a
+ * named standard (0: torch-default, atol + rtol |hi|; 1: ascend-thousandth, rel max(|hi|,
+ * threshold)): its units are exactly 1, which the standard accepts (<= 1). Below the
+ * threshold the share's limit is a constant C, and got in [C, 2C] with hi = got - C is exact;
+ * otherwise exact equality needs the limit to fall on hi's grid, about one got in a thousand:
+ * got steps through [1, 16) in the dtype, hi starts from the solution of the equation in
+ * reals. Found once per dtype and standard. */
+typedef struct {
+    double got, hi;
+} limit_pair;
+
+static double standard_limit(const cts_tolerance *t, double hi)
+{
+    return t->kind == CTS_TOL_ALLCLOSE ? t->atol + t->rtol * fabs(hi)
+                                       : t->rel * fmax(fabs(hi), t->small_threshold);
+}
+
+static limit_pair on_the_limit(ref_dtype dt, int standard)
+{
+    static const cts_tolerance named[2] = {{.kind = CTS_TOL_ALLCLOSE, .name = "torch-default"},
+                                           {.kind = CTS_TOL_SHARE, .name = "ascend-thousandth"}};
+    static limit_pair found[32][2]; /* by ref_dtype (BF16 is 27) */
+    limit_pair *f = &found[dt][standard];
+    if (f->got != 0) return *f;
+    cts_tolerance t = cts_tolerance_resolved(&named[standard], dt);
+    double tiny;
+    int p;
+    dtype_format(dt, &tiny, &p);
+    if (standard == 1) { /* below the threshold the limit is a constant C: got in [C, 2C] */
+        double c = standard_limit(&t, 0), got = ref_round_to(1.5 * c, dt), hi = got - c;
+        if (fabs(hi) < t.small_threshold && got - hi == standard_limit(&t, hi))
+            return *f = (limit_pair){got, hi};
+    }
+    for (double got = 1; got < 16; got += ldexp(1.0, ilogb(got) - (p - 1))) {
+        double hi = standard == 0 ? (got - t.atol) / (1 + t.rtol) : got / (1 + t.rel);
+        for (int i = 0; i < 16; i++) hi = nextafter(hi, -INFINITY);
+        for (int i = 0; i < 32; i++, hi = nextafter(hi, INFINITY))
+            if (got - hi == standard_limit(&t, hi)) return *f = (limit_pair){got, hi};
+    }
+    fail_msg("no element exactly on the limit of %s in %s", named[standard].name,
+             ref_dtype_name(dt));
+    return *f;
+}
+
 /* Element k of a run of mostly plain inexact elements, what the batched pass takes, with the
  * corners it leaves to the scalar functions or to the per-element path among them: subnormals
  * of the dtype, midpoints with a low part, zeros, copies of one element (ties for the worst),
@@ -264,6 +309,10 @@ static void make_plain(output *o, int k, ref_dtype dt, const ref_value *tie, dou
     if (kind == 6) v->hi = v->lo = 0, v->sum_abs = 0x1p-4, got = ref_round_to(0x1p-9, dt);
     if (kind == 7 || kind == 8) *v = *tie, got = tie_got;         /* ties */
     if (kind == 9) v->sum_exp = 64, v->sum_abs = 1.5;               /* past the double range */
+    if (kind == 15 || kind == 16) { /* exactly on a standard's limit */
+        limit_pair l = on_the_limit(dt, kind - 15);
+        got = l.got, v->hi = v->sum_abs = l.hi, v->lo = 0;
+    }
     if (kind == 10) got = v->hi = ref_round_to(v->hi, dt), v->lo = 0; /* exact */
     if (kind == 13) /* errors (relative, in bound units) below the normal range */
         got = v->hi = ref_round_to(v->hi, dt), v->lo = (rng() & 1 ? 1 : -1) * 0x1p-1070;
