@@ -84,7 +84,10 @@ static inline int64_t ordinal_lane(double x, narrow_fmt f, uint8_t *slow)
     int e = (int)(u >> 52 & 0x7ff) - 1023, shift = 53 - f.p;
     bool zero = (u & ~(1ull << 63)) == 0;
     *slow |= !zero && (e < f.emin || e > f.emax || (frac & ((1ull << shift) - 1)));
-    int64_t m = zero ? 0 : ((int64_t)(e - f.emin + 1) << (f.p - 1)) + (int64_t)(frac >> shift);
+    /* the shift on the unsigned bits: below the format's normal range (a slow lane, its
+     * value unused) the binade is negative, which a signed left shift may not take */
+    uint64_t binade = (uint64_t)(int64_t)(e - f.emin + 1) << (f.p - 1);
+    int64_t m = zero ? 0 : (int64_t)(binade + (frac >> shift));
     return u >> 63 ? -m : m;
 }
 

@@ -464,7 +464,8 @@ void cts_std_audit_finish(cts_std_audit *a)
     a->bound = -1;
     for (int s = 0; s < a->nstd; s++)
         if (a->std[s].method == CTS_STD_BOUND) a->bound = s;
-    qsort(a->judged, a->njudged, sizeof *a->judged, by_case);
+    if (a->njudged) /* judged is NULL when no case was */
+        qsort(a->judged, a->njudged, sizeof *a->judged, by_case);
     for (size_t i = 0; i < a->njudged; i++) {
         cts_std_judged *j = &a->judged[i];
         cts_std_row *w = row_of(a, j);
