@@ -48,15 +48,16 @@ static bool guards_intact(const allocation *a)
 }
 
 /* Every byte of a new allocation is written soon (its guards, then a copy from the host or the
- * fresh-memory pattern): its pages made
- * present in one call rather than faulted in one at a time, which costs about twice the CPU on
- * a VM (tools/bench-fresh-pages). A hint: ignored before Linux 5.14. */
+ * fresh-memory pattern): its pages made present in one call rather than faulted in one at a
+ * time, which costs about twice the CPU on a VM (tools/bench-fresh-pages). Hints: ignored
+ * before Linux 5.14. */
 static void prefault(void *p, size_t bytes)
 {
     if (bytes < ((size_t)1 << 20)) return;
-#ifdef MADV_HUGEPAGE /* whole 2 MiB pages in the aligned interior: a twentieth of the CPU */
+#ifdef MADV_HUGEPAGE /* whole 2 MiB pages in the aligned interior: about a sixth of the CPU */
     const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t ha = ((uintptr_t)p + huge - 1) & ~(huge - 1), hb = ((uintptr_t)p + bytes) & ~(huge - 1);
+    uintptr_t ha = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t hb = ((uintptr_t)p + bytes) & ~(huge - 1);
     if (hb > ha) (void)madvise((void *)ha, hb - ha, MADV_HUGEPAGE);
 #endif
 #ifdef MADV_POPULATE_WRITE
