@@ -156,11 +156,12 @@ bool cts_dev_tensor_plain(const cts_dev_tensor *d);
 int64_t cts_dev_tensor_pos(const cts_dev_tensor *d, int64_t k);
 /* Decode the view of `back` into out (numel doubles). */
 void cts_dev_tensor_read_back(const cts_dev_tensor *d, double *out);
-/* Decode logical elements first .. first + n - 1 of host image img (sent or back) into out. */
-/* malloc for a buffer of `bytes` that is written whole next (an image, decoded values): its
- * pages made present at once where the kernel can (MADV_POPULATE_WRITE), not faulted in one at
- * a time by the writes (tools/bench-fresh-pages). NULL when memory ran out. */
+/* malloc for a buffer of `bytes` that is written whole next (an image, decoded values): from
+ * 1 MiB on, its pages made present at once where the kernel can (MADV_POPULATE_WRITE), in
+ * 2 MiB pages inside it (MADV_HUGEPAGE), not faulted in one at a time by the writes
+ * (tools/bench-fresh-pages). NULL when memory ran out. */
 void *cts_malloc_written(size_t bytes);
+/* Decode logical elements first .. first + n - 1 of host image img (sent or back) into out. */
 void cts_dev_tensor_decode(const cts_dev_tensor *d, const unsigned char *img, int64_t first,
                            int64_t n, double *out);
 /* Destroy the aclTensor and free device memory (keeps host images). */
