@@ -111,13 +111,23 @@ static ref_status_query query(int op, int64_t n)
     return q;
 }
 
-/* The judge's stand-in: reads every element's flags (so the chunk is consumed), drops it. */
+/* The judge's stand-in: reads every element's flags (so the chunk is consumed), drops it.
+ * Eight flags a load into a local: summing bytes into *acc (a char type may alias it) stored
+ * and reloaded the sum per flag, a store-forwarding chain that cost 0.25-0.4 of avg-pool's
+ * kernel call and counted as the reference's time (the judge's own scan is its stage's). */
 static int consume(void *ctx, const ref_chunk *ch)
 {
-    unsigned *acc = ctx;
-    for (int64_t i = 0; i < ch->out->numel; i++)
-        *acc += ch->out->flags[i];
-    *acc += (unsigned)ch->out->nalts;
+    const uint8_t *f = ch->out->flags;
+    int64_t n = ch->out->numel, i = 0;
+    uint64_t any = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, f + i, sizeof w);
+        any |= w;
+    }
+    for (; i < n; i++)
+        any |= f[i];
+    *(unsigned *)ctx += (unsigned)(any | any >> 32) + (unsigned)ch->out->nalts;
     return 0;
 }
 
