@@ -142,17 +142,25 @@ static void coefficients(bc_axis *a, mpfr_srcptr t, mpfr_ptr s, mpfr_ptr r)
     }
 }
 
+/* An axis's MPFR coefficients exist from its first mpfr_weights on (int_coefficients' axes
+ * need none: 16 allocations a point were a tenth of the points' time) */
 static void axis_init(bc_axis *a)
 {
-    for (int k = 0; k < 4; k++) {
-        mpfr_init2(a->w[k], 128); /* int_coefficients' values */
+    a->mp = false;
+}
+
+static void axis_mpfr(bc_axis *a)
+{
+    for (int k = 0; k < 4 && !a->mp; k++) {
+        mpfr_init2(a->w[k], 128);
         mpfr_init2(a->dw[k], 128);
     }
+    a->mp = true;
 }
 
 static void axis_clear(bc_axis *a)
 {
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4 && a->mp; k++) {
         mpfr_clear(a->w[k]);
         mpfr_clear(a->dw[k]);
     }
@@ -307,6 +315,7 @@ static void mpfr_weights(bc_axis *a, mpfr_ptr c, mpfr_prec_t pc, const ref_grid_
     mpfr_sub(t, c, t, MPFR_RNDN); /* t = c − floor(c): exact, fewer bits than c */
     mpfr_prec_t pw = 3 * (pc + 2) + 80;
     mpfr_inits2(pw, s, r, (mpfr_ptr)0);
+    axis_mpfr(a);
     for (int k = 0; k < 4; k++) {
         mpfr_set_prec(a->w[k], pw);
         mpfr_set_prec(a->dw[k], pw);
@@ -653,6 +662,30 @@ static double *inner_alloc(const ref_grid_params *p)
     return aligned_alloc(64, (size_t)(n > 0 ? n : 8) * sizeof(double));
 }
 
+/* Asks for the lines bc_dgrid_point will read of point pix: its struct (2 kB: its first reads
+ * of it waited), its taps and gradients (X->it, X->gt: channel-innermost), a point ahead: the
+ * taps are scattered over the batch's input. */
+static void dgrid_prefetch(const bc_ctx *X, const bc_point *pt, int64_t pix)
+{
+    for (size_t l = 0; l < sizeof *pt; l += 64)
+        __builtin_prefetch((const char *)pt + l);
+    if (!X->it || pt->out)
+        return;
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    size_t bytes = (size_t)X->its * sizeof(double);
+    for (int ky = 0; ky < 4; ky++)
+        for (int kx = 0; kx < 4 && ay->idx[ky] >= 0; kx++) {
+            if (ax->idx[kx] < 0)
+                continue;
+            const char *r = (const char *)(X->it + (ay->idx[ky] * X->p->w_in + ax->idx[kx]) *
+                                                       X->its);
+            for (size_t l = 0; l < bytes; l += 64)
+                __builtin_prefetch(r + l);
+        }
+    for (size_t l = 0; X->gt && l < bytes; l += 64)
+        __builtin_prefetch((const char *)(X->gt + pix * X->its) + l);
+}
+
 /* grid_grad of batch n, its points evaluated, into b, the input copied channel-innermost into
  * it (hw_in·lanes_stride doubles; NULL: read in place), gradOutput so in gt (the batch's, from
  * stream_dx) or read in place (NULL): 0, −1 out of memory. */
@@ -680,6 +713,8 @@ static int dgrid_batch(const bc_ctx *X0, const bc_point *pts, int64_t n, int nth
         bc_terms T = {0};
 #pragma omp for schedule(dynamic, 16)
         for (int64_t i = 0; i < hw_out; i++) {
+            if (i + 1 < hw_out)
+                dgrid_prefetch(X, &pts[i + 1], i + 1);
             int r = bc_dgrid_point(X, &pts[i], n, i, &T, &b->o.v[2 * i], &b->o.flags[2 * i],
                                 iv ? iv + 4 * i : NULL);
             fail |= r < 0;

@@ -20,6 +20,7 @@ typedef struct {
     int64_t reach_lo, reach_hi; /* unres: the indices its taps may reach */
     int ghost;          /* −1: tap i0 − 2 may be the device's too; +1: tap i0 + 3; 0 none */
     int64_t idx[5];     /* taps i0−1..i0+2 and the ghost, bounded; −1 outside (zeros) */
+    bool mp;            /* w, dw initialised (MPFR formed them once) */
     mpfr_t w[4], dw[4]; /* exact weights and derivatives in t */
     double wd[5], dwd[5]; /* their magnitudes for the bound (ghost: 0; pinned: BC_PIN_*) */
     double ew, edw;     /* the device's coefficient errors (0: exact, t = 0 and δ = 0) */

@@ -167,6 +167,14 @@ static int dx_terms(const bc_point *pts, const bc_reach *R, const double *go, in
 {
     mpfr_ptr tx = bc_tmp(T, 0), ty = bc_tmp(T, 1);
     int rc = 0;
+    /* the points are scattered: their coefficients' lines asked for at once, not a cache miss
+     * after another */
+    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++)
+        for (int a = 0; a < 2; a++) {
+            const bc_axis *ax = &pts[R->ent[i].pix].ax[a];
+            __builtin_prefetch(&ax->ints);
+            __builtin_prefetch(&ax->wi[3]);
+        }
     for (int64_t i = R->start[e]; rc == 0 && i < R->start[e + 1]; i++) {
         const bc_entry *en = &R->ent[i];
         if (en->kx == 4 || en->ky == 4)
