@@ -199,8 +199,8 @@ static void scaled_fast(i128 v, int e, int zero_sign, ref_dd *d, double *up)
         return;
     }
     double hi = (double)v, ru = hi, sc = ref_of_bits((uint64_t)(1023 - e) << 52); /* 2^-e */
-    if ((i128)ru < v) /* RN, integers below 2^127: exact back in i128 */
-        ru = nextafter(ru, INFINITY);
+    if ((i128)ru < v) /* RN, integers below 2^127: exact back in i128; nextafter(ru, +∞) */
+        ru = ref_of_bits(ref_bits_of(ru) + (ru > 0 ? 1 : -1)); /* ru ≠ 0, finite */
     *d = (ref_dd){hi * sc, (double)(v - (i128)hi) * sc};
     *up = fabs(ru * sc);
 }
@@ -667,8 +667,7 @@ static double *inner_alloc(const ref_grid_params *p)
  * taps are scattered over the batch's input. */
 static void dgrid_prefetch(const bc_ctx *X, const bc_point *pt, int64_t pix)
 {
-    for (size_t l = 0; l < sizeof *pt; l += 64)
-        __builtin_prefetch((const char *)pt + l);
+    bc_point_prefetch(pt);
     if (!X->it || pt->out)
         return;
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
