@@ -135,7 +135,7 @@ int bc_dgrid_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
 }
 
 /* The same exact value as bc_dgrid_terms' C·16 terms in at most 16, D[comp][k]·S_k, each tap's
- * channel sum S_k = Σ_c g·val exact (products of 106 bits, summed at the precision their
+ * channel sum S_k = Σ_c g·val exact (each product as two doubles, summed at the precision their
  * exponents span): where every g and val is finite and every product in the fast range (its
  * fast path's condition), so the sum is finite and only its value counts (bc_finish). 0, −1 out
  * of memory. */
@@ -162,19 +162,23 @@ static int dgrid_tap_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64
                 double val = X->in[(n * p->c + c) * hw_in + yi * p->w_in + xi];
                 if (g == 0 || val == 0)
                     continue;
-                mpfr_ptr t = bc_term(&P, 106);
-                if (!t) {
-                    rc = -1;
-                    break;
+                /* g·val = pr + er exactly: |pr| ≥ 2^-900 (the fast range), so fma's er is
+                 * exact; two doubles set exactly (one MPFR product each cost three times) */
+                double pr = g * val, er = fma(g, val, -pr), part[2] = {pr, er};
+                for (int j = 0; j < 2 && rc == 0; j++) {
+                    mpfr_ptr t = part[j] != 0 ? bc_term(&P, 53) : NULL;
+                    if (part[j] != 0 && !t)
+                        rc = -1;
+                    if (!t)
+                        continue;
+                    mpfr_set_d(t, part[j], MPFR_RNDN);
+                    lo = mpfr_get_exp(t) < lo ? mpfr_get_exp(t) : lo;
+                    hi = mpfr_get_exp(t) > hi ? mpfr_get_exp(t) : hi;
                 }
-                mpfr_set_d(t, g, MPFR_RNDN);
-                mpfr_mul_d(t, t, val, MPFR_RNDN); /* exact: 106 bits */
-                lo = mpfr_get_exp(t) < lo ? mpfr_get_exp(t) : lo;
-                hi = mpfr_get_exp(t) > hi ? mpfr_get_exp(t) : hi;
             }
             if (rc != 0 || P.n == 0)
                 continue; /* S_k = 0: no term */
-            mpfr_set_prec(s, (mpfr_prec_t)(hi - lo) + 106 + 64); /* exact: < 2^63 terms */
+            mpfr_set_prec(s, (mpfr_prec_t)(hi - lo) + 53 + 64); /* exact: < 2^63 terms */
             mpfr_sum(s, P.ptr, (unsigned long)P.n, MPFR_RNDN);
             mpfr_srcptr a = bc_coef(ax, kx, comp == 0, tx), b = bc_coef(ay, ky, comp == 1, ty);
             double m = comp == 0 ? ax->mult : ay->mult;
