@@ -142,17 +142,25 @@ static void coefficients(bc_axis *a, mpfr_srcptr t, mpfr_ptr s, mpfr_ptr r)
     }
 }
 
+/* An axis's MPFR coefficients exist from its first mpfr_weights on (int_coefficients' axes
+ * need none: 16 allocations a point were a tenth of the points' time) */
 static void axis_init(bc_axis *a)
 {
-    for (int k = 0; k < 4; k++) {
-        mpfr_init2(a->w[k], 128); /* int_coefficients' values */
+    a->mp = false;
+}
+
+static void axis_mpfr(bc_axis *a)
+{
+    for (int k = 0; k < 4 && !a->mp; k++) {
+        mpfr_init2(a->w[k], 128);
         mpfr_init2(a->dw[k], 128);
     }
+    a->mp = true;
 }
 
 static void axis_clear(bc_axis *a)
 {
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4 && a->mp; k++) {
         mpfr_clear(a->w[k]);
         mpfr_clear(a->dw[k]);
     }
@@ -180,28 +188,35 @@ static void coord_mpfr(mpfr_ptr c, double x, int64_t size, bool align)
     }
 }
 
-/* w = v·2^-e (|v| < 2^127) in MPFR, exactly, with what the fast path reads of it: d = (RN(w),
- * RN(w − RN(w))) as dd_split forms it and *up = |RU(w)|; an exact 0 gets zero_sign, the sign
- * coefficients() gives it. */
-static void set_scaled(mpfr_ptr w, i128 v, int e, int zero_sign, ref_dd *d, double *up)
+/* What the fast path reads of w = v·2^-e (|v| < 2^127, e ≤ 116): d = (RN(w), RN(w − RN(w))) as
+ * dd_split forms it and *up = |RU(w)| (the scalings by 2^-e exact, no underflow); an exact 0
+ * gets zero_sign, the sign coefficients() gives it. */
+static void scaled_fast(i128 v, int e, int zero_sign, ref_dd *d, double *up)
 {
     if (v == 0) {
-        mpfr_set_zero(w, zero_sign);
         *d = (ref_dd){zero_sign < 0 ? -0.0 : 0.0, 0};
         *up = 0;
         return;
     }
-    double hi = (double)v, ru = hi; /* RN, integers below 2^127: exact back in i128 */
-    if ((i128)ru < v)
-        ru = nextafter(ru, INFINITY);
-    *d = (ref_dd){ldexp(hi, -e), ldexp((double)(v - (i128)hi), -e)}; /* no underflow: e ≤ 116 */
-    *up = fabs(ldexp(ru, -e));
+    double hi = (double)v, ru = hi, sc = ref_of_bits((uint64_t)(1023 - e) << 52); /* 2^-e */
+    if ((i128)ru < v) /* RN, integers below 2^127: exact back in i128; nextafter(ru, +∞) */
+        ru = ref_of_bits(ref_bits_of(ru) + (ru > 0 ? 1 : -1)); /* ru ≠ 0, finite */
+    *d = (ref_dd){hi * sc, (double)(v - (i128)hi) * sc};
+    *up = fabs(ru * sc);
+}
+
+/* w = v·2^-e exactly in MPFR at its own bits, as coefficients() leaves them (the fallbacks'
+ * products are shorter; no reallocation: w has 128 bits, the most), an exact 0 of zero_sign */
+static void scaled_mpfr(mpfr_ptr w, i128 v, int e, int zero_sign)
+{
+    if (v == 0) {
+        mpfr_set_zero(w, zero_sign);
+        return;
+    }
     unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
     uint64_t mlo = (uint64_t)m, mhi = (uint64_t)(m >> 64);
     int tz = mlo ? __builtin_ctzll(mlo) : 64 + __builtin_ctzll(mhi);
     int len = mhi ? 128 - __builtin_clzll(mhi) : 64 - __builtin_clzll(mlo);
-    /* its own bits only, as coefficients() leaves them: the fallbacks' products are shorter
-     * (no reallocation: axis_init's 128 bits are the most) */
     mpfr_set_prec(w, len - tz > 1 ? len - tz : 2);
     if (m >> 64 == 0) {
         mpfr_set_ui_2exp(w, (unsigned long)m, -e, MPFR_RNDN);
@@ -213,6 +228,20 @@ static void set_scaled(mpfr_ptr w, i128 v, int e, int zero_sign, ref_dd *d, doub
     }
     if (v < 0)
         mpfr_neg(w, w, MPFR_RNDN);
+}
+
+/* Coefficient k of axis a (deriv: its derivative) exactly in MPFR: a->w[k] (a->dw[k]) where
+ * MPFR formed them, else formed into tmp (128 bits) from int_coefficients' integers, which only
+ * the fallbacks read (forming them for every point took two fifths of the points' time). */
+mpfr_srcptr bc_coef(const bc_axis *a, int k, bool deriv, mpfr_ptr tmp)
+{
+    if (!a->ints)
+        return deriv ? a->dw[k] : a->w[k];
+    if (deriv) /* ds/dt = −1 for k ≥ 2; a zero derivative (t = 0: k = 1, 3) is −0 there */
+        scaled_mpfr(tmp, a->dwi[k], 2 * a->q + 2, k == 1 || k == 3 ? -1 : 1);
+    else
+        scaled_mpfr(tmp, a->wi[k], 3 * a->q + 2, 1);
+    return tmp;
 }
 
 /* The taps' weights and derivatives (coefficients()'s values) at t = T·2^-q from integers:
@@ -229,11 +258,13 @@ static void int_coefficients(bc_axis *a, i128 T, int q)
             v = (5 * s - 9 * Q) * s * s + 4 * Q * Q * Q;
             d = (15 * s - 18 * Q) * s;
         }
-        set_scaled(a->w[k], v, 3 * q + 2, 1, &a->wdd[k], &a->wd[k]);
-        /* ds/dt = −1 for k ≥ 2; a zero derivative (t = 0: k = 1, 3) is −0 there */
-        set_scaled(a->dw[k], k >= 2 ? -d : d, 2 * q + 2, k == 1 || k == 3 ? -1 : 1, &a->dwdd[k],
-                   &a->dwd[k]);
+        a->wi[k] = v;
+        a->dwi[k] = k >= 2 ? -d : d; /* ds/dt = −1 for k ≥ 2 */
+        scaled_fast(v, 3 * q + 2, 1, &a->wdd[k], &a->wd[k]);
+        scaled_fast(a->dwi[k], 2 * q + 2, k == 1 || k == 3 ? -1 : 1, &a->dwdd[k], &a->dwd[k]);
     }
+    a->q = q;
+    a->ints = true; /* w, dw in MPFR only where bc_coef forms them */
 }
 
 /* floor(c), t = c − floor(c) and the coefficients from c = C/2^S (|c| < 2^52): false, nothing
@@ -284,6 +315,7 @@ static void mpfr_weights(bc_axis *a, mpfr_ptr c, mpfr_prec_t pc, const ref_grid_
     mpfr_sub(t, c, t, MPFR_RNDN); /* t = c − floor(c): exact, fewer bits than c */
     mpfr_prec_t pw = 3 * (pc + 2) + 80;
     mpfr_inits2(pw, s, r, (mpfr_ptr)0);
+    axis_mpfr(a);
     for (int k = 0; k < 4; k++) {
         mpfr_set_prec(a->w[k], pw);
         mpfr_set_prec(a->dw[k], pw);
@@ -295,7 +327,7 @@ static void mpfr_weights(bc_axis *a, mpfr_ptr c, mpfr_prec_t pc, const ref_grid_
         a->wd[k] = fabs(mpfr_get_d(a->w[k], MPFR_RNDU));
         a->dwd[k] = fabs(mpfr_get_d(a->dw[k], MPFR_RNDU));
     }
-    a->dd_ok = false;
+    a->dd_ok = a->ints = false;
     mpfr_clears(t, s, r, (mpfr_ptr)0);
 }
 
@@ -307,7 +339,7 @@ static void mpfr_weights(bc_axis *a, mpfr_ptr c, mpfr_prec_t pc, const ref_grid_
 static void axis_eval(bc_axis *a, double x, int64_t size, const ref_grid_params *p, double u,
                       double uc, double etac, bool fast)
 {
-    a->none = a->pinned = a->unres = false;
+    a->none = a->pinned = a->unres = a->ints = false;
     a->ghost = 0;
     a->mult = p->align_corners ? (double)(size - 1) / 2 : (double)size / 2;
     i128 C = 0;
@@ -412,7 +444,8 @@ static bool dd_split(mpfr_srcptr x, ref_dd *d, mpfr_ptr r)
 /* x·y, and x·y·m, as double-doubles from factors within 2^-106 relative: within 8·2^-106 and
  * 11·2^-106 (dd_mul's 6u², dd_mul_d's 3u²) < 2^-102; false when one is outside the fast range
  * (a product of non-zero factors that is 0 has underflowed). */
-static bool dd_prod(ref_dd x, ref_dd y, double m, ref_dd *z)
+static inline __attribute__((always_inline)) bool dd_prod(ref_dd x, ref_dd y, double m,
+                                                          ref_dd *z)
 {
     *z = ref_dd_mul(x, y);
     if (m != 1)
@@ -421,6 +454,22 @@ static bool dd_prod(ref_dd x, ref_dd y, double m, ref_dd *z)
     if (a == 0)
         return x.hi == 0 || y.hi == 0 || m == 0;
     return a >= 0x1p-900 && a <= 0x1p900;
+}
+
+/* A point's products wx·wy and dw·w·mult (pt->dd: all in the fast range so far) from its axes'
+ * double-double coefficients. Compiled for each target (GRID_CLONES): fma an instruction, not
+ * libm's call (the same exact results). */
+GRID_CLONES
+static void point_products(bc_point *pt, ref_dd w[2][4], ref_dd dw[2][4])
+{
+    double mx = pt->ax[0].mult, my = pt->ax[1].mult;
+    for (int ky = 0; ky < 4 && pt->dd; ky++)
+        for (int kx = 0; kx < 4; kx++) {
+            int k = ky * 4 + kx;
+            pt->dd = dd_prod(w[0][kx], w[1][ky], 1, &pt->Wd[k]) &&
+                     dd_prod(dw[0][kx], w[1][ky], mx, &pt->Dd[0][k]) &&
+                     dd_prod(w[0][kx], dw[1][ky], my, &pt->Dd[1][k]) && pt->dd;
+        }
 }
 
 static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
@@ -454,13 +503,7 @@ static void point_eval(const bc_ctx *X, int64_t n, int64_t pix, bc_point *pt)
         }
     if (split)
         mpfr_clear(r);
-    for (int ky = 0; ky < 4 && pt->dd; ky++)
-        for (int kx = 0; kx < 4; kx++) {
-            int k = ky * 4 + kx;
-            pt->dd = dd_prod(w[0][kx], w[1][ky], 1, &pt->Wd[k]) &&
-                     dd_prod(dw[0][kx], w[1][ky], ax->mult, &pt->Dd[0][k]) &&
-                     dd_prod(w[0][kx], dw[1][ky], ay->mult, &pt->Dd[1][k]) && pt->dd;
-        }
+    point_products(pt, w, dw);
 }
 
 /* A weight factor the device may compute as 0 or of the other sign (ghost: exact 0). */
@@ -527,8 +570,18 @@ int bc_exact_term(bc_terms *T, mpfr_srcptr a, mpfr_srcptr b, const double *f, in
     return 0;
 }
 
+mpfr_ptr bc_tmp(bc_terms *T, int i)
+{
+    if (!T->tmp_set)
+        mpfr_inits2(128, T->tmp[0], T->tmp[1], (mpfr_ptr)0);
+    T->tmp_set = true;
+    return T->tmp[i];
+}
+
 void bc_terms_free(bc_terms *T)
 {
+    if (T->tmp_set)
+        mpfr_clears(T->tmp[0], T->tmp[1], (mpfr_ptr)0);
     for (size_t i = 0; i < T->cap; i++)
         mpfr_clear(T->v[i]);
     free(T->v);
@@ -579,11 +632,74 @@ static int batch_points(const bc_ctx *X, int64_t n, bc_point *pts, int nth)
     return 0;
 }
 
-/* grid_grad of batch n, its points evaluated, into b: 0, −1 out of memory. */
-static int dgrid_batch(const bc_ctx *X, const bc_point *pts, int64_t n, int nth, ref_chunkbuf *b,
-                       int64_t *hits)
+static int64_t lanes_stride(const ref_grid_params *p)
 {
-    int64_t hw_out = X->p->h_out * X->p->w_out;
+    return (p->c + BC_LANES - 1) / BC_LANES * BC_LANES;
+}
+
+/* A batch's planes (c of hw elements from src) channel-innermost: dst[i·cs + c], cs the
+ * channels rounded up to BC_LANES, the rest 0 (gradOutput for bc_dx_lanes, the input for
+ * bc_dgrid_point: a tap's channels then in a row, not one cache miss each). */
+static void channels_inner(const double *src, int64_t nc, int64_t hw, double *dst, int64_t cs,
+                           int nth)
+{
+    enum { PB = 64 }; /* a block of points: each plane read a line at a time */
+#pragma omp parallel for num_threads(nth) schedule(static)
+    for (int64_t b = 0; b < hw; b += PB) {
+        int64_t end = b + PB < hw ? b + PB : hw;
+        for (int64_t c = 0; c < cs; c++) {
+            const double *go = src + c * hw;
+            for (int64_t pix = b; pix < end; pix++)
+                dst[pix * cs + c] = c < nc ? go[pix] : 0;
+        }
+    }
+}
+
+/* A batch's input channel-innermost (dgrid_batch), a row of BC_LANES a cache line */
+static double *inner_alloc(const ref_grid_params *p)
+{
+    int64_t n = p->h_in * p->w_in * lanes_stride(p);
+    return aligned_alloc(64, (size_t)(n > 0 ? n : 8) * sizeof(double));
+}
+
+/* Asks for the lines bc_dgrid_point will read of point pix: its struct (2 kB: its first reads
+ * of it waited), its taps and gradients (X->it, X->gt: channel-innermost), a point ahead: the
+ * taps are scattered over the batch's input. */
+static void dgrid_prefetch(const bc_ctx *X, const bc_point *pt, int64_t pix)
+{
+    bc_point_prefetch(pt);
+    if (!X->it || pt->out)
+        return;
+    const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+    size_t bytes = (size_t)X->its * sizeof(double);
+    for (int ky = 0; ky < 4; ky++)
+        for (int kx = 0; kx < 4 && ay->idx[ky] >= 0; kx++) {
+            if (ax->idx[kx] < 0)
+                continue;
+            const char *r = (const char *)(X->it + (ay->idx[ky] * X->p->w_in + ax->idx[kx]) *
+                                                       X->its);
+            for (size_t l = 0; l < bytes; l += 64)
+                __builtin_prefetch(r + l);
+        }
+    for (size_t l = 0; X->gt && l < bytes; l += 64)
+        __builtin_prefetch((const char *)(X->gt + pix * X->its) + l);
+}
+
+/* grid_grad of batch n, its points evaluated, into b, the input copied channel-innermost into
+ * it (hw_in·lanes_stride doubles; NULL: read in place), gradOutput so in gt (the batch's, from
+ * stream_dx) or read in place (NULL): 0, −1 out of memory. */
+static int dgrid_batch(const bc_ctx *X0, const bc_point *pts, int64_t n, int nth, ref_chunkbuf *b,
+                       double *it, const double *gt, int64_t *hits)
+{
+    const ref_grid_params *p = X0->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
+    bc_ctx Y = *X0, *X = &Y;
+    if (it && !X0->force) {
+        Y.its = lanes_stride(p);
+        channels_inner(X0->in + n * p->c * hw_in, p->c, hw_in, it, Y.its, nth);
+        Y.it = it;
+        Y.gt = gt;
+    }
     ref_chunkbuf_start(b, 2 * hw_out);
     bool any = false;
     for (int64_t i = 0; i < hw_out; i++)
@@ -596,6 +712,8 @@ static int dgrid_batch(const bc_ctx *X, const bc_point *pts, int64_t n, int nth,
         bc_terms T = {0};
 #pragma omp for schedule(dynamic, 16)
         for (int64_t i = 0; i < hw_out; i++) {
+            if (i + 1 < hw_out)
+                dgrid_prefetch(X, &pts[i + 1], i + 1);
             int r = bc_dgrid_point(X, &pts[i], n, i, &T, &b->o.v[2 * i], &b->o.flags[2 * i],
                                 iv ? iv + 4 * i : NULL);
             fail |= r < 0;
@@ -605,29 +723,6 @@ static int dgrid_batch(const bc_ctx *X, const bc_point *pts, int64_t n, int nth,
     }
     *hits += h;
     return fail ? -1 : 0;
-}
-
-/* Batch n's gradOutput channel-innermost for bc_dx_lanes: gt[pix·cs + c], cs the channels
- * rounded up to BC_LANES, the rest 0. */
-static void channels_inner(const bc_ctx *X, int64_t n, double *gt, int64_t cs, int nth)
-{
-    const ref_grid_params *p = X->p;
-    int64_t hw_out = p->h_out * p->w_out;
-    enum { PB = 64 }; /* a block of points: each plane read a line at a time */
-#pragma omp parallel for num_threads(nth) schedule(static)
-    for (int64_t b = 0; b < hw_out; b += PB) {
-        int64_t end = b + PB < hw_out ? b + PB : hw_out;
-        for (int64_t c = 0; c < cs; c++) {
-            const double *go = X->go + (n * p->c + c) * hw_out;
-            for (int64_t pix = b; pix < end; pix++)
-                gt[pix * cs + c] = c < p->c ? go[pix] : 0;
-        }
-    }
-}
-
-static int64_t lanes_stride(const ref_grid_params *p)
-{
-    return (p->c + BC_LANES - 1) / BC_LANES * BC_LANES;
 }
 
 /* input_grad, batch by batch; with kept (one buffer a batch) grid_grad too, from the same
@@ -645,14 +740,16 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
     ref_chunkbuf b;
     /* a row of BC_LANES a cache line */
     double *gt = aligned_alloc(64, (size_t)(hw_out * cs > 0 ? hw_out * cs : 8) * sizeof *gt);
-    if (!gt || ref_chunkbuf_init(&b, group * hw_in) != 0) {
+    double *it = kept ? inner_alloc(p) : NULL;
+    if (!gt || (kept && !it) || ref_chunkbuf_init(&b, group * hw_in) != 0) {
         free(gt);
+        free(it);
         return -1;
     }
     int rc = 0;
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         batch_points(X, n, pts, nth);
-        channels_inner(X, n, gt, cs, nth);
+        channels_inner(X->go + n * p->c * hw_out, p->c, hw_out, gt, cs, nth);
         bc_reach R = {0};
         rc = bc_reach_build(p, pts, &R);
         for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
@@ -690,10 +787,11 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
             rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
         }
         bc_reach_free(&R);
-        rc = rc == 0 && kept ? dgrid_batch(X, pts, n, nth, &kept[n], hits) : rc;
+        rc = rc == 0 && kept ? dgrid_batch(X, pts, n, nth, &kept[n], it, gt, hits) : rc;
     }
     ref_chunkbuf_free(&b);
     free(gt);
+    free(it);
     return rc;
 }
 
@@ -703,15 +801,19 @@ static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink 
     const ref_grid_params *p = X->p;
     int64_t hw_out = p->h_out * p->w_out;
     ref_chunkbuf b;
-    if (ref_chunkbuf_init(&b, 2 * hw_out > 0 ? 2 * hw_out : 1) != 0)
+    double *it = inner_alloc(p);
+    if (!it || ref_chunkbuf_init(&b, 2 * hw_out > 0 ? 2 * hw_out : 1) != 0) {
+        free(it);
         return -1;
+    }
     int rc = 0;
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         batch_points(X, n, pts, nth);
-        rc = dgrid_batch(X, pts, n, nth, &b, hits);
+        rc = dgrid_batch(X, pts, n, nth, &b, it, NULL, hits);
         rc = rc ? rc : ref_emit(s, 4, n * 2 * hw_out, &b);
     }
     ref_chunkbuf_free(&b);
+    free(it);
     return rc;
 }
 
@@ -742,7 +844,7 @@ int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, con
     bool dbl = opt->path.name && strstr(opt->path.name, "double");
     bc_ctx X = {p, grad_output, input, grid, dbl ? 0x1p-53 : 0x1p-24,
                 ref_path_overflow_at(&opt->path), dbl ? 0x1p-1020 : 0x1p-124, opt->force_mpfr,
-                opt->path.coord_u, opt->path.coord_eta};
+                opt->path.coord_u, opt->path.coord_eta, NULL, NULL, 0};
     int64_t hw_out = p->h_out * p->w_out;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     bc_point *pts = malloc((size_t)(hw_out > 0 ? hw_out : 1) * sizeof *pts);
@@ -774,7 +876,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
     ref_path vec = ref_grid_path(REF_DT_FLOAT);
     bc_ctx X = {p, grad_output, input, grid, 0x1p-24, ref_path_overflow_at(&vec), 0x1p-124, true,
-                0, 0};
+                0, 0, NULL, NULL, 0};
     bc_terms T = {0};
     bc_point pt;
     point_init(&pt);
@@ -815,14 +917,14 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
 
 /* Per point its struct and the limbs of its 16 coefficients of ~3·100 bits (an FP32 grid
  * value's coordinate has ~100 bits; wider ones, rare, take more), 25 reach entries and its
- * gradOutput's channels (channels_inner); per input
- * element its reach offset and mark; per thread an element's terms (every point's 25 taps at
- * worst, products of two coefficients and up to three doubles, 120 bytes each). */
+ * gradOutput's channels (channels_inner); per input element its reach offset and mark and its
+ * channels (dgrid_batch); per thread an element's terms (every point's 25 taps at worst,
+ * products of two coefficients and up to three doubles, 120 bytes each). */
 uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads)
 {
     uint64_t hw_out = (uint64_t)p->h_out * (uint64_t)p->w_out;
     uint64_t hw_in = (uint64_t)p->h_in * (uint64_t)p->w_in;
     return hw_out * (sizeof(bc_point) + 16 * 64 + 25 * sizeof(bc_entry)) + hw_in * 9 +
-           hw_out * (uint64_t)lanes_stride(p) * sizeof(double) +
+           (hw_out + hw_in) * (uint64_t)lanes_stride(p) * sizeof(double) +
            (uint64_t)(threads > 0 ? threads : 1) * (hw_out * 25 + 64) * 120;
 }

@@ -20,12 +20,16 @@ typedef struct {
     int64_t reach_lo, reach_hi; /* unres: the indices its taps may reach */
     int ghost;          /* −1: tap i0 − 2 may be the device's too; +1: tap i0 + 3; 0 none */
     int64_t idx[5];     /* taps i0−1..i0+2 and the ghost, bounded; −1 outside (zeros) */
+    bool mp;            /* w, dw initialised (MPFR formed them once) */
     mpfr_t w[4], dw[4]; /* exact weights and derivatives in t */
     double wd[5], dwd[5]; /* their magnitudes for the bound (ghost: 0; pinned: BC_PIN_*) */
     double ew, edw;     /* the device's coefficient errors (0: exact, t = 0 and δ = 0) */
     double mult;        /* dc/dx */
     bool dd_ok;         /* wdd, dwdd: w, dw as dd_split forms them (int_coefficients) */
     ref_dd wdd[4], dwdd[4];
+    bool ints;          /* w, dw not set: wi·2^-(3q+2), dwi·2^-(2q+2) (bc_coef forms them) */
+    int q;
+    i128 wi[4], dwi[4];
 } bc_axis;
 
 typedef struct {
@@ -44,6 +48,10 @@ typedef struct {
     double tiny;        /* 4× the working format's smallest normal (products below may vanish) */
     bool force;         /* no double-double fast path */
     double uc, etac;    /* ref_path coord_u, coord_eta: the coordinate rounded to the dtype */
+    const double *it;   /* the batch's input channel-innermost (tap off's channel c at
+                         * it[off·its + c]) for bc_dgrid_point's fast path, or NULL */
+    const double *gt;   /* its gradOutput so (point pix's channel c at gt[pix·its + c]), or NULL */
+    int64_t its;
 } bc_ctx;
 
 /* Any device's coefficients of one axis: Σ_k |w_k| ≤ 1.375 and Σ_k |w'_k| ≤ 6 for every t,
@@ -51,8 +59,22 @@ typedef struct {
 #define BC_SUM_W 1.4
 #define BC_SUM_DW 6.1
 
-/* A growable MPFR term list per thread. */
-typedef struct { mpfr_ptr *ptr; mpfr_t *v; size_t n, cap; } bc_terms;
+/* Asks for a point's struct (~2 kB, read a point ahead of its use: the batch's points are
+ * megabytes, their first reads waited on memory) */
+static inline void bc_point_prefetch(const bc_point *pt)
+{
+    for (size_t l = 0; l < sizeof *pt; l += 64)
+        __builtin_prefetch((const char *)pt + l);
+}
+
+/* A growable MPFR term list per thread, with two coefficients' room for bc_coef (bc_tmp) */
+typedef struct {
+    mpfr_ptr *ptr;
+    mpfr_t *v;
+    size_t n, cap;
+    bool tmp_set;
+    mpfr_t tmp[2];
+} bc_terms;
 
 /* The fast path's sum (Ziv): the terms as double-doubles with a bound, decided by ref_decide;
  * MPFR where a term leaves the fast range or the bound cannot decide the rounding. */
@@ -124,8 +146,17 @@ typedef int64_t bcvi __attribute__((vector_size(BC_LANES * sizeof(double))));
     for (int l_ = 0; l_ < BC_LANES; l_++)                                                          \
         (r)[l_] = fma((a)[l_], (b)[l_], (c)[l_])
 
+/* Whether BC_LANES lanes run as one vector (AVX-512: one register), else as two of 4 (AVX2:
+ * GCC moves 8-lane vectors through the stack there); every answer is bitwise the same.
+ * bc_lanes_width 8 or 4 forces one (tests: both widths on any CPU), 0 the CPU's. */
+extern int bc_lanes_width;
+bool bc_lanes_wide(void);
+
 /* ---- grid_bicubic.c ---- */
 void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi);
+/* Coefficient k of an axis (deriv: its derivative) exactly: its own w, dw, or formed into tmp
+ * (128 bits) from its integers (ints) */
+mpfr_srcptr bc_coef(const bc_axis *a, int k, bool deriv, mpfr_ptr tmp);
 
 /* ---- input_grad (grid_bicubic_dx.c) ---- */
 
@@ -167,6 +198,7 @@ int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const d
 bool bc_class_unsure(bool nan, double a, double x, double ex, bool gx, double y, double ey,
                      bool gy, double tiny);
 mpfr_ptr bc_term(bc_terms *T, mpfr_prec_t prec);
+mpfr_ptr bc_tmp(bc_terms *T, int i); /* T's room i (0, 1) of 128 bits, kept until bc_terms_free */
 void bc_terms_free(bc_terms *T);
 int bc_exact_term(bc_terms *T, mpfr_srcptr a, mpfr_srcptr b, const double *f, int nf);
 bool bc_fast_done(const bc_fast *f, ref_value *v);

@@ -67,49 +67,20 @@ typedef struct { double s, c, e, err; int64_t nz; } bc_tapsum;
  * error not exact). */
 typedef struct { bcv s, c, e, err; bcvi nz, bad; } bc_tapsum_lanes;
 
-/* Adds g·val[k] (finite) on every lane k, val 0 where the tap is absent (nothing added): its
- * rounded part summed error-free into s + c, its error (fma, exact) into e, what those sums
- * drop bounded in err. */
-static inline __attribute__((always_inline)) void tapsum_lanes_add(bc_tapsum_lanes *t, double g,
-                                                                   const double *val)
-{
-    if (g == 0)
-        return;
-    bcv v, gv = BCV_SPLAT(g);
-    memcpy(&v, val, sizeof v);
-    bcv p = gv * v, np = -p, m = BCV_ABS(p), f;
-    /* v ≠ 0 and 2^-900 ≤ m ≤ 2^900 on the bits as integers (−1 or 0 from the sign bit): GCC 12
-     * makes these comparisons of doubles a lane at a time here */
-    bcvi vb = (bcvi)BCV_ABS(v), mb = (bcvi)m;
-    bcvi act = (vb | -vb) >> 63;
-    bcvi in = ~(((mb - (int64_t)0x07b0000000000000) | ((int64_t)0x7830000000000000 - mb)) >> 63);
-    bcvi add = act & in;
-    t->bad |= act & ~in;
-    bcv s = t->s + p, bb = s - t->s, al = (t->s - (s - bb)) + (p - bb); /* ref_two_sum */
-    bcv c = t->c + al, cc = c - t->c, bl = (t->c - (c - cc)) + (al - cc);
-    BCV_FMA(f, gv, v, np);
-    bcv e = t->e + f, err = t->err + (BCV_ABS(bl) + BCV_ABS(e) * 0x1p-52);
-    t->s = BCV_PICK(add, s, t->s);
-    t->c = BCV_PICK(add, c, t->c);
-    t->e = BCV_PICK(add, e, t->e);
-    t->err = BCV_PICK(add, err, t->err);
-    t->nz -= add;
-}
+#define BCW 8
+#include "grid_bicubic_tap_lanes.h"
+#undef BCW
+#define BCW 4
+#include "grid_bicubic_tap_lanes.h"
+#undef BCW
 
-/* tapsum_lanes_add of nc channels' g (gb) and taps' values (vk, 16 a channel), in order.
- * A function of its own: inlined into bc_dgrid_point, GCC 12 makes its comparisons a lane at
- * a time. */
-GRID_CLONES
+/* The block's tap sums at the width bc_lanes_wide picks. */
 static void tapsums_block(bc_tapsum_lanes *SL, const double *gb, const double *vk, int64_t nc)
 {
-    bc_tapsum_lanes A = SL[0], B = SL[1]; /* in registers */
-    _Static_assert(16 / BC_LANES == 2, "A and B");
-    for (int64_t j = 0; j < nc; j++) {
-        tapsum_lanes_add(&A, gb[j], &vk[j * 16]);
-        tapsum_lanes_add(&B, gb[j], &vk[j * 16 + BC_LANES]);
-    }
-    SL[0] = A;
-    SL[1] = B;
+    if (bc_lanes_wide())
+        tapsums_block_w8(SL, gb, vk, nc);
+    else
+        tapsums_block_w4(SL, gb, vk, nc);
 }
 
 /* Adds D·S_k (D = Dd within 2^-102 relative) to f with its bound: |D − Dd|·|S| + |Dd|·|S − Ŝ|
@@ -144,26 +115,27 @@ int bc_dgrid_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
     const ref_grid_params *p = X->p;
     int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-    for (int64_t c = 0; c < p->c; c++) {
+    mpfr_ptr tx = bc_tmp(T, 0), ty = bc_tmp(T, 1);
+    int rc = 0;
+    for (int64_t c = 0; c < p->c && rc == 0; c++) {
         double g = X->go[(n * p->c + c) * hw_out + pix];
         const double *in = X->in + (n * p->c + c) * hw_in;
-        for (int ky = 0; ky < 4; ky++)
-            for (int kx = 0; kx < 4; kx++) {
+        for (int ky = 0; ky < 4 && rc == 0; ky++)
+            for (int kx = 0; kx < 4 && rc == 0; kx++) {
                 int64_t yi = ay->idx[ky], xi = ax->idx[kx];
                 if (yi < 0 || xi < 0)
                     continue;
                 /* D[comp] = dwx·wy·mult_x, wx·dwy·mult_y */
                 double f[3] = {comp == 0 ? ax->mult : ay->mult, g, in[yi * p->w_in + xi]};
-                if (bc_exact_term(T, comp == 0 ? ax->dw[kx] : ax->w[kx],
-                               comp == 0 ? ay->w[ky] : ay->dw[ky], f, 3) != 0)
-                    return -1;
+                mpfr_srcptr a = bc_coef(ax, kx, comp == 0, tx), b = bc_coef(ay, ky, comp == 1, ty);
+                rc = bc_exact_term(T, a, b, f, 3);
             }
     }
-    return 0;
+    return rc;
 }
 
 /* The same exact value as bc_dgrid_terms' C·16 terms in at most 16, D[comp][k]·S_k, each tap's
- * channel sum S_k = Σ_c g·val exact (products of 106 bits, summed at the precision their
+ * channel sum S_k = Σ_c g·val exact (each product as two doubles, summed at the precision their
  * exponents span): where every g and val is finite and every product in the fast range (its
  * fast path's condition), so the sum is finite and only its value counts (bc_finish). 0, −1 out
  * of memory. */
@@ -175,6 +147,7 @@ static int dgrid_tap_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
     bc_terms P = {0};
     mpfr_t s;
+    mpfr_ptr tx = bc_tmp(T, 0), ty = bc_tmp(T, 1);
     mpfr_init2(s, 64);
     int rc = 0;
     for (int ky = 0; ky < 4 && rc == 0; ky++)
@@ -189,22 +162,25 @@ static int dgrid_tap_terms(const bc_ctx *X, const bc_point *pt, int64_t n, int64
                 double val = X->in[(n * p->c + c) * hw_in + yi * p->w_in + xi];
                 if (g == 0 || val == 0)
                     continue;
-                mpfr_ptr t = bc_term(&P, 106);
-                if (!t) {
-                    rc = -1;
-                    break;
+                /* g·val = pr + er exactly: |pr| ≥ 2^-900 (the fast range), so fma's er is
+                 * exact; two doubles set exactly (one MPFR product each cost three times) */
+                double pr = g * val, er = fma(g, val, -pr), part[2] = {pr, er};
+                for (int j = 0; j < 2 && rc == 0; j++) {
+                    mpfr_ptr t = part[j] != 0 ? bc_term(&P, 53) : NULL;
+                    if (part[j] != 0 && !t)
+                        rc = -1;
+                    if (!t)
+                        continue;
+                    mpfr_set_d(t, part[j], MPFR_RNDN);
+                    lo = mpfr_get_exp(t) < lo ? mpfr_get_exp(t) : lo;
+                    hi = mpfr_get_exp(t) > hi ? mpfr_get_exp(t) : hi;
                 }
-                mpfr_set_d(t, g, MPFR_RNDN);
-                mpfr_mul_d(t, t, val, MPFR_RNDN); /* exact: 106 bits */
-                lo = mpfr_get_exp(t) < lo ? mpfr_get_exp(t) : lo;
-                hi = mpfr_get_exp(t) > hi ? mpfr_get_exp(t) : hi;
             }
             if (rc != 0 || P.n == 0)
                 continue; /* S_k = 0: no term */
-            mpfr_set_prec(s, (mpfr_prec_t)(hi - lo) + 106 + 64); /* exact: < 2^63 terms */
+            mpfr_set_prec(s, (mpfr_prec_t)(hi - lo) + 53 + 64); /* exact: < 2^63 terms */
             mpfr_sum(s, P.ptr, (unsigned long)P.n, MPFR_RNDN);
-            mpfr_srcptr a = comp == 0 ? ax->dw[kx] : ax->w[kx];
-            mpfr_srcptr b = comp == 0 ? ay->w[ky] : ay->dw[ky];
+            mpfr_srcptr a = bc_coef(ax, kx, comp == 0, tx), b = bc_coef(ay, ky, comp == 1, ty);
             double m = comp == 0 ? ax->mult : ay->mult;
             if (bc_exact_term(T, a, b, &m, 1) != 0) {
                 rc = -1;
@@ -306,16 +282,18 @@ static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t 
 typedef double v2d __attribute__((vector_size(16)));
 
 /* Whether nc channels' g (gb) and taps' values (vb, nt of 25 a channel) are all at most 1 in
- * magnitude (NaN and ±inf are not). */
+ * magnitude (NaN and ±inf are not): |x|'s bits plus 2^63 − 1 − 1.0's bits pass 2^63 exactly
+ * where |x| > 1 (NaN's bits above ∞'s), or-ed together (in vectors, no branch a value). */
 static bool all_unit(const double *gb, const double *vb, int nt, int64_t nc)
 {
-    bool ok = true;
+    const uint64_t k = INT64_MAX - ref_bits_of(1.0);
+    uint64_t acc = 0;
     for (int64_t j = 0; j < nc; j++) {
-        ok &= fabs(gb[j]) <= 1;
+        acc |= (ref_bits_of(gb[j]) & INT64_MAX) + k;
         for (int i = 0; i < nt; i++)
-            ok &= fabs(vb[j * 25 + i]) <= 1;
+            acc |= (ref_bits_of(vb[j * 25 + i]) & INT64_MAX) + k;
     }
-    return ok;
+    return !(acc >> 63);
 }
 
 /* A term's |g·val| = a into both components' bound sums, each the same IEEE operations in the
@@ -346,6 +324,37 @@ static inline __attribute__((always_inline)) double under_term(double g, double 
     return ref_fmax(1, fabs(g)) * REF_UNDER_SCALE * ref_fmax(1, fabs(val)) * 2 * umul;
 }
 
+/* The taps' values of channels c .. c + nb − 1 (nt taps tp, the 16 at koff, −1 absent) into vb
+ * (25 a channel) and vk (16 a channel, 0 where absent): from X->it where set (a tap's channels
+ * in a row), else a plane at a time (a cache miss a value: the taps are scattered over C
+ * planes). */
+static void gather_block(const bc_ctx *X, int64_t n, int64_t c, int64_t nb, const bc_dgtap *tp,
+                         int nt, const int64_t *koff, double *vb, double *vk)
+{
+    const ref_grid_params *p = X->p;
+    int64_t hw_in = p->h_in * p->w_in;
+    if (X->it) {
+        for (int i = 0; i < nt; i++) {
+            const double *src = X->it + tp[i].off * X->its + c;
+            for (int64_t j = 0; j < nb; j++)
+                vb[j * 25 + i] = src[j];
+        }
+        for (int k = 0; k < 16; k++) {
+            const double *src = koff[k] >= 0 ? X->it + koff[k] * X->its + c : NULL;
+            for (int64_t j = 0; j < nb; j++)
+                vk[j * 16 + k] = src ? src[j] : 0;
+        }
+        return;
+    }
+    for (int64_t j = 0; j < nb; j++) {
+        const double *in = X->in + (n * p->c + c + j) * hw_in;
+        for (int i = 0; i < nt; i++)
+            vb[j * 25 + i] = in[tp[i].off];
+        for (int k = 0; k < 16; k++)
+            vk[j * 16 + k] = koff[k] >= 0 ? in[koff[k]] : 0;
+    }
+}
+
 /* grid_grad of one point, both components (v[0], v[1], their flags and intervals, ival NULL or
  * 4 doubles), in one pass over its channels and taps: each component's bound data summed in
  * the same order, term by term, and the taps' channel sums S_k, which the fast path multiplies
@@ -358,7 +367,7 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
                    ref_value *v, uint8_t *fl, double *ival)
 {
     const ref_grid_params *p = X->p;
-    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    int64_t hw_out = p->h_out * p->w_out;
     for (int cm = 0; cm < 2; cm++) {
         memset(&v[cm], 0, sizeof v[cm]);
         fl[cm] = 0;
@@ -395,15 +404,12 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
     for (int64_t c = 0; c < p->c; c++) {
         int64_t cb = c % CB;
         if (cb == 0) {
-            for (int64_t j = 0; j < CB && c + j < p->c; j++) {
-                gb[j] = X->go[(n * p->c + c + j) * hw_out + pix];
-                const double *in = X->in + (n * p->c + c + j) * hw_in;
-                for (int i = 0; i < nt; i++)
-                    vb[j * 25 + i] = in[tp[i].off];
-                for (int k = 0; k < 16; k++)
-                    vk[j * 16 + k] = koff[k] >= 0 ? in[koff[k]] : 0;
-            }
-            ones = all_unit(gb, vb, nt, p->c - c < CB ? p->c - c : CB);
+            int64_t nb = p->c - c < CB ? p->c - c : CB;
+            for (int64_t j = 0; j < nb; j++) /* channel-innermost where set (X->gt) */
+                gb[j] = X->gt ? X->gt[pix * X->its + c + j]
+                              : X->go[(n * p->c + c + j) * hw_out + pix];
+            gather_block(X, n, c, nb, tp, nt, koff, vb, vk);
+            ones = all_unit(gb, vb, nt, nb);
         }
         double g = gb[cb];
         if (ones) { /* the loop below where every test holds: finite, not big, ones */

@@ -56,6 +56,8 @@ int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
     for (int pass = 0; pass < 2; pass++) {
         for (int64_t pix = 0; pix < hw_out; pix++) {
             const bc_point *pt = &pts[pix];
+            if (pix + 1 < hw_out)
+                bc_point_prefetch(pt + 1);
             if (pt->out)
                 continue;
             const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
@@ -161,6 +163,31 @@ static inline double dx_under(double ag)
                                 : ref_fmax(1, ag) * REF_UNDER_SCALE;
 }
 
+/* Element e's exact terms g·wx·wy into T (MPFR's sum): 0, −1 out of memory. */
+static int dx_terms(const bc_point *pts, const bc_reach *R, const double *go, int64_t e,
+                    bc_terms *T)
+{
+    mpfr_ptr tx = bc_tmp(T, 0), ty = bc_tmp(T, 1);
+    int rc = 0;
+    /* the points are scattered: their coefficients' lines asked for at once, not a cache miss
+     * after another */
+    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++)
+        for (int a = 0; a < 2; a++) {
+            const bc_axis *ax = &pts[R->ent[i].pix].ax[a];
+            __builtin_prefetch(&ax->ints);
+            __builtin_prefetch(&ax->wi[3]);
+        }
+    for (int64_t i = R->start[e]; rc == 0 && i < R->start[e + 1]; i++) {
+        const bc_entry *en = &R->ent[i];
+        if (en->kx == 4 || en->ky == 4)
+            continue;
+        const bc_point *pt = &pts[en->pix];
+        rc = bc_exact_term(T, bc_coef(&pt->ax[0], en->kx, false, tx),
+                           bc_coef(&pt->ax[1], en->ky, false, ty), &go[en->pix], 1);
+    }
+    return rc;
+}
+
 /* The element's value, bound and flags from its sums S (v zeroed but nops and nterms): 1 when
  * the fast sum decided it, 0 MPFR (T's terms), −1 out of memory. */
 static int dx_finish(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *go,
@@ -169,14 +196,8 @@ static int dx_finish(const bc_ctx *X, const bc_point *pts, const bc_reach *R, co
     const ref_grid_params *p = X->p;
     T->n = 0;
     bool decided = bc_fast_done(&S->F, v);
-    for (int64_t i = R->start[e]; !decided && i < R->start[e + 1]; i++) {
-        const bc_entry *en = &R->ent[i];
-        if (en->kx == 4 || en->ky == 4)
-            continue;
-        const bc_point *pt = &pts[en->pix];
-        if (bc_exact_term(T, pt->ax[0].w[en->kx], pt->ax[1].w[en->ky], &go[en->pix], 1) != 0)
-            return -1;
-    }
+    if (!decided && dx_terms(pts, R, go, e, T) != 0)
+        return -1;
     double sabs = S->sabs, cerr = S->cerr;
     if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */
         sabs = cerr = INFINITY;
@@ -250,87 +271,29 @@ int bc_dx_element(const bc_ctx *X, const bc_point *pts, const bc_reach *R, int64
     return dx_finish(X, pts, R, go, e, T, &S, v, fl, ival);
 }
 
-/* ---- BC_LANES channels at once ----
- * One element's channels side by side, a lane each, as GCC vectors (element-wise IEEE
- * operations): each lane's sums are bc_dx_element's, the same operations in the same order, so
- * its bound data and fast sum are bitwise a lone channel's; what a lane of one channel took
- * as a chain of dependent double-double additions now runs beside the other lanes'. */
-
-/* Whether every lane of m is set: halves and-ed together (a lane at a time costs an extraction
- * each) */
-static inline __attribute__((always_inline)) bool bcv_all(const bcvi *m)
-{
-    _Static_assert(BC_LANES == 8, "three halvings");
-    bcvi x = *m & __builtin_shufflevector(*m, *m, 4, 5, 6, 7, 0, 1, 2, 3);
-    x &= __builtin_shufflevector(x, x, 2, 3, 0, 1, 2, 3, 0, 1);
-    return (x[0] & x[1]) != 0;
-}
+/* ---- BC_LANES channels at once (grid_bicubic_dx_lanes.h: 8 lanes a vector, or 4) ---- */
 
 /* Each lane's dx_sums: its bound data, its fast sum F.a as sh + sl within err, F.ok as ok (−1
  * true, 0 false) and F.nonzero as nz; bad: a non-finite g */
 typedef struct { bcv sabs, cerr, under, sh, sl, err; bcvi ok, nz, bad; } dx_lanes_sums;
 
-/* fast_add of w·g in each lane where ok */
-static inline __attribute__((always_inline)) void lanes_fast_add(dx_lanes_sums *L, ref_dd w,
-                                                                 const bcv *g)
-{
-    if (w.hi == 0)
-        return;
-    bcv whi = BCV_SPLAT(w.hi), wlo = BCV_SPLAT(w.lo), p = whi * *g, np = -p, e, lo;
-    BCV_FMA(e, whi, *g, np); /* ref_dd_mul_d */
-    BCV_FMA(lo, wlo, *g, e);
-    bcv th = p + lo, tl = lo - (th - p), m = BCV_ABS(th);
-    bcvi in = (m >= 0x1p-900) & (m <= 0x1p900), act = L->ok & (*g != 0), add = act & in;
-    L->ok &= ~act | in;
-    /* ref_dd_add(s, t) */
-    bcv s = L->sh + th, bb = s - L->sh, sl = (L->sh - (s - bb)) + (th - bb);
-    bcv t = L->sl + tl, cc = t - L->sl, tlo = (L->sl - (t - cc)) + (tl - cc);
-    bcv v = s + (sl + t), vl = (sl + t) - (v - s);
-    bcv h = v + (tlo + vl), hl = (tlo + vl) - (h - v);
-    bcv terr = m * 0x1p-101 + REF_DD_TINY; /* ref_acc_add's bound */
-    bcv err = L->err + (terr + 4 * REF_U2 * BCV_ABS(h) * 1.001 + REF_DD_TINY);
-    L->sh = BCV_PICK(add, h, L->sh);
-    L->sl = BCV_PICK(add, hl, L->sl);
-    L->err = BCV_PICK(add, err, L->err);
-    L->nz -= add;
-}
+#define BCW 8
+#include "grid_bicubic_dx_lanes.h"
+#undef BCW
+#define BCW 4
+#include "grid_bicubic_dx_lanes.h"
+#undef BCW
 
-/* bc_dx_element's loop for channels c..c + BC_LANES − 1 of element e (gt: gradOutput
- * channel-innermost, lane l of point pix at gt[pix·cs + l]); L->bad marks the lanes with a
- * non-finite g, which bc_dx_element redoes. */
-GRID_CLONES
-static void dx_lanes_sum(const bc_ctx *X, const bc_reach *R, const double *gt, int64_t cs,
-                         int64_t e, dx_lanes_sums *out)
+int bc_lanes_width;
+bool bc_lanes_wide(void)
 {
-    const bcv one = BCV_SPLAT(1.0), under1 = BCV_SPLAT(REF_UNDER_SCALE);
-    dx_lanes_sums A = {.ok = (bcvi){0} - !X->force}, *L = &A; /* in registers, not *out */
-    int64_t ahead = R->start[X->p->h_in * X->p->w_in]; /* every entry */
-    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
-        const bc_entry *en = &R->ent[i];
-        if (i + 16 < ahead) /* the points are scattered: a cache miss each, 16 entries ahead */
-            __builtin_prefetch(gt + R->ent[i + 16].pix * cs);
-        bcv g, ag;
-        memcpy(&g, gt + en->pix * cs, sizeof g);
-        ag = BCV_ABS(g);
-        L->bad |= ~(ag <= DBL_MAX);
-        L->sabs += ag * en->wx * en->wy;
-        L->cerr += ag * en->q;
-        bcvi small = ag <= one;
-        if (bcv_all(&small)) {
-            L->under += under1;
-        } else {
-            bcv u;
-            for (int l = 0; l < BC_LANES; l++)
-                u[l] = dx_under(ag[l]);
-            L->under += u;
-        }
-        if (en->kx == 4 || en->ky == 4) /* a ghost adds to the bound only */
-            continue;
-        if (!en->dd)
-            L->ok = (bcvi){0};
-        lanes_fast_add(L, en->w, &g);
-    }
-    *out = A;
+    if (bc_lanes_width)
+        return bc_lanes_width == 8;
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
 }
 
 int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *gt,
@@ -338,7 +301,10 @@ int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const d
                 uint8_t *fl, double *ival, int64_t stride)
 {
     dx_lanes_sums L;
-    dx_lanes_sum(X, R, gt + c, cs, e, &L);
+    if (bc_lanes_wide())
+        dx_lanes_sum_w8(X, R, gt + c, cs, e, &L);
+    else
+        dx_lanes_sum_w4(X, R, gt + c, cs, e, &L);
     int hits = 0;
     for (int l = 0; l < nl; l++) {
         int64_t o = l * stride;

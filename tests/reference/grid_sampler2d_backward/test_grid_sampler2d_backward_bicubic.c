@@ -9,6 +9,9 @@
 #include "same_output.h"
 #include "torch_fixtures.h"
 
+/* grid_bicubic.h's switch: BC_LANES lanes as one vector (8), as two of 4, or the CPU's (0) */
+extern int bc_lanes_width;
+
 static ref_grid_params bicubic(int64_t n, int64_t c, int64_t h_in, int64_t w_in, int64_t h_out,
                                int64_t w_out, ref_padding pad, bool align)
 {
@@ -631,9 +634,10 @@ static void int_coordinates_equal_mpfr(void **state)
 
 /* input_grad's channels side by side (bc_dx_lanes: 8 lanes where at least 4 channels of a
  * chunk remain; force_mpfr takes them one at a time): 13 channels, so lanes of 8 and of 5 (3
- * idle), bitwise pure MPFR's on every field, with data of ordinary values, then with zeros,
- * values past the fast range (products below 2^-900 or above 2^900) and non-finite gradients
- * in some lanes only (the lane redone alone), on every dtype's path, padding and alignment. */
+ * idle), at both widths (bc_lanes_width), bitwise pure MPFR's on every field, with data of
+ * ordinary values, then with zeros, values past the fast range (products below 2^-900 or above
+ * 2^900) and non-finite gradients in some lanes only (the lane redone alone), on every dtype's
+ * path, padding and alignment. */
 static void fast_equals_mpfr_lanes(void **state)
 {
     (void)state;
@@ -645,10 +649,12 @@ static void fast_equals_mpfr_lanes(void **state)
     ref_grid_params p = bicubic(2, 13, 5, 6, 4, 5, REF_PAD_ZEROS, false);
     double go[2 * 13 * 20], in[2 * 13 * 30], gr[2 * 20 * 2];
     int64_t hits = 0, falls = 0;
-    for (int d = 0; d < 2; d++)
+    for (int wd = 0; wd < 4; wd++) /* both widths of the lanes (on any CPU), both dtypes */
         for (int pad = 0; pad < 3; pad++)
             for (int align = 0; align < 2; align++)
                 for (int mix = 0; mix < 3; mix++) {
+                    int d = wd % 2;
+                    bc_lanes_width = wd < 2 ? 4 : 8;
                     p.padding = (ref_padding)pad;
                     p.align_corners = align;
                     /* mix 0: ordinary values; 1: zeros and past the fast range too; 2: every
@@ -660,8 +666,50 @@ static void fast_equals_mpfr_lanes(void **state)
                     cycle(gr, 80, xs, 16, 3, pad + 2 * mix);
                     fast_vs_mpfr(&p, go, in, gr, dts[d], &hits, &falls);
                 }
+    bc_lanes_width = 0;
     print_message("lanes: %lld answers fast, %lld by MPFR\n", (long long)hits, (long long)falls);
     assert_true(hits > 10000 && falls > 10000); /* the extremes are MPFR's */
+}
+
+/* grid_grad's taps read channel-innermost (the batch's input and gradOutput copied so: both
+ * outputs in one pass, or grid_grad alone) over two blocks of 32 channels, with both lane
+ * widths: 37 channels of values within ±1 (the bound's unit blocks) or not, one channel's
+ * values past the fast range in mix 2, every field bitwise pure MPFR's. */
+static void fast_equals_mpfr_channels_inner(void **state)
+{
+    (void)state;
+    const double xs[] = {-1, -0.5, 0.1, 0.5, 0.95, 0.5 + 0x1p-24, 0.3, -0.7, 1.05, -0.9, 0.6};
+    ref_grid_params p = bicubic(2, 37, 6, 7, 3, 5, REF_PAD_ZEROS, false);
+    enum { NGO = 2 * 37 * 15, NIN = 2 * 37 * 42 };
+    static double go[NGO], in[NIN];
+    double gr[2 * 15 * 2];
+    int64_t hits = 0, falls = 0;
+    for (int w = 4; w <= 8; w += 4)
+        for (int pad = 0; pad < 3; pad++)
+            for (int mix = 0; mix < 3; mix++) {
+                bc_lanes_width = w;
+                p.padding = (ref_padding)pad;
+                p.align_corners = mix == 1;
+                for (int i = 0; i < NGO; i++)
+                    go[i] = ((i * 37 + mix) % 101 - 50) / (mix == 1 && i % 13 == 5 ? 7.0 : 51.0);
+                for (int i = 0; i < NIN; i++)
+                    in[i] = (i / 42 % 37 == 33 && mix == 2) ? 0x1p950 * (i % 3 - 1)
+                                                             : ((i * 53 + pad) % 97 - 48) / 49.0;
+                cycle(gr, 60, xs, 11, 4, pad + mix);
+                fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, &hits, &falls);
+                ref_output a, b;
+                ref_options opt = {.path = ref_grid_path(REF_DT_FLOAT)};
+                assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &opt, NULL, &a), 0);
+                opt.force_mpfr = true;
+                assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &opt, NULL, &b), 0);
+                same_output(&a, &b);
+                ref_output_free(&a);
+                ref_output_free(&b);
+            }
+    bc_lanes_width = 0;
+    print_message("channels inner: %lld answers fast, %lld by MPFR\n", (long long)hits,
+                  (long long)falls);
+    assert_true(hits > 20 * falls);
 }
 
 /* input_grad's under_mag (grid_bicubic.c's opening comment): Σ max(1, |g|)·2^-1070 over an
@@ -749,6 +797,7 @@ int main(void)
         cmocka_unit_test(under_mag_as_subnormal_products),
         cmocka_unit_test(fast_equals_mpfr_corners), cmocka_unit_test(one_pass_equals_two),
         cmocka_unit_test(int_coordinates_equal_mpfr), cmocka_unit_test(fast_equals_mpfr_lanes),
+        cmocka_unit_test(fast_equals_mpfr_channels_inner),
         cmocka_unit_test(under_mag_grows_as_product),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
