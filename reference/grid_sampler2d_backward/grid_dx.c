@@ -164,8 +164,23 @@ static bool dx_sum_unit(const int32_t *pix, int64_t nt, const double *gp, int64_
 typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
 
 /* dx_sum_split's eight lanes: two groups' dxsum4 side by side, and the second exact sum
- * (s2, c2, err2) */
+ * (s2, c2, err2); dxsum4x: the same for one group in four lanes */
 typedef struct { dxw s, c, err, sabs, mag, cerr, s2, c2, err2; } dxsum8;
+typedef struct { dxv s, c, err, sabs, mag, cerr, s2, c2, err2; } dxsum4x;
+
+/* A group's gradOutput lanes into g: eight from two groups, or four repeated (no read past the
+ * group); four for four */
+#define DX_LOAD8(g, at, two)                                                                       \
+    do {                                                                                           \
+        if (two) {                                                                                 \
+            memcpy(&(g), at, sizeof(g));                                                           \
+        } else {                                                                                   \
+            dxv h_;                                                                                \
+            memcpy(&h_, at, sizeof h_);                                                            \
+            (g) = __builtin_shufflevector(h_, h_, 0, 1, 2, 3, 0, 1, 2, 3);                         \
+        }                                                                                          \
+    } while (0)
+#define DX_LOAD4(g, at, two) ((void)(two), memcpy(&(g), at, sizeof(g)))
 
 /* DXL planes at once, or with two 2·DXL (lanes: channels c..c + DXL − 1 and with two the next
  * DXL, element pix of lane l at gp[pix·is + l]), every term split and every g suiting the split
@@ -175,72 +190,107 @@ typedef struct { dxw s, c, err, sabs, mag, cerr, s2, c2, err2; } dxsum8;
  * was what the sums waited on), and still an error bound (the sums' dropped errors added); a
  * value decided from them is the exact sum's (hi, lo) however it was approximated. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
- * GCC vectors of eight: element-wise IEEE operations, whatever instructions the target has (one
- * AVX-512 register: two groups for the instructions of one); without two the upper four repeat
- * the lower (no read past the group).
+ * GCC vectors: element-wise IEEE operations, whatever instructions the target has. Two bodies
+ * from one text: eight lanes (V dxw: one AVX-512 register, two groups for the instructions of
+ * one; without two the upper four repeat the lower) and four (V dxv, one group: AVX2 has no
+ * eight-lane register, and GCC moves the halves of eight-lane values through the stack, about
+ * six times the instructions a term). Lane for lane the same operations, so the same sums.
  * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out.
  * unit: every |g| at most 1 (grid_batch_unit), so each term's magnitude max(1, |g|) is 1, which
  * rounds to itself, and their sum, exact, is the count: set by dx_sum_split, not summed.
- * dx_split_term adds one term to r (first: r all 0 before). */
-static inline __attribute__((always_inline)) void
-dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_word, bool unit,
-              bool first, bool two, dxsum8 *r)
-{
-    const dxw one = (dxw){0} + 1, zero = {0};
-    dxw g;
-    if (two) {
-        memcpy(&g, gp + k->pix * is, sizeof g);
-    } else {
-        dxv h;
-        memcpy(&h, gp + k->pix * is, sizeof h);
-        g = __builtin_shufflevector(h, h, 0, 1, 2, 3, 0, 1, 2, 3);
+ * The term function adds one term to r (first: r all 0 before). */
+#define DX_SPLIT_TERM(name, V, VI, S, ABS, ADD, ROUND, LOAD)                                      \
+    static inline __attribute__((always_inline)) void name(const dxterm *k, const double *gp,    \
+                                                           int64_t is, bool bil, bool one_word,   \
+                                                           bool unit, bool first, bool two, S *r) \
+    {                                                                                              \
+        const V one = (V){0} + 1, zero = {0};                                                      \
+        V g;                                                                                       \
+        LOAD(g, gp + k->pix * is, two);                                                            \
+        V ag = ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];                                   \
+        r->sabs += ABS(g * k->wx * k->wy);                                                         \
+        if (!unit) {                                                                               \
+            VI small = ag < one; /* ref_fmax(1, |g|) of a finite g */                              \
+            V mg = (V)(((VI)one & small) | ((VI)ag & ~small));                                     \
+            ROUND(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */                      \
+            r->mag += mg;                                                                          \
+        }                                                                                          \
+        if (bil)                                                                                   \
+            r->cerr += ag * k->cfac;                                                               \
+        if (first) { /* exact_sum_add on (0, 0, 0): s = 0 + p (−0 made +0 as there), c, err 0 */ \
+            r->s = zero + p0;                                                                      \
+            r->s2 = zero + p1;                                                                     \
+        } else {                                                                                   \
+            ADD(&r->s, &r->c, &r->err, &p0);                                                       \
+            ADD(&r->s2, &r->c2, &r->err2, &p1);                                                    \
+        }                                                                                          \
+        if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */                            \
+            V p2 = g * k->part[2], p3 = g * k->part[3];                                            \
+            ADD(&r->s, &r->c, &r->err, &p2);                                                       \
+            ADD(&r->s2, &r->c2, &r->err2, &p3);                                                    \
+        }                                                                                          \
     }
-    dxw ag = DXW_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
-    r->sabs += DXW_ABS(g * k->wx * k->wy);
-    if (!unit) {
-        dxwi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
-        dxw mg = (dxw)(((dxwi)one & small) | ((dxwi)ag & ~small));
-        grid_under_round_w(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */
-        r->mag += mg;
-    }
-    if (bil)
-        r->cerr += ag * k->cfac;
-    if (first) { /* exact_sum_add on (0, 0, 0): s = 0 + p (−0 made +0 as there), c, err 0 */
-        r->s = zero + p0;
-        r->s2 = zero + p1;
-    } else {
-        dxw_exact_add(&r->s, &r->c, &r->err, &p0);
-        dxw_exact_add(&r->s2, &r->c2, &r->err2, &p1);
-    }
-    if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */
-        dxw p2 = g * k->part[2], p3 = g * k->part[3];
-        dxw_exact_add(&r->s, &r->c, &r->err, &p2);
-        dxw_exact_add(&r->s2, &r->c2, &r->err2, &p3);
-    }
-}
+DX_SPLIT_TERM(dx_split_term, dxw, dxwi, dxsum8, DXW_ABS, dxw_exact_add, grid_under_round_w,
+              DX_LOAD8)
+DX_SPLIT_TERM(dx_split_term4, dxv, dxvi, dxsum4x, DXV_ABS, dxv_exact_add, grid_under_round,
+              DX_LOAD4)
+
+/* An element's terms summed into w (term function TERM, exact add ADD): the first term's first
+ * addition peeled, the second sum added into the first at the end */
+#define DX_SUM_TERMS(w, V, TERM, ADD)                                                              \
+    do {                                                                                           \
+        if (nt > 0)                                                                                \
+            TERM(&t[0], gp, is, bil, one_word, unit, true, two, &(w));                             \
+        for (int64_t i = 1; i < nt; i++)                                                           \
+            TERM(&t[i], gp, is, bil, one_word, unit, false, two, &(w));                            \
+        if (unit)                                                                                  \
+            (w).mag = (V){0} + (double)nt;                                                         \
+        ADD(&(w).s, &(w).c, &(w).err, &(w).s2); /* the second sum into the first */              \
+        ADD(&(w).s, &(w).c, &(w).err, &(w).c2);                                                    \
+        (w).err += (w).err2;                                                                       \
+    } while (0)
 
 /* The lower (h 0) or upper (h 1) four lanes of x */
 #define DXW_HALF(x, h)                                                                             \
     ((h) ? __builtin_shufflevector(x, x, 4, 5, 6, 7) : __builtin_shufflevector(x, x, 0, 1, 2, 3))
 
-/* The sums of one group into r[0], with two of the next into r[1] too */
+/* The sums of one group into r[0], with two of the next into r[1] too (eight lanes) */
 static inline __attribute__((always_inline)) void
 dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
              bool unit, bool two, dxsum4 r[2])
 {
     dxsum8 w = {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}};
-    if (nt > 0) /* the first term's first addition, peeled */
-        dx_split_term(&t[0], gp, is, bil, one_word, unit, true, two, &w);
-    for (int64_t i = 1; i < nt; i++)
-        dx_split_term(&t[i], gp, is, bil, one_word, unit, false, two, &w);
-    if (unit)
-        w.mag = (dxw){0} + (double)nt;
-    dxw_exact_add(&w.s, &w.c, &w.err, &w.s2); /* the second sum into the first */
-    dxw_exact_add(&w.s, &w.c, &w.err, &w.c2);
-    w.err += w.err2;
+    DX_SUM_TERMS(w, dxw, dx_split_term, dxw_exact_add);
     for (int h = 0; h < 1 + two; h++)
         r[h] = (dxsum4){DXW_HALF(w.s, h), DXW_HALF(w.c, h), DXW_HALF(w.err, h),
                         DXW_HALF(w.sabs, h), DXW_HALF(w.mag, h), DXW_HALF(w.cerr, h)};
+}
+
+/* The sums of one group into *r in four lanes */
+static inline __attribute__((always_inline)) void
+dx_sum_split4(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
+              bool unit, dxsum4 *r)
+{
+    const bool two = false;
+    dxsum4x w = {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}};
+    DX_SUM_TERMS(w, dxv, dx_split_term4, dxv_exact_add);
+    *r = (dxsum4){w.s, w.c, w.err, w.sabs, w.mag, w.cerr};
+}
+
+/* Whether input_grad's split sums take eight lanes (two groups a call: dx_sum_split) or four
+ * (dx_sum_split4): eight with AVX-512, where they are one register. ref_grid_dx_lanes, when 4
+ * or 8, chooses instead (tests: both ways on any CPU; the answers are the same). */
+int ref_grid_dx_lanes;
+
+static bool dx_wide(void)
+{
+    if (ref_grid_dx_lanes == 4 || ref_grid_dx_lanes == 8)
+        return ref_grid_dx_lanes == 8;
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
 }
 
 /* An element's terms in one plane (gradOutput of point pix at gp[pix·is]), for sums redone. */
@@ -429,7 +479,7 @@ dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, in
  * loop without a test per group for each case. */
 static inline __attribute__((always_inline)) void
 dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb,
-               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, bool unit,
+               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, bool unit, bool wide,
                uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in;
@@ -441,7 +491,13 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
             continue;
         }
         dx_prefetch(T, bv, e, hw_in, cb);
-        for (int64_t c = cb; c < ce; c += 2 * DXL) {
+        for (int64_t c = cb; c < ce && !wide; c += DXL) {
+            dxsum4 r;
+            dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
+            dx_sum_split4(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, &r);
+            dx_finish4(G, &pt, &r, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
+        }
+        for (int64_t c = cb; c < ce && wide; c += 2 * DXL) {
             dxsum4 r[2];
             bool two = c + 2 * DXL <= ce;
             dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, two, r);
@@ -466,19 +522,20 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
                                  int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits_out)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in, hits_local = 0, *hits = &hits_local;
-    bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = T->split;
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = T->split, wide = dx_wide();
     bool unit = T->unit && T->pix && !bil && !G->force;
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
     if (all && bil && T->one_word && grid_batch_unit(bv, false))
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, wide, fallback, out, hits);
     else if (all && bil && T->one_word)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, wide, fallback, out, hits);
     else if (all && bil)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, false, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, false, wide, fallback, out, hits);
     else if (all)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, false, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, false, wide, fallback, out,
+                       hits);
     for (int64_t e = e0; e < e1 && !all; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
@@ -490,13 +547,13 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
         for (int64_t c = cb; c < ce; c += DXL) {
             int64_t at = (c - c0) * hw_in;
             if (T->split && split[(c - c0) / DXL]) {
-                dxsum4 r[2];
+                dxsum4 r;
                 dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
                 if (bil)
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, false, false, r);
+                    dx_sum_split4(t, nt, bv->go + c, bv->go_is, true, false, false, &r);
                 else
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, false, false, r);
-                dx_finish4(G, &pt, &r[0], at + e, hw_in, fallback, out, hits);
+                    dx_sum_split4(t, nt, bv->go + c, bv->go_is, false, false, false, &r);
+                dx_finish4(G, &pt, &r, at + e, hw_in, fallback, out, hits);
                 continue;
             }
             int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);

@@ -536,6 +536,8 @@ void grid_dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_
                    int64_t g0, int64_t g1, const bool *split, int64_t e0, int64_t e1,
                    uint8_t *fallback, ref_output *out, int64_t *hits_out);
 void grid_dx_terms_team(const ref_grid_params *p, batch_work *W);
+/* 4 or 8: the lanes of grid_dx_block's split sums, whatever the CPU (tests); else 0 */
+extern int ref_grid_dx_lanes;
 int32_t *grid_dx_unit_pix(const ref_grid_params *p, batch_work *W);
 
 /* ---- grid_dx_alts.c: input_grad where points' branches are uncertain ---- */
