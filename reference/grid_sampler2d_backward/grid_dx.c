@@ -391,16 +391,22 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "dx_finish4's nops lan
  * values are made as vectors and stored as two rows each (not field by field from extracted
  * lanes). */
 static inline __attribute__((always_inline)) void
-dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, int64_t stride,
-           uint8_t *fallback, ref_output *out, int64_t *hits)
+dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, bool bil, bool safe,
+           int64_t i, int64_t stride, uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t nt = pt->nt;
-    int64_t nops = G->p->interpolation == REF_INTERP_BILINEAR ? 4 : 0;
+    int64_t nops = bil ? 4 : 0;
     dxv sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52), cerr = r->cerr * (1 + 0x1p-40);
     dxv mag, hi, lo;
     grid_under_final(&r->mag, &mag);
-    dxvi range = r->sabs * (1 + 0x1p-40) > G->overflow_at, dec, known;
-    dxvi past = sum_abs > DBL_MAX; /* Σ|terms| past the double range: redone scaled */
+    dxvi range = {0, 0, 0, 0}, past = range, over = range, dec, known;
+    if (!safe) {
+        range = r->sabs * (1 + 0x1p-40) > G->overflow_at;
+        past = sum_abs > DBL_MAX; /* Σ|terms| past the double range: redone scaled */
+        /* grid_may_pass_range of the lanes (past ones aside), as dx_mark_range asks it */
+        dxv grow = (dxv){1, 1, 1, 1} + (double)(nt + 4) * 0x1p-23;
+        over = (sum_abs + cerr) * grow > G->overflow_at;
+    }
     dxv_decide(&r->s, &r->c, &r->err, &hi, &lo, &dec, &known);
     dxv ntv = (dxv)(dxvi){nt, nt, nt, nt}, nopv = (dxv)(dxvi){nops, nops, nops, nops};
     dxv zero = {0, 0, 0, 0}, row0[DXL], row1[DXL];
@@ -418,9 +424,6 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, 
     *(dxv_row *)&v0[2 * stride].nops = row1[2];
     *(dxv_row *)&v0[3 * stride] = row0[3];
     *(dxv_row *)&v0[3 * stride].nops = row1[3];
-    /* grid_may_pass_range of the lanes (past ones aside), as dx_mark_range asks it */
-    dxv grow = (dxv){1, 1, 1, 1} + (double)(nt + 4) * 0x1p-23;
-    dxvi over = (sum_abs + cerr) * grow > G->overflow_at;
     /* a flag to set, a sum to redo, a lane to decide */
     dxvi odd = range | past | ~(known & dec) | over;
     if (!dxv_any(&odd)) { /* the common case: nothing to mark */
@@ -442,6 +445,18 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, 
         if (dl)
             dx_mark_range(G, v, &out->flags[i]);
     }
+}
+
+/* Whether no element of the batch can reach dx_finish4's range tests in any plane: every g is
+ * known (bv->plain) to be at most max_go, so a plane's Σ|terms| is at most max_go·Σ|wx|·|wy| and
+ * its coordinate term max_go·Σcfac, at most ntmax·tmax·max_go together, each grown by its
+ * roundings (under 2^20 terms a factor below 1 + 2^-31); with grid_may_pass_range's growth
+ * (below 1.13), four times that within the range leaves every test false. */
+static bool dx_range_safe(const gctx *G, const dxterms *T, const batch_view *bv)
+{
+    double lim = G->overflow_at < DBL_MAX ? G->overflow_at : DBL_MAX;
+    return bv->plain && T->ntmax <= ((int64_t)1 << 20) &&
+           bv->max_go * T->tmax * (double)T->ntmax < 0x1p-2 * lim;
 }
 
 /* Element e (at its offset at in the chunk) of np planes a stride apart where no term reaches it:
@@ -466,13 +481,22 @@ static inline __attribute__((always_inline)) void dx_empty(int32_t nops, int64_t
 static inline __attribute__((always_inline)) void
 dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb)
 {
-    for (int64_t i = e + DX_TERMS_AHEAD < hw_in ? T->off[e + DX_TERMS_AHEAD] : 0;
-         !T->pix && e + DX_TERMS_AHEAD < hw_in && i < T->off[e + DX_TERMS_AHEAD + 1]; i++)
-        __builtin_prefetch(&T->t[i]);
-    for (int64_t i = e + DX_AHEAD < hw_in ? T->off[e + DX_AHEAD] : 0;
-         e + DX_AHEAD < hw_in && i < T->off[e + DX_AHEAD + 1]; i++)
-        __builtin_prefetch(bv->go + (T->pix ? T->pix[i] : T->t[i].pix) * bv->go_is +
-                           cb * bv->go_cs);
+    const dxterm *t = T->t;
+    const int64_t *off = T->off;
+    if (!T->pix && e + DX_TERMS_AHEAD < hw_in) /* a term a line */
+        for (const dxterm *a = t + off[e + DX_TERMS_AHEAD], *b = t + off[e + DX_TERMS_AHEAD + 1];
+             a < b; a++)
+            __builtin_prefetch(a);
+    if (e + DX_AHEAD >= hw_in)
+        return;
+    const double *go = bv->go + cb * bv->go_cs;
+    int64_t is = bv->go_is, i0 = off[e + DX_AHEAD], i1 = off[e + DX_AHEAD + 1];
+    if (T->pix)
+        for (int64_t i = i0; i < i1; i++)
+            __builtin_prefetch(go + T->pix[i] * is);
+    else
+        for (int64_t i = i0; i < i1; i++)
+            __builtin_prefetch(go + t[i].pix * is);
 }
 
 /* grid_dx_block where every group of planes cb .. ce − 1 suits dx_sum_split, its flags constant: a
@@ -480,7 +504,7 @@ dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, in
 static inline __attribute__((always_inline)) void
 dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb,
                int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, bool unit, bool wide,
-               uint8_t *fallback, ref_output *out, int64_t *hits)
+               bool safe, uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in;
     for (int64_t e = e0; e < e1; e++) {
@@ -495,7 +519,7 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
             dxsum4 r;
             dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
             dx_sum_split4(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, &r);
-            dx_finish4(G, &pt, &r, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
+            dx_finish4(G, &pt, &r, bil, safe, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
         }
         for (int64_t c = cb; c < ce && wide; c += 2 * DXL) {
             dxsum4 r[2];
@@ -503,8 +527,8 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
             dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, two, r);
             for (int h = 0; h < 1 + two; h++) {
                 dx_plane_terms pt = {t, nt, bv->go + c + h * DXL, bv->go_is};
-                dx_finish4(G, &pt, &r[h], (c + h * DXL - c0) * hw_in + e, hw_in, fallback, out,
-                           hits);
+                dx_finish4(G, &pt, &r[h], bil, safe, (c + h * DXL - c0) * hw_in + e, hw_in,
+                           fallback, out, hits);
             }
         }
     }
@@ -523,18 +547,22 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
 {
     int64_t hw_in = G->p->h_in * G->p->w_in, hits_local = 0, *hits = &hits_local;
     bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = T->split, wide = dx_wide();
+    bool safe = dx_range_safe(G, T, bv);
     bool unit = T->unit && T->pix && !bil && !G->force;
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
     if (all && bil && T->one_word && grid_batch_unit(bv, false))
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, wide, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, wide, safe, fallback, out,
+                       hits);
     else if (all && bil && T->one_word)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, wide, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, wide, safe, fallback, out,
+                       hits);
     else if (all && bil)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, false, wide, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, false, wide, safe, fallback, out,
+                       hits);
     else if (all)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, false, wide, fallback, out,
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, false, wide, safe, fallback, out,
                        hits);
     for (int64_t e = e0; e < e1 && !all; e++) {
         const dxterm *t = T->t + T->off[e];
@@ -553,7 +581,7 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
                     dx_sum_split4(t, nt, bv->go + c, bv->go_is, true, false, false, &r);
                 else
                     dx_sum_split4(t, nt, bv->go + c, bv->go_is, false, false, false, &r);
-                dx_finish4(G, &pt, &r, at + e, hw_in, fallback, out, hits);
+                dx_finish4(G, &pt, &r, bil, safe, at + e, hw_in, fallback, out, hits);
                 continue;
             }
             int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
@@ -589,18 +617,23 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
 #pragma omp barrier
     /* this thread's first slot of each element, from every thread's counts (each thread its own:
      * no second barrier for one thread to make them); thread 0 the offsets too */
-    int64_t at = 0, *slot = W->tslot + th * hw_in;
+    int64_t at = 0, *slot = W->tslot + th * hw_in, ntmax = 0;
     for (int64_t e = 0; e < hw_in; e++) {
+        int64_t a0 = at;
         if (th == 0)
             W->toff[e] = at;
         for (int k = 0; k < nth; k++) {
             slot[e] = k == th ? at : slot[e];
             at += W->tcnt[k * hw_in + e];
         }
+        ntmax = at - a0 > ntmax ? at - a0 : ntmax;
     }
-    if (th == 0)
+    if (th == 0) {
         W->toff[hw_in] = at;
+        W->ntmax = ntmax;
+    }
     bool split = true, one_word = true, unit = true;
+    double tmax = 0;
     for (int64_t pix = p0; pix < p1; pix++) {
         corner cs[4];
         int nc = W->pe[4 * pix] >= 0 ? dx_point_corners(p, &W->pts[pix], cs) : 0;
@@ -610,6 +643,8 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
             split = split && t->split;
             one_word = one_word && t->part[2] == 0;
             unit = unit && t->mode == DX_EXACT && t->wx == 1 && t->wy == 1 && dx_wxy(t).hi == 1;
+            double m = fabs(t->wx) * fabs(t->wy) + t->cfac; /* not finite: no bound */
+            tmax = !(m < INFINITY) ? INFINITY : m > tmax ? m : tmax;
         }
     }
 #pragma omp critical(grid_dx_terms)
@@ -617,6 +652,7 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
         W->tsplit = W->tsplit && split;
         W->tone_word = W->tone_word && one_word;
         W->tunit = W->tunit && unit;
+        W->tmax = tmax > W->tmax ? tmax : W->tmax;
     }
 }
 

@@ -366,6 +366,8 @@ typedef struct {
     bool one_word;    /* every term's wx·wy one double (part[2] = part[3] = 0) */
     bool unit;        /* every term DX_EXACT with wx = wy = wx·wy = 1 (nearest) */
     const int32_t *pix; /* with unit, each term's point (grid_dx_unit_pix), else NULL */
+    double tmax;      /* the largest |wx|·|wy| + cfac of a term (each rounded) */
+    int64_t ntmax;    /* the most terms of an element */
 } dxterms;
 
 /* Magnitudes where the split products g·part are exact and their sums finite: parts in
@@ -463,6 +465,8 @@ typedef struct {
     int64_t *tslot;   /* and its next slot of each element */
     bool tsplit, tone_word, tunit; /* grid_dx_terms_team: dxterms.split, .one_word and .unit of
                                     * terms (true before) */
+    double tmax;      /* grid_dx_terms_team: dxterms.tmax (0 before) */
+    int64_t ntmax;    /* and dxterms.ntmax */
     const int32_t *tpix; /* dxterms.pix: grid_dx_unit_pix's, or NULL */
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
