@@ -164,8 +164,23 @@ static bool dx_sum_unit(const int32_t *pix, int64_t nt, const double *gp, int64_
 typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
 
 /* dx_sum_split's eight lanes: two groups' dxsum4 side by side, and the second exact sum
- * (s2, c2, err2) */
+ * (s2, c2, err2); dxsum4x: the same for one group in four lanes */
 typedef struct { dxw s, c, err, sabs, mag, cerr, s2, c2, err2; } dxsum8;
+typedef struct { dxv s, c, err, sabs, mag, cerr, s2, c2, err2; } dxsum4x;
+
+/* A group's gradOutput lanes into g: eight from two groups, or four repeated (no read past the
+ * group); four for four */
+#define DX_LOAD8(g, at, two)                                                                       \
+    do {                                                                                           \
+        if (two) {                                                                                 \
+            memcpy(&(g), at, sizeof(g));                                                           \
+        } else {                                                                                   \
+            dxv h_;                                                                                \
+            memcpy(&h_, at, sizeof h_);                                                            \
+            (g) = __builtin_shufflevector(h_, h_, 0, 1, 2, 3, 0, 1, 2, 3);                         \
+        }                                                                                          \
+    } while (0)
+#define DX_LOAD4(g, at, two) ((void)(two), memcpy(&(g), at, sizeof(g)))
 
 /* DXL planes at once, or with two 2·DXL (lanes: channels c..c + DXL − 1 and with two the next
  * DXL, element pix of lane l at gp[pix·is + l]), every term split and every g suiting the split
@@ -175,72 +190,107 @@ typedef struct { dxw s, c, err, sabs, mag, cerr, s2, c2, err2; } dxsum8;
  * was what the sums waited on), and still an error bound (the sums' dropped errors added); a
  * value decided from them is the exact sum's (hi, lo) however it was approximated. The
  * same Σ|terms|, coordinate term and magnitudes as dx_sum_any, in the same order. The lanes are
- * GCC vectors of eight: element-wise IEEE operations, whatever instructions the target has (one
- * AVX-512 register: two groups for the instructions of one); without two the upper four repeat
- * the lower (no read past the group).
+ * GCC vectors: element-wise IEEE operations, whatever instructions the target has. Two bodies
+ * from one text: eight lanes (V dxw: one AVX-512 register, two groups for the instructions of
+ * one; without two the upper four repeat the lower) and four (V dxv, one group: AVX2 has no
+ * eight-lane register, and GCC moves the halves of eight-lane values through the stack, about
+ * six times the instructions a term). Lane for lane the same operations, so the same sums.
  * one_word: every term has part[2] = 0 (T->one_word), its per-term test left out.
  * unit: every |g| at most 1 (grid_batch_unit), so each term's magnitude max(1, |g|) is 1, which
  * rounds to itself, and their sum, exact, is the count: set by dx_sum_split, not summed.
- * dx_split_term adds one term to r (first: r all 0 before). */
-static inline __attribute__((always_inline)) void
-dx_split_term(const dxterm *k, const double *gp, int64_t is, bool bil, bool one_word, bool unit,
-              bool first, bool two, dxsum8 *r)
-{
-    const dxw one = (dxw){0} + 1, zero = {0};
-    dxw g;
-    if (two) {
-        memcpy(&g, gp + k->pix * is, sizeof g);
-    } else {
-        dxv h;
-        memcpy(&h, gp + k->pix * is, sizeof h);
-        g = __builtin_shufflevector(h, h, 0, 1, 2, 3, 0, 1, 2, 3);
+ * The term function adds one term to r (first: r all 0 before). */
+#define DX_SPLIT_TERM(name, V, VI, S, ABS, ADD, ROUND, LOAD)                                      \
+    static inline __attribute__((always_inline)) void name(const dxterm *k, const double *gp,    \
+                                                           int64_t is, bool bil, bool one_word,   \
+                                                           bool unit, bool first, bool two, S *r) \
+    {                                                                                              \
+        const V one = (V){0} + 1, zero = {0};                                                      \
+        V g;                                                                                       \
+        LOAD(g, gp + k->pix * is, two);                                                            \
+        V ag = ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];                                   \
+        r->sabs += ABS(g * k->wx * k->wy);                                                         \
+        if (!unit) {                                                                               \
+            VI small = ag < one; /* ref_fmax(1, |g|) of a finite g */                              \
+            V mg = (V)(((VI)one & small) | ((VI)ag & ~small));                                     \
+            ROUND(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */                      \
+            r->mag += mg;                                                                          \
+        }                                                                                          \
+        if (bil)                                                                                   \
+            r->cerr += ag * k->cfac;                                                               \
+        if (first) { /* exact_sum_add on (0, 0, 0): s = 0 + p (−0 made +0 as there), c, err 0 */ \
+            r->s = zero + p0;                                                                      \
+            r->s2 = zero + p1;                                                                     \
+        } else {                                                                                   \
+            ADD(&r->s, &r->c, &r->err, &p0);                                                       \
+            ADD(&r->s2, &r->c2, &r->err2, &p1);                                                    \
+        }                                                                                          \
+        if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */                            \
+            V p2 = g * k->part[2], p3 = g * k->part[3];                                            \
+            ADD(&r->s, &r->c, &r->err, &p2);                                                       \
+            ADD(&r->s2, &r->c2, &r->err2, &p3);                                                    \
+        }                                                                                          \
     }
-    dxw ag = DXW_ABS(g), p0 = g * k->part[0], p1 = g * k->part[1];
-    r->sabs += DXW_ABS(g * k->wx * k->wy);
-    if (!unit) {
-        dxwi small = ag < one; /* ref_fmax(1, |g|) of a finite g */
-        dxw mg = (dxw)(((dxwi)one & small) | ((dxwi)ag & ~small));
-        grid_under_round_w(&mg); /* unscaled (|g| ≤ DX_G_MAX: the sum stays finite) */
-        r->mag += mg;
-    }
-    if (bil)
-        r->cerr += ag * k->cfac;
-    if (first) { /* exact_sum_add on (0, 0, 0): s = 0 + p (−0 made +0 as there), c, err 0 */
-        r->s = zero + p0;
-        r->s2 = zero + p1;
-    } else {
-        dxw_exact_add(&r->s, &r->c, &r->err, &p0);
-        dxw_exact_add(&r->s2, &r->c2, &r->err2, &p1);
-    }
-    if (!one_word && k->part[2] != 0) { /* wx·wy needs two words */
-        dxw p2 = g * k->part[2], p3 = g * k->part[3];
-        dxw_exact_add(&r->s, &r->c, &r->err, &p2);
-        dxw_exact_add(&r->s2, &r->c2, &r->err2, &p3);
-    }
-}
+DX_SPLIT_TERM(dx_split_term, dxw, dxwi, dxsum8, DXW_ABS, dxw_exact_add, grid_under_round_w,
+              DX_LOAD8)
+DX_SPLIT_TERM(dx_split_term4, dxv, dxvi, dxsum4x, DXV_ABS, dxv_exact_add, grid_under_round,
+              DX_LOAD4)
+
+/* An element's terms summed into w (term function TERM, exact add ADD): the first term's first
+ * addition peeled, the second sum added into the first at the end */
+#define DX_SUM_TERMS(w, V, TERM, ADD)                                                              \
+    do {                                                                                           \
+        if (nt > 0)                                                                                \
+            TERM(&t[0], gp, is, bil, one_word, unit, true, two, &(w));                             \
+        for (int64_t i = 1; i < nt; i++)                                                           \
+            TERM(&t[i], gp, is, bil, one_word, unit, false, two, &(w));                            \
+        if (unit)                                                                                  \
+            (w).mag = (V){0} + (double)nt;                                                         \
+        ADD(&(w).s, &(w).c, &(w).err, &(w).s2); /* the second sum into the first */              \
+        ADD(&(w).s, &(w).c, &(w).err, &(w).c2);                                                    \
+        (w).err += (w).err2;                                                                       \
+    } while (0)
 
 /* The lower (h 0) or upper (h 1) four lanes of x */
 #define DXW_HALF(x, h)                                                                             \
     ((h) ? __builtin_shufflevector(x, x, 4, 5, 6, 7) : __builtin_shufflevector(x, x, 0, 1, 2, 3))
 
-/* The sums of one group into r[0], with two of the next into r[1] too */
+/* The sums of one group into r[0], with two of the next into r[1] too (eight lanes) */
 static inline __attribute__((always_inline)) void
 dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
              bool unit, bool two, dxsum4 r[2])
 {
     dxsum8 w = {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}};
-    if (nt > 0) /* the first term's first addition, peeled */
-        dx_split_term(&t[0], gp, is, bil, one_word, unit, true, two, &w);
-    for (int64_t i = 1; i < nt; i++)
-        dx_split_term(&t[i], gp, is, bil, one_word, unit, false, two, &w);
-    if (unit)
-        w.mag = (dxw){0} + (double)nt;
-    dxw_exact_add(&w.s, &w.c, &w.err, &w.s2); /* the second sum into the first */
-    dxw_exact_add(&w.s, &w.c, &w.err, &w.c2);
-    w.err += w.err2;
+    DX_SUM_TERMS(w, dxw, dx_split_term, dxw_exact_add);
     for (int h = 0; h < 1 + two; h++)
         r[h] = (dxsum4){DXW_HALF(w.s, h), DXW_HALF(w.c, h), DXW_HALF(w.err, h),
                         DXW_HALF(w.sabs, h), DXW_HALF(w.mag, h), DXW_HALF(w.cerr, h)};
+}
+
+/* The sums of one group into *r in four lanes */
+static inline __attribute__((always_inline)) void
+dx_sum_split4(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
+              bool unit, dxsum4 *r)
+{
+    const bool two = false;
+    dxsum4x w = {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}};
+    DX_SUM_TERMS(w, dxv, dx_split_term4, dxv_exact_add);
+    *r = (dxsum4){w.s, w.c, w.err, w.sabs, w.mag, w.cerr};
+}
+
+/* Whether input_grad's split sums take eight lanes (two groups a call: dx_sum_split) or four
+ * (dx_sum_split4): eight with AVX-512, where they are one register. ref_grid_dx_lanes, when 4
+ * or 8, chooses instead (tests: both ways on any CPU; the answers are the same). */
+int ref_grid_dx_lanes;
+
+static bool dx_wide(void)
+{
+    if (ref_grid_dx_lanes == 4 || ref_grid_dx_lanes == 8)
+        return ref_grid_dx_lanes == 8;
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
 }
 
 /* An element's terms in one plane (gradOutput of point pix at gp[pix·is]), for sums redone. */
@@ -341,16 +391,22 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "dx_finish4's nops lan
  * values are made as vectors and stored as two rows each (not field by field from extracted
  * lanes). */
 static inline __attribute__((always_inline)) void
-dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, int64_t stride,
-           uint8_t *fallback, ref_output *out, int64_t *hits)
+dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, bool bil, bool safe,
+           int64_t i, int64_t stride, uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t nt = pt->nt;
-    int64_t nops = G->p->interpolation == REF_INTERP_BILINEAR ? 4 : 0;
+    int64_t nops = bil ? 4 : 0;
     dxv sum_abs = r->sabs * (1 + (double)(nt + 6) * 0x1p-52), cerr = r->cerr * (1 + 0x1p-40);
     dxv mag, hi, lo;
     grid_under_final(&r->mag, &mag);
-    dxvi range = r->sabs * (1 + 0x1p-40) > G->overflow_at, dec, known;
-    dxvi past = sum_abs > DBL_MAX; /* Σ|terms| past the double range: redone scaled */
+    dxvi range = {0, 0, 0, 0}, past = range, over = range, dec, known;
+    if (!safe) {
+        range = r->sabs * (1 + 0x1p-40) > G->overflow_at;
+        past = sum_abs > DBL_MAX; /* Σ|terms| past the double range: redone scaled */
+        /* grid_may_pass_range of the lanes (past ones aside), as dx_mark_range asks it */
+        dxv grow = (dxv){1, 1, 1, 1} + (double)(nt + 4) * 0x1p-23;
+        over = (sum_abs + cerr) * grow > G->overflow_at;
+    }
     dxv_decide(&r->s, &r->c, &r->err, &hi, &lo, &dec, &known);
     dxv ntv = (dxv)(dxvi){nt, nt, nt, nt}, nopv = (dxv)(dxvi){nops, nops, nops, nops};
     dxv zero = {0, 0, 0, 0}, row0[DXL], row1[DXL];
@@ -368,9 +424,6 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, 
     *(dxv_row *)&v0[2 * stride].nops = row1[2];
     *(dxv_row *)&v0[3 * stride] = row0[3];
     *(dxv_row *)&v0[3 * stride].nops = row1[3];
-    /* grid_may_pass_range of the lanes (past ones aside), as dx_mark_range asks it */
-    dxv grow = (dxv){1, 1, 1, 1} + (double)(nt + 4) * 0x1p-23;
-    dxvi over = (sum_abs + cerr) * grow > G->overflow_at;
     /* a flag to set, a sum to redo, a lane to decide */
     dxvi odd = range | past | ~(known & dec) | over;
     if (!dxv_any(&odd)) { /* the common case: nothing to mark */
@@ -392,6 +445,18 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, int64_t i, 
         if (dl)
             dx_mark_range(G, v, &out->flags[i]);
     }
+}
+
+/* Whether no element of the batch can reach dx_finish4's range tests in any plane: every g is
+ * known (bv->plain) to be at most max_go, so a plane's Σ|terms| is at most max_go·Σ|wx|·|wy| and
+ * its coordinate term max_go·Σcfac, at most ntmax·tmax·max_go together, each grown by its
+ * roundings (under 2^20 terms a factor below 1 + 2^-31); with grid_may_pass_range's growth
+ * (below 1.13), four times that within the range leaves every test false. */
+static bool dx_range_safe(const gctx *G, const dxterms *T, const batch_view *bv)
+{
+    double lim = G->overflow_at < DBL_MAX ? G->overflow_at : DBL_MAX;
+    return bv->plain && T->ntmax <= ((int64_t)1 << 20) &&
+           bv->max_go * T->tmax * (double)T->ntmax < 0x1p-2 * lim;
 }
 
 /* Element e (at its offset at in the chunk) of np planes a stride apart where no term reaches it:
@@ -416,21 +481,30 @@ static inline __attribute__((always_inline)) void dx_empty(int32_t nops, int64_t
 static inline __attribute__((always_inline)) void
 dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb)
 {
-    for (int64_t i = e + DX_TERMS_AHEAD < hw_in ? T->off[e + DX_TERMS_AHEAD] : 0;
-         !T->pix && e + DX_TERMS_AHEAD < hw_in && i < T->off[e + DX_TERMS_AHEAD + 1]; i++)
-        __builtin_prefetch(&T->t[i]);
-    for (int64_t i = e + DX_AHEAD < hw_in ? T->off[e + DX_AHEAD] : 0;
-         e + DX_AHEAD < hw_in && i < T->off[e + DX_AHEAD + 1]; i++)
-        __builtin_prefetch(bv->go + (T->pix ? T->pix[i] : T->t[i].pix) * bv->go_is +
-                           cb * bv->go_cs);
+    const dxterm *t = T->t;
+    const int64_t *off = T->off;
+    if (!T->pix && e + DX_TERMS_AHEAD < hw_in) /* a term a line */
+        for (const dxterm *a = t + off[e + DX_TERMS_AHEAD], *b = t + off[e + DX_TERMS_AHEAD + 1];
+             a < b; a++)
+            __builtin_prefetch(a);
+    if (e + DX_AHEAD >= hw_in)
+        return;
+    const double *go = bv->go + cb * bv->go_cs;
+    int64_t is = bv->go_is, i0 = off[e + DX_AHEAD], i1 = off[e + DX_AHEAD + 1];
+    if (T->pix)
+        for (int64_t i = i0; i < i1; i++)
+            __builtin_prefetch(go + T->pix[i] * is);
+    else
+        for (int64_t i = i0; i < i1; i++)
+            __builtin_prefetch(go + t[i].pix * is);
 }
 
 /* grid_dx_block where every group of planes cb .. ce − 1 suits dx_sum_split, its flags constant: a
  * loop without a test per group for each case. */
 static inline __attribute__((always_inline)) void
 dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb,
-               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, bool unit,
-               uint8_t *fallback, ref_output *out, int64_t *hits)
+               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, bool unit, bool wide,
+               bool safe, uint8_t *fallback, ref_output *out, int64_t *hits)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in;
     for (int64_t e = e0; e < e1; e++) {
@@ -441,14 +515,20 @@ dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0
             continue;
         }
         dx_prefetch(T, bv, e, hw_in, cb);
-        for (int64_t c = cb; c < ce; c += 2 * DXL) {
+        for (int64_t c = cb; c < ce && !wide; c += DXL) {
+            dxsum4 r;
+            dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
+            dx_sum_split4(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, &r);
+            dx_finish4(G, &pt, &r, bil, safe, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
+        }
+        for (int64_t c = cb; c < ce && wide; c += 2 * DXL) {
             dxsum4 r[2];
             bool two = c + 2 * DXL <= ce;
             dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, two, r);
             for (int h = 0; h < 1 + two; h++) {
                 dx_plane_terms pt = {t, nt, bv->go + c + h * DXL, bv->go_is};
-                dx_finish4(G, &pt, &r[h], (c + h * DXL - c0) * hw_in + e, hw_in, fallback, out,
-                           hits);
+                dx_finish4(G, &pt, &r[h], bil, safe, (c + h * DXL - c0) * hw_in + e, hw_in,
+                           fallback, out, hits);
             }
         }
     }
@@ -466,19 +546,24 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
                                  int64_t e1, uint8_t *fallback, ref_output *out, int64_t *hits_out)
 {
     int64_t hw_in = G->p->h_in * G->p->w_in, hits_local = 0, *hits = &hits_local;
-    bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = T->split;
+    bool bil = G->p->interpolation == REF_INTERP_BILINEAR, all = T->split, wide = dx_wide();
+    bool safe = dx_range_safe(G, T, bv);
     bool unit = T->unit && T->pix && !bil && !G->force;
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
     if (all && bil && T->one_word && grid_batch_unit(bv, false))
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, wide, safe, fallback, out,
+                       hits);
     else if (all && bil && T->one_word)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, wide, safe, fallback, out,
+                       hits);
     else if (all && bil)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, false, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, false, wide, safe, fallback, out,
+                       hits);
     else if (all)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, false, fallback, out, hits);
+        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, false, wide, safe, fallback, out,
+                       hits);
     for (int64_t e = e0; e < e1 && !all; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
@@ -490,13 +575,13 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
         for (int64_t c = cb; c < ce; c += DXL) {
             int64_t at = (c - c0) * hw_in;
             if (T->split && split[(c - c0) / DXL]) {
-                dxsum4 r[2];
+                dxsum4 r;
                 dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
                 if (bil)
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, true, false, false, false, r);
+                    dx_sum_split4(t, nt, bv->go + c, bv->go_is, true, false, false, &r);
                 else
-                    dx_sum_split(t, nt, bv->go + c, bv->go_is, false, false, false, false, r);
-                dx_finish4(G, &pt, &r[0], at + e, hw_in, fallback, out, hits);
+                    dx_sum_split4(t, nt, bv->go + c, bv->go_is, false, false, false, &r);
+                dx_finish4(G, &pt, &r, bil, safe, at + e, hw_in, fallback, out, hits);
                 continue;
             }
             int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
@@ -532,18 +617,23 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
 #pragma omp barrier
     /* this thread's first slot of each element, from every thread's counts (each thread its own:
      * no second barrier for one thread to make them); thread 0 the offsets too */
-    int64_t at = 0, *slot = W->tslot + th * hw_in;
+    int64_t at = 0, *slot = W->tslot + th * hw_in, ntmax = 0;
     for (int64_t e = 0; e < hw_in; e++) {
+        int64_t a0 = at;
         if (th == 0)
             W->toff[e] = at;
         for (int k = 0; k < nth; k++) {
             slot[e] = k == th ? at : slot[e];
             at += W->tcnt[k * hw_in + e];
         }
+        ntmax = at - a0 > ntmax ? at - a0 : ntmax;
     }
-    if (th == 0)
+    if (th == 0) {
         W->toff[hw_in] = at;
+        W->ntmax = ntmax;
+    }
     bool split = true, one_word = true, unit = true;
+    double tmax = 0;
     for (int64_t pix = p0; pix < p1; pix++) {
         corner cs[4];
         int nc = W->pe[4 * pix] >= 0 ? dx_point_corners(p, &W->pts[pix], cs) : 0;
@@ -553,6 +643,8 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
             split = split && t->split;
             one_word = one_word && t->part[2] == 0;
             unit = unit && t->mode == DX_EXACT && t->wx == 1 && t->wy == 1 && dx_wxy(t).hi == 1;
+            double m = fabs(t->wx) * fabs(t->wy) + t->cfac; /* not finite: no bound */
+            tmax = !(m < INFINITY) ? INFINITY : m > tmax ? m : tmax;
         }
     }
 #pragma omp critical(grid_dx_terms)
@@ -560,6 +652,7 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
         W->tsplit = W->tsplit && split;
         W->tone_word = W->tone_word && one_word;
         W->tunit = W->tunit && unit;
+        W->tmax = tmax > W->tmax ? tmax : W->tmax;
     }
 }
 

@@ -130,6 +130,8 @@ static void team_batch_start(grid_team *T, int64_t n)
         memset(W->gsplit, 1, (size_t)p->c);
     W->tsplit = W->tone_word = W->tunit = true; /* grid_dx_terms_team: each thread clears what
                                                  * its terms fail */
+    W->tmax = 0;
+    W->ntmax = 0;
     W->tpix = NULL;
     if (!T->dgrid || team_failed(T))
         return;
@@ -293,7 +295,8 @@ static void dx_chunk_item(grid_team *T, int64_t k, dx_chunk *X, int64_t c0, int6
     int64_t ng = (np + DXL - 1) / DXL, e0 = w / gs * DX_BLOCK;
     int64_t g0 = w % gs * ng / gs, g1 = (w % gs + 1) * ng / gs;
     const batch_work *W = T->W;
-    dxterms terms = {W->terms, W->toff, W->tsplit, W->tone_word, W->tunit, W->tpix};
+    dxterms terms = {W->terms, W->toff, W->tsplit, W->tone_word, W->tunit, W->tpix, W->tmax,
+                     W->ntmax};
     grid_dx_block(G, &terms, &T->v, c0, np, g0, g1, X->split, e0,
                   e0 + DX_BLOCK < hw_in ? e0 + DX_BLOCK : hw_in, X->fallback, &X->b.o, &hb);
     __atomic_fetch_add(&T->xhits[k % 3], hb, __ATOMIC_RELAXED);

@@ -366,6 +366,8 @@ typedef struct {
     bool one_word;    /* every term's wx·wy one double (part[2] = part[3] = 0) */
     bool unit;        /* every term DX_EXACT with wx = wy = wx·wy = 1 (nearest) */
     const int32_t *pix; /* with unit, each term's point (grid_dx_unit_pix), else NULL */
+    double tmax;      /* the largest |wx|·|wy| + cfac of a term (each rounded) */
+    int64_t ntmax;    /* the most terms of an element */
 } dxterms;
 
 /* Magnitudes where the split products g·part are exact and their sums finite: parts in
@@ -463,6 +465,8 @@ typedef struct {
     int64_t *tslot;   /* and its next slot of each element */
     bool tsplit, tone_word, tunit; /* grid_dx_terms_team: dxterms.split, .one_word and .unit of
                                     * terms (true before) */
+    double tmax;      /* grid_dx_terms_team: dxterms.tmax (0 before) */
+    int64_t ntmax;    /* and dxterms.ntmax */
     const int32_t *tpix; /* dxterms.pix: grid_dx_unit_pix's, or NULL */
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
 } batch_work;
@@ -536,6 +540,8 @@ void grid_dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_
                    int64_t g0, int64_t g1, const bool *split, int64_t e0, int64_t e1,
                    uint8_t *fallback, ref_output *out, int64_t *hits_out);
 void grid_dx_terms_team(const ref_grid_params *p, batch_work *W);
+/* 4 or 8: the lanes of grid_dx_block's split sums, whatever the CPU (tests); else 0 */
+extern int ref_grid_dx_lanes;
 int32_t *grid_dx_unit_pix(const ref_grid_params *p, batch_work *W);
 
 /* ---- grid_dx_alts.c: input_grad where points' branches are uncertain ---- */

@@ -423,6 +423,60 @@ static void eight_lanes(void **state)
         }
 }
 
+/* input_grad's lanes skip the range tests of a batch whose every element's sums are known to
+ * stay far below the range (dx_range_safe: the largest |g| times the most terms of an element
+ * times the largest term's weight). Here |g| = 1.5·2^126 and one term's weight 1/4 are far below
+ * it, but the 16 points all sample the middle of input pixels 0, 1, 4 and 5, so each of those
+ * elements sums 16 terms, Σ|terms| = 1.5·2^128, past FP32's range: REF_FLAG_RANGE there, in
+ * every plane, as pure MPFR's pass marks it. */
+static void range_many_terms(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 8, .h_in = 4, .w_in = 4, .h_out = 4, .w_out = 4,
+                         .interpolation = REF_INTERP_BILINEAR, .padding = REF_PAD_ZEROS};
+    int64_t ngo = p.c * p.h_out * p.w_out, nin = p.c * p.h_in * p.w_in;
+    int64_t ngr = p.h_out * p.w_out * 2;
+    double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8);
+    double *gr = malloc((size_t)ngr * 8);
+    for (int64_t i = 0; i < ngo; i++)
+        go[i] = (urand() < 0.5 ? -1.5 : 1.5) * 0x1p126;
+    for (int64_t i = 0; i < nin; i++)
+        in[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+    for (int64_t i = 0; i < ngr; i++)
+        gr[i] = -0.5; /* ((x + 1)·4 − 1)/2 = 1/2 on both axes: weights 1/2 */
+    ref_options fo;
+    fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, 2, &fo, NULL);
+    ref_options o = {.path = ref_grid_path(REF_DT_FLOAT)};
+    ref_output gi, gg;
+    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &gi, &gg), 0);
+    for (int64_t c = 0; c < p.c; c++)
+        for (int64_t e = 0; e < 16; e++) {
+            bool reached = e == 0 || e == 1 || e == 4 || e == 5;
+            assert_int_equal((gi.flags[c * 16 + e] & REF_FLAG_RANGE) != 0, reached);
+        }
+    ref_output_free(&gi);
+    ref_output_free(&gg);
+    free(go); free(in); free(gr);
+}
+
+/* grid_dx.c's lanes of input_grad's split sums (grid_values.h): eight (two groups a call) or
+ * four; each way, every test's answers must be pure MPFR's */
+extern int ref_grid_dx_lanes;
+
+static int lanes_8(void **state)
+{
+    (void)state;
+    ref_grid_dx_lanes = 8;
+    return 0;
+}
+
+static int lanes_4(void **state)
+{
+    (void)state;
+    ref_grid_dx_lanes = 4;
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(grid), cmocka_unit_test(shortcuts),
@@ -432,6 +486,8 @@ int main(void)
                                        cmocka_unit_test(no_subnormal_operands),
                                        cmocka_unit_test(sparse_grids),
                                        cmocka_unit_test(range_in_lanes),
-                                       cmocka_unit_test(eight_lanes)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+                                       cmocka_unit_test(eight_lanes),
+                                       cmocka_unit_test(range_many_terms)};
+    int failed = cmocka_run_group_tests_name("eight lanes", tests, lanes_8, NULL);
+    return failed + cmocka_run_group_tests_name("four lanes", tests, lanes_4, NULL);
 }
