@@ -119,30 +119,34 @@ static void bound_loop(cts_judge_batch *b, const ref_bound_plan *p)
     double u_acc = p->u_acc, u_w0 = p->u_w0, eta_w = p->eta_w, u_g = p->u_g, eta_g = p->eta_g;
     double eta_sub = p->eta_under_sub, eta_under = p->eta_under, eta_acc = p->eta_acc;
     double u_16 = p->u_16, eta_16 = p->eta_16, u_out = p->u_out, eta_out = p->eta_out;
-    bool operand = p->operand, weight_eta = p->weight_eta, result_fp16 = p->result_fp16;
+    /* the plan's switches as lane operations (GCC 12 keeps a loop whose selects test a scalar
+     * bool scalar): a mask of the bits, a floor no weight passes, a limit no bits pass */
+    uint64_t op_mask = p->operand ? ~0ull : 0, fp16_mask = p->result_fp16 ? ~0ull : 0;
+    double w_floor = p->weight_eta ? 0 : INFINITY;
+    int64_t sub_limit = eta_sub > 0 ? INT64_C(1) << 52 : 0;
 #pragma omp simd
     for (int j = 0; j < n; j++) {
         /* (double)(n − 1) is (double)n − 1 for the counts a double holds (slow otherwise) */
-        double nt = (double)b->nterms[j], ops = (double)b->nops[j];
+        double nt = b->nterms[j], ops = b->nops[j];
         double k = ops + (nt > 1 ? nt - 1 : 0);
         double gamma = k * u_acc / (1 - k * u_acc);
         double S = b->sum_abs[j], w = b->min_weight[j];
-        bool by_weight = weight_eta && w > 0;
+        bool by_weight = w > w_floor;
         double w_eta = eta_w / (by_weight ? w : 1.0);
         double u_w = u_w0 + (by_weight ? w_eta : 0);
         double u_op = u_w + u_g + u_w * u_g;
-        double op = operand ? u_op * S + nt * eta_g : 0;
+        double op = of_bits(bits_of(u_op * S + nt * eta_g) & op_mask); /* or +0 */
         /* bound.c under_term: a subnormal under_mag by its bits (no subnormal operand) */
         double nops = ops > 0 ? ops : 1, um = b->under_mag[j];
         int64_t kb = (int64_t)bits_of(um);
-        bool sub = kb > 0 && kb < (INT64_C(1) << 52) && eta_sub > 0;
+        bool sub = kb > 0 && kb < sub_limit;
         double by_bits = small_u64_to_double((uint64_t)(sub ? kb : 0)) * eta_sub * nops;
         double by_mag = (sub ? 0 : um) * eta_under * nops;
         double under = sub ? by_bits : um > 0 ? by_mag : nt * nops * eta_acc;
         double E = gamma * S + (1 + gamma) * (op + b->coord_err[j] + under);
         double ahi = fabs(b->hi[j]);
         double E16 = E + (u_16 * (ahi + E) + eta_16);
-        E = result_fp16 ? E16 : E;
+        E = of_bits((bits_of(E16) & fp16_mask) | (bits_of(E) & ~fp16_mask));
         double bound = u_out * ahi + (1 + u_out) * E + eta_out;
         b->metric[1][j] = ratio_lane(b->err[j], bound);
     }

@@ -18,8 +18,7 @@ typedef struct {
     int64_t at[CTS_BATCH];     /* the elements' indices in their chunk, ascending */
     /* the inputs, gathered */
     double hi[CTS_BATCH], lo[CTS_BATCH], got[CTS_BATCH], sum_abs[CTS_BATCH];
-    int64_t nterms[CTS_BATCH];
-    int32_t nops[CTS_BATCH];
+    double nterms[CTS_BATCH], nops[CTS_BATCH]; /* converted here: exact where not slow */
     double coord_err[CTS_BATCH], min_weight[CTS_BATCH], under_mag[CTS_BATCH];
     /* the judgement: cts_elem_err's fields and the audit's */
     double err[CTS_BATCH], rounded[CTS_BATCH];
@@ -46,8 +45,8 @@ static inline void cts_batch_push(cts_judge_batch *b, const ref_value *v, int64_
     b->lo[j] = v->lo;
     b->got[j] = got;
     b->sum_abs[j] = v->sum_abs;
-    b->nterms[j] = v->nterms;
-    b->nops[j] = v->nops;
+    b->nterms[j] = (double)v->nterms;
+    b->nops[j] = (double)v->nops;
     b->coord_err[j] = v->coord_err;
     b->min_weight[j] = v->min_weight;
     b->under_mag[j] = v->under_mag;
