@@ -173,6 +173,12 @@ typedef struct {
     double worst_got, mismatch_got; /* the device's values there */
 } judge_summary;
 
+/* Where an element goes in the error map: its plane's row and column, block and place in the
+ * block; k -1: none (the next element seeks its plane). */
+typedef struct {
+    int64_t k, y, x, by, bx, yin, xin, bh, bw;
+} map_pos;
+
 /* The state of one output's judgement: summaries, audit statistics and the error map of the
  * plane holding its worst element (block maxima of the plane being judged). Bounded: it keeps
  * no per-element data. */
@@ -189,7 +195,7 @@ struct cts_output_judge {
     int64_t map_h, map_w, map_plane;
     double block[CTS_GRID_MAX * CTS_GRID_MAX], block_worst;
     int32_t rows, cols;            /* blocks of a plane (map_blocks of map_h x map_w) */
-    struct { int64_t k, y, x, by, bx, yin, xin, bh, bw; } at; /* where element k goes, -1 none */
+    map_pos at;                    /* where element k goes, -1 none */
     cts_error_grid map;            /* the map of the worst element's plane once complete */
     cts_judge_batch batch;         /* plain elements waiting for the batched pass */
 };
@@ -405,14 +411,19 @@ static void map_seek(cts_output_judge *j, int64_t k)
 
 /* The map's position one element forward: its column and block, at a row's end the next row,
  * at the plane's end none (at.k -1: the next element seeks its plane). */
+static inline void pos_step(map_pos *at, int64_t map_w, int64_t map_h)
+{
+    at->k++;
+    if (++at->xin == at->bw) at->xin = 0, at->bx++;
+    if (++at->x < map_w) return;
+    at->x = at->xin = at->bx = 0;
+    if (++at->yin == at->bh) at->yin = 0, at->by++;
+    if (++at->y == map_h) at->k = -1; /* the plane is complete: seek the next */
+}
+
 static inline void map_step(cts_output_judge *j)
 {
-    j->at.k++;
-    if (++j->at.xin == j->at.bw) j->at.xin = 0, j->at.bx++;
-    if (++j->at.x < j->map_w) return;
-    j->at.x = j->at.xin = j->at.bx = 0;
-    if (++j->at.yin == j->at.bh) j->at.yin = 0, j->at.by++;
-    if (++j->at.y == j->map_h) j->at.k = -1; /* the plane is complete: seek the next */
+    pos_step(&j->at, j->map_w, j->map_h);
 }
 
 /* Element k's error u (bound units) into the block maxima of its plane. Elements come in index
@@ -570,19 +581,27 @@ static inline double fmax_pos(double a, double x)
  * is then at the element: no gap to step over, no plane to seek). */
 static void batch_map(cts_output_judge *j, int64_t first, const cts_judge_batch *b, int e0, int e1)
 {
-    if (j->map_h * j->map_w <= 0) return;
+    int64_t map_w = j->map_w, map_h = j->map_h, cols = j->cols;
+    if (map_h * map_w <= 0) return;
+    /* the position and the plane's largest error in locals (registers), not the judge's
+     * fields: each element's step would otherwise wait on the one before's stores */
+    map_pos at = j->at;
+    double worst = j->block_worst;
     for (int e = e0; e < e1; e++) {
         int64_t k = first + b->at[e];
         double u = b->metric[1][e];
-        if (k != j->at.k) {
+        if (k != at.k) {
+            j->at = at, j->block_worst = worst;
             map_add(j, k, u);
+            at = j->at, worst = j->block_worst;
             continue;
         }
-        double *m = &j->block[j->at.by * j->cols + j->at.bx];
+        double *m = &j->block[at.by * cols + at.bx];
         if (isnan(u) || u > *m) *m = u; /* as map_add */
-        if (isnan(u) || u > j->block_worst) j->block_worst = u;
-        map_step(j);
+        if (isnan(u) || u > worst) worst = u;
+        pos_step(&at, map_w, map_h);
     }
+    j->at = at, j->block_worst = worst;
 }
 
 _Static_assert(CTS_STAT_METRICS == 3 && CTS_STAT_STANDARDS == 3, "batch_stats names each one");
