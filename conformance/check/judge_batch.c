@@ -63,7 +63,7 @@ static narrow_fmt fmt_of(ref_dtype dt)
 
 /* ref_round_value's common case (round_to.c round_fast): hi normal in the format; slow where
  * hi is not, or sits on a midpoint with a low part (the low part's sign decides). */
-static inline double round_lane(double hi, double lo, narrow_fmt f, uint8_t *slow)
+static inline double round_lane(double hi, double lo, narrow_fmt f, int64_t *slow)
 {
     uint64_t u = bits_of(hi), mag = u & ~(1ull << 63);
     int e = (int)(mag >> 52) - 1023, shift = 53 - f.p;
@@ -78,7 +78,7 @@ static inline double round_lane(double hi, double lo, narrow_fmt f, uint8_t *slo
 
 /* ulp_distance.c's ordinal_fast, zero included (its ordinal, 0, is what the general formula
  * gives); slow for a subnormal of the format, inf, or more than p significant bits. */
-static inline int64_t ordinal_lane(double x, narrow_fmt f, uint8_t *slow)
+static inline int64_t ordinal_lane(double x, narrow_fmt f, int64_t *slow)
 {
     uint64_t u = bits_of(x), frac = u & ((1ull << 52) - 1);
     int e = (int)(u >> 52 & 0x7ff) - 1023, shift = 53 - f.p;
@@ -99,7 +99,7 @@ static void errors_loop(cts_judge_batch *b, narrow_fmt f)
 #pragma omp simd
     for (int j = 0; j < n; j++) {
         double hi = b->hi[j], got = b->got[j];
-        uint8_t slow = b->slow[j];
+        int64_t slow = b->slow[j];
         double err = fabs((got - hi) - b->lo[j]);
         double r = round_lane(hi, b->lo[j], f, &slow);
         int64_t og = ordinal_lane(got, f, &slow), orr = ordinal_lane(r, f, &slow);

@@ -26,7 +26,7 @@ typedef struct {
     double policy_units[CTS_BATCH];
     uint8_t bin[CTS_STAT_METRICS][CTS_BATCH];   /* stat_bin of each metric */
     double std_units[CTS_STAT_STANDARDS][CTS_BATCH]; /* standard s accepts where <= 1 */
-    uint8_t slow[CTS_BATCH];                    /* left to the scalar functions */
+    int64_t slow[CTS_BATCH];   /* left to the scalar functions (lane-wide: see errors_loop) */
 } cts_judge_batch;
 
 /* Whether the batched pass serves dtype dt (the narrow formats; DOUBLE keeps the per-element
