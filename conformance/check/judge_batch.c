@@ -205,7 +205,7 @@ static void bins_loop(cts_judge_batch *b)
     int n = b->n;
     for (int m = 0; m < CTS_STAT_METRICS; m++) {
         const double *x = b->metric[m];
-        uint8_t *bin = b->bin[m];
+        int64_t *bin = b->bin[m];
 #pragma omp simd
         for (int j = 0; j < n; j++) {
             uint64_t u = bits_of(x[j]), frac = u & ((1ull << 52) - 1);
@@ -216,7 +216,7 @@ static void bins_loop(cts_judge_batch *b)
             if (be == 0) k = 1;
             if (!(x[j] > 0)) k = 0;
             if (!(x[j] < INFINITY)) k = CTS_STAT_BINS - 1;
-            bin[j] = (uint8_t)k;
+            bin[j] = k;
         }
     }
 }
@@ -239,7 +239,7 @@ static void judge_slow(cts_judge_batch *b, const ref_output *ref, const cts_tole
         for (int s = 0; s < CTS_STAT_STANDARDS; s++)
             b->std_units[s][j] = cts_policy_units(&std[s], &e, b->got[j]);
         for (int m = 0; m < CTS_STAT_METRICS; m++)
-            b->bin[m][j] = (uint8_t)stat_bin(b->metric[m][j]);
+            b->bin[m][j] = stat_bin(b->metric[m][j]);
     }
 }
 

@@ -24,7 +24,7 @@ typedef struct {
     double err[CTS_BATCH], rounded[CTS_BATCH];
     double metric[CTS_STAT_METRICS][CTS_BATCH]; /* ulp, bound units, rel */
     double policy_units[CTS_BATCH];
-    uint8_t bin[CTS_STAT_METRICS][CTS_BATCH];   /* stat_bin of each metric */
+    int64_t bin[CTS_STAT_METRICS][CTS_BATCH];   /* stat_bin of each metric (lane-wide) */
     double std_units[CTS_STAT_STANDARDS][CTS_BATCH]; /* standard s accepts where <= 1 */
     int64_t slow[CTS_BATCH];   /* left to the scalar functions (lane-wide: see errors_loop) */
 } cts_judge_batch;
