@@ -4,6 +4,7 @@
 #define ACLCTS_CONFORMANCE_CHECK_CHECK_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "suite/suite.h"
@@ -160,6 +161,17 @@ void cts_judge_chunk(cts_output_judge *j, const ref_chunk *ch);
 /* The same with the device's values of the chunk's elements in got[0 ..] (chunk-relative): an
  * output judged without holding all its values (cts_judged_output.got NULL). */
 void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double *got);
+/* FNV-1a (the record's output_hash) carried over n bytes from h. */
+static inline uint64_t cts_fnv1a(uint64_t h, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+/* cts_judge_chunk_got that also carries *hash (cts_fnv1a) over the chunk's elements as stored:
+ * raw holds them in index order, esize bytes each. The judge's own pass over the elements
+ * hashes each as it reads it, so the hash's serial multiply chain runs beside that work. */
+void cts_judge_chunk_hashed(cts_output_judge *j, const ref_chunk *ch, const double *got,
+                            const unsigned char *raw, int esize, uint64_t *hash);
 /* The verdicts (tolerance, then expected values) as cts_check_tolerance and
  * cts_check_expected_values give them; when o became the verdict's worst output, its error map
  * goes to *worst_map (may be NULL). Frees j. */

@@ -173,6 +173,12 @@ typedef struct {
     double worst_got, mismatch_got; /* the device's values there */
 } judge_summary;
 
+/* Where an element goes in the error map: its plane's row and column, block and place in the
+ * block; k -1: none (the next element seeks its plane). */
+typedef struct {
+    int64_t k, y, x, by, bx, yin, xin, bh, bw;
+} map_pos;
+
 /* The state of one output's judgement: summaries, audit statistics and the error map of the
  * plane holding its worst element (block maxima of the plane being judged). Bounded: it keeps
  * no per-element data. */
@@ -189,7 +195,7 @@ struct cts_output_judge {
     int64_t map_h, map_w, map_plane;
     double block[CTS_GRID_MAX * CTS_GRID_MAX], block_worst;
     int32_t rows, cols;            /* blocks of a plane (map_blocks of map_h x map_w) */
-    struct { int64_t k, y, x, by, bx, yin, xin, bh, bw; } at; /* where element k goes, -1 none */
+    map_pos at;                    /* where element k goes, -1 none */
     cts_error_grid map;            /* the map of the worst element's plane once complete */
     cts_judge_batch batch;         /* plain elements waiting for the batched pass */
 };
@@ -405,14 +411,19 @@ static void map_seek(cts_output_judge *j, int64_t k)
 
 /* The map's position one element forward: its column and block, at a row's end the next row,
  * at the plane's end none (at.k -1: the next element seeks its plane). */
+static inline void pos_step(map_pos *at, int64_t map_w, int64_t map_h)
+{
+    at->k++;
+    if (++at->xin == at->bw) at->xin = 0, at->bx++;
+    if (++at->x < map_w) return;
+    at->x = at->xin = at->bx = 0;
+    if (++at->yin == at->bh) at->yin = 0, at->by++;
+    if (++at->y == map_h) at->k = -1; /* the plane is complete: seek the next */
+}
+
 static inline void map_step(cts_output_judge *j)
 {
-    j->at.k++;
-    if (++j->at.xin == j->at.bw) j->at.xin = 0, j->at.bx++;
-    if (++j->at.x < j->map_w) return;
-    j->at.x = j->at.xin = j->at.bx = 0;
-    if (++j->at.yin == j->at.bh) j->at.yin = 0, j->at.by++;
-    if (++j->at.y == j->map_h) j->at.k = -1; /* the plane is complete: seek the next */
+    pos_step(&j->at, j->map_w, j->map_h);
 }
 
 /* Element k's error u (bound units) into the block maxima of its plane. Elements come in index
@@ -570,19 +581,27 @@ static inline double fmax_pos(double a, double x)
  * is then at the element: no gap to step over, no plane to seek). */
 static void batch_map(cts_output_judge *j, int64_t first, const cts_judge_batch *b, int e0, int e1)
 {
-    if (j->map_h * j->map_w <= 0) return;
+    int64_t map_w = j->map_w, map_h = j->map_h, cols = j->cols;
+    if (map_h * map_w <= 0) return;
+    /* the position and the plane's largest error in locals (registers), not the judge's
+     * fields: each element's step would otherwise wait on the one before's stores */
+    map_pos at = j->at;
+    double worst = j->block_worst;
     for (int e = e0; e < e1; e++) {
         int64_t k = first + b->at[e];
         double u = b->metric[1][e];
-        if (k != j->at.k) {
+        if (k != at.k) {
+            j->at = at, j->block_worst = worst;
             map_add(j, k, u);
+            at = j->at, worst = j->block_worst;
             continue;
         }
-        double *m = &j->block[j->at.by * j->cols + j->at.bx];
+        double *m = &j->block[at.by * cols + at.bx];
         if (isnan(u) || u > *m) *m = u; /* as map_add */
-        if (isnan(u) || u > j->block_worst) j->block_worst = u;
-        map_step(j);
+        if (isnan(u) || u > worst) worst = u;
+        pos_step(&at, map_w, map_h);
     }
+    j->at = at, j->block_worst = worst;
 }
 
 _Static_assert(CTS_STAT_METRICS == 3 && CTS_STAT_STANDARDS == 3, "batch_stats names each one");
@@ -680,14 +699,19 @@ static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t firs
  * other plain ones (no reference flags, finite values) in batches and the rest one by one, in
  * index order: exact elements change no sum, maximum, block maximum or worst element (once
  * there is one), so what they add to the statistics is a count, added once. The map skips
- * them: the next element judged seeks its place. */
-static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, int64_t first,
-                                  int64_t count, const double *got)
+ * them: the next element judged seeks its place. With esize (a constant where inlined: 2 or 4)
+ * each element's stored bytes in raw go into *hash first: its chain of multiplies, one a byte,
+ * waits on nothing else and runs in the gaps of the pass's own work. */
+static inline __attribute__((always_inline)) void
+tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_t count,
+               const double *got, const unsigned char *raw, int esize, uint64_t *hash)
 {
     ref_dtype dt = j->basis.dt;
     bool batched = cts_batch_dtype(dt);
     int64_t exact = 0;
+    uint64_t h = esize ? *hash : 0;
     for (int64_t i = 0; i < count; i++) {
+        if (esize) h = cts_fnv1a(h, raw + i * esize, (size_t)esize);
         const ref_value *v = &ref->v[i];
         bool plain = j->tol_s.worst >= 0 && !(ref->flags && ref->flags[i]) &&
                      isfinite(v->hi) && isfinite(got[i]);
@@ -703,10 +727,32 @@ static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, in
         batch_flush(j, ref, first);
         judge_one(j, ref, i, first + i, got[i], false);
     }
+    if (esize) *hash = h;
     batch_flush(j, ref, first);
     /* the exact elements' zero errors in the maxima (which only a NaN maximum notices) */
     if (exact) summary_zeros(&j->tol_s);
     if (j->st) cts_elem_stats_add_zeros(j->st, exact);
+}
+
+static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, int64_t first,
+                                  int64_t count, const double *got)
+{
+    tolerance_pass(j, ref, first, count, got, NULL, 0, NULL);
+}
+
+/* tolerance_pass with the hash of 2- and 4-byte elements (others hashed on their own first). */
+static void judge_tolerance_hashed(cts_output_judge *j, const ref_output *ref, int64_t first,
+                                   int64_t count, const double *got, const unsigned char *raw,
+                                   int esize, uint64_t *hash)
+{
+    if (esize == 2) {
+        tolerance_pass(j, ref, first, count, got, raw, 2, hash);
+    } else if (esize == 4) {
+        tolerance_pass(j, ref, first, count, got, raw, 4, hash);
+    } else {
+        *hash = cts_fnv1a(*hash, raw, (size_t)(count * esize));
+        tolerance_pass(j, ref, first, count, got, NULL, 0, NULL);
+    }
 }
 
 void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double *got)
@@ -715,6 +761,17 @@ void cts_judge_chunk_got(cts_output_judge *j, const ref_chunk *ch, const double 
         judge_tolerance_chunk(j, ch->out, ch->first, ch->out->numel, got);
     else
         judge_each(j, ch, got, false);
+}
+
+void cts_judge_chunk_hashed(cts_output_judge *j, const ref_chunk *ch, const double *got,
+                            const unsigned char *raw, int esize, uint64_t *hash)
+{
+    if (j->tolerance && ch && !j->e) {
+        judge_tolerance_hashed(j, ch->out, ch->first, ch->out->numel, got, raw, esize, hash);
+        return;
+    }
+    *hash = cts_fnv1a(*hash, raw, (size_t)((ch ? ch->out->numel : j->o.numel) * esize));
+    judge_each(j, ch, got, false);
 }
 
 void cts_judge_chunk(cts_output_judge *j, const ref_chunk *ch)

@@ -63,7 +63,7 @@ static narrow_fmt fmt_of(ref_dtype dt)
 
 /* ref_round_value's common case (round_to.c round_fast): hi normal in the format; slow where
  * hi is not, or sits on a midpoint with a low part (the low part's sign decides). */
-static inline double round_lane(double hi, double lo, narrow_fmt f, uint8_t *slow)
+static inline double round_lane(double hi, double lo, narrow_fmt f, int64_t *slow)
 {
     uint64_t u = bits_of(hi), mag = u & ~(1ull << 63);
     int e = (int)(mag >> 52) - 1023, shift = 53 - f.p;
@@ -78,7 +78,7 @@ static inline double round_lane(double hi, double lo, narrow_fmt f, uint8_t *slo
 
 /* ulp_distance.c's ordinal_fast, zero included (its ordinal, 0, is what the general formula
  * gives); slow for a subnormal of the format, inf, or more than p significant bits. */
-static inline int64_t ordinal_lane(double x, narrow_fmt f, uint8_t *slow)
+static inline int64_t ordinal_lane(double x, narrow_fmt f, int64_t *slow)
 {
     uint64_t u = bits_of(x), frac = u & ((1ull << 52) - 1);
     int e = (int)(u >> 52 & 0x7ff) - 1023, shift = 53 - f.p;
@@ -99,7 +99,7 @@ static void errors_loop(cts_judge_batch *b, narrow_fmt f)
 #pragma omp simd
     for (int j = 0; j < n; j++) {
         double hi = b->hi[j], got = b->got[j];
-        uint8_t slow = b->slow[j];
+        int64_t slow = b->slow[j];
         double err = fabs((got - hi) - b->lo[j]);
         double r = round_lane(hi, b->lo[j], f, &slow);
         int64_t og = ordinal_lane(got, f, &slow), orr = ordinal_lane(r, f, &slow);
@@ -119,30 +119,34 @@ static void bound_loop(cts_judge_batch *b, const ref_bound_plan *p)
     double u_acc = p->u_acc, u_w0 = p->u_w0, eta_w = p->eta_w, u_g = p->u_g, eta_g = p->eta_g;
     double eta_sub = p->eta_under_sub, eta_under = p->eta_under, eta_acc = p->eta_acc;
     double u_16 = p->u_16, eta_16 = p->eta_16, u_out = p->u_out, eta_out = p->eta_out;
-    bool operand = p->operand, weight_eta = p->weight_eta, result_fp16 = p->result_fp16;
+    /* the plan's switches as lane operations (GCC 12 keeps a loop whose selects test a scalar
+     * bool scalar): a mask of the bits, a floor no weight passes, a limit no bits pass */
+    uint64_t op_mask = p->operand ? ~0ull : 0, fp16_mask = p->result_fp16 ? ~0ull : 0;
+    double w_floor = p->weight_eta ? 0 : INFINITY;
+    int64_t sub_limit = eta_sub > 0 ? INT64_C(1) << 52 : 0;
 #pragma omp simd
     for (int j = 0; j < n; j++) {
         /* (double)(n − 1) is (double)n − 1 for the counts a double holds (slow otherwise) */
-        double nt = (double)b->nterms[j], ops = (double)b->nops[j];
+        double nt = b->nterms[j], ops = b->nops[j];
         double k = ops + (nt > 1 ? nt - 1 : 0);
         double gamma = k * u_acc / (1 - k * u_acc);
         double S = b->sum_abs[j], w = b->min_weight[j];
-        bool by_weight = weight_eta && w > 0;
+        bool by_weight = w > w_floor;
         double w_eta = eta_w / (by_weight ? w : 1.0);
         double u_w = u_w0 + (by_weight ? w_eta : 0);
         double u_op = u_w + u_g + u_w * u_g;
-        double op = operand ? u_op * S + nt * eta_g : 0;
+        double op = of_bits(bits_of(u_op * S + nt * eta_g) & op_mask); /* or +0 */
         /* bound.c under_term: a subnormal under_mag by its bits (no subnormal operand) */
         double nops = ops > 0 ? ops : 1, um = b->under_mag[j];
         int64_t kb = (int64_t)bits_of(um);
-        bool sub = kb > 0 && kb < (INT64_C(1) << 52) && eta_sub > 0;
+        bool sub = kb > 0 && kb < sub_limit;
         double by_bits = small_u64_to_double((uint64_t)(sub ? kb : 0)) * eta_sub * nops;
         double by_mag = (sub ? 0 : um) * eta_under * nops;
         double under = sub ? by_bits : um > 0 ? by_mag : nt * nops * eta_acc;
         double E = gamma * S + (1 + gamma) * (op + b->coord_err[j] + under);
         double ahi = fabs(b->hi[j]);
         double E16 = E + (u_16 * (ahi + E) + eta_16);
-        E = result_fp16 ? E16 : E;
+        E = of_bits((bits_of(E16) & fp16_mask) | (bits_of(E) & ~fp16_mask));
         double bound = u_out * ahi + (1 + u_out) * E + eta_out;
         b->metric[1][j] = ratio_lane(b->err[j], bound);
     }
@@ -201,7 +205,7 @@ static void bins_loop(cts_judge_batch *b)
     int n = b->n;
     for (int m = 0; m < CTS_STAT_METRICS; m++) {
         const double *x = b->metric[m];
-        uint8_t *bin = b->bin[m];
+        int64_t *bin = b->bin[m];
 #pragma omp simd
         for (int j = 0; j < n; j++) {
             uint64_t u = bits_of(x[j]), frac = u & ((1ull << 52) - 1);
@@ -212,7 +216,7 @@ static void bins_loop(cts_judge_batch *b)
             if (be == 0) k = 1;
             if (!(x[j] > 0)) k = 0;
             if (!(x[j] < INFINITY)) k = CTS_STAT_BINS - 1;
-            bin[j] = (uint8_t)k;
+            bin[j] = k;
         }
     }
 }
@@ -235,7 +239,7 @@ static void judge_slow(cts_judge_batch *b, const ref_output *ref, const cts_tole
         for (int s = 0; s < CTS_STAT_STANDARDS; s++)
             b->std_units[s][j] = cts_policy_units(&std[s], &e, b->got[j]);
         for (int m = 0; m < CTS_STAT_METRICS; m++)
-            b->bin[m][j] = (uint8_t)stat_bin(b->metric[m][j]);
+            b->bin[m][j] = stat_bin(b->metric[m][j]);
     }
 }
 

@@ -18,16 +18,15 @@ typedef struct {
     int64_t at[CTS_BATCH];     /* the elements' indices in their chunk, ascending */
     /* the inputs, gathered */
     double hi[CTS_BATCH], lo[CTS_BATCH], got[CTS_BATCH], sum_abs[CTS_BATCH];
-    int64_t nterms[CTS_BATCH];
-    int32_t nops[CTS_BATCH];
+    double nterms[CTS_BATCH], nops[CTS_BATCH]; /* converted here: exact where not slow */
     double coord_err[CTS_BATCH], min_weight[CTS_BATCH], under_mag[CTS_BATCH];
     /* the judgement: cts_elem_err's fields and the audit's */
     double err[CTS_BATCH], rounded[CTS_BATCH];
     double metric[CTS_STAT_METRICS][CTS_BATCH]; /* ulp, bound units, rel */
     double policy_units[CTS_BATCH];
-    uint8_t bin[CTS_STAT_METRICS][CTS_BATCH];   /* stat_bin of each metric */
+    int64_t bin[CTS_STAT_METRICS][CTS_BATCH];   /* stat_bin of each metric (lane-wide) */
     double std_units[CTS_STAT_STANDARDS][CTS_BATCH]; /* standard s accepts where <= 1 */
-    uint8_t slow[CTS_BATCH];                    /* left to the scalar functions */
+    int64_t slow[CTS_BATCH];   /* left to the scalar functions (lane-wide: see errors_loop) */
 } cts_judge_batch;
 
 /* Whether the batched pass serves dtype dt (the narrow formats; DOUBLE keeps the per-element
@@ -46,8 +45,8 @@ static inline void cts_batch_push(cts_judge_batch *b, const ref_value *v, int64_
     b->lo[j] = v->lo;
     b->got[j] = got;
     b->sum_abs[j] = v->sum_abs;
-    b->nterms[j] = v->nterms;
-    b->nops[j] = v->nops;
+    b->nterms[j] = (double)v->nterms;
+    b->nops[j] = (double)v->nops;
     b->coord_err[j] = v->coord_err;
     b->min_weight[j] = v->min_weight;
     b->under_mag[j] = v->under_mag;

@@ -129,25 +129,38 @@ void run_device_free(const cts_backend *b, const cts_case *c, device_run *r)
     for (int i = 0; i < c->ntensors; i++) cts_dev_tensor_free(b, &r->d[i]);
 }
 
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
+output_hash_at run_output_hash_start(void)
 {
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return (output_hash_at){0xcbf29ce484222325ull, 0, 0};
+}
+
+void run_output_hash_settle(const cts_case *c, const device_run *r, output_hash_at *a)
+{
+    while (a->slot < c->ntensors &&
+           (!c->t[a->slot].is_output || c->t[a->slot].null || a->k >= r->d[a->slot].numel)) {
+        a->slot++;
+        a->k = 0;
+    }
+}
+
+uint64_t run_output_hash_finish(const cts_case *c, const device_run *r, output_hash_at a)
+{
+    uint64_t h = a.h;
+    for (run_output_hash_settle(c, r, &a); a.slot < c->ntensors; a.slot++, a.k = 0) {
+        const cts_dev_tensor *d = &r->d[a.slot];
+        if (!c->t[a.slot].is_output || c->t[a.slot].null) continue;
+        const unsigned char *data = d->back + CTS_GUARD_BYTES;
+        if (cts_dev_tensor_plain(d)) { /* the view's elements in order are the storage's bytes */
+            h = cts_fnv1a(h, data + a.k * d->esize, (size_t)(d->numel - a.k) * d->esize);
+            continue;
+        }
+        for (int64_t k = a.k; k < d->numel; k++)
+            h = cts_fnv1a(h, data + cts_dev_tensor_pos(d, k) * d->esize, d->esize);
+    }
     return h;
 }
 
 uint64_t run_output_hash(const cts_case *c, const device_run *r)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (int i = 0; i < c->ntensors; i++) {
-        const cts_dev_tensor *d = &r->d[i];
-        if (!c->t[i].is_output || c->t[i].null) continue;
-        if (cts_dev_tensor_plain(d)) { /* the view's elements in order are the storage's bytes */
-            h = fnv1a(h, d->back + CTS_GUARD_BYTES, (size_t)d->numel * d->esize);
-            continue;
-        }
-        for (int64_t k = 0; k < d->numel; k++)
-            h = fnv1a(h, d->back + CTS_GUARD_BYTES + cts_dev_tensor_pos(d, k) * d->esize,
-                      d->esize);
-    }
-    return h;
+    return run_output_hash_finish(c, r, run_output_hash_start());
 }

@@ -41,6 +41,14 @@ typedef struct {
     char errmsg[512];
 } device_run;
 
+/* A hash of a run's outputs in progress (run_output_hash's, in its order): h covers every
+ * element before element k of slot. */
+typedef struct {
+    uint64_t h;
+    int slot;
+    int64_t k;
+} output_hash_at;
+
 /* The output checks of the first run, slot by slot: poison of outputs the call must not write,
  * and the numerics of the others judged chunk by chunk as the reference streams them (the
  * reference's outputs come in slot order). */
@@ -60,6 +68,8 @@ typedef struct {
     int64_t got_cap;
     double t_judge, c_judge;     /* wall and CPU seconds spent judging (the rest of the
                                     stream is the reference's); CPU: the judging thread's */
+    output_hash_at hash;         /* run 1's output hash, carried by the judge's pass over the
+                                    chunks that come in the hash's order */
 } output_checks;
 
 /* One case's run in progress, shared by the steps of cts_run_case. */
@@ -118,6 +128,12 @@ int run_device_once(const session *s, const device_run *first, device_run *r, ru
 void run_device_free(const cts_backend *b, const cts_case *c, device_run *r);
 /* FNV-1a of every output's view elements, in order. */
 uint64_t run_output_hash(const cts_case *c, const device_run *r);
+/* The hash's start (no element hashed yet). */
+output_hash_at run_output_hash_start(void);
+/* Moves a past the slots it has no element left in (not outputs, null, or done). */
+void run_output_hash_settle(const cts_case *c, const device_run *r, output_hash_at *a);
+/* run_output_hash, the elements before a's already in a->h. */
+uint64_t run_output_hash_finish(const cts_case *c, const device_run *r, output_hash_at a);
 
 /* ---- checks of a run (run_outputs.c) ---- */
 

@@ -82,6 +82,21 @@ static bool chunk_got(output_checks *oc, const ref_chunk *ch)
     return true;
 }
 
+/* The chunk judged; when its elements are the next the output hash takes (a plain view's, in
+ * storage order), hashed in the judge's pass over them. */
+static void judge_chunk(output_checks *oc, const ref_chunk *ch)
+{
+    const cts_dev_tensor *d = &oc->r->d[ch->slot];
+    run_output_hash_settle(oc->c, oc->r, &oc->hash);
+    if (oc->hash.slot != ch->slot || oc->hash.k != ch->first || !cts_dev_tensor_plain(d)) {
+        cts_judge_chunk_got(oc->j, ch, oc->got);
+        return;
+    }
+    const unsigned char *raw = d->back + CTS_GUARD_BYTES + (size_t)ch->first * d->esize;
+    cts_judge_chunk_hashed(oc->j, ch, oc->got, raw, (int)d->esize, &oc->hash.h);
+    oc->hash.k += ch->out->numel;
+}
+
 static int on_chunk(void *ctx, const ref_chunk *ch)
 {
     output_checks *oc = ctx;
@@ -95,7 +110,7 @@ static int on_chunk(void *ctx, const ref_chunk *ch)
         oc->j = NULL;
         cts_verdict_fail(oc->v, CTS_RESOURCE_ERROR, "memory", "out of host memory");
     }
-    if (oc->j) cts_judge_chunk_got(oc->j, ch, oc->got);
+    if (oc->j) judge_chunk(oc, ch);
     if (oc->dump) cts_dump_stream_chunk(oc->dump, ch);
     oc->t_judge += run_now() - t;
     oc->c_judge += run_thread_cpu() - cpu;

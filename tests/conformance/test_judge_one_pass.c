@@ -9,7 +9,8 @@
  * with alternatives, interval). Then seeded outputs of runs of plain inexact elements, what the
  * batched pass judges (judge_batch.h), with its corners among them (make_plain), in every dtype
  * (DOUBLE keeps the per-element path), under each kind of policy and on paths with operand
- * rounding and an FP16 result. */
+ * rounding and an FP16 result. Half the one-pass judgements go through cts_judge_chunk_hashed,
+ * which must judge the same and carry FNV-1a over the stored bytes across the chunks. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -79,9 +80,35 @@ static void make_output(output *o, const pick *p, int at, bool inexact)
     o->out = (ref_output){N, o->v, o->flags, o->alt_first, o->alt_count, o->alts, 2, o->ival};
 }
 
-static void judge_on(output *o, ref_dtype dt, const ref_path *path, const cts_tolerance *tol,
-                     bool each, cts_verdict *v, cts_error_grid *map)
+/* How judge_on judges: one element at a time, the one pass, the one pass hashing raw. */
+enum { EACH, ONE_PASS, HASHED };
+
+/* Bytes standing for the stored elements (any will do: the pass hashes them, the judge reads
+ * got), and their FNV-1a from the published offset basis, computed here on its own. */
+static unsigned char raw[8 * N];
+static uint64_t raw_hash;
+
+static size_t dtype_bytes(ref_dtype dt)
 {
+    return dt == REF_DT_DOUBLE ? 8 : dt == REF_DT_FLOAT ? 4 : 2;
+}
+
+static void make_raw(ref_dtype dt, uint64_t seed)
+{
+    uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1, h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < N * dtype_bytes(dt); i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        raw[i] = (unsigned char)(x >> 24);
+        h = (h ^ raw[i]) * 0x100000001b3ull;
+    }
+    raw_hash = h;
+}
+
+static void judge_on(output *o, ref_dtype dt, const ref_path *path, const cts_tolerance *tol,
+                     int how, cts_verdict *v, cts_error_grid *map)
+{
+    uint64_t hash = 0xcbf29ce484222325ull;
+    size_t esize = dtype_bytes(dt);
     memset(v, 0, sizeof *v);
     memset(map, 0, sizeof *map);
     v->status = CTS_PASS;
@@ -98,16 +125,19 @@ static void judge_on(output *o, ref_dtype dt, const ref_path *path, const cts_to
         part.alt_count += first;
         part.ival += 2 * first;
         ref_chunk ch = {0, first, &part};
-        if (each) cts_judge_chunk_each(j, &ch, o->got + first);
-        else cts_judge_chunk_got(j, &ch, o->got + first);
+        if (how == EACH) cts_judge_chunk_each(j, &ch, o->got + first);
+        else if (how == ONE_PASS) cts_judge_chunk_got(j, &ch, o->got + first);
+        else cts_judge_chunk_hashed(j, &ch, o->got + first, raw + first * esize, (int)esize,
+                                    &hash);
     }
     cts_judge_end(j, v, map);
+    if (how == HASHED) assert_true(hash == raw_hash);
 }
 
-static void judge(output *o, ref_dtype dt, const cts_tolerance *tol, bool each, cts_verdict *v,
+static void judge(output *o, ref_dtype dt, const cts_tolerance *tol, int how, cts_verdict *v,
                   cts_error_grid *map)
 {
-    judge_on(o, dt, &vector_fp32, tol, each, v, map);
+    judge_on(o, dt, &vector_fp32, tol, how, v, map);
 }
 
 static void agree(ref_dtype dt, const pick *picks, size_t npicks)
@@ -126,8 +156,9 @@ static void agree(ref_dtype dt, const pick *picks, size_t npicks)
                 cts_error_grid fast_map, each_map;
                 int at = places[a % 3];
                 make_output(&o, &picks[p], at, a < 3);
-                judge(&o, dt, &tols[t], false, &fast, &fast_map);
-                judge(&o, dt, &tols[t], true, &each, &each_map);
+                make_raw(dt, p * 16 + t * 4 + a);
+                judge(&o, dt, &tols[t], a % 2 ? HASHED : ONE_PASS, &fast, &fast_map);
+                judge(&o, dt, &tols[t], EACH, &each, &each_map);
                 if (memcmp(&fast, &each, sizeof fast) == 0 &&
                     memcmp(&fast_map, &each_map, sizeof fast_map) == 0)
                     continue;
@@ -367,8 +398,10 @@ static void runs_agree(ref_dtype dt)
             cts_error_grid fast_map, each_map;
             const ref_path *path = seed % 4 ? &cube_paths[seed % 4 - 1] : &vector_fp32;
             make_runs(&o, dt, seed);
-            judge_on(&o, dt, path, &tols[t], false, &fast, &fast_map);
-            judge_on(&o, dt, path, &tols[t], true, &each, &each_map);
+            make_raw(dt, seed * 8 + t);
+            judge_on(&o, dt, path, &tols[t], (seed + t) % 2 ? HASHED : ONE_PASS, &fast,
+                     &fast_map);
+            judge_on(&o, dt, path, &tols[t], EACH, &each, &each_map);
             if (memcmp(&fast, &each, sizeof fast) == 0 &&
                 memcmp(&fast_map, &each_map, sizeof fast_map) == 0)
                 continue;
@@ -386,9 +419,20 @@ static void test_runs_bf16(void **state) { (void)state; runs_agree(REF_DT_BF16);
 static void test_runs_float32(void **state) { (void)state; runs_agree(REF_DT_FLOAT); }
 static void test_runs_double(void **state) { (void)state; runs_agree(REF_DT_DOUBLE); }
 
+/* FNV-1a's published 64-bit values ("", "a", "foobar"), the step output_hash takes. */
+static void test_fnv1a(void **state)
+{
+    (void)state;
+    const uint64_t basis = 0xcbf29ce484222325ull;
+    assert_true(cts_fnv1a(basis, (const unsigned char *)"", 0) == basis);
+    assert_true(cts_fnv1a(basis, (const unsigned char *)"a", 1) == 0xaf63dc4c8601ec8cull);
+    assert_true(cts_fnv1a(basis, (const unsigned char *)"foobar", 6) == 0x85944171f73967e8ull);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fnv1a),
         cmocka_unit_test(test_float16),
         cmocka_unit_test(test_bf16),
         cmocka_unit_test(test_float32),

@@ -301,6 +301,79 @@ static void test_grid_sampler_doc_example(void **state)
     assert_int_equal(v.nelems, 40);
 }
 
+/* FNV-1a from its published offset basis over the FLOAT bits of x[0..n) (little-endian), and
+ * over bytes: what the record's output_hash must be, computed here on its own. */
+static uint64_t fnv_bytes(uint64_t h, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t fnv_floats(uint64_t h, const double *x, int n)
+{
+    for (int k = 0; k < n; k++) {
+        float f = (float)x[k];
+        unsigned char b[4];
+        memcpy(b, &f, 4);
+        h = fnv_bytes(h, b, 4);
+    }
+    return h;
+}
+
+#define FNV_BASIS 0xcbf29ce484222325ull
+
+/* output_hash covers every output's elements in order, whichever way they were judged: by the
+ * tolerance pass (which hashes them as it reads them), one by one against expected values, or
+ * not at all (an output left as poison); a strided view in view order. */
+static void test_output_hash_in_order(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    double sixteenth[256];
+    for (int k = 0; k < 256; k++) sixteenth[k] = 0.0625;
+    uint64_t want = fnv_floats(FNV_BASIS, sixteenth, 256);
+    cts_case c;
+    cts_verdict v;
+    for (int form = 0; form < 3; form++) { /* expected values, tolerance alone, strided */
+        seed_case(&c);
+        c.expect_values[2].any = form == 0;
+        if (form == 2) {
+            c.t[2].has_strides = true;
+            c.t[2].strides[0] = 80, c.t[2].strides[1] = 20, c.t[2].strides[2] = 5;
+            c.t[2].strides[3] = 1;
+        }
+        cts_run_case(&backend, &c, NULL, &v);
+        assert_int_equal(v.status, CTS_PASS);
+        assert_true(v.output_hash == want);
+    }
+    for (int i = 0; i < 40; i++) grid_input[i] = i + 1;
+    want = fnv_floats(fnv_floats(FNV_BASIS, dx_expected, 40), dgrid_expected, 18);
+    for (int form = 0; form < 2; form++) { /* two outputs: expected values, tolerance alone */
+        seed_case(&c);
+        as_grid(&c);
+        grid_tensors(&c, 1, 1, 5, 8, 3, 3);
+        c.t[1].gen = (cts_datagen){CTS_GEN_VALUES, 0, 0, grid_input, 40};
+        c.t[2].gen = (cts_datagen){CTS_GEN_VALUES, 0, 0, grid_values, 18};
+        c.expect_values[2].any = false;
+        c.expect_values[3] = (cts_expected_values){form == 0, dx_expected, 40};
+        c.expect_values[4] = (cts_expected_values){form == 0, dgrid_expected, 18};
+        cts_run_case(&backend, &c, NULL, &v);
+        assert_int_equal(v.status, CTS_PASS);
+        assert_true(v.output_hash == want);
+    }
+    /* gridGrad not computed: input_grad's values, then grid_grad's poison bytes */
+    c.param[GRID_OUTPUT_MASK].v[1] = 0;
+    cts_run_case(&backend, &c, NULL, &v);
+    assert_int_equal(v.status, CTS_PASS);
+    unsigned char poison[18 * 4];
+    for (size_t i = 0; i < sizeof poison; i++) poison[i] = cts_poison_byte(CTS_GUARD_BYTES + i);
+    want = fnv_bytes(fnv_floats(FNV_BASIS, dx_expected, 40), poison, sizeof poison);
+    assert_true(v.output_hash == want);
+}
+
 static double process_cpu(void)
 {
     struct timespec ts;
@@ -597,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_noncontiguous_views),
         cmocka_unit_test(test_grid_sampler_error_case),
         cmocka_unit_test(test_grid_sampler_doc_example),
+        cmocka_unit_test(test_output_hash_in_order),
         cmocka_unit_test(test_stage_cpu_adds_up),
         cmocka_unit_test(test_faults_are_caught),
         cmocka_unit_test(test_status_fault),
