@@ -159,6 +159,44 @@ static bool dx_sum_unit(const int32_t *pix, int64_t nt, const double *gp, int64_
     return ok;
 }
 
+/* dx_sum_unit of four planes at once, a lane each (plane l at gp + l·cs: a chunk without the
+ * batch's channel-innermost copies, whose planes are far apart): each lane the scalar loop's
+ * operations on its plane's values in the same order (ref_two_sum is dxv_exact_add's formula,
+ * ref_fmax(1, a) is its select), so each r[l] is bitwise dx_sum_unit's. One element's terms
+ * are a serial chain of dependent additions a plane; four planes side by side fill the vector
+ * units where one chain left them waiting. Inlined, so it is built for grid_dx_block's clone's
+ * target (a function of its own is built for the baseline, two SSE2 halves a vector: no faster
+ * than dx_sum_unit). ok[l]: dx_sum_unit's return for plane l. */
+int ref_grid_dx_unit_lanes = 1;
+
+static inline __attribute__((always_inline)) void
+dx_sum_unit4(const int32_t *pix, int64_t nt, const double *gp, int64_t cs, int64_t is,
+             dxsum r[DXL], bool ok[DXL])
+{
+    const dxv zero = {0, 0, 0, 0}, one = zero + 1;
+    dxv s = zero, c = zero, err = zero, sabs = zero, mag = zero;
+    dxvi bad = {0, 0, 0, 0};
+    for (int64_t i = 0; i < nt; i++) {
+        const double *at = gp + pix[i] * is;
+        if (i + DX_UNIT_AHEAD < nt)
+            for (int l = 0; l < DXL; l++)
+                __builtin_prefetch(gp + pix[i + DX_UNIT_AHEAD] * is + l * cs);
+        dxv g = {at[0], at[cs], at[2 * cs], at[3 * cs]}, a = DXV_ABS(g);
+        bad |= ~((a <= DBL_MAX) & ((a == 0) | (a >= 0x1p-968)));
+        sabs += a;
+        dxvi small = (one > a) | (a != a); /* ref_fmax(1, a) */
+        dxv m = (dxv)(((dxvi)one & small) | ((dxvi)a & ~small));
+        grid_under_round(&m);
+        mag += m;
+        dxv_exact_add(&s, &c, &err, &g);
+    }
+    for (int l = 0; l < DXL; l++) {
+        r[l] = (dxsum){.sabs = sabs[l], .mag = mag[l], .err = err[l],
+                       .s = ref_two_sum(s[l], c[l])};
+        ok[l] = !bad[l];
+    }
+}
+
 /* dx_sum_split's sums, a lane per plane: s + c with dropped error err, Σ|terms|, magnitudes
  * (unscaled: grid_under_round), coordinate term */
 typedef struct { dxv s, c, err, sabs, mag, cerr; } dxsum4;
@@ -586,8 +624,16 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
             }
             int nl = (int)(c0 + np - c < DXL ? c0 + np - c : DXL);
             dxsum r[DXL];
+            bool ok[DXL] = {false, false, false, false};
+            if (unit && nl == DXL && ref_grid_dx_unit_lanes)
+                dx_sum_unit4(T->pix + T->off[e], nt, bv->go + c * bv->go_cs, bv->go_cs,
+                             bv->go_is, r, ok);
+            else
+                for (int l = 0; unit && l < nl; l++)
+                    ok[l] = dx_sum_unit(T->pix + T->off[e], nt, bv->go + (c + l) * bv->go_cs,
+                                        bv->go_is, &r[l]);
             for (int l = 0; l < nl; l++)
-                if (!(unit && dx_sum_unit(T->pix + T->off[e], nt, bv->go + (c + l) * bv->go_cs, bv->go_is, &r[l])))
+                if (!ok[l])
                     r[l] = dx_sum_any(G, t, nt, bv->go + (c + l) * bv->go_cs, bv->go_is);
             for (int l = 0; l < nl; l++) {
                 int64_t i = at + l * hw_in + e;

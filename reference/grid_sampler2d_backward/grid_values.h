@@ -542,6 +542,9 @@ void grid_dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_
 void grid_dx_terms_team(const ref_grid_params *p, batch_work *W);
 /* 4 or 8: the lanes of grid_dx_block's split sums, whatever the CPU (tests); else 0 */
 extern int ref_grid_dx_lanes;
+/* 1 (the default): nearest's unit sums four planes at once where a chunk has no copies
+ * (dx_sum_unit4); 0: one plane at a time (tests: both ways; the answers are the same) */
+extern int ref_grid_dx_unit_lanes;
 int32_t *grid_dx_unit_pix(const ref_grid_params *p, batch_work *W);
 
 /* ---- grid_dx_alts.c: input_grad where points' branches are uncertain ---- */

@@ -459,6 +459,50 @@ static void range_many_terms(void **state)
     free(go); free(in); free(gr);
 }
 
+/* Nearest's unit sums in chunks without the channel-innermost copies (hw_out·C past
+ * TRANSPOSE_MAX, 2^21 doubles: 512·512·9), as the vendor's large cases have them: four planes
+ * at once (dx_sum_unit4) against one at a time (dx_sum_unit, the code before it), every field
+ * of both outputs the same. Border padding and a grid within ±5 pile thousands of terms on the
+ * input's edges and corners; planes 8 (a group of one) and the non-finite and tiny values
+ * (their lanes to dx_sum_any, the others not) take the other branches. */
+extern int ref_grid_dx_unit_lanes;
+
+static void unit_lanes_without_copies(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 9, .h_in = 16, .w_in = 16, .h_out = 512, .w_out = 512,
+                         .interpolation = REF_INTERP_NEAREST, .padding = REF_PAD_BORDER,
+                         .align_corners = true};
+    int64_t hw = p.h_out * p.w_out, ngo = p.c * hw, nin = p.c * p.h_in * p.w_in, ngr = 2 * hw;
+    double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8);
+    double *gr = malloc((size_t)ngr * 8);
+    for (int64_t i = 0; i < ngo; i++)
+        go[i] = ref_round_to(urand() * 10 - 5, REF_DT_FLOAT16);
+    go[12345] = INFINITY;        /* plane 0, lane 0 of the first group */
+    go[2 * hw + 777] = NAN;      /* plane 2 */
+    go[5 * hw + 99] = 0x1p-1000; /* plane 5: below dx_sum_unit's 2^-968 */
+    for (int64_t i = 0; i < nin; i++)
+        in[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT16);
+    for (int64_t i = 0; i < ngr; i++)
+        gr[i] = ref_round_to(urand() * 10 - 5, REF_DT_FLOAT16);
+    ref_output a[2], b[2];
+    for (int lanes = 1; lanes >= 0; lanes--) {
+        ref_grid_dx_unit_lanes = lanes;
+        ref_options o = {.threads = 2, .path = ref_grid_path(REF_DT_DOUBLE)};
+        ref_output *r = lanes ? a : b;
+        assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &r[0], &r[1]), 0);
+        assert_true(o.fast_hits > o.mpfr_fallbacks); /* the fast path answered */
+    }
+    ref_grid_dx_unit_lanes = 1;
+    same_output(&a[0], &b[0]);
+    same_output(&a[1], &b[1]);
+    for (int k = 0; k < 2; k++) {
+        ref_output_free(&a[k]);
+        ref_output_free(&b[k]);
+    }
+    free(go); free(in); free(gr);
+}
+
 /* grid_dx.c's lanes of input_grad's split sums (grid_values.h): eight (two groups a call) or
  * four; each way, every test's answers must be pure MPFR's */
 extern int ref_grid_dx_lanes;
@@ -488,6 +532,8 @@ int main(void)
                                        cmocka_unit_test(range_in_lanes),
                                        cmocka_unit_test(eight_lanes),
                                        cmocka_unit_test(range_many_terms)};
+    const struct CMUnitTest once[] = {cmocka_unit_test(unit_lanes_without_copies)};
     int failed = cmocka_run_group_tests_name("eight lanes", tests, lanes_8, NULL);
-    return failed + cmocka_run_group_tests_name("four lanes", tests, lanes_4, NULL);
+    failed += cmocka_run_group_tests_name("four lanes", tests, lanes_4, NULL);
+    return failed + cmocka_run_group_tests_name("unit sums", once, NULL, NULL);
 }
