@@ -551,6 +551,13 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
     int nh = T->h.cnt[ih];
     int64_t hits = 0;
     double dh = T->dh[ih];
+    if (nh == 0 && !C->opt->force_mpfr) { /* no window on the row: element_one's empty answer
+                                            * for each, without a call each (a stride past the
+                                            * kernel leaves most rows so) */
+        for (int64_t k = 0; k < n; k++)
+            v[k] = (ref_value){.nops = 2};
+        return n;
+    }
     bool lanes = C->small && !C->opt->force_mpfr && nh > 0 && (p->divisor_override || dh == dh);
     int kind = lanes ? plane_kind(C, plane) : PLANE_IRREGULAR;
     if (kind == PLANE_IRREGULAR) {
@@ -567,6 +574,11 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
     for (int64_t wd = 0; wd * 64 < n; wd++)
         for (uint64_t b = todo[wd]; b; b &= b - 1, left++) {
             int64_t k = wd * 64 + __builtin_ctzll(b);
+            if (T->w.cnt[iw + k] == 0) { /* element_one's empty answer, inline */
+                v[k] = (ref_value){.nops = 2};
+                hits++;
+                continue;
+            }
             hits += element_one(C, i + k, plane, ih, iw + k, S, v + k, flags + k);
         }
     return hits + n - left;
