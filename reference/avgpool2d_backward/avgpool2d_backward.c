@@ -551,9 +551,9 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
     int nh = T->h.cnt[ih];
     int64_t hits = 0;
     double dh = T->dh[ih];
-    if (nh == 0 && !C->opt->force_mpfr) { /* no window on the row: element_one's empty answer
-                                            * for each, without a call each (a stride past the
-                                            * kernel leaves most rows so) */
+    /* no window on the row: element_one's empty answer for each, without a call each (a stride
+     * past the kernel leaves most rows so) */
+    if (nh == 0 && !C->opt->force_mpfr) {
         for (int64_t k = 0; k < n; k++)
             v[k] = (ref_value){.nops = 2};
         return n;
