@@ -285,16 +285,7 @@ typedef struct { bcv sabs, cerr, under, sh, sl, err; bcvi ok, nz, bad; } dx_lane
 #undef BCW
 
 int bc_lanes_width;
-bool bc_lanes_wide(void)
-{
-    if (bc_lanes_width)
-        return bc_lanes_width == 8;
-#if defined(__x86_64__) && defined(__GNUC__)
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
+bool bc_lanes_wide(void) { return grid_lanes_wide(bc_lanes_width); }
 
 int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *gt,
                 int64_t cs, int64_t n, int64_t c, int nl, int64_t e, bc_terms *T, ref_value *v,

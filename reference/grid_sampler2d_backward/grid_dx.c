@@ -320,16 +320,7 @@ dx_sum_split4(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bi
  * or 8, chooses instead (tests: both ways on any CPU; the answers are the same). */
 int ref_grid_dx_lanes;
 
-static bool dx_wide(void)
-{
-    if (ref_grid_dx_lanes == 4 || ref_grid_dx_lanes == 8)
-        return ref_grid_dx_lanes == 8;
-#if defined(__x86_64__) && defined(__GNUC__)
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
+static bool dx_wide(void) { return grid_lanes_wide(ref_grid_dx_lanes); }
 
 /* An element's terms in one plane (gradOutput of point pix at gp[pix·is]), for sums redone. */
 typedef struct { const dxterm *t; int64_t nt; const double *gp; int64_t is; } dx_plane_terms;

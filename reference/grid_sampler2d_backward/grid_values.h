@@ -540,6 +540,19 @@ void grid_dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_
                    int64_t g0, int64_t g1, const bool *split, int64_t e0, int64_t e1,
                    uint8_t *fallback, ref_output *out, int64_t *hits_out);
 void grid_dx_terms_team(const ref_grid_params *p, batch_work *W);
+/* Whether eight-lane vectors are one register here (AVX-512): the lane width of input_grad's
+ * sums, bilinear's and bicubic's. forced 4 or 8 chooses instead (tests: both widths on any CPU,
+ * the answers the same); else the CPU's. */
+static inline bool grid_lanes_wide(int forced)
+{
+    if (forced == 4 || forced == 8)
+        return forced == 8;
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+}
 /* 4 or 8: the lanes of grid_dx_block's split sums, whatever the CPU (tests); else 0 */
 extern int ref_grid_dx_lanes;
 /* 1 (the default): nearest's unit sums four planes at once where a chunk has no copies
