@@ -41,5 +41,7 @@ PY
 one=$(peak one.yaml) || fail "$one"
 four=$(peak four.yaml) || fail "$four"
 echo "peak RSS: one case $one KiB, four in one worker $four KiB"
-(( four - one <= 40 * 1024 )) || fail "four runs of one case in a worker peaked at $four KiB, one at $one KiB"
-[[ $(grep -c '"status":"PASS"' out-four.yaml/results.jsonl) == 4 ]] || fail "$(cat out-four.yaml/results.jsonl)"
+(( four - one <= 40 * 1024 )) ||
+  fail "four runs of one case in a worker peaked at $four KiB, one at $one KiB"
+[[ $(grep -c '"status":"PASS"' out-four.yaml/results.jsonl) == 4 ]] ||
+  fail "$(cat out-four.yaml/results.jsonl)"
