@@ -284,21 +284,22 @@ AI unsigned answer4(v4d s, v4d a, v4i bad, bool exact, const divs4 *dv, const co
 {
     _Static_assert(PLANE_EXACT_EMIN - 128 - 53 >= REF_FAST_EMIN, "answer4: exact planes' bound");
     v4d D = dv->D;
-    v4i zero = s == 0, ok = ~bad & dv->ok;
+    v4i ok = ~bad & dv->ok;
     v4d q1 = s / D;
     if (!exact)
-        ok &= zero | fast_exp4(q1);
+        ok &= (s == 0) | fast_exp4(q1);
     v4d qh = dbl4(bits4(q1) & ~(int64_t)0x7ffffff), ql = q1 - qh;
     v4d r = (s - qh * D) - ql * D, q = r * dv->inv;
     /* the low 21 bits of q's significand minus 2^20 outside [-3, 3], as one compare: shifted by
      * 3 − 2^20 modulo 2^21 they land in [0, 6] exactly when inside */
     v4i rz = r == 0, low = (v4i)((v4u)bits4(q) + (uint64_t)(3 - 0x100000)) & 0x1fffff;
-    ok &= zero | rz | ((exact ? ~(v4i){0, 0, 0, 0} : fast_exp4(q)) & (low > 6));
+    ok &= rz | ((exact ? ~(v4i){0, 0, 0, 0} : fast_exp4(q)) & (low > 6)); /* s = 0: r = +0 */
     v4d c = dbl4(bits4(q) & 0x7ff0000000000000) * (0x1.8p0 * 0x1p21); /* ref_round_lo_bits */
     v4d lo = (q + c) - c;
     /* element_fields: Σ|g|/|d| grown by n + 2 roundings */
     v4d sum_abs = a / dv->absD * cn->grow;
-    v4d hi4 = dbl4(bits4(q1) & ~zero), lo4 = dbl4(bits4(lo) & ~(zero | rz)); /* +0 answers */
+    /* +0 answers for s = 0 (q1 = −0 when D < 0); r = 0 has lo = +0 already (q = ±0, c = +0) */
+    v4d hi4 = q1 + 0.0, lo4 = lo;
     v4i bit = ok & (v4i){1, 2, 4, 8}; /* lane bits ORed by two swaps */
     bit |= __builtin_shufflevector(bit, bit, 2, 3, 0, 1);
     bit |= __builtin_shufflevector(bit, bit, 1, 0, 3, 2);
