@@ -136,8 +136,10 @@ typedef struct {
  * in any order (so no two-sum error needs computing): each value has at most 24 significant
  * bits (a float32's), hence is a multiple of 2^(e_min − 23) (e_min the least exponent of a
  * non-zero value), and the count times 2^(e_max + 1) bounding the partial sums is at most
- * 2^(e_min + 30): below 2^53 units. */
+ * 2^(e_min + 30): below 2^53 units; and e_min ≥ PLANE_EXACT_EMIN, so no quotient is near the
+ * fast path's exponent limit (REF_FAST_EMIN: avgpool_lanes.c's answer4 skips that test). */
 enum { PLANE_IRREGULAR, PLANE_REGULAR, PLANE_EXACT };
+#define PLANE_EXACT_EMIN (-700)
 int avgpool_plane_kind(const pool_ctx *C, int64_t plane);
 
 /* The plan of the row piece of columns iw .. iw + n − 1 (n ≤ POOL_BLOCK): columns of one

@@ -105,7 +105,8 @@ int avgpool_plane_kind(const pool_ctx *C, int64_t plane)
         return PLANE_EXACT;
     /* at least ceil(log2) of the most terms an element has */
     int log2_terms = ceil_log2((uint64_t)C->T->h.cap) + ceil_log2((uint64_t)C->T->w.cap);
-    bool exact = (bits & 0x1fffffff) == 0 && (hi >> 52) - (lo >> 52) + 1 + log2_terms <= 30;
+    bool exact = (bits & 0x1fffffff) == 0 && (hi >> 52) - (lo >> 52) + 1 + log2_terms <= 30 &&
+                 (lo >> 52) - 1023 >= PLANE_EXACT_EMIN;
     return exact ? PLANE_EXACT : PLANE_REGULAR;
 }
 
@@ -271,25 +272,34 @@ AI counts4 counts_of(v4i nt)
 
 /* The answers of four lanes from their sums s, Σ|g| a, two-sum errors bad, divisors dv and term
  * counts cn, as ref_decide_quotient and element_fields give them; bit k set when lane k is
- * answered (written to o_k). */
-AI unsigned answer4(v4d s, v4d a, v4i bad, const divs4 *dv, const counts4 *cn, ref_value *o0,
-                    ref_value *o1, ref_value *o2, ref_value *o3)
+ * answered (written to o_k). exact: the lanes' plane is PLANE_EXACT, where neither exponent
+ * test (fast_exp4) can fail, so it is not made. There a non-zero s is a multiple of 2^(e − 23)
+ * (e ≥ PLANE_EXACT_EMIN the least exponent of the plane's values, each of 24 bits, s exact), so
+ * |q1| ≥ 2^(e − 76) (1 ≤ |D| ≤ 2^53) and ulp(q1) ≥ 2^(e − 128); qh·D, ql·D (exact) and s are
+ * multiples of 2^(e − 128), so are the differences (exact or rounded to a coarser ulp), and a
+ * non-zero r has |q| ≥ 2^(e − 128) · 2^-53 ≥ 2^-881 above 2^REF_FAST_EMIN; both are finite
+ * (|s| < 2^15 times the terms). */
+AI unsigned answer4(v4d s, v4d a, v4i bad, bool exact, const divs4 *dv, const counts4 *cn,
+                    ref_value *o0, ref_value *o1, ref_value *o2, ref_value *o3)
 {
+    _Static_assert(PLANE_EXACT_EMIN - 128 - 53 >= REF_FAST_EMIN, "answer4: exact planes' bound");
     v4d D = dv->D;
-    v4i zero = s == 0, ok = ~bad & dv->ok;
+    v4i ok = ~bad & dv->ok;
     v4d q1 = s / D;
-    ok &= zero | fast_exp4(q1);
+    if (!exact)
+        ok &= (s == 0) | fast_exp4(q1);
     v4d qh = dbl4(bits4(q1) & ~(int64_t)0x7ffffff), ql = q1 - qh;
     v4d r = (s - qh * D) - ql * D, q = r * dv->inv;
     /* the low 21 bits of q's significand minus 2^20 outside [-3, 3], as one compare: shifted by
      * 3 − 2^20 modulo 2^21 they land in [0, 6] exactly when inside */
     v4i rz = r == 0, low = (v4i)((v4u)bits4(q) + (uint64_t)(3 - 0x100000)) & 0x1fffff;
-    ok &= zero | rz | (fast_exp4(q) & (low > 6));
+    ok &= rz | ((exact ? ~(v4i){0, 0, 0, 0} : fast_exp4(q)) & (low > 6)); /* s = 0: r = +0 */
     v4d c = dbl4(bits4(q) & 0x7ff0000000000000) * (0x1.8p0 * 0x1p21); /* ref_round_lo_bits */
     v4d lo = (q + c) - c;
     /* element_fields: Σ|g|/|d| grown by n + 2 roundings */
     v4d sum_abs = a / dv->absD * cn->grow;
-    v4d hi4 = dbl4(bits4(q1) & ~zero), lo4 = dbl4(bits4(lo) & ~(zero | rz)); /* +0 answers */
+    /* +0 answers for s = 0 (q1 = −0 when D < 0); r = 0 has lo = +0 already (q = ±0, c = +0) */
+    v4d hi4 = q1 + 0.0, lo4 = lo;
     v4i bit = ok & (v4i){1, 2, 4, 8}; /* lane bits ORed by two swaps */
     bit |= __builtin_shufflevector(bit, bit, 2, 3, 0, 1);
     bit |= __builtin_shufflevector(bit, bit, 1, 0, 3, 2);
@@ -337,7 +347,8 @@ AI unsigned group_gather(const row_lanes *R, const int64_t k[4])
     v4d s, a;
     v4i bad = sums_gather(p, tw, R->gp, R->wh, R->nh, c, &s, &a);
     divs4 dv = divs_of(divisors(R, (v4d){dw[c[0]], dw[c[1]], dw[c[2]], dw[c[3]]}));
-    return answer4(s, a, bad, &dv, &cn, R->v + k[0], R->v + k[1], R->v + k[2], R->v + k[3]);
+    return answer4(s, a, bad, false, &dv, &cn, R->v + k[0], R->v + k[1], R->v + k[2],
+                   R->v + k[3]);
 }
 
 /* The start of an affine group (within lanes 0 .. n − 1) holding lane k of residue r: k
@@ -450,7 +461,7 @@ AI void affine_groups(const row_lanes *R, const lanes_plan *L, bool exact, uint6
         v4i bad = G->short_last ? sums_affine(tw, &H, exact, true, G, iw + k, &s, &a)
                                 : sums_affine(tw, &H, exact, false, G, iw + k, &s, &a);
         ref_value *o = v + k;
-        unanswered(answer4(s, a, bad, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw),
+        unanswered(answer4(s, a, bad, exact, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw),
                    (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw}, todo);
     }
 }
