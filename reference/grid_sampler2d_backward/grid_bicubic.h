@@ -146,9 +146,10 @@ typedef int64_t bcvi __attribute__((vector_size(BC_LANES * sizeof(double))));
     for (int l_ = 0; l_ < BC_LANES; l_++)                                                          \
         (r)[l_] = fma((a)[l_], (b)[l_], (c)[l_])
 
-/* Whether BC_LANES lanes run as one vector (AVX-512: one register), else as two of 4 (AVX2:
- * GCC moves 8-lane vectors through the stack there); every answer is bitwise the same.
- * bc_lanes_width 8 or 4 forces one (tests: both widths on any CPU), 0 the CPU's. */
+/* Whether BC_LANES lanes run as one vector (AVX-512: one register; not on Zen 4, which splits
+ * it), else as two of 4 (AVX2: GCC moves 8-lane vectors through the stack there); every answer
+ * is bitwise the same. bc_lanes_width 8 or 4 forces one (tests: both widths on any CPU), 0 the
+ * CPU's. */
 extern int bc_lanes_width;
 bool bc_lanes_wide(void);
 
