@@ -154,6 +154,7 @@ extern int bc_lanes_width;
 bool bc_lanes_wide(void);
 
 /* ---- grid_bicubic.c ---- */
+char *bc_block(size_t total, char **raw);
 void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi);
 /* Coefficient k of an axis (deriv: its derivative) exactly: its own w, dw, or formed into tmp
  * (128 bits) from its integers (ints) */
@@ -177,7 +178,8 @@ typedef struct { int64_t pix, x0, x1, y0, y1; } bc_box; /* an unresolved point's
 
 typedef struct {
     int64_t *start;     /* hw_in + 1: entries of element e at start[e] .. start[e+1] */
-    bc_entry *ent;
+    bc_entry *ent;      /* in ent_raw (bc_block) */
+    char *ent_raw;
     uint8_t *unres;     /* hw_in: reached by an unresolved point */
     bc_box *box;        /* the unresolved points and their reach */
     int64_t nbox;

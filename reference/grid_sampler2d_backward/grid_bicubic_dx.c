@@ -90,7 +90,8 @@ int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
             for (int64_t e = 0; e < hw_in; e++)
                 R->start[e + 1] += R->start[e];
             total = R->start[hw_in];
-            R->ent = malloc((size_t)(total ? total : 1) * sizeof *R->ent);
+            R->ent = (bc_entry *)bc_block((size_t)(total ? total : 1) * sizeof *R->ent,
+                                          &R->ent_raw); /* megabytes: huge pages */
             if (!R->ent)
                 return -1;
         }
@@ -104,7 +105,7 @@ int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
 void bc_reach_free(bc_reach *R)
 {
     free(R->start);
-    free(R->ent);
+    free(R->ent_raw);
     free(R->unres);
     free(R->box);
 }
