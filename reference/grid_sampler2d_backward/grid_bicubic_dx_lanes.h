@@ -42,8 +42,9 @@ typedef struct { BCW_(dv) sabs, cerr, under, sh, sl, err; BCW_(di) ok, nz, bad; 
  * wlo·g rounded into lo), into s + c: p by an error-free addition into s, its error and lo
  * into c, rounded. Each word's chain is one addition a term (a double-double sum's is eight);
  * err bounds what c's two roundings drop (RN: at most 2^-53 of the rounded result, doubled for
- * err's own roundings) and the product's error (fast_add's bound, on |p|). The sum differs from
- * bc_dx_element's, its bound is as rigorous: ref_decide's answer is the exact value's either way. */
+ * err's own roundings) and the product's error (fast_add's bound, on |p|). The sum differs
+ * from bc_dx_element's, its bound is as rigorous: ref_decide answers the exact value's either
+ * way. */
 static inline __attribute__((always_inline)) void BCW_(fast_add)(BCW_(lsum) *L, ref_dd w,
                                                                  const BCW_(dv) *gp)
 {
