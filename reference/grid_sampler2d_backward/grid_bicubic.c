@@ -764,10 +764,10 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
         return -1;
     }
     int rc = 0;
+    bc_reach R = {0}; /* its entries' block kept from batch to batch */
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         batch_points(X, n, pts, nth);
         channels_inner(X->go + n * p->c * hw_out, p->c, hw_out, gt, cs, nth);
-        bc_reach R = {0};
         rc = bc_reach_build(p, pts, &R);
         for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
             int64_t nc = p->c - c0 < group ? p->c - c0 : group, ne = nc * hw_in;
@@ -803,9 +803,10 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
             *hits += h;
             rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
         }
-        bc_reach_free(&R);
+        bc_reach_reset(&R);
         rc = rc == 0 && kept ? dgrid_batch(X, pts, n, nth, &kept[n], it, gt, hits) : rc;
     }
+    bc_reach_free(&R);
     ref_chunkbuf_free(&b);
     free(gt_raw);
     free(it_raw);

@@ -178,15 +178,18 @@ typedef struct { int64_t pix, x0, x1, y0, y1; } bc_box; /* an unresolved point's
 
 typedef struct {
     int64_t *start;     /* hw_in + 1: entries of element e at start[e] .. start[e+1] */
-    bc_entry *ent;      /* in ent_raw (bc_block) */
+    bc_entry *ent;      /* in ent_raw (bc_block), room for ent_cap */
     char *ent_raw;
+    int64_t ent_cap;
     uint8_t *unres;     /* hw_in: reached by an unresolved point */
     bc_box *box;        /* the unresolved points and their reach */
     int64_t nbox;
 } bc_reach;
 
-/* The reach of a batch's points: 0, or −1 out of memory (free it with bc_reach_free). */
+/* The reach of a batch's points into R (zeroed, or reset since: its entries' block reused
+ * where large enough): 0, or −1 out of memory (free it with bc_reach_free). */
 int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R);
+void bc_reach_reset(bc_reach *R); /* all but the entries' block */
 void bc_reach_free(bc_reach *R);
 /* input_grad element e of channel c, batch n: 1 when the fast path decided it, 0 MPFR (T's
  * terms), −1 out of memory; ival gets an interval element's offsets (NULL: none allowed). */

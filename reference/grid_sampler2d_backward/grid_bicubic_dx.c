@@ -90,8 +90,12 @@ int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
             for (int64_t e = 0; e < hw_in; e++)
                 R->start[e + 1] += R->start[e];
             total = R->start[hw_in];
-            R->ent = (bc_entry *)bc_block((size_t)(total ? total : 1) * sizeof *R->ent,
-                                          &R->ent_raw); /* megabytes: huge pages */
+            if (total > R->ent_cap || !R->ent) { /* megabytes: huge pages, fresh each time */
+                free(R->ent_raw);
+                R->ent_cap = total;
+                R->ent = (bc_entry *)bc_block((size_t)(total ? total : 1) * sizeof *R->ent,
+                                              &R->ent_raw);
+            }
             if (!R->ent)
                 return -1;
         }
@@ -102,12 +106,23 @@ int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
     return 0;
 }
 
-void bc_reach_free(bc_reach *R)
+void bc_reach_reset(bc_reach *R)
 {
     free(R->start);
-    free(R->ent_raw);
     free(R->unres);
     free(R->box);
+    R->start = NULL;
+    R->unres = NULL;
+    R->box = NULL;
+    R->nbox = 0;
+}
+
+void bc_reach_free(bc_reach *R)
+{
+    bc_reach_reset(R);
+    free(R->ent_raw);
+    R->ent = NULL;
+    R->ent_raw = NULL;
 }
 
 /* The unresolved points' part of element e's legal values: each contributes g·Σ ŵx·ŵy over
