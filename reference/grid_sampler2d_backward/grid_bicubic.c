@@ -655,11 +655,26 @@ static void channels_inner(const double *src, int64_t nc, int64_t hw, double *ds
     }
 }
 
+/* A block of total bytes on a cache line, *raw what to free. From 1 MiB on it is whole huge
+ * pages on a huge-page boundary, inside an allocation one huge page larger that ref_big_alloc
+ * asks to be huge pages (grid_work_block's way, from 1 MiB on): malloc maps a block this large
+ * afresh each call, and on this VM each fresh 4 KiB page traps at its first touch (the bench
+ * shape's points ~2200 traps a call, its reach ~800 and each channel copy ~256 a batch). */
+char *bc_block(size_t total, char **raw)
+{
+    const size_t huge = (size_t)2 << 20;
+    if (total < huge / 2)
+        return *raw = aligned_alloc(64, (total + 63) & ~(size_t)63);
+    size_t span = (total + huge - 1) & ~(huge - 1);
+    *raw = ref_big_alloc(span + huge, 1, false);
+    return *raw ? (char *)(((uintptr_t)*raw + huge - 1) & ~(uintptr_t)(huge - 1)) : NULL;
+}
+
 /* A batch's input channel-innermost (dgrid_batch), a row of BC_LANES a cache line */
-static double *inner_alloc(const ref_grid_params *p)
+static double *inner_alloc(const ref_grid_params *p, char **raw)
 {
     int64_t n = p->h_in * p->w_in * lanes_stride(p);
-    return aligned_alloc(64, (size_t)(n > 0 ? n : 8) * sizeof(double));
+    return (double *)bc_block((size_t)(n > 0 ? n : 8) * sizeof(double), raw);
 }
 
 /* Asks for the lines bc_dgrid_point will read of point pix: its struct (2 kB: its first reads
@@ -739,18 +754,20 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
     int64_t cs = lanes_stride(p), hw_out = p->h_out * p->w_out;
     ref_chunkbuf b;
     /* a row of BC_LANES a cache line */
-    double *gt = aligned_alloc(64, (size_t)(hw_out * cs > 0 ? hw_out * cs : 8) * sizeof *gt);
-    double *it = kept ? inner_alloc(p) : NULL;
+    char *gt_raw, *it_raw = NULL;
+    double *gt = (double *)bc_block((size_t)(hw_out * cs > 0 ? hw_out * cs : 8) * sizeof *gt,
+                                    &gt_raw);
+    double *it = kept ? inner_alloc(p, &it_raw) : NULL;
     if (!gt || (kept && !it) || ref_chunkbuf_init(&b, group * hw_in) != 0) {
-        free(gt);
-        free(it);
+        free(gt_raw);
+        free(it_raw);
         return -1;
     }
     int rc = 0;
+    bc_reach R = {0}; /* its entries' block kept from batch to batch */
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         batch_points(X, n, pts, nth);
         channels_inner(X->go + n * p->c * hw_out, p->c, hw_out, gt, cs, nth);
-        bc_reach R = {0};
         rc = bc_reach_build(p, pts, &R);
         for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
             int64_t nc = p->c - c0 < group ? p->c - c0 : group, ne = nc * hw_in;
@@ -786,12 +803,13 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
             *hits += h;
             rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
         }
-        bc_reach_free(&R);
+        bc_reach_reset(&R);
         rc = rc == 0 && kept ? dgrid_batch(X, pts, n, nth, &kept[n], it, gt, hits) : rc;
     }
+    bc_reach_free(&R);
     ref_chunkbuf_free(&b);
-    free(gt);
-    free(it);
+    free(gt_raw);
+    free(it_raw);
     return rc;
 }
 
@@ -801,9 +819,10 @@ static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink 
     const ref_grid_params *p = X->p;
     int64_t hw_out = p->h_out * p->w_out;
     ref_chunkbuf b;
-    double *it = inner_alloc(p);
+    char *it_raw;
+    double *it = inner_alloc(p, &it_raw);
     if (!it || ref_chunkbuf_init(&b, 2 * hw_out > 0 ? 2 * hw_out : 1) != 0) {
-        free(it);
+        free(it_raw);
         return -1;
     }
     int rc = 0;
@@ -813,7 +832,7 @@ static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink 
         rc = rc ? rc : ref_emit(s, 4, n * 2 * hw_out, &b);
     }
     ref_chunkbuf_free(&b);
-    free(it);
+    free(it_raw);
     return rc;
 }
 
@@ -847,7 +866,8 @@ int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, con
                 opt->path.coord_u, opt->path.coord_eta, NULL, NULL, 0};
     int64_t hw_out = p->h_out * p->w_out;
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
-    bc_point *pts = malloc((size_t)(hw_out > 0 ? hw_out : 1) * sizeof *pts);
+    char *raw; /* 2.2 kB a point: megabytes (bc_block) */
+    bc_point *pts = (bc_point *)bc_block((size_t)(hw_out > 0 ? hw_out : 1) * sizeof *pts, &raw);
     if (!pts)
         return -1;
     for (int64_t i = 0; i < hw_out; i++)
@@ -862,7 +882,7 @@ int grid_bicubic_stream(const ref_grid_params *p, const double *grad_output, con
     }
     for (int64_t i = 0; i < hw_out; i++)
         point_clear(&pts[i]);
-    free(pts);
+    free(raw);
     int64_t all = (dx ? p->n * p->c * p->h_in * p->w_in : 0) + (dgrid ? 2 * p->n * hw_out : 0);
     opt->fast_hits += hits;
     opt->mpfr_fallbacks += all - hits;

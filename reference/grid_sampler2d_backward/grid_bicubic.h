@@ -146,13 +146,15 @@ typedef int64_t bcvi __attribute__((vector_size(BC_LANES * sizeof(double))));
     for (int l_ = 0; l_ < BC_LANES; l_++)                                                          \
         (r)[l_] = fma((a)[l_], (b)[l_], (c)[l_])
 
-/* Whether BC_LANES lanes run as one vector (AVX-512: one register), else as two of 4 (AVX2:
- * GCC moves 8-lane vectors through the stack there); every answer is bitwise the same.
- * bc_lanes_width 8 or 4 forces one (tests: both widths on any CPU), 0 the CPU's. */
+/* Whether BC_LANES lanes run as one vector (AVX-512: one register; not on Zen 4, which splits
+ * it), else as two of 4 (AVX2: GCC moves 8-lane vectors through the stack there); every answer
+ * is bitwise the same. bc_lanes_width 8 or 4 forces one (tests: both widths on any CPU), 0 the
+ * CPU's. */
 extern int bc_lanes_width;
 bool bc_lanes_wide(void);
 
 /* ---- grid_bicubic.c ---- */
+char *bc_block(size_t total, char **raw);
 void bc_axis_range(const bc_axis *a, int64_t *lo, int64_t *hi);
 /* Coefficient k of an axis (deriv: its derivative) exactly: its own w, dw, or formed into tmp
  * (128 bits) from its integers (ints) */
@@ -176,14 +178,18 @@ typedef struct { int64_t pix, x0, x1, y0, y1; } bc_box; /* an unresolved point's
 
 typedef struct {
     int64_t *start;     /* hw_in + 1: entries of element e at start[e] .. start[e+1] */
-    bc_entry *ent;
+    bc_entry *ent;      /* in ent_raw (bc_block), room for ent_cap */
+    char *ent_raw;
+    int64_t ent_cap;
     uint8_t *unres;     /* hw_in: reached by an unresolved point */
     bc_box *box;        /* the unresolved points and their reach */
     int64_t nbox;
 } bc_reach;
 
-/* The reach of a batch's points: 0, or −1 out of memory (free it with bc_reach_free). */
+/* The reach of a batch's points into R (zeroed, or reset since: its entries' block reused
+ * where large enough): 0, or −1 out of memory (free it with bc_reach_free). */
 int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R);
+void bc_reach_reset(bc_reach *R); /* all but the entries' block */
 void bc_reach_free(bc_reach *R);
 /* input_grad element e of channel c, batch n: 1 when the fast path decided it, 0 MPFR (T's
  * terms), −1 out of memory; ival gets an interval element's offsets (NULL: none allowed). */

@@ -1,9 +1,9 @@
 /* input_grad's channel lanes (grid_bicubic_dx.c includes this twice): BCW lanes as one GCC
  * vector, 8 (one AVX-512 register) or 4 (one AVX2 register: for AVX2 GCC splits 8-lane vectors
  * into register pairs it moves through the stack, 2.3 times the instructions). Each lane's
- * sums are bc_dx_element's, the same operations in the same order, so its bound data and fast
- * sum are bitwise a lone channel's whatever the width; what a lane of one channel took as a
- * chain of dependent double-double additions runs beside the other lanes'. */
+ * bound data are bc_dx_element's, the same operations in the same order, bitwise a lone
+ * channel's whatever the width; its fast sum (fast_add below) is the same at either width, a
+ * shorter chain than bc_dx_element's double-double one, with its own rigorous bound. */
 #define BCW_CAT_(a, b) a##_w##b
 #define BCW_CAT(a, b) BCW_CAT_(a, b)
 #define BCW_(name) BCW_CAT(name, BCW)
@@ -38,7 +38,13 @@ static inline __attribute__((always_inline)) bool BCW_(all)(const BCW_(di) *mp)
  * true, 0 false) and F.nonzero as nz; bad: a non-finite g */
 typedef struct { BCW_(dv) sabs, cerr, under, sh, sl, err; BCW_(di) ok, nz, bad; } BCW_(lsum);
 
-/* fast_add of w·g in each lane where ok */
+/* Adds w·g in each lane where ok, as the exact pair p + lo (p = RN(whi·g): fma's error and
+ * wlo·g rounded into lo), into s + c: p by an error-free addition into s, its error and lo
+ * into c, rounded. Each word's chain is one addition a term (a double-double sum's is eight);
+ * err bounds what c's two roundings drop (RN: at most 2^-53 of the rounded result, doubled for
+ * err's own roundings) and the product's error (fast_add's bound, on |p|). The sum differs
+ * from bc_dx_element's, its bound is as rigorous: ref_decide answers the exact value's either
+ * way. */
 static inline __attribute__((always_inline)) void BCW_(fast_add)(BCW_(lsum) *L, ref_dd w,
                                                                  const BCW_(dv) *gp)
 {
@@ -49,24 +55,21 @@ static inline __attribute__((always_inline)) void BCW_(fast_add)(BCW_(lsum) *L, 
     V g = *gp, whi, wlo;
     BCW_SPLAT(whi, w.hi);
     BCW_SPLAT(wlo, w.lo);
-    V p = whi * g, np = -p, e = {0}, lo = {0};
-    for (int l = 0; l < BCW; l++) { /* ref_dd_mul_d */
-        e[l] = fma(whi[l], g[l], np[l]);
-        lo[l] = fma(wlo[l], g[l], e[l]);
-    }
-    V th = p + lo, tl = lo - (th - p), m = (V)((VI)th & INT64_MAX);
+    V p = whi * g, np = -p, lo = {0};
+    for (int l = 0; l < BCW; l++) /* ref_dd_mul_d's words before its normalisation */
+        lo[l] = fma(wlo[l], g[l], fma(whi[l], g[l], np[l]));
+    V m = (V)((VI)p & INT64_MAX);
     VI in = (m >= 0x1p-900) & (m <= 0x1p900), act = L->ok & (g != 0), add = act & in;
     L->ok &= ~act | in;
-    /* ref_dd_add(s, t) */
-    V s = L->sh + th, bb = s - L->sh, sl = (L->sh - (s - bb)) + (th - bb);
-    V t = L->sl + tl, cc = t - L->sl, tlo = (L->sl - (t - cc)) + (tl - cc);
-    V v = s + (sl + t), vl = (sl + t) - (v - s);
-    V h = v + (tlo + vl), hl = (tlo + vl) - (h - v);
-    V terr = m * 0x1p-101 + REF_DD_TINY; /* ref_acc_add's bound */
-    V err = L->err + (terr + 4 * REF_U2 * (V)((VI)h & INT64_MAX) * 1.001 + REF_DD_TINY);
-    L->sh = (V)(((VI)h & add) | ((VI)L->sh & ~add));
-    L->sl = (V)(((VI)hl & add) | ((VI)L->sl & ~add));
-    L->err = (V)(((VI)err & add) | ((VI)L->err & ~add));
+    p = (V)((VI)p & add);
+    lo = (V)((VI)lo & add);
+    V s = L->sh + p, bb = s - L->sh, es = (L->sh - (s - bb)) + (p - bb); /* ref_two_sum */
+    V x = es + lo, c = L->sl + x;
+    V terr = m * 0x1p-101 + REF_DD_TINY;
+    V inc = terr + ((V)((VI)x & INT64_MAX) + (V)((VI)c & INT64_MAX)) * 0x1p-52;
+    L->sh = s;
+    L->sl = c;
+    L->err += (V)((VI)inc & add);
     L->nz -= add;
 }
 
@@ -115,6 +118,15 @@ static void BCW_(dx_lanes_sum)(const bc_ctx *X, const bc_reach *R, const double 
                 L->ok = (VI){0};
             BCW_(fast_add)(L, en->w, &g);
         }
+    }
+    /* s + c as a normalised pair (exact); err grown for its own roundings, one a term */
+    V grow;
+    BCW_SPLAT(grow, 1 + (double)(R->start[e + 1] - R->start[e] + 2) * 0x1p-52);
+    for (int h = 0; h < H; h++) {
+        V s = A[h].sh, c = A[h].sl, hi = s + c, bb = hi - s;
+        A[h].sh = hi;
+        A[h].sl = (s - (hi - bb)) + (c - bb);
+        A[h].err *= grow;
     }
     for (int h = 0; h < H; h++) {
         size_t o = (size_t)h * BCW * sizeof(double);

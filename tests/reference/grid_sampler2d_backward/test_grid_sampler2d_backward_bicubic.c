@@ -671,6 +671,48 @@ static void fast_equals_mpfr_lanes(void **state)
     assert_true(hits > 10000 && falls > 10000); /* the extremes are MPFR's */
 }
 
+/* input_grad's lanes sum an element's terms their own way (an error-free addition into s, the
+ * errors and low words rounded into c, with a bound of their own): elements of 40 to 192 terms
+ * (48 points at 3 coordinates on a 4×4 input) whose gradients span 2^-30..2^30 and, in most
+ * channels, nearly cancel (at each coordinate, the last point's g the others' sum negated, to
+ * float), so the sums lose most of their bits and the weights' own error (2^-102) decides
+ * whether the fast sum can answer; both widths and dtypes, bitwise pure MPFR's on every field. */
+static void lanes_cancelling_sums_equal_mpfr(void **state)
+{
+    (void)state;
+    enum { NP = 48, NC = 8 };
+    const double xs[3][2] = {{0.1, -0.3}, {0.1 + 0x1p-20, -0.3}, {-0.45, 0.35}};
+    ref_grid_params p = bicubic(1, NC, 4, 4, 1, NP, REF_PAD_BORDER, false);
+    double go[NC * NP], in[NC * 16], gr[2 * NP];
+    uint64_t r = 0x9E3779B97F4A7C15u;
+    int64_t hits = 0, falls = 0;
+    for (int i = 0; i < NP; i++) {
+        gr[2 * i] = xs[i % 3][0];
+        gr[2 * i + 1] = xs[i % 3][1];
+    }
+    for (int i = 0; i < NC * 16; i++)
+        in[i] = 0.125 * (i % 11) - 0.5;
+    for (int wd = 0; wd < 4; wd++) {
+        bc_lanes_width = wd < 2 ? 4 : 8;
+        for (int c = 0; c < NC; c++) {
+            double sum[3] = {0, 0, 0};
+            for (int i = 0; i < NP - 3; i++) {
+                r = r * 6364136223846793005u + 1442695040888963407u;
+                double m = (double)((int32_t)(r >> 32) >> 8) * 0x1p-23; /* float, |m| ≤ 1 */
+                go[c * NP + i] = ldexp(m, (int)(r >> 20 & 63) - 31);
+                sum[i % 3] += go[c * NP + i];
+            }
+            for (int i = NP - 3; i < NP; i++) /* a coordinate's gradients cancel: one weight */
+                go[c * NP + i] = c == 0 ? 1 : (double)(float)-sum[i % 3];
+        }
+        fast_vs_mpfr(&p, go, in, gr, wd % 2 ? REF_DT_DOUBLE : REF_DT_FLOAT, &hits, &falls);
+    }
+    bc_lanes_width = 0;
+    print_message("cancelling lanes: %lld answers fast, %lld by MPFR\n", (long long)hits,
+                  (long long)falls);
+    assert_true(hits > 0 && falls > 0);
+}
+
 /* grid_grad's taps read channel-innermost (the batch's input and gradOutput copied so: both
  * outputs in one pass, or grid_grad alone) over two blocks of 32 channels, with both lane
  * widths: 37 channels of values within ±1 (the bound's unit blocks) or not, one channel's
@@ -798,6 +840,7 @@ int main(void)
         cmocka_unit_test(fast_equals_mpfr_corners), cmocka_unit_test(one_pass_equals_two),
         cmocka_unit_test(int_coordinates_equal_mpfr), cmocka_unit_test(fast_equals_mpfr_lanes),
         cmocka_unit_test(fast_equals_mpfr_channels_inner),
+        cmocka_unit_test(lanes_cancelling_sums_equal_mpfr),
         cmocka_unit_test(under_mag_grows_as_product),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
