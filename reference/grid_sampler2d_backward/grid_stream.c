@@ -96,10 +96,21 @@ static inline void mark_one(const gctx *G, ref_output *o, int64_t i)
  * already (dx_mark_range), which is all mark_one would give them. */
 static void mark_range(const gctx *G, ref_output *o, const uint8_t *marks)
 {
-    for (int64_t i = 0; i < o->numel; i++) {
-        if (marks && !marks[i])
-            continue;
-        if (!marks && i + MARK_AHEAD < o->numel)
+    int64_t n = o->numel;
+    if (marks) { /* nearly all 0: eight at a time (a byte at a time was 3% of the bench's grid) */
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t w;
+            if (i + 8 <= n && (memcpy(&w, marks + i, sizeof w), w == 0)) {
+                i += 7;
+                continue;
+            }
+            if (marks[i])
+                mark_one(G, o, i);
+        }
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (i + MARK_AHEAD < n)
             __builtin_prefetch(&o->v[i + MARK_AHEAD]);
         mark_one(G, o, i);
     }

@@ -553,8 +553,14 @@ static inline bool grid_lanes_wide(int forced)
     return false;
 #endif
 }
-/* 4 or 8: the lanes of grid_dx_block's split sums, whatever the CPU (tests); else 0 */
+/* 4 or 8: the lanes of bilinear's sums (grid_dx_block's split sums, dgrid's lanes), whatever
+ * the CPU (tests); else 0 */
 extern int ref_grid_dx_lanes;
+/* Whether bilinear's sums take eight lanes: grid_lanes_wide, but four on AMD's family 19h (Zen 4's
+ * AVX-512), which splits each 512-bit operation into two 256-bit halves: the eight lanes' fewer
+ * instructions gain nothing there, and the bench's grid case took 1.5-2% more CPU time with
+ * them (same process alternating, warm calls, p10 and p50 of 200 each way). */
+bool grid_bil_lanes_wide(void);
 /* 1 (the default): nearest's unit sums four planes at once where a chunk has no copies
  * (dx_sum_unit4); 0: one plane at a time (tests: both ways; the answers are the same) */
 extern int ref_grid_dx_unit_lanes;

@@ -391,6 +391,41 @@ static void range_in_lanes(void **state)
     }
 }
 
+/* Where the fast path leaves an element of input_grad's chunk to MPFR it marks it, and the
+ * chunk's pass (mark_range) looks at the marked ones only, eight marks a word where all are 0.
+ * Under nearest on a 9×9 grid every point reaches its own pixel but point 0, which reaches
+ * pixel 40 too: there two gradOutput values of 2^1023 sum to 2^1024 (MPFR's value (inf, 0):
+ * unjudged, REF_FLAG_UNCHECKABLE, which only that pass sets). Pixel 40 of
+ * plane c is element 81c + 40 of the chunk, each after a word of 0 marks: pure MPFR (every
+ * element passed) must agree. */
+static void sparse_marks(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 4, .h_in = 9, .w_in = 9, .h_out = 9, .w_out = 9,
+                         .interpolation = REF_INTERP_NEAREST, .padding = REF_PAD_ZEROS,
+                         .align_corners = true};
+    double go[4 * 81], in[4 * 81], gr[81 * 2];
+    for (int i = 0; i < 4 * 81; i++) {
+        go[i] = i % 81 == 0 || i % 81 == 40 ? 0x1p1023 : ref_round_to(urand() - 0.5, REF_DT_DOUBLE);
+        in[i] = ref_round_to(urand() - 0.5, REF_DT_DOUBLE);
+    }
+    for (int j = 0; j < 81; j++) { /* x = −1 + i/4: coordinate i exactly */
+        int at = j ? j : 40;
+        gr[2 * j] = -1 + (at % 9) / 4.0;
+        gr[2 * j + 1] = -1 + (at / 9) / 4.0;
+    }
+    ref_options fo;
+    ref_output fg;
+    fast_vs_mpfr(&p, go, in, gr, REF_DT_DOUBLE, 2, &fo, &fg);
+    ref_output_free(&fg);
+    ref_options o = {.path = ref_grid_path(REF_DT_DOUBLE)};
+    ref_output gi;
+    assert_int_equal(ref_grid_sampler2d_backward(&p, go, in, gr, &o, &gi, NULL), 0);
+    for (int c = 0; c < 4; c++)
+        assert_true(gi.flags[81 * c + 40] & REF_FLAG_UNCHECKABLE);
+    ref_output_free(&gi);
+}
+
 /* On AVX-512 dgrid's lanes take two groups of four points at once (dgrid_lanes2: eight lanes),
  * where both groups' sizes give power-of-two scales, and group by group where they do not; a
  * block of points ends with a group of fewer than four (its lanes repeat its first point's).
@@ -531,7 +566,8 @@ int main(void)
                                        cmocka_unit_test(sparse_grids),
                                        cmocka_unit_test(range_in_lanes),
                                        cmocka_unit_test(eight_lanes),
-                                       cmocka_unit_test(range_many_terms)};
+                                       cmocka_unit_test(range_many_terms),
+                                       cmocka_unit_test(sparse_marks)};
     const struct CMUnitTest once[] = {cmocka_unit_test(unit_lanes_without_copies)};
     int failed = cmocka_run_group_tests_name("eight lanes", tests, lanes_8, NULL);
     failed += cmocka_run_group_tests_name("four lanes", tests, lanes_4, NULL);
