@@ -302,21 +302,9 @@ typedef struct { bcv sabs, cerr, under, sh, sl, err; bcvi ok, nz, bad; } dx_lane
 
 int bc_lanes_width;
 
-/* AMD family 19h with AVX-512 (Zen 4: Zen 3, the family's other, has none) runs a 512-bit
- * operation as two 256-bit halves: there the 4-lane sums took 4-7% less CPU than the 8-lane
- * ones (bench_reference bicubic, alternating processes). */
-static bool splits_512(void)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-    return __builtin_cpu_is("amdfam19h");
-#else
-    return false;
-#endif
-}
-
 bool bc_lanes_wide(void)
 {
-    return grid_lanes_wide(bc_lanes_width) && (bc_lanes_width == 8 || !splits_512());
+    return grid_lanes_wide(bc_lanes_width);
 }
 
 int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *gt,

@@ -485,10 +485,10 @@ GRID_CLONES static int dgrid_lanes2(const gctx *G, const batch_view *bv, const g
 }
 
 /* Whether dgrid's lanes take two groups at once (dgrid_lanes2): with AVX-512, where eight lanes
- * are one register and whole (grid_bil_lanes_wide, as dx's sums). For AVX2 GCC splits them into
+ * are one register and whole (grid_lanes_wide, as dx's sums). For AVX2 GCC splits them into
  * register pairs it moves through the stack (the x86-64-v3 clone of dgrid_lanes2 made 1.7 times
  * dgrid_lanes' instructions on the bench's grid case, valgrind), so there one group at a time. */
-static bool dgrid_wide(void) { return grid_bil_lanes_wide(); }
+static bool dgrid_wide(void) { return grid_lanes_wide(ref_grid_dx_lanes); }
 
 /* dgrid of points p0 .. p1 − 1 of batch n: the lanes where they apply (two groups at a time
  * where dgrid_wide), else grid_dgrid_point. */

@@ -3,10 +3,6 @@
  * decided by Ziv's test; the undecided elements marked for grid_mpfr.c. */
 #include "grid_values.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
-#endif
-
 static bool dx_part_ok(double x) { return x == 0 || (fabs(x) >= DX_PART_MIN && fabs(x) <= DX_PART_MAX); }
 
 /* x = hi + lo exactly, hi its leading 26 significant bits, lo (the rest) at most 27 */
@@ -324,32 +320,7 @@ dx_sum_split4(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bi
  * or 8, chooses instead (tests: both ways on any CPU; the answers are the same). */
 int ref_grid_dx_lanes;
 
-/* Whether the CPU is AMD's family 19h (CPUID leaf 1: base family 0xf plus the extended one) */
-static bool amd_family_19h(void)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-    unsigned a, b, c, d;
-    return __builtin_cpu_is("amd") && __get_cpuid(1, &a, &b, &c, &d) &&
-           ((a >> 8) & 0xf) + ((a >> 20) & 0xff) == 0x19;
-#else
-    return false;
-#endif
-}
-
-bool grid_bil_lanes_wide(void)
-{
-    static int cpu; /* 0 unknown, 1 wide, 2 not: CPUID once (in a VM it traps, microseconds) */
-    if (ref_grid_dx_lanes == 4 || ref_grid_dx_lanes == 8)
-        return ref_grid_dx_lanes == 8;
-    int w = __atomic_load_n(&cpu, __ATOMIC_RELAXED);
-    if (!w) {
-        w = grid_lanes_wide(0) && !amd_family_19h() ? 1 : 2;
-        __atomic_store_n(&cpu, w, __ATOMIC_RELAXED);
-    }
-    return w == 1;
-}
-
-static bool dx_wide(void) { return grid_bil_lanes_wide(); }
+static bool dx_wide(void) { return grid_lanes_wide(ref_grid_dx_lanes); }
 
 /* An element's terms in one plane (gradOutput of point pix at gp[pix·is]), for sums redone. */
 typedef struct { const dxterm *t; int64_t nt; const double *gp; int64_t is; } dx_plane_terms;

@@ -540,15 +540,19 @@ void grid_dx_block(const gctx *G, const dxterms *T, const batch_view *bv, int64_
                    int64_t g0, int64_t g1, const bool *split, int64_t e0, int64_t e1,
                    uint8_t *fallback, ref_output *out, int64_t *hits_out);
 void grid_dx_terms_team(const ref_grid_params *p, batch_work *W);
-/* Whether eight-lane vectors are one register here (AVX-512): the lane width of input_grad's
- * sums, bilinear's and bicubic's. forced 4 or 8 chooses instead (tests: both widths on any CPU,
- * the answers the same); else the CPU's. */
+/* Whether the grid sampler's lane sums take eight lanes (bilinear's input_grad and dgrid,
+ * bicubic's): where eight-lane vectors are one register (AVX-512), but four on AMD's family 19h
+ * (Zen 4; Zen 3, the family's other, has no AVX-512), which runs a 512-bit operation as two
+ * 256-bit halves: there the eight lanes' fewer instructions gain nothing, and the four-lane sums
+ * took less CPU (bilinear 1-2%, same process alternating; bicubic 4-7%, alternating
+ * processes). forced 4 or 8 chooses instead (tests: both widths on any CPU, the answers the
+ * same); else the CPU's. */
 static inline bool grid_lanes_wide(int forced)
 {
     if (forced == 4 || forced == 8)
         return forced == 8;
 #if defined(__x86_64__) && defined(__GNUC__)
-    return __builtin_cpu_supports("avx512f");
+    return __builtin_cpu_supports("avx512f") && !__builtin_cpu_is("amdfam19h");
 #else
     return false;
 #endif
@@ -556,11 +560,6 @@ static inline bool grid_lanes_wide(int forced)
 /* 4 or 8: the lanes of bilinear's sums (grid_dx_block's split sums, dgrid's lanes), whatever
  * the CPU (tests); else 0 */
 extern int ref_grid_dx_lanes;
-/* Whether bilinear's sums take eight lanes: grid_lanes_wide, but four on AMD's family 19h (Zen 4's
- * AVX-512), which splits each 512-bit operation into two 256-bit halves: the eight lanes' fewer
- * instructions gain nothing there, and the bench's grid case took 1.5-2% more CPU time with
- * them (same process alternating, warm calls, p10 and p50 of 200 each way). */
-bool grid_bil_lanes_wide(void);
 /* 1 (the default): nearest's unit sums four planes at once where a chunk has no copies
  * (dx_sum_unit4); 0: one plane at a time (tests: both ways; the answers are the same) */
 extern int ref_grid_dx_unit_lanes;
