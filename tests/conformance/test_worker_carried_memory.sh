@@ -3,10 +3,10 @@
 # the next case's peak. glibc keeps memory freed by the OpenMP threads' arenas (the reference's
 # and the emulated kernel's): before the worker gave it back between cases (malloc_trim), a
 # worker running the vendor's grid case id100 (FLOAT, input [19, 32, 64, 64], grid and
-# gradOutput [19, .., 96, 96]) four times over peaked 77 MB above the case alone (188 against
-# 110 MB), the memory carried growing case by case; on the whole vendor set it reached 200 MB
-# and the peak passed the memory goal. Now four runs in one worker peak within 40 MB of one
-# (measured: 24 MB above). AddressSanitizer's allocator keeps freed memory in quarantine:
+# gradOutput [19, .., 96, 96]) four times over peaked 75 MiB above the case alone (184 against
+# 109 MiB), the memory carried growing case by case; on the whole vendor set it reached 195 MiB
+# and the peak passed the memory goal. Now four runs in one worker peak within 40 MiB of one
+# (measured: 23-24 MiB above). AddressSanitizer's allocator keeps freed memory in quarantine:
 # skipped there.
 source "$(dirname "$0")/e2e_lib.sh"
 if [[ $(ldd "$ACLCTS" 2>/dev/null) == *libasan* ]]; then
