@@ -232,9 +232,16 @@ void *grid_work_carve(char **at, size_t bytes)
  * every call, so it would map fresh memory each time; this size is the same from call to call. */
 char *grid_work_block(size_t total, char **raw)
 {
-    const size_t huge = (size_t)2 << 20;
-    if (total < 2 * huge)
+    if (total < 2 * GRID_HUGE_PAGE)
         return *raw = ref_big_alloc(total, 1, false);
+    return grid_huge_block(total, raw);
+}
+
+/* total bytes in whole huge pages on a huge-page boundary, inside an allocation one huge page
+ * larger that ref_big_alloc asks to be huge pages; *raw what to free */
+char *grid_huge_block(size_t total, char **raw)
+{
+    const size_t huge = GRID_HUGE_PAGE;
     size_t span = (total + huge - 1) & ~(huge - 1);
     *raw = ref_big_alloc(span + huge, 1, false);
     return *raw ? (char *)(((uintptr_t)*raw + huge - 1) & ~(uintptr_t)(huge - 1)) : NULL;

@@ -656,18 +656,14 @@ static void channels_inner(const double *src, int64_t nc, int64_t hw, double *ds
 }
 
 /* A block of total bytes on a cache line, *raw what to free. From 1 MiB on it is whole huge
- * pages on a huge-page boundary, inside an allocation one huge page larger that ref_big_alloc
- * asks to be huge pages (grid_work_block's way, from 1 MiB on): malloc maps a block this large
+ * pages (grid_huge_block, as grid_work_block's from 4 MiB on): malloc maps a block this large
  * afresh each call, and on this VM each fresh 4 KiB page traps at its first touch (the bench
  * shape's points ~2200 traps a call, its reach ~800 and each channel copy ~256 a batch). */
 char *bc_block(size_t total, char **raw)
 {
-    const size_t huge = (size_t)2 << 20;
-    if (total < huge / 2)
+    if (total < GRID_HUGE_PAGE / 2)
         return *raw = aligned_alloc(64, (total + 63) & ~(size_t)63);
-    size_t span = (total + huge - 1) & ~(huge - 1);
-    *raw = ref_big_alloc(span + huge, 1, false);
-    return *raw ? (char *)(((uintptr_t)*raw + huge - 1) & ~(uintptr_t)(huge - 1)) : NULL;
+    return grid_huge_block(total, raw);
 }
 
 /* A batch's input channel-innermost (dgrid_batch), a row of BC_LANES a cache line */

@@ -301,11 +301,7 @@ typedef struct { bcv sabs, cerr, under, sh, sl, err; bcvi ok, nz, bad; } dx_lane
 #undef BCW
 
 int bc_lanes_width;
-
-bool bc_lanes_wide(void)
-{
-    return grid_lanes_wide(bc_lanes_width);
-}
+bool bc_lanes_wide(void) { return grid_lanes_wide(bc_lanes_width); }
 
 int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *gt,
                 int64_t cs, int64_t n, int64_t c, int nl, int64_t e, bc_terms *T, ref_value *v,

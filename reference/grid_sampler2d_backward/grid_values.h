@@ -584,6 +584,8 @@ void grid_point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, grid_scr
 uint8_t grid_point_kind(const gpoint *pt);
 void *grid_work_carve(char **at, size_t bytes);
 char *grid_work_block(size_t total, char **raw);
+#define GRID_HUGE_PAGE ((size_t)2 << 20)
+char *grid_huge_block(size_t total, char **raw);
 size_t grid_chunkbuf_view_bytes(int64_t cap);
 void grid_chunkbuf_view(ref_chunkbuf *b, int64_t cap, char **at);
 void grid_chunkbuf_view_clear(ref_chunkbuf *b);
