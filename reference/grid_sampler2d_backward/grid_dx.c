@@ -573,13 +573,16 @@ static inline __attribute__((always_inline)) void dx_empty(int32_t nops, int64_t
 #define DX_TERMS_AHEAD 16 /* elements between a prefetch of their terms and its use */
 
 /* The gradOutput lines element e + DX_AHEAD reads in planes cb.., asked for now: the points
- * are anywhere in the batch, so those loads would otherwise wait on L2 or beyond */
+ * are anywhere in the batch, so those loads would otherwise wait on L2 or beyond; with terms
+ * also the terms of element e + DX_TERMS_AHEAD (read in order: on the Intel AVX-512 machine
+ * its hardware prefetcher does better without them, dx_block_v4) */
 static inline __attribute__((always_inline)) void
-dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb)
+dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb,
+            bool terms)
 {
     const dxterm *t = T->t;
     const int64_t *off = T->off;
-    if (!T->pix && e + DX_TERMS_AHEAD < hw_in) /* a term a line */
+    if (terms && !T->pix && e + DX_TERMS_AHEAD < hw_in) /* a term a line */
         for (const dxterm *a = t + off[e + DX_TERMS_AHEAD], *b = t + off[e + DX_TERMS_AHEAD + 1];
              a < b; a++)
             __builtin_prefetch(a);
@@ -597,8 +600,9 @@ dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, in
 
 /* grid_dx_block where every group of planes cb .. ce − 1 suits dx_sum_split, its flags constant: a
  * loop without a test per group for each case. FIN8: two whole groups' finish at once where
- * the batch allows (dx_finish8, AVX-512 only: dx_block_v4), or dx_finish8_none (never). */
-#define DX_BLOCK_SPLIT(name, ATTR, FIN8)                                                           \
+ * the batch allows (dx_finish8, AVX-512 only: dx_block_v4), or dx_finish8_none (never);
+ * FIN8_WIDE: the former (no prefetch of the terms). */
+#define DX_BLOCK_SPLIT(name, ATTR, FIN8, FIN8_WIDE)                                                \
     static inline __attribute__((always_inline)) ATTR void name(                                   \
         const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb, int64_t ce, \
         int64_t e0, int64_t e1, bool bil, bool one_word, bool unit, bool wide, bool safe,         \
@@ -612,7 +616,7 @@ dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, in
                 dx_empty(bil ? 4 : 0, (cb - c0) * hw_in + e, hw_in, ce - cb, out, hits);           \
                 continue;                                                                          \
             }                                                                                      \
-            dx_prefetch(T, bv, e, hw_in, cb);                                                      \
+            dx_prefetch(T, bv, e, hw_in, cb, !FIN8_WIDE);                                          \
             for (int64_t c = cb; c < ce && !wide; c += DXL) {                                      \
                 dxsum4 r;                                                                          \
                 dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};                                \
@@ -644,8 +648,8 @@ dx_finish8_none(const gctx *G, int64_t nt, bool bil, const dxsum8 *w, int64_t i,
     (void)hits;
     return false;
 }
-DX_BLOCK_SPLIT(dx_block_split, , dx_finish8_none)
-DX_BLOCK_SPLIT(dx_block_split_v4, GRID_V4, dx_finish8)
+DX_BLOCK_SPLIT(dx_block_split, , dx_finish8_none, false)
+DX_BLOCK_SPLIT(dx_block_split_v4, GRID_V4, dx_finish8, true)
 
 /* SPLIT (dx_block_split or its AVX-512 copy) for grid_dx_block's cases (every group split) */
 #define DX_BLOCK_CASES(name, ATTR, SPLIT)                                                          \
@@ -721,7 +725,7 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
             dx_empty(bil ? 4 : 0, (cb - c0) * hw_in + e, hw_in, ce - cb, out, hits);
             continue;
         }
-        dx_prefetch(T, bv, e, hw_in, cb);
+        dx_prefetch(T, bv, e, hw_in, cb, true);
         for (int64_t c = cb; c < ce; c += DXL) {
             int64_t at = (c - c0) * hw_in;
             if (T->split && split[(c - c0) / DXL]) {
