@@ -248,7 +248,8 @@ int ref_grid_stream_doc(const ref_grid_params *p, const double *go, const double
     int64_t ngrid = 2 * p->n * p->h_out * p->w_out;
     int64_t total = (dx ? p->n * p->c * p->h_in * p->w_in : 0) + (dgrid ? ngrid : 0);
     int classes = 0;
-    for (int64_t i = 0; i < ngrid; i++)
+    /* zeros padding takes the plain stream whatever the grid holds: no scan of it then */
+    for (int64_t i = 0; i < ngrid && p->padding != REF_PAD_ZEROS; i++)
         classes |= isnan(grid[i]) ? CLAMP_NAN : isinf(grid[i]) ? CLAMP_INF : 0;
     if (p->padding == REF_PAD_ZEROS || !classes)
         return ref_grid_stream(p, go, in, grid, opt, dx, dgrid, s);

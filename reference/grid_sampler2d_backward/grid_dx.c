@@ -292,16 +292,22 @@ DX_SPLIT_TERM(dx_split_term4, dxv, dxvi, dxsum4x, DXV_ABS, dxv_exact_add, grid_u
 #define DXW_HALF(x, h)                                                                             \
     ((h) ? __builtin_shufflevector(x, x, 4, 5, 6, 7) : __builtin_shufflevector(x, x, 0, 1, 2, 3))
 
-/* The sums of one group into r[0], with two of the next into r[1] too (eight lanes) */
+/* The sums of one group in the lower four lanes of *r, with two of the next in the upper four
+ * (eight lanes) */
 static inline __attribute__((always_inline)) void
 dx_sum_split(const dxterm *t, int64_t nt, const double *gp, int64_t is, bool bil, bool one_word,
-             bool unit, bool two, dxsum4 r[2])
+             bool unit, bool two, dxsum8 *r)
 {
     dxsum8 w = {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}};
     DX_SUM_TERMS(w, dxw, dx_split_term, dxw_exact_add);
-    for (int h = 0; h < 1 + two; h++)
-        r[h] = (dxsum4){DXW_HALF(w.s, h), DXW_HALF(w.c, h), DXW_HALF(w.err, h),
-                        DXW_HALF(w.sabs, h), DXW_HALF(w.mag, h), DXW_HALF(w.cerr, h)};
+    *r = w;
+}
+
+/* Group h's sums (lanes 4h .. 4h + 3) of dx_sum_split's */
+static inline __attribute__((always_inline)) dxsum4 dx_half(const dxsum8 *w, int h)
+{
+    return (dxsum4){DXW_HALF(w->s, h),    DXW_HALF(w->c, h),   DXW_HALF(w->err, h),
+                    DXW_HALF(w->sabs, h), DXW_HALF(w->mag, h), DXW_HALF(w->cerr, h)};
 }
 
 /* The sums of one group into *r in four lanes */
@@ -389,6 +395,20 @@ static int dx_finish(const gctx *G, const dx_plane_terms *pt, const dxsum *r, re
     return 0;
 }
 
+/* A lane's answer as dx_finish4 and dx_finish8 stored it, element i: decided (known, d) or by
+ * ref_decide, marked in fallback where not, else counted and range-flagged (dx_mark_range) */
+static inline __attribute__((always_inline)) void
+dx_lane_end(const gctx *G, bool known, int64_t d, double s, double c, double err, int64_t i,
+            uint8_t *fallback, ref_output *out, int64_t *hits)
+{
+    ref_value *v = &out->v[i];
+    int64_t dl = known ? d : ref_decide(ref_two_sum(s, c), err, &v->hi, &v->lo);
+    fallback[i] = (uint8_t)!dl;
+    *hits += dl;
+    if (dl)
+        dx_mark_range(G, v, &out->flags[i]);
+}
+
 /* out[l] = {a[l], b[l], c[l], d[l]}: four lanes' fields side by side, each one half of a
  * ref_value (two unpacks and two lane swaps a pair) */
 static inline __attribute__((always_inline)) void
@@ -467,13 +487,60 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, bool bil, b
             dx_plane_terms lane = {pt->t, nt, pt->gp + l, pt->is};
             ref_set_sum_abs(v, r->sabs[l], 1 + (double)(nt + 6) * 0x1p-52, dx_sabs_scaled, &lane);
         }
-        int64_t dl = known[l] ? d[l]
-                              : ref_decide(ref_two_sum(r->s[l], r->c[l]), r->err[l], &v->hi, &v->lo);
-        fallback[i] = (uint8_t)!dl;
-        *hits += dl;
-        if (dl)
-            dx_mark_range(G, v, &out->flags[i]);
+        dx_lane_end(G, known[l] != 0, d[l], r->s[l], r->c[l], r->err[l], i, fallback, out, hits);
     }
+}
+
+/* out[l] = {f[0][l], .., f[7][l]}: eight lanes' fields side by side, a ref_value each (three
+ * rounds of eight shuffles) */
+static inline __attribute__((always_inline)) GRID_V4 void dxw_transpose(const dxw f[8],
+                                                                        dxw out[8])
+{
+    dxw t[8], u[8];
+    for (int k = 0; k < 8; k += 2) { /* t[k], t[k + 1]: even, odd lanes of fields k, k + 1 */
+        t[k] = __builtin_shufflevector(f[k], f[k + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+        t[k + 1] = __builtin_shufflevector(f[k], f[k + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+    }
+    for (int k = 0; k < 8; k += 4) /* u[j], u[4 + j]: lanes j, j + 4 of fields 0-3, 4-7 */
+        for (int o = 0; o < 2; o++) {
+            u[k + o] = __builtin_shufflevector(t[k + o], t[k + o + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+            u[k + o + 2] =
+                __builtin_shufflevector(t[k + o], t[k + o + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+    for (int j = 0; j < 4; j++) {
+        out[j] = __builtin_shufflevector(u[j], u[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        out[j + 4] = __builtin_shufflevector(u[j], u[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
+/* dx_finish4 of both groups of dx_sum_split's eight lanes at once (lane l: element i + l·stride)
+ * where the batch rules its range tests out (safe) and no lane's magnitudes take under_mag's
+ * factor (else false, nothing written: dx_finish4 for each group instead). The same operations
+ * lane for lane, so the same answers, each stored as one 64-byte row. */
+static inline __attribute__((always_inline)) GRID_V4 bool
+dx_finish8(const gctx *G, int64_t nt, bool bil, const dxsum8 *w, int64_t i, int64_t stride,
+           uint8_t *fallback, ref_output *out, int64_t *hits)
+{
+    dxw mag, hi, lo, row[8];
+    dxwi big, dec, known;
+    grid_under_final_unf_w(&w->mag, &mag, &big);
+    if (dxw_any(&big))
+        return false;
+    dxw_decide(&w->s, &w->c, &w->err, &hi, &lo, &dec, &known);
+    const dxw f[8] = {hi, lo, w->sabs * (1 + (double)(nt + 6) * 0x1p-52), (dxw)((dxwi){0} + nt),
+                      (dxw)((dxwi){0} + (bil ? 4 : 0)), w->cerr * (1 + 0x1p-40), (dxw){0}, mag};
+    dxw_transpose(f, row);
+    typedef double dxw_row __attribute__((vector_size(sizeof(dxw)), aligned(8), may_alias));
+    for (int l = 0; l < 2 * DXL; l++)
+        *(dxw_row *)&out->v[i + l * stride] = row[l];
+    dxwi odd = ~(known & dec), d = known & dec & 1;
+    if (!dxw_any(&odd)) { /* the common case: every lane decided */
+        *hits += 2 * DXL;
+        return true;
+    }
+    for (int l = 0; l < 2 * DXL; l++, i += stride)
+        dx_lane_end(G, known[l] != 0, d[l], w->s[l], w->c[l], w->err[l], i, fallback, out, hits);
+    return true;
 }
 
 /* Whether no element of the batch can reach dx_finish4's range tests in any plane: every g is
@@ -506,13 +573,16 @@ static inline __attribute__((always_inline)) void dx_empty(int32_t nops, int64_t
 #define DX_TERMS_AHEAD 16 /* elements between a prefetch of their terms and its use */
 
 /* The gradOutput lines element e + DX_AHEAD reads in planes cb.., asked for now: the points
- * are anywhere in the batch, so those loads would otherwise wait on L2 or beyond */
+ * are anywhere in the batch, so those loads would otherwise wait on L2 or beyond; with terms
+ * also the terms of element e + DX_TERMS_AHEAD (read in order: on the Intel AVX-512 machine
+ * its hardware prefetcher does better without them, dx_block_v4) */
 static inline __attribute__((always_inline)) void
-dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb)
+dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, int64_t cb,
+            bool terms)
 {
     const dxterm *t = T->t;
     const int64_t *off = T->off;
-    if (!T->pix && e + DX_TERMS_AHEAD < hw_in) /* a term a line */
+    if (terms && !T->pix && e + DX_TERMS_AHEAD < hw_in) /* a term a line */
         for (const dxterm *a = t + off[e + DX_TERMS_AHEAD], *b = t + off[e + DX_TERMS_AHEAD + 1];
              a < b; a++)
             __builtin_prefetch(a);
@@ -529,38 +599,101 @@ dx_prefetch(const dxterms *T, const batch_view *bv, int64_t e, int64_t hw_in, in
 }
 
 /* grid_dx_block where every group of planes cb .. ce − 1 suits dx_sum_split, its flags constant: a
- * loop without a test per group for each case. */
-static inline __attribute__((always_inline)) void
-dx_block_split(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb,
-               int64_t ce, int64_t e0, int64_t e1, bool bil, bool one_word, bool unit, bool wide,
-               bool safe, uint8_t *fallback, ref_output *out, int64_t *hits)
-{
-    int64_t hw_in = G->p->h_in * G->p->w_in;
-    for (int64_t e = e0; e < e1; e++) {
-        const dxterm *t = T->t + T->off[e];
-        int64_t nt = T->off[e + 1] - T->off[e];
-        if (nt == 0) {
-            dx_empty(bil ? 4 : 0, (cb - c0) * hw_in + e, hw_in, ce - cb, out, hits);
-            continue;
-        }
-        dx_prefetch(T, bv, e, hw_in, cb);
-        for (int64_t c = cb; c < ce && !wide; c += DXL) {
-            dxsum4 r;
-            dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};
-            dx_sum_split4(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, &r);
-            dx_finish4(G, &pt, &r, bil, safe, (c - c0) * hw_in + e, hw_in, fallback, out, hits);
-        }
-        for (int64_t c = cb; c < ce && wide; c += 2 * DXL) {
-            dxsum4 r[2];
-            bool two = c + 2 * DXL <= ce;
-            dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, two, r);
-            for (int h = 0; h < 1 + two; h++) {
-                dx_plane_terms pt = {t, nt, bv->go + c + h * DXL, bv->go_is};
-                dx_finish4(G, &pt, &r[h], bil, safe, (c + h * DXL - c0) * hw_in + e, hw_in,
-                           fallback, out, hits);
-            }
-        }
+ * loop without a test per group for each case. FIN8: two whole groups' finish at once where
+ * the batch allows (dx_finish8, AVX-512 only: dx_block_v4), or dx_finish8_none (never);
+ * FIN8_WIDE: the former (no prefetch of the terms). */
+#define DX_BLOCK_SPLIT(name, ATTR, FIN8, FIN8_WIDE)                                                \
+    static inline __attribute__((always_inline)) ATTR void name(                                   \
+        const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb, int64_t ce, \
+        int64_t e0, int64_t e1, bool bil, bool one_word, bool unit, bool wide, bool safe,         \
+        uint8_t *fallback, ref_output *out, int64_t *hits)                                         \
+    {                                                                                              \
+        int64_t hw_in = G->p->h_in * G->p->w_in;                                                   \
+        for (int64_t e = e0; e < e1; e++) {                                                        \
+            const dxterm *t = T->t + T->off[e];                                                    \
+            int64_t nt = T->off[e + 1] - T->off[e];                                                \
+            if (nt == 0) {                                                                         \
+                dx_empty(bil ? 4 : 0, (cb - c0) * hw_in + e, hw_in, ce - cb, out, hits);           \
+                continue;                                                                          \
+            }                                                                                      \
+            dx_prefetch(T, bv, e, hw_in, cb, !FIN8_WIDE);                                          \
+            for (int64_t c = cb; c < ce && !wide; c += DXL) {                                      \
+                dxsum4 r;                                                                          \
+                dx_plane_terms pt = {t, nt, bv->go + c, bv->go_is};                                \
+                dx_sum_split4(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, &r);              \
+                dx_finish4(G, &pt, &r, bil, safe, (c - c0) * hw_in + e, hw_in, fallback, out,      \
+                           hits);                                                                  \
+            }                                                                                      \
+            for (int64_t c = cb; c < ce && wide; c += 2 * DXL) {                                   \
+                dxsum8 w;                                                                          \
+                bool two = c + 2 * DXL <= ce;                                                      \
+                dx_sum_split(t, nt, bv->go + c, bv->go_is, bil, one_word, unit, two, &w);          \
+                if (two && safe &&                                                                 \
+                    FIN8(G, nt, bil, &w, (c - c0) * hw_in + e, hw_in, fallback, out, hits))        \
+                    continue;                                                                      \
+                for (int h = 0; h < 1 + two; h++) {                                                \
+                    dxsum4 r = dx_half(&w, h);                                                     \
+                    dx_plane_terms pt = {t, nt, bv->go + c + h * DXL, bv->go_is};                  \
+                    dx_finish4(G, &pt, &r, bil, safe, (c + h * DXL - c0) * hw_in + e, hw_in,       \
+                               fallback, out, hits);                                               \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
     }
+static inline __attribute__((always_inline)) bool
+dx_finish8_none(const gctx *G, int64_t nt, bool bil, const dxsum8 *w, int64_t i, int64_t stride,
+                uint8_t *fallback, ref_output *out, int64_t *hits)
+{
+    (void)G, (void)nt, (void)bil, (void)w, (void)i, (void)stride, (void)fallback, (void)out;
+    (void)hits;
+    return false;
+}
+DX_BLOCK_SPLIT(dx_block_split, , dx_finish8_none, false)
+DX_BLOCK_SPLIT(dx_block_split_v4, GRID_V4, dx_finish8, true)
+
+/* SPLIT (dx_block_split or its AVX-512 copy) for grid_dx_block's cases (every group split) */
+#define DX_BLOCK_CASES(name, ATTR, SPLIT)                                                          \
+    static inline __attribute__((always_inline)) ATTR void name(                                   \
+        const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb, int64_t ce, \
+        int64_t e0, int64_t e1, bool wide, bool safe, uint8_t *fallback, ref_output *out,         \
+        int64_t *hits)                                                                             \
+    {                                                                                              \
+        bool bil = G->p->interpolation == REF_INTERP_BILINEAR;                                     \
+        if (bil && T->one_word && grid_batch_unit(bv, false))                                      \
+            SPLIT(G, T, bv, c0, cb, ce, e0, e1, true, true, true, wide, safe, fallback, out,       \
+                  hits);                                                                           \
+        else if (bil && T->one_word)                                                               \
+            SPLIT(G, T, bv, c0, cb, ce, e0, e1, true, true, false, wide, safe, fallback, out,      \
+                  hits);                                                                           \
+        else if (bil)                                                                              \
+            SPLIT(G, T, bv, c0, cb, ce, e0, e1, true, false, false, wide, safe, fallback, out,     \
+                  hits);                                                                           \
+        else                                                                                       \
+            SPLIT(G, T, bv, c0, cb, ce, e0, e1, false, false, false, wide, safe, fallback, out,    \
+                  hits);                                                                           \
+    }
+DX_BLOCK_CASES(dx_block_cases, , dx_block_split)
+DX_BLOCK_CASES(dx_block_cases_v4, GRID_V4, dx_block_split_v4)
+
+/* The eight-lane cases as AVX-512 code (GRID_V4), two groups finished at once */
+__attribute__((noinline)) GRID_V4 static void
+dx_block_v4(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, int64_t cb,
+            int64_t ce, int64_t e0, int64_t e1, bool safe, uint8_t *fallback, ref_output *out,
+            int64_t *hits)
+{
+    dx_block_cases_v4(G, T, bv, c0, cb, ce, e0, e1, true, safe, fallback, out, hits);
+}
+
+/* Whether dx_block_v4 can run: built (GRID_HAS_V4) and the CPU has x86-64-v4's AVX-512 */
+static bool dx_v4_cpu(void)
+{
+#if GRID_HAS_V4
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512cd");
+#else
+    return false;
+#endif
 }
 
 /* Elements e0 .. e1 − 1 of the DXL-plane groups g0 .. g1 − 1 of the chunk out (planes c0 ..
@@ -581,18 +714,10 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
-    if (all && bil && T->one_word && grid_batch_unit(bv, false))
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, true, wide, safe, fallback, out,
-                       hits);
-    else if (all && bil && T->one_word)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, true, false, wide, safe, fallback, out,
-                       hits);
-    else if (all && bil)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, true, false, false, wide, safe, fallback, out,
-                       hits);
+    if (all && wide && dx_v4_cpu())
+        dx_block_v4(G, T, bv, c0, cb, ce, e0, e1, safe, fallback, out, hits);
     else if (all)
-        dx_block_split(G, T, bv, c0, cb, ce, e0, e1, false, false, false, wide, safe, fallback, out,
-                       hits);
+        dx_block_cases(G, T, bv, c0, cb, ce, e0, e1, wide, safe, fallback, out, hits);
     for (int64_t e = e0; e < e1 && !all; e++) {
         const dxterm *t = T->t + T->off[e];
         int64_t nt = T->off[e + 1] - T->off[e];
@@ -600,7 +725,7 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
             dx_empty(bil ? 4 : 0, (cb - c0) * hw_in + e, hw_in, ce - cb, out, hits);
             continue;
         }
-        dx_prefetch(T, bv, e, hw_in, cb);
+        dx_prefetch(T, bv, e, hw_in, cb, true);
         for (int64_t c = cb; c < ce; c += DXL) {
             int64_t at = (c - c0) * hw_in;
             if (T->split && split[(c - c0) / DXL]) {

@@ -118,6 +118,26 @@ typedef int64_t dxwi __attribute__((vector_size(DXW * sizeof(double))));
 
 #define DXW_ABS(x) ((dxw)((dxwi)(x) & INT64_MAX))
 
+/* Code for AVX-512 alone (GRID_HAS_V4, where GRID_CLONES has clones): eight-lane compares
+ * compile to mask compares only in a function whose own target has them. In a default-target
+ * or target_clones function, the v4 clone too, GCC lowers a 512-bit compare to eight scalar
+ * ones (vcomisd, seta, vpinsrq a lane), before any inlining. Called only where the CPU has it. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(REF_NO_CLONES)
+#define GRID_HAS_V4 1
+#define GRID_V4 __attribute__((target("arch=x86-64-v4")))
+#else
+#define GRID_HAS_V4 0
+#define GRID_V4
+#endif
+
+/* Whether any lane of an eight-lane mask m is set: its halves or-ed, then as dxv_any */
+static inline __attribute__((always_inline)) GRID_V4 bool dxw_any(const dxwi *m)
+{
+    dxvi x = __builtin_shufflevector(*m, *m, 0, 1, 2, 3) |
+             __builtin_shufflevector(*m, *m, 4, 5, 6, 7);
+    return dxv_any(&x);
+}
+
 /* exact_sum_add of *x on each lane (vectors by address: no 32-byte vector in the ABI); the one
  * body for both widths */
 #define GRID_EXACT_ADD(V, ABS)                                                                     \
@@ -193,14 +213,24 @@ static inline __attribute__((always_inline)) void grid_under_mul(const dxv *a, c
  * scale is itself subnormal, an operand that takes the assist). The factor 1 + 2^-40
  * leaves a subnormal k·2^-1074 as it is for k < 2^39 (u < 2^35), so it is applied (to every
  * lane, the original operation) only where some lane is larger. */
+#define GRID_UNDER_FINAL(name, V, VI, ATTR)                                                        \
+    static inline __attribute__((always_inline)) ATTR void name(const V *u, V *v, VI *big)       \
+    {                                                                                              \
+        const V top = (V){0} + UNDER_TOP, keep = (V){0} + 0x1p35;                                  \
+        VI low = *u < top;                                                                         \
+        VI k = (VI)(*u + top) - (VI)top;                                                           \
+        V n = (V)(((VI)top & low) | ((VI)*u & ~low)) * 0x1p-535 * 0x1p-535;                       \
+        *v = (V)((k & low) | ((VI)n & ~low));                                                      \
+        *big = *u >= keep;                                                                         \
+    }
+/* *v before its factor 1 + 2^-40, *big the lanes that take it: four lanes and eight */
+GRID_UNDER_FINAL(grid_under_final_unf, dxv, dxvi, )
+GRID_UNDER_FINAL(grid_under_final_unf_w, dxw, dxwi, GRID_V4)
+
 static inline __attribute__((always_inline)) void grid_under_final(const dxv *u, dxv *v)
 {
-    const dxv top = {UNDER_TOP, UNDER_TOP, UNDER_TOP, UNDER_TOP};
-    const dxv keep = {0x1p35, 0x1p35, 0x1p35, 0x1p35};
-    dxvi low = *u < top, big = *u >= keep;
-    dxvi k = (dxvi)(*u + top) - (dxvi)top;
-    dxv n = (dxv)(((dxvi)top & low) | ((dxvi)*u & ~low)) * 0x1p-535 * 0x1p-535;
-    *v = (dxv)((k & low) | ((dxvi)n & ~low));
+    dxvi big;
+    grid_under_final_unf(u, v, &big);
     if (dxv_any(&big))
         *v *= 1 + 0x1p-40;
 }
@@ -389,42 +419,44 @@ static inline bool dx_g_ok(double g)
  * quantity it looks at is finite with a fast exponent (ref_fast_exp) or 0, *known is -1 and
  * *dec -1 where it decides, with its *hi, *lo, operation for operation; other lanes are left to
  * ref_decide itself. */
-static inline __attribute__((always_inline)) void
-dxv_decide(const dxv *s, const dxv *c, const dxv *err, dxv *hi, dxv *lo, dxvi *dec, dxvi *known)
-{
-    typedef uint64_t dxvu __attribute__((vector_size(DXL * sizeof(double))));
-    const dxvi expm = {0x7ff0000000000000, 0x7ff0000000000000, 0x7ff0000000000000,
-                       0x7ff0000000000000};
-    const dxvi sgn = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
-    const dxv inf = {INFINITY, INFINITY, INFINITY, INFINITY};
-    dxv h = *s + *c, hb = h - *s, l = (*s - (h - hb)) + (*c - hb);
-    dxvi be_h = (dxvi)((dxvu)h >> 52) & 0x7ff, be_l = (dxvi)((dxvu)l >> 52) & 0x7ff;
-    dxvi hz = h == 0, lz = l == 0, ez = *err == 0;
-    dxvi fast_h = (be_h != 0x7ff) & (be_h - 1023 >= REF_FAST_EMIN);
-    dxvi fast_l = (be_l != 0x7ff) & (be_l - 1023 >= REF_FAST_EMIN);
-    *known = (*err >= 0) & (*err < inf) & (hz | fast_h) & (lz | fast_l);
-    /* r = ref_round_lo_bits(l) */
-    dxv rc = (dxv)((dxvi)l & expm) * (0x1.8p0 * 0x1p21), r = (l + rc) - rc;
-    /* h = 0: decided only when exact (0, 0); err = 0: (h, round(l)); else both tests. Every
-     * lane exact (the sums of exact terms nearly always are): all decided, no tests */
-    dxvi inexact = ~ez;
-    *dec = ez;
-    if (dxv_any(&inexact)) {
-        /* half_gaps(|h|, 53) and half_gaps(|r|, REF_LO_BITS) */
-        dxv a = DXV_ABS(h), e2 = (dxv)((dxvi)h & expm), g = e2 * 0x1p-53;
-        dxv tw = (dxv)(((dxvi)(g * 0.5) & (a == e2)) | ((dxvi)g & ~(a == e2)));
-        dxv L = (dxv)((dxvi)l ^ ((dxvi)h & sgn));
-        dxvi t1 = ((g - L) * (1 - 0x1p-50) > *err) & ((tw + L) * (1 - 0x1p-50) > *err);
-        _Static_assert(REF_LO_BITS == 32, "the gap below is 2^-32 of r's binade");
-        dxv ar = DXV_ABS(r), e2r = (dxv)((dxvi)r & expm), gr = e2r * 0x1p-32;
-        dxv twr = (dxv)(((dxvi)(gr * 0.5) & (ar == e2r)) | ((dxvi)gr & ~(ar == e2r)));
-        dxv lam = (dxv)((dxvi)l ^ ((dxvi)r & sgn));
-        dxvi t2 = (((ar + gr) - lam) > *err) & ((lam - (ar - twr)) > *err);
-        *dec = (hz & ez) | (~hz & (ez | (t1 & ~lz & t2)));
+#define GRID_DECIDE(name, V, VI, ABS, ANY, ATTR)                                                   \
+    static inline __attribute__((always_inline)) ATTR void name(const V *s, const V *c,           \
+                                                                const V *err, V *hi, V *lo,       \
+                                                                VI *dec, VI *known)               \
+    {                                                                                              \
+        typedef uint64_t vu_ __attribute__((vector_size(sizeof(V))));                              \
+        const VI expm = (VI){0} + 0x7ff0000000000000, sgn = (VI){0} + INT64_MIN;                  \
+        const V inf = (V){0} + INFINITY;                                                           \
+        V h = *s + *c, hb = h - *s, l = (*s - (h - hb)) + (*c - hb);                               \
+        VI be_h = (VI)((vu_)h >> 52) & 0x7ff, be_l = (VI)((vu_)l >> 52) & 0x7ff;                   \
+        VI hz = h == 0, lz = l == 0, ez = *err == 0;                                               \
+        VI fast_h = (be_h != 0x7ff) & (be_h - 1023 >= REF_FAST_EMIN);                              \
+        VI fast_l = (be_l != 0x7ff) & (be_l - 1023 >= REF_FAST_EMIN);                              \
+        *known = (*err >= 0) & (*err < inf) & (hz | fast_h) & (lz | fast_l);                       \
+        /* r = ref_round_lo_bits(l) */                                                             \
+        V rc = (V)((VI)l & expm) * (0x1.8p0 * 0x1p21), r = (l + rc) - rc;                          \
+        /* h = 0: decided only when exact (0, 0); err = 0: (h, round(l)); else both tests.       \
+         * Every lane exact (the sums of exact terms nearly always are): all decided, no tests */ \
+        VI inexact = ~ez;                                                                          \
+        *dec = ez;                                                                                 \
+        if (ANY(&inexact)) {                                                                       \
+            /* half_gaps(|h|, 53) and half_gaps(|r|, REF_LO_BITS) */                               \
+            V a = ABS(h), e2 = (V)((VI)h & expm), g = e2 * 0x1p-53;                                \
+            V tw = (V)(((VI)(g * 0.5) & (a == e2)) | ((VI)g & ~(a == e2)));                        \
+            V L = (V)((VI)l ^ ((VI)h & sgn));                                                      \
+            VI t1 = ((g - L) * (1 - 0x1p-50) > *err) & ((tw + L) * (1 - 0x1p-50) > *err);         \
+            V ar = ABS(r), e2r = (V)((VI)r & expm), gr = e2r * 0x1p-32;                            \
+            V twr = (V)(((VI)(gr * 0.5) & (ar == e2r)) | ((VI)gr & ~(ar == e2r)));                 \
+            V lam = (V)((VI)l ^ ((VI)r & sgn));                                                    \
+            VI t2 = (((ar + gr) - lam) > *err) & ((lam - (ar - twr)) > *err);                      \
+            *dec = (hz & ez) | (~hz & (ez | (t1 & ~lz & t2)));                                     \
+        }                                                                                          \
+        *hi = (V)((VI)h & ~hz);                                                                    \
+        *lo = (V)((((VI)l & lz) | ((VI)r & ~lz)) & ~hz);                                           \
     }
-    *hi = (dxv)((dxvi)h & ~hz);
-    *lo = (dxv)((((dxvi)l & lz) | ((dxvi)r & ~lz)) & ~hz);
-}
+_Static_assert(REF_LO_BITS == 32, "the decision's gap below is 2^-32 of r's binade");
+GRID_DECIDE(dxv_decide, dxv, dxvi, DXV_ABS, dxv_any, )
+GRID_DECIDE(dxw_decide, dxw, dxwi, DXW_ABS, dxw_any, GRID_V4) /* eight lanes (AVX-512) */
 
 /* What dx of batch n needs besides the points and their terms: the ambiguous points (amb), per
  * element the ones that may reach it (tn, tl), the certain points reaching each element (R). */

@@ -494,6 +494,37 @@ static void range_many_terms(void **state)
     free(go); free(in); free(gr);
 }
 
+/* input_grad's lanes where an element's exact sum is not decided: its 16 terms (16 points on
+ * the corner of input pixels (15, 15) .. (16, 16), weights 1/4) have magnitudes 2^-165 .. 2, so
+ * the split sums' second addition drops bits (err > 0) and Ziv's test cannot round lo (found by
+ * simulating the sums in double: with err taken as 0 the answer differs from the exact sum's).
+ * Even planes have these terms, odd ones g = 1/2 (exact, decided), so a group's lanes differ;
+ * 64×64 planes make a work item hold both groups of the eight planes (dx_chunk_items), which
+ * finish together (dx_finish8 on AVX-512). Pure MPFR decides those elements. */
+static void undecided_lanes(void **state)
+{
+    (void)state;
+    static const double hard[16] = {
+        0x1.3cb5a68p-80, -0x1.fb0c17p-110, -0x1.a3b219p-30, -0x1.3aef7cp-30,
+        0x1.95af6dp+0, 0x1.6f5398p+0, -0x1.cb93c6p-80, -0x1.52f335p-80,
+        0x1.2f32ap-165, -0x1.73f2d4p+0, -0x1.12c2458p-80, 0x1.da55f5p-30,
+        0x1.78fe9c8p+0, 0x1.af8a888p-80, 0x1.7f008e8p-110, 0x1.8cc1298p-80};
+    ref_grid_params p = {.n = 1, .c = 8, .h_in = 64, .w_in = 64, .h_out = 4, .w_out = 4,
+                         .interpolation = REF_INTERP_BILINEAR, .padding = REF_PAD_ZEROS};
+    int64_t nin = p.c * p.h_in * p.w_in;
+    double go[8 * 16], *in = malloc((size_t)nin * 8), gr[16 * 2];
+    for (int64_t i = 0; i < 8 * 16; i++)
+        go[i] = i / 16 % 2 ? 0.5 : hard[i % 16];
+    for (int64_t i = 0; i < nin; i++)
+        in[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+    for (int64_t i = 0; i < 16 * 2; i++)
+        gr[i] = -0.5; /* ((x + 1)·64 − 1)/2 = 15.5 on both axes: weights 1/2 */
+    ref_options fo;
+    fast_vs_mpfr(&p, go, in, gr, REF_DT_DOUBLE, 2, &fo, NULL);
+    assert_true(fo.mpfr_fallbacks > 0); /* the hard planes' elements went to MPFR */
+    free(in);
+}
+
 /* Nearest's unit sums in chunks without the channel-innermost copies (hw_out·C past
  * TRANSPOSE_MAX, 2^21 doubles: 512·512·9), as the vendor's large cases have them: four planes
  * at once (dx_sum_unit4) against one at a time (dx_sum_unit, the code before it), every field
@@ -567,7 +598,8 @@ int main(void)
                                        cmocka_unit_test(range_in_lanes),
                                        cmocka_unit_test(eight_lanes),
                                        cmocka_unit_test(range_many_terms),
-                                       cmocka_unit_test(sparse_marks)};
+                                       cmocka_unit_test(sparse_marks),
+                                       cmocka_unit_test(undecided_lanes)};
     const struct CMUnitTest once[] = {cmocka_unit_test(unit_lanes_without_copies)};
     int failed = cmocka_run_group_tests_name("eight lanes", tests, lanes_8, NULL);
     failed += cmocka_run_group_tests_name("four lanes", tests, lanes_4, NULL);
