@@ -140,6 +140,11 @@ typedef int64_t bcvi __attribute__((vector_size(BC_LANES * sizeof(double))));
 #define BCV_ABS(x) ((bcv)((bcvi)(x) & INT64_MAX))
 #define BCV_PICK(m, a, b) ((bcv)(((bcvi)(a) & (m)) | ((bcvi)(b) & ~(m)))) /* m ? a : b */
 
+/* −1 in a lane whose |x| lies in the fast range [2^-900, 2^900], else 0 (NaN too), from mb,
+ * |x|'s bits as integers (their order is the doubles'): the sign bits of two differences */
+#define BC_FAST_RANGE(mb)                                                                          \
+    (~((((mb) - (int64_t)0x07b0000000000000) | ((int64_t)0x7830000000000000 - (mb))) >> 63))
+
 /* r = fma(a, b, c) lane by lane (a macro: no vector in the ABI); one instruction where the
  * target has it */
 #define BCV_FMA(r, a, b, c)                                                                        \

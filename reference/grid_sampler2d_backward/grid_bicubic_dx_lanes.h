@@ -58,8 +58,11 @@ static inline __attribute__((always_inline)) void BCW_(fast_add)(BCW_(lsum) *L, 
     V p = whi * g, np = -p, lo = {0};
     for (int l = 0; l < BCW; l++) /* ref_dd_mul_d's words before its normalisation */
         lo[l] = fma(wlo[l], g[l], fma(whi[l], g[l], np[l]));
+    /* in: 2^-900 ≤ |p| ≤ 2^900, act: g ≠ 0, on the bits as integers (GCC 12 makes these
+     * comparisons of doubles a lane at a time: half the loop's instructions were their moves) */
     V m = (V)((VI)p & INT64_MAX);
-    VI in = (m >= 0x1p-900) & (m <= 0x1p900), act = L->ok & (g != 0), add = act & in;
+    VI gb = (VI)g & INT64_MAX, in = BC_FAST_RANGE((VI)m);
+    VI act = L->ok & ((gb | -gb) >> 63), add = act & in;
     L->ok &= ~act | in;
     p = (V)((VI)p & add);
     lo = (V)((VI)lo & add);

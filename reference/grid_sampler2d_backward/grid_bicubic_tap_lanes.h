@@ -30,7 +30,7 @@ static inline __attribute__((always_inline)) void BCW_(tap_add)(BCW_(tsum) *t, d
      * makes these comparisons of doubles a lane at a time here */
     VI vb = (VI)v & INT64_MAX, mb = (VI)m;
     VI act = (vb | -vb) >> 63;
-    VI in = ~(((mb - (int64_t)0x07b0000000000000) | ((int64_t)0x7830000000000000 - mb)) >> 63);
+    VI in = BC_FAST_RANGE(mb);
     VI add = act & in;
     t->bad |= act & ~in;
     V s = t->s + p, bb = s - t->s, al = (t->s - (s - bb)) + (p - bb); /* ref_two_sum */

@@ -175,6 +175,84 @@ static void hand_derived_zeros(void **state)
     ref_output_free(&og);
 }
 
+/* Keys' kernel (A = −3/4) and its derivative at tap k of t (w_k = K(t + 1 − k), dw_k its
+ * derivative in t), by the formulas of grid_bicubic.c's opening comment */
+static void keys(double t, int k, double *w, double *dw)
+{
+    double s = fabs(t + 1 - k), sg = t + 1 - k < 0 ? -1 : 1;
+    *w = s <= 1 ? 1.25 * s * s * s - 2.25 * s * s + 1
+               : -0.75 * s * s * s + 3.75 * s * s - 6 * s + 3;
+    *dw = sg * (s <= 1 ? 3.75 * s * s - 4.5 * s : -2.25 * s * s + 7.5 * s - 6);
+}
+
+/* grid_grad's value and bound data by the model alone, for points whose coordinates FP32 forms
+ * exactly (δ = 0, so e_w = 3/2·u + 256u and e_dw = 9/2·u + 192u, u = 2^-24) off the cell edges,
+ * values multiples of 1/8 (every product and sum exact in long double): comp 0 (x) has the
+ * factors |dwx|·|wy|·mult_x, comp 1 |wx|·|dwy|·mult_y; coord_err Σ|g·val|·mult·(ex·fy + fx·ey +
+ * ex·ey), under_mag Σ max(1, |g|)·max(1, |val|)·2·max(1, mult)·2^-1070, both it and sum_abs
+ * times 1 + (nterms + 8)·2^-52. Zeros, not align_corners, 3 channels, input 5×6 (mult 3 and 5/2:
+ * the components' factors all differ), values within ±1 and within ±2. */
+static void dgrid_bounds_hand_derived(void **state)
+{
+    (void)state;
+    enum { C = 3, H = 5, W = 6, P = 3 };
+    ref_grid_params p = bicubic(1, C, H, W, 1, P, REF_PAD_ZEROS, false);
+    double gr[2 * P] = {0.25, -0.5, -0.625, 0.375, 0.875, 0.8125}, go[C * P], in[C * H * W];
+    const double u = 0x1p-24, e[2][2] = {{4.5 * u + 192 * u, 1.5 * u + 256 * u}, /* x: edw, ew */
+                                         {1.5 * u + 256 * u, 4.5 * u + 192 * u}}; /* y: ew, edw */
+    const double mult[2] = {W / 2.0, H / 2.0}, size[2] = {W, H};
+    for (int scale = 1; scale <= 2; scale++) {
+        for (int i = 0; i < C * P; i++)
+            go[i] = ((i * 5 + 3) % 17 - 8) / 8.0;
+        for (int i = 0; i < C * H * W; i++)
+            in[i] = scale * ((i * 7 + 2) % 17 - 8) / 8.0;
+        ref_output og;
+        run(&p, go, in, gr, REF_DT_FLOAT, NULL, &og);
+        for (int pt = 0; pt < P; pt++) {
+            double w[2][4], dw[2][4];
+            int64_t i0[2];
+            for (int a = 0; a < 2; a++) {
+                double c = ((gr[2 * pt + a] + 1) * size[a] - 1) / 2;
+                i0[a] = (int64_t)floor(c);
+                for (int k = 0; k < 4; k++)
+                    keys(c - (double)i0[a], k, &w[a][k], &dw[a][k]);
+            }
+            for (int cm = 0; cm < 2; cm++) {
+                long double val = 0, sabs = 0, cerr = 0, under = 0;
+                int64_t nt = 0;
+                for (int ky = 0; ky < 4; ky++)
+                    for (int kx = 0; kx < 4; kx++) {
+                        int64_t yi = i0[1] - 1 + ky, xi = i0[0] - 1 + kx;
+                        if (yi < 0 || yi >= H || xi < 0 || xi >= W)
+                            continue;
+                        nt++;
+                        double fx = cm == 0 ? dw[0][kx] : w[0][kx];
+                        double fy = cm == 0 ? w[1][ky] : dw[1][ky];
+                        double ex = e[0][cm], ey = e[1][cm];
+                        for (int ch = 0; ch < C; ch++) {
+                            long double g = go[ch * P + pt], v = in[(ch * H + yi) * W + xi];
+                            long double a = fabsl(g * v);
+                            val += g * v * fx * fy * mult[cm];
+                            sabs += a * fabs(fx) * fabs(fy) * mult[cm];
+                            cerr += a * mult[cm] * (ex * fabs(fy) + fabs(fx) * ey + ex * ey);
+                            under += fmaxl(1, fabsl(g)) * fmaxl(1, fabsl(v)) * 2 * mult[cm];
+                        }
+                    }
+                const ref_value *v = &og.v[2 * pt + cm];
+                long double k = 1 + (long double)(nt * C + 8) * 0x1p-52L;
+                assert_int_equal(v->nterms, nt * C);
+                assert_int_equal(og.flags[2 * pt + cm], 0);
+                assert_true(v->hi == (double)val);
+                assert_true(fabsl(v->sum_abs - sabs * k) <= sabs * 0x1p-45L);
+                assert_true(fabsl(v->coord_err - cerr * k) <= cerr * 0x1p-45L);
+                assert_true(fabsl(v->under_mag - under * k * REF_UNDER_SCALE) <=
+                            under * REF_UNDER_SCALE * 0x1p-45L + 0x1p-1074);
+            }
+        }
+        ref_output_free(&og);
+    }
+}
+
 /* Non-finite classes. Exact coordinates on a cell edge (t = 0, δ = 0): the weights are 0, 1, 0,
  * 0 in every format, so an infinite input on the tap of weight 0 gives grid_grad x = NaN
  * (0·∞) for certain: judged. The same point at a coordinate the device rounds (FP32, δ > 0) and
@@ -828,6 +906,7 @@ int main(void)
         cmocka_unit_test(agrees_with_torch),     cmocka_unit_test(element_mpfr_agrees),
         cmocka_unit_test(hand_derived_border),   cmocka_unit_test(hand_derived_reflection),
         cmocka_unit_test(hand_derived_zeros),    cmocka_unit_test(nonfinite_classes),
+        cmocka_unit_test(dgrid_bounds_hand_derived),
         cmocka_unit_test(nonfinite_coordinate),  cmocka_unit_test(partial_product_overflow),
         cmocka_unit_test(bounds_are_numbers),    cmocka_unit_test(sum_near_overflow),
         cmocka_unit_test(nonfinite_times_underflow), cmocka_unit_test(nan_on_vanishing_tap),
