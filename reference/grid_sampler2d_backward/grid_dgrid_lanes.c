@@ -252,29 +252,41 @@ dlanes_sums(const dlanes *L, const dlane_comp q[2], int64_t C, int64_t go_cs, in
  * two fifths fewer for eight points). Each lane makes the same operations on the same values in
  * the same order, so r[h] is bitwise what dlanes_fill gives group h. masked: a lane of either
  * group skips a term; the other group's masks are 0, which keep every term, as the unmasked
- * loop adds them. */
+ * loop adds them. Only the magnitudes take masks: the |terms| and coordinate terms skip by a
+ * weight or δ·sens of +0 (dlanes_fill8_consts), so with unit the loop is the unmasked one. */
 #define DXW_KEEP(x, m) ((dxw)((dxwi)(x) & ~(m)))
 #define DXW_CAT(a, b) __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7)
 #define DXW_HALF(x, h)                                                                             \
     ((h) ? __builtin_shufflevector(x, x, 4, 5, 6, 7) : __builtin_shufflevector(x, x, 0, 1, 2, 3))
+
+/* dlanes_fill8's constants, both groups side by side: the weights and δ·sens per corner, each +0
+ * where a lane skips that term (its |term| or coordinate term), and the magnitudes' masks
+ * (skip[k]: both components skip the same, dlane_same_skips). The lean data's terms are finite,
+ * so a skipped term is +0 |val·(g·0)| or |vg|·0, as a masked one is: the loop needs no masks. */
+static inline __attribute__((always_inline)) void
+dlanes_fill8_consts(const dlane_comp *q[2], dxw w[2][4], dxw sdl[2][4], dxwi skip[4])
+{
+    for (int comp = 0; comp < 2; comp++)
+        for (int k = 0; k < 4; k++) {
+            dxwi m = DXW_CAT(q[0][comp].skip[k], q[1][comp].skip[k]);
+            dxwi cm = DXW_CAT(q[0][comp].cskip[k], q[1][comp].cskip[k]);
+            w[comp][k] = DXW_KEEP(DXW_CAT(q[0][comp].w[k], q[1][comp].w[k]), m);
+            sdl[comp][k] = DXW_KEEP(DXW_CAT(q[0][comp].sdl, q[1][comp].sdl), cm);
+            if (comp == 0)
+                skip[k] = m;
+        }
+}
 
 static inline __attribute__((always_inline)) void
 dlanes_fill8(const dlanes *L[2], const dlane_comp *q[2], int64_t C, int64_t go_cs, int64_t in_cs,
              bool masked, bool unit, dlane_sums r[2])
 {
     const dxw one = (dxw){0} + 1, zero = {0};
-    dxw w[2][4], sdl[2], s[4], c[4], e[4], mag = zero, sabs[2] = {zero, zero};
+    dxw w[2][4], sdl[2][4], s[4], c[4], e[4], mag = zero, sabs[2] = {zero, zero};
     dxw cerr[2] = {zero, zero};
-    dxwi skip[2][4], cskip[2][4];
+    dxwi skip[4];
     const double *gb[8], *vb[4][8];
-    for (int comp = 0; comp < 2; comp++) {
-        sdl[comp] = DXW_CAT(q[0][comp].sdl, q[1][comp].sdl);
-        for (int k = 0; k < 4; k++) {
-            w[comp][k] = DXW_CAT(q[0][comp].w[k], q[1][comp].w[k]);
-            skip[comp][k] = DXW_CAT(q[0][comp].skip[k], q[1][comp].skip[k]);
-            cskip[comp][k] = DXW_CAT(q[0][comp].cskip[k], q[1][comp].cskip[k]);
-        }
-    }
+    dlanes_fill8_consts(q, w, sdl, skip);
     for (int j = 0; j < 8; j++) {
         gb[j] = L[j / 4]->gb[j % 4];
         for (int k = 0; k < 4; k++)
@@ -304,17 +316,12 @@ dlanes_fill8(const dlanes *L[2], const dlane_comp *q[2], int64_t C, int64_t go_c
                 dxwi big = aval >= one;
                 dxw gm = (dxw)(((dxwi)aval & big) | ((dxwi)one & ~big)) * mg;
                 grid_under_round_w(&gm);
-                mag += masked ? DXW_KEEP(gm, skip[0][k]) : gm;
+                mag += masked ? DXW_KEEP(gm, skip[k]) : gm;
             }
 #pragma GCC unroll 2
-            for (int comp = 0; comp < 2; comp++) {
-                dxw ats = DXW_ABS(val * (g * w[comp][k])), vgs = DXW_ABS(vg) * sdl[comp];
-                if (masked) {
-                    ats = DXW_KEEP(ats, skip[comp][k]);
-                    vgs = DXW_KEEP(vgs, cskip[comp][k]);
-                }
-                sabs[comp] += ats;
-                cerr[comp] += vgs;
+            for (int comp = 0; comp < 2; comp++) { /* a skipped term +0: w or sdl +0 */
+                sabs[comp] += DXW_ABS(val * (g * w[comp][k]));
+                cerr[comp] += DXW_ABS(vg) * sdl[comp][k];
             }
         }
     }
@@ -464,12 +471,10 @@ GRID_CLONES static int dgrid_lanes2(const gctx *G, const batch_view *bv, const g
     }
     const dlanes *Lp[2] = {&L[0], &L[1]};
     const dlane_comp *qp[2] = {q[0], q[1]};
-    if (wide && masked && unit)
-        dlanes_fill8(Lp, qp, C, go_cs, in_cs, true, true, r);
+    if (wide && unit) /* no magnitudes: masked or not the same loop */
+        dlanes_fill8(Lp, qp, C, go_cs, in_cs, false, true, r);
     else if (wide && masked)
         dlanes_fill8(Lp, qp, C, go_cs, in_cs, true, false, r);
-    else if (wide && unit)
-        dlanes_fill8(Lp, qp, C, go_cs, in_cs, false, true, r);
     else if (wide)
         dlanes_fill8(Lp, qp, C, go_cs, in_cs, false, false, r);
     for (int h = 0; h < 2; h++) {
