@@ -161,6 +161,9 @@ void cts_dev_tensor_read_back(const cts_dev_tensor *d, double *out);
  * 2 MiB pages inside it (MADV_HUGEPAGE), not faulted in one at a time by the writes
  * (tools/bench-fresh-pages). NULL when memory ran out. */
 void *cts_malloc_written(size_t bytes);
+/* Decode FP16 images without the CPU's F16C conversion (the portable loop alone), for the
+ * tests and tools/bench-decode: the same values either way. */
+extern bool cts_decode_no_f16c;
 /* Decode logical elements first .. first + n - 1 of host image img (sent or back) into out. */
 void cts_dev_tensor_decode(const cts_dev_tensor *d, const unsigned char *img, int64_t first,
                            int64_t n, double *out);

@@ -224,10 +224,11 @@ static bool same_value(double a, double b)
 /* A plain view's decode (one dtype test per run of elements, the vector loops of FP16, BF16 and
  * FP32) gives, element by element and bit for bit, what cts_decode gives each element alone:
  * every FP16 and BF16 pattern, and FP32 patterns of every exponent with both signs, NaNs and
- * subnormals among them; from offsets that start inside the image. */
-static void test_decode_runs(void **state)
+ * subnormals among them; from offsets that start inside the image. FP16 both by the CPU's F16C
+ * conversion (where it has one) and by the portable loop (cts_decode_no_f16c). */
+static void decode_runs(bool no_f16c)
 {
-    (void)state;
+    cts_decode_no_f16c = no_f16c;
     static const ref_dtype dts[] = {REF_DT_FLOAT16, REF_DT_FLOAT, REF_DT_BF16, REF_DT_INT32};
     for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
         cts_tensor tt = {.name = "x", .is_output = true, .rank = 1, .dims = {65536},
@@ -256,6 +257,14 @@ static void test_decode_runs(void **state)
         free(got);
         cts_dev_tensor_free(NULL, &d);
     }
+    cts_decode_no_f16c = false;
+}
+
+static void test_decode_runs(void **state)
+{
+    (void)state;
+    decode_runs(false);
+    decode_runs(true);
 }
 
 /* The fill of test_encode_runs: element i is the value image `ctx` (a decoded image) holds. */
