@@ -29,6 +29,11 @@ void cts_fill_range(const cts_case *c, int slot, int64_t first, double *out, int
  * many elements needed libm. For tests and tools/bench-fill. */
 int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, const double *u2,
                            double *out, int64_t n);
+/* The fast path's enclosure: [lo[j], hi[j]] holds a + b·sqrt(-2·L')·C' as the libm path
+ * computes it (its IEEE operations in its order) for every L', C' with |L' - L[j]| <=
+ * 2^-40·|L[j]| and |C' - C[j]| <= 2^-40·|C[j]|, L[j] <= 0. For tests. */
+void cts_normal_enclose(double a, double b, const double *L, const double *C, double *lo,
+                        double *hi, int64_t n);
 /* When set, every normal fill takes libm's log and cos per element (the definition, no vector
  * code): the oracle of the tests and the bench's baseline. Not for concurrent toggling. */
 extern bool cts_datagen_libm_only;

@@ -181,14 +181,14 @@ void cts_fill(const cts_case *c, int slot, double *out, int64_t n)
     cts_fill_range(c, slot, 0, out, n);
 }
 
-/* unit(key, stride * (first + j) + offset) for j < n: the element's counters of a generator
- * drawing `stride` uniforms per element. */
-GEN_CLONES static void units(uint64_t key, int64_t first, uint64_t stride, uint64_t offset,
-                             double *out, int64_t n)
+/* unit(key, 2 · (first + j) + offset) for j < n: the element's counters of a generator
+ * drawing two uniforms per element (the stride a constant: no 64-bit multiply for it). */
+GEN_CLONES static void units(uint64_t key, int64_t first, uint64_t offset, double *out,
+                             int64_t n)
 {
 #pragma omp simd
     for (int64_t j = 0; j < n; j++)
-        out[j] = unit(key, stride * (uint64_t)(first + j) + offset);
+        out[j] = unit(key, 2 * (uint64_t)(first + j) + offset);
 }
 
 GEN_CLONES static void uniform(uint64_t key, double a, double b, int64_t first, double *out,
@@ -268,7 +268,11 @@ GEN_CLONES static void vec_cos(const double *t, double *out, int64_t n)
 
 /* [lo, hi] holding every a + b·sqrt(-2·L')·C' (the libm path's IEEE operations, in its order)
  * over |L' - L| <= eps·|L|, |C' - C| <= eps·|C|: each operation rounds monotonically, so the
- * ends come from the ends (a product's from its four corners). */
+ * ends come from the ends (a product's from its four corners). The square root's ends are
+ * s·(1 ∓ eps) rounded, s = sqrt(-2·L): one root, not two. sqrt(-2·L') is within
+ * (eps/2 + 2^-52)·s of s (a root halves a relative error; s is within 2^-53 of the exact
+ * root), and eps/2 leaves room for that 2^-52 and the products' own 2^-53. -2·L is exact and
+ * ±0 or at least 2^-52: nothing here is subnormal. */
 /* Vector code only without errno (-fno-math-errno, conformance/CMakeLists.txt): sqrt's
  * operand is never negative here, but errno's branch would stop the vectorizer. */
 GEN_CLONES static void enclose(double a, double b, const double *L, const double *C,
@@ -277,9 +281,9 @@ GEN_CLONES static void enclose(double a, double b, const double *L, const double
     const double eps = 0x1p-40;
 #pragma omp simd
     for (int64_t j = 0; j < n; j++) {
-        double dl = fabs(L[j]) * eps, dc = fabs(C[j]) * eps + 0x1p-1022;
-        double s1 = sqrt(-2 * (L[j] + dl)), s2 = sqrt(-2 * (L[j] - dl));
-        double q1 = b * s1, q2 = b * s2, c1 = C[j] - dc, c2 = C[j] + dc;
+        double dc = fabs(C[j]) * eps + 0x1p-1022, s = sqrt(-2 * L[j]);
+        double q1 = b * (s * (1 - eps)), q2 = b * (s * (1 + eps));
+        double c1 = C[j] - dc, c2 = C[j] + dc;
         double p1 = q1 * c1, p2 = q1 * c2, p3 = q2 * c1, p4 = q2 * c2;
         double mn = p1 < p2 ? p1 : p2, mx = p1 < p2 ? p2 : p1;
         mn = p3 < mn ? p3 : mn, mx = p3 > mx ? p3 : mx;
@@ -288,11 +292,42 @@ GEN_CLONES static void enclose(double a, double b, const double *L, const double
     }
 }
 
+void cts_normal_enclose(double a, double b, const double *L, const double *C, double *lo,
+                        double *hi, int64_t n)
+{
+    enclose(a, b, L, C, lo, hi, n);
+}
+
 GEN_CLONES static void log_cos_args(const double *u1, const double *u2, double *w, double *t,
                                     int64_t n)
 {
 #pragma omp simd
     for (int64_t j = 0; j < n; j++) w[j] = 1.0 - u1[j], t[j] = 2 * M_PI * u2[j];
+}
+
+/* Both ends of the enclosure are the same dtype value, a signed zero's sign included: the same
+ * bits and not NaN (so lo == hi with the same sign), in operations that run as vector code. */
+static inline bool decided(double lo, double hi)
+{
+    uint64_t x, y;
+    memcpy(&x, &lo, sizeof x);
+    memcpy(&y, &hi, sizeof y);
+    return (x == y) & (lo == lo);
+}
+
+/* out[j] = lo[j] where decided, out[j] kept elsewhere (it may be the element's u1, which the
+ * fallback still reads); returns how many are undecided. */
+GEN_CLONES static int64_t take_decided(const double *lo, const double *hi, double *out,
+                                       int64_t n)
+{
+    int64_t undecided = 0;
+#pragma omp simd reduction(+ : undecided)
+    for (int64_t j = 0; j < n; j++) {
+        bool d = decided(lo[j], hi[j]);
+        out[j] = d ? lo[j] : out[j];
+        undecided += !d;
+    }
+    return undecided;
 }
 
 int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, const double *u2,
@@ -313,15 +348,12 @@ int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, c
             round_narrow(lo, m, dt);
             round_narrow(hi, m, dt);
         }
-        for (int64_t j = 0; j < m; j++) {
-            bool same = lo[j] == hi[j] && signbit(lo[j]) == signbit(hi[j]);
-            if (same) {
-                out[j0 + j] = lo[j];
-            } else {
+        if (!take_decided(lo, hi, out + j0, m)) continue;
+        for (int64_t j = 0; j < m; j++)
+            if (!decided(lo[j], hi[j])) {
                 out[j0 + j] = to_dtype(box_muller(a, b, u1[j0 + j], u2[j0 + j]), dt);
                 slow++;
             }
-        }
     }
     return slow;
 }
@@ -339,8 +371,8 @@ static void normal(uint64_t key, double a, double b, ref_dtype dt, int64_t first
     for (int64_t j0 = 0; j0 < n; j0 += GEN_BLOCK) {
         int64_t m = n - j0 < GEN_BLOCK ? n - j0 : GEN_BLOCK;
         double *x = out + j0;
-        units(key, first + j0, 2, 0, x, m);
-        units(key, first + j0, 2, 1, u2, m);
+        units(key, first + j0, 0, x, m);
+        units(key, first + j0, 1, u2, m);
         if (!fast) {
             for (int64_t j = 0; j < m; j++) x[j] = box_muller(a, b, x[j], u2[j]);
             continue;

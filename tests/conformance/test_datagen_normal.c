@@ -176,11 +176,48 @@ static void test_fallback_rate(void **state)
     free(u2);
 }
 
+/* x + d rounded, or the next double toward x when rounding took it past |d|. */
+static double step_inside(double x, double d)
+{
+    double y = x + d;
+    return fabs(y - x) > fabs(d) ? nextafter(y, x) : y;
+}
+
+/* The enclosure's promise (data.h) at its corners: L' and C' the doubles nearest to L·(1 ± e)
+ * and C·(1 ± e) within reach (e = 2^-40), a + b·sqrt(-2·L')·C' computed as the libm path
+ * computes it, inside [lo, hi], over random L (|L| from 2^-54 to 32), C, a and b. Expected:
+ * the IEEE operations here, on their own. */
+static void test_enclosure_corners(void **state)
+{
+    (void)state;
+    const double e = 0x1p-40;
+    uint64_t s = 2024;
+    for (int i = 0; i < 200000; i++) {
+        double r[5];
+        for (int k = 0; k < 5; k++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            r[k] = (double)(s >> 11) * U53;
+        }
+        double L = -ldexp(0.5 + r[0] / 2, (int)(r[1] * 59) - 53), C = 2 * r[2] - 1;
+        double a = (r[3] - 0.5) * 200, b = 60 * r[4] - 10, lo, hi;
+        cts_normal_enclose(a, b, &L, &C, &lo, &hi, 1);
+        double Ls[2] = {step_inside(L, L * e), step_inside(L, -L * e)};
+        double Cs[2] = {step_inside(C, C * e), step_inside(C, -C * e)};
+        for (int p = 0; p < 2; p++)
+            for (int q = 0; q < 2; q++) {
+                double v = a + b * sqrt(-2 * Ls[p]) * Cs[q];
+                if (!(lo <= v && v <= hi))
+                    fail_msg("L %a C %a a %a b %a: %a outside [%a, %a]", L, C, a, b, v, lo, hi);
+            }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crafted_uniforms),
         cmocka_unit_test(test_midpoints),
+        cmocka_unit_test(test_enclosure_corners),
         cmocka_unit_test(test_fallback_rate),
         cmocka_unit_test(test_random_fills),
     };
