@@ -318,8 +318,9 @@ typedef struct {
 
 /* Receives each chunk: the outputs in slot order, each output's elements in index order, so a
  * harness can judge each chunk and drop it. A non-zero return stops the stream (ref_case returns
- * it). Always called on the calling thread, from inside the op's OpenMP team while the other
- * threads compute the next chunk (an OpenMP region the callback opens is nested). */
+ * it). Always called on the calling thread while the other threads of the op's team compute the
+ * next chunk (grid: an OpenMP team, and a region the callback opens is nested; avg-pool: helper
+ * threads of the library's own, and a region the callback opens is not). */
 typedef int (*ref_chunk_fn)(void *ctx, const ref_chunk *chunk);
 
 /* REF_CHUNK_ELEMS elements per chunk unless the operator's model has its own default: ~2.5 MB of

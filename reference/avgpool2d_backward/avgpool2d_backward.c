@@ -2,7 +2,7 @@
  * OpenMP over elements needs no reduction): the terms gradOutput[oh][ow] / div(oh, ow) of every
  * window that covers it (facts §4), in (oh, ow) order, gathered from per-axis window tables.
  * Elements go in blocks of whole rows (their coordinates advance, no divisions), streamed by
- * one OpenMP team through a ring of chunk buffers (pool_pipe), divisors
+ * one team (ref_team_run) through a ring of chunk buffers (pool_pipe), divisors
  * as doubles when every one of the call is at most 2^53. Within a row, columns of one residue
  * modulo the stride whose windows are the same shifted by one go four at a time
  * (avgpool_lanes.c) when the gradOutput plane is regular. Fast path: with one divisor d (the
@@ -637,7 +637,7 @@ static int64_t whole_planes(int64_t n, const ref_avgpool_params *p)
     return hw > 0 && hw <= n ? n - n % hw : whole_rows(n, p->w);
 }
 
-/* The elements of a call, chunk after chunk, in one OpenMP team: chunk c (step elements, the
+/* The elements of a call, chunk after chunk, in one team: chunk c (step elements, the
  * last fewer) is computed into buffer c % PIPE_BUFS while earlier ones are handed on, so the team
  * meets no barrier per chunk. Its blocks (whole rows, numbered across the chunks) are taken in
  * order by whichever thread is free; a thread waits only for its chunk's buffer (chunk
@@ -658,6 +658,8 @@ typedef struct {
     int64_t done[PIPE_BUFS];       /* atomic: blocks done of each buffer's chunk */
     int64_t emitted;               /* chunks handed on (thread 0's) */
     int stop;                      /* atomic: an error; every thread leaves */
+    int fail;                      /* atomic: a thread's scratch not allocated */
+    int64_t hits;                  /* atomic: elements the fast path decided */
     int rc;
 } pool_pipe;
 
@@ -748,33 +750,41 @@ static bool pipe_block(pool_pipe *P, int64_t g, bool t0, pool_scratch *S, int64_
     return !__atomic_load_n(&P->stop, __ATOMIC_RELAXED);
 }
 
-/* The pipe's blocks by the team, then (thread 0) the chunks not yet handed on. */
+/* One thread's share of the pipe: blocks until none is left, then (thread 0) the chunks not
+ * yet handed on. */
+static void pipe_work(void *ctx, int t)
+{
+    pool_pipe *P = ctx;
+    int64_t hits = 0, cap = P->C->T->h.cap * P->C->T->w.cap;
+    pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(double)),
+                      malloc((size_t)cap * sizeof(i128)), 0, 0};
+    bool fail = !(S.g && S.dv && S.d);
+    if (fail) {
+        __atomic_store_n(&P->fail, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&P->stop, 1, __ATOMIC_RELAXED);
+    }
+    for (int64_t g; !fail && (g = pipe_take(P, t == 0)) < P->blocks;)
+        if (!pipe_block(P, g, t == 0, &S, &hits))
+            break;
+    while (t == 0 && pipe_emit_next(P, true))
+        continue;
+    __atomic_fetch_add(&P->hits, hits, __ATOMIC_RELAXED);
+    free(S.g);
+    free(S.dv);
+    free(S.d);
+}
+
+/* The pipe by a team (ref_team_run: the calling thread computes from the start, the others
+ * join when they arrive); as many threads as an OpenMP region here would have. */
 static int pipe_run(pool_pipe *P, ref_options *opt)
 {
-    const pool_tabs *T = P->C->T;
-    int64_t hits = 0, cap = T->h.cap * T->w.cap;
-    int nth = opt->threads > 0 ? opt->threads : 0;
-    int fail = 0;
-#pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : hits) reduction(| : fail)
-    {
-        pool_scratch S = {malloc((size_t)cap * sizeof(double)), malloc((size_t)cap * sizeof(double)),
-                          malloc((size_t)cap * sizeof(i128)), 0, 0};
-        fail = !(S.g && S.dv && S.d);
-        if (fail)
-            __atomic_store_n(&P->stop, 1, __ATOMIC_RELAXED);
-        bool t0 = omp_get_thread_num() == 0;
-        for (int64_t g; !fail && (g = pipe_take(P, t0)) < P->blocks;)
-            if (!pipe_block(P, g, t0, &S, &hits))
-                break;
-        while (omp_get_thread_num() == 0 && pipe_emit_next(P, true))
-            continue;
-        free(S.g);
-        free(S.dv);
-        free(S.d);
-    }
-    opt->fast_hits += opt->force_mpfr ? 0 : hits;
-    opt->mpfr_fallbacks += P->numel - hits;
-    return P->rc ? P->rc : fail || P->stop ? -1 : 0;
+    int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
+    if (omp_get_active_level() >= omp_get_max_active_levels())
+        nth = 1; /* inside a region that may not nest another */
+    ref_team_run(nth, pipe_work, P);
+    opt->fast_hits += opt->force_mpfr ? 0 : P->hits;
+    opt->mpfr_fallbacks += P->numel - P->hits;
+    return P->rc ? P->rc : P->fail || P->stop ? -1 : 0;
 }
 
 /* The pipe of numel elements in chunks of step (whole rows where they fit) into the buffers cb

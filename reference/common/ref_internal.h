@@ -382,4 +382,10 @@ int ref_output_set_alts(ref_output *o, ref_altlist *lists); /* frees the lists *
  * time rather than keep a core busy (wait_until.c). */
 bool ref_wait_until(const int64_t *at, int64_t least, const int *stop);
 
+/* fn(ctx, 0) on the calling thread, started at once, and fn(ctx, t) for t = 1 .. nth − 1 on
+ * helper threads (a pool the library keeps) as they arrive; a helper arriving after fn(ctx, 0)
+ * returned runs nothing. Returns once fn(ctx, 0) and every helper's fn that started have
+ * returned (team.c). */
+void ref_team_run(int nth, void (*fn)(void *ctx, int t), void *ctx);
+
 #endif

@@ -6,6 +6,7 @@
  * either way (x = 2.5·g + 2 = 2.5 + 2.8e-17 and 0.5 − 1.1e-16 with 5 input columns, facts §4), so
  * some elements carry alternatives. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -360,6 +361,29 @@ static void test_avgpool_team_chunks_are_the_whole_answers(void **state)
     avgpool_stream_is_whole(&s);
 }
 
+/* The thread that called ref_case: every chunk is handed on from it (reference.h), whichever
+ * thread of the team computed it. */
+static pthread_t stream_caller;
+
+/* Elsewhere the stream stops (ref_case then fails: an assertion off the test's thread would
+ * not report). */
+static int gather_on_caller(void *ctx, const ref_chunk *ch)
+{
+    return pthread_equal(pthread_self(), stream_caller) ? gather_chunk(ctx, ch) : 1;
+}
+
+/* The planes above in chunks of 10 rows (48 chunks through the three buffers), on 1 and 2
+ * threads, 8 times each: each chunk reaches the callback on the calling thread. */
+static void test_avgpool_chunks_handed_on_by_the_caller(void **state)
+{
+    (void)state;
+    stream_caller = pthread_self();
+    avgpool_stream s = {4, 3, 40, 30, 20, 15, .seed = 7, .max_threads = 2, .reps = 8,
+                        .chunks = 48, .chunk_elems = 300, .max_elems = 300,
+                        .chunk = gather_on_caller};
+    avgpool_stream_is_whole(&s);
+}
+
 /* A chunk's arrays as ref_chunkbufs_init carves them: every ref_value on a cache line of its
  * own, none of the four arrays overlapping another, no alternative (index -1, count 0) where
  * the element is not ambiguous; then gathered. */
@@ -466,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_grid_stopped_stream),
         cmocka_unit_test(test_avgpool_chunks_are_the_whole_answers),
         cmocka_unit_test(test_avgpool_team_chunks_are_the_whole_answers),
+        cmocka_unit_test(test_avgpool_chunks_handed_on_by_the_caller),
         cmocka_unit_test(test_avgpool_huge_block_chunks_are_the_whole_answers),
         cmocka_unit_test(test_plan_alone_and_a_stopped_stream),
     };

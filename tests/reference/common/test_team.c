@@ -1,0 +1,145 @@
+/* ref_team_run (reference/common/team.c; declared here: the library exports reference.h
+ * alone): the calling thread runs fn(ctx, 0) itself, a helper thread joins the same call, the
+ * call returns only after a helper inside fn has left it, concurrent callers each finish, and a
+ * forked child gets helpers of its own (the parent's are not in it). */
+#define _DEFAULT_SOURCE /* usleep */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+void ref_team_run(int nth, void (*fn)(void *ctx, int t), void *ctx);
+
+typedef struct {
+    pthread_t caller, ran_as_0;
+    int helper_in;   /* atomic: a helper entered fn */
+    int helper_done; /* atomic: that helper is about to leave fn */
+    int saw_helper;  /* fn(ctx, 0) saw a helper inside before returning */
+    bool alone;      /* fn(ctx, 0) does not wait for a helper */
+} record;
+
+/* Until *flag is set or 5 s pass: whether it was set. */
+static bool await(const int *flag)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+            return true;
+        usleep(1000);
+    }
+    return false;
+}
+
+/* Thread 0 waits for a helper to come in; the helper stays 20 ms, then marks itself done. */
+static void meet(void *ctx, int t)
+{
+    record *r = ctx;
+    if (t == 0) {
+        r->ran_as_0 = pthread_self();
+        r->saw_helper = !r->alone && await(&r->helper_in);
+        return;
+    }
+    __atomic_store_n(&r->helper_in, 1, __ATOMIC_RELEASE);
+    usleep(20000);
+    __atomic_store_n(&r->helper_done, 1, __ATOMIC_RELEASE);
+}
+
+static void run_meet(record *r)
+{
+    *r = (record){.caller = pthread_self()};
+    ref_team_run(2, meet, r);
+}
+
+static void check_meet(const record *r)
+{
+    assert_true(pthread_equal(r->caller, r->ran_as_0));
+    assert_true(r->saw_helper);
+    assert_int_equal(__atomic_load_n(&r->helper_done, __ATOMIC_ACQUIRE), 1);
+}
+
+/* Twice: the first call starts the helper, the second finds it parked. */
+static void test_caller_runs_share_0_and_waits_for_a_helper_inside(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        record r;
+        run_meet(&r);
+        check_meet(&r);
+    }
+}
+
+/* One thread alone: fn(ctx, 0) on the caller, and no helper comes in later either. */
+static void test_one_thread_runs_alone(void **state)
+{
+    (void)state;
+    record r = {.caller = pthread_self(), .alone = true};
+    ref_team_run(1, meet, &r);
+    assert_true(pthread_equal(r.caller, r.ran_as_0));
+    usleep(30000);
+    assert_int_equal(__atomic_load_n(&r.helper_in, __ATOMIC_ACQUIRE), 0);
+}
+
+static void count(void *ctx, int t)
+{
+    (void)t;
+    __atomic_add_fetch((int *)ctx, 1, __ATOMIC_RELAXED);
+    usleep(2000);
+}
+
+static void *count_caller(void *arg)
+{
+    for (int k = 0; k < 20; k++)
+        ref_team_run(2, count, arg);
+    return NULL;
+}
+
+/* Two callers at once, 20 calls each: every call runs its caller's share (a caller that finds
+ * the helpers taken computes alone) and returns. */
+static void test_concurrent_callers_finish(void **state)
+{
+    (void)state;
+    int n[2] = {0, 0};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, count_caller, &n[i]), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    for (int i = 0; i < 2; i++)
+        assert_true(n[i] >= 20 && n[i] <= 40);
+}
+
+/* After the parent's helper exists: the child's call still meets a helper (exit 0), which it
+ * must start itself. */
+static void test_forked_child_gets_its_own_helper(void **state)
+{
+    (void)state;
+    record r;
+    run_meet(&r);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        run_meet(&r);
+        _exit(r.saw_helper && r.helper_done ? 0 : 1);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_caller_runs_share_0_and_waits_for_a_helper_inside),
+        cmocka_unit_test(test_one_thread_runs_alone),
+        cmocka_unit_test(test_concurrent_callers_finish),
+        cmocka_unit_test(test_forked_child_gets_its_own_helper),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
