@@ -673,12 +673,12 @@ static double *inner_alloc(const ref_grid_params *p, char **raw)
     return (double *)bc_block((size_t)(n > 0 ? n : 8) * sizeof(double), raw);
 }
 
-/* Asks for the lines bc_dgrid_point will read of point pix: its struct (2 kB: its first reads
- * of it waited), its taps and gradients (X->it, X->gt: channel-innermost), a point ahead: the
+/* Asks for the lines bc_dgrid_point will read of point pix: its struct's (its first reads of
+ * it waited), its taps and gradients (X->it, X->gt: channel-innermost), a point ahead: the
  * taps are scattered over the batch's input. */
 static void dgrid_prefetch(const bc_ctx *X, const bc_point *pt, int64_t pix)
 {
-    bc_point_prefetch(pt);
+    bc_point_prefetch(pt, pt->Dd, sizeof pt->Dd);
     if (!X->it || pt->out)
         return;
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
