@@ -623,15 +623,6 @@ bool bc_fast_done(const bc_fast *f, ref_value *v)
 
 /* ---- the stream ---- */
 
-static int batch_points(const bc_ctx *X, int64_t n, bc_point *pts, int nth)
-{
-    int64_t hw_out = X->p->h_out * X->p->w_out;
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
-    for (int64_t pix = 0; pix < hw_out; pix++)
-        point_eval(X, n, pix, &pts[pix]);
-    return 0;
-}
-
 static int64_t lanes_stride(const ref_grid_params *p)
 {
     return (p->c + BC_LANES - 1) / BC_LANES * BC_LANES;
@@ -666,19 +657,19 @@ char *bc_block(size_t total, char **raw)
     return grid_huge_block(total, raw);
 }
 
-/* A batch's input channel-innermost (dgrid_batch), a row of BC_LANES a cache line */
+/* A batch's input channel-innermost (batch_points), a row of BC_LANES a cache line */
 static double *inner_alloc(const ref_grid_params *p, char **raw)
 {
     int64_t n = p->h_in * p->w_in * lanes_stride(p);
     return (double *)bc_block((size_t)(n > 0 ? n : 8) * sizeof(double), raw);
 }
 
-/* Asks for the lines bc_dgrid_point will read of point pix: its struct (2 kB: its first reads
- * of it waited), its taps and gradients (X->it, X->gt: channel-innermost), a point ahead: the
+/* Asks for the lines bc_dgrid_point will read of point pix: its struct's (its first reads of
+ * it waited), its taps and gradients (X->it, X->gt: channel-innermost), a point ahead: the
  * taps are scattered over the batch's input. */
 static void dgrid_prefetch(const bc_ctx *X, const bc_point *pt, int64_t pix)
 {
-    bc_point_prefetch(pt);
+    bc_point_prefetch(pt, pt->Dd, sizeof pt->Dd);
     if (!X->it || pt->out)
         return;
     const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
@@ -696,37 +687,37 @@ static void dgrid_prefetch(const bc_ctx *X, const bc_point *pt, int64_t pix)
         __builtin_prefetch((const char *)(X->gt + pix * X->its) + l);
 }
 
-/* grid_grad of batch n, its points evaluated, into b, the input copied channel-innermost into
- * it (hw_in·lanes_stride doubles; NULL: read in place), gradOutput so in gt (the batch's, from
- * stream_dx) or read in place (NULL): 0, −1 out of memory. */
-static int dgrid_batch(const bc_ctx *X0, const bc_point *pts, int64_t n, int nth, ref_chunkbuf *b,
-                       double *it, const double *gt, int64_t *hits)
+/* Whether point pt's grid_grad may need interval offsets (an unresolved axis) */
+static bool dgrid_unres(const bc_point *pt)
 {
-    const ref_grid_params *p = X0->p;
-    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in;
-    bc_ctx Y = *X0, *X = &Y;
-    if (it && !X0->force) {
-        Y.its = lanes_stride(p);
-        channels_inner(X0->in + n * p->c * hw_in, p->c, hw_in, it, Y.its, nth);
-        Y.it = it;
-        Y.gt = gt;
-    }
-    ref_chunkbuf_start(b, 2 * hw_out);
-    bool any = false;
-    for (int64_t i = 0; i < hw_out; i++)
-        any = any || (!pts[i].out && (pts[i].ax[0].unres || pts[i].ax[1].unres));
+    return !pt->out && (pt->ax[0].unres || pt->ax[1].unres);
+}
+
+/* grid_grad of point i into b (iv: b's interval offsets or NULL): the components the fast path
+ * decided, or −1 out of memory */
+static int dgrid_one(const bc_ctx *X, const bc_point *pts, int64_t n, int64_t i, bc_terms *T,
+                     ref_chunkbuf *b, double *iv)
+{
+    return bc_dgrid_point(X, &pts[i], n, i, T, &b->o.v[2 * i], &b->o.flags[2 * i],
+                          iv ? iv + 4 * i : NULL);
+}
+
+/* grid_grad of the points with an unresolved axis, once every point is evaluated (any: there
+ * is one; the chunk has interval offsets only then): 0, −1 out of memory. */
+static int dgrid_unres_points(const bc_ctx *X, const bc_point *pts, int64_t n, int nth,
+                              ref_chunkbuf *b, int any, int64_t *hits)
+{
     double *iv = any ? ref_chunkbuf_ival(b) : NULL;
-    int fail = any && !iv;
-    int64_t h = 0;
+    if (!any || !iv)
+        return any ? -1 : 0;
+    int64_t hw_out = X->p->h_out * X->p->w_out, h = 0;
+    int fail = 0;
 #pragma omp parallel num_threads(nth) reduction(| : fail) reduction(+ : h)
     {
         bc_terms T = {0};
 #pragma omp for schedule(dynamic, 16)
         for (int64_t i = 0; i < hw_out; i++) {
-            if (i + 1 < hw_out)
-                dgrid_prefetch(X, &pts[i + 1], i + 1);
-            int r = bc_dgrid_point(X, &pts[i], n, i, &T, &b->o.v[2 * i], &b->o.flags[2 * i],
-                                iv ? iv + 4 * i : NULL);
+            int r = dgrid_unres(&pts[i]) ? dgrid_one(X, pts, n, i, &T, b, iv) : 0;
             fail |= r < 0;
             h += r > 0 ? r : 0;
         }
@@ -734,6 +725,51 @@ static int dgrid_batch(const bc_ctx *X0, const bc_point *pts, int64_t n, int nth
     }
     *hits += h;
     return fail ? -1 : 0;
+}
+
+/* Batch n's points; with b (else NULL) their grid_grad into b too, each block's right after
+ * its points' evaluation, while their structs are in cache (read back from memory, a point's
+ * lines waited even when asked for ahead), from the input copied channel-innermost into it
+ * (hw_in·lanes_stride doubles; NULL: read in place) and gradOutput so in gt (the batch's, or
+ * NULL: in place); those with an unresolved axis after all (dgrid_unres_points): 0, −1 out of
+ * memory. */
+static int batch_points(const bc_ctx *X0, bc_point *pts, int64_t n, int nth, ref_chunkbuf *b,
+                        double *it, const double *gt, int64_t *hits)
+{
+    const ref_grid_params *p = X0->p;
+    int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, h = 0;
+    bc_ctx Y = *X0, *X = &Y;
+    if (b && it && !X0->force) {
+        Y.its = lanes_stride(p);
+        channels_inner(X0->in + n * p->c * hw_in, p->c, hw_in, it, Y.its, nth);
+        Y.it = it;
+        Y.gt = gt;
+    }
+    if (b)
+        ref_chunkbuf_start(b, 2 * hw_out);
+    enum { PB = 16 };
+    int fail = 0, any = 0;
+#pragma omp parallel num_threads(nth) reduction(| : fail, any) reduction(+ : h)
+    {
+        bc_terms T = {0};
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t b0 = 0; b0 < hw_out; b0 += PB) {
+            int64_t end = b0 + PB < hw_out ? b0 + PB : hw_out;
+            for (int64_t i = b0; i < end; i++)
+                point_eval(X, n, i, &pts[i]);
+            for (int64_t i = b0; b && i < end; i++) {
+                if (i + 1 < end)
+                    dgrid_prefetch(X, &pts[i + 1], i + 1);
+                any |= dgrid_unres(&pts[i]);
+                int r = dgrid_unres(&pts[i]) ? 0 : dgrid_one(X, pts, n, i, &T, b, NULL);
+                fail |= r < 0;
+                h += r > 0 ? r : 0;
+            }
+        }
+        bc_terms_free(&T);
+    }
+    *hits += h;
+    return fail ? -1 : b ? dgrid_unres_points(X, pts, n, nth, b, any, hits) : 0;
 }
 
 /* input_grad, batch by batch; with kept (one buffer a batch) grid_grad too, from the same
@@ -762,9 +798,9 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
     int rc = 0;
     bc_reach R = {0}; /* its entries' block kept from batch to batch */
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
-        batch_points(X, n, pts, nth);
         channels_inner(X->go + n * p->c * hw_out, p->c, hw_out, gt, cs, nth);
-        rc = bc_reach_build(p, pts, &R);
+        rc = batch_points(X, pts, n, nth, kept ? &kept[n] : NULL, it, gt, hits);
+        rc = rc ? rc : bc_reach_build(p, pts, &R);
         for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
             int64_t nc = p->c - c0 < group ? p->c - c0 : group, ne = nc * hw_in;
             ref_chunkbuf_start(&b, ne);
@@ -800,7 +836,6 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
             rc = fail ? -1 : ref_emit(s, 3, (n * p->c + c0) * hw_in, &b);
         }
         bc_reach_reset(&R);
-        rc = rc == 0 && kept ? dgrid_batch(X, pts, n, nth, &kept[n], it, gt, hits) : rc;
     }
     bc_reach_free(&R);
     ref_chunkbuf_free(&b);
@@ -823,8 +858,7 @@ static int stream_dgrid(const bc_ctx *X, bc_point *pts, int nth, const ref_sink 
     }
     int rc = 0;
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
-        batch_points(X, n, pts, nth);
-        rc = dgrid_batch(X, pts, n, nth, &b, it, NULL, hits);
+        rc = batch_points(X, pts, n, nth, &b, it, NULL, hits);
         rc = rc ? rc : ref_emit(s, 4, n * 2 * hw_out, &b);
     }
     ref_chunkbuf_free(&b);
@@ -934,7 +968,7 @@ int grid_bicubic_element_mpfr(const ref_grid_params *p, const double *grad_outpu
 /* Per point its struct and the limbs of its 16 coefficients of ~3·100 bits (an FP32 grid
  * value's coordinate has ~100 bits; wider ones, rare, take more), 25 reach entries and its
  * gradOutput's channels (channels_inner); per input element its reach offset and mark and its
- * channels (dgrid_batch); per thread an element's terms (every point's 25 taps at worst,
+ * channels (batch_points); per thread an element's terms (every point's 25 taps at worst,
  * products of two coefficients and up to three doubles, 120 bytes each). */
 uint64_t ref_grid_bicubic_work_bytes(const ref_grid_params *p, int threads)
 {

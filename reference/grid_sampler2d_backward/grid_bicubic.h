@@ -14,17 +14,19 @@
 #define BC_PIN_D 1.5  /* and |w'_k| ≤ 3/2 each */
 
 typedef struct {
+    /* what the fast paths read (the reach, grid_grad's sums), in the struct's first lines */
     bool none;          /* no tap in bounds, on any branch (zeros, far out) */
     bool pinned;        /* every tap clamped to one edge on every branch (border, far out) */
     bool unres;         /* δ ≥ 1/2: the device's taps not modelled */
-    int64_t reach_lo, reach_hi; /* unres: the indices its taps may reach */
     int ghost;          /* −1: tap i0 − 2 may be the device's too; +1: tap i0 + 3; 0 none */
+    int64_t reach_lo, reach_hi; /* unres: the indices its taps may reach */
     int64_t idx[5];     /* taps i0−1..i0+2 and the ghost, bounded; −1 outside (zeros) */
-    bool mp;            /* w, dw initialised (MPFR formed them once) */
-    mpfr_t w[4], dw[4]; /* exact weights and derivatives in t */
     double wd[5], dwd[5]; /* their magnitudes for the bound (ghost: 0; pinned: BC_PIN_*) */
     double ew, edw;     /* the device's coefficient errors (0: exact, t = 0 and δ = 0) */
     double mult;        /* dc/dx */
+    /* the coefficients' exact forms, read where an answer falls back to MPFR (from mp on) */
+    bool mp;            /* w, dw initialised (MPFR formed them once) */
+    mpfr_t w[4], dw[4]; /* exact weights and derivatives in t */
     bool dd_ok;         /* wdd, dwdd: w, dw as dd_split forms them (int_coefficients) */
     ref_dd wdd[4], dwdd[4];
     bool ints;          /* w, dw not set: wi·2^-(3q+2), dwi·2^-(2q+2) (bc_coef forms them) */
@@ -34,8 +36,8 @@ typedef struct {
 
 typedef struct {
     bool out;           /* non-finite coordinate, or no tap in bounds */
-    bc_axis ax[2];      /* 0: x (width), 1: y (height) */
     bool dd;            /* Wd, Dd hold them within 2^-102 relative, in the fast range */
+    bc_axis ax[2];      /* 0: x (width), 1: y (height) */
     ref_dd Wd[16], Dd[2][16]; /* wx·wy and (dwx·wy·mult_x, wx·dwy·mult_y), [ky·4 + kx]; MPFR
                                * forms a product exactly only where an answer needs it */
 } bc_point;
@@ -59,12 +61,24 @@ typedef struct {
 #define BC_SUM_W 1.4
 #define BC_SUM_DW 6.1
 
-/* Asks for a point's struct (~2 kB, read a point ahead of its use: the batch's points are
- * megabytes, their first reads waited on memory) */
-static inline void bc_point_prefetch(const bc_point *pt)
+/* Asks for the lines [b, b + n) */
+static inline void bc_prefetch_range(const void *b, size_t n)
 {
-    for (size_t l = 0; l < sizeof *pt; l += 64)
-        __builtin_prefetch((const char *)pt + l);
+    for (uintptr_t l = (uintptr_t)b & ~(uintptr_t)63; l < (uintptr_t)b + n; l += 64)
+        __builtin_prefetch((const void *)l);
+}
+
+/* Asks for what the fast paths read of a point's struct, a point ahead of its use (the
+ * batch's points are megabytes, their first reads waited on memory): its flags and axes' first
+ * fields, and prod (its Wd or Dd, NULL: none) of size bytes; not the axes' exact coefficients
+ * (~1 kB of the 2.2, read where an answer falls back): all 35 lines a point filled the line
+ * fill buffers, and the prefetches waited for them. */
+static inline void bc_point_prefetch(const bc_point *pt, const void *prod, size_t size)
+{
+    bc_prefetch_range(pt, offsetof(bc_point, ax[0]) + offsetof(bc_axis, mp));
+    bc_prefetch_range(&pt->ax[1], offsetof(bc_axis, mp));
+    if (prod)
+        bc_prefetch_range(prod, size);
 }
 
 /* A growable MPFR term list per thread, with two coefficients' room for bc_coef (bc_tmp) */

@@ -281,18 +281,18 @@ static int dgrid_finish(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t 
 
 typedef double v2d __attribute__((vector_size(16)));
 
-/* Whether nc channels' g (gb) and taps' values (vb, nt of 25 a channel) are all at most 1 in
- * magnitude (NaN and ±inf are not): |x|'s bits plus 2^63 − 1 − 1.0's bits pass 2^63 exactly
- * where |x| > 1 (NaN's bits above ∞'s), or-ed together (in vectors, no branch a value). */
-static bool all_unit(const double *gb, const double *vb, int nt, int64_t nc)
+/* Whether nc channels' g (gb) and taps' values (tap i's channel j at rv[i][j·vs], nt taps)
+ * are all at most 1 in magnitude (NaN and ±inf are not): |x|'s bits plus 2^63 − 1 − 1.0's bits
+ * pass 2^63 exactly where |x| > 1 (NaN's bits above ∞'s), or-ed together (no branch a value). */
+static bool all_unit(const double *gb, const double *const *rv, int64_t vs, int nt, int64_t nc)
 {
     const uint64_t k = INT64_MAX - ref_bits_of(1.0);
     uint64_t acc = 0;
-    for (int64_t j = 0; j < nc; j++) {
+    for (int64_t j = 0; j < nc; j++)
         acc |= (ref_bits_of(gb[j]) & INT64_MAX) + k;
-        for (int i = 0; i < nt; i++)
-            acc |= (ref_bits_of(vb[j * 25 + i]) & INT64_MAX) + k;
-    }
+    for (int i = 0; i < nt; i++)
+        for (int64_t j = 0; j < nc; j++)
+            acc |= (ref_bits_of(rv[i][j * vs]) & INT64_MAX) + k;
     return !(acc >> 63);
 }
 
@@ -324,21 +324,16 @@ static inline __attribute__((always_inline)) double under_term(double g, double 
     return ref_fmax(1, fabs(g)) * REF_UNDER_SCALE * ref_fmax(1, fabs(val)) * 2 * umul;
 }
 
-/* The taps' values of channels c .. c + nb − 1 (nt taps tp, the 16 at koff, −1 absent) into vb
- * (25 a channel) and vk (16 a channel, 0 where absent): from X->it where set (a tap's channels
- * in a row), else a plane at a time (a cache miss a value: the taps are scattered over C
- * planes). */
+/* The taps' values of channels c .. c + nb − 1 (nt taps tp, the 16 at koff, −1 absent) into vk
+ * (16 a channel, 0 where absent) and, without X->it, vb (25 a channel): from X->it where set (a
+ * tap's channels in a row, which the bound sums read in place), else a plane at a time (a cache
+ * miss a value: the taps are scattered over C planes). */
 static void gather_block(const bc_ctx *X, int64_t n, int64_t c, int64_t nb, const bc_dgtap *tp,
                          int nt, const int64_t *koff, double *vb, double *vk)
 {
     const ref_grid_params *p = X->p;
     int64_t hw_in = p->h_in * p->w_in;
     if (X->it) {
-        for (int i = 0; i < nt; i++) {
-            const double *src = X->it + tp[i].off * X->its + c;
-            for (int64_t j = 0; j < nb; j++)
-                vb[j * 25 + i] = src[j];
-        }
         for (int k = 0; k < 16; k++) {
             const double *src = koff[k] >= 0 ? X->it + koff[k] * X->its + c : NULL;
             for (int64_t j = 0; j < nb; j++)
@@ -400,6 +395,8 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
      * cache misses (the taps of random coordinates are scattered over C planes) */
     enum { CB = 32 };
     double gb[CB] = {0}, vb[CB * 25], vk[CB * 16]; /* vk: by tap k, 0 where absent */
+    const double *rv[25]; /* tap i's value of the block's channel j at rv[i][j·vs] */
+    int64_t vs = X->it ? 1 : 25;
     bool ones = false; /* every g and val of the block at most 1 in magnitude (finite) */
     for (int64_t c = 0; c < p->c; c++) {
         int64_t cb = c % CB;
@@ -409,12 +406,15 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
                 gb[j] = X->gt ? X->gt[pix * X->its + c + j]
                               : X->go[(n * p->c + c + j) * hw_out + pix];
             gather_block(X, n, c, nb, tp, nt, koff, vb, vk);
-            ones = all_unit(gb, vb, nt, nb);
+            for (int i = 0; i < nt; i++)
+                rv[i] = X->it ? X->it + tp[i].off * X->its + c : vb + i;
+            ones = all_unit(gb, rv, vs, nt, nb);
         }
         double g = gb[cb];
+        int64_t o = cb * vs;
         if (ones) { /* the loop below where every test holds: finite, not big, ones */
             for (int i = 0; i < nt; i++) {
-                tap_bound_add(&tp[i], fabs(g * vb[cb * 25 + i]), mult, &sabs, &spre, &cerr);
+                tap_bound_add(&tp[i], fabs(g * rv[i][o]), mult, &sabs, &spre, &cerr);
                 under += un1;
             }
             if (fast && (cb == CB - 1 || c == p->c - 1))
@@ -423,7 +423,7 @@ int bc_dgrid_point(const bc_ctx *X, const bc_point *pt, int64_t n, int64_t pix, 
         }
         for (int i = 0; i < nt; i++) {
             const bc_dgtap *t = &tp[i];
-            double val = vb[cb * 25 + i], a = fabs(g * val);
+            double val = rv[i][o], a = fabs(g * val);
             if (!isfinite(g) || !isfinite(val)) {
                 double fin = (isfinite(g) ? fabs(g) : 1) * (isfinite(val) ? fabs(val) : 1);
                 bool nan = isnan(g) || isnan(val);

@@ -56,8 +56,10 @@ int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
     for (int pass = 0; pass < 2; pass++) {
         for (int64_t pix = 0; pix < hw_out; pix++) {
             const bc_point *pt = &pts[pix];
-            if (pix + 1 < hw_out)
-                bc_point_prefetch(pt + 1);
+            /* 4 points ahead (a point's work here is short); pass 0 reads the taps'
+             * indices, pass 1 the weights too */
+            if (pix + 4 < hw_out)
+                bc_point_prefetch(pt + 4, pass ? pt[4].Wd : NULL, sizeof pt->Wd);
             if (pt->out)
                 continue;
             const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];

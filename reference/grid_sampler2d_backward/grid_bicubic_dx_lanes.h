@@ -97,6 +97,8 @@ static void BCW_(dx_lanes_sum)(const bc_ctx *X, const bc_reach *R, const double 
         const bc_entry *en = &R->ent[i];
         if (i + 16 < ahead) /* the points are scattered: a cache miss each, 16 entries ahead */
             __builtin_prefetch(gt + R->ent[i + 16].pix * cs);
+        if (i + 64 < ahead) /* and the entries (megabytes) ahead of that read */
+            __builtin_prefetch(&R->ent[i + 64]);
         bool ghost = en->kx == 4 || en->ky == 4; /* adds to the bound only */
         for (int h = 0; h < H; h++) {
             BCW_(lsum) *L = &A[h];

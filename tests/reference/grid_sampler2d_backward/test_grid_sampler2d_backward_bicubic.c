@@ -496,6 +496,32 @@ static void unresolved_point_interval(void **state)
     ref_output_free(&og);
 }
 
+/* The same unresolved point after a resolved one in the batch (x = 0.3, g = 0.25): the resolved
+ * point's grid_grad is MPFR's element value, without interval or offsets; the unresolved one's
+ * interval lies at its own offsets (elements 2, 3), the bound derived above (g = 0.5). */
+static void unresolved_after_resolved_point(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 1, 1, 4, 1, 2, REF_PAD_REFLECTION, false);
+    double go[] = {0.25, 0.5}, in[] = {1, -2, 3, -4}, gr[] = {0.3, 0, 1e7, 0};
+    ref_output oi, og;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, &og);
+    mpfr_t e;
+    mpfr_init2(e, 200);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(ref_grid_sampler2d_backward_element_mpfr(&p, go, in, gr, 1, k, e), 0);
+        assert_true(og.v[k].hi == mpfr_get_d(e, MPFR_RNDN));
+        assert_int_equal(og.flags[k] & (REF_FLAG_INTERVAL | REF_FLAG_UNCHECKABLE), 0);
+        assert_true(og.ival[2 * k] == 0 && og.ival[2 * k + 1] == 0);
+    }
+    mpfr_clear(e);
+    assert_int_equal(og.flags[2] & (REF_FLAG_INTERVAL | REF_FLAG_UNCHECKABLE), REF_FLAG_INTERVAL);
+    assert_true(og.v[2].hi + og.ival[4] <= -34.16 && og.v[2].hi + og.ival[4] > -34.2);
+    assert_true(og.v[2].hi + og.ival[5] >= 34.16 && og.v[2].hi + og.ival[5] < 34.2);
+    ref_output_free(&oi);
+    ref_output_free(&og);
+}
+
 /* An unresolved point's unknown taps may overflow the device's products where the exact ones do
  * not: FLOAT, reflection with align_corners on an axis of 8 (period 14), x = 2·14000004.5/7 − 1:
  * c ≈ 14000004.5 (FP32's coordinate error ≈ 3.8: unresolved), exact taps 3..6; input 1.7e38 on
@@ -914,6 +940,7 @@ int main(void)
         cmocka_unit_test(beyond_range_with_unresolved_point),
         cmocka_unit_test(beyond_range_other_floor), cmocka_unit_test(unresolved_point_interval),
         cmocka_unit_test(fast_equals_mpfr),         cmocka_unit_test(unresolved_point_range),
+        cmocka_unit_test(unresolved_after_resolved_point),
         cmocka_unit_test(underflow_magnified_by_gradient),
         cmocka_unit_test(under_mag_as_subnormal_products),
         cmocka_unit_test(fast_equals_mpfr_corners), cmocka_unit_test(one_pass_equals_two),
