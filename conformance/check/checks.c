@@ -750,7 +750,7 @@ static void judge_tolerance_hashed(cts_output_judge *j, const ref_output *ref, i
     } else if (esize == 4) {
         tolerance_pass(j, ref, first, count, got, raw, 4, hash);
     } else {
-        *hash = cts_fnv1a(*hash, raw, (size_t)(count * esize));
+        *hash = cts_fnv1a_long(*hash, raw, (size_t)(count * esize));
         tolerance_pass(j, ref, first, count, got, NULL, 0, NULL);
     }
 }
@@ -770,7 +770,7 @@ void cts_judge_chunk_hashed(cts_output_judge *j, const ref_chunk *ch, const doub
         judge_tolerance_hashed(j, ch->out, ch->first, ch->out->numel, got, raw, esize, hash);
         return;
     }
-    *hash = cts_fnv1a(*hash, raw, (size_t)((ch ? ch->out->numel : j->o.numel) * esize));
+    *hash = cts_fnv1a_long(*hash, raw, (size_t)((ch ? ch->out->numel : j->o.numel) * esize));
     judge_each(j, ch, got, false);
 }
 
