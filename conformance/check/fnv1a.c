@@ -9,6 +9,7 @@
  * position, plane k is a prefix xor along the positions (a carry-less multiply by all ones). */
 #include "check.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define FNV_P 0x100000001b3ull
@@ -37,13 +38,13 @@ typedef struct {
 
 static const fnv_powers *fnv_powers_get(void)
 {
-    static fnv_powers k;
-    static int ready;
-    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) { /* the same values in any thread */
+    static _Thread_local fnv_powers k; /* each thread's own: no thread waits or races */
+    static _Thread_local bool ready;
+    if (!ready) {
         for (int r = 0; r < NACC; r++)
             for (int j = 0; j < 8; j++) k.w[r][j] = fnv_pow((uint64_t)(128 - 8 * r - j));
         k.step = fnv_pow(128);
-        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+        ready = true;
     }
     return &k;
 }
