@@ -432,7 +432,10 @@ static inline void map_step(cts_output_judge *j)
 static void map_add(cts_output_judge *j, int64_t k, double u)
 {
     if (j->map_h * j->map_w <= 0 || !j->st) return;
-    for (int gap = 0; j->at.k >= 0 && j->at.k < k && gap < 64; gap++) map_step(j);
+    map_pos at = j->at; /* stepped in a local: in the judge's fields each step waited on the
+                         * stores of the one before */
+    for (int gap = 0; at.k >= 0 && at.k < k && gap < 64; gap++) pos_step(&at, j->map_w, j->map_h);
+    j->at = at;
     if (k != j->at.k) map_seek(j, k);
     double *m = &j->block[j->at.by * j->cols + j->at.bx];
     if (isnan(u) || u > *m) *m = u; /* block maximum, as the report draws it */
