@@ -167,6 +167,10 @@ static inline uint64_t cts_fnv1a(uint64_t h, const unsigned char *p, size_t n)
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
     return h;
 }
+/* cts_fnv1a's value, taken without its serial chain from CTS_FNV1A_LONG bytes on where the CPU
+ * has AVX-512 VBMI (fnv1a.c); the serial loop otherwise. */
+enum { CTS_FNV1A_LONG = 1024 };
+uint64_t cts_fnv1a_long(uint64_t h, const unsigned char *p, size_t n);
 /* cts_judge_chunk_got that also carries *hash (cts_fnv1a) over the chunk's elements as stored:
  * raw holds them in index order, esize bytes each. The judge's own pass over the elements
  * hashes each as it reads it, so the hash's serial multiply chain runs beside that work. */

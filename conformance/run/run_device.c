@@ -151,7 +151,7 @@ uint64_t run_output_hash_finish(const cts_case *c, const device_run *r, output_h
         if (!c->t[a.slot].is_output || c->t[a.slot].null) continue;
         const unsigned char *data = d->back + CTS_GUARD_BYTES;
         if (cts_dev_tensor_plain(d)) { /* the view's elements in order are the storage's bytes */
-            h = cts_fnv1a(h, data + a.k * d->esize, (size_t)(d->numel - a.k) * d->esize);
+            h = cts_fnv1a_long(h, data + a.k * d->esize, (size_t)(d->numel - a.k) * d->esize);
             continue;
         }
         for (int64_t k = a.k; k < d->numel; k++)

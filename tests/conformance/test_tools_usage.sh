@@ -3,7 +3,8 @@
 # an unknown option (exit 2, naming it) before doing anything: before, bench-reference took
 # "--help" as its build directory and configured a build there, bench-suite as a product.
 source "$(dirname "$0")/e2e_lib.sh"
-for t in bench-decode bench-fill bench-fresh-pages bench-reference bench-suite bench-verify snapshot-results; do
+for t in bench-decode bench-fill bench-fresh-pages bench-hash bench-reference bench-suite bench-verify \
+         snapshot-results; do
   tool=$ACLCTS_SOURCE_DIR/tools/$t
   expect_rc 0 timeout 20 "$tool" --help
   grep -q "^Usage: tools/$t" "$T/out" || { cat "$T/out" >&2; fail "$t --help: no usage"; }
