@@ -124,6 +124,16 @@ FNV_TARGET static unsigned block_add(unsigned l0, const unsigned char *p, __m512
     return l;
 }
 
+/* The lanes added as unsigned: GCC's _mm512_reduce_add_epi64 adds them as signed long long,
+ * which UBSan reports as overflow on hashes that wrap, as they all do. */
+FNV_TARGET static uint64_t lanes_sum(__m512i v)
+{
+    uint64_t x[8], s = 0;
+    _mm512_storeu_si512(x, v);
+    for (int i = 0; i < 8; i++) s += x[i];
+    return s;
+}
+
 /* The blocks' sums (a byte's e weighed P^(n-i+1), i its place from 1): each sum's lane weighed
  * by its last term's power, all added, and h0 P^n. */
 FNV_TARGET static uint64_t fnv1a_wide(uint64_t h, const unsigned char *p, size_t n)
@@ -137,7 +147,7 @@ FNV_TARGET static uint64_t fnv1a_wide(uint64_t h, const unsigned char *p, size_t
     __m512i s = _mm512_setzero_si512();
     for (int r = 0; r < NACC; r++)
         s = _mm512_add_epi64(s, _mm512_mullo_epi64(acc[r], _mm512_loadu_si512(k->w[r])));
-    h = fnv_pow(i) * h + (uint64_t)_mm512_reduce_add_epi64(s);
+    h = fnv_pow(i) * h + lanes_sum(s);
     return cts_fnv1a(h, p + i, n - i);
 }
 
