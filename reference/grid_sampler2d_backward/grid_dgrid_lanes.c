@@ -50,23 +50,38 @@ typedef struct {
     int64_t nt[DXL];          /* terms counted (not skipped) */
 } dlane_comp;
 
+/* Lane j's value E(j) of four lanes: q's vectors built in registers and stored whole (the loops
+ * load them as vectors, which a lane-by-lane store cannot forward: it stalled each load) */
+#define DLANES4(E) {E(0), E(1), E(2), E(3)}
+#define DL_SCALE(j) d[j]->scale
+#define DL_MSCALE(j) d[j]->mscale
+#define DL_DL(j) d[j]->dl
+#define DL_SDL(j) (fabs(d[j]->scale) * d[j]->dl)
+#define DL_IN(j) (k < L->D[j].nc)
+#define DL_W(j) (DL_IN(j) ? d[j]->wk[k]->hi : 0)
+#define DL_SC(j) (DL_IN(j) ? d[j]->sgn[k] * d[j]->scale : 0)
+#define DL_SKIP(j) (!DL_IN(j) || d[j]->skip[k] ? -1 : 0)
+#define DL_CSKIP(j) (DL_SKIP(j) || !(d[j]->dl > 0) ? -1 : 0)
+
 static void dlane_comp_of(const dlanes *L, int comp, int64_t C, dlane_comp *q)
 {
+    _Static_assert(DXL == 4, "DLANES4");
+    const dgrid_comp *d[DXL];
     for (int j = 0; j < DXL; j++) {
-        const dgrid_comp *d = &L->D[j].comp[comp];
+        d[j] = &L->D[j].comp[comp];
         q->nt[j] = 0;
-        q->scale[j] = d->scale;
-        q->mscale[j] = d->mscale;
-        q->dl[j] = d->dl;
-        q->sdl[j] = fabs(d->scale) * d->dl;
-        for (int k = 0; k < 4; k++) {
-            bool in = k < L->D[j].nc;
-            q->w[k][j] = in ? d->wk[k]->hi : 0;
-            q->sc[k][j] = in ? d->sgn[k] * d->scale : 0;
-            q->skip[k][j] = !in || d->skip[k] ? -1 : 0;
-            q->cskip[k][j] = q->skip[k][j] || !(d->dl > 0) ? -1 : 0;
-            q->nt[j] += q->skip[k][j] ? 0 : C;
-        }
+    }
+    q->scale = (dxv)DLANES4(DL_SCALE);
+    q->mscale = (dxv)DLANES4(DL_MSCALE);
+    q->dl = (dxv)DLANES4(DL_DL);
+    q->sdl = (dxv)DLANES4(DL_SDL);
+    for (int k = 0; k < 4; k++) {
+        q->w[k] = (dxv)DLANES4(DL_W);
+        q->sc[k] = (dxv)DLANES4(DL_SC);
+        q->skip[k] = (dxvi)DLANES4(DL_SKIP);
+        q->cskip[k] = (dxvi)DLANES4(DL_CSKIP);
+        for (int j = 0; j < DXL; j++)
+            q->nt[j] += DL_SKIP(j) ? 0 : C;
     }
 }
 
