@@ -50,23 +50,38 @@ typedef struct {
     int64_t nt[DXL];          /* terms counted (not skipped) */
 } dlane_comp;
 
+/* Lane j's value E(j) of four lanes: q's vectors built in registers and stored whole (the loops
+ * load them as vectors, which a lane-by-lane store cannot forward: it stalled each load) */
+#define DLANES4(E) {E(0), E(1), E(2), E(3)}
+#define DL_SCALE(j) d[j]->scale
+#define DL_MSCALE(j) d[j]->mscale
+#define DL_DL(j) d[j]->dl
+#define DL_SDL(j) (fabs(d[j]->scale) * d[j]->dl)
+#define DL_IN(j) (k < L->D[j].nc)
+#define DL_W(j) (DL_IN(j) ? d[j]->wk[k]->hi : 0)
+#define DL_SC(j) (DL_IN(j) ? d[j]->sgn[k] * d[j]->scale : 0)
+#define DL_SKIP(j) (!DL_IN(j) || d[j]->skip[k] ? -1 : 0)
+#define DL_CSKIP(j) (DL_SKIP(j) || !(d[j]->dl > 0) ? -1 : 0)
+
 static void dlane_comp_of(const dlanes *L, int comp, int64_t C, dlane_comp *q)
 {
+    _Static_assert(DXL == 4, "DLANES4");
+    const dgrid_comp *d[DXL];
     for (int j = 0; j < DXL; j++) {
-        const dgrid_comp *d = &L->D[j].comp[comp];
+        d[j] = &L->D[j].comp[comp];
         q->nt[j] = 0;
-        q->scale[j] = d->scale;
-        q->mscale[j] = d->mscale;
-        q->dl[j] = d->dl;
-        q->sdl[j] = fabs(d->scale) * d->dl;
-        for (int k = 0; k < 4; k++) {
-            bool in = k < L->D[j].nc;
-            q->w[k][j] = in ? d->wk[k]->hi : 0;
-            q->sc[k][j] = in ? d->sgn[k] * d->scale : 0;
-            q->skip[k][j] = !in || d->skip[k] ? -1 : 0;
-            q->cskip[k][j] = q->skip[k][j] || !(d->dl > 0) ? -1 : 0;
-            q->nt[j] += q->skip[k][j] ? 0 : C;
-        }
+    }
+    q->scale = (dxv)DLANES4(DL_SCALE);
+    q->mscale = (dxv)DLANES4(DL_MSCALE);
+    q->dl = (dxv)DLANES4(DL_DL);
+    q->sdl = (dxv)DLANES4(DL_SDL);
+    for (int k = 0; k < 4; k++) {
+        q->w[k] = (dxv)DLANES4(DL_W);
+        q->sc[k] = (dxv)DLANES4(DL_SC);
+        q->skip[k] = (dxvi)DLANES4(DL_SKIP);
+        q->cskip[k] = (dxvi)DLANES4(DL_CSKIP);
+        for (int j = 0; j < DXL; j++)
+            q->nt[j] += DL_SKIP(j) ? 0 : C;
     }
 }
 
@@ -277,65 +292,118 @@ dlanes_fill8_consts(const dlane_comp *q[2], dxw w[2][4], dxw sdl[2][4], dxwi ski
         }
 }
 
+/* dlanes_fill8's sums, eight lanes each */
+typedef struct { dxw s[4], c[4], e[4], mag, sabs[2], cerr[2]; } dlanes8_acc;
+
+/* One channel of dlanes_fill8: g its gradOutput and val[k] corner k's values, lane by lane */
+static inline __attribute__((always_inline)) void
+dlanes8_chan(const dxw *gp, const dxw val[4], const dxw w[2][4], const dxw sdl[2][4],
+             const dxwi skip[4], bool masked, bool unit, dlanes8_acc *a)
+{
+    const dxw one = (dxw){0} + 1, g = *gp;
+    dxw mg = one;
+    if (!unit) {
+        dxw ag = DXW_ABS(g);
+        dxwi gsmall = ag < one; /* ref_fmax(1, |g|) */
+        mg = (dxw)(((dxwi)one & gsmall) | ((dxwi)ag & ~gsmall));
+        grid_under_round_w(&mg);
+    }
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        dxw vg = val[k] * g;
+        dxw_exact_add(&a->s[k], &a->c[k], &a->e[k], &vg);
+        if (!unit) {
+            dxw aval = DXW_ABS(val[k]);
+            dxwi big = aval >= one;
+            dxw gm = (dxw)(((dxwi)aval & big) | ((dxwi)one & ~big)) * mg;
+            grid_under_round_w(&gm);
+            a->mag += masked ? DXW_KEEP(gm, skip[k]) : gm;
+        }
+#pragma GCC unroll 2
+        for (int comp = 0; comp < 2; comp++) { /* a skipped term +0: w or sdl +0 */
+            a->sabs[comp] += DXW_ABS(val[k] * (g * w[comp][k]));
+            a->cerr[comp] += DXW_ABS(vg) * sdl[comp][k];
+        }
+    }
+}
+
+/* Channels c0 .. c0 + 7 of eight lanes whose channels lie side by side (lane j's at p[j] + c0 ..
+ * c0 + 7): out[i] channel c0 + i, lane by lane. Eight 64-byte loads and an 8×8 transpose in
+ * registers (24 shuffles), where building each channel's vector from eight scalar loads took 7
+ * shuffles and the eight pointers' reloads from the stack. */
+static inline __attribute__((always_inline)) void dxw_rows8(const double *const p[8], int64_t c0,
+                                                           dxw out[8])
+{
+    dxw x[8], t[8], u[8];
+    for (int j = 0; j < 8; j++)
+        memcpy(&x[j], p[j] + c0, sizeof x[j]);
+    for (int i = 0; i < 8; i += 2) { /* pairs of rows interleaved: even and odd channels */
+        t[i] = __builtin_shufflevector(x[i], x[i + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+        t[i + 1] = __builtin_shufflevector(x[i], x[i + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+    }
+    for (int i = 0; i < 8; i += 4) /* four rows: u[i + m] channels m and m + 4 */
+        for (int m = 0; m < 2; m++) {
+            u[i + m] = __builtin_shufflevector(t[i + m], t[i + m + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+            u[i + m + 2] = __builtin_shufflevector(t[i + m], t[i + m + 2], 2, 3, 10, 11, 6, 7, 14,
+                                                   15);
+        }
+    for (int m = 0; m < 4; m++) { /* rows 0-3 and 4-7 of channel m, then of m + 4 */
+        out[m] = __builtin_shufflevector(u[m], u[m + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        out[m + 4] = __builtin_shufflevector(u[m], u[m + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
+/* Element i of eight lanes (lane j's at p[j] + i) into *x (vectors by address: no 64-byte
+ * vector in the ABI) */
+static inline __attribute__((always_inline)) void dxw_at8(const double *const p[8], int64_t i,
+                                                         dxw *x)
+{
+    *x = (dxw){p[0][i], p[1][i], p[2][i], p[3][i], p[4][i], p[5][i], p[6][i], p[7][i]};
+}
+
 static inline __attribute__((always_inline)) void
 dlanes_fill8(const dlanes *L[2], const dlane_comp *q[2], int64_t C, int64_t go_cs, int64_t in_cs,
              bool masked, bool unit, dlane_sums r[2])
 {
-    const dxw one = (dxw){0} + 1, zero = {0};
-    dxw w[2][4], sdl[2][4], s[4], c[4], e[4], mag = zero, sabs[2] = {zero, zero};
-    dxw cerr[2] = {zero, zero};
+    dxw w[2][4], sdl[2][4];
     dxwi skip[4];
+    dlanes8_acc a;
     const double *gb[8], *vb[4][8];
+    memset(&a, 0, sizeof a);
     dlanes_fill8_consts(q, w, sdl, skip);
     for (int j = 0; j < 8; j++) {
         gb[j] = L[j / 4]->gb[j % 4];
         for (int k = 0; k < 4; k++)
             vb[k][j] = L[j / 4]->vb[k][j % 4];
     }
-    for (int k = 0; k < 4; k++)
-        s[k] = c[k] = e[k] = zero;
-    for (int64_t ch = 0; ch < C; ch++) {
-        int64_t ag_ = ch * go_cs, at = ch * in_cs;
-        dxw g = {gb[0][ag_], gb[1][ag_], gb[2][ag_], gb[3][ag_],
-                 gb[4][ag_], gb[5][ag_], gb[6][ag_], gb[7][ag_]};
-        dxw mg = one;
-        if (!unit) {
-            dxw ag = DXW_ABS(g);
-            dxwi gsmall = ag < one; /* ref_fmax(1, |g|) */
-            mg = (dxw)(((dxwi)one & gsmall) | ((dxwi)ag & ~gsmall));
-            grid_under_round_w(&mg);
+    for (int64_t ch = 0, n; ch < C; ch += n) {
+        dxw g[8], val[4][8];
+        n = go_cs == 1 && in_cs == 1 && ch + 8 <= C ? 8 : 1; /* channel-innermost copies */
+        if (n == 8) {
+            dxw_rows8(gb, ch, g);
+            for (int k = 0; k < 4; k++)
+                dxw_rows8(vb[k], ch, val[k]);
+        } else {
+            dxw_at8(gb, ch * go_cs, &g[0]);
+            for (int k = 0; k < 4; k++)
+                dxw_at8(vb[k], ch * in_cs, &val[k][0]);
         }
-#pragma GCC unroll 4
-        for (int k = 0; k < 4; k++) {
-            dxw val = {vb[k][0][at], vb[k][1][at], vb[k][2][at], vb[k][3][at],
-                       vb[k][4][at], vb[k][5][at], vb[k][6][at], vb[k][7][at]};
-            dxw vg = val * g;
-            dxw_exact_add(&s[k], &c[k], &e[k], &vg);
-            if (!unit) {
-                dxw aval = DXW_ABS(val);
-                dxwi big = aval >= one;
-                dxw gm = (dxw)(((dxwi)aval & big) | ((dxwi)one & ~big)) * mg;
-                grid_under_round_w(&gm);
-                mag += masked ? DXW_KEEP(gm, skip[k]) : gm;
-            }
-#pragma GCC unroll 2
-            for (int comp = 0; comp < 2; comp++) { /* a skipped term +0: w or sdl +0 */
-                sabs[comp] += DXW_ABS(val * (g * w[comp][k]));
-                cerr[comp] += DXW_ABS(vg) * sdl[comp][k];
-            }
+        for (int i = 0; i < n; i++) {
+            dxw v[4] = {val[0][i], val[1][i], val[2][i], val[3][i]};
+            dlanes8_chan(&g[i], v, w, sdl, skip, masked, unit, &a);
         }
     }
     for (int h = 0; h < 2; h++) {
         memset(&r[h], 0, sizeof r[h]);
         for (int k = 0; k < 4; k++) {
-            r[h].s[k] = DXW_HALF(s[k], h);
-            r[h].c[k] = DXW_HALF(c[k], h);
-            r[h].e[k] = DXW_HALF(e[k], h);
+            r[h].s[k] = DXW_HALF(a.s[k], h);
+            r[h].c[k] = DXW_HALF(a.c[k], h);
+            r[h].e[k] = DXW_HALF(a.e[k], h);
         }
-        r[h].mag[0] = DXW_HALF(mag, h);
+        r[h].mag[0] = DXW_HALF(a.mag, h);
         for (int comp = 0; comp < 2; comp++) {
-            r[h].sabs[comp] = DXW_HALF(sabs[comp], h);
-            r[h].cerr[comp] = DXW_HALF(cerr[comp], h);
+            r[h].sabs[comp] = DXW_HALF(a.sabs[comp], h);
+            r[h].cerr[comp] = DXW_HALF(a.cerr[comp], h);
         }
         dlanes_tail(q[h], true, true, !unit, &r[h]);
     }

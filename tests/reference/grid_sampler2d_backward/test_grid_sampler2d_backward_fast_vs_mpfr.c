@@ -431,17 +431,18 @@ static void sparse_marks(void **state)
  * block of points ends with a group of fewer than four (its lanes repeat its first point's).
  * Grid values past ±1 under zeros padding put some corners outside the input, so a group whose
  * lanes skip terms meets one whose lanes skip none; batch 0's data are at most 1 (the counted
- * magnitudes), batch 1's up to 3 (summed). 13·11 points: blocks of 64, 64 and 15. Every field
- * must be pure MPFR's. */
+ * magnitudes), batch 1's up to 3 (summed). 13·11 points: blocks of 64, 64 and 15. 6 channels,
+ * and 19: the eight lanes read channel-innermost copies 8 channels at a time (transposed in
+ * registers), then the last 3 one at a time. Every field must be pure MPFR's. */
 static void eight_lanes(void **state)
 {
     (void)state;
     const int64_t sizes[2][2] = {{8, 16}, {9, 5}}; /* (h_in, w_in): scales 4, 8; 4.5, 2.5 */
-    for (int sz = 0; sz < 2; sz++)
+    for (int sz = 0; sz < 4; sz++)
         for (int pad = 0; pad < 2; pad++) {
-            ref_grid_params p = {.n = 2, .c = 6, .h_in = sizes[sz][0], .w_in = sizes[sz][1],
-                                 .h_out = 13, .w_out = 11, .interpolation = REF_INTERP_BILINEAR,
-                                 .padding = (ref_padding)pad};
+            ref_grid_params p = {.n = 2, .c = sz < 2 ? 6 : 19, .h_in = sizes[sz % 2][0],
+                                 .w_in = sizes[sz % 2][1], .h_out = 13, .w_out = 11,
+                                 .interpolation = REF_INTERP_BILINEAR, .padding = (ref_padding)pad};
             int64_t ngo = p.n * p.c * p.h_out * p.w_out, nin = p.n * p.c * p.h_in * p.w_in;
             int64_t ngr = p.n * p.h_out * p.w_out * 2;
             double *go = malloc((size_t)ngo * 8), *in = malloc((size_t)nin * 8);
