@@ -525,6 +525,36 @@ static void undecided_lanes(void **state)
     free(in);
 }
 
+/* Bicubic input_grad's elements the fast sum leaves undecided take their exact sum in integers
+ * (grid_bicubic_dx.c's dx_exact_sum) before MPFR's sum of the terms: each answer must be pure
+ * MPFR's. Random FP32 data (some hundred such elements, their bounds near a rounding of lo);
+ * plane 1's points in pairs at one place with g and −g (exact sums 0, (+0, +0)); plane 2's g
+ * 2^±200 (an exponent span past the integers', MPFR's sum); plane 3's 2^-1070 (subnormal g). */
+static void bicubic_exact_sums(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 8, .h_in = 40, .w_in = 40, .h_out = 48, .w_out = 48,
+                         .interpolation = REF_INTERP_BICUBIC, .padding = REF_PAD_ZEROS};
+    int64_t hw = p.h_out * p.w_out, nin = p.c * p.h_in * p.w_in;
+    double *go = malloc((size_t)(p.c * hw) * 8), *in = malloc((size_t)nin * 8);
+    double *gr = malloc((size_t)(2 * hw) * 8);
+    for (int64_t i = 0; i < p.c * hw; i++)
+        go[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+    for (int64_t i = 0; i < nin; i++)
+        in[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+    for (int64_t i = 0; i < 2 * hw; i++)
+        gr[i] = i % 4 >= 2 ? gr[i - 2] : ref_round_to(urand() * 2.1 - 1.05, REF_DT_FLOAT);
+    for (int64_t i = 0; i < hw; i++) {
+        go[hw + i] = i % 2 ? -go[hw + i - 1] : go[hw + i];
+        go[2 * hw + i] = ldexp(go[2 * hw + i], i % 2 ? 200 : -200);
+        go[3 * hw + i] = ldexp(go[3 * hw + i], -1070);
+    }
+    ref_options fo;
+    fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, 2, &fo, NULL);
+    assert_true(fo.mpfr_fallbacks > 100); /* the undecided ones, plane 1's and plane 2's */
+    free(go); free(in); free(gr);
+}
+
 /* Nearest's unit sums in chunks without the channel-innermost copies (hw_out·C past
  * TRANSPOSE_MAX, 2^21 doubles: 512·512·9), as the vendor's large cases have them: four planes
  * at once (dx_sum_unit4) against one at a time (dx_sum_unit, the code before it), every field
@@ -599,7 +629,8 @@ int main(void)
                                        cmocka_unit_test(eight_lanes),
                                        cmocka_unit_test(range_many_terms),
                                        cmocka_unit_test(sparse_marks),
-                                       cmocka_unit_test(undecided_lanes)};
+                                       cmocka_unit_test(undecided_lanes),
+                                       cmocka_unit_test(bicubic_exact_sums)};
     const struct CMUnitTest once[] = {cmocka_unit_test(unit_lanes_without_copies)};
     int failed = cmocka_run_group_tests_name("eight lanes", tests, lanes_8, NULL);
     failed += cmocka_run_group_tests_name("four lanes", tests, lanes_4, NULL);
