@@ -206,6 +206,142 @@ static int dx_terms(const bc_point *pts, const bc_reach *R, const double *go, in
     return rc;
 }
 
+/* ---- an element's exact sum in integers, before MPFR's sum of its terms ----
+ * Each term g·wx·wy is an integer times a power of 2: g = m·2^eg (m < 2^53), w = wi·2^-(3q+2)
+ * (|wi| < 2^127), |m·wix·wiy| < 2^307 (5 limbs). Up to 2^20 terms whose exponents lie within
+ * BC_XSPAN bits of the least one sum exactly in BC_XL limbs (two's complement, < 2^660), and
+ * MPFR gets that sum as one term: the same exact value, so the same roundings of it. |w| ≤ 1
+ * and |g| < 2^1000 keep the sum below 2^1020, finite as a double: ref_finish_mpfr_sum's
+ * overflow excess, which reads Σ|terms| (not the same for one term), is never reached. */
+enum { BC_XL = 11, BC_XSPAN = 320, BC_XTERMS = 1 << 20 };
+typedef unsigned __int128 u128;
+
+/* r[0..na+nb) = a·b (64-bit limbs, least significant first) */
+static void limbs_mul(const uint64_t *a, int na, const uint64_t *b, int nb, uint64_t *r)
+{
+    memset(r, 0, (size_t)(na + nb) * sizeof *r);
+    for (int i = 0; i < na; i++) {
+        uint64_t c = 0;
+        for (int j = 0; j < nb; j++) {
+            u128 t = (u128)a[i] * b[j] + r[i + j] + c; /* < 2^128 */
+            r[i + j] = (uint64_t)t;
+            c = (uint64_t)(t >> 64);
+        }
+        r[i + nb] = c;
+    }
+}
+
+/* acc ±= x·2^sh modulo 2^(64·BC_XL) */
+static void limbs_add_shifted(uint64_t *acc, const uint64_t *x, int nx, int sh, bool neg)
+{
+    int w = sh / 64, b = sh % 64;
+    uint64_t c = 0, prev = 0;
+    for (int i = 0; w + i < BC_XL; i++) {
+        uint64_t cur = i < nx ? x[i] : 0, s = b ? cur << b | prev >> (64 - b) : cur;
+        prev = cur;
+        u128 t = neg ? (u128)acc[w + i] - s - c : (u128)acc[w + i] + s + c;
+        acc[w + i] = (uint64_t)t;
+        c = (uint64_t)(t >> 64) & 1; /* a carry, or a borrow (the wrapped high word's bit) */
+    }
+}
+
+static void limbs_of(u128 v, uint64_t *l)
+{
+    l[0] = (uint64_t)v;
+    l[1] = (uint64_t)(v >> 64);
+}
+
+/* An entry's term's exponent (g·wx·wy = integer·2^*ex, the integer m·|wix|·|wiy| of g's
+ * 53-bit m): false when the term is 0 */
+static bool xexp(const bc_point *pt, const bc_entry *en, double g, int *ex)
+{
+    if (g == 0 || pt->ax[0].wi[en->kx] == 0 || pt->ax[1].wi[en->ky] == 0)
+        return false;
+    int eg;
+    frexp(g, &eg);
+    *ex = eg - 53 - (3 * pt->ax[0].q + 2) - (3 * pt->ax[1].q + 2);
+    return true;
+}
+
+/* That integer m·|wix|·|wiy| (5 limbs) and its sign *neg */
+static void xterm(const bc_point *pt, const bc_entry *en, double g, uint64_t *r, bool *neg)
+{
+    i128 wx = pt->ax[0].wi[en->kx], wy = pt->ax[1].wi[en->ky];
+    int eg;
+    uint64_t m = (uint64_t)ldexp(fabs(frexp(g, &eg)), 53), lx[2], ly[2], p[4];
+    limbs_of(wx < 0 ? -(u128)wx : (u128)wx, lx);
+    limbs_of(wy < 0 ? -(u128)wy : (u128)wy, ly);
+    limbs_mul(lx, 2, ly, 2, p);
+    limbs_mul(p, 4, &m, 1, r);
+    *neg = ((g < 0) != (wx < 0)) != (wy < 0);
+}
+
+/* The least exponent of element e's nonzero exact terms into *lo: false where the integer sum
+ * does not apply (a coefficient only in MPFR, not in integers; a non-finite g or |g| ≥ 2^1000;
+ * a wider span). A ghost tap (k = 4) has no term, as in dx_terms. */
+static bool xspan(const bc_point *pts, const bc_reach *R, const double *go, int64_t e, int *lo)
+{
+    int hi = INT_MIN;
+    *lo = INT_MAX;
+    if (R->start[e + 1] - R->start[e] > BC_XTERMS)
+        return false;
+    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
+        const bc_entry *en = &R->ent[i];
+        const bc_point *pt = &pts[en->pix];
+        double g = go[en->pix];
+        if (en->kx == 4 || en->ky == 4)
+            continue;
+        if (!pt->ax[0].ints || !pt->ax[1].ints || !(fabs(g) < 0x1p1000))
+            return false;
+        int ex;
+        if (xexp(pt, en, g, &ex)) {
+            *lo = ex < *lo ? ex : *lo;
+            hi = ex > hi ? ex : hi;
+        }
+    }
+    return hi == INT_MIN || hi - *lo <= BC_XSPAN;
+}
+
+/* Element e's exact sum as T's one term (none: 0): 1 done, 0 not applicable (MPFR's sum of the
+ * terms then), −1 out of memory */
+static int dx_exact_sum(const bc_point *pts, const bc_reach *R, const double *go, int64_t e,
+                        bc_terms *T)
+{
+    int lo;
+    if (!xspan(pts, R, go, e, &lo))
+        return 0;
+    uint64_t acc[BC_XL] = {0};
+    for (int64_t i = R->start[e]; i < R->start[e + 1]; i++) {
+        const bc_entry *en = &R->ent[i];
+        const bc_point *pt = &pts[en->pix];
+        double g = go[en->pix];
+        uint64_t r[5];
+        int ex;
+        bool neg;
+        if (en->kx != 4 && en->ky != 4 && xexp(pt, en, g, &ex)) {
+            xterm(pt, en, g, r, &neg);
+            limbs_add_shifted(acc, r, 5, ex - lo, neg);
+        }
+    }
+    bool neg = acc[BC_XL - 1] >> 63;
+    for (int i = 0, c = 1; neg && i < BC_XL; i++) { /* the magnitude: −acc = ~acc + 1 */
+        acc[i] = ~acc[i] + (uint64_t)c;
+        c = c && acc[i] == 0;
+    }
+    int n = BC_XL;
+    while (n > 0 && acc[n - 1] == 0)
+        n--;
+    if (n == 0) /* an exact 0: no term (ref_finish_mpfr_sum's (+0, +0)) */
+        return 1;
+    mpfr_ptr t = bc_term(T, 64 * BC_XL);
+    if (!t)
+        return -1;
+    mpz_t z;
+    mpz_roinit_n(z, (const mp_limb_t *)acc, neg ? -n : n);
+    mpfr_set_z_2exp(t, z, lo, MPFR_RNDN); /* exact: at most 64·BC_XL bits */
+    return 1;
+}
+
 /* The element's value, bound and flags from its sums S (v zeroed but nops and nterms): 1 when
  * the fast sum decided it, 0 MPFR (T's terms), −1 out of memory. */
 static int dx_finish(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *go,
@@ -214,7 +350,8 @@ static int dx_finish(const bc_ctx *X, const bc_point *pts, const bc_reach *R, co
     const ref_grid_params *p = X->p;
     T->n = 0;
     bool decided = bc_fast_done(&S->F, v);
-    if (!decided && dx_terms(pts, R, go, e, T) != 0)
+    int x = decided ? 1 : X->force ? 0 : dx_exact_sum(pts, R, go, e, T); /* force: MPFR's */
+    if (x < 0 || (x == 0 && dx_terms(pts, R, go, e, T) != 0))
         return -1;
     double sabs = S->sabs, cerr = S->cerr;
     if (isnan(sabs + cerr)) /* ∞·0 of an overflowing |g|·w and a zero weight */

@@ -526,6 +526,74 @@ static void undecided_lanes(void **state)
     free(in);
 }
 
+/* Bicubic input_grad's elements the fast sum leaves undecided take their exact sum in integers
+ * (grid_bicubic_dx.c's dx_exact_sum) before MPFR's sum of the terms: each answer must be pure
+ * MPFR's. Random FP32 data (some hundred such elements, their bounds near a rounding of lo);
+ * plane 1's points in pairs at one place with g and −g (exact sums 0, (+0, +0)); plane 2's g
+ * 2^±200 (an exponent span past the integers', MPFR's sum); plane 3's 2^-1070 (subnormal g). */
+static void bicubic_exact_sums(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 8, .h_in = 40, .w_in = 40, .h_out = 48, .w_out = 48,
+                         .interpolation = REF_INTERP_BICUBIC, .padding = REF_PAD_ZEROS};
+    int64_t hw = p.h_out * p.w_out, nin = p.c * p.h_in * p.w_in;
+    double *go = malloc((size_t)(p.c * hw) * 8), *in = malloc((size_t)nin * 8);
+    double *gr = malloc((size_t)(2 * hw) * 8);
+    for (int64_t i = 0; i < p.c * hw; i++)
+        go[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+    for (int64_t i = 0; i < nin; i++)
+        in[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+    for (int64_t i = 0; i < 2 * hw; i++)
+        gr[i] = i % 4 >= 2 ? gr[i - 2] : ref_round_to(urand() * 2.1 - 1.05, REF_DT_FLOAT);
+    for (int64_t i = 0; i < hw; i++) {
+        go[hw + i] = i % 2 ? -go[hw + i - 1] : go[hw + i];
+        go[2 * hw + i] = ldexp(go[2 * hw + i], i % 2 ? 200 : -200);
+        go[3 * hw + i] = ldexp(go[3 * hw + i], -1070);
+    }
+    ref_options fo;
+    fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, 2, &fo, NULL);
+    assert_true(fo.mpfr_fallbacks > 100); /* the undecided ones, plane 1's and plane 2's */
+    free(go); free(in); free(gr);
+}
+
+/* The same on a grid whose upper half lies on the input's lattice and half-lattice (align_corners,
+ * 33 a side: c = 16·(x + 1), weights 0 and 1 or Keys' at t = 1/2) and reaches the input's rows
+ * 0-15, its lower half random and reaching rows 16-32, every second point at its predecessor's
+ * place. Plane 0's g FP32·2^-1040: the lattice elements' exact
+ * sums are short (hi exact, lo 0), where a unit at the sum's lowest bit shows. Plane 1's
+ * FP32·2^-(700..999): terms up to ~300 bits apart, shifted past one limb and more. Plane 2's the
+ * same as pairs g, −g (exact 0s across the limbs); plane 3's FP32 within ±1. */
+static void bicubic_exact_sums_wide(void **state)
+{
+    (void)state;
+    ref_grid_params p = {.n = 1, .c = 4, .h_in = 33, .w_in = 33, .h_out = 48, .w_out = 48,
+                         .interpolation = REF_INTERP_BICUBIC, .padding = REF_PAD_ZEROS,
+                         .align_corners = true};
+    int64_t hw = p.h_out * p.w_out, nin = p.c * p.h_in * p.w_in;
+    double *go = malloc((size_t)(p.c * hw) * 8), *in = malloc((size_t)nin * 8);
+    double *gr = malloc((size_t)(2 * hw) * 8);
+    for (int64_t i = 0; i < nin; i++)
+        in[i] = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+    for (int64_t i = 0; i < 2 * hw; i++) { /* (x, y) pairs; upper: c_y ≤ 13, lower: c_y > 17 */
+        double x = i % 2 ? floor(urand() * 27) / 32 - 1 : floor(urand() * 65) / 32 - 1;
+        if (i >= hw)
+            x = ref_round_to(i % 2 ? urand() * 0.95 + 0.1 : urand() * 2.1 - 1.05, REF_DT_FLOAT);
+        gr[i] = i % 4 >= 2 ? gr[i - 2] : x;
+    }
+    for (int64_t i = 0; i < hw; i++) {
+        double v = ref_round_to(urand() * 2 - 1, REF_DT_FLOAT);
+        int sh = -700 - (int)(urand() * 300);
+        go[i] = ldexp(v, -1040);
+        go[hw + i] = ldexp(v, sh);
+        go[2 * hw + i] = i % 2 ? -go[2 * hw + i - 1] : ldexp(v, sh);
+        go[3 * hw + i] = v;
+    }
+    ref_options fo;
+    fast_vs_mpfr(&p, go, in, gr, REF_DT_FLOAT, 2, &fo, NULL);
+    assert_true(fo.mpfr_fallbacks > 1000); /* planes 0-2's elements */
+    free(go); free(in); free(gr);
+}
+
 /* Nearest's unit sums in chunks without the channel-innermost copies (hw_out·C past
  * TRANSPOSE_MAX, 2^21 doubles: 512·512·9), as the vendor's large cases have them: four planes
  * at once (dx_sum_unit4) against one at a time (dx_sum_unit, the code before it), every field
@@ -600,7 +668,9 @@ int main(void)
                                        cmocka_unit_test(eight_lanes),
                                        cmocka_unit_test(range_many_terms),
                                        cmocka_unit_test(sparse_marks),
-                                       cmocka_unit_test(undecided_lanes)};
+                                       cmocka_unit_test(undecided_lanes),
+                                       cmocka_unit_test(bicubic_exact_sums),
+                                       cmocka_unit_test(bicubic_exact_sums_wide)};
     const struct CMUnitTest once[] = {cmocka_unit_test(unit_lanes_without_copies)};
     int failed = cmocka_run_group_tests_name("eight lanes", tests, lanes_8, NULL);
     failed += cmocka_run_group_tests_name("four lanes", tests, lanes_4, NULL);
