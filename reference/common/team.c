@@ -6,6 +6,7 @@
  * parks its own); a call posts its work and starts computing, and the helpers join it when
  * they arrive. One that arrives after the caller's share ended runs nothing. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 
 #include "ref_internal.h"
@@ -27,10 +28,16 @@ static int inside;           /* helpers inside the job's fn */
 static int busy;             /* atomic: a caller holds the pool */
 static bool atfork_set;
 
+/* The CPUs the process may run on, when a helper was started away from its creator's CPU. */
+static cpu_set_t allowed;
+static bool started_away;
+
 static void *helper(void *arg)
 {
     int t = (int)(intptr_t)arg;
     pthread_mutex_lock(&mu);
+    if (started_away) /* placed: from here on the scheduler's to move */
+        (void)pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed);
     for (uint64_t seen = gen - 1;;) { /* started by a post: its job first */
         while (gen == seen)
             pthread_cond_wait(&cv, &mu);
@@ -60,6 +67,24 @@ static void after_fork_child(void)
     busy = 0;
 }
 
+/* New helpers start on a CPU other than the caller's, where there is one. A new thread is
+ * placed on its creator's CPU, and the caller computes at once: the two shared that CPU until
+ * the scheduler's balancing moved one, for milliseconds (avg-pool's first call: 7 of 8 such
+ * calls over 12.5 ms against 1 of 52 otherwise, warm 10.3 ms). The helper widens its CPUs back
+ * once it runs (helper). */
+static void start_away(pthread_attr_t *at)
+{
+    int self = sched_getcpu();
+    cpu_set_t away;
+    started_away = false;
+    if (self < 0 || self >= CPU_SETSIZE || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+        CPU_COUNT(&allowed) < 2 || !CPU_ISSET(self, &allowed))
+        return;
+    away = allowed;
+    CPU_CLR(self, &away);
+    started_away = pthread_attr_setaffinity_np(at, sizeof away, &away) == 0;
+}
+
 /* Helpers up to nth − 1 (under mu): as many as could be started. */
 static void pool_grow(int nth)
 {
@@ -69,6 +94,7 @@ static void pool_grow(int nth)
     if (!atfork_set || pthread_attr_init(&at) != 0)
         return;
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    start_away(&at);
     pthread_t id;
     while (helpers < nth - 1 &&
            pthread_create(&id, &at, helper, (void *)(intptr_t)(helpers + 1)) == 0)

@@ -1,9 +1,11 @@
 /* ref_team_run (reference/common/team.c; declared here: the library exports reference.h
  * alone): the calling thread runs fn(ctx, 0) itself, a helper thread joins the same call, the
- * call returns only after a helper inside fn has left it, concurrent callers each finish, and a
- * forked child gets helpers of its own (the parent's are not in it). */
+ * call returns only after a helper inside fn has left it, concurrent callers each finish, a
+ * forked child gets helpers of its own (the parent's are not in it), and a new helper starts on
+ * a CPU other than its caller's, then may run on all the caller's CPUs. */
 #define _DEFAULT_SOURCE /* usleep */
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -133,6 +135,78 @@ static void test_forked_child_gets_its_own_helper(void **state)
     assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+typedef struct {
+    int helper_in;       /* atomic */
+    int caller_cpu;      /* the caller's CPU inside fn(ctx, 0) */
+    int helper_cpu;      /* the helper's CPU as it entered fn */
+    cpu_set_t helper_may; /* the CPUs the helper may run on, there */
+} placement;
+
+static void place(void *ctx, int t)
+{
+    placement *p = ctx;
+    if (t == 0) {
+        p->caller_cpu = sched_getcpu();
+        (void)await(&p->helper_in);
+        return;
+    }
+    p->helper_cpu = sched_getcpu();
+    (void)pthread_getaffinity_np(pthread_self(), sizeof p->helper_may, &p->helper_may);
+    __atomic_store_n(&p->helper_in, 1, __ATOMIC_RELEASE);
+}
+
+/* A fresh process's first call (its helper new): 0 placed apart and free again, 1 the helper
+ * confined to fewer CPUs than the caller's, 2 on the caller's CPU, 3 not judged (the caller
+ * moved, or the helper never came), 77 fewer than two CPUs to run on. */
+static int first_call_placement(void)
+{
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0 || CPU_COUNT(&mine) < 2)
+        return 77;
+    placement p = {.helper_cpu = -1};
+    int before = sched_getcpu();
+    ref_team_run(2, place, &p);
+    if (!__atomic_load_n(&p.helper_in, __ATOMIC_ACQUIRE))
+        return 3;
+    if (!CPU_EQUAL(&p.helper_may, &mine))
+        return 1;
+    if (before != p.caller_cpu)
+        return 3;
+    return p.helper_cpu == p.caller_cpu ? 2 : 0;
+}
+
+/* 40 fresh processes: helpers start apart from their callers (without start_away, 40 of 40
+ * started on the caller's CPU here, and in avg-pool's bench 8 of 60 shared it for
+ * milliseconds), and each may then run anywhere its caller may. At most 2 of 40 seen on the
+ * caller's CPU: a helper preempted between being placed and looking may have been moved. */
+static void test_new_helper_starts_apart_then_runs_anywhere(void **state)
+{
+    (void)state;
+    int seen[4] = {0}, skipped = 0;
+    for (int k = 0; k < 40; k++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+            _exit(first_call_placement());
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        assert_true(WIFEXITED(st));
+        int rc = WEXITSTATUS(st);
+        if (rc == 77) {
+            skipped++;
+            continue;
+        }
+        assert_in_range(rc, 0, 3);
+        seen[rc]++;
+    }
+    if (skipped == 40)
+        skip();
+    print_message("placement: %d apart, %d judged out (caller moved)\n", seen[0], seen[3]);
+    assert_int_equal(seen[1], 0);
+    assert_true(seen[2] <= 2);
+    assert_true(seen[0] >= 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_one_thread_runs_alone),
         cmocka_unit_test(test_concurrent_callers_finish),
         cmocka_unit_test(test_forked_child_gets_its_own_helper),
+        cmocka_unit_test(test_new_helper_starts_apart_then_runs_anywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
