@@ -363,9 +363,9 @@ typedef struct {
 const ref_model *ref_model_of(ref_op op);
 
 /* Bytes of one element in a chunk: its answer, flags, alternative index and count, interval
- * offsets and the list the alternatives are gathered in (for a model's work_bytes). */
+ * offsets, plain_hi and the list the alternatives are gathered in (for a model's work_bytes). */
 #define REF_CHUNK_ELEM_BYTES \
-    (sizeof(ref_value) + 1 + sizeof(int64_t) + sizeof(int32_t) + 2 * sizeof(double) + 16)
+    (sizeof(ref_value) + 1 + sizeof(int64_t) + sizeof(int32_t) + 3 * sizeof(double) + 16)
 
 /* d[0]·…·d[3], or -1 when negative or past int64 (shapes of error cases). */
 static inline int64_t ref_numel4(const int64_t d[4])
