@@ -169,6 +169,10 @@ typedef struct {
     int64_t nalts;
     double *ival;          /* 2·numel or NULL: REF_FLAG_INTERVAL elements' offsets [lo, hi]
                               from v (lo ≤ 0 ≤ hi, rounded outwards) */
+    double *plain_hi;      /* numel or NULL (a stream's chunk may carry it): v[i].hi where
+                              element i has no flag, a finite hi and lo 0 (the exact value is
+                              one double), NaN otherwise; 8 bytes an element where v is 64, so
+                              a reader testing got == exact reads an eighth as much */
 } ref_output;
 
 void ref_output_free(ref_output *o);

@@ -586,14 +586,22 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
 
 /* Elements [i0, i1) into v and flags (indexed from i0), a row segment at a time; *hits counts
  * the fast path's. */
+/* Elements i0 .. i1 − 1 into v, flags and (ph not NULL) ph, their plain_hi: made row by row,
+ * while the row's values are in this thread's cache (a row without windows: 0, unread). */
 static void element_range(const pool_ctx *C, int64_t i0, int64_t i1, pool_scratch *S,
-                          ref_value *v, uint8_t *flags, int64_t *hits)
+                          ref_value *v, uint8_t *flags, double *ph, int64_t *hits)
 {
     const ref_avgpool_params *p = C->p;
     int64_t iw = i0 % p->w, ih = (i0 / p->w) % p->h, plane = i0 / (p->w * p->h);
     for (int64_t i = i0; i < i1;) {
         int64_t n = min64(i1 - i, p->w - iw);
-        *hits += row_segment(C, i, plane, ih, iw, n, S, v + (i - i0), flags + (i - i0));
+        ref_value *vr = v + (i - i0);
+        uint8_t *fr = flags + (i - i0);
+        *hits += row_segment(C, i, plane, ih, iw, n, S, vr, fr);
+        if (ph && C->T->h.cnt[ih] == 0 && !C->opt->force_mpfr)
+            memset(ph + (i - i0), 0, (size_t)n * sizeof *ph); /* row_segment's empty rows */
+        else if (ph)
+            ref_plain_hi_of(vr, fr, n, ph + (i - i0));
         i += n;
         iw = 0;
         if (++ih == p->h) {
@@ -743,7 +751,8 @@ static bool pipe_block(pool_pipe *P, int64_t g, bool t0, pool_scratch *S, int64_
     C.regular = P->regular[b];
     C.plane0 = c * P->step / (C.p->h * C.p->w);
     ref_output *o = P->out[b];
-    element_range(&C, c * P->step + i0, c * P->step + i1, S, o->v + i0, o->flags + i0, hits);
+    element_range(&C, c * P->step + i0, c * P->step + i1, S, o->v + i0, o->flags + i0,
+                  o->plain_hi ? o->plain_hi + i0 : NULL, hits);
     __atomic_fetch_add(&P->done[b], 1, __ATOMIC_RELEASE);
     while (t0 && pipe_emit_next(P, false)) /* the chunks done by now, not to hold buffers up */
         continue;
@@ -835,6 +844,8 @@ int ref_avgpool_stream(const ref_avgpool_params *p, const double *grad_output, r
     int rc = pool_tabs_build(&T, p);
     if (rc == 0)
         rc = ref_chunkbufs_init(b, count, cap);
+    for (int k = 0; rc == 0 && k < count; k++)
+        rc = ref_chunkbuf_plain_hi(&b[k]);
     pool_ctx C = {p, &T, grad_output, opt, ref_path_overflow_at(&opt->path),
                   rc == 0 && divisors_small(p, &T), NULL, 0};
     pool_pipe P = {0};

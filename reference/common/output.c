@@ -1,6 +1,7 @@
 /* ref_output_free and the assembly of outputs: values, flags, and the alternatives of
  * ambiguous elements flattened in element order (so the layout is thread-count independent). */
 #define _DEFAULT_SOURCE /* madvise */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ void ref_output_free(ref_output *o)
     free(o->alt_count);
     free(o->alts);
     free(o->ival);
+    free(o->plain_hi);
     memset(o, 0, sizeof *o);
 }
 
@@ -193,6 +195,7 @@ void ref_chunkbufs_free(ref_chunkbuf *b, int count)
     for (int k = 0; k < count; k++) { /* the rest of each is the block's */
         free(b[k].o.alts);
         free(b[k].o.ival);
+        free(b[k].o.plain_hi);
         memset(&b[k], 0, sizeof b[k]);
     }
     free(raw);
@@ -225,6 +228,19 @@ double *ref_chunkbuf_ival(ref_chunkbuf *b)
     if (!b->o.ival)
         b->o.ival = ref_big_alloc((size_t)(2 * b->cap), sizeof *b->o.ival, true);
     return b->o.ival;
+}
+
+int ref_chunkbuf_plain_hi(ref_chunkbuf *b)
+{
+    if (!b->o.plain_hi)
+        b->o.plain_hi = ref_big_alloc((size_t)b->cap, sizeof *b->o.plain_hi, false);
+    return b->o.plain_hi ? 0 : -1;
+}
+
+void ref_plain_hi_of(const ref_value *v, const uint8_t *flags, int64_t n, double *ph)
+{
+    for (int64_t i = 0; i < n; i++)
+        ph[i] = flags[i] == 0 && v[i].lo == 0 && isfinite(v[i].hi) ? v[i].hi : NAN;
 }
 
 void ref_chunkbuf_free(ref_chunkbuf *b)

@@ -81,7 +81,7 @@ static void make_fixture(fixture *f, double got01)
     }
     f->v[1] = value(1 + 0x1p-11 + 0x1p-26, 0, 1 + 0x1p-11, 4);
     f->got[1] = got01;
-    f->out = (ref_output){4, f->v, f->flags, f->alt_first, f->alt_count, NULL, 0, NULL};
+    f->out = (ref_output){4, f->v, f->flags, f->alt_first, f->alt_count, NULL, 0, NULL, NULL};
 }
 
 static cts_judged_output judged(fixture *f)
@@ -472,7 +472,7 @@ static void test_share_policy_at_99_9_percent(void **state)
         alt_first[k] = -1;
         got[k] = 1.0;
     }
-    ref_output out = {N, vals, flags, alt_first, alt_count, NULL, 0, NULL};
+    ref_output out = {N, vals, flags, alt_first, alt_count, NULL, 0, NULL, NULL};
     int64_t dims[1] = {N};
     cts_judged_output o = {"grad_input", REF_DT_FLOAT16, 1, dims, N, got, &out, false};
     cts_tolerance share = policy(CTS_TOL_SHARE, "ascend-thousandth");

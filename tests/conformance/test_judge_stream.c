@@ -61,7 +61,7 @@ static void make_output(output *o)
     }
     o->got[4 * 35 + 3] += 3 * 0x1p-20;
     o->got[40] += 0x1p-23;
-    o->out = (ref_output){N, o->v, o->flags, o->alt_first, o->alt_count, o->alts, na, o->ival};
+    o->out = (ref_output){N, o->v, o->flags, o->alt_first, o->alt_count, o->alts, na, o->ival, NULL};
 }
 
 static cts_judged_output judged(output *o)
@@ -80,7 +80,8 @@ static void new_verdict(cts_verdict *v)
 static ref_output view(const ref_output *o, int64_t first, int64_t n)
 {
     return (ref_output){n, o->v + first, o->flags + first, o->alt_first + first,
-                        o->alt_count + first, o->alts, o->nalts, o->ival + 2 * first};
+                        o->alt_count + first, o->alts, o->nalts, o->ival + 2 * first,
+                        o->plain_hi ? o->plain_hi + first : NULL};
 }
 
 static void judge_in_chunks(output *o, const cts_tolerance *tol, const cts_expected_values *e,
@@ -160,11 +161,140 @@ static void test_chunks_pass_like_the_whole(void **state)
     }
 }
 
+/* reference.h's plain_hi of element k, from its definition: hi where there is no flag, hi is
+ * finite and lo is 0; NaN otherwise */
+static double plain_hi_of(const output *o, int k)
+{
+    const ref_value *v = &o->v[k];
+    return o->flags[k] == 0 && v->lo == 0 && isfinite(v->hi) ? v->hi : NAN;
+}
+
+/* make_output with elements the exact test must turn down: lo ≠ 0 (every 5th from 1), and an
+ * exact value off FP32's grid that got equals (k = 53: no FP32 device gives it, and the judge
+ * must not count it exact: 2^-7 ULP from the correctly rounded 1). Element 0 is plain and
+ * exact (no flag): the first element judged, before any worst element exists. kind 0: fails
+ * in one plane; 1: passes; 2: every element plain and exact (the worst element is then the
+ * first, of error 0). ph: their plain_hi by definition. */
+static void make_mixed(output *o, double *ph, int kind)
+{
+    make_output(o);
+    o->flags[0] = 0;
+    o->alt_first[0] = -1;
+    o->alt_count[0] = 0;
+    o->got[0] = o->v[0].hi;
+    if (kind > 0) o->got[4 * 35 + 3] = (double)(float)o->v[4 * 35 + 3].hi;
+    for (int k = 1; k < N && kind < 2; k += 5) o->v[k].lo = 0x1p-40;
+    if (kind < 2) o->v[53].hi = o->got[53] = 1 + 0x1p-30;
+    for (int k = 0; k < N && kind == 2; k++) {
+        o->flags[k] = 0;
+        o->alt_first[k] = -1;
+        o->alt_count[k] = 0;
+        o->got[k] = o->v[k].hi;
+    }
+    for (int k = 0; k < N; k++) ph[k] = plain_hi_of(o, k);
+}
+
+/* The output judged in chunks of `step`, through cts_judge_chunk_hashed (the FP32 bytes of got
+ * hashed as the run hashes them) when hash is not NULL. */
+static void judge_hashed(output *o, const cts_tolerance *tol, int64_t step, uint64_t *hash,
+                         cts_verdict *v, cts_error_grid *map)
+{
+    cts_judged_output jo = judged(o);
+    cts_output_judge *j = cts_judge_begin(tol, &vector_fp32, &jo, true, NULL, &v->el);
+    assert_non_null(j);
+    for (int64_t first = 0; first < N; first += step) {
+        int64_t n = N - first < step ? N - first : step;
+        ref_output part = view(&o->out, first, n);
+        ref_chunk ch = {3, first, &part};
+        float raw[N];
+        for (int64_t k = 0; k < n; k++) raw[k] = (float)o->got[first + k];
+        if (hash)
+            cts_judge_chunk_hashed(j, &ch, o->got + first, (const unsigned char *)raw, 4, hash);
+        else
+            cts_judge_chunk(j, &ch);
+    }
+    cts_judge_end(j, v, map);
+}
+
+/* plain_hi (reference.h) is only a shortcut: judged with it, in any chunk size, hashed or not,
+ * an output gives the verdict, worst element and errors, statistics, map and hash it gives
+ * without. The outputs (make_mixed) fail in one plane (bound), pass (ULP), and are exact
+ * throughout (ULP). */
+static void test_plain_hi_judges_alike(void **state)
+{
+    (void)state;
+    static output o;
+    static double ph[N];
+    cts_tolerance bound = {.kind = CTS_TOL_BOUND, .name = "bound"};
+    cts_tolerance ulp = {.kind = CTS_TOL_ULP, .name = "ulp", .ulps = 2};
+    const cts_tolerance *tols[3] = {&bound, &ulp, &ulp};
+    for (int kind = 0; kind < 3; kind++) {
+        make_mixed(&o, ph, kind);
+        const int64_t steps[] = {1, 7, 35, 36, N};
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+            for (int hashed = 0; hashed < 2; hashed++) {
+                cts_verdict a, b;
+                cts_error_grid ma, mb;
+                uint64_t ha = 0xcbf29ce484222325ull, hb = ha;
+                new_verdict(&a);
+                new_verdict(&b);
+                memset(&ma, 0, sizeof ma);
+                memset(&mb, 0, sizeof mb);
+                o.out.plain_hi = NULL;
+                judge_hashed(&o, tols[kind], steps[i], hashed ? &ha : NULL, &a, &ma);
+                o.out.plain_hi = ph;
+                judge_hashed(&o, tols[kind], steps[i], hashed ? &hb : NULL, &b, &mb);
+                assert_int_equal(a.status, kind ? CTS_PASS : CTS_FAIL);
+                assert_int_equal(a.worst_index, kind == 0 ? 4 * 35 + 3 : kind == 1 ? 40 : 0);
+                assert_int_equal(b.status, a.status);
+                assert_string_equal(b.message, a.message);
+                assert_int_equal(b.worst_index, a.worst_index);
+                assert_true(b.worst_ulp == a.worst_ulp);
+                assert_true(b.worst_bound_units == a.worst_bound_units);
+                assert_true(b.worst_rel == a.worst_rel);
+                assert_memory_equal(&b.el, &a.el, sizeof a.el);
+                assert_memory_equal(&mb, &ma, sizeof ma);
+                assert_true(ha == hb);
+            }
+    }
+}
+
+/* The judge takes plain_hi at its word: an element whose plain_hi equals got is exact, what v
+ * says aside (so a chunk's plain_hi must be its v's: the drivers' tests check that). Here v
+ * says 1.5 where got and plain_hi say 1: without plain_hi the output fails there, with it the
+ * element is exact and the output passes: the pass reads plain_hi. */
+static void test_plain_hi_is_what_the_judge_reads(void **state)
+{
+    (void)state;
+    static output o;
+    static double ph[N];
+    make_mixed(&o, ph, 1);
+    o.v[100].hi = 1.5;
+    o.v[100].sum_abs = 1.5;
+    o.got[100] = ph[100] = 1;
+    cts_tolerance ulp = {.kind = CTS_TOL_ULP, .name = "ulp", .ulps = 2};
+    for (int hashed = 0; hashed < 2; hashed++) { /* both passes: with the hash and without */
+        cts_verdict a, b;
+        uint64_t h = 0;
+        new_verdict(&a);
+        new_verdict(&b);
+        o.out.plain_hi = NULL;
+        judge_hashed(&o, &ulp, 35, hashed ? &h : NULL, &a, NULL);
+        o.out.plain_hi = ph;
+        judge_hashed(&o, &ulp, 35, hashed ? &h : NULL, &b, NULL);
+        assert_int_equal(a.status, CTS_FAIL);
+        assert_int_equal(a.worst_index, 100);
+        assert_int_equal(b.status, CTS_PASS);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chunks_judge_like_the_whole),
         cmocka_unit_test(test_chunks_pass_like_the_whole),
+        cmocka_unit_test(test_plain_hi_judges_alike),
+        cmocka_unit_test(test_plain_hi_is_what_the_judge_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

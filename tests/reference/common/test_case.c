@@ -421,6 +421,70 @@ static void test_avgpool_huge_block_chunks_are_the_whole_answers(void **state)
     avgpool_stream_is_whole(&s);
 }
 
+/* What the plain_hi test's chunks held: elements by kind (plain_hi NaN for a flag, NaN for
+ * lo ≠ 0 alone, 0, another exact value), and chunks without plain_hi. */
+typedef struct { int64_t flagged, inexact, zero, exact, bare; } plain_kinds;
+
+/* Each element's plain_hi is reference.h's definition, bit for bit: v.hi where the element has
+ * no flag, a finite hi and lo 0, else NaN. */
+static int check_plain_hi(void *ctx, const ref_chunk *ch)
+{
+    plain_kinds *k = ctx;
+    const ref_output *c = ch->out;
+    if (!c->plain_hi) {
+        k->bare++;
+        return 0;
+    }
+    for (int64_t i = 0; i < c->numel; i++) {
+        const ref_value *v = &c->v[i];
+        bool plain = c->flags[i] == 0 && v->lo == 0 && isfinite(v->hi);
+        if (!plain) {
+            assert_true(isnan(c->plain_hi[i]));
+            ++*(c->flags[i] ? &k->flagged : &k->inexact);
+            continue;
+        }
+        assert_memory_equal(&c->plain_hi[i], &v->hi, sizeof v->hi);
+        ++*(v->hi == 0 ? &k->zero : &k->exact);
+    }
+    return 0;
+}
+
+/* Avg-pool's chunks carry plain_hi (reference.h) that is their values' own. self (2, 3, 14, 11)
+ * under 2x2 windows of stride 3 and divisor 3: gradOutput (2, 3, 5, 4); rows 2, 5, 8 and 11 and
+ * columns 2, 5 and 8 have no window (answers 0, 74 a plane; the rows among them are made
+ * without reading v), the other 80 elements of a plane one window each: g/3 for gradOutput g
+ * = 3·(i mod 7) where i mod 3 = 0, else (i mod 5) + 1/2. By hand, of the 120 windows: 6 give
+ * 0 (i mod 21 = 0), 66 a double exactly (3·m/3; 1.5/3 and 4.5/3), 47 a value with lo ≠ 0
+ * (0.5/3, 2.5/3, 3.5/3), and i = 5 is +inf (a non-finite answer, flagged), 4 elements each.
+ * Chunks of one plane (154 elements): six through the three buffers, on one and two threads. */
+static void test_avgpool_chunks_carry_plain_hi(void **state)
+{
+    (void)state;
+    ref_status_query q = avgpool_query_sized(2, 3, 14, 11);
+    shape(&q.t[0], 4, (int64_t[]){2, 3, 5, 4});
+    q.p[REF_AVGPOOL_KERNEL_SIZE] = (ref_param){true, 2, {2, 2}, 0};
+    q.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {3, 3}, 0};
+    q.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {0, 0}, 0};
+    q.p[REF_AVGPOOL_DIVISOR_OVERRIDE] = (ref_param){true, 1, {3}, 0};
+    double go[120];
+    for (int i = 0; i < 120; i++) go[i] = i % 3 == 0 ? 3.0 * (i % 7) : i % 5 + 0.5;
+    go[5] = INFINITY;
+    const double *inputs[REF_MAX_SLOTS] = {go};
+    for (int threads = 1; threads <= 2; threads++)
+        for (int rep = 0; rep < 4; rep++) {
+            plain_kinds k = {0};
+            ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = check_plain_hi,
+                                  .ctx = &k, .chunk_elems = 154, .threads = threads};
+            ref_case_answer a;
+            assert_int_equal(ref_case(&q, &r, &a), 0);
+            assert_int_equal(k.bare, 0);
+            assert_int_equal(k.flagged, 4);
+            assert_int_equal(k.zero, 6 * 74 + 6 * 4);
+            assert_int_equal(k.exact, 66 * 4);
+            assert_int_equal(k.inexact, 47 * 4);
+        }
+}
+
 /* Without inputs the plan alone: no chunk. A callback's non-zero return stops the stream and is
  * what ref_case returns. */
 static int stop(void *ctx, const ref_chunk *ch)
@@ -492,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_avgpool_team_chunks_are_the_whole_answers),
         cmocka_unit_test(test_avgpool_chunks_handed_on_by_the_caller),
         cmocka_unit_test(test_avgpool_huge_block_chunks_are_the_whole_answers),
+        cmocka_unit_test(test_avgpool_chunks_carry_plain_hi),
         cmocka_unit_test(test_plan_alone_and_a_stopped_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
