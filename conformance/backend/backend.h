@@ -101,6 +101,8 @@ typedef struct {
     cts_fill_fn fill;       /* prepare_fill's fill and its ctx: the sent image can be made */
     void *fill_ctx;         /* again, so upload drops it (ctx must outlive the download) */
     uint64_t *sent_hash;    /* while dropped (sent NULL): a hash of each piece of the image */
+    uint64_t *made_hash;    /* the pieces' hashes taken as the image was made (NULL: none),
+                               which the drop keeps instead of hashing the image again */
     aclTensor *acl;
 } cts_dev_tensor;
 

@@ -255,6 +255,50 @@ static void encode_held(ref_dtype dt, double x, unsigned char *dst)
     if (!encode_held_run(dt, &x, 1, dst)) cts_encode(dt, x, dst);
 }
 
+/* A hash of bytes p[0 .. n-1], four 64-bit lanes of xor-multiply (a bijection of the lane for
+ * each word: a changed word always changes its lane), at memory speed. */
+static uint64_t piece_hash(const unsigned char *p, size_t n)
+{
+    uint64_t h[4] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull,
+                     0x082efa98ec4e6c89ull};
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int l = 0; l < 4; l++) {
+            uint64_t w;
+            memcpy(&w, p + i + 8 * l, 8);
+            h[l] = (h[l] ^ w) * k;
+        }
+    for (; i < n; i++) h[0] = (h[0] ^ p[i]) * k;
+    uint64_t r = n;
+    for (int l = 0; l < 4; l++) r = (r ^ h[l] ^ (h[l] >> 29)) * k;
+    return r;
+}
+
+/* The pieces a dropped image is hashed in: the bytes of PIECE_ELEMS storage elements each, the
+ * first with the guard before the data, the last with the guard after it; so a plain image's
+ * piece is what encode_sent's piece p writes, hashed there while in cache. */
+static size_t hash_pieces(const cts_dev_tensor *d)
+{
+    size_t span = PIECE_ELEMS * d->esize, data = (size_t)d->storage * d->esize;
+    return data > span ? (data + span - 1) / span : 1;
+}
+
+/* Piece p's first byte and its length */
+static size_t piece_at(const cts_dev_tensor *d, size_t p, size_t *len)
+{
+    size_t span = PIECE_ELEMS * d->esize, last = hash_pieces(d) - 1;
+    size_t from = p == 0 ? 0 : CTS_GUARD_BYTES + p * span;
+    *len = (p == last ? d->bytes : CTS_GUARD_BYTES + (p + 1) * span) - from;
+    return from;
+}
+
+static uint64_t image_piece_hash(const cts_dev_tensor *d, const unsigned char *img, size_t p)
+{
+    size_t len, at = piece_at(d, p, &len);
+    return piece_hash(img + at, len);
+}
+
 /* Elements k0 .. k0 + m - 1 of the fill into the sent image through buf (m doubles). */
 static void encode_piece(cts_dev_tensor *d, cts_fill_fn fill, void *ctx, bool held, int64_t k0,
                          int64_t m, double *buf)
@@ -290,6 +334,11 @@ static int encode_sent(cts_dev_tensor *d, cts_fill_fn fill, void *ctx, bool held
     }
     int64_t pieces = (d->numel + PIECE_ELEMS - 1) / PIECE_ELEMS;
     bool oom = false;
+    /* a plain image's pieces are hash_pieces': each hashed as soon as it is written */
+    free(d->made_hash);
+    d->made_hash = cts_dev_tensor_plain(d) && d->storage == d->numel && pieces > 0
+                       ? malloc((size_t)pieces * sizeof *d->made_hash)
+                       : NULL;
 #pragma omp parallel if (cts_dev_tensor_plain(d) && pieces > 1) reduction(|| : oom)
     {
         double *buf = malloc((size_t)PIECE_ELEMS * sizeof *buf);
@@ -300,6 +349,7 @@ static int encode_sent(cts_dev_tensor *d, cts_fill_fn fill, void *ctx, bool held
             if (buf)
                 encode_piece(d, fill, ctx, held, k0,
                              d->numel - k0 < PIECE_ELEMS ? d->numel - k0 : PIECE_ELEMS, buf);
+            if (buf && d->made_hash) d->made_hash[p] = image_piece_hash(d, d->sent, (size_t)p);
         }
         free(buf);
     }
@@ -371,45 +421,19 @@ static aclError upload_poison(const cts_backend *b, cts_dev_tensor *d)
     return e;
 }
 
-/* A hash of bytes p[0 .. n-1], four 64-bit lanes of xor-multiply (a bijection of the lane for
- * each word: a changed word always changes its lane), at memory speed. */
-static uint64_t piece_hash(const unsigned char *p, size_t n)
-{
-    uint64_t h[4] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull,
-                     0x082efa98ec4e6c89ull};
-    const uint64_t k = 0x9e3779b97f4a7c15ull;
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32)
-        for (int l = 0; l < 4; l++) {
-            uint64_t w;
-            memcpy(&w, p + i + 8 * l, 8);
-            h[l] = (h[l] ^ w) * k;
-        }
-    for (; i < n; i++) h[0] = (h[0] ^ p[i]) * k;
-    uint64_t r = n;
-    for (int l = 0; l < 4; l++) r = (r ^ h[l] ^ (h[l] >> 29)) * k;
-    return r;
-}
-
-static size_t hash_pieces(const cts_dev_tensor *d)
-{
-    return (d->bytes + PIECE_BYTES - 1) / PIECE_BYTES;
-}
-
-static size_t piece_len(const cts_dev_tensor *d, size_t p)
-{
-    size_t off = p * PIECE_BYTES;
-    return d->bytes - off < PIECE_BYTES ? d->bytes - off : PIECE_BYTES;
-}
-
 /* Once uploaded, an image the fill can make again goes, a hash of each piece kept (none when
- * their array does not fit: the image stays). */
+ * their array does not fit: the image stays): those taken as it was made, else hashed now. */
 static void drop_sent(cts_dev_tensor *d)
 {
-    size_t pieces = hash_pieces(d);
-    if (!d->fill || !d->sent || !(d->sent_hash = malloc(pieces * sizeof *d->sent_hash))) return;
-    for (size_t p = 0; p < pieces; p++)
-        d->sent_hash[p] = piece_hash(d->sent + p * PIECE_BYTES, piece_len(d, p));
+    uint64_t *made = d->made_hash;
+    d->made_hash = NULL;
+    if (!d->fill || !d->sent) {
+        free(made);
+        return;
+    }
+    if (!(d->sent_hash = made ? made : malloc(hash_pieces(d) * sizeof *d->sent_hash))) return;
+    for (size_t p = 0; !made && p < hash_pieces(d); p++)
+        d->sent_hash[p] = image_piece_hash(d, d->sent, p);
     free(d->sent);
     d->sent = NULL;
 }
@@ -491,7 +515,7 @@ static int restore_sent(const cts_backend *b, cts_dev_tensor *d, char *err, size
     }
     bool same = true;
     for (size_t p = 0; p < hash_pieces(d) && same; p++)
-        same = piece_hash(img + p * PIECE_BYTES, piece_len(d, p)) == d->sent_hash[p];
+        same = image_piece_hash(d, img, p) == d->sent_hash[p];
     free(d->sent_hash);
     d->sent_hash = NULL;
     free(d->back);
@@ -674,7 +698,8 @@ void cts_dev_tensor_free(const cts_backend *b, cts_dev_tensor *d)
     free(d->back);
     free(d->values);
     free(d->sent_hash);
-    d->sent_hash = NULL;
+    free(d->made_hash);
+    d->sent_hash = d->made_hash = NULL;
     d->sent = d->back = NULL;
     d->back_same = false;
     d->values = NULL;

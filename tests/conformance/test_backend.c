@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "backend/backend.h"
+#include "check/check.h"
 
 static const char *emu_lib64(char *buf, size_t size)
 {
@@ -377,6 +378,66 @@ static void test_encode_picked(void **state)
 #undef PICKED
 }
 
+/* The fill of test_dropped_image_comes_back: FP16 values of element i (a few patterns) */
+static void fill_fp16(void *ctx, int64_t first, int64_t n, double *out)
+{
+    (void)ctx;
+    for (int64_t i = 0; i < n; i++) out[i] = (double)((first + i) % 2048) / 64 - 16;
+}
+
+/* An input's sent image goes once uploaded, a hash of each piece kept (dev_tensor.c drop_sent:
+ * pieces of 65536 elements, the first with the guard before, the last with the guard after),
+ * and download_input reads the device's bytes back: the image, bitwise the one sent, where
+ * every piece hashes as sent; else what came back, which the checks name. A plain FP16 input of
+ * 2.5 pieces on the emulated device, unchanged, then with one byte changed in turn: in the guard
+ * before the data, the first element, the last of piece 0 and the first of piece 1, the last
+ * element, the last byte of the guard after. */
+static void test_dropped_image_comes_back(void **state)
+{
+    (void)state;
+    char lib64[PATH_MAX], err[512] = "";
+    if (!emu_lib64(lib64, sizeof lib64)) skip();
+    cts_backend b;
+    assert_int_equal(cts_backend_open("emu", &b, err, sizeof err), 0);
+    assert_int_equal(b.aclInit(NULL), 0);
+    assert_int_equal(b.aclrtSetDevice(0), 0);
+    enum { N = 65536 * 5 / 2 };
+    cts_tensor tt = {.name = "x", .rank = 1, .dims = {N}, .dtype = REF_DT_FLOAT16,
+                     .format = REF_FMT_ND};
+    const size_t g = CTS_GUARD_BYTES, data = g + 2 * (size_t)N;
+    const size_t at[] = {SIZE_MAX, 7, g, g + 2 * 65535 + 1, g + 2 * 65536, data - 1,
+                         data + g - 1};
+    unsigned char *sent = NULL;
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        cts_dev_tensor d;
+        assert_int_equal(cts_dev_tensor_prepare_fill(&d, &tt, 0, fill_fp16, NULL), 0);
+        if (!sent) sent = memcpy(malloc(d.bytes), d.sent, d.bytes);
+        assert_int_equal(cts_dev_tensor_upload(&b, &d, err, sizeof err), 0);
+        assert_null(d.sent); /* dropped */
+        unsigned char x = (unsigned char)(sent[at[k] < d.bytes ? at[k] : 0] ^ 0x10);
+        if (at[k] != SIZE_MAX)
+            assert_int_equal(b.aclrtMemcpy((unsigned char *)d.dev + at[k], 1, &x, 1,
+                                           ACL_MEMCPY_HOST_TO_DEVICE), 0);
+        assert_int_equal(cts_dev_tensor_download_input(&b, &d, err, sizeof err), 0);
+        assert_memory_equal(d.sent, sent, d.bytes); /* made again where it came back changed */
+        cts_verdict v;
+        memset(&v, 0, sizeof v);
+        bool in_data = at[k] >= g && at[k] < data;
+        assert_int_equal(d.back_same, at[k] == SIZE_MAX);
+        assert_int_equal(cts_check_input_unchanged(&d, &v), !in_data);
+        assert_int_equal(cts_check_guards(&d, &v), in_data || at[k] == SIZE_MAX);
+        if (in_data) {
+            char idx[32];
+            snprintf(idx, sizeof idx, "element [%zu]", (at[k] - g) / 2);
+            assert_non_null(strstr(v.message, idx));
+        }
+        cts_dev_tensor_free(&b, &d);
+    }
+    free(sent);
+    b.aclFinalize();
+    cts_backend_close(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_decode_runs),
         cmocka_unit_test(test_encode_runs),
         cmocka_unit_test(test_encode_picked),
+        cmocka_unit_test(test_dropped_image_comes_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
