@@ -151,11 +151,11 @@ void avgpool_lanes_plan(const pool_tabs *T, int64_t sw, int64_t iw, int64_t n, l
  * plane (gradOutput plane gp; exact: PLANE_EXACT) whose windows along h (wh[0..nh), nh > 0)
  * share the divisor factor dh (or a divisorOverride), as element_small in avgpool2d_backward.c
  * gives them when it decides them directly (one divisor, Σg exact, ref_decide_quotient), into
- * v[0..n) (their flags stay 0), one 4-lane vector per group (affine groups load four
- * consecutive gradOutput values per term). Lanes it does not answer come back set in the bitmap
- * todo (its words for n lanes written). */
+ * v[0..n) (their flags stay 0) and, ph not NULL, their plain_hi into ph[0..n) (reference.h),
+ * one 4-lane vector per group (affine groups load four consecutive gradOutput values per term).
+ * Lanes it does not answer come back set in the bitmap todo (its words for n lanes written). */
 void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp, bool exact,
                        const axis_win *wh, int nh, double dh, int64_t iw, int64_t n, ref_value *v,
-                       uint64_t *todo);
+                       double *ph, uint64_t *todo);
 
 #endif

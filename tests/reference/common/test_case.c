@@ -449,7 +449,9 @@ static int check_plain_hi(void *ctx, const ref_chunk *ch)
     return 0;
 }
 
-/* Avg-pool's chunks carry plain_hi (reference.h) that is their values' own. self (2, 3, 14, 11)
+/* Avg-pool's chunks carry plain_hi (reference.h) that is their values' own where windows leave
+ * a third of the elements or more uncovered (avgpool2d_backward.c wants_plain_hi), and none
+ * where they cover every element. self (2, 3, 14, 11)
  * under 2x2 windows of stride 3 and divisor 3: gradOutput (2, 3, 5, 4); rows 2, 5, 8 and 11 and
  * columns 2, 5 and 8 have no window (answers 0, 74 a plane; the rows among them are made
  * without reading v), the other 80 elements of a plane one window each: g/3 for gradOutput g
@@ -466,8 +468,8 @@ static void test_avgpool_chunks_carry_plain_hi(void **state)
     q.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {3, 3}, 0};
     q.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {0, 0}, 0};
     q.p[REF_AVGPOOL_DIVISOR_OVERRIDE] = (ref_param){true, 1, {3}, 0};
-    double go[120];
-    for (int i = 0; i < 120; i++) go[i] = i % 3 == 0 ? 3.0 * (i % 7) : i % 5 + 0.5;
+    double go[252]; /* 120 for these windows, 252 for the covering ones below */
+    for (int i = 0; i < 252; i++) go[i] = i % 3 == 0 ? 3.0 * (i % 7) : i % 5 + 0.5;
     go[5] = INFINITY;
     const double *inputs[REF_MAX_SLOTS] = {go};
     for (int threads = 1; threads <= 2; threads++)
@@ -483,6 +485,15 @@ static void test_avgpool_chunks_carry_plain_hi(void **state)
             assert_int_equal(k.exact, 66 * 4);
             assert_int_equal(k.inexact, 47 * 4);
         }
+    /* 3x3 windows at stride 2 with padding 1 cover every element: the chunks go without */
+    q = avgpool_query_sized(2, 3, 14, 11); /* gradOutput (2, 3, 7, 6) */
+    plain_kinds k = {0};
+    ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = check_plain_hi,
+                          .ctx = &k, .chunk_elems = 154, .threads = 2};
+    ref_case_answer a;
+    assert_int_equal(ref_case(&q, &r, &a), 0);
+    assert_int_equal(k.bare, 6);
+    assert_int_equal(k.zero + k.exact + k.inexact + k.flagged, 0);
 }
 
 /* Without inputs the plan alone: no chunk. A callback's non-zero return stops the stream and is
