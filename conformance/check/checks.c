@@ -598,6 +598,11 @@ static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t firs
     b->n = 0;
 }
 
+/* How far ahead the pass asks for the reference's values: every one 16 elements ahead, or with
+ * plain_hi only those it will read, 48 ahead (id208: 16% of the elements; 16 there left the
+ * pass waiting on a third of those loads, 48 and 96 cost the same). */
+enum { AHEAD = 16, AHEAD_HINTED = 48 };
+
 /* The tolerance of a chunk in one pass that counts the exact elements (exact_plain), judges the
  * other plain ones (no reference flags, finite values) in batches and the rest one by one, in
  * index order: exact elements change no sum, maximum, block maximum or worst element (once
@@ -610,10 +615,6 @@ static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t firs
  * plain_hi (8 bytes an element), and an element is exact where got equals it and the dtype
  * holds it (exact_plain's test: flags, lo and finiteness are folded into plain_hi's NaN), so
  * only the other elements' values are read. */
-/* How far ahead the pass asks for the reference's values: every one 16 elements ahead, or with
- * plain_hi only those it will read, 48 ahead (id208: 16% of the elements; 16 there left the
- * pass waiting on a third of those loads, 48 and 96 cost the same). */
-enum { AHEAD = 16, AHEAD_HINTED = 48 };
 static inline __attribute__((always_inline)) void
 tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_t count,
                const double *got, const unsigned char *raw, int esize, bool hinted,
