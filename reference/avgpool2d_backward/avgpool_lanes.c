@@ -356,7 +356,9 @@ AI unsigned group_gather(const row_lanes *R, const int64_t k[4])
     v4d s, a;
     v4i bad = sums_gather(p, tw, R->gp, R->wh, R->nh, c, &s, &a);
     divs4 dv = divs_of(divisors(R, (v4d){dw[c[0]], dw[c[1]], dw[c[2]], dw[c[3]]}));
-    double *const h[4] = {R->ph + k[0], R->ph + k[1], R->ph + k[2], R->ph + k[3]};
+    double *h[4] = {NULL, NULL, NULL, NULL}; /* no pointer arithmetic on a NULL ph */
+    for (int l = 0; R->ph && l < 4; l++)
+        h[l] = R->ph + k[l];
     return answer4(s, a, bad, false, &dv, &cn, R->v + k[0], R->v + k[1], R->v + k[2],
                    R->v + k[3], R->ph ? h : NULL);
 }
@@ -472,7 +474,9 @@ AI void affine_groups(const row_lanes *R, const lanes_plan *L, bool exact, uint6
         v4i bad = G->short_last ? sums_affine(tw, &H, exact, true, G, iw + k, &s, &a)
                                 : sums_affine(tw, &H, exact, false, G, iw + k, &s, &a);
         ref_value *o = v + k;
-        double *const h[4] = {ph + k, ph + k + sw, ph + k + 2 * sw, ph + k + 3 * sw};
+        double *h[4] = {NULL, NULL, NULL, NULL}; /* no pointer arithmetic on a NULL ph */
+        for (int l = 0; ph && l < 4; l++)
+            h[l] = ph + k + l * sw;
         unanswered(answer4(s, a, bad, exact, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw,
                            ph ? h : NULL),
                    (const int64_t[4]){k, k + sw, k + 2 * sw, k + 3 * sw}, todo);
