@@ -169,10 +169,11 @@ typedef struct {
     int64_t nalts;
     double *ival;          /* 2·numel or NULL: REF_FLAG_INTERVAL elements' offsets [lo, hi]
                               from v (lo ≤ 0 ≤ hi, rounded outwards) */
-    double *plain_hi;      /* numel or NULL (a stream's chunk may carry it): v[i].hi where
-                              element i has no flag, a finite hi and lo 0 (the exact value is
-                              one double), NaN otherwise; 8 bytes an element where v is 64, so
-                              a reader testing got == exact reads an eighth as much */
+    float *plain_hi;       /* numel or NULL (a stream's chunk may carry it): v[i].hi where
+                              element i has no flag, lo 0 and a hi that is a finite float (the
+                              exact value is one float), NaN otherwise; 4 bytes an element where
+                              v is 64, so a reader testing got == exact of a FLOAT, FLOAT16 or
+                              BF16 output (values of a float) reads a sixteenth as much */
 } ref_output;
 
 void ref_output_free(ref_output *o);

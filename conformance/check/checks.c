@@ -612,9 +612,10 @@ enum { AHEAD = 16, AHEAD_HINTED = 48 };
  * waits on nothing else and runs in the gaps of the pass's own work. Without `hinted` the pass
  * waits on the reference's values (64 bytes an element, a chunk most of L2, written by the
  * reference's threads on another core): they are prefetched. hinted: the chunk carries
- * plain_hi (8 bytes an element), and an element is exact where got equals it and the dtype
+ * plain_hi (4 bytes an element), and an element is exact where got equals it and the dtype
  * holds it (exact_plain's test: flags, lo and finiteness are folded into plain_hi's NaN), so
- * only the other elements' values are read. */
+ * only the other elements' values are read. An exact element whose hi is no float (a DOUBLE
+ * output's) has plain_hi NaN and is judged instead, to an error of 0: the same results. */
 static inline __attribute__((always_inline)) void
 tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_t count,
                const double *got, const unsigned char *raw, int esize, bool hinted,
@@ -624,15 +625,15 @@ tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_
     bool batched = cts_batch_dtype(dt);
     int64_t exact = 0;
     uint64_t h = esize ? *hash : 0;
-    const double *ph = ref->plain_hi;
+    const float *ph = ref->plain_hi;
     for (int64_t i = 0; i < count; i++) {
         if (esize) h = cts_fnv1a(h, raw + i * esize, (size_t)esize);
         if (!hinted && i + AHEAD < count)
             __builtin_prefetch(&ref->v[i + AHEAD]);
         int64_t a = i + AHEAD_HINTED;
-        if (hinted && a < count && !(got[a] == ph[a]))
+        if (hinted && a < count && !(got[a] == (double)ph[a]))
             __builtin_prefetch(&ref->v[a]);
-        if (hinted && j->tol_s.worst >= 0 && got[i] == ph[i] &&
+        if (hinted && j->tol_s.worst >= 0 && got[i] == (double)ph[i] &&
             (got[i] == 0 || dtype_holds(got[i], dt))) {
             exact++;
             continue;

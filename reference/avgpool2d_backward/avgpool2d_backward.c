@@ -532,7 +532,7 @@ static int plane_kind(const pool_ctx *C, int64_t plane)
 static __attribute__((noinline)) void piece_lanes(const pool_ctx *C, const double *gp,
                                                   bool exact, const axis_win *wh, int nh,
                                                   double dh, int64_t iw, int64_t n, ref_value *v,
-                                                  double *ph, uint64_t *todo)
+                                                  float *ph, uint64_t *todo)
 {
     lanes_plan L;
     avgpool_lanes_plan(C->T, C->p->sw, iw, n, &L);
@@ -540,7 +540,7 @@ static __attribute__((noinline)) void piece_lanes(const pool_ctx *C, const doubl
 }
 
 /* Element k's plain_hi (ph not NULL) once v[k] and flags[k] are final */
-static void plain_one(double *ph, const ref_value *v, const uint8_t *flags, int64_t k)
+static void plain_one(float *ph, const ref_value *v, const uint8_t *flags, int64_t k)
 {
     if (ph)
         ref_plain_hi_of(v + k, flags + k, 1, ph + k);
@@ -549,7 +549,7 @@ static void plain_one(double *ph, const ref_value *v, const uint8_t *flags, int6
 /* Row ih's elements iw .. iw + n − 1 (n ≤ POOL_BLOCK): by avgpool_lanes_row where the plane
  * and the row allow; the rest, and lanes it leaves, one by one. */
 static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t ih, int64_t iw,
-                           int64_t n, pool_scratch *S, ref_value *v, uint8_t *flags, double *ph)
+                           int64_t n, pool_scratch *S, ref_value *v, uint8_t *flags, float *ph)
 {
     const ref_avgpool_params *p = C->p;
     const pool_tabs *T = C->T;
@@ -604,7 +604,7 @@ static int64_t row_segment(const pool_ctx *C, int64_t i, int64_t plane, int64_t 
  * its answer is (the lanes' from their registers: reading the answers back after a row cost
  * half the reference's own time in the bench case, its stores not yet in cache). */
 static void element_range(const pool_ctx *C, int64_t i0, int64_t i1, pool_scratch *S,
-                          ref_value *v, uint8_t *flags, double *ph, int64_t *hits)
+                          ref_value *v, uint8_t *flags, float *ph, int64_t *hits)
 {
     const ref_avgpool_params *p = C->p;
     int64_t iw = i0 % p->w, ih = (i0 / p->w) % p->h, plane = i0 / (p->w * p->h);

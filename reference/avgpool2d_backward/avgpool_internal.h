@@ -156,6 +156,6 @@ void avgpool_lanes_plan(const pool_tabs *T, int64_t sw, int64_t iw, int64_t n, l
  * Lanes it does not answer come back set in the bitmap todo (its words for n lanes written). */
 void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp, bool exact,
                        const axis_win *wh, int nh, double dh, int64_t iw, int64_t n, ref_value *v,
-                       double *ph, uint64_t *todo);
+                       float *ph, uint64_t *todo);
 
 #endif

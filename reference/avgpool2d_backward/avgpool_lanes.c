@@ -281,7 +281,7 @@ AI counts4 counts_of(v4i nt)
  * (|s| < 2^15 times the terms). */
 AI unsigned answer4(v4d s, v4d a, v4i bad, bool exact, const divs4 *dv, const counts4 *cn,
                     ref_value *o0, ref_value *o1, ref_value *o2, ref_value *o3,
-                    double *const h[4])
+                    float *const h[4])
 {
     _Static_assert(PLANE_EXACT_EMIN - 128 - 53 >= REF_FAST_EMIN, "answer4: exact planes' bound");
     v4d D = dv->D;
@@ -305,12 +305,14 @@ AI unsigned answer4(v4d s, v4d a, v4i bad, bool exact, const divs4 *dv, const co
     bit |= __builtin_shufflevector(bit, bit, 2, 3, 0, 1);
     bit |= __builtin_shufflevector(bit, bit, 1, 0, 3, 2);
     unsigned done = (unsigned)bit[0];
-    if (h) { /* plain_hi: hi where lo is 0 (an answered lane is finite, its flags 0), else NaN */
-        v4i nan = bits4((v4d){NAN, NAN, NAN, NAN}), plain = lo4 == 0;
-        v4d ph4 = dbl4((bits4(hi4) & plain) | (nan & ~plain));
+    if (h) { /* plain_hi: hi where lo is 0 and hi a float (an answered lane is finite, its
+              * flags 0), else NaN */
+        typedef float v4f __attribute__((vector_size(4 * sizeof(float))));
+        v4f f = __builtin_convertvector(hi4, v4f);
+        v4i plain = (lo4 == 0) & (__builtin_convertvector(f, v4d) == hi4);
         for (int k = 0; k < 4; k++)
             if (done >> k & 1)
-                *h[k] = ph4[k];
+                *h[k] = plain[k] ? f[k] : NAN;
     }
     if (done == 0xf) {
         store4(o0, o1, o2, o3, hi4, lo4, sum_abs, cn->nt, dv->tail);
@@ -334,7 +336,7 @@ typedef struct {
     double dh;
     int64_t iw;     /* the row piece's first column */
     ref_value *v;   /* its answers */
-    double *ph;     /* their plain_hi, or NULL */
+    float *ph;      /* their plain_hi, or NULL */
 } row_lanes;
 
 /* The lanes' divisors: a divisorOverride, else dh times their w factors dw. */
@@ -356,7 +358,7 @@ AI unsigned group_gather(const row_lanes *R, const int64_t k[4])
     v4d s, a;
     v4i bad = sums_gather(p, tw, R->gp, R->wh, R->nh, c, &s, &a);
     divs4 dv = divs_of(divisors(R, (v4d){dw[c[0]], dw[c[1]], dw[c[2]], dw[c[3]]}));
-    double *h[4] = {NULL, NULL, NULL, NULL}; /* no pointer arithmetic on a NULL ph */
+    float *h[4] = {NULL, NULL, NULL, NULL}; /* no pointer arithmetic on a NULL ph */
     for (int l = 0; R->ph && l < 4; l++)
         h[l] = R->ph + k[l];
     return answer4(s, a, bad, false, &dv, &cn, R->v + k[0], R->v + k[1], R->v + k[2],
@@ -458,7 +460,7 @@ AI void affine_groups(const row_lanes *R, const lanes_plan *L, bool exact, uint6
     const axis_win *wh = R->wh;
     h_rows H = {R->gp, {R->gp + wh[0].o * ow, R->gp + wh[nh > 1].o * ow}, wh, nh, ow};
     ref_value *v = R->v;
-    double *ph = R->ph;
+    float *ph = R->ph;
     int32_t naff = L->naff;
     divs4 dv;
     counts4 cn;
@@ -474,7 +476,7 @@ AI void affine_groups(const row_lanes *R, const lanes_plan *L, bool exact, uint6
         v4i bad = G->short_last ? sums_affine(tw, &H, exact, true, G, iw + k, &s, &a)
                                 : sums_affine(tw, &H, exact, false, G, iw + k, &s, &a);
         ref_value *o = v + k;
-        double *h[4] = {NULL, NULL, NULL, NULL}; /* no pointer arithmetic on a NULL ph */
+        float *h[4] = {NULL, NULL, NULL, NULL}; /* no pointer arithmetic on a NULL ph */
         for (int l = 0; ph && l < 4; l++)
             h[l] = ph + k + l * sw;
         unanswered(answer4(s, a, bad, exact, &dv, &cn, o, o + sw, o + 2 * sw, o + 3 * sw,
@@ -486,7 +488,7 @@ AI void affine_groups(const row_lanes *R, const lanes_plan *L, bool exact, uint6
 LANES_CLONES
 void avgpool_lanes_row(const pool_ctx *C, const lanes_plan *L, const double *gp, bool exact,
                        const axis_win *wh, int nh, double dh, int64_t iw, int64_t n, ref_value *v,
-                       double *ph, uint64_t *todo)
+                       float *ph, uint64_t *todo)
 {
     row_lanes R = {C, gp, wh, nh, dh, iw, v, ph};
     memcpy(todo, L->empty, (size_t)(n + 63) / 64 * sizeof *todo);

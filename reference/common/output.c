@@ -238,14 +238,13 @@ int ref_chunkbuf_plain_hi(ref_chunkbuf *b)
     return b->o.plain_hi ? 0 : -1;
 }
 
-/* Without branches: where lo ≠ 0 is as likely as not (inexact quotients), a branch on it
- * missed every other element and the pass cost half the reference's own (bench avg-pool) */
-void ref_plain_hi_of(const ref_value *v, const uint8_t *flags, int64_t n, double *ph)
+void ref_plain_hi_of(const ref_value *v, const uint8_t *flags, int64_t n, float *ph)
 {
     for (int64_t i = 0; i < n; i++) {
         double hi = v[i].hi;
-        int plain = (flags[i] == 0) & (v[i].lo == 0) & (fabs(hi) <= DBL_MAX);
-        ph[i] = plain ? hi : NAN;
+        float f = (float)hi; /* ±inf past FLT_MAX, NaN from NaN: never equal to a finite hi */
+        ph[i] = flags[i] == 0 && v[i].lo == 0 && (double)f == hi && fabsf(f) <= FLT_MAX ? f
+                                                                                        : NAN;
     }
 }
 

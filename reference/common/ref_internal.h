@@ -315,11 +315,11 @@ int ref_chunkbuf_init(ref_chunkbuf *b, int64_t cap);
 void ref_chunkbuf_start(ref_chunkbuf *b, int64_t numel);
 /* b->o.ival, allocated (zero) on first need; NULL when out of memory. */
 double *ref_chunkbuf_ival(ref_chunkbuf *b);
-/* b->o.plain_hi allocated (cap doubles, not cleared: the driver writes every element of each
+/* b->o.plain_hi allocated (cap floats, not cleared: the driver writes every element of each
  * chunk, ref_plain_hi_of); 0 or -1. Freed with the buffer. */
 int ref_chunkbuf_plain_hi(ref_chunkbuf *b);
 /* ph[0..n) as reference.h's plain_hi from the final v[0..n) and flags[0..n) */
-void ref_plain_hi_of(const ref_value *v, const uint8_t *flags, int64_t n, double *ph);
+void ref_plain_hi_of(const ref_value *v, const uint8_t *flags, int64_t n, float *ph);
 void ref_chunkbuf_free(ref_chunkbuf *b);
 /* Hands b's chunk (elements first.. of output slot) to the sink; the sink's return value. */
 int ref_emit(const ref_sink *s, int slot, int64_t first, const ref_chunkbuf *b);
@@ -365,7 +365,8 @@ const ref_model *ref_model_of(ref_op op);
 /* Bytes of one element in a chunk: its answer, flags, alternative index and count, interval
  * offsets, plain_hi and the list the alternatives are gathered in (for a model's work_bytes). */
 #define REF_CHUNK_ELEM_BYTES \
-    (sizeof(ref_value) + 1 + sizeof(int64_t) + sizeof(int32_t) + 3 * sizeof(double) + 16)
+    (sizeof(ref_value) + 1 + sizeof(int64_t) + sizeof(int32_t) + 2 * sizeof(double) + \
+     sizeof(float) + 16)
 
 /* d[0]·…·d[3], or -1 when negative or past int64 (shapes of error cases). */
 static inline int64_t ref_numel4(const int64_t d[4])

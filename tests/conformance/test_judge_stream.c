@@ -161,12 +161,13 @@ static void test_chunks_pass_like_the_whole(void **state)
     }
 }
 
-/* reference.h's plain_hi of element k, from its definition: hi where there is no flag, hi is
- * finite and lo is 0; NaN otherwise */
-static double plain_hi_of(const output *o, int k)
+/* reference.h's plain_hi of element k, from its definition: hi where there is no flag, lo is
+ * 0 and hi is a finite float; NaN otherwise */
+static float plain_hi_of(const output *o, int k)
 {
     const ref_value *v = &o->v[k];
-    return o->flags[k] == 0 && v->lo == 0 && isfinite(v->hi) ? v->hi : NAN;
+    bool is_float = isfinite(v->hi) && (double)(float)v->hi == v->hi;
+    return o->flags[k] == 0 && v->lo == 0 && is_float ? (float)v->hi : NAN;
 }
 
 /* make_output with elements the exact test must turn down: lo ≠ 0 (every 5th from 1), and an
@@ -175,7 +176,7 @@ static double plain_hi_of(const output *o, int k)
  * exact (no flag): the first element judged, before any worst element exists. kind 0: fails
  * in one plane; 1: passes; 2: every element plain and exact (the worst element is then the
  * first, of error 0). ph: their plain_hi by definition. */
-static void make_mixed(output *o, double *ph, int kind)
+static void make_mixed(output *o, float *ph, int kind)
 {
     make_output(o);
     o->flags[0] = 0;
@@ -183,8 +184,9 @@ static void make_mixed(output *o, double *ph, int kind)
     o->alt_count[0] = 0;
     o->got[0] = o->v[0].hi;
     if (kind > 0) o->got[4 * 35 + 3] = (double)(float)o->v[4 * 35 + 3].hi;
-    for (int k = 1; k < N && kind < 2; k += 5) o->v[k].lo = 0x1p-40;
+    for (int k = 1; k < N && (kind < 2 || kind == 4); k += 5) o->v[k].lo = 0x1p-40;
     if (kind < 2) o->v[53].hi = o->got[53] = 1 + 0x1p-30;
+    if (kind == 4) o->v[53].hi = o->got[53] = 1 + 0x1p-20; /* a float, no FLOAT16 */
     for (int k = 0; k < N && kind == 2; k++) {
         o->flags[k] = 0;
         o->alt_first[k] = -1;
@@ -194,12 +196,14 @@ static void make_mixed(output *o, double *ph, int kind)
     for (int k = 0; k < N; k++) ph[k] = plain_hi_of(o, k);
 }
 
-/* The output judged in chunks of `step`, through cts_judge_chunk_hashed (the FP32 bytes of got
- * hashed as the run hashes them) when hash is not NULL. */
-static void judge_hashed(output *o, const cts_tolerance *tol, int64_t step, uint64_t *hash,
-                         cts_verdict *v, cts_error_grid *map)
+/* The output, of dtype dt (FLOAT, FLOAT16 or DOUBLE), judged in chunks of `step`, through
+ * cts_judge_chunk_hashed when hash is not NULL (got's FLOAT or DOUBLE bytes; for FLOAT16 the
+ * FLOAT bytes' low halves: the same bytes both ways is all the test asks of them). */
+static void judge_hashed(output *o, ref_dtype dt, const cts_tolerance *tol, int64_t step,
+                         uint64_t *hash, cts_verdict *v, cts_error_grid *map)
 {
     cts_judged_output jo = judged(o);
+    jo.dtype = dt;
     cts_output_judge *j = cts_judge_begin(tol, &vector_fp32, &jo, true, NULL, &v->el);
     assert_non_null(j);
     for (int64_t first = 0; first < N; first += step) {
@@ -208,8 +212,10 @@ static void judge_hashed(output *o, const cts_tolerance *tol, int64_t step, uint
         ref_chunk ch = {3, first, &part};
         float raw[N];
         for (int64_t k = 0; k < n; k++) raw[k] = (float)o->got[first + k];
+        const void *bytes = dt == REF_DT_DOUBLE ? (const void *)(o->got + first) : raw;
+        int esize = dt == REF_DT_DOUBLE ? 8 : dt == REF_DT_FLOAT16 ? 2 : 4;
         if (hash)
-            cts_judge_chunk_hashed(j, &ch, o->got + first, (const unsigned char *)raw, 4, hash);
+            cts_judge_chunk_hashed(j, &ch, o->got + first, bytes, esize, hash);
         else
             cts_judge_chunk(j, &ch);
     }
@@ -219,17 +225,21 @@ static void judge_hashed(output *o, const cts_tolerance *tol, int64_t step, uint
 /* plain_hi (reference.h) is only a shortcut: judged with it, in any chunk size, hashed or not,
  * an output gives the verdict, worst element and errors, statistics, map and hash it gives
  * without. The outputs (make_mixed) fail in one plane (bound), pass (ULP), and are exact
- * throughout (ULP). */
+ * throughout (ULP); kind 3 is kind 1 as a DOUBLE output, where element 53 (1 + 2^-30, no
+ * float: plain_hi NaN) is exact all the same (judged, not counted, with plain_hi); kind
+ * 4 is kind 1 as a FLOAT16 output whose element 53 is 1 + 2^-20, a float (its plain_hi) but no
+ * FLOAT16, which got equals: not exact (exact_plain's dtype test). */
 static void test_plain_hi_judges_alike(void **state)
 {
     (void)state;
     static output o;
-    static double ph[N];
+    static float ph[N];
     cts_tolerance bound = {.kind = CTS_TOL_BOUND, .name = "bound"};
     cts_tolerance ulp = {.kind = CTS_TOL_ULP, .name = "ulp", .ulps = 2};
-    const cts_tolerance *tols[3] = {&bound, &ulp, &ulp};
-    for (int kind = 0; kind < 3; kind++) {
-        make_mixed(&o, ph, kind);
+    const cts_tolerance *tols[5] = {&bound, &ulp, &ulp, &ulp, &ulp};
+    for (int kind = 0; kind < 5; kind++) {
+        ref_dtype dt = kind == 3 ? REF_DT_DOUBLE : kind == 4 ? REF_DT_FLOAT16 : REF_DT_FLOAT;
+        make_mixed(&o, ph, kind == 3 ? 1 : kind);
         const int64_t steps[] = {1, 7, 35, 36, N};
         for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
             for (int hashed = 0; hashed < 2; hashed++) {
@@ -241,11 +251,13 @@ static void test_plain_hi_judges_alike(void **state)
                 memset(&ma, 0, sizeof ma);
                 memset(&mb, 0, sizeof mb);
                 o.out.plain_hi = NULL;
-                judge_hashed(&o, tols[kind], steps[i], hashed ? &ha : NULL, &a, &ma);
+                judge_hashed(&o, dt, tols[kind], steps[i], hashed ? &ha : NULL, &a, &ma);
                 o.out.plain_hi = ph;
-                judge_hashed(&o, tols[kind], steps[i], hashed ? &hb : NULL, &b, &mb);
-                assert_int_equal(a.status, kind ? CTS_PASS : CTS_FAIL);
-                assert_int_equal(a.worst_index, kind == 0 ? 4 * 35 + 3 : kind == 1 ? 40 : 0);
+                judge_hashed(&o, dt, tols[kind], steps[i], hashed ? &hb : NULL, &b, &mb);
+                if (kind < 3) { /* as DOUBLE or FLOAT16 the data's statuses differ */
+                    assert_int_equal(a.status, kind ? CTS_PASS : CTS_FAIL);
+                    assert_int_equal(a.worst_index, kind == 0 ? 4 * 35 + 3 : kind == 2 ? 0 : 40);
+                }
                 assert_int_equal(b.status, a.status);
                 assert_string_equal(b.message, a.message);
                 assert_int_equal(b.worst_index, a.worst_index);
@@ -267,7 +279,7 @@ static void test_plain_hi_is_what_the_judge_reads(void **state)
 {
     (void)state;
     static output o;
-    static double ph[N];
+    static float ph[N];
     make_mixed(&o, ph, 1);
     o.v[100].hi = 1.5;
     o.v[100].sum_abs = 1.5;
@@ -279,9 +291,9 @@ static void test_plain_hi_is_what_the_judge_reads(void **state)
         new_verdict(&a);
         new_verdict(&b);
         o.out.plain_hi = NULL;
-        judge_hashed(&o, &ulp, 35, hashed ? &h : NULL, &a, NULL);
+        judge_hashed(&o, REF_DT_FLOAT, &ulp, 35, hashed ? &h : NULL, &a, NULL);
         o.out.plain_hi = ph;
-        judge_hashed(&o, &ulp, 35, hashed ? &h : NULL, &b, NULL);
+        judge_hashed(&o, REF_DT_FLOAT, &ulp, 35, hashed ? &h : NULL, &b, NULL);
         assert_int_equal(a.status, CTS_FAIL);
         assert_int_equal(a.worst_index, 100);
         assert_int_equal(b.status, CTS_PASS);

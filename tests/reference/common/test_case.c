@@ -426,7 +426,7 @@ static void test_avgpool_huge_block_chunks_are_the_whole_answers(void **state)
 typedef struct { int64_t flagged, inexact, zero, exact, bare; } plain_kinds;
 
 /* Each element's plain_hi is reference.h's definition, bit for bit: v.hi where the element has
- * no flag, a finite hi and lo 0, else NaN. */
+ * no flag, lo 0 and a hi that is a finite float, else NaN. */
 static int check_plain_hi(void *ctx, const ref_chunk *ch)
 {
     plain_kinds *k = ctx;
@@ -437,13 +437,15 @@ static int check_plain_hi(void *ctx, const ref_chunk *ch)
     }
     for (int64_t i = 0; i < c->numel; i++) {
         const ref_value *v = &c->v[i];
-        bool plain = c->flags[i] == 0 && v->lo == 0 && isfinite(v->hi);
+        bool plain = c->flags[i] == 0 && v->lo == 0 && isfinite(v->hi) &&
+                     (double)(float)v->hi == v->hi;
         if (!plain) {
             assert_true(isnan(c->plain_hi[i]));
             ++*(c->flags[i] ? &k->flagged : &k->inexact);
             continue;
         }
-        assert_memory_equal(&c->plain_hi[i], &v->hi, sizeof v->hi);
+        float f = (float)v->hi;
+        assert_memory_equal(&c->plain_hi[i], &f, sizeof f);
         ++*(v->hi == 0 ? &k->zero : &k->exact);
     }
     return 0;
@@ -456,8 +458,9 @@ static int check_plain_hi(void *ctx, const ref_chunk *ch)
  * columns 2, 5 and 8 have no window (answers 0, 74 a plane; the rows among them are made
  * without reading v), the other 80 elements of a plane one window each: g/3 for gradOutput g
  * = 3·(i mod 7) where i mod 3 = 0, else (i mod 5) + 1/2. By hand, of the 120 windows: 6 give
- * 0 (i mod 21 = 0), 66 a double exactly (3·m/3; 1.5/3 and 4.5/3), 47 a value with lo ≠ 0
- * (0.5/3, 2.5/3, 3.5/3), and i = 5 is +inf (a non-finite answer, flagged), 4 elements each.
+ * 0 (i mod 21 = 0), 66 a float exactly (3·m/3; 1.5/3 and 4.5/3), 47 no float (0.5/3, 2.5/3,
+ * 3.5/3: lo ≠ 0; i = 7 is 3 + 3·2^-29 instead, whose 1 + 2^-29 is a double but no float), and
+ * i = 5 is +inf (a non-finite answer, flagged), 4 elements each.
  * Chunks of one plane (154 elements): six through the three buffers, on one and two threads. */
 static void test_avgpool_chunks_carry_plain_hi(void **state)
 {
@@ -471,6 +474,7 @@ static void test_avgpool_chunks_carry_plain_hi(void **state)
     double go[252]; /* 120 for these windows, 252 for the covering ones below */
     for (int i = 0; i < 252; i++) go[i] = i % 3 == 0 ? 3.0 * (i % 7) : i % 5 + 0.5;
     go[5] = INFINITY;
+    go[7] = 3 + 3 * 0x1p-29; /* /3: 1 + 2^-29, one double (lo 0) but no float: NaN */
     const double *inputs[REF_MAX_SLOTS] = {go};
     for (int threads = 1; threads <= 2; threads++)
         for (int rep = 0; rep < 4; rep++) {
@@ -485,6 +489,31 @@ static void test_avgpool_chunks_carry_plain_hi(void **state)
             assert_int_equal(k.exact, 66 * 4);
             assert_int_equal(k.inexact, 47 * 4);
         }
+    /* Overlapping windows, a third of the columns: self (1, 1, 9, 9), windows 3x1 at strides
+     * 2x3, divisor 1, gradOutput (1, 1, 4, 3) 1024 in even rows and 2^-20 in odd ones. Rows 2, 4
+     * and 6 lie in two windows: their covered elements are 1024 + 2^-20 (9: one double, no
+     * float, NaN); the other covered ones one gradOutput value (18 floats); 54 uncovered. */
+    ref_status_query q1 = avgpool_query_sized(1, 1, 9, 9);
+    shape(&q1.t[0], 4, (int64_t[]){1, 1, 4, 3});
+    q1.p[REF_AVGPOOL_KERNEL_SIZE] = (ref_param){true, 2, {3, 1}, 0};
+    q1.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {2, 3}, 0};
+    q1.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {0, 0}, 0};
+    q1.p[REF_AVGPOOL_DIVISOR_OVERRIDE] = (ref_param){true, 1, {1}, 0};
+    double g1[12];
+    for (int i = 0; i < 12; i++) g1[i] = (i / 3) % 2 ? 0x1p-20 : 1024;
+    const double *in1[REF_MAX_SLOTS] = {g1};
+    for (int threads = 1; threads <= 2; threads++) {
+        plain_kinds k = {0};
+        ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = in1, .chunk = check_plain_hi,
+                              .ctx = &k, .threads = threads};
+        ref_case_answer a;
+        assert_int_equal(ref_case(&q1, &r, &a), 0);
+        assert_int_equal(k.bare, 0);
+        assert_int_equal(k.zero, 54);
+        assert_int_equal(k.exact, 18);
+        assert_int_equal(k.inexact, 9);
+        assert_int_equal(k.flagged, 0);
+    }
     /* 3x3 windows at stride 2 with padding 1 cover every element: the chunks go without */
     q = avgpool_query_sized(2, 3, 14, 11); /* gradOutput (2, 3, 7, 6) */
     plain_kinds k = {0};
