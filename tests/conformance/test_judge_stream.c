@@ -61,7 +61,8 @@ static void make_output(output *o)
     }
     o->got[4 * 35 + 3] += 3 * 0x1p-20;
     o->got[40] += 0x1p-23;
-    o->out = (ref_output){N, o->v, o->flags, o->alt_first, o->alt_count, o->alts, na, o->ival, NULL};
+    o->out = (ref_output){N,       o->v, o->flags, o->alt_first, o->alt_count,
+                          o->alts, na,   o->ival,  NULL};
 }
 
 static cts_judged_output judged(output *o)

@@ -451,6 +451,34 @@ static int check_plain_hi(void *ctx, const ref_chunk *ch)
     return 0;
 }
 
+/* An avg-pool query: self (d0, d1, d2, d3), gradOutput (d0, d1, d4, d5), windows kh x kw at
+ * strides sh x sw, no padding, divisorOverride div */
+static ref_status_query sparse_query(const int64_t d[6], int64_t kh, int64_t kw, int64_t sh,
+                                     int64_t sw, int64_t div)
+{
+    ref_status_query q = avgpool_query_sized(d[0], d[1], d[2], d[3]);
+    shape(&q.t[0], 4, (int64_t[]){d[0], d[1], d[4], d[5]});
+    q.p[REF_AVGPOOL_KERNEL_SIZE] = (ref_param){true, 2, {kh, kw}, 0};
+    q.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {sh, sw}, 0};
+    q.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {0, 0}, 0};
+    q.p[REF_AVGPOOL_DIVISOR_OVERRIDE] = (ref_param){true, 1, {div}, 0};
+    return q;
+}
+
+/* The kinds of q's streamed answers (gradOutput go) on `threads` threads, chunks of chunk_elems
+ * (0: the default), each chunk's plain_hi checked (check_plain_hi) */
+static plain_kinds kinds_of(const ref_status_query *q, const double *go, int64_t chunk_elems,
+                            int threads)
+{
+    plain_kinds k = {0};
+    const double *inputs[REF_MAX_SLOTS] = {go};
+    ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = check_plain_hi,
+                          .ctx = &k, .chunk_elems = chunk_elems, .threads = threads};
+    ref_case_answer a;
+    assert_int_equal(ref_case(q, &r, &a), 0);
+    return k;
+}
+
 /* Avg-pool's chunks carry plain_hi (reference.h) that is their values' own where windows leave
  * a third of the elements or more uncovered (avgpool2d_backward.c wants_plain_hi), and none
  * where they cover every element. self (2, 3, 14, 11)
@@ -465,24 +493,14 @@ static int check_plain_hi(void *ctx, const ref_chunk *ch)
 static void test_avgpool_chunks_carry_plain_hi(void **state)
 {
     (void)state;
-    ref_status_query q = avgpool_query_sized(2, 3, 14, 11);
-    shape(&q.t[0], 4, (int64_t[]){2, 3, 5, 4});
-    q.p[REF_AVGPOOL_KERNEL_SIZE] = (ref_param){true, 2, {2, 2}, 0};
-    q.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {3, 3}, 0};
-    q.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {0, 0}, 0};
-    q.p[REF_AVGPOOL_DIVISOR_OVERRIDE] = (ref_param){true, 1, {3}, 0};
+    ref_status_query q = sparse_query((const int64_t[6]){2, 3, 14, 11, 5, 4}, 2, 2, 3, 3, 3);
     double go[252]; /* 120 for these windows, 252 for the covering ones below */
     for (int i = 0; i < 252; i++) go[i] = i % 3 == 0 ? 3.0 * (i % 7) : i % 5 + 0.5;
     go[5] = INFINITY;
     go[7] = 3 + 3 * 0x1p-29; /* /3: 1 + 2^-29, one double (lo 0) but no float: NaN */
-    const double *inputs[REF_MAX_SLOTS] = {go};
     for (int threads = 1; threads <= 2; threads++)
         for (int rep = 0; rep < 4; rep++) {
-            plain_kinds k = {0};
-            ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = check_plain_hi,
-                                  .ctx = &k, .chunk_elems = 154, .threads = threads};
-            ref_case_answer a;
-            assert_int_equal(ref_case(&q, &r, &a), 0);
+            plain_kinds k = kinds_of(&q, go, 154, threads);
             assert_int_equal(k.bare, 0);
             assert_int_equal(k.flagged, 4);
             assert_int_equal(k.zero, 6 * 74 + 6 * 4);
@@ -493,21 +511,11 @@ static void test_avgpool_chunks_carry_plain_hi(void **state)
      * 2x3, divisor 1, gradOutput (1, 1, 4, 3) 1024 in even rows and 2^-20 in odd ones. Rows 2, 4
      * and 6 lie in two windows: their covered elements are 1024 + 2^-20 (9: one double, no
      * float, NaN); the other covered ones one gradOutput value (18 floats); 54 uncovered. */
-    ref_status_query q1 = avgpool_query_sized(1, 1, 9, 9);
-    shape(&q1.t[0], 4, (int64_t[]){1, 1, 4, 3});
-    q1.p[REF_AVGPOOL_KERNEL_SIZE] = (ref_param){true, 2, {3, 1}, 0};
-    q1.p[REF_AVGPOOL_STRIDE] = (ref_param){true, 2, {2, 3}, 0};
-    q1.p[REF_AVGPOOL_PADDING] = (ref_param){true, 2, {0, 0}, 0};
-    q1.p[REF_AVGPOOL_DIVISOR_OVERRIDE] = (ref_param){true, 1, {1}, 0};
+    q = sparse_query((const int64_t[6]){1, 1, 9, 9, 4, 3}, 3, 1, 2, 3, 1);
     double g1[12];
     for (int i = 0; i < 12; i++) g1[i] = (i / 3) % 2 ? 0x1p-20 : 1024;
-    const double *in1[REF_MAX_SLOTS] = {g1};
     for (int threads = 1; threads <= 2; threads++) {
-        plain_kinds k = {0};
-        ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = in1, .chunk = check_plain_hi,
-                              .ctx = &k, .threads = threads};
-        ref_case_answer a;
-        assert_int_equal(ref_case(&q1, &r, &a), 0);
+        plain_kinds k = kinds_of(&q, g1, 0, threads);
         assert_int_equal(k.bare, 0);
         assert_int_equal(k.zero, 54);
         assert_int_equal(k.exact, 18);
@@ -516,11 +524,7 @@ static void test_avgpool_chunks_carry_plain_hi(void **state)
     }
     /* 3x3 windows at stride 2 with padding 1 cover every element: the chunks go without */
     q = avgpool_query_sized(2, 3, 14, 11); /* gradOutput (2, 3, 7, 6) */
-    plain_kinds k = {0};
-    ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = check_plain_hi,
-                          .ctx = &k, .chunk_elems = 154, .threads = 2};
-    ref_case_answer a;
-    assert_int_equal(ref_case(&q, &r, &a), 0);
+    plain_kinds k = kinds_of(&q, go, 154, 2);
     assert_int_equal(k.bare, 6);
     assert_int_equal(k.zero + k.exact + k.inexact + k.flagged, 0);
 }
