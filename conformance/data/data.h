@@ -31,9 +31,16 @@ int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, c
                            double *out, int64_t n);
 /* The fast path's enclosure: [lo[j], hi[j]] holds a + b·sqrt(-2·L')·C' as the libm path
  * computes it (its IEEE operations in its order) for every L', C' with |L' - L[j]| <=
- * 2^-40·|L[j]| and |C' - C[j]| <= 2^-40·|C[j]|, L[j] <= 0. For tests. */
+ * eps·|L[j]| and |C' - C[j]| <= eps·|C[j]|, L[j] <= 0, eps from 2^-50 to 2^-20. For tests. */
 void cts_normal_enclose(double a, double b, const double *L, const double *C, double *lo,
-                        double *hi, int64_t n);
+                        double *hi, int64_t n, double eps);
+/* The fast path's log(x[j]) and cos(t[j]) for dtype dt (x = 1 - u1 in (0, 1], t = 2π·u2), each
+ * within cts_normal_eps(dt) / 2 of the exact value relative to it, the eps its enclosure then
+ * allows (2^-40 for FLOAT, 2^-30 for FLOAT16 and BF16, whose values need fewer bits: shorter
+ * series). L may be x and C t. For tests. */
+void cts_normal_log_cos(ref_dtype dt, const double *x, const double *t, double *L, double *C,
+                        int64_t n);
+double cts_normal_eps(ref_dtype dt);
 /* When set, every normal fill takes libm's log and cos per element (the definition, no vector
  * code): the oracle of the tests and the bench's baseline. Not for concurrent toggling. */
 extern bool cts_datagen_libm_only;

@@ -210,59 +210,89 @@ bool cts_datagen_libm_only;
 
 /* log(x), x a positive normal double: x = 2^k·m, m in [√½, √2), log m = 2·atanh(f) with
  * f = (m - 1)/(m + 1) (m - 1 exact, f within 2 ulps), |f| <= 0.1716, by its Taylor series to
- * f^25 (the rest < 2^-70 of the sum). k·ln2_hi is exact; k comes from the exponent bits. Each
- * result is within 2^-49 of log x relative to it (k = -1 and log m > 0 cannot cancel: the sum
- * is at least half of |k·ln2|). */
-GEN_CLONES static void vec_log(const double *x, double *out, int64_t n)
+ * f^25 (the rest < 2^-70 of the sum), or `narrow` to f^11 (the rest z^6/13 < 2^-34, z = f²).
+ * k·ln2_hi is exact; k comes from the exponent bits. Each result is within 2^-49 of log x
+ * relative to it, narrow within 2^-33 (k = -1 and log m > 0 cannot cancel: the sum is at
+ * least half of |k·ln2|). */
+static inline __attribute__((always_inline)) double log_one(double x, bool narrow)
 {
     const double ln2_hi = 0x1.62e42fefa3800p-1, ln2_lo = 0x1.ef35793c76730p-45;
     const uint64_t frac = 0xfffffffffffffull;
-#pragma omp simd
-    for (int64_t j = 0; j < n; j++) {
-        uint64_t u;
-        memcpy(&u, &x[j], sizeof u);
-        /* 1 where m would be >= √2 (then halved), by a carry: integer ops SSE2 has */
-        uint64_t big = ((u & frac) + (0x10000000000000ull - 0x6a09e667f3bcdull)) >> 52;
-        uint64_t mb = (u & frac) | (1023 - big) << 52, kb = 0x4330000000000000ull | ((u >> 52) + big);
-        double m, kd;
-        memcpy(&m, &mb, sizeof m);
-        memcpy(&kd, &kb, sizeof kd);
-        kd = kd - 0x1p52 - 1023; /* k, exact */
-        double f = (m - 1) / (m + 1), z = f * f;
-        double s = 1.0 / 21 + z * (1.0 / 23 + z * (1.0 / 25));
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    /* 1 where m would be >= √2 (then halved), by a carry: integer ops SSE2 has */
+    uint64_t big = ((u & frac) + (0x10000000000000ull - 0x6a09e667f3bcdull)) >> 52;
+    uint64_t mb = (u & frac) | (1023 - big) << 52, kb = 0x4330000000000000ull | ((u >> 52) + big);
+    double m, kd;
+    memcpy(&m, &mb, sizeof m);
+    memcpy(&kd, &kb, sizeof kd);
+    kd = kd - 0x1p52 - 1023; /* k, exact */
+    double f = (m - 1) / (m + 1), z = f * f, s;
+    if (narrow) {
+        s = 1.0 / 7 + z * (1.0 / 9 + z * (1.0 / 11));
+    } else {
+        s = 1.0 / 21 + z * (1.0 / 23 + z * (1.0 / 25));
         s = 1.0 / 15 + z * (1.0 / 17 + z * (1.0 / 19 + z * s));
         s = 1.0 / 9 + z * (1.0 / 11 + z * (1.0 / 13 + z * s));
-        s = 1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7 + z * s));
-        s = 1 + z * s;
-        out[j] = kd * ln2_hi + (kd * ln2_lo + 2 * f * s);
+        s = 1.0 / 7 + z * s;
+    }
+    s = 1 + z * (1.0 / 3 + z * (1.0 / 5 + z * s));
+    return kd * ln2_hi + (kd * ln2_lo + 2 * f * s);
+}
+
+GEN_CLONES static void vec_log(const double *x, double *out, int64_t n, bool narrow)
+{
+    if (narrow) {
+#pragma omp simd
+        for (int64_t j = 0; j < n; j++) out[j] = log_one(x[j], true);
+    } else {
+#pragma omp simd
+        for (int64_t j = 0; j < n; j++) out[j] = log_one(x[j], false);
     }
 }
 
 /* cos(t), 0 <= t < 2π + 1: r = t - q·π/2, |r| <= π/4 + 2^-50, with π/2 in parts of 33, 33 and
  * 53 bits (q·P1, q·P2 exact for q <= 4, t - q·P1 exact by Sterbenz): r within 2 ulps plus
- * 2^-118. Then ±cos r or ±r·(sin r / r) by Taylor series (the rest < 2^-57). Within 2^-49
- * of cos t relative to it while |r| > 2^-60; the doubles t = 2π·u2 come no nearer than 2^-54
- * to π/2 and 3π/2 (test_datagen_normal checks both). */
-GEN_CLONES static void vec_cos(const double *t, double *out, int64_t n)
+ * 2^-118. Then ±cos r or ±r·(sin r / r) by Taylor series (the rest < 2^-57; `narrow` to z^5
+ * of each, z = r², the rest < z^6/12! < 2^-32 of cos r >= 0.707 and z^6/13! < 2^-36 of
+ * sin r / r >= 0.9). Within 2^-49 of cos t relative to it, narrow 2^-32, while |r| > 2^-60;
+ * the doubles t = 2π·u2 come no nearer than 2^-54 to π/2 and 3π/2 (test_datagen_normal checks
+ * both). */
+static inline __attribute__((always_inline)) double cos_one(double t, bool narrow)
 {
     const double P1 = 0x1.921fb544p+0, P2 = 0x1.0b4611a6p-34, P3 = 0x1.3198a2e037073p-69;
+    double y = t * 0x1.45f306dc9c883p-1 + 0x1.8p52; /* q = t·2/π to an integer */
+    uint64_t yb, cb, sb;
+    memcpy(&yb, &y, sizeof yb);
+    double q = y - 0x1.8p52, r = ((t - q * P1) - q * P2) - q * P3, z = r * r, c, s;
+    if (narrow) {
+        c = 1.0 / 40320 + z * (-1.0 / 3628800);
+        s = 1.0 / 362880 + z * (-1.0 / 39916800);
+    } else {
+        c = 1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600 +
+            z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0))));
+        s = 1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0 +
+            z * (-1.0 / 1307674368000.0 + z * (1.0 / 355687428096000.0))));
+    }
+    c = 1 + z * (-1.0 / 2 + z * (1.0 / 24 + z * (-1.0 / 720 + z * c)));
+    s = r + r * (z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * s))));
+    memcpy(&cb, &c, sizeof cb);
+    memcpy(&sb, &s, sizeof sb);
+    uint64_t odd = 0 - (yb & 1); /* quadrants 1 and 3 take sin, 1 and 2 are negative */
+    uint64_t vb = ((sb & odd) | (cb & ~odd)) ^ ((yb + 1) & 2) << 62;
+    double v;
+    memcpy(&v, &vb, sizeof v);
+    return v;
+}
+
+GEN_CLONES static void vec_cos(const double *t, double *out, int64_t n, bool narrow)
+{
+    if (narrow) {
 #pragma omp simd
-    for (int64_t j = 0; j < n; j++) {
-        double y = t[j] * 0x1.45f306dc9c883p-1 + 0x1.8p52; /* q = t·2/π to an integer */
-        uint64_t yb, cb, sb;
-        memcpy(&yb, &y, sizeof yb);
-        double q = y - 0x1.8p52, r = ((t[j] - q * P1) - q * P2) - q * P3, z = r * r;
-        double c = 1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600 +
-                   z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0))));
-        c = 1 + z * (-1.0 / 2 + z * (1.0 / 24 + z * (-1.0 / 720 + z * c)));
-        double s = 1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0 +
-                   z * (-1.0 / 1307674368000.0 + z * (1.0 / 355687428096000.0))));
-        s = r + r * (z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * s))));
-        memcpy(&cb, &c, sizeof cb);
-        memcpy(&sb, &s, sizeof sb);
-        uint64_t odd = 0 - (yb & 1); /* quadrants 1 and 3 take sin, 1 and 2 are negative */
-        uint64_t vb = ((sb & odd) | (cb & ~odd)) ^ ((yb + 1) & 2) << 62;
-        memcpy(&out[j], &vb, sizeof vb);
+        for (int64_t j = 0; j < n; j++) out[j] = cos_one(t[j], true);
+    } else {
+#pragma omp simd
+        for (int64_t j = 0; j < n; j++) out[j] = cos_one(t[j], false);
     }
 }
 
@@ -276,9 +306,8 @@ GEN_CLONES static void vec_cos(const double *t, double *out, int64_t n)
 /* Vector code only without errno (-fno-math-errno, conformance/CMakeLists.txt): sqrt's
  * operand is never negative here, but errno's branch would stop the vectorizer. */
 GEN_CLONES static void enclose(double a, double b, const double *L, const double *C,
-                               double *lo, double *hi, int64_t n)
+                               double *lo, double *hi, int64_t n, double eps)
 {
-    const double eps = 0x1p-40;
 #pragma omp simd
     for (int64_t j = 0; j < n; j++) {
         double dc = fabs(C[j]) * eps + 0x1p-1022, s = sqrt(-2 * L[j]);
@@ -292,10 +321,25 @@ GEN_CLONES static void enclose(double a, double b, const double *L, const double
     }
 }
 
+/* The relative error the enclosure allows L and C for dtype dt: FLOAT's 24 bits need the full
+ * series (2^-49, eps 2^-40), FLOAT16's 11 and BF16's 8 bits the narrow ones (2^-32 and 2^-33,
+ * eps 2^-30: an enclosure then 2^-19 of a FLOAT16 ulp wide, which rounds to one value for all
+ * but about one element in 10^5, tested) */
+static bool narrow_dtype(ref_dtype dt) { return dt == REF_DT_FLOAT16 || dt == REF_DT_BF16; }
+
+double cts_normal_eps(ref_dtype dt) { return narrow_dtype(dt) ? 0x1p-30 : 0x1p-40; }
+
 void cts_normal_enclose(double a, double b, const double *L, const double *C, double *lo,
-                        double *hi, int64_t n)
+                        double *hi, int64_t n, double eps)
 {
-    enclose(a, b, L, C, lo, hi, n);
+    enclose(a, b, L, C, lo, hi, n, eps);
+}
+
+void cts_normal_log_cos(ref_dtype dt, const double *x, const double *t, double *L, double *C,
+                        int64_t n)
+{
+    vec_log(x, L, n, narrow_dtype(dt));
+    vec_cos(t, C, n, narrow_dtype(dt));
 }
 
 GEN_CLONES static void log_cos_args(const double *u1, const double *u2, double *w, double *t,
@@ -338,9 +382,8 @@ int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, c
     for (int64_t j0 = 0; j0 < n; j0 += GEN_BLOCK) {
         int64_t m = n - j0 < GEN_BLOCK ? n - j0 : GEN_BLOCK;
         log_cos_args(u1 + j0, u2 + j0, L, C, m);
-        vec_log(L, L, m);
-        vec_cos(C, C, m);
-        enclose(a, b, L, C, lo, hi, m);
+        cts_normal_log_cos(dt, L, C, L, C, m);
+        enclose(a, b, L, C, lo, hi, m, cts_normal_eps(dt));
         if (dt == REF_DT_FLOAT) {
             to_float(lo, m);
             to_float(hi, m);

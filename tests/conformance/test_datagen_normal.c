@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mpfr.h>
+
 #include "avgpool2d_backward/avgpool2d_backward.h"
 #include "data/data.h"
 
@@ -187,10 +189,76 @@ static double step_inside(double x, double d)
  * and C·(1 ± e) within reach (e = 2^-40), a + b·sqrt(-2·L')·C' computed as the libm path
  * computes it, inside [lo, hi], over random L (|L| from 2^-54 to 32), C, a and b. Expected:
  * the IEEE operations here, on their own. */
-static void test_enclosure_corners(void **state)
+
+/* Relative error of x against MPFR's value m (|m| > 0) */
+static double rel_err(double x, mpfr_t m)
+{
+    mpfr_t d;
+    mpfr_init2(d, 200);
+    mpfr_sub_d(d, m, x, MPFR_RNDN);
+    mpfr_div(d, d, m, MPFR_RNDN);
+    double r = fabs(mpfr_get_d(d, MPFR_RNDU));
+    mpfr_clear(d);
+    return r;
+}
+
+/* cts_normal_log_cos within cts_normal_eps(dt) / 2 of log x and cos t (MPFR at 200 bits, the
+ * exact values to far below the bound), each dtype's series: on random x = 1 - u1 and
+ * t = 2π·u2, and where the series are at their worst: x whose m lies next to √½ and √2
+ * (|f| largest) and next to 1 - 2^-53 and 2^-53, t next to the odd multiples of π/4 (|r|
+ * largest) and, for cos crossing 0, next to π/2 and 3π/2 (the doubles 2π·u2 nearest them). */
+static void test_log_cos_accuracy(void **state)
 {
     (void)state;
-    const double e = 0x1p-40;
+    enum { NR = 1 << 16, N = NR + 8 * 64 };
+    static double x[N], t[N], L[N], C[N];
+    uint64_t s = 77;
+    for (int j = 0; j < NR; j++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        x[j] = 1.0 - (double)(s >> 11) * U53;
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        t[j] = 2 * M_PI * ((double)(s >> 11) * U53);
+    }
+    const double xs[] = {M_SQRT1_2, M_SQRT2 / 2 * 0x1p-20, M_SQRT2 * 0x1p-40, M_SQRT1_2 * 0x1p-52,
+                         1 - U53, 0x1p-53 * 64, 0.5 * M_SQRT2, 0.75};
+    const double ts[] = {M_PI / 4, 3 * M_PI / 4, 5 * M_PI / 4, 7 * M_PI / 4, M_PI / 2,
+                         3 * M_PI / 2, M_PI, 0.1};
+    for (int p = 0, n = NR; p < 8; p++)
+        for (int k = -32; k < 32; k++, n++) {
+            double v = xs[p] + k * (xs[p] < 0.5 ? 0x1p-60 * xs[p] : U53);
+            x[n] = v > 1 ? 1 : v;
+            t[n] = 2 * M_PI * (nearbyint(ts[p] / (2 * M_PI) / U53) + k) * U53;
+        }
+    const ref_dtype dts[] = {REF_DT_FLOAT16, REF_DT_BF16, REF_DT_FLOAT};
+    mpfr_t m;
+    mpfr_init2(m, 200);
+    for (int d = 0; d < 3; d++) {
+        double half = cts_normal_eps(dts[d]) / 2, worst_l = 0, worst_c = 0;
+        cts_normal_log_cos(dts[d], x, t, L, C, N);
+        for (int j = 0; j < N; j++) {
+            if (x[j] == 1) continue; /* log 1 = 0: asked apart below */
+            mpfr_set_d(m, x[j], MPFR_RNDN);
+            mpfr_log(m, m, MPFR_RNDN);
+            worst_l = fmax(worst_l, rel_err(L[j], m));
+        }
+        for (int j = 0; j < N; j++) {
+            mpfr_set_d(m, t[j], MPFR_RNDN);
+            mpfr_cos(m, m, MPFR_RNDN);
+            worst_c = fmax(worst_c, rel_err(C[j], m));
+        }
+        printf("dtype %d: worst relative error log %a, cos %a (allowed %a)\n", (int)dts[d],
+               worst_l, worst_c, half);
+        assert_true(worst_l <= half && worst_c <= half);
+        double one = 1, zero = 0;
+        cts_normal_log_cos(dts[d], &one, &zero, L, C, 1);
+        assert_true(L[0] == 0 && C[0] == 1);
+    }
+    mpfr_clear(m);
+}
+
+/* test_enclosure_corners at relative error e */
+static void enclosure_corners(double e)
+{
     uint64_t s = 2024;
     for (int i = 0; i < 200000; i++) {
         double r[5];
@@ -200,7 +268,7 @@ static void test_enclosure_corners(void **state)
         }
         double L = -ldexp(0.5 + r[0] / 2, (int)(r[1] * 59) - 53), C = 2 * r[2] - 1;
         double a = (r[3] - 0.5) * 200, b = 60 * r[4] - 10, lo, hi;
-        cts_normal_enclose(a, b, &L, &C, &lo, &hi, 1);
+        cts_normal_enclose(a, b, &L, &C, &lo, &hi, 1, e);
         double Ls[2] = {step_inside(L, L * e), step_inside(L, -L * e)};
         double Cs[2] = {step_inside(C, C * e), step_inside(C, -C * e)};
         for (int p = 0; p < 2; p++)
@@ -212,12 +280,20 @@ static void test_enclosure_corners(void **state)
     }
 }
 
+static void test_enclosure_corners(void **state)
+{
+    (void)state;
+    for (int w = 0; w < 2; w++)
+        enclosure_corners(w ? 0x1p-30 : 0x1p-40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crafted_uniforms),
         cmocka_unit_test(test_midpoints),
         cmocka_unit_test(test_enclosure_corners),
+        cmocka_unit_test(test_log_cos_accuracy),
         cmocka_unit_test(test_fallback_rate),
         cmocka_unit_test(test_random_fills),
     };

@@ -1,8 +1,11 @@
 /* cts_fill_range of one 16 M element normal tensor (a = 0, b = 1) per dtype, the fill as built
  * (vector log and cos where the dtype allows) against the same fill with libm alone
  * (cts_datagen_libm_only), alternating in one process so a shared machine's load hits both:
- * per round and dtype one timed fill of each, in process CPU seconds. Prints one line per
- * round and dtype: "dtype new_s libm_s", and checks the two fills are bitwise the same.
+ * per round and dtype one timed fill of each, in process CPU seconds. A uniform fill of the
+ * same tensor is timed beside them: one counter-based draw an element and the rounding to the
+ * dtype, of which the normal fill makes two draws (its floor while the tensor's values stay
+ * what the suite defines). Prints one line per round and dtype: "dtype new_s libm_s
+ * uniform_s", and checks the two normal fills are bitwise the same.
  * Usage: bench_fill [rounds] [elements] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +60,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_fill: %s differs from libm\n", dts[d].name);
                 return 1;
             }
-            printf("%s %.4f %.4f\n", dts[d].name, tn, tl);
+            c.t[0].gen.kind = CTS_GEN_UNIFORM; /* [0, 1) */
+            double tu = timed_fill(&c, false, y, n);
+            printf("%s %.4f %.4f %.4f\n", dts[d].name, tn, tl, tu);
         }
     free(x);
     free(y);
