@@ -240,17 +240,6 @@ static inline __attribute__((always_inline)) double log_one(double x, bool narro
     return kd * ln2_hi + (kd * ln2_lo + 2 * f * s);
 }
 
-GEN_CLONES static void vec_log(const double *x, double *out, int64_t n, bool narrow)
-{
-    if (narrow) {
-#pragma omp simd
-        for (int64_t j = 0; j < n; j++) out[j] = log_one(x[j], true);
-    } else {
-#pragma omp simd
-        for (int64_t j = 0; j < n; j++) out[j] = log_one(x[j], false);
-    }
-}
-
 /* cos(t), 0 <= t < 2π + 1: r = t - q·π/2, |r| <= π/4 + 2^-50, with π/2 in parts of 33, 33 and
  * 53 bits (q·P1, q·P2 exact for q <= 4, t - q·P1 exact by Sterbenz): r within 2 ulps plus
  * 2^-118. Then ±cos r or ±r·(sin r / r) by Taylor series (the rest < 2^-57; `narrow` to z^5
@@ -285,14 +274,21 @@ static inline __attribute__((always_inline)) double cos_one(double t, bool narro
     return v;
 }
 
-GEN_CLONES static void vec_cos(const double *t, double *out, int64_t n, bool narrow)
+/* L[j] = log x[j] and C[j] = cos t[j], the series of `narrow` or the full ones (a constant in
+ * each loop: no test an element) */
+GEN_CLONES static void vec_log_cos(const double *x, const double *t, double *L, double *C,
+                                   int64_t n, bool narrow)
 {
     if (narrow) {
 #pragma omp simd
-        for (int64_t j = 0; j < n; j++) out[j] = cos_one(t[j], true);
+        for (int64_t j = 0; j < n; j++) L[j] = log_one(x[j], true);
+#pragma omp simd
+        for (int64_t j = 0; j < n; j++) C[j] = cos_one(t[j], true);
     } else {
 #pragma omp simd
-        for (int64_t j = 0; j < n; j++) out[j] = cos_one(t[j], false);
+        for (int64_t j = 0; j < n; j++) L[j] = log_one(x[j], false);
+#pragma omp simd
+        for (int64_t j = 0; j < n; j++) C[j] = cos_one(t[j], false);
     }
 }
 
@@ -338,8 +334,7 @@ void cts_normal_enclose(double a, double b, const double *L, const double *C, do
 void cts_normal_log_cos(ref_dtype dt, const double *x, const double *t, double *L, double *C,
                         int64_t n)
 {
-    vec_log(x, L, n, narrow_dtype(dt));
-    vec_cos(t, C, n, narrow_dtype(dt));
+    vec_log_cos(x, t, L, C, n, narrow_dtype(dt));
 }
 
 GEN_CLONES static void log_cos_args(const double *u1, const double *u2, double *w, double *t,
@@ -402,7 +397,7 @@ int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, c
 }
 
 /* Box-Muller from two independent counters of each element (2i and 2i + 1). For FP16, BF16
- * and FLOAT (and vector code in reach) the value is taken from vec_log and vec_cos whenever
+ * and FLOAT (and vector code in reach) the value is taken from log_one and cos_one whenever
  * both ends of its enclosure round to the same dtype value, which is then the rounded libm
  * value too (glibc's log and cos err < 1 ulp, far inside eps); else box_muller. */
 static void normal(uint64_t key, double a, double b, ref_dtype dt, int64_t first, double *out,

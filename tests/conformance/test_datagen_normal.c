@@ -1,4 +1,4 @@
-/* The normal generator's vector path (vec_log, vec_cos and the enclosure in datagen.c) against
+/* The normal generator's vector path (log_one, cos_one and the enclosure in datagen.c) against
  * its definition, Box-Muller with libm's log and cos per element (cts_datagen_libm_only, and
  * box_muller written out again here): bit for bit on 1.2e7 random elements per dtype over
  * several (a, b), and on crafted uniforms: 2π·u2 at and around π/2 and 3π/2 (cos crossing
