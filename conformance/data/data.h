@@ -31,7 +31,8 @@ int64_t cts_normal_rounded(double a, double b, ref_dtype dt, const double *u1, c
                            double *out, int64_t n);
 /* The fast path's enclosure: [lo[j], hi[j]] holds a + b·sqrt(-2·L')·C' as the libm path
  * computes it (its IEEE operations in its order) for every L', C' with |L' - L[j]| <=
- * eps·|L[j]| and |C' - C[j]| <= eps·|C[j]|, L[j] <= 0, eps from 2^-50 to 2^-20. For tests. */
+ * eps·|L[j]| and |C' - C[j]| <= eps·|C[j]|, L[j] <= 0, eps as cts_normal_eps gives it. For
+ * tests. */
 void cts_normal_enclose(double a, double b, const double *L, const double *C, double *lo,
                         double *hi, int64_t n, double eps);
 /* The fast path's log(x[j]) and cos(t[j]) for dtype dt (x = 1 - u1 in (0, 1], t = 2π·u2), each
