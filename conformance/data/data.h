@@ -49,6 +49,9 @@ extern bool cts_datagen_libm_only;
 /* Uniform in [0, 1), a pure function of (seed, key): the draws of importers (a parameter drawn
  * from a range, keyed by where it comes from) use the generators' hash. */
 double cts_draw_unit(uint64_t seed, const char *key);
+/* m < 2^53 as a double, exactly (double)m, by the integer and double operations the uniform
+ * draws use instead of the cast (which AVX2 code cannot vectorise). For tests. */
+double cts_u53_to_double(uint64_t m);
 
 /* The `special` generator's value table for a dtype (NaN, ±Inf, ±0, smallest and largest
  * subnormal, smallest normal, max finite, ±1, ...), in the dtype. Returns its length. */

@@ -22,7 +22,7 @@
  * rounding finds the few values its vector code leaves. */
 #define GEN_BLOCK 256
 
-static uint64_t splitmix64(uint64_t x)
+static inline __attribute__((always_inline)) uint64_t splitmix64(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -40,16 +40,31 @@ static uint64_t hash_str(uint64_t h, const char *s, size_t n)
 }
 
 /* Random 64 bits for (key, counter). */
-static uint64_t bits(uint64_t key, uint64_t i)
+static inline __attribute__((always_inline)) uint64_t bits(uint64_t key, uint64_t i)
 {
     return splitmix64(key ^ splitmix64(i));
 }
 
-/* Uniform in [0, 1) with 53 random bits. */
-static double unit(uint64_t key, uint64_t i)
+/* m < 2^53 as a double, exactly as (double)m: its top 21 and low 32 bits placed in the
+ * significands of 2^84 and 2^52 (both sums exact), the difference and the sum of exact values
+ * again exact. AVX2 has no vector conversion from 64-bit integers, so GCC kept the clone's
+ * loops scalar for the cast; these are integer and double operations it has. */
+static inline __attribute__((always_inline)) double u53_to_double(uint64_t m)
 {
-    return (double)(bits(key, i) >> 11) * 0x1p-53;
+    uint64_t hb = 0x4530000000000000ull | m >> 32, lb = 0x4330000000000000ull | (m & 0xffffffffull);
+    double h, l;
+    memcpy(&h, &hb, sizeof h);
+    memcpy(&l, &lb, sizeof l);
+    return (h - (0x1p84 + 0x1p52)) + l;
 }
+
+/* Uniform in [0, 1) with 53 random bits. */
+static inline __attribute__((always_inline)) double unit(uint64_t key, uint64_t i)
+{
+    return u53_to_double(bits(key, i) >> 11) * 0x1p-53;
+}
+
+double cts_u53_to_double(uint64_t m) { return u53_to_double(m); }
 
 double cts_draw_unit(uint64_t seed, const char *key)
 {

@@ -407,6 +407,25 @@ static void test_fill_digests(void **state)
     }
 }
 
+/* The draws' conversion of their 53 random bits against C's cast, exact below 2^53 (C11
+ * 6.3.1.4): the ends, either side of the 32-bit split, single bits, and a walk through the
+ * range. */
+static void test_u53_to_double(void **state)
+{
+    (void)state;
+    const uint64_t top = (1ull << 53) - 1;
+    const uint64_t edge[] = {0, 1, 2, 0xfffffffeull, 0xffffffffull, 0x100000000ull,
+                             0x100000001ull, 0x1fffffffffull, top - 1, top, 1ull << 52};
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        assert_true(cts_u53_to_double(edge[i]) == (double)edge[i]);
+    for (int b = 0; b < 53; b++) {
+        assert_true(cts_u53_to_double(1ull << b) == ldexp(1, b));
+        assert_true(cts_u53_to_double((1ull << b) - 1) == ldexp(1, b) - 1);
+    }
+    for (uint64_t m = 12345, k = 0; k < 100000; k++, m = (m * 6364136223846793005ull + 1) >> 11)
+        assert_true(cts_u53_to_double(m) == (double)m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -418,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_special),
         cmocka_unit_test(test_integer_dtypes),
         cmocka_unit_test(test_fill_digests),
+        cmocka_unit_test(test_u53_to_double),
         cmocka_unit_test(test_narrow_rounding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
