@@ -204,10 +204,16 @@ static inline uint16_t fp16_bits_lanes(double x)
     uint32_t mag = b & 0x7fffffffu, sign = b >> 16 & 0x8000u;
     const uint32_t least = 0x38800000u, inf = 0x7f800000u; /* 2^-14 and inf as FLOAT bits */
     uint32_t normal = (mag >> 13) - ((127u - 15u) << 10);
-    float a = mag < least ? fabsf(f) : 0;
+    /* the choices as masks: GCC 12 turned their ?: back into branches in the AVX2 clone */
+    uint32_t is_small = 0u - (mag < least), is_nan = 0u - (mag > inf);
+    uint32_t is_big = 0u - (mag >= inf), is_normal = 0u - (mag >= least);
+    uint32_t ab = mag & is_small; /* |f|, or +0 */
+    float a;
+    memcpy(&a, &ab, sizeof a);
     uint32_t small = (uint32_t)(int32_t)(a * 0x1p24f);
-    uint32_t big = mag > inf ? 0x7e00u : sign | 0x7c00u;
-    return (uint16_t)(mag >= inf ? big : sign | (mag >= least ? normal : small));
+    uint32_t big = (is_nan & 0x7e00u) | (~is_nan & (sign | 0x7c00u));
+    uint32_t fin = sign | (is_normal & normal) | (~is_normal & small);
+    return (uint16_t)((is_big & big) | (~is_big & fin));
 }
 
 ENCODE_CLONES static void encode_fp32_run(const double *x, int64_t n, unsigned char *dst)
