@@ -563,15 +563,9 @@ static inline __attribute__((always_inline)) void dx_empty(int32_t nops, int64_t
                                                           int64_t stride, int64_t np,
                                                           ref_output *out, int64_t *hits)
 {
-    /* two rows of four 8-byte lanes (dx_finish4's layout), the second's first lane nops with
-     * sum_exp 0: two vector stores an element where the struct copy took five */
-    typedef double dxv_row __attribute__((vector_size(sizeof(dxv)), aligned(8), may_alias));
-    const dxv row0 = {0, 0, 0, 0}, row1 = (dxv)(dxvi){(uint32_t)nops, 0, 0, 0};
-    for (int64_t l = 0; l < np; l++) {
-        ref_value *v = &out->v[at + l * stride];
-        *(dxv_row *)v = row0;
-        *(dxv_row *)&v->nops = row1;
-    }
+    const ref_value z = {.nops = nops};
+    for (int64_t l = 0; l < np; l++)
+        out->v[at + l * stride] = z;
     *hits += np;
 }
 
