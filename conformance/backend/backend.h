@@ -163,6 +163,12 @@ void cts_dev_tensor_read_back(const cts_dev_tensor *d, double *out);
  * 2 MiB pages inside it (MADV_HUGEPAGE), not faulted in one at a time by the writes
  * (tools/bench-fresh-pages). NULL when memory ran out. */
 void *cts_malloc_written(size_t bytes);
+/* A hash of bytes p[0 .. n-1] (a sent image's piece, compared with the same piece read back):
+ * four 64-bit lanes, word j of each 32 bytes into lane j by h = (h ^ word) · 0x9e3779b97f4a7c15
+ * (a bijection of the lane for each word: a changed word always changes its lane), the bytes
+ * after the last 32 into lane 0 one at a time, then r = n and r = (r ^ h ^ (h >> 29)) · the same
+ * constant for each lane in order. At memory speed. */
+uint64_t cts_piece_hash(const unsigned char *p, size_t n);
 /* Decode FP16 images without the CPU's F16C conversion (the portable loop alone), for the
  * tests and tools/bench-decode: the same values either way. */
 extern bool cts_decode_no_f16c;

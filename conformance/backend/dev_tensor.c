@@ -261,24 +261,34 @@ static void encode_held(ref_dtype dt, double x, unsigned char *dst)
     if (!encode_held_run(dt, &x, 1, dst)) cts_encode(dt, x, dst);
 }
 
-/* A hash of bytes p[0 .. n-1], four 64-bit lanes of xor-multiply (a bijection of the lane for
- * each word: a changed word always changes its lane), at memory speed. */
-static uint64_t piece_hash(const unsigned char *p, size_t n)
+/* The next 8 bytes at p as a little-endian word */
+static inline uint64_t word_at(const unsigned char *p)
 {
-    uint64_t h[4] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull,
-                     0x082efa98ec4e6c89ull};
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* The lanes are four locals: as an array indexed in a loop, GCC kept them on the stack, each
+ * step a load and a store behind the last (tools/bench-piece-hash). */
+uint64_t cts_piece_hash(const unsigned char *p, size_t n)
+{
+    uint64_t h0 = 0x243f6a8885a308d3ull, h1 = 0x13198a2e03707344ull;
+    uint64_t h2 = 0xa4093822299f31d0ull, h3 = 0x082efa98ec4e6c89ull;
     const uint64_t k = 0x9e3779b97f4a7c15ull;
     size_t i = 0;
-    for (; i + 32 <= n; i += 32)
-        for (int l = 0; l < 4; l++) {
-            uint64_t w;
-            memcpy(&w, p + i + 8 * l, 8);
-            h[l] = (h[l] ^ w) * k;
-        }
-    for (; i < n; i++) h[0] = (h[0] ^ p[i]) * k;
+    for (; i + 32 <= n; i += 32) {
+        h0 = (h0 ^ word_at(p + i)) * k;
+        h1 = (h1 ^ word_at(p + i + 8)) * k;
+        h2 = (h2 ^ word_at(p + i + 16)) * k;
+        h3 = (h3 ^ word_at(p + i + 24)) * k;
+    }
+    for (; i < n; i++) h0 = (h0 ^ p[i]) * k;
     uint64_t r = n;
-    for (int l = 0; l < 4; l++) r = (r ^ h[l] ^ (h[l] >> 29)) * k;
-    return r;
+    r = (r ^ h0 ^ (h0 >> 29)) * k;
+    r = (r ^ h1 ^ (h1 >> 29)) * k;
+    r = (r ^ h2 ^ (h2 >> 29)) * k;
+    return (r ^ h3 ^ (h3 >> 29)) * k;
 }
 
 /* The pieces a dropped image is hashed in: the bytes of PIECE_ELEMS storage elements each, the
@@ -302,7 +312,7 @@ static size_t piece_at(const cts_dev_tensor *d, size_t p, size_t *len)
 static uint64_t image_piece_hash(const cts_dev_tensor *d, const unsigned char *img, size_t p)
 {
     size_t len, at = piece_at(d, p, &len);
-    return piece_hash(img + at, len);
+    return cts_piece_hash(img + at, len);
 }
 
 /* Elements k0 .. k0 + m - 1 of the fill into the sent image through buf (m doubles). */

@@ -378,6 +378,50 @@ static void test_encode_picked(void **state)
 #undef PICKED
 }
 
+/* cts_piece_hash by its definition in backend.h, one byte at a time: word j of each 32 bytes
+ * assembled little-endian and folded into lane j. */
+static uint64_t piece_hash_by_definition(const unsigned char *p, size_t n)
+{
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    uint64_t h[4] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull,
+                     0x082efa98ec4e6c89ull};
+    size_t whole = n / 32 * 32;
+    for (size_t i = 0; i < whole; i += 8) {
+        uint64_t w = 0;
+        for (int b = 7; b >= 0; b--) w = w << 8 | p[i + (size_t)b];
+        h[i / 8 % 4] = (h[i / 8 % 4] ^ w) * k;
+    }
+    for (size_t i = whole; i < n; i++) h[0] = (h[0] ^ p[i]) * k;
+    uint64_t r = n;
+    for (int l = 0; l < 4; l++) r = (r ^ h[l] ^ (h[l] >> 29)) * k;
+    return r;
+}
+
+/* The pieces' hash against its definition: every length 0 .. 200 and 128 KiB ± 1 (an FP16
+ * piece), on bytes of a fixed xorshift sequence; and a changed byte in any lane changes it. */
+static void test_piece_hash(void **state)
+{
+    (void)state;
+    enum { N = 131073 };
+    unsigned char *buf = malloc(N);
+    uint64_t x = 0x0123456789abcdefull;
+    for (size_t i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        buf[i] = (unsigned char)(x >> 56);
+    }
+    for (size_t n = 0; n <= 200; n++)
+        assert_int_equal(cts_piece_hash(buf, n), piece_hash_by_definition(buf, n));
+    for (size_t n = N - 2; n <= N; n++)
+        assert_int_equal(cts_piece_hash(buf, n), piece_hash_by_definition(buf, n));
+    uint64_t h = cts_piece_hash(buf, 4096);
+    for (size_t i = 0; i < 64; i++) {
+        buf[i] ^= 1;
+        assert_int_not_equal(cts_piece_hash(buf, 4096), h);
+        buf[i] ^= 1;
+    }
+    free(buf);
+}
+
 /* The fill of test_dropped_image_comes_back: FP16 values of element i (a few patterns) */
 static void fill_fp16(void *ctx, int64_t first, int64_t n, double *out)
 {
@@ -450,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_decode_runs),
         cmocka_unit_test(test_encode_runs),
         cmocka_unit_test(test_encode_picked),
+        cmocka_unit_test(test_piece_hash),
         cmocka_unit_test(test_dropped_image_comes_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
