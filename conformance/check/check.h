@@ -171,9 +171,12 @@ static inline uint64_t cts_fnv1a(uint64_t h, const unsigned char *p, size_t n)
  * has AVX-512 VBMI (fnv1a.c); the serial loop otherwise. */
 enum { CTS_FNV1A_LONG = 1024 };
 uint64_t cts_fnv1a_long(uint64_t h, const unsigned char *p, size_t n);
+/* Whether cts_fnv1a_long takes n bytes without the serial chain (the CPU and the length). */
+bool cts_fnv1a_long_wide(size_t n);
 /* cts_judge_chunk_got that also carries *hash (cts_fnv1a) over the chunk's elements as stored:
  * raw holds them in index order, esize bytes each. The judge's own pass over the elements
- * hashes each as it reads it, so the hash's serial multiply chain runs beside that work. */
+ * hashes each as it reads it, so the hash's serial multiply chain runs beside that work: for
+ * 2-byte elements, and for 4-byte ones where cts_fnv1a_long has no faster way. */
 void cts_judge_chunk_hashed(cts_output_judge *j, const ref_chunk *ch, const double *got,
                             const unsigned char *raw, int esize, uint64_t *hash);
 /* The verdicts (tolerance, then expected values) as cts_check_tolerance and

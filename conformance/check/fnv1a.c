@@ -159,6 +159,16 @@ static int fnv_wide_cpu(void)
 }
 #endif
 
+bool cts_fnv1a_long_wide(size_t n)
+{
+#ifdef FNV_WIDE
+    return n >= CTS_FNV1A_LONG && fnv_wide_cpu();
+#else
+    (void)n;
+    return false;
+#endif
+}
+
 uint64_t cts_fnv1a_long(uint64_t h, const unsigned char *p, size_t n)
 {
 #ifdef FNV_WIDE
