@@ -617,16 +617,16 @@ enum { AHEAD = 16, AHEAD_HINTED = 48 };
  * only the other elements' values are read. An exact element whose hi is no float (a DOUBLE
  * output's) has plain_hi NaN and is judged instead, to an error of 0: the same results. */
 static inline __attribute__((always_inline)) void
-tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_t count,
-               const double *got, const unsigned char *raw, int esize, bool hinted,
-               uint64_t *hash)
+tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_t from,
+               int64_t count, const double *got, const unsigned char *raw, int esize,
+               bool hinted, uint64_t *hash)
 {
     ref_dtype dt = j->basis.dt;
     bool batched = cts_batch_dtype(dt);
     int64_t exact = 0;
     uint64_t h = esize ? *hash : 0;
     const float *ph = ref->plain_hi;
-    for (int64_t i = 0; i < count; i++) {
+    for (int64_t i = from; i < count; i++) {
         if (esize) h = cts_fnv1a(h, raw + i * esize, (size_t)esize);
         if (!hinted && i + AHEAD < count)
             __builtin_prefetch(&ref->v[i + AHEAD]);
@@ -660,11 +660,81 @@ tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_
     if (j->st) cts_elem_stats_add_zeros(j->st, exact);
 }
 
+/* Element i of a chunk that is not exact, as tolerance_pass judges it once the output has a
+ * worst element, for a batched dtype. */
+static inline void judge_other(cts_output_judge *j, const ref_output *ref, int64_t first,
+                               int64_t i, double got)
+{
+    const ref_value *v = &ref->v[i];
+    if (!(ref->flags && ref->flags[i]) && isfinite(v->hi) && isfinite(got)) {
+        cts_batch_push(&j->batch, v, i, got);
+        if (j->batch.n == CTS_BATCH) batch_flush(j, ref, first);
+        return;
+    }
+    batch_flush(j, ref, first);
+    judge_one(j, ref, i, first + i, got, false);
+}
+
+/* The exact elements of block [b, b + n) into m (cts_exact_mask), the others' reference values
+ * asked for. */
+static void mask_block(const ref_output *ref, const double *got, int64_t b, int n, ref_dtype dt,
+                       uint64_t *m)
+{
+    cts_exact_mask(got + b, ref->plain_hi + b, n, dt, m);
+    for (int w = 0; w < (n + 63) / 64; w++)
+        for (uint64_t o = ~m[w] & (n - 64 * w >= 64 ? ~0ull : (1ull << (n - 64 * w)) - 1); o;
+             o &= o - 1)
+            __builtin_prefetch(&ref->v[b + 64 * w + __builtin_ctzll(o)]);
+}
+
+/* tolerance_pass's hinted form for a batched dtype, with no hash riding along: the exact
+ * elements found CTS_EXACT_BLOCK at a time by cts_exact_mask (vector code) and counted, only
+ * the others visited, in index order, the next block's reference values asked for while this
+ * block's are judged. Before the output has a worst element the elements go through
+ * tolerance_pass (an exact one is judged then), a batch at a time; flushing there changes
+ * nothing (a batch adds its elements in index order). */
+static void tolerance_blocks(cts_output_judge *j, const ref_output *ref, int64_t first,
+                             int64_t count, const double *got)
+{
+    ref_dtype dt = j->basis.dt;
+    int64_t b = 0, exact = 0;
+    for (; b < count && j->tol_s.worst < 0; b += CTS_BATCH)
+        tolerance_pass(j, ref, first, b, count - b < CTS_BATCH ? count : b + CTS_BATCH, got,
+                       NULL, 0, true, NULL);
+    uint64_t m[2][CTS_EXACT_BLOCK / 64];
+    int cur = 0;
+    if (b < count) mask_block(ref, got, b, (int)(count - b < CTS_EXACT_BLOCK ? count - b
+                                                 : CTS_EXACT_BLOCK), dt, m[0]);
+    for (; b < count; b += CTS_EXACT_BLOCK, cur ^= 1) {
+        int n = (int)(count - b < CTS_EXACT_BLOCK ? count - b : CTS_EXACT_BLOCK);
+        int64_t nb = b + n;
+        if (nb < count)
+            mask_block(ref, got, nb, (int)(count - nb < CTS_EXACT_BLOCK ? count - nb
+                                           : CTS_EXACT_BLOCK), dt, m[cur ^ 1]);
+        for (int w = 0; w < (n + 63) / 64; w++) {
+            int bits = n - 64 * w < 64 ? n - 64 * w : 64;
+            uint64_t others = ~m[cur][w] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+            exact += bits - __builtin_popcountll(others);
+            for (; others; others &= others - 1) {
+                int64_t i = b + 64 * w + __builtin_ctzll(others);
+                judge_other(j, ref, first, i, got[i]);
+            }
+        }
+    }
+    batch_flush(j, ref, first);
+    if (exact) summary_zeros(&j->tol_s);
+    if (j->st) cts_elem_stats_add_zeros(j->st, exact);
+}
+
 static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, int64_t first,
                                   int64_t count, const double *got)
 {
-    if (ref->plain_hi) tolerance_pass(j, ref, first, count, got, NULL, 0, true, NULL);
-    else tolerance_pass(j, ref, first, count, got, NULL, 0, false, NULL);
+    if (ref->plain_hi && cts_batch_dtype(j->basis.dt))
+        tolerance_blocks(j, ref, first, count, got);
+    else if (ref->plain_hi)
+        tolerance_pass(j, ref, first, 0, count, got, NULL, 0, true, NULL);
+    else
+        tolerance_pass(j, ref, first, 0, count, got, NULL, 0, false, NULL);
 }
 
 /* tolerance_pass with the hash of 2- and 4-byte elements (others hashed on their own first).
@@ -678,14 +748,17 @@ static void judge_tolerance_hashed(cts_output_judge *j, const ref_output *ref, i
 {
     bool hinted = ref->plain_hi != NULL;
     bool chained4 = esize == 4 && !cts_fnv1a_long_wide((size_t)count * 4);
-    if (esize == 2 && hinted) {
-        tolerance_pass(j, ref, first, count, got, raw, 2, true, hash);
+    if (hinted && cts_batch_dtype(j->basis.dt) && cts_fnv1a_long_wide((size_t)(count * esize))) {
+        *hash = cts_fnv1a_long(*hash, raw, (size_t)(count * esize));
+        tolerance_blocks(j, ref, first, count, got);
+    } else if (esize == 2 && hinted) {
+        tolerance_pass(j, ref, first, 0, count, got, raw, 2, true, hash);
     } else if (esize == 2) {
-        tolerance_pass(j, ref, first, count, got, raw, 2, false, hash);
+        tolerance_pass(j, ref, first, 0, count, got, raw, 2, false, hash);
     } else if (chained4 && hinted) {
-        tolerance_pass(j, ref, first, count, got, raw, 4, true, hash);
+        tolerance_pass(j, ref, first, 0, count, got, raw, 4, true, hash);
     } else if (chained4) {
-        tolerance_pass(j, ref, first, count, got, raw, 4, false, hash);
+        tolerance_pass(j, ref, first, 0, count, got, raw, 4, false, hash);
     } else {
         *hash = cts_fnv1a_long(*hash, raw, (size_t)(count * esize));
         judge_tolerance_chunk(j, ref, first, count, got);

@@ -282,3 +282,53 @@ void cts_batch_judge(cts_judge_batch *b, const ref_output *ref, const cts_tolera
     }
     judge_slow(b, ref, tol, std, basis);
 }
+
+/* 1 where got is p and a value of the dtype (FLOAT16: holds16; BF16: holds_bf16; FLOAT: any
+ * FP32), as checks.c's exact test by plain_hi says: got == p, and got == 0 or got an FP32
+ * whose bits the dtype keeps. Without branches, so the loops below run over vector lanes. */
+static inline uint8_t exact_lane(double got, float p, int kind)
+{
+    float f = (float)got;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u &= 0x7fffffffu;
+    int32_t e = (int32_t)(u >> 23) - 127, ec = e < -24 ? -24 : e;
+    uint32_t dropped = ec >= -14 ? 13u : (uint32_t)(-1 - ec); /* 13 + (-14 - e): 13 .. 23 */
+    uint32_t holds16 = ((u & ((1u << dropped) - 1u)) == 0) & (e <= 15) & (e >= -24);
+    uint32_t holds = kind == 2 ? holds16 : kind == 1 ? (u & 0xffffu) == 0 : 1u;
+    uint32_t is_float = (double)f == got;
+    return (uint8_t)((got == (double)p) & ((got == 0) | (is_float & ((u == 0) | holds))));
+}
+
+/* exact_lane over n elements into ex, for one kind (a constant where inlined) */
+static inline void exact_lanes(const double *got, const float *ph, int n, int kind, uint8_t *ex)
+{
+#pragma omp simd
+    for (int k = 0; k < n; k++) ex[k] = exact_lane(got[k], ph[k], kind);
+}
+
+/* Eight 0/1 bytes at p as bits 0 .. 7: each byte's bit lands at 56 + its index (the multiplier's
+ * bits 56 - 7k; no two products share a bit, so nothing carries). */
+static inline uint64_t pack8(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, sizeof x);
+    return (x * 0x0102040810204080ull) >> 56;
+}
+
+BATCH_CLONES
+void cts_exact_mask(const double *got, const float *ph, int n, ref_dtype dt, uint64_t *m)
+{
+    uint8_t ex[CTS_EXACT_BLOCK];
+    memset(ex + n, 0, sizeof ex - (size_t)n);
+    switch (dt) {
+    case REF_DT_FLOAT16: exact_lanes(got, ph, n, 2, ex); break;
+    case REF_DT_BF16: exact_lanes(got, ph, n, 1, ex); break;
+    default: exact_lanes(got, ph, n, 0, ex); break;
+    }
+    for (int w = 0; w < (n + 63) / 64; w++) {
+        uint64_t x = 0;
+        for (int q = 0; q < 8; q++) x |= pack8(ex + 64 * w + 8 * q) << (8 * q);
+        m[w] = x;
+    }
+}

@@ -71,4 +71,10 @@ void cts_batch_totals_of(const cts_judge_batch *b, int e0, int e1, bool standard
 void cts_batch_judge(cts_judge_batch *b, const ref_output *ref, const cts_tolerance *tol,
                      const cts_tolerance std[CTS_STAT_STANDARDS], const cts_judge_basis *basis);
 
+/* The exact elements by plain_hi (ph: a finite float or NaN) of CTS_EXACT_BLOCK elements or
+ * fewer: bit k of m[k / 64] set where got[k] == ph[k] and got[k] is 0 or a value of dt (FLOAT,
+ * FLOAT16 or BF16; checks.c's exact test), bits from n on clear. */
+#define CTS_EXACT_BLOCK 512
+void cts_exact_mask(const double *got, const float *ph, int n, ref_dtype dt, uint64_t *m);
+
 #endif

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "check/check_internal.h"
+#include "check/judge_batch.h"
 #include "check/tolerance.h"
 
 /* The picks below leave flags out where there are none. */
@@ -43,8 +44,22 @@ typedef struct {
     int64_t alt_first[N];
     int32_t alt_count[N];
     double ival[2 * N], got[N];
+    float ph[N];
     ref_output out;
 } output;
+
+/* plain_hi as reference.h defines it (v.hi where the element has no flag, lo 0 and a hi that is
+ * a finite float; NaN otherwise), or none: with it the one pass finds the exact elements from
+ * it (checks.c's tolerance_blocks for the narrow dtypes), without it from v. */
+static void set_plain_hi(output *o, bool on)
+{
+    for (int k = 0; k < N; k++) {
+        float f = (float)o->v[k].hi;
+        bool plain = !o->flags[k] && o->v[k].lo == 0 && (double)f == o->v[k].hi && isfinite(f);
+        o->ph[k] = plain ? f : NAN;
+    }
+    o->out.plain_hi = on ? o->ph : NULL;
+}
 
 /* Exact element k: k % 128 + 1 (held by every dtype here), except inexact ones at 1, 4 and
  * every 37th, 101st and 211th when `inexact` (gaps shorter and longer than the map steps over,
@@ -104,6 +119,10 @@ static void make_raw(ref_dtype dt, uint64_t seed)
     raw_hash = h;
 }
 
+/* Chunks of judge_on: 500 elements (three chunks), or all N in one (two whole blocks of
+ * tolerance_blocks and part of a third) */
+static int chunk_elems = 500;
+
 static void judge_on(output *o, ref_dtype dt, const ref_path *path, const cts_tolerance *tol,
                      int how, cts_verdict *v, cts_error_grid *map)
 {
@@ -116,10 +135,11 @@ static void judge_on(output *o, ref_dtype dt, const ref_path *path, const cts_to
     cts_judged_output jo = {"grad_input", dt, 3, dims, N, o->got, &o->out, false};
     cts_output_judge *j = cts_judge_begin(tol, path, &jo, true, NULL, &v->el);
     assert_non_null(j);
-    for (int first = 0; first < N; first += 500) { /* three chunks */
+    for (int first = 0; first < N; first += chunk_elems) {
         ref_output part = o->out;
-        part.numel = N - first < 500 ? N - first : 500;
+        part.numel = N - first < chunk_elems ? N - first : chunk_elems;
         part.v += first;
+        if (part.plain_hi) part.plain_hi += first;
         part.flags += first;
         part.alt_first += first;
         part.alt_count += first;
@@ -156,6 +176,8 @@ static void agree(ref_dtype dt, const pick *picks, size_t npicks)
                 cts_error_grid fast_map, each_map;
                 int at = places[a % 3];
                 make_output(&o, &picks[p], at, a < 3);
+                set_plain_hi(&o, (p + t + a) % 2);
+                chunk_elems = (p + t) % 3 ? 500 : N;
                 make_raw(dt, p * 16 + t * 4 + a);
                 judge(&o, dt, &tols[t], a % 2 ? HASHED : ONE_PASS, &fast, &fast_map);
                 judge(&o, dt, &tols[t], EACH, &each, &each_map);
@@ -398,6 +420,8 @@ static void runs_agree(ref_dtype dt)
             cts_error_grid fast_map, each_map;
             const ref_path *path = seed % 4 ? &cube_paths[seed % 4 - 1] : &vector_fp32;
             make_runs(&o, dt, seed);
+            set_plain_hi(&o, (seed + t / 2) % 2);
+            chunk_elems = seed % 3 ? 500 : N;
             make_raw(dt, seed * 8 + t);
             judge_on(&o, dt, path, &tols[t], (seed + t) % 2 ? HASHED : ONE_PASS, &fast,
                      &fast_map);
@@ -412,6 +436,78 @@ static void runs_agree(ref_dtype dt)
             assert_memory_equal(&fast_map, &each_map, sizeof fast_map);
             fail();
         }
+}
+
+/* Element k of cts_exact_mask by its definition (judge_batch.h), through ref_round_to */
+static bool exact_by_definition(double got, float ph, ref_dtype dt)
+{
+    return got == (double)ph && (got == 0 || ref_round_to(got, dt) == got);
+}
+
+/* The values test_exact_mask tries: every FP16 bit pattern's value, each nudged by a part in
+ * 2^40 (no narrow dtype holds it) and by a part in 2^12 (an FP32 neither FLOAT16 nor BF16
+ * holds), and FP16's and BF16's edges (ph always the edge); ph the value as a float, or a
+ * neighbour of it for every seventh, NaN where the float is not finite. */
+static int exact_mask_values(double *got, float *ph)
+{
+    static const double edges[] = {0.0, -0.0, 65504, 65520, 65536, 0x1p-24, 0x1p-25, 0x3p-26,
+                                   0x1p-14, 0x1.ff8p-15, 0x1.ffcp-15, 0x1p-126, 0x1p-133,
+                                   0x1p-149, 1 + 0x1p-7, 1 + 0x1p-8, 1 + 0x1p-10, 1 + 0x1p-11,
+                                   0x1.fep127, INFINITY, -INFINITY, NAN, 0x1p200, 0x1p16,
+                                   -0x1.8p17, 0x1p-25, -0x1p-30};
+    int n = 0;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        uint32_t mag = h & 0x7fffu, sign = h >> 15;
+        double x = mag >= 0x7c00u ? (mag == 0x7c00u ? INFINITY : NAN)
+                   : mag < 0x400u ? ldexp(mag, -24)
+                                  : ldexp((double)(0x400u | (mag & 0x3ffu)), (int)(mag >> 10) - 25);
+        got[n++] = sign ? -x : x;
+        got[n++] = (sign ? -x : x) * (1 + 0x1p-40);
+        got[n++] = (sign ? -x : x) * (1 + 0x1p-12);
+    }
+    for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) got[n++] = edges[e];
+    for (int k = 0; k < n; k++) /* plain_hi is a finite float or NaN (reference.h) */
+        ph[k] = !isfinite((float)got[k])        ? NAN
+                : k % 7 == 3 && k < 3 * 0x10000 ? nextafterf((float)got[k], INFINITY)
+                                                : (float)got[k];
+    return n;
+}
+
+/* cts_exact_mask (the clone this build runs) against its definition, in every dtype it serves,
+ * in blocks of CTS_EXACT_BLOCK and of 300 (a word only partly used): each bit, and no bit past
+ * the block's end. */
+static void test_exact_mask(void **state)
+{
+    (void)state;
+    enum { M = 3 * 0x10000 + 64 };
+    static double got[M];
+    static float ph[M];
+    int n = exact_mask_values(got, ph);
+    static const ref_dtype dts[] = {REF_DT_FLOAT16, REF_DT_BF16, REF_DT_FLOAT};
+    static const int blocks[] = {CTS_EXACT_BLOCK, 300};
+    int64_t exact[3] = {0, 0, 0};
+    for (int d = 0; d < 3; d++)
+        for (int b = 0; b < 2; b++)
+            for (int at = 0; at < n; at += blocks[b]) {
+                int len = n - at < blocks[b] ? n - at : blocks[b];
+                uint64_t m[CTS_EXACT_BLOCK / 64];
+                memset(m, 0xa5, sizeof m);
+                cts_exact_mask(got + at, ph + at, len, dts[d], m);
+                for (int k = 0; k < (len + 63) / 64 * 64; k++) {
+                    bool bit = m[k / 64] >> (k % 64) & 1;
+                    bool want = k < len && exact_by_definition(got[at + k], ph[at + k], dts[d]);
+                    if (bit != want)
+                        fail_msg("%s: element %d (%a, ph %a): bit %d", ref_dtype_name(dts[d]),
+                                 at + k, got[at + k], (double)ph[at + k], bit);
+                    exact[d] += b == 0 && bit;
+                }
+            }
+    /* Both kinds in every dtype, and FLOAT holds every FP16 and BF16 value and the 2^-12
+     * nudges besides */
+    print_message("exact: FLOAT16 %lld, BF16 %lld, FLOAT %lld of %d\n", (long long)exact[0],
+                  (long long)exact[1], (long long)exact[2], n);
+    assert_true(exact[0] > 50000 && exact[1] > 5000 && exact[2] > exact[0] + 40000);
+    assert_true(exact[2] > exact[1] && exact[2] < n);
 }
 
 static void test_runs_float16(void **state) { (void)state; runs_agree(REF_DT_FLOAT16); }
@@ -436,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_float16),
         cmocka_unit_test(test_bf16),
         cmocka_unit_test(test_float32),
+        cmocka_unit_test(test_exact_mask),
         cmocka_unit_test(test_runs_float16),
         cmocka_unit_test(test_runs_bf16),
         cmocka_unit_test(test_runs_float32),
