@@ -321,20 +321,37 @@ static inline void pos_step(map_pos *at, int64_t map_w, int64_t map_h)
     if (++at->y == map_h) at->k = -1; /* the plane is complete: seek the next */
 }
 
+/* The map's position d elements forward within its row (at->x + d < the map's width): what d
+ * pos_steps give, without a step an element. */
+static inline void pos_along(map_pos *at, int64_t d)
+{
+    at->k += d;
+    at->x += d;
+    at->xin += d;
+    if (at->xin >= at->bw) at->bx += at->xin / at->bw, at->xin %= at->bw;
+}
+
 static inline void map_step(cts_output_judge *j)
 {
     pos_step(&j->at, j->map_w, j->map_h);
 }
 
 /* Element k's error u (bound units) into the block maxima of its plane. Elements come in index
- * order, so the position steps forward without divisions, over a short run of elements the
- * judge skipped (exact ones: no error to put) too. */
+ * order, so the position moves on from the last element's over those the judge skipped (exact
+ * ones: no error to put): at once within a row, a step an element across rows, by a seek from
+ * k's index past 64 steps. */
 static void map_add(cts_output_judge *j, int64_t k, double u)
 {
     if (j->map_h * j->map_w <= 0 || !j->st) return;
     map_pos at = j->at; /* stepped in a local: in the judge's fields each step waited on the
                          * stores of the one before */
-    for (int gap = 0; at.k >= 0 && at.k < k && gap < 64; gap++) pos_step(&at, j->map_w, j->map_h);
+    for (int gap = 0; at.k >= 0 && at.k < k && gap < 64; gap++) {
+        if (at.x + (k - at.k) < j->map_w) { /* k in this row: there at once */
+            pos_along(&at, k - at.k);
+            break;
+        }
+        pos_step(&at, j->map_w, j->map_h);
+    }
     j->at = at;
     if (k != j->at.k) map_seek(j, k);
     double *m = &j->block[j->at.by * j->cols + j->at.bx];
