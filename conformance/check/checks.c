@@ -345,13 +345,9 @@ static void map_add(cts_output_judge *j, int64_t k, double u)
     if (j->map_h * j->map_w <= 0 || !j->st) return;
     map_pos at = j->at; /* stepped in a local: in the judge's fields each step waited on the
                          * stores of the one before */
-    for (int gap = 0; at.k >= 0 && at.k < k && gap < 64; gap++) {
-        if (at.x + (k - at.k) < j->map_w) { /* k in this row: there at once */
-            pos_along(&at, k - at.k);
-            break;
-        }
-        pos_step(&at, j->map_w, j->map_h);
-    }
+    for (int gap = 0; at.k >= 0 && at.k < k && gap < 64; gap++)
+        if (at.x + (k - at.k) < j->map_w) pos_along(&at, k - at.k); /* k in this row */
+        else pos_step(&at, j->map_w, j->map_h);
     j->at = at;
     if (k != j->at.k) map_seek(j, k);
     double *m = &j->block[j->at.by * j->cols + j->at.bx];
@@ -692,16 +688,20 @@ static inline void judge_other(cts_output_judge *j, const ref_output *ref, int64
     judge_one(j, ref, i, first + i, got, false);
 }
 
-/* The exact elements of block [b, b + n) into m (cts_exact_mask), the others' reference values
- * asked for. */
-static void mask_block(const ref_output *ref, const double *got, int64_t b, int n, ref_dtype dt,
-                       uint64_t *m)
+/* Block [b, b + n) of a chunk of count elements, n = min(CTS_EXACT_BLOCK, count - b): the
+ * elements that are not exact (cts_exact_mask's zeros) as bits in o, their reference values
+ * asked for. Returns n. */
+static int block_others(const ref_output *ref, const double *got, int64_t b, int64_t count,
+                        ref_dtype dt, uint64_t *o)
 {
-    cts_exact_mask(got + b, ref->plain_hi + b, n, dt, m);
-    for (int w = 0; w < (n + 63) / 64; w++)
-        for (uint64_t o = ~m[w] & (n - 64 * w >= 64 ? ~0ull : (1ull << (n - 64 * w)) - 1); o;
-             o &= o - 1)
-            __builtin_prefetch(&ref->v[b + 64 * w + __builtin_ctzll(o)]);
+    int n = (int)(count - b < CTS_EXACT_BLOCK ? count - b : CTS_EXACT_BLOCK);
+    cts_exact_mask(got + b, ref->plain_hi + b, n, dt, o);
+    for (int w = 0; w < (n + 63) / 64; w++) {
+        o[w] = ~o[w] & (n - 64 * w >= 64 ? ~0ull : (1ull << (n - 64 * w)) - 1);
+        for (uint64_t x = o[w]; x; x &= x - 1)
+            __builtin_prefetch(&ref->v[b + 64 * w + __builtin_ctzll(x)]);
+    }
+    return n;
 }
 
 /* tolerance_pass's hinted form for a batched dtype, with no hash riding along: the exact
@@ -718,25 +718,19 @@ static void tolerance_blocks(cts_output_judge *j, const ref_output *ref, int64_t
     for (; b < count && j->tol_s.worst < 0; b += CTS_BATCH)
         tolerance_pass(j, ref, first, b, count - b < CTS_BATCH ? count : b + CTS_BATCH, got,
                        NULL, 0, true, NULL);
-    uint64_t m[2][CTS_EXACT_BLOCK / 64];
-    int cur = 0;
-    if (b < count) mask_block(ref, got, b, (int)(count - b < CTS_EXACT_BLOCK ? count - b
-                                                 : CTS_EXACT_BLOCK), dt, m[0]);
-    for (; b < count; b += CTS_EXACT_BLOCK, cur ^= 1) {
-        int n = (int)(count - b < CTS_EXACT_BLOCK ? count - b : CTS_EXACT_BLOCK);
-        int64_t nb = b + n;
-        if (nb < count)
-            mask_block(ref, got, nb, (int)(count - nb < CTS_EXACT_BLOCK ? count - nb
-                                           : CTS_EXACT_BLOCK), dt, m[cur ^ 1]);
+    uint64_t o[2][CTS_EXACT_BLOCK / 64];
+    int cur = 0, n = b < count ? block_others(ref, got, b, count, dt, o[0]) : 0;
+    for (; b < count; cur ^= 1) {
+        int next = b + n < count ? block_others(ref, got, b + n, count, dt, o[cur ^ 1]) : 0;
         for (int w = 0; w < (n + 63) / 64; w++) {
-            int bits = n - 64 * w < 64 ? n - 64 * w : 64;
-            uint64_t others = ~m[cur][w] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
-            exact += bits - __builtin_popcountll(others);
-            for (; others; others &= others - 1) {
-                int64_t i = b + 64 * w + __builtin_ctzll(others);
+            exact += (n - 64 * w < 64 ? n - 64 * w : 64) - __builtin_popcountll(o[cur][w]);
+            for (uint64_t x = o[cur][w]; x; x &= x - 1) {
+                int64_t i = b + 64 * w + __builtin_ctzll(x);
                 judge_other(j, ref, first, i, got[i]);
             }
         }
+        b += n;
+        n = next;
     }
     batch_flush(j, ref, first);
     if (exact) summary_zeros(&j->tol_s);
@@ -746,19 +740,14 @@ static void tolerance_blocks(cts_output_judge *j, const ref_output *ref, int64_t
 static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, int64_t first,
                                   int64_t count, const double *got)
 {
-    if (ref->plain_hi && cts_batch_dtype(j->basis.dt))
-        tolerance_blocks(j, ref, first, count, got);
-    else if (ref->plain_hi)
-        tolerance_pass(j, ref, first, 0, count, got, NULL, 0, true, NULL);
-    else
-        tolerance_pass(j, ref, first, 0, count, got, NULL, 0, false, NULL);
+    if (ref->plain_hi && cts_batch_dtype(j->basis.dt)) tolerance_blocks(j, ref, first, count, got);
+    else if (ref->plain_hi) tolerance_pass(j, ref, first, 0, count, got, NULL, 0, true, NULL);
+    else tolerance_pass(j, ref, first, 0, count, got, NULL, 0, false, NULL);
 }
 
-/* tolerance_pass with the hash of 2- and 4-byte elements (others hashed on their own first).
- * 4-byte elements are hashed on their own too where cts_fnv1a_long runs without its chain: in
- * the pass that chain is four multiplies an element, which grid's pass then waits on (its 69
- * FP32 vendor cases' checks: 0.70-0.77 of the CPU with the chain in the pass, AVX-512 Zen 5).
- * Two multiplies an element (2-byte elements) run in the pass's gaps: apart, 1.00-1.08. */
+/* tolerance_pass with the hash of 2- and 4-byte elements, else the hash first (where
+ * cts_fnv1a_long needs no chain: 4-byte elements, four multiplies each in the pass's chain that
+ * grid FP32's pass waited on, and tolerance_blocks; docs/performance.md, "Zen 5"). */
 static void judge_tolerance_hashed(cts_output_judge *j, const ref_output *ref, int64_t first,
                                    int64_t count, const double *got, const unsigned char *raw,
                                    int esize, uint64_t *hash)
