@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,18 +156,36 @@ static void place(void *ctx, int t)
     __atomic_store_n(&p->helper_in, 1, __ATOMIC_RELEASE);
 }
 
+/* Tasks runnable on the machine now, this one included (/proc/stat's procs_running); 0 when
+ * that cannot be read. */
+static int runnable_now(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    char line[256];
+    int n = 0;
+    while (f && fgets(line, sizeof line, f) && sscanf(line, "procs_running %d", &n) != 1) {
+    }
+    if (f) fclose(f);
+    return n;
+}
+
 /* A fresh process's first call (its helper new): 0 placed apart and free again, 1 the helper
  * confined to fewer CPUs than the caller's, 2 on the caller's CPU, 3 not judged (the caller
- * moved, or the helper never came), 77 fewer than two CPUs to run on. */
+ * moved, the helper never came, or other tasks were runnable around the call: then the
+ * scheduler may move a helper onto its caller's CPU before it looks), 77 fewer than two CPUs
+ * to run on. */
 static int first_call_placement(void)
 {
     cpu_set_t mine;
     if (sched_getaffinity(0, sizeof mine, &mine) != 0 || CPU_COUNT(&mine) < 2)
         return 77;
     placement p = {.helper_cpu = -1};
+    usleep(2000); /* the parent into waitpid: not runnable */
+    bool busy = runnable_now() > 1;
     int before = sched_getcpu();
     ref_team_run(2, place, &p);
-    if (!__atomic_load_n(&p.helper_in, __ATOMIC_ACQUIRE))
+    busy = busy || runnable_now() > 2; /* the helper may not be asleep yet */
+    if (!__atomic_load_n(&p.helper_in, __ATOMIC_ACQUIRE) || busy)
         return 3;
     if (!CPU_EQUAL(&p.helper_may, &mine))
         return 1;
@@ -177,8 +196,10 @@ static int first_call_placement(void)
 
 /* 40 fresh processes: helpers start apart from their callers (without start_away, 40 of 40
  * started on the caller's CPU here, and in avg-pool's bench 8 of 60 shared it for
- * milliseconds), and each may then run anywhere its caller may. At most 2 of 40 seen on the
- * caller's CPU: a helper preempted between being placed and looking may have been moved. */
+ * milliseconds), and each may then run anywhere its caller may. At most 2 of the judged ones
+ * seen on the caller's CPU: a helper preempted between being placed and looking may have been
+ * moved. Calls made while other tasks were runnable are not judged (with a parallel test run
+ * on a 2-CPU VM, 10 of 40 were seen on the caller's CPU); fewer than 10 judged: skipped. */
 static void test_new_helper_starts_apart_then_runs_anywhere(void **state)
 {
     (void)state;
@@ -201,8 +222,11 @@ static void test_new_helper_starts_apart_then_runs_anywhere(void **state)
     }
     if (skipped == 40)
         skip();
-    print_message("placement: %d apart, %d judged out (caller moved)\n", seen[0], seen[3]);
+    print_message("placement: %d apart, %d on the caller's CPU, %d judged out (caller moved "
+                  "or machine busy)\n", seen[0], seen[2], seen[3]);
     assert_int_equal(seen[1], 0);
+    if (seen[0] + seen[2] < 10)
+        skip();
     assert_true(seen[2] <= 2);
     assert_true(seen[0] >= 10);
 }
