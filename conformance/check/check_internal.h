@@ -67,4 +67,21 @@ void cts_elem_stats_add_zeros(cts_elem_stats *s, int64_t n);
  * path: what cts_judge_chunk_got's one-pass shortcuts must agree with (the tests compare them). */
 void cts_judge_chunk_each(cts_output_judge *j, const ref_chunk *ch, const double *got);
 
+/* Whether x is a value of FLOAT16 (kind 2), BF16 (1) or FLOAT (0), 1 or 0, as ref_round_to(x,
+ * dt) == x says for finite x, from the bits of x as an FP32 (it is one first): BF16 keeps an
+ * FP32's top 16 bits; FLOAT16 the top 10 fraction bits of a normal, and multiples of 2^-24 down
+ * to 2^-24. Without branches, so a loop of it runs over vector lanes (judge_batch.c). */
+static inline uint32_t cts_narrow_holds(double x, int kind)
+{
+    float f = (float)x;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u &= 0x7fffffffu;
+    int32_t e = (int32_t)(u >> 23) - 127, ec = e < -24 ? -24 : e;
+    uint32_t dropped = ec >= -14 ? 13u : (uint32_t)(-1 - ec); /* 13 + (-14 - e): 13 .. 23 */
+    uint32_t holds16 = ((u & ((1u << dropped) - 1u)) == 0) & (e <= 15) & (e >= -24);
+    uint32_t holds = kind == 2 ? holds16 : kind == 1 ? (u & 0xffffu) == 0 : 1u;
+    return ((double)f == x) & ((u == 0) | holds);
+}
+
 #endif

@@ -396,25 +396,13 @@ static cts_elem_err judge_expected(const cts_output_judge *j, const ref_output *
     return cts_judge_value(&j->tol, &j->basis, got, &val);
 }
 
-/* Whether x is a value of dt, as ref_round_to(x, dt) == x says for finite x, from the bits of
- * x as an FP32 (it is one first): BF16 keeps an FP32's top 16 bits; FP16 the top 10 fraction
- * bits of a normal, and multiples of 2^-24 down to 2^-24. */
+/* Whether x is a value of dt, as ref_round_to(x, dt) == x says for finite x (the narrow
+ * dtypes from x's bits: cts_narrow_holds). */
 static inline bool dtype_holds(double x, ref_dtype dt)
 {
-    if (dt != REF_DT_FLOAT && dt != REF_DT_FLOAT16 && dt != REF_DT_BF16)
-        return ref_round_to(x, dt) == x;
-    float f = (float)x;
-    if ((double)f != x) return false;
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    u &= 0x7fffffffu;
-    if (dt == REF_DT_FLOAT) return true;
-    if (dt == REF_DT_BF16) return (u & 0xffffu) == 0;
-    int e = (int)(u >> 23) - 127;
-    if (u == 0) return true;
-    if (e > 15 || e < -24) return false;
-    int dropped = e >= -14 ? 13 : 13 + (-14 - e);
-    return (u & ((1u << dropped) - 1)) == 0;
+    if (dt == REF_DT_FLOAT16 || dt == REF_DT_BF16 || dt == REF_DT_FLOAT)
+        return cts_narrow_holds(x, dt == REF_DT_FLOAT16 ? 2 : dt == REF_DT_BF16);
+    return ref_round_to(x, dt) == x;
 }
 
 /* An element without reference flags whose finite result equals its exact value, a value the

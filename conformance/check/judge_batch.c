@@ -283,21 +283,11 @@ void cts_batch_judge(cts_judge_batch *b, const ref_output *ref, const cts_tolera
     judge_slow(b, ref, tol, std, basis);
 }
 
-/* 1 where got is p and a value of the dtype (FLOAT16: holds16; BF16: holds_bf16; FLOAT: any
- * FP32), as checks.c's exact test by plain_hi says: got == p, and got == 0 or got an FP32
- * whose bits the dtype keeps. Without branches, so the loops below run over vector lanes. */
+/* 1 where got is p and 0 or a value of the dtype (kind: cts_narrow_holds'), as checks.c's exact
+ * test by plain_hi says. */
 static inline uint8_t exact_lane(double got, float p, int kind)
 {
-    float f = (float)got;
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    u &= 0x7fffffffu;
-    int32_t e = (int32_t)(u >> 23) - 127, ec = e < -24 ? -24 : e;
-    uint32_t dropped = ec >= -14 ? 13u : (uint32_t)(-1 - ec); /* 13 + (-14 - e): 13 .. 23 */
-    uint32_t holds16 = ((u & ((1u << dropped) - 1u)) == 0) & (e <= 15) & (e >= -24);
-    uint32_t holds = kind == 2 ? holds16 : kind == 1 ? (u & 0xffffu) == 0 : 1u;
-    uint32_t is_float = (double)f == got;
-    return (uint8_t)((got == (double)p) & ((got == 0) | (is_float & ((u == 0) | holds))));
+    return (uint8_t)((got == (double)p) & ((got == 0) | cts_narrow_holds(got, kind)));
 }
 
 /* exact_lane over n elements into ex, for one kind (a constant where inlined) */
