@@ -563,6 +563,19 @@ GRID_CLONES static int dgrid_lanes2(const gctx *G, const batch_view *bv, const g
  * dgrid_lanes' instructions on the bench's grid case, valgrind), so there one group at a time. */
 static bool dgrid_wide(void) { return grid_lanes_wide(ref_grid_dx_lanes); }
 
+/* The lines of point pt's corner rows (D, from dgrid_lane_ok) asked for now: its lanes run when
+ * their group is full, up to 2·DXL points later. Corners lie anywhere in the batch's input, so
+ * those loads would otherwise wait on L2 or beyond (the lanes' loads were half their samples);
+ * gradOutput's rows are read in point order, which the hardware prefetcher follows. */
+static void dgrid_lane_prefetch(const batch_view *bv, const dgrid_gather *D, int64_t C)
+{
+    for (int k = 0; k < D->nc; k++) {
+        const char *r = (const char *)(bv->in + D->cs[k].e * bv->in_is);
+        for (int64_t b = 0; b < C * bv->in_cs * (int64_t)sizeof(double); b += 64)
+            __builtin_prefetch(r + b);
+    }
+}
+
 /* dgrid of points p0 .. p1 − 1 of batch n: the lanes where they apply (two groups at a time
  * where dgrid_wide), else grid_dgrid_point. */
 int grid_dgrid_points(const gctx *G, const batch_view *bv, const gpoint *pts, int64_t n,
@@ -579,6 +592,7 @@ int grid_dgrid_points(const gctx *G, const batch_view *bv, const gpoint *pts, in
                 return -1;
             continue;
         }
+        dgrid_lane_prefetch(bv, &L[h].D[L[h].n], G->p->c);
         L[h].pix[L[h].n++] = pix;
         if (L[h].n < DXL)
             continue;
