@@ -491,28 +491,6 @@ dx_finish4(const gctx *G, const dx_plane_terms *pt, const dxsum4 *r, bool bil, b
     }
 }
 
-/* out[l] = {f[0][l], .., f[7][l]}: eight lanes' fields side by side, a ref_value each (three
- * rounds of eight shuffles) */
-static inline __attribute__((always_inline)) GRID_V4 void dxw_transpose(const dxw f[8],
-                                                                        dxw out[8])
-{
-    dxw t[8], u[8];
-    for (int k = 0; k < 8; k += 2) { /* t[k], t[k + 1]: even, odd lanes of fields k, k + 1 */
-        t[k] = __builtin_shufflevector(f[k], f[k + 1], 0, 8, 2, 10, 4, 12, 6, 14);
-        t[k + 1] = __builtin_shufflevector(f[k], f[k + 1], 1, 9, 3, 11, 5, 13, 7, 15);
-    }
-    for (int k = 0; k < 8; k += 4) /* u[j], u[4 + j]: lanes j, j + 4 of fields 0-3, 4-7 */
-        for (int o = 0; o < 2; o++) {
-            u[k + o] = __builtin_shufflevector(t[k + o], t[k + o + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-            u[k + o + 2] =
-                __builtin_shufflevector(t[k + o], t[k + o + 2], 2, 3, 10, 11, 6, 7, 14, 15);
-        }
-    for (int j = 0; j < 4; j++) {
-        out[j] = __builtin_shufflevector(u[j], u[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-        out[j + 4] = __builtin_shufflevector(u[j], u[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-    }
-}
-
 /* dx_finish4 of both groups of dx_sum_split's eight lanes at once (lane l: element i + l·stride)
  * where the batch rules its range tests out (safe) and no lane's magnitudes take under_mag's
  * factor (else false, nothing written: dx_finish4 for each group instead). The same operations
@@ -684,18 +662,6 @@ dx_block_v4(const gctx *G, const dxterms *T, const batch_view *bv, int64_t c0, i
     dx_block_cases_v4(G, T, bv, c0, cb, ce, e0, e1, true, safe, fallback, out, hits);
 }
 
-/* Whether dx_block_v4 can run: built (GRID_HAS_V4) and the CPU has x86-64-v4's AVX-512 */
-static bool dx_v4_cpu(void)
-{
-#if GRID_HAS_V4
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512cd");
-#else
-    return false;
-#endif
-}
-
 /* Elements e0 .. e1 − 1 of the DXL-plane groups g0 .. g1 − 1 of the chunk out (planes c0 ..
  * c0 + np − 1 of input_grad, group g from plane c0 + g·DXL, plane c0 at offset 0): every
  * element's sums and the values they decide; the others marked in fallback (zero before, laid
@@ -714,7 +680,7 @@ GRID_CLONES void grid_dx_block(const gctx *G, const dxterms *T, const batch_view
     int64_t cb = c0 + g0 * DXL, ce = c0 + np < c0 + g1 * DXL ? c0 + np : c0 + g1 * DXL;
     for (int64_t g = g0; g < g1; g++)
         all = all && split[g];
-    if (all && wide && dx_v4_cpu())
+    if (all && wide && grid_v4_cpu())
         dx_block_v4(G, T, bv, c0, cb, ce, e0, e1, safe, fallback, out, hits);
     else if (all)
         dx_block_cases(G, T, bv, c0, cb, ce, e0, e1, wide, safe, fallback, out, hits);

@@ -458,6 +458,41 @@ _Static_assert(REF_LO_BITS == 32, "the decision's gap below is 2^-32 of r's bina
 GRID_DECIDE(dxv_decide, dxv, dxvi, DXV_ABS, dxv_any, )
 GRID_DECIDE(dxw_decide, dxw, dxwi, DXW_ABS, dxw_any, GRID_V4) /* eight lanes (AVX-512) */
 
+/* out[l] = {f[0][l], .., f[7][l]}: eight lanes' fields side by side, a ref_value each (three
+ * rounds of eight shuffles), to store as one 64-byte row a lane (dx_finish8, bicubic's
+ * dx_lanes_plain) */
+static inline __attribute__((always_inline)) GRID_V4 void dxw_transpose(const dxw f[8],
+                                                                        dxw out[8])
+{
+    dxw t[8], u[8];
+    for (int k = 0; k < 8; k += 2) { /* t[k], t[k + 1]: even, odd lanes of fields k, k + 1 */
+        t[k] = __builtin_shufflevector(f[k], f[k + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+        t[k + 1] = __builtin_shufflevector(f[k], f[k + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+    }
+    for (int k = 0; k < 8; k += 4) /* u[j], u[4 + j]: lanes j, j + 4 of fields 0-3, 4-7 */
+        for (int o = 0; o < 2; o++) {
+            u[k + o] = __builtin_shufflevector(t[k + o], t[k + o + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+            u[k + o + 2] =
+                __builtin_shufflevector(t[k + o], t[k + o + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+    for (int j = 0; j < 4; j++) {
+        out[j] = __builtin_shufflevector(u[j], u[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        out[j + 4] = __builtin_shufflevector(u[j], u[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
+/* Whether GRID_V4 code built as such (GRID_HAS_V4) may run: the CPU has x86-64-v4's AVX-512 */
+static inline bool grid_v4_cpu(void)
+{
+#if GRID_HAS_V4
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512cd");
+#else
+    return false;
+#endif
+}
+
 /* What dx of batch n needs besides the points and their terms: the ambiguous points (amb), per
  * element the ones that may reach it (tn, tl), the certain points reaching each element (R). */
 typedef struct {

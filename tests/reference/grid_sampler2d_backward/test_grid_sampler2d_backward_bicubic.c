@@ -496,6 +496,33 @@ static void unresolved_point_interval(void **state)
     ref_output_free(&og);
 }
 
+/* The same point on eight channels, so each element's channels are one lane group
+ * (bc_dx_lanes), with g = 0.1 (a double of 53 bits; FLOAT sets only the coordinate's error) in
+ * each: its products with the weights (−3/32, ...) leave a low word, so the fast sums of
+ * elements 1 and 2 are decided. With g = 0.5 or any FP32 value the products are exact doubles,
+ * which ref_decide leaves undecided, and the lanes' plain finish (dx_lanes_plain) never ran.
+ * That finish must still leave the elements the unresolved point reaches to the interval:
+ * offsets ±3.92·|g| (at most ±4.2·|g|) as above, in every channel. */
+static void unresolved_point_interval_lanes(void **state)
+{
+    (void)state;
+    ref_grid_params p = bicubic(1, 8, 1, 4, 1, 1, REF_PAD_REFLECTION, false);
+    double g = 0.1, go[8], in[32], gr[] = {1e7, 0}, row[] = {1, -2, 3, -4};
+    for (int c = 0; c < 8; c++) {
+        go[c] = g;
+        for (int i = 0; i < 4; i++)
+            in[4 * c + i] = row[i];
+    }
+    ref_output oi;
+    run(&p, go, in, gr, REF_DT_FLOAT, &oi, NULL);
+    for (int i = 0; i < 32; i++) {
+        assert_int_equal(oi.flags[i] & (REF_FLAG_INTERVAL | REF_FLAG_UNCHECKABLE), REF_FLAG_INTERVAL);
+        assert_true(oi.ival[2 * i] <= -3.92 * g && oi.ival[2 * i] > -4.2 * g);
+        assert_true(oi.ival[2 * i + 1] >= 3.92 * g && oi.ival[2 * i + 1] < 4.2 * g);
+    }
+    ref_output_free(&oi);
+}
+
 /* The same unresolved point after a resolved one in the batch (x = 0.3, g = 0.25): the resolved
  * point's grid_grad is MPFR's element value, without interval or offsets; the unresolved one's
  * interval lies at its own offsets (elements 2, 3), the bound derived above (g = 0.5). */
@@ -939,6 +966,7 @@ int main(void)
         cmocka_unit_test(nonfinite_times_underflow_double),
         cmocka_unit_test(beyond_range_with_unresolved_point),
         cmocka_unit_test(beyond_range_other_floor), cmocka_unit_test(unresolved_point_interval),
+        cmocka_unit_test(unresolved_point_interval_lanes),
         cmocka_unit_test(fast_equals_mpfr),         cmocka_unit_test(unresolved_point_range),
         cmocka_unit_test(unresolved_after_resolved_point),
         cmocka_unit_test(underflow_magnified_by_gradient),
