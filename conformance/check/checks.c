@@ -599,6 +599,28 @@ static void batch_flush(cts_output_judge *j, const ref_output *ref, int64_t firs
     b->n = 0;
 }
 
+/* Whether element i may join a batch: no reference flag, finite exact and device values */
+static inline bool plain_element(const ref_output *ref, int64_t i, double got)
+{
+    return !(ref->flags && ref->flags[i]) && isfinite(ref->v[i].hi) && isfinite(got);
+}
+
+/* Element i judged after the ones before it: pushed to the batch where `batch` (a plain element
+ * of a batched dtype, once the output has a worst element), else alone, the batch flushed
+ * first so that the statistics see the elements in index order. */
+static inline __attribute__((always_inline)) void
+judge_next(cts_output_judge *j, const ref_output *ref, int64_t first, int64_t i, double got,
+           bool batch)
+{
+    if (batch) {
+        cts_batch_push(&j->batch, &ref->v[i], i, got);
+        if (j->batch.n == CTS_BATCH) batch_flush(j, ref, first);
+        return;
+    }
+    batch_flush(j, ref, first);
+    judge_one(j, ref, i, first + i, got, false);
+}
+
 /* How far ahead the pass asks for the reference's values: every one 16 elements ahead, or with
  * plain_hi only those it will read, 48 ahead (id208: 16% of the elements; 16 there left the
  * pass waiting on a third of those loads, 48 and 96 cost the same). */
@@ -639,41 +661,18 @@ tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_
             exact++;
             continue;
         }
-        const ref_value *v = &ref->v[i];
-        bool plain = j->tol_s.worst >= 0 && !(ref->flags && ref->flags[i]) &&
-                     isfinite(v->hi) && isfinite(got[i]);
+        bool plain = j->tol_s.worst >= 0 && plain_element(ref, i, got[i]);
         if (!hinted && plain && exact_plain(ref, i, got[i], dt)) {
             exact++;
             continue;
         }
-        if (plain && batched) {
-            cts_batch_push(&j->batch, v, i, got[i]);
-            if (j->batch.n == CTS_BATCH) batch_flush(j, ref, first);
-            continue;
-        }
-        batch_flush(j, ref, first);
-        judge_one(j, ref, i, first + i, got[i], false);
+        judge_next(j, ref, first, i, got[i], plain && batched);
     }
     if (esize) *hash = h;
     batch_flush(j, ref, first);
     /* the exact elements' zero errors in the maxima (which only a NaN maximum notices) */
     if (exact) summary_zeros(&j->tol_s);
     if (j->st) cts_elem_stats_add_zeros(j->st, exact);
-}
-
-/* Element i of a chunk that is not exact, as tolerance_pass judges it once the output has a
- * worst element, for a batched dtype. */
-static inline void judge_other(cts_output_judge *j, const ref_output *ref, int64_t first,
-                               int64_t i, double got)
-{
-    const ref_value *v = &ref->v[i];
-    if (!(ref->flags && ref->flags[i]) && isfinite(v->hi) && isfinite(got)) {
-        cts_batch_push(&j->batch, v, i, got);
-        if (j->batch.n == CTS_BATCH) batch_flush(j, ref, first);
-        return;
-    }
-    batch_flush(j, ref, first);
-    judge_one(j, ref, i, first + i, got, false);
 }
 
 /* Block [b, b + n) of a chunk of count elements, n = min(CTS_EXACT_BLOCK, count - b): the
@@ -714,7 +713,7 @@ static void tolerance_blocks(cts_output_judge *j, const ref_output *ref, int64_t
             exact += (n - 64 * w < 64 ? n - 64 * w : 64) - __builtin_popcountll(o[cur][w]);
             for (uint64_t x = o[cur][w]; x; x &= x - 1) {
                 int64_t i = b + 64 * w + __builtin_ctzll(x);
-                judge_other(j, ref, first, i, got[i]);
+                judge_next(j, ref, first, i, got[i], plain_element(ref, i, got[i]));
             }
         }
         b += n;
