@@ -494,6 +494,7 @@ int bc_dx_lanes(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const d
         dx_lanes_sum_w8(X, R, gt + c, cs, e, &L);
     else
         dx_lanes_sum_w4(X, R, gt + c, cs, e, &L);
+    /* dx_lanes_plain is AVX-512 code where GRID_HAS_V4, else the build's own target's */
     if (nl == BC_LANES && (!GRID_HAS_V4 || grid_v4_cpu()) &&
         dx_lanes_plain(R, &L, X->ovf, e, v, fl, stride))
         return BC_LANES;
