@@ -621,6 +621,15 @@ judge_next(cts_output_judge *j, const ref_output *ref, int64_t first, int64_t i,
     judge_one(j, ref, i, first + i, got, false);
 }
 
+/* The end of a pass over a chunk: the batch's last elements judged, and the exact elements'
+ * zero errors added once, in the maxima (which only a NaN maximum notices) and the statistics. */
+static void pass_end(cts_output_judge *j, const ref_output *ref, int64_t first, int64_t exact)
+{
+    batch_flush(j, ref, first);
+    if (exact) summary_zeros(&j->tol_s);
+    if (j->st) cts_elem_stats_add_zeros(j->st, exact);
+}
+
 /* How far ahead the pass asks for the reference's values: every one 16 elements ahead, or with
  * plain_hi only those it will read, 48 ahead (id208: 16% of the elements; 16 there left the
  * pass waiting on a third of those loads, 48 and 96 cost the same). */
@@ -669,10 +678,7 @@ tolerance_pass(cts_output_judge *j, const ref_output *ref, int64_t first, int64_
         judge_next(j, ref, first, i, got[i], plain && batched);
     }
     if (esize) *hash = h;
-    batch_flush(j, ref, first);
-    /* the exact elements' zero errors in the maxima (which only a NaN maximum notices) */
-    if (exact) summary_zeros(&j->tol_s);
-    if (j->st) cts_elem_stats_add_zeros(j->st, exact);
+    pass_end(j, ref, first, exact);
 }
 
 /* Block [b, b + n) of a chunk of count elements, n = min(CTS_EXACT_BLOCK, count - b): the
@@ -719,9 +725,7 @@ static void tolerance_blocks(cts_output_judge *j, const ref_output *ref, int64_t
         b += n;
         n = next;
     }
-    batch_flush(j, ref, first);
-    if (exact) summary_zeros(&j->tol_s);
-    if (j->st) cts_elem_stats_add_zeros(j->st, exact);
+    pass_end(j, ref, first, exact);
 }
 
 static void judge_tolerance_chunk(cts_output_judge *j, const ref_output *ref, int64_t first,
@@ -739,9 +743,9 @@ static void judge_tolerance_hashed(cts_output_judge *j, const ref_output *ref, i
                                    int64_t count, const double *got, const unsigned char *raw,
                                    int esize, uint64_t *hash)
 {
-    bool hinted = ref->plain_hi != NULL;
-    bool chained4 = esize == 4 && !cts_fnv1a_long_wide((size_t)count * 4);
-    if (hinted && cts_batch_dtype(j->basis.dt) && cts_fnv1a_long_wide((size_t)(count * esize))) {
+    bool hinted = ref->plain_hi != NULL, wide = cts_fnv1a_long_wide((size_t)(count * esize));
+    bool chained4 = esize == 4 && !wide;
+    if (hinted && cts_batch_dtype(j->basis.dt) && wide) {
         *hash = cts_fnv1a_long(*hash, raw, (size_t)(count * esize));
         tolerance_blocks(j, ref, first, count, got);
     } else if (esize == 2 && hinted) {
