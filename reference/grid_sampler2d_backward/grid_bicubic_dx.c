@@ -471,13 +471,9 @@ __attribute__((noinline)) GRID_V4 static bool dx_lanes_plain(const bc_reach *R,
     dxwi range = (s + ce) * (1 + 0x1p-20) > ovf;
     /* nops 2 and sum_exp 0 as one 64-bit lane (little-endian: dx_finish4's layout asserts) */
     const dxw f[8] = {hi, lo, s, (dxw)((dxwi){0} + nt), (dxw)((dxwi){0} + 2), ce, (dxw){0}, um};
-    dxw row[8];
-    dxw_transpose(f, row);
-    typedef double dxw_row __attribute__((vector_size(sizeof(dxw)), aligned(8), may_alias));
-    for (int l = 0; l < BC_LANES; l++) {
-        *(dxw_row *)&v[l * stride] = row[l];
+    dxw_store_values(f, v, stride);
+    for (int l = 0; l < BC_LANES; l++)
         fl[l * stride] = range[l] ? REF_FLAG_RANGE : 0;
-    }
     return true;
 }
 

@@ -499,7 +499,7 @@ static inline __attribute__((always_inline)) GRID_V4 bool
 dx_finish8(const gctx *G, int64_t nt, bool bil, const dxsum8 *w, int64_t i, int64_t stride,
            uint8_t *fallback, ref_output *out, int64_t *hits)
 {
-    dxw mag, hi, lo, row[8];
+    dxw mag, hi, lo;
     dxwi big, dec, known;
     grid_under_final_unf_w(&w->mag, &mag, &big);
     if (dxw_any(&big))
@@ -507,10 +507,7 @@ dx_finish8(const gctx *G, int64_t nt, bool bil, const dxsum8 *w, int64_t i, int6
     dxw_decide(&w->s, &w->c, &w->err, &hi, &lo, &dec, &known);
     const dxw f[8] = {hi, lo, w->sabs * (1 + (double)(nt + 6) * 0x1p-52), (dxw)((dxwi){0} + nt),
                       (dxw)((dxwi){0} + (bil ? 4 : 0)), w->cerr * (1 + 0x1p-40), (dxw){0}, mag};
-    dxw_transpose(f, row);
-    typedef double dxw_row __attribute__((vector_size(sizeof(dxw)), aligned(8), may_alias));
-    for (int l = 0; l < 2 * DXL; l++)
-        *(dxw_row *)&out->v[i + l * stride] = row[l];
+    dxw_store_values(f, out->v + i, stride);
     dxwi odd = ~(known & dec), d = known & dec & 1;
     if (!dxw_any(&odd)) { /* the common case: every lane decided */
         *hits += 2 * DXL;

@@ -459,8 +459,7 @@ GRID_DECIDE(dxv_decide, dxv, dxvi, DXV_ABS, dxv_any, )
 GRID_DECIDE(dxw_decide, dxw, dxwi, DXW_ABS, dxw_any, GRID_V4) /* eight lanes (AVX-512) */
 
 /* out[l] = {f[0][l], .., f[7][l]}: eight lanes' fields side by side, a ref_value each (three
- * rounds of eight shuffles), to store as one 64-byte row a lane (dx_finish8, bicubic's
- * dx_lanes_plain) */
+ * rounds of eight shuffles) */
 static inline __attribute__((always_inline)) GRID_V4 void dxw_transpose(const dxw f[8],
                                                                         dxw out[8])
 {
@@ -479,6 +478,21 @@ static inline __attribute__((always_inline)) GRID_V4 void dxw_transpose(const dx
         out[j] = __builtin_shufflevector(u[j], u[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
         out[j + 4] = __builtin_shufflevector(u[j], u[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
     }
+}
+
+/* Eight ref_values from their fields (f[k] lane l: field k of value l, in ref_value's order),
+ * value l stored at v[l·stride] as one 64-byte row from registers (an unaligned vector type: no
+ * copy through the stack; dx_finish8, bicubic's dx_lanes_plain) */
+static inline __attribute__((always_inline)) GRID_V4 void dxw_store_values(const dxw f[8],
+                                                                           ref_value *v,
+                                                                           int64_t stride)
+{
+    _Static_assert(sizeof(ref_value) == sizeof(dxw), "a ref_value is one row of eight fields");
+    dxw row[8];
+    dxw_transpose(f, row);
+    typedef double dxw_row __attribute__((vector_size(sizeof(dxw)), aligned(8), may_alias));
+    for (int l = 0; l < 8; l++)
+        *(dxw_row *)&v[l * stride] = row[l];
 }
 
 /* Whether GRID_V4 code built as such (GRID_HAS_V4) may run: the CPU has x86-64-v4's AVX-512 */
