@@ -657,11 +657,12 @@ static int64_t whole_planes(int64_t n, const ref_avgpool_params *p)
 
 /* The elements of a call, chunk after chunk, in one team: chunk c (step elements, the
  * last fewer) is computed into buffer c % PIPE_BUFS while earlier ones are handed on, so the team
- * meets no barrier per chunk. Its blocks (whole rows, numbered across the chunks) are taken in
- * order by whichever thread is free; a thread waits only for its chunk's buffer (chunk
- * c − PIPE_BUFS handed on and the buffer reset). The calling thread (the team's thread 0) hands
- * the chunks to the sink in order, each as soon as it sees all its blocks done, and resets the
- * buffer for the chunk PIPE_BUFS on. Without a sink there is one chunk, written in place. */
+ * meets no barrier per chunk. Its blocks (whole rows, numbered across the chunks) are claimed
+ * by whichever thread reaches them, each thread its own share of a chunk first (pipe_order); a
+ * thread waits only for its chunk's buffer (chunk c − PIPE_BUFS handed on and the buffer
+ * reset). The calling thread (the team's thread 0) hands the chunks to the sink in order, each
+ * as soon as it sees all its blocks done, and resets the buffer for the chunk PIPE_BUFS on.
+ * Without a sink there is one chunk, written in place. */
 #define PIPE_BUFS 3
 
 typedef struct {
@@ -670,8 +671,10 @@ typedef struct {
     ref_chunkbuf *cb;              /* the buffers (NULL without a sink) */
     ref_output *out[PIPE_BUFS];    /* their outputs */
     uint8_t *regular[PIPE_BUFS];   /* pool_ctx.regular of each buffer's chunk */
-    int64_t numel, step, blk, bpc, nchunks, blocks;
-    int64_t next;                  /* atomic: the next block to take */
+    int64_t numel, step, blk, bpc, nchunks;
+    int64_t *claim[PIPE_BUFS];     /* atomic, bpc each: the chunk + 1 that last claimed each
+                                      block of the buffer (only grows: never reset) */
+    int nth;                       /* the team's threads */
     int64_t ready;                 /* atomic: chunks below it have their buffer ready */
     int64_t done[PIPE_BUFS];       /* atomic: blocks done of each buffer's chunk */
     int64_t emitted;               /* chunks handed on (thread 0's) */
@@ -727,28 +730,48 @@ static bool pipe_emit_next(pool_pipe *P, bool wait)
     return true;
 }
 
-/* The next block for the calling thread (P->blocks when none is left or the pipe stopped),
- * taken only once its chunk's buffer is ready. Taken first and waited for after (as before), a
- * block was held by a thread asleep in ref_wait_until, and thread 0 slept in turn waiting for
- * it: on a loaded machine each nap lasts a scheduler slice (bench case, 2 threads, load 7:
- * thread 0 computed 95% of the blocks, idle 60% of the call; the other idle throughout). A
- * block taken now is only ever waited for while it is being computed. */
-static int64_t pipe_take(pool_pipe *P, bool t0)
+/* Whether chunk c's buffer is ready for the calling thread to work in (it waits until it is);
+ * false when the pipe stopped. Thread 0 hands chunks on meanwhile (only it readies buffers:
+ * it never waits on itself). A thread claims a block only once its buffer is ready, so a
+ * block is only ever waited for while it is being computed: claimed first and waited for
+ * after, a block was held by a thread asleep in ref_wait_until, and thread 0 slept in turn
+ * waiting for it (bench case, 2 threads, load 7: thread 0 computed 95% of the blocks, idle 60%
+ * of the call; the other idle throughout). */
+static bool pipe_ready(pool_pipe *P, int64_t c, bool t0)
 {
-    for (int64_t g = __atomic_load_n(&P->next, __ATOMIC_RELAXED); g < P->blocks;) {
-        int64_t c = g / P->bpc;
-        if (t0) { /* only thread 0 readies buffers: never wait on itself */
-            while (__atomic_load_n(&P->ready, __ATOMIC_ACQUIRE) <= c)
-                if (!pipe_emit_next(P, true))
-                    return P->blocks;
-        } else if (!ref_wait_until(&P->ready, c + 1, &P->stop)) {
-            return P->blocks;
-        }
-        if (__atomic_compare_exchange_n(&P->next, &g, g + 1, false, __ATOMIC_RELAXED,
+    if (!t0)
+        return ref_wait_until(&P->ready, c + 1, &P->stop);
+    while (__atomic_load_n(&P->ready, __ATOMIC_ACQUIRE) <= c)
+        if (!pipe_emit_next(P, true))
+            return false;
+    return true;
+}
+
+/* Block k of chunk c (its buffer ready) claimed for the calling thread; false when another
+ * thread has it. */
+static bool pipe_claim(pool_pipe *P, int64_t c, int64_t k)
+{
+    int64_t *at = &P->claim[c % PIPE_BUFS][k];
+    for (int64_t v = __atomic_load_n(at, __ATOMIC_RELAXED); v <= c;)
+        if (__atomic_compare_exchange_n(at, &v, c + 1, false, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED))
-            return g; /* else g is the block taken meanwhile: try again */
-    }
-    return P->blocks;
+            return true; /* else v is the claim made meanwhile */
+    return false;
+}
+
+/* The j-th block thread t of nth tries in a chunk of n blocks: its own share [s, e) in order,
+ * then the others' from their far ends (s − 1 down to 0, n − 1 down to e), where their owners
+ * come last. Each thread so writes the same rows of a buffer chunk after chunk, which stay in
+ * its core's cache: taken in one order by whichever thread was free, a buffer's rows went from
+ * core to core (bench case, 2 threads: the reference took 1.2 times as long). Thread 0, which
+ * also hands the chunks on, has the smaller share. */
+static int64_t pipe_order(int64_t j, int t, int nth, int64_t n)
+{
+    int64_t s = n * t / nth, e = n * (t + 1) / nth;
+    if (j < e - s)
+        return s + j;
+    j -= e - s;
+    return j < s ? s - 1 - j : n - 1 - (j - s);
 }
 
 /* Block g (of chunk g / bpc, its buffer ready) computed; false when the pipe stopped. */
@@ -782,9 +805,13 @@ static void pipe_work(void *ctx, int t)
         __atomic_store_n(&P->fail, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&P->stop, 1, __ATOMIC_RELAXED);
     }
-    for (int64_t g; !fail && (g = pipe_take(P, t == 0)) < P->blocks;)
-        if (!pipe_block(P, g, t == 0, &S, &hits))
-            break;
+    /* chunks before ready − PIPE_BUFS are handed on: a late thread starts past them */
+    int64_t c = max64(0, __atomic_load_n(&P->ready, __ATOMIC_ACQUIRE) - PIPE_BUFS);
+    for (bool go = !fail; go && c < P->nchunks && (go = pipe_ready(P, c, t == 0)); c++)
+        for (int64_t j = 0, n = chunk_blocks(P, c); go && j < n; j++) {
+            int64_t k = pipe_order(j, t, P->nth, n);
+            go = !pipe_claim(P, c, k) || pipe_block(P, c * P->bpc + k, t == 0, &S, &hits);
+        }
     while (t == 0 && pipe_emit_next(P, true))
         continue;
     __atomic_fetch_add(&P->hits, hits, __ATOMIC_RELAXED);
@@ -800,6 +827,7 @@ static int pipe_run(pool_pipe *P, ref_options *opt)
     int nth = opt->threads > 0 ? opt->threads : omp_get_max_threads();
     if (omp_get_active_level() >= omp_get_max_active_levels())
         nth = 1; /* inside a region that may not nest another */
+    P->nth = nth;
     ref_team_run(nth, pipe_work, P);
     opt->fast_hits += opt->force_mpfr ? 0 : P->hits;
     opt->mpfr_fallbacks += P->numel - P->hits;
@@ -815,11 +843,10 @@ static int pipe_init(pool_pipe *P, const pool_ctx *C, const ref_sink *sink, ref_
     *P = (pool_pipe){.C = C, .sink = sink, .cb = cb, .numel = numel, .step = step, .blk = blk,
                      .bpc = (step + blk - 1) / blk,
                      .nchunks = numel > 0 ? (numel + step - 1) / step : 0};
-    if (P->nchunks > 0)
-        P->blocks = (P->nchunks - 1) * P->bpc + chunk_blocks(P, P->nchunks - 1);
     for (int b = 0; b < PIPE_BUFS; b++) { /* planes of a chunk: step / hw + 2 at most */
         P->out[b] = cb ? &cb[b].o : out;
-        if (!(P->regular[b] = calloc((size_t)(hw > 0 ? min64(step, numel) / hw + 2 : 1), 1)))
+        if (!(P->regular[b] = calloc((size_t)(hw > 0 ? min64(step, numel) / hw + 2 : 1), 1)) ||
+            !(P->claim[b] = calloc((size_t)P->bpc, sizeof *P->claim[b])))
             return -1;
     }
     for (int64_t c = 0; c < PIPE_BUFS && c < P->nchunks; c++)
@@ -830,8 +857,10 @@ static int pipe_init(pool_pipe *P, const pool_ctx *C, const ref_sink *sink, ref_
 
 static void pipe_free(pool_pipe *P)
 {
-    for (int b = 0; b < PIPE_BUFS; b++)
+    for (int b = 0; b < PIPE_BUFS; b++) {
         free(P->regular[b]);
+        free(P->claim[b]);
+    }
 }
 
 /* Whether the stream's chunks carry plain_hi (reference.h): where no window covers a third of

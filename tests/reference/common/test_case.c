@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -421,6 +422,94 @@ static void test_avgpool_huge_block_chunks_are_the_whole_answers(void **state)
     avgpool_stream_is_whole(&s);
 }
 
+/* ---- a caller that finds the library's team busy ----
+ * ref_team_run lets one caller at a time have its helpers; another computes alone, in a pipe
+ * planned for a team (each thread's share of a chunk's blocks first, avgpool2d_backward.c's
+ * pipe_order). It must still compute every block: the first caller below holds the team
+ * inside its first chunk's callback while the second streams the bench's planes (4 chunks of 7
+ * blocks) on "2 threads". */
+static int hold_inside, hold_release;
+
+static void nap_ms(void) { nanosleep(&(struct timespec){0, 1000000}, NULL); }
+
+static int hold_chunk(void *ctx, const ref_chunk *ch)
+{
+    (void)ctx;
+    (void)ch;
+    __atomic_store_n(&hold_inside, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&hold_release, __ATOMIC_ACQUIRE))
+        nap_ms();
+    return 0;
+}
+
+/* Off the test's thread: no assertions, a mismatch stops the stream instead. */
+static int keep_chunk(void *ctx, const ref_chunk *ch)
+{
+    ref_output *w = ctx;
+    memcpy(w->v + ch->first, ch->out->v, (size_t)ch->out->numel * sizeof *w->v);
+    memcpy(w->flags + ch->first, ch->out->flags, (size_t)ch->out->numel);
+    return ch->out->nalts != 0; /* none in these planes */
+}
+
+typedef struct {
+    const ref_status_query *q;
+    const double *go;
+    int (*chunk)(void *, const ref_chunk *);
+    ref_output *got;
+    int rc, done;
+} streamer;
+
+static void *stream_on_two(void *arg)
+{
+    streamer *s = arg;
+    const double *inputs[REF_MAX_SLOTS] = {s->go};
+    ref_case_request r = {.dtype = REF_DT_FLOAT, .inputs = inputs, .chunk = s->chunk,
+                          .ctx = s->got, .threads = 2};
+    ref_case_answer a;
+    s->rc = ref_case(s->q, &r, &a);
+    __atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void test_avgpool_caller_without_the_team_computes_every_block(void **state)
+{
+    (void)state;
+    const int64_t ng = 8 * 28 * 28, ni = 8 * 56 * 56;
+    ref_status_query q = avgpool_query_sized(1, 8, 56, 56);
+    double *go = malloc((size_t)ng * sizeof *go);
+    fill(go, (int)ng, 9);
+    ref_avgpool_params p = {1, 8, 56, 56, 28, 28, 3, 3, 2, 2, 1, 1, false, false, 0};
+    ref_case_answer plan;
+    assert_int_equal(ref_case(&q, &(ref_case_request){.dtype = REF_DT_FLOAT}, &plan), 0);
+    ref_options opt = {.path = plan.path, .threads = 1};
+    ref_output whole, got = {.numel = ni, .v = calloc((size_t)ni, sizeof(ref_value)),
+                             .flags = calloc((size_t)ni, 1)};
+    assert_int_equal(ref_avgpool2d_backward(&p, go, &opt, &whole), 0);
+    streamer holder = {&q, go, hold_chunk, NULL, 0, 0}, lone = {&q, go, keep_chunk, &got, 0, 0};
+    pthread_t th[2];
+    assert_int_equal(pthread_create(&th[0], NULL, stream_on_two, &holder), 0);
+    while (!__atomic_load_n(&hold_inside, __ATOMIC_ACQUIRE))
+        nap_ms();
+    assert_int_equal(pthread_create(&th[1], NULL, stream_on_two, &lone), 0);
+    /* blocks left to a helper it does not have: the lone caller would wait for ever */
+    for (int ms = 0; ms < 20000 && !__atomic_load_n(&lone.done, __ATOMIC_ACQUIRE); ms++)
+        nap_ms();
+    int finished = __atomic_load_n(&lone.done, __ATOMIC_ACQUIRE);
+    __atomic_store_n(&hold_release, 1, __ATOMIC_RELEASE);
+    if (!finished)
+        fail_msg("a caller without the team's helpers did not finish in 20 s");
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    assert_int_equal(holder.rc, 0);
+    assert_int_equal(lone.rc, 0);
+    assert_memory_equal(got.v, whole.v, (size_t)ni * sizeof(ref_value));
+    assert_memory_equal(got.flags, whole.flags, (size_t)ni);
+    free(got.v);
+    free(got.flags);
+    ref_output_free(&whole);
+    free(go);
+}
+
 /* What the plain_hi test's chunks held: elements by kind (plain_hi NaN for a flag, NaN for
  * lo ≠ 0 alone, 0, another exact value), and chunks without plain_hi. */
 typedef struct { int64_t flagged, inexact, zero, exact, bare; } plain_kinds;
@@ -600,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_avgpool_team_chunks_are_the_whole_answers),
         cmocka_unit_test(test_avgpool_chunks_handed_on_by_the_caller),
         cmocka_unit_test(test_avgpool_huge_block_chunks_are_the_whole_answers),
+        cmocka_unit_test(test_avgpool_caller_without_the_team_computes_every_block),
         cmocka_unit_test(test_avgpool_chunks_carry_plain_hi),
         cmocka_unit_test(test_plan_alone_and_a_stopped_stream),
     };
