@@ -658,11 +658,11 @@ static int64_t whole_planes(int64_t n, const ref_avgpool_params *p)
 /* The elements of a call, chunk after chunk, in one team: chunk c (step elements, the
  * last fewer) is computed into buffer c % PIPE_BUFS while earlier ones are handed on, so the team
  * meets no barrier per chunk. Its blocks (whole rows, numbered across the chunks) are claimed
- * by whichever thread reaches them, each thread its own share of a chunk first (pipe_order); a
- * thread waits only for its chunk's buffer (chunk c − PIPE_BUFS handed on and the buffer
- * reset). The calling thread (the team's thread 0) hands the chunks to the sink in order, each
- * as soon as it sees all its blocks done, and resets the buffer for the chunk PIPE_BUFS on.
- * Without a sink there is one chunk, written in place. */
+ * by whichever thread reaches them, each thread its own share of a chunk first
+ * (ref_share_next); a thread waits only for its chunk's buffer (chunk c − PIPE_BUFS handed on
+ * and the buffer reset). The calling thread (the team's thread 0) hands the chunks to the sink
+ * in order, each as soon as it sees all its blocks done, and resets the buffer for the chunk
+ * PIPE_BUFS on. Without a sink there is one chunk, written in place. */
 #define PIPE_BUFS 3
 
 typedef struct {
@@ -747,33 +747,6 @@ static bool pipe_ready(pool_pipe *P, int64_t c, bool t0)
     return true;
 }
 
-/* Block k of chunk c (its buffer ready) claimed for the calling thread; false when another
- * thread has it. */
-static bool pipe_claim(pool_pipe *P, int64_t c, int64_t k)
-{
-    int64_t *at = &P->claim[c % PIPE_BUFS][k];
-    for (int64_t v = __atomic_load_n(at, __ATOMIC_RELAXED); v <= c;)
-        if (__atomic_compare_exchange_n(at, &v, c + 1, false, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED))
-            return true; /* else v is the claim made meanwhile */
-    return false;
-}
-
-/* The j-th block thread t of nth tries in a chunk of n blocks: its own share [s, e) in order,
- * then the others' from their far ends (s − 1 down to 0, n − 1 down to e), where their owners
- * come last. Each thread so writes the same rows of a buffer chunk after chunk, which stay in
- * its core's cache: taken in one order by whichever thread was free, a buffer's rows went from
- * core to core (bench case, 2 threads: the reference took 1.2 times as long). Thread 0, which
- * also hands the chunks on, has the smaller share. */
-static int64_t pipe_order(int64_t j, int t, int nth, int64_t n)
-{
-    int64_t s = n * t / nth, e = n * (t + 1) / nth;
-    if (j < e - s)
-        return s + j;
-    j -= e - s;
-    return j < s ? s - 1 - j : n - 1 - (j - s);
-}
-
 /* Block g (of chunk g / bpc, its buffer ready) computed; false when the pipe stopped. */
 static bool pipe_block(pool_pipe *P, int64_t g, bool t0, pool_scratch *S, int64_t *hits)
 {
@@ -808,10 +781,9 @@ static void pipe_work(void *ctx, int t)
     /* chunks before ready − PIPE_BUFS are handed on: a late thread starts past them */
     int64_t c = max64(0, __atomic_load_n(&P->ready, __ATOMIC_ACQUIRE) - PIPE_BUFS);
     for (bool go = !fail; go && c < P->nchunks && (go = pipe_ready(P, c, t == 0)); c++)
-        for (int64_t j = 0, n = chunk_blocks(P, c); go && j < n; j++) {
-            int64_t k = pipe_order(j, t, P->nth, n);
-            go = !pipe_claim(P, c, k) || pipe_block(P, c * P->bpc + k, t == 0, &S, &hits);
-        }
+        for (int64_t j = 0, k, n = chunk_blocks(P, c), *claim = P->claim[c % PIPE_BUFS];
+             go && (k = ref_share_next(claim, n, &j, t, P->nth, c + 1)) >= 0;)
+            go = pipe_block(P, c * P->bpc + k, t == 0, &S, &hits);
     while (t == 0 && pipe_emit_next(P, true))
         continue;
     __atomic_fetch_add(&P->hits, hits, __ATOMIC_RELAXED);

@@ -388,6 +388,19 @@ int ref_output_set_alts(ref_output *o, ref_altlist *lists); /* frees the lists *
  * time rather than keep a core busy (wait_until.c). */
 bool ref_wait_until(const int64_t *at, int64_t least, const int *stop);
 
+/* Items 0 .. n − 1 of a round (a chunk of a pipeline, a batch's loop) shared by a team without
+ * a fixed split, in place of an OpenMP dynamic loop (ending in a barrier where the loop had
+ * one): the next item thread t of nth claims in the round `key`, or -1 when none is left; *j
+ * is 0 at the round's start. Each thread tries the items in its own order: its share
+ * [n·t/nth, n·(t + 1)/nth) first, then the others' from their far ends (where their owners
+ * come last), so a thread alone, or one whose partner is late, still takes every item. It
+ * takes one only by claiming it: claim[k] (one per item) holds the key of the round that last
+ * claimed item k, keys growing round after round (no reset between rounds). A thread so
+ * writes the same part of a buffer round after round, which stays in its core's cache: taken
+ * in one order by whichever thread was free, the parts went from core to core (avg-pool's
+ * bench case, 2 threads: the reference took 1.2 times as long) (wait_until.c). */
+int64_t ref_share_next(int64_t *claim, int64_t n, int64_t *j, int t, int nth, int64_t key);
+
 /* fn(ctx, 0) on the calling thread, started at once, and fn(ctx, t) for t = 1 .. nth − 1 on
  * helper threads (a pool the library keeps) as they arrive; a helper arriving after fn(ctx, 0)
  * returned runs nothing. Returns once fn(ctx, 0) and every helper's fn that started have

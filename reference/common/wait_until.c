@@ -1,5 +1,6 @@
-/* ref_wait_until (ref_internal.h): how a thread of a reference team waits for another's
- * progress through a chunk pipeline (avg-pool's pipe, the grid sampler's input_grad stream). */
+/* ref_wait_until and ref_share_next (ref_internal.h): how the threads of a
+ * reference team share a chunk pipeline's items and wait for each other's progress (avg-pool's
+ * pipe, the grid sampler's input_grad stream). */
 #define _DEFAULT_SOURCE /* sched_yield, nanosleep */
 #include <limits.h>
 #include <sched.h>
@@ -18,4 +19,33 @@ bool ref_wait_until(const int64_t *at, int64_t least, const int *stop)
             sched_yield();
     }
     return false;
+}
+
+/* The j-th item thread t of nth tries in a round of n. */
+static int64_t share_order(int64_t j, int t, int nth, int64_t n)
+{
+    int64_t s = n * t / nth, e = n * (t + 1) / nth;
+    if (j < e - s)
+        return s + j;
+    j -= e - s;
+    return j < s ? s - 1 - j : n - 1 - (j - s);
+}
+
+/* Whether the calling thread claimed the item of *at for the round `key`. */
+static bool claim_for(int64_t *at, int64_t key)
+{
+    for (int64_t v = __atomic_load_n(at, __ATOMIC_RELAXED); v < key;)
+        if (__atomic_compare_exchange_n(at, &v, key, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return true; /* else v is the claim made meanwhile */
+    return false;
+}
+
+int64_t ref_share_next(int64_t *claim, int64_t n, int64_t *j, int t, int nth, int64_t key)
+{
+    while (*j < n) {
+        int64_t k = share_order((*j)++, t, nth, n);
+        if (claim_for(&claim[k], key))
+            return k;
+    }
+    return -1;
 }

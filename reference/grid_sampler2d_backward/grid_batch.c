@@ -149,11 +149,20 @@ GRID_CLONES static void prepare_rows(const double *src, int64_t hw, int64_t C, i
 /* Fills buf (when not NULL) with batch n's copies of grid_batch_view_of and, with `scan` (v's plain true
  * and maxima 0 before), v's plain, max_go and max_in from the batch's gradOutput and input, and
  * with buf v->gsplit when not NULL (all true before; cleared in place, no per-thread copy to
- * allocate), read once for all. An omp for (called by every thread of the team) ending in one
- * barrier. Blocks of TRANSPOSE_ROWS rows (prepare_rows): the block's rows stay in cache while they
- * fill. */
+ * allocate), read once for all. Called by every thread of the team, ending in one barrier.
+ * Blocks of TRANSPOSE_ROWS rows (prepare_rows): the block's rows stay in cache while they
+ * fill. Claimed (claim: grid_batch_prepare_blocks of them) in each thread's order
+ * (ref_share_next): a thread writes the same part of the copies batch after batch, and one
+ * that starts late (the first call's new thread, or one the system holds back) leaves its
+ * blocks to the other instead of making it wait at the barrier. */
+int64_t grid_batch_prepare_blocks(const ref_grid_params *p)
+{
+    return (p->h_out * p->w_out + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS +
+           (p->h_in * p->w_in + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS;
+}
+
 void grid_batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool scan,
-                        batch_view *v)
+                        int64_t *claim, batch_view *v)
 {
     const ref_grid_params *p = G->p;
     int64_t hw_out = p->h_out * p->w_out, hw_in = p->h_in * p->w_in, C = p->c;
@@ -162,10 +171,8 @@ void grid_batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool sca
     int64_t blocks = bo + (in || scan ? (hw_in + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS : 0);
     bool plain = true, *gok = buf ? v->gsplit : NULL;
     double mg = 0, mi = 0;
-    /* dynamic: a thread that starts late (the first call's new thread, or one the system holds
-     * back) leaves its blocks to the other instead of making it wait at the barrier */
-#pragma omp for schedule(dynamic, 1) nowait
-    for (int64_t b = 0; b < blocks; b++) {
+    int t = omp_get_thread_num(), nth = omp_get_num_threads();
+    for (int64_t j = 0, b; (b = ref_share_next(claim, blocks, &j, t, nth, n + 1)) >= 0;) {
         bool o = b < bo;
         int64_t hw = o ? hw_out : hw_in, j0 = (o ? b : b - bo) * TRANSPOSE_ROWS;
         int64_t j1 = j0 + TRANSPOSE_ROWS < hw ? j0 + TRANSPOSE_ROWS : hw;

@@ -38,11 +38,13 @@ typedef struct {
     bool rest_all;          /* D has ambiguous or unresolvable points: every chunk's rest */
     int64_t xhits[3];       /* atomic: grid_dx_block's answers of chunk k in xhits[k % 3] (reset for
                              * chunk k + 2 while every thread is past reading chunk k − 1's) */
-    /* team_dx_pipe: whether the batch's chunks take it, its items (ipc a chunk's but the last's)
-     * and the next to take, chunks below ready have their buffer ready, items done of each
-     * buffer's chunk (atomic), chunks handed on (thread 0's) */
+    /* team_dx_pipe: whether the batch's chunks take it, its items per chunk (ipc, the last
+     * chunk's last), chunks below ready have their buffer ready, items done of each buffer's
+     * chunk (atomic), chunks handed on (thread 0's), and each buffer's claims on its items
+     * (ref_share_next: ipc each, keyed by batch and chunk) */
     bool pipe;
-    int64_t items, ipc, next, ready, done[2], emitted;
+    int64_t ipc, last, ready, done[2], emitted;
+    int64_t *claim;
     int fail;               /* atomic: an error, every later step does nothing */
     int rc;                 /* the sink's return when it failed */
 } grid_team;
@@ -162,13 +164,16 @@ static void team_points(grid_team *T, int64_t n, grid_scratch *t, mterms *mt, in
     int64_t hw_out = p->h_out * p->w_out;
     ref_output *out = T->dgrid ? &T->gb[T->stash ? n : 0].o : NULL;
     if (W->tbuf || T->scan)
-        grid_batch_prepare(G, n, W->tbuf, T->dgrid, T->scan, &T->v);
+        grid_batch_prepare(G, n, W->tbuf, T->dgrid, T->scan, W->bclaim, &T->v);
     /* v is final after grid_batch_prepare's barrier: each thread its own copy with lean_all (no
      * barrier for one thread to set it) */
     batch_view lv = T->v;
     lv.lean_all = T->scan && grid_dgrid_lean_all(G, &lv);
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < (hw_out + POINT_BLOCK - 1) / POINT_BLOCK; b++) {
+    /* blocks claimed in each thread's order (ref_share_next): a thread's points are then
+     * mostly the share grid_dx_terms_team reads on it, and their room stays in its cache */
+    int th = omp_get_thread_num(), nth = omp_get_num_threads();
+    int64_t nb = (hw_out + POINT_BLOCK - 1) / POINT_BLOCK;
+    for (int64_t j = 0, b; (b = ref_share_next(W->pclaim, nb, &j, th, nth, n + 1)) >= 0;) {
         int64_t p0 = b * POINT_BLOCK;
         int64_t p1 = p0 + POINT_BLOCK < hw_out ? p0 + POINT_BLOCK : hw_out;
         for (int64_t pix = p0; pix < p1; pix++) { /* even after an error: grid_dx_terms_team reads pe */
@@ -181,6 +186,7 @@ static void team_points(grid_team *T, int64_t n, grid_scratch *t, mterms *mt, in
             grid_dgrid_points(G, &lv, W->pts, n, p0, p1, mt, out, T->galts, h, f) != 0)
             team_fail(T);
     }
+#pragma omp barrier
 }
 
 /* Thread 0, after batch n's points: grid_grad's unresolvable points as intervals, its
@@ -276,8 +282,8 @@ static void team_batch_mid(grid_team *T, int64_t n)
     int64_t gs, last = p->c - (T->nchunks - 1) * T->group; /* the last chunk's planes */
     T->pipe = !T->G->force && !T->rest_all;
     T->ipc = dx_chunk_items(p, T->group, &gs);
-    T->items = (T->nchunks - 1) * T->ipc + dx_chunk_items(p, last, &gs);
-    T->next = T->emitted = 0;
+    T->last = dx_chunk_items(p, last, &gs);
+    T->emitted = 0;
     T->ready = T->nchunks < 2 ? T->nchunks : 2;
 }
 
@@ -346,8 +352,9 @@ static void team_dx_chunk(grid_team *T, int64_t n, int64_t k, mterms *mt, int64_
 /* ---- input_grad's chunks without a barrier each ----
  * Where no chunk needs its planes' rest for ambiguous points (rest_all) and off force_mpfr
  * (where every element takes MPFR, by planes in parallel above), a batch's chunks are one
- * stream of items, chunk after chunk, taken in order by whichever thread is free (T->next), as
- * avg-pool's pipe does: a thread waits only until its chunk's buffer is ready (T->ready: chunk
+ * stream of items, chunk after chunk, each thread claiming its own share of a chunk's items
+ * first (ref_share_next), as avg-pool's pipe does: a thread waits only until its chunk's buffer is
+ * ready (T->ready: chunk
  * k − 2 handed on and the buffer reset); thread 0 hands each chunk on once all its items are
  * done (T->done), first giving the rare elements grid_dx_block marked their MPFR value itself. */
 
@@ -376,27 +383,35 @@ static bool dx_pipe_emit(grid_team *T, int64_t n, bool wait, mterms *mt, int64_t
     return !team_failed(T);
 }
 
+/* Whether input_grad's chunk k is ready for the calling thread to work in (it waits until it
+ * is; thread 0 hands chunks on meanwhile: only it readies buffers, so it never waits on
+ * itself); false when the team failed. */
+static bool dx_pipe_ready(grid_team *T, int64_t n, int64_t k, bool t0, mterms *mt, int64_t *f)
+{
+    if (!t0)
+        return ref_wait_until(&T->ready, k + 1, &T->fail);
+    while (__atomic_load_n(&T->ready, __ATOMIC_ACQUIRE) <= k && !team_failed(T))
+        (void)dx_pipe_emit(T, n, true, mt, f);
+    return !team_failed(T);
+}
+
 /* Batch n's input_grad, every chunk, by the team as one stream of items (see above). */
 static void team_dx_pipe(grid_team *T, int64_t n, mterms *mt, int64_t *h, int64_t *f)
 {
-    bool t0 = omp_get_thread_num() == 0;
-    for (int64_t g; (g = __atomic_fetch_add(&T->next, 1, __ATOMIC_RELAXED)) < T->items;) {
-        int64_t k = g / T->ipc;
-        if (t0) { /* only thread 0 readies buffers: never waits on itself */
-            while (__atomic_load_n(&T->ready, __ATOMIC_ACQUIRE) <= k && !team_failed(T))
-                (void)dx_pipe_emit(T, n, true, mt, f);
-        } else if (!ref_wait_until(&T->ready, k + 1, &T->fail)) {
-            continue; /* failed: the items are drained, nothing computed */
-        }
-        if (team_failed(T))
-            continue;
+    int t = omp_get_thread_num(), nth = omp_get_num_threads();
+    for (int64_t k = 0; k < T->nchunks && dx_pipe_ready(T, n, k, t == 0, mt, f); k++) {
         dx_chunk *X = &T->xc[k % 2];
-        dx_chunk_item(T, k, X, X->c0, X->np, g % T->ipc, h);
-        __atomic_fetch_add(&T->done[k % 2], 1, __ATOMIC_RELEASE);
-        while (t0 && dx_pipe_emit(T, n, false, mt, f)) /* the chunks done by now */
-            continue;
+        int64_t items = k + 1 < T->nchunks ? T->ipc : T->last;
+        int64_t *claim = T->claim + k % 2 * T->ipc, key = n * T->nchunks + k + 1;
+        for (int64_t j = 0, w; !team_failed(T) &&
+                               (w = ref_share_next(claim, items, &j, t, nth, key)) >= 0;) {
+            dx_chunk_item(T, k, X, X->c0, X->np, w, h);
+            __atomic_fetch_add(&T->done[k % 2], 1, __ATOMIC_RELEASE);
+            while (t == 0 && dx_pipe_emit(T, n, false, mt, f)) /* the chunks done by now */
+                continue;
+        }
     }
-    while (t0 && dx_pipe_emit(T, n, true, mt, f))
+    while (t == 0 && dx_pipe_emit(T, n, true, mt, f))
         continue;
 }
 
@@ -544,10 +559,15 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
         }
     }
     W.kind = calloc(npts, 1);
+    W.pclaim = calloc((size_t)(hw_out + POINT_BLOCK - 1) / POINT_BLOCK + 1, sizeof *W.pclaim);
+    W.bclaim = calloc((size_t)grid_batch_prepare_blocks(p), sizeof *W.bclaim);
     if (W.tbuf && dx)
         W.gsplit = malloc((size_t)p->c); /* none: dx takes the per-term path */
     T.gb = calloc((size_t)(stash && p->n > 0 ? p->n : 1), sizeof *T.gb);
-    int rc = W.pts && W.kind && T.gb && (!dx || (W.terms && W.pe && W.toff && W.tcnt)) ? 0 : -1;
+    int64_t gs, ipc = dx_chunk_items(p, group, &gs); /* the most items a chunk has */
+    T.claim = dx ? calloc((size_t)(2 * ipc), sizeof *T.claim) : NULL;
+    int rc = W.pts && W.kind && W.pclaim && W.bclaim && T.gb &&
+             (!dx || (W.terms && W.pe && W.toff && W.tcnt && T.claim)) ? 0 : -1;
     for (size_t n = 0; rc == 0 && n < nkept; n++)
         grid_chunkbuf_view(&T.gb[n], 2 * hw_out, &at);
     for (int b = 0; rc == 0 && dx && b < nxb; b++)
@@ -572,8 +592,11 @@ int ref_grid_stream(const ref_grid_params *p, const double *grad_output, const d
     if (T.gb && !stash)
         ref_chunkbuf_free(&T.gb[0]);
     free(T.gb);
+    free(T.claim);
     free(raw);
     free(W.kind);
+    free(W.pclaim);
+    free(W.bclaim);
     free(W.gsplit);
     for (int b = 0; b < 2; b++) { /* the rest of the buffers is the work block's */
         free(T.xc[b].b.o.alts);

@@ -550,6 +550,8 @@ typedef struct {
     int64_t ntmax;    /* and dxterms.ntmax */
     const int32_t *tpix; /* dxterms.pix: grid_dx_unit_pix's, or NULL */
     bool *gsplit;     /* per channel, with tbuf for dx (batch_view.gsplit) */
+    int64_t *pclaim;  /* the points' blocks' claims (ref_share_next), keyed by batch + 1 */
+    int64_t *bclaim;  /* grid_batch_prepare's */
 } batch_work;
 
 /* grid_point_kind's bits */
@@ -659,8 +661,9 @@ int grid_dx_batch_build(const gctx *G, int64_t n, const batch_work *W, dx_batch 
 
 /* ---- grid_batch.c: a batch's views, copies and points; the work block ---- */
 batch_view grid_batch_view_of(const gctx *G, int64_t n, double *buf, bool in);
+int64_t grid_batch_prepare_blocks(const ref_grid_params *p);
 void grid_batch_prepare(const gctx *G, int64_t n, double *buf, bool in, bool scan,
-                        batch_view *v);
+                        int64_t *claim, batch_view *v);
 void grid_point_eval(const gctx *G, int64_t n, int64_t pix, gpoint *pt, grid_scratch *t);
 uint8_t grid_point_kind(const gpoint *pt);
 void *grid_work_carve(char **at, size_t bytes);
