@@ -748,13 +748,18 @@ static int batch_points(const bc_ctx *X0, bc_point *pts, int64_t n, int nth, ref
     if (b)
         ref_chunkbuf_start(b, 2 * hw_out);
     enum { PB = 16 };
+    /* blocks claimed in each thread's order (ref_share_next): a thread writes the same points
+     * batch after batch, and their 2.2 kB each stay in its core's cache */
+    int64_t nblk = (hw_out + PB - 1) / PB, *claim = calloc((size_t)nblk + 1, sizeof *claim);
+    if (!claim)
+        return -1;
     int fail = 0, any = 0;
 #pragma omp parallel num_threads(nth) reduction(| : fail, any) reduction(+ : h)
     {
         bc_terms T = {0};
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t b0 = 0; b0 < hw_out; b0 += PB) {
-            int64_t end = b0 + PB < hw_out ? b0 + PB : hw_out;
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        for (int64_t j = 0, k; (k = ref_share_next(claim, nblk, &j, t, nt, 1)) >= 0;) {
+            int64_t b0 = k * PB, end = b0 + PB < hw_out ? b0 + PB : hw_out;
             for (int64_t i = b0; i < end; i++)
                 point_eval(X, n, i, &pts[i]);
             for (int64_t i = b0; b && i < end; i++) {
@@ -768,8 +773,34 @@ static int batch_points(const bc_ctx *X0, bc_point *pts, int64_t n, int nth, ref
         }
         bc_terms_free(&T);
     }
+    free(claim);
     *hits += h;
     return fail ? -1 : b ? dgrid_unres_points(X, pts, n, nth, b, any, hits) : 0;
+}
+
+/* Element e of input_grad's chunk of channels c0 .. c0 + nc − 1 (o, iv its interval offsets or
+ * NULL), its channels in a row: its entries (~1 kB) are read once from memory, not once a
+ * channel (the batch's entries are megabytes); BC_LANES of them at once where at least half as
+ * many remain (force_mpfr: one at a time, the lanes' bound data tested against it). The fast
+ * answers counted into *h; 1 when out of memory. */
+static int dx_channels(const bc_ctx *X, const bc_point *pts, const bc_reach *R, const double *gt,
+                       int64_t cs, int64_t n, int64_t c0, int64_t nc, int64_t e, bc_terms *T,
+                       ref_output *o, double *iv, int64_t *h)
+{
+    int64_t hw_in = X->p->h_in * X->p->w_in;
+    int fail = 0;
+    for (int64_t ci = 0; ci < nc;) {
+        int64_t i = ci * hw_in + e, nl = nc - ci < BC_LANES ? nc - ci : BC_LANES;
+        bool lanes = 2 * nl >= BC_LANES && !X->force;
+        double *ivi = iv ? iv + 2 * i : NULL;
+        int r = lanes ? bc_dx_lanes(X, pts, R, gt, cs, n, c0 + ci, (int)nl, e, T, &o->v[i],
+                                    &o->flags[i], ivi, hw_in)
+                      : bc_dx_element(X, pts, R, n, c0 + ci, e, T, &o->v[i], &o->flags[i], ivi);
+        ci += lanes ? nl : 1;
+        fail |= r < 0;
+        *h += r > 0 ? r : 0;
+    }
+    return fail;
 }
 
 /* input_grad, batch by batch; with kept (one buffer a batch) grid_grad too, from the same
@@ -790,9 +821,12 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
     double *gt = (double *)bc_block((size_t)(hw_out * cs > 0 ? hw_out * cs : 8) * sizeof *gt,
                                     &gt_raw);
     double *it = kept ? inner_alloc(p, &it_raw) : NULL;
-    if (!gt || (kept && !it) || ref_chunkbuf_init(&b, group * hw_in) != 0) {
+    enum { EB = 4 }; /* elements a claim (ref_share_next), keyed by the chunk's count */
+    int64_t neb = (hw_in + EB - 1) / EB, key = 0, *claim = calloc((size_t)neb + 1, sizeof *claim);
+    if (!gt || (kept && !it) || !claim || ref_chunkbuf_init(&b, group * hw_in) != 0) {
         free(gt_raw);
         free(it_raw);
+        free(claim);
         return -1;
     }
     int rc = 0;
@@ -806,30 +840,14 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
             ref_chunkbuf_start(&b, ne);
             double *iv = R.nbox ? ref_chunkbuf_ival(&b) : NULL; /* zeroed */
             int fail = R.nbox && !iv;
-            int64_t h = 0;
+            int64_t h = 0, chunk_key = ++key;
 #pragma omp parallel num_threads(nth) reduction(| : fail) reduction(+ : h)
             {
                 bc_terms T = {0};
-                /* an element's channels in a row: its entries (~1 kB) are read once from
-                 * memory, not once a channel (the batch's entries are megabytes); BC_LANES of
-                 * them at once where at least half as many remain (force_mpfr: one at a time,
-                 * the lanes' bound data tested against it) */
-#pragma omp for schedule(dynamic, 4)
-                for (int64_t e = 0; e < hw_in; e++)
-                    for (int64_t ci = 0; ci < nc;) {
-                        int64_t i = ci * hw_in + e, nl = nc - ci;
-                        nl = nl > BC_LANES ? BC_LANES : nl;
-                        bool lanes = 2 * nl >= BC_LANES && !X->force;
-                        int r = lanes
-                                    ? bc_dx_lanes(X, pts, &R, gt, cs, n, c0 + ci, (int)nl, e, &T,
-                                                  &b.o.v[i], &b.o.flags[i], iv ? iv + 2 * i : NULL,
-                                                  hw_in)
-                                    : bc_dx_element(X, pts, &R, n, c0 + ci, e, &T, &b.o.v[i],
-                                                    &b.o.flags[i], iv ? iv + 2 * i : NULL);
-                        ci += lanes ? nl : 1;
-                        fail |= r < 0;
-                        h += r > 0 ? r : 0;
-                    }
+                int t = omp_get_thread_num(), nt = omp_get_num_threads();
+                for (int64_t j = 0, k; (k = ref_share_next(claim, neb, &j, t, nt, chunk_key)) >= 0;)
+                    for (int64_t e = k * EB; e < hw_in && e < (k + 1) * EB; e++)
+                        fail |= dx_channels(X, pts, &R, gt, cs, n, c0, nc, e, &T, &b.o, iv, &h);
                 bc_terms_free(&T);
             }
             *hits += h;
@@ -839,6 +857,7 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
     }
     bc_reach_free(&R);
     ref_chunkbuf_free(&b);
+    free(claim);
     free(gt_raw);
     free(it_raw);
     return rc;
