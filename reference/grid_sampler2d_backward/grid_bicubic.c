@@ -834,7 +834,7 @@ static int stream_dx(const bc_ctx *X, bc_point *pts, int nth, const ref_sink *s,
     for (int64_t n = 0; rc == 0 && n < p->n; n++) {
         channels_inner(X->go + n * p->c * hw_out, p->c, hw_out, gt, cs, nth);
         rc = batch_points(X, pts, n, nth, kept ? &kept[n] : NULL, it, gt, hits);
-        rc = rc ? rc : bc_reach_build(p, pts, &R);
+        rc = rc ? rc : bc_reach_build(p, pts, nth, &R);
         for (int64_t c0 = 0; rc == 0 && c0 < p->c; c0 += group) {
             int64_t nc = p->c - c0 < group ? p->c - c0 : group, ne = nc * hw_in;
             ref_chunkbuf_start(&b, ne);

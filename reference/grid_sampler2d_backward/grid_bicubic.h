@@ -206,8 +206,9 @@ typedef struct {
 } bc_reach;
 
 /* The reach of a batch's points into R (zeroed, or reset since: its entries' block reused
- * where large enough): 0, or −1 out of memory (free it with bc_reach_free). */
-int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R);
+ * where large enough), by a team of nth threads: 0, or −1 out of memory (free it with
+ * bc_reach_free). */
+int bc_reach_build(const ref_grid_params *p, const bc_point *pts, int nth, bc_reach *R);
 void bc_reach_reset(bc_reach *R); /* all but the entries' block */
 void bc_reach_free(bc_reach *R);
 /* input_grad element e of channel c, batch n: 1 when the fast path decided it, 0 MPFR (T's

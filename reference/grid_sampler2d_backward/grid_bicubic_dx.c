@@ -46,66 +46,113 @@ static bc_entry entry_of(const bc_point *pt, int64_t pix, int kx, int ky)
                       ghost ? (ref_dd){0, 0} : pt->Wd[ky * 4 + kx]};
 }
 
-int bc_reach_build(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
+/* The unresolved points' boxes, in point order, and the elements they may reach (serial: rare). */
+static int reach_boxes(const ref_grid_params *p, const bc_point *pts, bc_reach *R)
 {
-    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out, total = 0;
-    R->start = calloc((size_t)hw_in + 1, sizeof *R->start);
-    R->unres = calloc((size_t)hw_in, 1);
-    if (!R->start || !R->unres)
-        return -1;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int64_t pix = 0; pix < hw_out; pix++) {
-            const bc_point *pt = &pts[pix];
-            /* 4 points ahead (a point's work here is short); pass 0 reads the taps'
-             * indices, pass 1 the weights too */
-            if (pix + 4 < hw_out)
-                bc_point_prefetch(pt + 4, pass ? pt[4].Wd : NULL, sizeof pt->Wd);
-            if (pt->out)
-                continue;
-            const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
-            if (pass == 0 && (ax->unres || ay->unres)) {
-                bc_box b = {pix, 0, 0, 0, 0};
-                bc_axis_range(ax, &b.x0, &b.x1);
-                bc_axis_range(ay, &b.y0, &b.y1);
-                bc_box *nb = realloc(R->box, (size_t)(R->nbox + 1) * sizeof *nb);
-                if (!nb)
-                    return -1;
-                R->box = nb;
-                R->box[R->nbox++] = b;
-                for (int64_t yi = b.y0; yi <= b.y1; yi++)
-                    for (int64_t xi = b.x0; xi <= b.x1; xi++)
-                        R->unres[yi * p->w_in + xi] = 1;
+    for (int64_t pix = 0; pix < p->h_out * p->w_out; pix++) {
+        const bc_axis *ax = &pts[pix].ax[0], *ay = &pts[pix].ax[1];
+        if (pts[pix].out || !(ax->unres || ay->unres))
+            continue;
+        bc_box b = {pix, 0, 0, 0, 0};
+        bc_axis_range(ax, &b.x0, &b.x1);
+        bc_axis_range(ay, &b.y0, &b.y1);
+        bc_box *nb = realloc(R->box, (size_t)(R->nbox + 1) * sizeof *nb);
+        if (!nb)
+            return -1;
+        R->box = nb;
+        R->box[R->nbox++] = b;
+        for (int64_t yi = b.y0; yi <= b.y1; yi++)
+            for (int64_t xi = b.x0; xi <= b.x1; xi++)
+                R->unres[yi * p->w_in + xi] = 1;
+    }
+    return 0;
+}
+
+/* Points p0 .. p1 − 1's taps: counted into cnt (pass 0: *unres set where one is unresolved) or
+ * their entries stored at each element's next slot (pass 1). */
+static void reach_pass(const ref_grid_params *p, const bc_point *pts, int64_t p0, int64_t p1,
+                       int pass, int64_t *cnt, int64_t *slot, bc_entry *ent, bool *unres)
+{
+    for (int64_t pix = p0; pix < p1; pix++) {
+        const bc_point *pt = &pts[pix];
+        /* 4 points ahead (a point's work here is short); pass 0 reads the taps' indices,
+         * pass 1 the weights too */
+        if (pix + 4 < p1)
+            bc_point_prefetch(pt + 4, pass ? pt[4].Wd : NULL, sizeof pt->Wd);
+        if (pt->out)
+            continue;
+        const bc_axis *ax = &pt->ax[0], *ay = &pt->ax[1];
+        *unres |= ax->unres || ay->unres;
+        for (int ky = 0; ky < 5; ky++)
+            for (int kx = 0; kx < 5; kx++) {
+                int64_t yi = ay->idx[ky], xi = ax->idx[kx];
+                if (yi < 0 || xi < 0)
+                    continue;
+                int64_t e = yi * p->w_in + xi;
+                if (pass == 0)
+                    cnt[e]++;
+                else
+                    ent[slot[e]++] = entry_of(pt, pix, kx, ky);
             }
-            for (int ky = 0; ky < 5; ky++)
-                for (int kx = 0; kx < 5; kx++) {
-                    int64_t yi = ay->idx[ky], xi = ax->idx[kx];
-                    if (yi < 0 || xi < 0)
-                        continue;
-                    int64_t e = yi * p->w_in + xi;
-                    if (pass == 0)
-                        R->start[e + 1]++;
-                    else
-                        R->ent[R->start[e]++] = entry_of(pt, pix, kx, ky);
-                }
+    }
+}
+
+/* The team's part of bc_reach_build: each thread counts and stores the entries of a share of the
+ * points (the share batch_points gave it, so it reads points it wrote), each element's after the
+ * earlier threads' (ascending point order, as one thread gives them); thread 0 lays out the
+ * element offsets and the entries' block in between. *fail, *unres: out of memory, an
+ * unresolved point. */
+static void reach_team(const ref_grid_params *p, const bc_point *pts, bc_reach *R, int64_t *cnt,
+                       int *fail, bool *unres)
+{
+    int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
+    int64_t p0 = hw_out * t / nt, p1 = hw_out * (t + 1) / nt, *mine = cnt + 2 * t * hw_in;
+    bool u = false;
+    memset(mine, 0, (size_t)hw_in * sizeof *mine);
+    reach_pass(p, pts, p0, p1, 0, mine, NULL, NULL, &u);
+#pragma omp barrier
+    int64_t *slot = mine + hw_in, at = 0;
+    for (int64_t e = 0; e < hw_in; e++) /* this thread's first slot of each element */
+        for (int k = 0; k < nt; k++) {
+            if (t == 0 && k == 0)
+                R->start[e] = at;
+            slot[e] = k == t ? at : slot[e];
+            at += cnt[2 * k * hw_in + e];
         }
-        if (pass == 0) {
-            for (int64_t e = 0; e < hw_in; e++)
-                R->start[e + 1] += R->start[e];
-            total = R->start[hw_in];
-            if (total > R->ent_cap || !R->ent) { /* megabytes: huge pages, fresh each time */
-                free(R->ent_raw);
-                R->ent_cap = total;
-                R->ent = (bc_entry *)bc_block((size_t)(total ? total : 1) * sizeof *R->ent,
-                                              &R->ent_raw);
-            }
-            if (!R->ent)
-                return -1;
+#pragma omp master
+    {
+        R->start[hw_in] = at;
+        if (at > R->ent_cap || !R->ent) { /* megabytes: huge pages, fresh each time */
+            free(R->ent_raw);
+            R->ent_cap = at;
+            R->ent = (bc_entry *)bc_block((size_t)(at ? at : 1) * sizeof *R->ent, &R->ent_raw);
         }
     }
-    for (int64_t e = hw_in; e > 0; e--) /* filling advanced each start to the next's */
-        R->start[e] = R->start[e - 1];
-    R->start[0] = 0;
-    return 0;
+#pragma omp barrier
+    if (R->ent)
+        reach_pass(p, pts, p0, p1, 1, NULL, slot, R->ent, &u);
+#pragma omp critical(bc_reach_team)
+    {
+        *fail |= !R->ent;
+        *unres |= u;
+    }
+}
+
+int bc_reach_build(const ref_grid_params *p, const bc_point *pts, int nth, bc_reach *R)
+{
+    int64_t hw_in = p->h_in * p->w_in;
+    R->start = calloc((size_t)hw_in + 1, sizeof *R->start);
+    R->unres = calloc((size_t)hw_in, 1);
+    int64_t *cnt = malloc(2 * (size_t)nth * (size_t)(hw_in ? hw_in : 1) * sizeof *cnt);
+    int fail = !R->start || !R->unres || !cnt;
+    bool unres = false;
+    if (!fail) {
+#pragma omp parallel num_threads(nth)
+        reach_team(p, pts, R, cnt, &fail, &unres);
+    }
+    free(cnt);
+    return fail || (unres && reach_boxes(p, pts, R) != 0) ? -1 : 0;
 }
 
 void bc_reach_reset(bc_reach *R)
