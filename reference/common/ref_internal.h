@@ -401,6 +401,15 @@ bool ref_wait_until(const int64_t *at, int64_t least, const int *stop);
  * bench case, 2 threads: the reference took 1.2 times as long) (wait_until.c). */
 int64_t ref_share_next(int64_t *claim, int64_t n, int64_t *j, int t, int nth, int64_t key);
 
+/* A counting sort's slots made by a team, each thread its own after a barrier (no second one
+ * for one thread to make them for all): thread t of nth counted its items of each of n keys
+ * into cnt + t·n; slot[i] gets its first slot of key i, after every item of the keys before
+ * and the lower threads' items of key i (so each key's items stay in thread order). With start
+ * not NULL, start[i] gets key i's first slot. Returns the items in all; *most (not NULL) the
+ * most one key has (wait_until.c). */
+int64_t ref_team_slots(const int64_t *cnt, int64_t n, int t, int nth, int64_t *slot,
+                       int64_t *start, int64_t *most);
+
 /* fn(ctx, 0) on the calling thread, started at once, and fn(ctx, t) for t = 1 .. nth − 1 on
  * helper threads (a pool the library keeps) as they arrive; a helper arriving after fn(ctx, 0)
  * returned runs nothing. Returns once fn(ctx, 0) and every helper's fn that started have

@@ -1,6 +1,6 @@
-/* ref_wait_until and ref_share_next (ref_internal.h): how the threads of a
- * reference team share a chunk pipeline's items and wait for each other's progress (avg-pool's
- * pipe, the grid sampler's input_grad stream). */
+/* ref_wait_until, ref_share_next and ref_team_slots (ref_internal.h): how the threads of a
+ * reference team share a chunk pipeline's items, wait for each other's progress (avg-pool's
+ * pipe, the grid sampler's input_grad stream) and lay out what they sort together. */
 #define _DEFAULT_SOURCE /* sched_yield, nanosleep */
 #include <limits.h>
 #include <sched.h>
@@ -48,4 +48,23 @@ int64_t ref_share_next(int64_t *claim, int64_t n, int64_t *j, int t, int nth, in
             return k;
     }
     return -1;
+}
+
+int64_t ref_team_slots(const int64_t *cnt, int64_t n, int t, int nth, int64_t *slot,
+                       int64_t *start, int64_t *most)
+{
+    int64_t at = 0, m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t a0 = at;
+        if (start)
+            start[i] = at;
+        for (int k = 0; k < nth; k++) {
+            slot[i] = k == t ? at : slot[i];
+            at += cnt[k * n + i];
+        }
+        m = at - a0 > m ? at - a0 : m;
+    }
+    if (most)
+        *most = m;
+    return at;
 }

@@ -107,19 +107,13 @@ static void reach_team(const ref_grid_params *p, const bc_point *pts, bc_reach *
 {
     int t = omp_get_thread_num(), nt = omp_get_num_threads();
     int64_t hw_in = p->h_in * p->w_in, hw_out = p->h_out * p->w_out;
-    int64_t p0 = hw_out * t / nt, p1 = hw_out * (t + 1) / nt, *mine = cnt + 2 * t * hw_in;
+    int64_t p0 = hw_out * t / nt, p1 = hw_out * (t + 1) / nt, *mine = cnt + t * hw_in;
     bool u = false;
     memset(mine, 0, (size_t)hw_in * sizeof *mine);
     reach_pass(p, pts, p0, p1, 0, mine, NULL, NULL, &u);
 #pragma omp barrier
-    int64_t *slot = mine + hw_in, at = 0;
-    for (int64_t e = 0; e < hw_in; e++) /* this thread's first slot of each element */
-        for (int k = 0; k < nt; k++) {
-            if (t == 0 && k == 0)
-                R->start[e] = at;
-            slot[e] = k == t ? at : slot[e];
-            at += cnt[2 * k * hw_in + e];
-        }
+    int64_t *slot = cnt + (nt + t) * hw_in; /* after every thread's counts */
+    int64_t at = ref_team_slots(cnt, hw_in, t, nt, slot, t == 0 ? R->start : NULL, NULL);
 #pragma omp master
     {
         R->start[hw_in] = at;

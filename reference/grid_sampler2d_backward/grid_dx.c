@@ -740,19 +740,9 @@ GRID_CLONES void grid_dx_terms_team(const ref_grid_params *p, batch_work *W)
         if (W->pe[i] >= 0)
             cnt[W->pe[i]]++;
 #pragma omp barrier
-    /* this thread's first slot of each element, from every thread's counts (each thread its own:
-     * no second barrier for one thread to make them); thread 0 the offsets too */
-    int64_t at = 0, *slot = W->tslot + th * hw_in, ntmax = 0;
-    for (int64_t e = 0; e < hw_in; e++) {
-        int64_t a0 = at;
-        if (th == 0)
-            W->toff[e] = at;
-        for (int k = 0; k < nth; k++) {
-            slot[e] = k == th ? at : slot[e];
-            at += W->tcnt[k * hw_in + e];
-        }
-        ntmax = at - a0 > ntmax ? at - a0 : ntmax;
-    }
+    /* this thread's first slot of each element; thread 0 the offsets too */
+    int64_t *slot = W->tslot + th * hw_in, ntmax;
+    int64_t at = ref_team_slots(W->tcnt, hw_in, th, nth, slot, th == 0 ? W->toff : NULL, &ntmax);
     if (th == 0) {
         W->toff[hw_in] = at;
         W->ntmax = ntmax;
